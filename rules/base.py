@@ -1,0 +1,395 @@
+"""The engine protocol every game implements, its error hierarchy, and the seeded RNG.
+
+An engine is a stateless object; the game lives in immutable state values. The service
+calls, for every game alike::
+
+    state = engine.new(players, seed, options)        # validated players and options
+    engine.check(state, seat, move)                   # raises IllegalMove(code, message)
+    state = engine.apply(state, seat, move)           # check() first, returns a NEW state
+    engine.scores(state), engine.outcome(state), engine.view(state, seat)
+    engine.to_json(state) / engine.from_json(data)    # from_json checks meaning (InvalidState)
+
+States and moves are frozen dataclasses of tuples and enums. Moves are a tagged union,
+one small class per kind; their JSON carries ``kind``.
+
+Chance never comes from the module-level ``random``: deals, shuffles and dice are drawn
+from :class:`Rng`, a counter-based generator carried in the state, so the same seed and
+the same moves give the same state on any machine and Python version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
+
+Json = Any
+S = TypeVar("S")
+M = TypeVar("M")
+T = TypeVar("T")
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class RulesError(Exception):
+    """A rules-level refusal: a stable namespaced ``code`` and a message for people.
+
+    ``code`` never changes once published (``11-nimmt.not-in-range``); ``message``
+    quotes the offending input. ``context`` holds extra JSON members for the problem.
+    """
+
+    kind: ClassVar[str] = "rules-error"
+
+    def __init__(self, code: str, message: str, **context: Json) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.context = context
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+
+
+class InvalidState(RulesError):
+    """A state (or tally) that is well formed but impossible: lost cards, bad turn."""
+
+    kind = "invalid-state"
+
+
+class InvalidOption(RulesError):
+    """An unknown option, or a value outside its choices, or a bad player count."""
+
+    kind = "invalid-option"
+
+
+class IllegalMove(RulesError):
+    """A well-formed move that the rules do not allow in this state."""
+
+    kind = "illegal-move"
+
+
+class NotYourTurn(IllegalMove):
+    kind = "not-your-turn"
+
+
+class GameOver(IllegalMove):
+    kind = "game-over"
+
+
+class UnknownGame(RulesError):
+    kind = "unknown-game"
+
+
+# --------------------------------------------------------------------------- rng
+
+
+_U64 = 1 << 64
+
+
+@dataclass(frozen=True, slots=True)
+class Rng:
+    """Counter-based generator; its output is specified, not left to ``random``.
+
+    Version 1: the ``i``-th 64-bit draw is the first 8 bytes (big-endian) of
+    ``SHA-256(bytes.fromhex(key) + i.to_bytes(8, "big"))``; ``counter`` is the number of
+    draws made so far. ``randbelow(n)`` rejects draws ``>= 2**64 - 2**64 % n`` and returns
+    ``draw % n``; ``shuffle`` is Fisher-Yates from the last index down, ``j = randbelow(i + 1)``.
+    A seed (int or string) becomes the key ``SHA-256("arbiter-rng-v1:int:<seed>")`` (or
+    ``:str:``); no seed draws a key from ``secrets``.
+    """
+
+    key: str
+    counter: int = 0
+    VERSION: ClassVar[int] = 1
+
+    @classmethod
+    def from_seed(cls, seed: int | str | None = None) -> Rng:
+        if seed is None:
+            return cls(secrets.token_hex(32))
+        tag = "int" if isinstance(seed, int) else "str"
+        return cls(hashlib.sha256(f"arbiter-rng-v1:{tag}:{seed}".encode()).hexdigest())
+
+    def next_u64(self) -> tuple[int, Rng]:
+        digest = hashlib.sha256(bytes.fromhex(self.key) + self.counter.to_bytes(8, "big")).digest()
+        return int.from_bytes(digest[:8], "big"), Rng(self.key, self.counter + 1)
+
+    def randbelow(self, n: int) -> tuple[int, Rng]:
+        if not 0 < n < _U64:
+            raise ValueError(f"randbelow needs 0 < n < 2**64, got {n}")
+        limit = _U64 - _U64 % n
+        rng = self
+        while True:
+            x, rng = rng.next_u64()
+            if x < limit:
+                return x % n, rng
+
+    def shuffle(self, items: Sequence[T]) -> tuple[tuple[T, ...], Rng]:
+        out = list(items)
+        rng = self
+        for i in range(len(out) - 1, 0, -1):
+            j, rng = rng.randbelow(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out), rng
+
+    def dice(self, count: int = 2, sides: int = 6) -> tuple[tuple[int, ...], Rng]:
+        rolls = []
+        rng = self
+        for _ in range(count):
+            x, rng = rng.randbelow(sides)
+            rolls.append(x + 1)
+        return tuple(rolls), rng
+
+    def to_json(self) -> Json:
+        return {"v": self.VERSION, "key": self.key, "counter": self.counter}
+
+    @classmethod
+    def from_json(cls, data: Json) -> Rng:
+        try:
+            version, key, counter = data["v"], data["key"], data["counter"]
+        except (TypeError, KeyError) as exc:
+            raise InvalidState("state.rng", f"rng must be {{v, key, counter}}, got {data!r}") from exc
+        if version != cls.VERSION:
+            raise InvalidState("state.rng-version", f"rng version {version!r} is not {cls.VERSION}")
+        if (
+            not isinstance(key, str)
+            or len(key) != 64
+            or any(c not in "0123456789abcdef" for c in key)
+        ):
+            raise InvalidState("state.rng", f"rng key must be 64 lowercase hex digits, got {key!r}")
+        if not isinstance(counter, int) or isinstance(counter, bool) or counter < 0:
+            raise InvalidState("state.rng", f"rng counter must be a non-negative integer, got {counter!r}")
+        return cls(key, counter)
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Option:
+    """One named rule option (a PROPOSED ruling of the spec, or a variant).
+
+    Exactly one of ``choices`` (an enumeration) or ``type`` ("boolean", "integer",
+    "string", "object") describes its values; integers may carry bounds.
+    """
+
+    default: Json
+    description: str
+    choices: tuple[Json, ...] | None = None
+    type: str | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def validate(self, name: str, value: Json) -> Json:
+        if self.choices is not None:
+            if value not in self.choices or isinstance(value, bool) != isinstance(self.default, bool):
+                raise InvalidOption(
+                    "options.bad-value", f"option {name!r} must be one of {list(self.choices)}, got {value!r}"
+                )
+            return value
+        expected = {"boolean": bool, "integer": int, "string": str, "object": dict}[self.type or "string"]
+        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+            raise InvalidOption("options.bad-type", f"option {name!r} must be a {self.type}, got {value!r}")
+        if expected is int and (
+            (self.minimum is not None and value < self.minimum)
+            or (self.maximum is not None and value > self.maximum)
+        ):
+            raise InvalidOption(
+                "options.out-of-range",
+                f"option {name!r} must be between {self.minimum} and {self.maximum}, got {value!r}",
+            )
+        return value
+
+    def to_json(self) -> Json:
+        out: dict[str, Json] = {"default": self.default, "description": self.description}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        else:
+            out["type"] = self.type
+            if self.minimum is not None:
+                out["minimum"] = self.minimum
+            if self.maximum is not None:
+                out["maximum"] = self.maximum
+        return out
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class ScoreReport:
+    """Scores of the current (or just finished) round and the running totals.
+
+    ``round`` and ``totals`` have one entry per seat (partners repeat their side's
+    figure). ``breakdown`` is one JSON object per seat naming every item that scored.
+    ``final`` is true once the round's scores can no longer change; ``winners`` is
+    non-empty only when the game is over.
+    """
+
+    round: tuple[int, ...]
+    totals: tuple[int, ...]
+    breakdown: tuple[Json, ...]
+    final: bool
+    winners: tuple[int, ...] = ()
+
+    def to_json(self) -> Json:
+        return {
+            "round": list(self.round),
+            "totals": list(self.totals),
+            "breakdown": list(self.breakdown),
+            "final": self.final,
+            "winners": list(self.winners),
+        }
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: who won (several on a shared win, none on a draw) and why."""
+
+    winners: tuple[int, ...]
+    reason: str
+    draw: bool = False
+    points: tuple[int, ...] = field(default=())
+
+    def to_json(self) -> Json:
+        out: dict[str, Json] = {"winners": list(self.winners), "reason": self.reason, "draw": self.draw}
+        if self.points:
+            out["points"] = list(self.points)
+        return out
+
+
+# --------------------------------------------------------------------------- protocol
+
+
+@runtime_checkable
+class Engine(Protocol[S, M]):
+    game_id: str
+    name: str
+    players: range
+    options: Mapping[str, Option]
+    move_kinds: tuple[str, ...]
+    legal_moves_complete: bool
+
+    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> S: ...
+    def to_act(self, state: S) -> frozenset[int]: ...
+    def legal_moves(self, state: S, seat: int) -> Sequence[M]: ...
+    def check(self, state: S, seat: int, move: M) -> None: ...
+    def apply(self, state: S, seat: int, move: M) -> S: ...
+    def scores(self, state: S) -> ScoreReport: ...
+    def outcome(self, state: S) -> Outcome | None: ...
+    def round_over(self, state: S) -> bool: ...
+    def view(self, state: S, seat: int | None) -> Json: ...
+    def to_json(self, state: S) -> Json: ...
+    def from_json(self, data: Json) -> S: ...
+    def move_to_json(self, move: M) -> Json: ...
+    def move_from_json(self, data: Json) -> M: ...
+    def options_of(self, state: S) -> Mapping[str, Json]: ...
+    def score_tally(self, tally: Json) -> ScoreReport: ...
+
+
+class BaseEngine(Generic[S, M]):
+    """Shared plumbing for engines: option resolution, turn checks, ``apply`` via ``check``.
+
+    A game subclasses this and provides ``new_game``, ``to_act``, ``legal_moves``,
+    ``check``, ``_apply`` (the transition, called only after ``check`` passed), ``scores``,
+    ``outcome``, ``round_over``, ``view``, ``to_json``/``from_json``,
+    ``move_to_json``/``move_from_json`` and ``options_of``.
+    """
+
+    game_id: ClassVar[str]
+    name: ClassVar[str]
+    players: ClassVar[range]
+    options: ClassVar[Mapping[str, Option]] = {}
+    move_kinds: ClassVar[tuple[str, ...]] = ()
+    legal_moves_complete: ClassVar[bool] = True
+
+    # -- creation ------------------------------------------------------------------
+
+    def resolve_options(self, given: Mapping[str, Json] | None) -> dict[str, Json]:
+        given = dict(given or {})
+        unknown = sorted(set(given) - set(self.options))
+        if unknown:
+            raise InvalidOption(
+                "options.unknown", f"unknown option(s) {unknown} for {self.game_id}; known: {sorted(self.options)}"
+            )
+        return {name: opt.validate(name, given[name]) if name in given else opt.default
+                for name, opt in self.options.items()}
+
+    def new(
+        self,
+        players: int,
+        seed: int | str | None = None,
+        options: Mapping[str, Json] | None = None,
+        setup: Json = None,
+    ) -> S:
+        """A new game with validated players and options; ``seed`` feeds the state's rng."""
+        if not isinstance(players, int) or isinstance(players, bool) or players not in self.players:
+            raise InvalidOption(
+                "options.players",
+                f"{self.game_id} is for {self.players.start}-{self.players.stop - 1} players, got {players!r}",
+            )
+        return self.new_game(players, Rng.from_seed(seed), self.resolve_options(options), setup)
+
+    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> S:
+        raise NotImplementedError
+
+    # -- moves ---------------------------------------------------------------------
+
+    def check_turn(self, state: S, seat: int) -> None:
+        """GameOver when the game has ended; NotYourTurn when ``seat`` may not act now."""
+        acting = self.to_act(state)
+        if not acting:
+            raise GameOver(f"{self.game_id}.game-over", "the game is over: no more moves", seat=seat)
+        if seat not in acting:
+            raise NotYourTurn(
+                f"{self.game_id}.not-your-turn",
+                f"seat {seat} may not act now; to act: {sorted(acting)}",
+                seat=seat,
+            )
+
+    def to_act(self, state: S) -> frozenset[int]:
+        raise NotImplementedError
+
+    def check(self, state: S, seat: int, move: M) -> None:
+        raise NotImplementedError
+
+    def apply(self, state: S, seat: int, move: M) -> S:
+        self.check(state, seat, move)
+        return self._apply(state, seat, move)
+
+    def _apply(self, state: S, seat: int, move: M) -> S:
+        raise NotImplementedError
+
+    def is_legal(self, state: S, seat: int, move: M) -> bool:
+        try:
+            self.check(state, seat, move)
+        except IllegalMove:
+            return False
+        return True
+
+    def events(self, before: S, seat: int, move: M, after: S) -> list[Json]:
+        """What happened, for clients' logs. Engines may add game-specific events."""
+        out: list[Json] = [{"type": "move", "seat": seat, "move": self.move_to_json(move)}]
+        if self.round_over(after) and not self.round_over(before):
+            out.append({"type": "round-over"})
+        if self.outcome(after) is not None:
+            out.append({"type": "game-over"})
+        return out
+
+    def move_view(self, move: M, actor: int, viewer: int | None) -> Json | None:
+        """The move as ``viewer`` may see it in a log; ``None`` hides it entirely."""
+        return self.move_to_json(move)
+
+    def round_over(self, state: S) -> bool:
+        return False
+
+    def score_tally(self, tally: Json) -> ScoreReport:
+        raise InvalidState(f"{self.game_id}.tally-unsupported", f"{self.game_id} has no score-sheet tally")
+
+
+def require(condition: bool, exc_type: type[RulesError], code: str, message: str, **context: Json) -> None:
+    """Raise ``exc_type(code, message)`` unless ``condition``; keeps checks one line each."""
+    if not condition:
+        raise exc_type(code, message, **context)

@@ -1,0 +1,120 @@
+"""French-deck card primitives shared by the card games.
+
+A card is written as rank then suit: ``"QH"``, ``"10S"`` (``"TS"`` is read too), ``"2C"``;
+a joker is ``"JK"``. Ranks are 2-10, J, Q, K, A; suits C, D, H, S (clubs, diamonds,
+hearts, spades). Games with two packs (Canasta) hold cards as a multiset (tuples with
+repeats); identity is the (rank, suit) pair.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from functools import cache, total_ordering
+
+
+class Suit(Enum):
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+
+class Rank(IntEnum):
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+    JOKER = 15
+
+    @property
+    def symbol(self) -> str:
+        return _RANK_SYMBOL[self]
+
+
+_RANK_SYMBOL = {r: str(int(r)) for r in Rank if r <= 10} | {
+    Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K", Rank.ACE: "A", Rank.JOKER: "JK",
+}
+_SYMBOL_RANK = {sym: rank for rank, sym in _RANK_SYMBOL.items() if rank is not Rank.JOKER} | {"T": Rank.TEN}
+SUITS: tuple[Suit, ...] = tuple(Suit)
+RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r is not Rank.JOKER)
+
+
+@total_ordering
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A playing card; ``suit`` is ``None`` only for a joker. Ordered by rank, then suit."""
+
+    rank: Rank
+    suit: Suit | None
+
+    def __str__(self) -> str:
+        return "JK" if self.rank is Rank.JOKER else f"{self.rank.symbol}{self.suit.value}"  # type: ignore[union-attr]
+
+    def __lt__(self, other: Card) -> bool:  # suits compare by letter; jokers last
+        return (self.rank, self.suit.value if self.suit else "") < (other.rank, other.suit.value if other.suit else "")
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank is Rank.JOKER
+
+
+JOKER = Card(Rank.JOKER, None)
+
+
+@cache
+def parse_card(text: str) -> Card:
+    """``"QH"`` -> Card(QUEEN, HEARTS). Raises ValueError naming the bad text."""
+    if not isinstance(text, str):
+        raise ValueError(f"a card is a string like 'QH' or '10S', got {text!r}")
+    if text == "JK":
+        return JOKER
+    rank = _SYMBOL_RANK.get(text[:-1])
+    try:
+        suit = Suit(text[-1:])
+    except ValueError:
+        suit = None
+    if rank is None or suit is None:
+        raise ValueError(f"not a card: {text!r} (write rank then suit, like 'QH', '10S', '2C', or 'JK')")
+    return Card(rank, suit)
+
+
+def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
+    return tuple(parse_card(t) for t in texts)
+
+
+def card_strs(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def deck(ranks: Iterable[Rank] = RANKS, packs: int = 1, jokers: int = 0) -> tuple[Card, ...]:
+    """A fresh deck in canonical order: suit by suit, ranks ascending, then jokers."""
+    ranks = tuple(ranks)
+    one = tuple(Card(r, s) for s in SUITS for r in ranks)
+    return one * packs + (JOKER,) * jokers
+
+
+def same_cards(a: Iterable[Card], b: Iterable[Card]) -> bool:
+    """True when ``a`` and ``b`` hold the same cards with the same multiplicities."""
+    return Counter(a) == Counter(b)
+
+
+def missing_and_extra(have: Iterable[Card], expected: Iterable[Card]) -> tuple[list[Card], list[Card]]:
+    """Cards short of ``expected`` and cards beyond it (for conservation messages)."""
+    h, e = Counter(have), Counter(expected)
+    return sorted((e - h).elements()), sorted((h - e).elements())

@@ -1,0 +1,22 @@
+"""The one list of games. Adding a game is one line in ``_ENGINES``; nothing registers itself."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from rules.base import Engine, UnknownGame
+
+_ENGINES: tuple[Engine, ...] = (
+)
+
+ENGINES: Mapping[str, Engine] = MappingProxyType({e.game_id: e for e in _ENGINES})
+
+
+def get_engine(game_id: str) -> Engine:
+    try:
+        return ENGINES[game_id]
+    except KeyError:
+        raise UnknownGame(
+            "game.unknown", f"no game {game_id!r}; known games: {', '.join(ENGINES)}", game=game_id
+        ) from None

@@ -1,0 +1,1 @@
+"""Arbiter's HTTP layer: Flask app, marshmallow schemas, session stores."""
