@@ -1,0 +1,88 @@
+"""The trick-taking core shared by 3-5-8 and Kierki: following suit, trumps, the winner.
+
+Rules common to both (3-5-8: card-games spec §2.5; Kierki: compendium §2.2):
+- a player holding a card of the led suit must play one (any: no duty to beat);
+- otherwise, where ``must_trump`` is on and there are trumps, a player holding a trump must
+  play one (any: no duty to over-trump); otherwise any card;
+- the leader may not lead a suit in ``lead_forbidden`` while holding a card of another suit;
+- the highest trump wins the trick, else the highest card of the led suit.
+Cards are :class:`rules.cards.Card`; ranks compare as A high.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rules.base import IllegalMove
+from rules.cards import Card, Suit
+
+Play = tuple[int, Card]  # (seat, card)
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRules:
+    """What a deal's tricks obey: the trump suit (None for no-trump), the duty to trump,
+    and suits that may not be led while the leader holds another suit."""
+
+    trump: Suit | None = None
+    must_trump: bool = False
+    lead_forbidden: frozenset[Suit] = frozenset()
+
+
+def led_suit(plays: Sequence[Play]) -> Suit | None:
+    return plays[0][1].suit if plays else None
+
+
+def playable(hand: Iterable[Card], plays: Sequence[Play], rules: TrickRules) -> tuple[Card, ...]:
+    """The cards of ``hand`` that may be played to the trick so far (``plays``)."""
+    hand = tuple(hand)
+    if not plays:
+        allowed = tuple(c for c in hand if c.suit not in rules.lead_forbidden)
+        return allowed or hand
+    led = led_suit(plays)
+    following = tuple(c for c in hand if c.suit is led)
+    if following:
+        return following
+    if rules.trump is not None and rules.must_trump:
+        trumps = tuple(c for c in hand if c.suit is rules.trump)
+        if trumps:
+            return trumps
+    return hand
+
+
+def check_play(game_id: str, hand: Sequence[Card], plays: Sequence[Play], card: Card, rules: TrickRules) -> None:
+    """Raise IllegalMove with the reason ``card`` may not be played now."""
+    if card not in hand:
+        raise IllegalMove(f"{game_id}.card-not-in-hand", f"{card} is not in your hand", card=str(card))
+    if card in playable(hand, plays, rules):
+        return
+    if not plays:
+        raise IllegalMove(
+            f"{game_id}.lead-forbidden",
+            f"you may not lead {card}: {card.suit.name.lower()} may not be led while you hold another suit",
+            card=str(card),
+        )
+    led = led_suit(plays)
+    if any(c.suit is led for c in hand):
+        raise IllegalMove(
+            f"{game_id}.must-follow-suit", f"{card} does not follow the led suit {led.value}", card=str(card)
+        )
+    raise IllegalMove(
+        f"{game_id}.must-trump",
+        f"{card} is not a trump: with no {led.value} you must play a trump ({rules.trump.value})",
+        card=str(card),
+    )
+
+
+def trick_winner(plays: Sequence[Play], trump: Suit | None) -> int:
+    """The seat that wins a complete trick: highest trump, else highest of the led suit."""
+    led = led_suit(plays)
+    trumps = [p for p in plays if trump is not None and p[1].suit is trump]
+    contenders = trumps or [p for p in plays if p[1].suit is led]
+    return max(contenders, key=lambda p: p[1].rank)[0]
+
+
+def next_seat(seat: int, players: int) -> int:
+    """The next seat clockwise."""
+    return (seat + 1) % players
