@@ -1,15 +1,31 @@
-"""The one place that pairs each engine with its marshmallow schemas."""
+"""The one place that pairs each engine with its marshmallow schemas.
+
+``GameBinding`` turns request JSON into engine values (shape by the schema, meaning by
+``engine.from_json``) and engine results into response JSON, the same way for every game,
+so the views in ``api.py`` stay a few lines each and never name a game.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
+from typing import Any
 
-from marshmallow import Schema
+from marshmallow import Schema, ValidationError
 
-from rules.base import Engine
-from rules.registry import ENGINES
+from rules.base import Engine, IllegalMove, RulesError, UnknownGame
+from rules.registry import ENGINES, get_engine
+from service.errors import problem_for
+
+Json = Any
+
+
+def _validated(schema: Schema, data: Json, where: str) -> Json:
+    errors = schema.validate(data) if isinstance(data, dict) else {"_schema": ["expected a JSON object"]}
+    if errors:
+        raise ValidationError({where: errors})
+    return data
 
 
 @dataclass(frozen=True)
@@ -20,9 +36,110 @@ class GameBinding:
     tally: Schema | None
     setup: Schema | None
 
+    # -- catalogue -------------------------------------------------------------------
+
+    def describe(self) -> Json:
+        e = self.engine
+        return {
+            "id": e.game_id,
+            "name": e.name,
+            "players": {"min": e.players.start, "max": e.players.stop - 1},
+            "options": {name: opt.to_json() for name, opt in e.options.items()},
+            "move_kinds": list(e.move_kinds),
+            "legal_moves_complete": e.legal_moves_complete,
+            "tally": self.tally is not None,
+        }
+
+    # -- requests -> engine values ---------------------------------------------------
+
+    def new(self, req: Json) -> Any:
+        setup = req.get("setup")
+        if setup is not None and self.setup is not None:
+            setup = _validated(self.setup, setup, "setup")
+        return self.engine.new(req["players"], req.get("seed"), req.get("options"), setup)
+
+    def load_state(self, data: Json) -> Any:
+        return self.engine.from_json(_validated(self.state, data, "state"))
+
+    def load_move(self, data: Json, where: str = "move") -> Any:
+        kind = data.get("kind") if isinstance(data, dict) else None
+        schema = self.moves.get(kind) if isinstance(kind, str) else None
+        if schema is None:
+            raise ValidationError(
+                {where: {"kind": [f"must be one of {sorted(self.moves)} for {self.engine.game_id}, got {kind!r}"]}}
+            )
+        return self.engine.move_from_json(_validated(schema, data, where))
+
+    # -- engine values -> responses --------------------------------------------------
+
+    def legal_moves(self, state: Any, seat: int | None) -> Json:
+        acting = self.engine.to_act(state)
+        if seat is None:
+            seat = min(acting) if acting else None
+        moves = self.engine.legal_moves(state, seat) if seat in acting else ()
+        return {
+            "seat": seat,
+            "moves": [self.engine.move_to_json(m) for m in moves],
+            "complete": self.engine.legal_moves_complete,
+        }
+
+    def result(self, state: Any, seat: int | None = None, events: Sequence[Json] = (), *, full: bool = True) -> Json:
+        """The envelope of a state after a move: the state (or ``seat``'s view) and its status."""
+        e = self.engine
+        out = self.status(state)
+        out["state"] = e.to_json(state) if full else e.view(state, seat)
+        out["events"] = list(events)
+        return out
+
+    def status(self, state: Any) -> Json:
+        e = self.engine
+        outcome = e.outcome(state)
+        out: dict[str, Json] = {
+            "to_act": sorted(e.to_act(state)),
+            "round_over": e.round_over(state),
+            "game_over": outcome is not None,
+            "options": dict(e.options_of(state)),
+        }
+        if outcome is not None or out["round_over"]:
+            out["scores"] = e.scores(state).to_json()
+        if outcome is not None:
+            out["outcome"] = outcome.to_json()
+        return out
+
+    def apply(self, state: Any, seat: int, move: Any) -> tuple[Any, list[Json]]:
+        new = self.engine.apply(state, seat, move)
+        return new, self.engine.events(state, seat, move, new)
+
+    def verdict(self, state: Any, seat: int, move: Any) -> Json:
+        """``{"legal": true}`` or ``{"legal": false, "problem": ...}``: "no" is an answer here."""
+        try:
+            self.engine.check(state, seat, move)
+        except IllegalMove as exc:
+            return {"legal": False, "problem": problem_for(exc)}
+        return {"legal": True}
+
+    def replay(self, start: Any, moves: Sequence[Json]) -> tuple[Any, int]:
+        """Apply ``[{"seat", "move"}, ...]`` in order; a refusal names the index of the move."""
+        state = start
+        for index, item in enumerate(moves):
+            try:
+                move = self.load_move(item["move"], where=f"moves.{index}.move")
+                state = self.engine.apply(state, item["seat"], move)
+            except RulesError as exc:
+                exc.context["index"] = index
+                raise
+        return state, len(moves)
+
+    def score(self, req: Json) -> Json:
+        if "tally" in req:
+            if self.tally is None:
+                return self.engine.score_tally(req["tally"]).to_json()
+            return self.engine.score_tally(_validated(self.tally, req["tally"], "tally")).to_json()
+        return self.engine.scores(self.load_state(req["state"])).to_json()
+
 
 def bind(module: ModuleType) -> GameBinding:
-    """Binding for the engine of the same game id as the schema module's ``GAME_ID``."""
+    """Binding for the engine whose game id is the schema module's ``GAME_ID``."""
     tally, setup = getattr(module, "TALLY", None), getattr(module, "SETUP", None)
     return GameBinding(
         engine=ENGINES[module.GAME_ID],
@@ -39,3 +156,11 @@ _SCHEMA_MODULES: tuple[ModuleType, ...] = (
 BINDINGS: Mapping[str, GameBinding] = MappingProxyType(
     {b.engine.game_id: b for b in map(bind, _SCHEMA_MODULES)}
 )
+
+
+def get_binding(game_id: str) -> GameBinding:
+    try:
+        return BINDINGS[game_id]
+    except KeyError:
+        get_engine(game_id)  # raises UnknownGame with the list of games
+        raise UnknownGame("game.unknown", f"no HTTP binding for game {game_id!r}") from None

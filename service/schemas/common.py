@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 MAX_SEAT = 15
 SEED_MAX = 2**63 - 1
@@ -38,3 +38,74 @@ class RngSchema(Schema):
     v = fields.Integer(required=True, strict=True, validate=validate.Range(1, 1))
     key = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
     counter = fields.Integer(required=True, strict=True, validate=validate.Range(0, 2**53))
+
+
+class SeedField(fields.Field):
+    """A seed: an integer, or a string of at most 128 characters."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise ValidationError("a seed is an integer or a string")
+        if isinstance(value, int) and not -SEED_MAX <= value <= SEED_MAX:
+            raise ValidationError(f"an integer seed is within ±{SEED_MAX}")
+        if isinstance(value, str) and len(value) > 128:
+            raise ValidationError("a string seed has at most 128 characters")
+        return value
+
+
+class NewGameRequest(Schema):
+    players = int_field(1, MAX_SEAT + 1, required=True)
+    seed = SeedField(load_default=None)
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    setup = fields.Dict(keys=fields.String(), load_default=None)
+
+
+class StateRequest(Schema):
+    state = fields.Dict(keys=fields.String(), required=True)
+    seat = seat_field(load_default=None, allow_none=True)
+
+
+class ViewRequest(Schema):
+    state = fields.Dict(keys=fields.String(), required=True)
+    seat = seat_field(required=True, allow_none=True)
+
+
+class MoveRequest(Schema):
+    state = fields.Dict(keys=fields.String(), required=True)
+    seat = seat_field(required=True)
+    move = fields.Dict(keys=fields.String(), required=True)
+
+
+class SeatMove(Schema):
+    seat = seat_field(required=True)
+    move = fields.Dict(keys=fields.String(), required=True)
+
+
+class ReplayRequest(Schema):
+    state = fields.Dict(keys=fields.String())
+    new = fields.Nested(NewGameRequest)
+    moves = fields.List(fields.Nested(SeatMove), required=True, validate=validate.Length(0, 10_000))
+
+    @validates_schema
+    def _one_start(self, data, **kwargs):
+        if ("state" in data) == ("new" in data):
+            raise ValidationError("give exactly one of 'state' or 'new'", "_schema")
+
+
+class ScoreRequest(Schema):
+    state = fields.Dict(keys=fields.String())
+    tally = fields.Dict(keys=fields.String())
+
+    @validates_schema
+    def _one_input(self, data, **kwargs):
+        if ("state" in data) == ("tally" in data):
+            raise ValidationError("give exactly one of 'state' or 'tally'", "_schema")
+
+
+class SessionCreateRequest(NewGameRequest):
+    game = fields.String(required=True, validate=validate.Length(1, 40))
+
+
+class SessionMoveRequest(Schema):
+    move = fields.Dict(keys=fields.String(), required=True)
+    version = fields.Integer(strict=True, validate=validate.Range(0, 2**31), load_default=None)

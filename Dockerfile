@@ -1,0 +1,14 @@
+# Arbiter: the same gunicorn settings as `make run` (2 workers, in-memory sessions unless REDIS_URL).
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 HOST=0.0.0.0 PORT=8000 WORKERS=2 THREADS=1
+RUN useradd --create-home --uid 10001 arbiter
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY rules ./rules
+COPY service ./service
+RUN pip install --no-cache-dir .
+USER arbiter
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=3s --retries=3 \
+  CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz').status == 200 else 1)"
+CMD ["sh", "-c", "exec gunicorn --workers $WORKERS --threads $THREADS --bind $HOST:$PORT --access-logfile - 'service.app:create_app()'"]

@@ -1,0 +1,50 @@
+# The two commands: `make run` serves the API, `make test` runs the whole suite.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WORKERS ?= 2
+THREADS ?= 1
+export REDIS_URL
+# One gunicorn command line for `make run`, the Dockerfile and the benchmark.
+GUNICORN_ARGS = --workers $(WORKERS) --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - 'service.app:create_app()'
+
+.PHONY: run test lint bench oracle openapi openapi-check clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@ $(VENV)/.installed-run
+
+run: $(VENV)/.installed-run
+	$(BIN)/gunicorn $(GUNICORN_ARGS)
+
+test: $(VENV)/.installed-test
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check rules service tests bench
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python bench/run.py
+
+oracle: $(VENV)/.installed-test
+	ORACLE_FULL=1 $(BIN)/python -m pytest -q -m oracle tests/rules
+
+openapi: $(VENV)/.installed-test
+	$(BIN)/python -m service.openapi > openapi.yaml
+
+openapi-check: $(VENV)/.installed-test
+	$(BIN)/python -m service.openapi | diff -u openapi.yaml - && echo "openapi.yaml is up to date"
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

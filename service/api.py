@@ -1,0 +1,196 @@
+"""Thin views, shaped the same for every game: parse, hand to the binding, return JSON.
+
+No game names and no try/except here: errors flow to ``service/errors.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+import yaml
+from flask import Blueprint, Response, current_app, request
+from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import BadRequest, UnsupportedMediaType
+
+from service import sessions
+from service.games import BINDINGS, get_binding
+from service.openapi import build_spec
+from service.schemas import common
+
+bp = Blueprint("api", __name__)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def body(schema: type[Schema]) -> dict:
+    """The request's JSON object, checked against ``schema`` (415, 400, 413 or 422 if not)."""
+    if not request.is_json:
+        raise UnsupportedMediaType(f"send 'Content-Type: application/json', not {request.mimetype or 'nothing'!r}")
+    raw = request.get_data(cache=False)
+    try:
+        data = json.loads(raw, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:
+        raise BadRequest(f"the body is not valid JSON: {str(exc)[:200]}") from None
+    if not isinstance(data, dict):
+        raise ValidationError({"_schema": [f"the body must be a JSON object, not {type(data).__name__}"]})
+    return _SCHEMAS[schema].load(data)
+
+
+_SCHEMAS = {cls: cls() for cls in (
+    common.NewGameRequest, common.StateRequest, common.ViewRequest, common.MoveRequest,
+    common.ReplayRequest, common.ScoreRequest, common.SessionCreateRequest, common.SessionMoveRequest,
+)}
+
+
+def bearer() -> str | None:
+    auth = request.headers.get("Authorization", "")
+    scheme, _, token = auth.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def store() -> sessions.SessionStore:
+    return current_app.extensions["arbiter.store"]
+
+
+# --------------------------------------------------------------------------- catalogue
+
+
+@bp.get("/v1/games")
+def list_games():
+    return {"games": [b.describe() for b in BINDINGS.values()]}
+
+
+@bp.get("/v1/games/<game>")
+def describe_game(game: str):
+    return get_binding(game).describe()
+
+
+# --------------------------------------------------------------------------- stateless
+
+
+@bp.post("/v1/games/<game>/new")
+def new_game(game: str):
+    binding = get_binding(game)
+    state = binding.new(body(common.NewGameRequest))
+    return binding.result(state), 201
+
+
+@bp.post("/v1/games/<game>/legal-moves")
+def legal_moves(game: str):
+    binding = get_binding(game)
+    req = body(common.StateRequest)
+    return binding.legal_moves(binding.load_state(req["state"]), req["seat"])
+
+
+@bp.post("/v1/games/<game>/validate")
+def validate(game: str):
+    binding = get_binding(game)
+    req = body(common.MoveRequest)
+    return binding.verdict(binding.load_state(req["state"]), req["seat"], binding.load_move(req["move"]))
+
+
+@bp.post("/v1/games/<game>/apply")
+def apply(game: str):
+    binding = get_binding(game)
+    req = body(common.MoveRequest)
+    new, events = binding.apply(binding.load_state(req["state"]), req["seat"], binding.load_move(req["move"]))
+    return binding.result(new, events=events)
+
+
+@bp.post("/v1/games/<game>/replay")
+def replay(game: str):
+    binding = get_binding(game)
+    req = body(common.ReplayRequest)
+    start = binding.load_state(req["state"]) if "state" in req else binding.new(req["new"])
+    final, applied = binding.replay(start, req["moves"])
+    return {**binding.result(final), "applied": applied}
+
+
+@bp.post("/v1/games/<game>/score")
+def score(game: str):
+    return get_binding(game).score(body(common.ScoreRequest))
+
+
+@bp.post("/v1/games/<game>/view")
+def view(game: str):
+    binding = get_binding(game)
+    req = body(common.ViewRequest)
+    state = binding.load_state(req["state"])
+    return {"seat": req["seat"], "state": binding.engine.view(state, req["seat"])}
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+@bp.post("/v1/sessions")
+def create_session():
+    req = body(common.SessionCreateRequest)
+    return sessions.create(store(), get_binding(req.pop("game")), req), 201
+
+
+@bp.get("/v1/sessions/<session_id>")
+def get_session(session_id: str):
+    return sessions.show(store(), BINDINGS, session_id, bearer())
+
+
+@bp.post("/v1/sessions/<session_id>/moves")
+def session_move(session_id: str):
+    return sessions.move(store(), BINDINGS, session_id, bearer(), body(common.SessionMoveRequest))
+
+
+@bp.get("/v1/sessions/<session_id>/legal-moves")
+def session_legal_moves(session_id: str):
+    return sessions.legal_moves(store(), BINDINGS, session_id, bearer())
+
+
+@bp.get("/v1/sessions/<session_id>/log")
+def session_log(session_id: str):
+    return sessions.log(store(), BINDINGS, session_id, bearer())
+
+
+@bp.delete("/v1/sessions/<session_id>")
+def delete_session(session_id: str):
+    sessions.delete(store(), session_id, bearer())
+    return "", 204
+
+
+# --------------------------------------------------------------------------- operations
+
+
+@bp.get("/healthz")
+def healthz():
+    return {"status": "ok"}
+
+
+@bp.get("/readyz")
+def readyz():
+    store().ping()
+    return {"status": "ready", "store": type(store()).__name__}
+
+
+@cache
+def _spec_yaml() -> str:
+    return yaml.safe_dump(build_spec(), sort_keys=False, allow_unicode=True)
+
+
+@bp.get("/openapi.yaml")
+def openapi_yaml():
+    return Response(_spec_yaml(), mimetype="application/yaml")
+
+
+_DOCS = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Arbiter API</title>
+<link rel="stylesheet" href="/docs/static/swagger-ui.css"></head>
+<body><div id="ui"></div>
+<script src="/docs/static/swagger-ui-bundle.js"></script>
+<script>SwaggerUIBundle({url: "/openapi.yaml", dom_id: "#ui"});</script>
+</body></html>"""
+
+
+@bp.get("/docs")
+def docs():
+    return Response(_DOCS, mimetype="text/html")

@@ -1,0 +1,21 @@
+"""Configuration classes; environment variables override the defaults."""
+
+from __future__ import annotations
+
+import os
+
+
+class Config:
+    MAX_CONTENT_LENGTH = int(os.environ.get("MAX_BODY_BYTES", 256 * 1024))
+    REDIS_URL = os.environ.get("REDIS_URL") or None
+    SESSION_TTL = int(os.environ.get("SESSION_TTL", 7 * 24 * 3600))
+    REDIS_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", 2.0))
+    MAX_REPLAY_MOVES = int(os.environ.get("MAX_REPLAY_MOVES", 10_000))
+    JSON_SORT_KEYS = False
+    TESTING = False
+
+
+class TestConfig(Config):
+    TESTING = True
+    REDIS_URL = None
+    SESSION_TTL = 3600

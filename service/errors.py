@@ -1,0 +1,109 @@
+"""Every error becomes ``application/problem+json`` (RFC 9457), from this one module.
+
+``type`` is a relative URI naming the kind of problem; rule errors add their stable
+``code`` and context members (``seat``, ``index`` ...). Views never catch exceptions.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, json
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from rules.base import (
+    GameOver,
+    IllegalMove,
+    InvalidOption,
+    InvalidState,
+    NotYourTurn,
+    RulesError,
+    UnknownGame,
+)
+
+log = logging.getLogger(__name__)
+PROBLEM_JSON = "application/problem+json"
+
+
+class ApiError(Exception):
+    """An HTTP-level refusal that is not a rules matter (sessions, tokens, store)."""
+
+    def __init__(self, status: int, code: str, title: str, detail: str, **extra) -> None:
+        super().__init__(detail)
+        self.status, self.code, self.title, self.detail, self.extra = status, code, title, detail, extra
+
+
+def session_not_found(session_id: str) -> ApiError:
+    return ApiError(404, "session.not-found", "Session not found", f"no session {session_id!r} (it may have expired)")
+
+
+def stale_version(expected: int, actual: int) -> ApiError:
+    return ApiError(
+        409, "session.stale-version", "Stale version",
+        f"the session is at version {actual}, not {expected}: reload and try again", version=actual,
+    )
+
+
+def store_unavailable(detail: str) -> ApiError:
+    return ApiError(503, "session.store-unavailable", "Session store unavailable", detail)
+
+
+# (status, type, title) per rules error class; the most specific class wins.
+_RULES = (
+    (UnknownGame, 404, "unknown-game", "Unknown game"),
+    (GameOver, 422, "game-over", "The game is over"),
+    (NotYourTurn, 422, "not-your-turn", "Not your turn"),
+    (IllegalMove, 422, "illegal-move", "Illegal move"),
+    (InvalidOption, 422, "invalid-option", "Invalid option"),
+    (InvalidState, 422, "invalid-state", "Invalid state"),
+    (RulesError, 422, "rules-error", "Rules error"),
+)
+
+
+def problem(status: int, type_: str, title: str, detail: str, **members) -> dict:
+    return {"type": f"/problems/{type_}", "title": title, "status": status, "detail": detail, **members}
+
+
+def problem_for(exc: Exception) -> dict:
+    """The problem object for any exception (used by handlers and by ``validate``)."""
+    if isinstance(exc, RulesError):
+        for cls, status, type_, title in _RULES:
+            if isinstance(exc, cls):
+                return problem(status, type_, title, exc.message, code=exc.code, **exc.context)
+    if isinstance(exc, ValidationError):
+        return problem(422, "validation-error", "Invalid request", "the request does not match the schema",
+                       code="request.invalid", errors=exc.messages)
+    if isinstance(exc, ApiError):
+        return problem(exc.status, exc.code.split(".")[-1], exc.title, exc.detail, code=exc.code, **exc.extra)
+    if isinstance(exc, HTTPException):
+        code = exc.code or 500
+        slug = (exc.name or "error").lower().replace(" ", "-")
+        return problem(code, slug, exc.name, exc.description or exc.name, code=f"http.{slug}")
+    return problem(500, "internal-error", "Internal Server Error", "the server failed; the error was logged",
+                   code="server.internal")
+
+
+def respond(body: dict, headers: dict | None = None) -> Response:
+    resp = Response(json.dumps(body), status=body["status"], mimetype=PROBLEM_JSON)
+    for key, value in (headers or {}).items():
+        resp.headers[key] = value
+    return resp
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException):
+        headers = {k: v for k, v in exc.get_headers() if k.lower() in ("allow", "retry-after")}
+        return respond(problem_for(exc), headers)
+
+    @app.errorhandler(RulesError)
+    @app.errorhandler(ValidationError)
+    @app.errorhandler(ApiError)
+    def _known(exc: Exception):
+        return respond(problem_for(exc))
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        log.exception("unhandled error")
+        return respond(problem_for(exc))

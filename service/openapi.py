@@ -1,0 +1,329 @@
+"""Builds the OpenAPI 3.0.3 contract from the bindings: ``python -m service.openapi > openapi.yaml``.
+
+Each game gets its own paths (``/v1/games/11-nimmt/apply`` ...) whose state, move, tally and
+setup schemas come from that game's marshmallow schemas (converted by apispec), moves as a
+``oneOf`` with a ``discriminator`` on ``kind``. Examples are real: a new game of each engine
+with seed 1 and its first legal move. ``tests/contract`` checks that ``openapi.yaml`` equals
+this output and runs schemathesis against it in process.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+
+from service.games import BINDINGS, GameBinding
+from service.schemas import common
+
+Json = Any
+VERSION = "1.0.0"
+P = "application/problem+json"
+
+
+def _pascal(text: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in text.replace("_", "-").split("-"))
+
+
+def _schema_name(schema: Any) -> str:
+    cls = schema if isinstance(schema, type) else type(schema)
+    module = cls.__module__.rsplit(".", 1)[-1]
+    prefix = "" if module == "common" else _pascal(module)
+    name = cls.__name__.removesuffix("Schema")
+    return f"{prefix}{name}"
+
+
+def _ref(name: str) -> Json:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _obj(required: list[str], **props: Json) -> Json:
+    return {"type": "object", "additionalProperties": False, "required": required, "properties": props}
+
+
+SEAT = {"type": "integer", "minimum": 0, "maximum": common.MAX_SEAT}
+PROBLEM = {
+    "type": "object",
+    "description": "RFC 9457 problem details; rule errors carry a stable `code`.",
+    "required": ["type", "title", "status", "detail"],
+    "properties": {
+        "type": {"type": "string"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "code": {"type": "string", "example": "11-nimmt.not-in-range"},
+        "errors": {"type": "object", "description": "schema errors by field"},
+        "index": {"type": "integer", "description": "replay: the index of the refused move"},
+        "seat": {},
+    },
+}
+SCORES = {
+    "type": "object",
+    "required": ["round", "totals", "breakdown", "final", "winners"],
+    "properties": {
+        "round": {"type": "array", "items": {"type": "integer"}, "description": "this round, per seat"},
+        "totals": {"type": "array", "items": {"type": "integer"}, "description": "running totals, per seat"},
+        "breakdown": {"type": "array", "items": {"type": "object"}, "description": "scored items, per seat"},
+        "final": {"type": "boolean", "description": "the round's scores can no longer change"},
+        "winners": {"type": "array", "items": {"type": "integer"}, "description": "set when the game is over"},
+    },
+}
+OUTCOME = {
+    "type": "object",
+    "required": ["winners", "reason", "draw"],
+    "properties": {
+        "winners": {"type": "array", "items": {"type": "integer"}},
+        "reason": {"type": "string"},
+        "draw": {"type": "boolean"},
+        "points": {"type": "array", "items": {"type": "integer"}},
+    },
+}
+
+
+def _problems(*statuses: int) -> Json:
+    titles = {400: "Malformed JSON", 401: "Token required", 403: "Wrong token", 404: "Not found",
+              409: "Stale version", 413: "Body too large", 415: "Not JSON",
+              422: "Invalid request, state, option or move", 503: "Session store unavailable"}
+    return {str(s): {"description": titles[s], "content": {P: {"schema": _ref("Problem")}}} for s in statuses}
+
+
+def _json(schema: Json, example: Json = None) -> Json:
+    media: dict[str, Json] = {"schema": schema}
+    if example is not None:
+        media["example"] = example
+    return {"content": {"application/json": media}}
+
+
+def _op(op_id: str, summary: str, request: Json | None, ok: tuple[int, str, Json], errors: tuple[int, ...],
+        tags: list[str], description: str = "", **extra: Json) -> Json:
+    op: dict[str, Json] = {"operationId": op_id, "summary": summary, "tags": tags}
+    if description:
+        op["description"] = description
+    if request is not None:
+        op["requestBody"] = {"required": True, **request}
+    status, desc, schema = ok
+    op["responses"] = {str(status): {"description": desc, **({} if schema is None else _json(schema))},
+                       **_problems(*errors)}
+    op.update(extra)
+    return op
+
+
+def _examples(b: GameBinding) -> Json:
+    e = b.engine
+    players = e.players.start
+    state = e.new(players, 1)
+    seat = min(e.to_act(state))
+    move = e.legal_moves(state, seat)[0]
+    return {"players": players, "state": e.to_json(state), "seat": seat, "move": e.move_to_json(move)}
+
+
+def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
+    e = b.engine
+    gid, p = e.game_id, _pascal(e.game_id)
+    tags = [gid]
+    spec.components.schema(f"{p}State", schema=b.state)
+    kinds = {}
+    for kind, schema in b.moves.items():
+        name = f"{p}Move{_pascal(kind)}"
+        spec.components.schema(name, schema=schema)
+        kinds[kind] = f"#/components/schemas/{name}"
+    spec.components.schema(f"{p}Move", {
+        "oneOf": [{"$ref": r} for r in kinds.values()],
+        "discriminator": {"propertyName": "kind", "mapping": kinds},
+        "description": f"A {e.name} move; `kind` is one of {', '.join(kinds)}.",
+    })
+    state, move = _ref(f"{p}State"), _ref(f"{p}Move")
+    ex = _examples(b)
+    options = {"type": "object", "description": "rule options; see GET /v1/games/" + gid,
+               "properties": {n: {"description": o.description} for n, o in e.options.items()},
+               "additionalProperties": False}
+    new_props: dict[str, Json] = {
+        "players": {"type": "integer", "minimum": e.players.start, "maximum": e.players.stop - 1},
+        "seed": {"oneOf": [{"type": "integer", "minimum": -common.SEED_MAX, "maximum": common.SEED_MAX},
+                           {"type": "string", "maxLength": 128}],
+                 "description": "feeds the state's rng: same seed and moves, same game"},
+        "options": options,
+    }
+    if b.setup is not None:
+        spec.components.schema(f"{p}Setup", schema=b.setup)
+        new_props["setup"] = _ref(f"{p}Setup")
+    new_req = _obj(["players"], **new_props)
+    result = {
+        "type": "object",
+        "required": ["state", "to_act", "round_over", "game_over", "options", "events"],
+        "properties": {
+            "state": state,
+            "to_act": {"type": "array", "items": SEAT},
+            "round_over": {"type": "boolean"},
+            "game_over": {"type": "boolean"},
+            "options": {"type": "object"},
+            "events": {"type": "array", "items": {"type": "object"}},
+            "scores": _ref("Scores"),
+            "outcome": _ref("Outcome"),
+            "applied": {"type": "integer"},
+        },
+    }
+    move_req = _obj(["state", "seat", "move"], state=state, seat=SEAT, move=move)
+    move_ex = {"state": ex["state"], "seat": ex["seat"], "move": ex["move"]}
+    base = f"/v1/games/{gid}"
+    oid = p[0].lower() + p[1:] if not p[0].isdigit() else "g" + p
+    paths = {
+        f"{base}/new": {"post": _op(
+            f"{oid}New", f"New {e.name} game", _json(new_req, {"players": ex["players"], "seed": 1}),
+            (201, "the new game", result), (400, 413, 415, 422), tags)},
+        f"{base}/legal-moves": {"post": _op(
+            f"{oid}LegalMoves", f"Legal {e.name} moves",
+            _json(_obj(["state"], state=state, seat={**SEAT, "nullable": True}),
+                  {"state": ex["state"], "seat": ex["seat"]}),
+            (200, "the moves of `seat` (default: the first seat to act); each is accepted as is by apply",
+             {"type": "object", "required": ["seat", "moves", "complete"], "properties": {
+                 "seat": {**SEAT, "nullable": True}, "moves": {"type": "array", "items": move},
+                 "complete": {"type": "boolean", "description": "false where melds are sampled (Canasta)"}}}),
+            (400, 413, 415, 422), tags)},
+        f"{base}/validate": {"post": _op(
+            f"{oid}Validate", f"Is this {e.name} move legal?", _json(move_req, move_ex),
+            (200, "a verdict: an illegal move is an answer, not an error", {
+                "type": "object", "required": ["legal"], "properties": {
+                    "legal": {"type": "boolean"}, "problem": _ref("Problem")}}),
+            (400, 413, 415, 422), tags)},
+        f"{base}/apply": {"post": _op(
+            f"{oid}Apply", f"Apply a {e.name} move", _json(move_req, move_ex),
+            (200, "the resulting state, events and (at a round's end) scores", result),
+            (400, 413, 415, 422), tags, "An illegal move answers 422 with its stable `code`.")},
+        f"{base}/replay": {"post": _op(
+            f"{oid}Replay", f"Replay a recorded {e.name} game",
+            _json({"type": "object", "additionalProperties": False, "required": ["moves"], "properties": {
+                "state": state, "new": new_req,
+                "moves": {"type": "array", "maxItems": 10000, "items": _obj(["seat", "move"], seat=SEAT, move=move)}},
+                "description": "exactly one of `state` or `new`"},
+                {"new": {"players": ex["players"], "seed": 1}, "moves": [{"seat": ex["seat"], "move": ex["move"]}]}),
+            (200, "the final state and scores", result), (400, 413, 415, 422), tags,
+            "The first illegal move answers 422; the problem's `index` names it.")},
+        f"{base}/score": {"post": _op(
+            f"{oid}Score", f"Score a {e.name} state or score sheet",
+            _json({"type": "object", "additionalProperties": False, "properties": {
+                "state": state,
+                "tally": _ref(f"{p}Tally") if b.tally is not None else {"type": "object"}},
+                "description": "exactly one of `state` or `tally`"}, {"state": ex["state"]}),
+            (200, "round and running scores with breakdown", _ref("Scores")), (400, 413, 415, 422), tags)},
+        f"{base}/view": {"post": _op(
+            f"{oid}View", f"A {e.name} state as one seat may see it",
+            _json(_obj(["state", "seat"], state=state, seat={**SEAT, "nullable": True}),
+                  {"state": ex["state"], "seat": ex["seat"]}),
+            (200, "the redacted state (`seat: null` for spectators)", {
+                "type": "object", "required": ["seat", "state"],
+                "properties": {"seat": {**SEAT, "nullable": True}, "state": {"type": "object"}}}),
+            (400, 413, 415, 422), tags)},
+    }
+    if b.tally is not None:
+        spec.components.schema(f"{p}Tally", schema=b.tally)
+    return paths
+
+
+def build_spec() -> Json:
+    spec = APISpec(
+        title="Arbiter",
+        version=VERSION,
+        openapi_version="3.0.3",
+        plugins=[MarshmallowPlugin(schema_name_resolver=_schema_name)],
+        info={"description": "A REST referee for tabletop games: whether a move is legal, the resulting "
+                             "state, and scores with their breakdown. Errors are RFC 9457 problem+json "
+                             "with a stable `code`."},
+    )
+    spec.components.schema("Problem", PROBLEM)
+    spec.components.schema("Scores", SCORES)
+    spec.components.schema("Outcome", OUTCOME)
+    for b in BINDINGS.values():
+        for path, item in _game_paths(spec, b).items():
+            spec.path(path, operations=item)
+    for path, item in _common_paths().items():
+        spec.path(path, operations=item)
+    out = spec.to_dict()
+    out["components"]["securitySchemes"] = {
+        "bearer": {"type": "http", "scheme": "bearer", "description": "a session's seat or owner token"}}
+    out["tags"] = [{"name": gid, "description": b.engine.name} for gid, b in BINDINGS.items()] + [
+        {"name": "catalogue"}, {"name": "sessions"}, {"name": "operations"}]
+    return out
+
+
+def _common_paths() -> dict[str, Json]:
+    game_entry = {
+        "type": "object", "required": ["id", "name", "players", "options", "move_kinds"],
+        "properties": {
+            "id": {"type": "string"}, "name": {"type": "string"},
+            "players": {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer"}}},
+            "options": {"type": "object", "additionalProperties": {"type": "object"}},
+            "move_kinds": {"type": "array", "items": {"type": "string"}},
+            "legal_moves_complete": {"type": "boolean"}, "tally": {"type": "boolean"}},
+    }
+    sid = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
+    auth = [{"bearer": []}]
+    session_state = {"type": "object", "required": ["id", "version", "to_act", "state"], "properties": {
+        "id": {"type": "string"}, "game": {"type": "string"}, "version": {"type": "integer"},
+        "seat": {**SEAT, "nullable": True}, "to_act": {"type": "array", "items": SEAT},
+        "state": {"type": "object", "description": "the seat's view"}, "events": {"type": "array"},
+        "round_over": {"type": "boolean"}, "game_over": {"type": "boolean"}, "options": {"type": "object"},
+        "scores": _ref("Scores"), "outcome": _ref("Outcome")}}
+    any_move = {"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string"}},
+                "description": "a move of the session's game (see that game's Move schema)"}
+    first = next(iter(BINDINGS))
+    return {
+        "/v1/games": {"get": _op("listGames", "The games, their options and move kinds", None,
+                                 (200, "the catalogue", {"type": "object", "required": ["games"], "properties": {
+                                     "games": {"type": "array", "items": game_entry}}}), (), ["catalogue"])},
+        "/v1/games/{game}": {"get": _op(
+            "describeGame", "One game's entry", None, (200, "the game", game_entry), (404,), ["catalogue"],
+            parameters=[{"name": "game", "in": "path", "required": True,
+                         "schema": {"type": "string", "maxLength": 40}, "example": first}])},
+        "/v1/sessions": {"post": _op(
+            "createSession", "Start a server-held game; the state stays on the server",
+            _json(_obj(["game", "players"], game={"type": "string", "enum": list(BINDINGS)},
+                       players={"type": "integer", "minimum": 1, "maximum": common.MAX_SEAT + 1},
+                       seed={"oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 128}]},
+                       options={"type": "object"}, setup={"type": "object"}),
+                  {"game": first, "players": BINDINGS[first].engine.players.start, "seed": 1}),
+            (201, "the session: give each player its seat token", {
+                "type": "object", "required": ["id", "version", "owner_token", "seats", "to_act"], "properties": {
+                    "id": {"type": "string"}, "game": {"type": "string"}, "version": {"type": "integer"},
+                    "owner_token": {"type": "string"},
+                    "seats": {"type": "array", "items": {"type": "object", "properties": {
+                        "seat": SEAT, "token": {"type": "string"}}}},
+                    "to_act": {"type": "array", "items": SEAT}}}),
+            (400, 404, 413, 415, 422, 503), ["sessions"])},
+        "/v1/sessions/{session_id}": {
+            "get": _op("getSession", "The session as the token's seat sees it", None,
+                       (200, "the view, version and who acts", session_state),
+                       (401, 403, 404, 422, 503), ["sessions"], parameters=[sid], security=auth),
+            "delete": _op("deleteSession", "End a session (owner token)", None, (204, "deleted", None),
+                          (401, 403, 404, 503), ["sessions"], parameters=[sid], security=auth)},
+        "/v1/sessions/{session_id}/moves": {"post": _op(
+            "sessionMove", "Make a move as the token's seat",
+            _json(_obj(["move"], move=any_move, version={"type": "integer", "minimum": 0, "maximum": 2**31})),
+            (200, "as apply, with the acting seat's view", session_state),
+            (400, 401, 403, 404, 409, 413, 415, 422, 503), ["sessions"], parameters=[sid], security=auth)},
+        "/v1/sessions/{session_id}/legal-moves": {"get": _op(
+            "sessionLegalMoves", "The token's seat's legal moves now", None,
+            (200, "the moves", {"type": "object", "required": ["moves", "complete"], "properties": {
+                "seat": {**SEAT, "nullable": True}, "moves": {"type": "array", "items": {"type": "object"}},
+                "complete": {"type": "boolean"}}}),
+            (401, 403, 404, 422, 503), ["sessions"], parameters=[sid], security=auth)},
+        "/v1/sessions/{session_id}/log": {"get": _op(
+            "sessionLog", "The move history, replayable with /replay", None,
+            (200, "the log; a seat's log hides what its view hides", {
+                "type": "object", "required": ["moves", "new"], "properties": {
+                    "id": {"type": "string"}, "game": {"type": "string"}, "version": {"type": "integer"},
+                    "new": {"type": "object"}, "moves": {"type": "array", "items": {"type": "object"}}}}),
+            (401, 403, 404, 422, 503), ["sessions"], parameters=[sid], security=auth)},
+        "/healthz": {"get": _op("healthz", "Liveness", None, (200, "alive", {"type": "object"}), (),
+                                ["operations"])},
+        "/readyz": {"get": _op("readyz", "Readiness, including the session store", None,
+                               (200, "ready", {"type": "object"}), (503,), ["operations"])},
+    }
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import yaml
+
+    yaml.safe_dump(build_spec(), sys.stdout, sort_keys=False, allow_unicode=True)
