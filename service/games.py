@@ -17,6 +17,7 @@ from marshmallow import Schema, ValidationError
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
 from rules.registry import ENGINES, get_engine
 from service.errors import problem_for
+from service.schemas import take_that
 
 Json = Any
 
@@ -151,6 +152,7 @@ def bind(module: ModuleType) -> GameBinding:
 
 
 _SCHEMA_MODULES: tuple[ModuleType, ...] = (
+    take_that,
 )
 
 BINDINGS: Mapping[str, GameBinding] = MappingProxyType(

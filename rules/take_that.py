@@ -1,0 +1,653 @@
+"""Take That (Andreas Spies & Reinhard Staupe, NSV 2016), game id ``take-that``, 2-4 players.
+
+Rule source: /work/shared/rules/card-games-000-001-002-004.md §1 (from the Polish rulebook,
+seed 000, and the English rulebook) and §5 (views, conservation). Rule numbers below
+(§1.5 ...) refer to that file.
+
+The deck (§1.2): 79 number cards 12..98 without 20, 30, ..., 90. The seven cards with two
+equal digits (22 .. 88) are toads; every other card has exactly one twisted twin with the
+digits swapped (49/94): 36 twin pairs. Deal 9 cards each to 2 or 3 players, 8 to 4
+players; the rest is the draw pile (§1.3). A turn (§1.5) is exactly one of:
+
+- ``{"kind": "lay", "card": 41}``: lay a hand card within 10 (inclusive) of the rightmost
+  row card; on an empty row any card, and then this is the only legal move;
+- ``{"kind": "twist", "card": 49}``: ``card`` is the ROW card (anywhere in the row, never a
+  toad); its twin (94) leaves the hand; both go face up to the player's pile (+1 each);
+- ``{"kind": "take", "card": 57}``: take the whole row face down (voluntarily or because
+  nothing else is legal) and, in the same turn, open the new row with hand card ``card``.
+  While the draw pile is empty the take ends the round and carries no ``card``
+  (``{"kind": "take"}``). Representation decision: the take and its follow-up lay are
+  ONE move, so a turn is always one move and a state never waits half-way through a turn.
+
+After the turn the player draws one card while the pile lasts. The round ends at once when
+the pile is used up and the row is empty (§1.7); scores: +1 per face-up card, -1 per
+face-down card, -5 per face-down toad; cards left in hand do not count. Then any seat may
+send ``{"kind": "next-round"}``: the cards are reshuffled (from the state's rng) and dealt
+again, until the agreed number of rounds is played; the highest total wins (§1.8).
+
+Seats: 0-based, play goes clockwise = increasing seat. The first round's dealer is the last
+seat, so seat 0 starts (start player = left of the dealer, §1.3).
+
+Options (name: default; "PROPOSED" marks the spec's rulings of §1.11):
+
+- ``rounds``: 2 (§1.8; "players may agree on more"), 1..20.
+- ``professional``: false (§1.9): taking a one-card row also moves the top card of the
+  draw pile face down onto the taker's pile.
+- ``next_dealer``: "clockwise" (PROPOSED §1.11.1: the dealer moves one seat clockwise each
+  round); "same" keeps the dealer.
+- ``tie_break``: "shared" (PROPOSED §1.11.2: tied totals share the victory);
+  "last-round": among the tied, the best score of the last round wins (still tied: shared).
+- ``end_when_last_draw_empties_row``: true (PROPOSED §1.11.3: the end condition "pile used
+  up and row empty" is checked after every turn, so a twist that empties the row followed by
+  the draw of the last card ends the round). False: the next player opens a new row and the
+  round ends the next time a turn that began with an empty pile leaves the row empty.
+- ``professional_twist_penalty``: false (PROPOSED §1.11.5: twisting away a one-card row
+  costs no extra card). True: in the professional variant it costs the top pile card too.
+- ``face_down_view``: "count" (PROPOSED §1.11.6: face-down piles show only their counts until
+  the round is over); "own": each seat also sees its own face-down cards; "open": everyone
+  sees them (they were public when taken, except professional extra cards).
+
+Not options: §1.11.4 (no professional extra card when the pile is empty) has no
+alternative, since taking the row with an empty pile always ends the round and there is no
+card to move; §1.11.7 (keep the whole row in order) is a representation note, followed.
+
+Hidden information (§1.11.6, §5): hands, the draw pile's order and the face-down piles;
+public: the row, the face-up piles, the size of every hand and pile.
+
+Random play ends: every turn takes at least one card out of a hand (a lay, a twist, the
+lay after a take) and refills it from the 79-card deck at most once, so a round has at
+most 80 turns (the last may be a take with an empty hand); a game at most
+``rounds * 81 - 1`` moves (1619 for 20 rounds), well inside the conformance cap of 4000.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from types import MappingProxyType
+
+from rules.base import (
+    BaseEngine,
+    IllegalMove,
+    InvalidOption,
+    InvalidState,
+    Json,
+    Option,
+    Outcome,
+    Rng,
+    ScoreReport,
+    require,
+)
+
+_GAME = "take-that"
+_CARDS: tuple[int, ...] = tuple(n for n in range(12, 99) if n % 10)
+_CARD_SET = frozenset(_CARDS)
+_TOADS = frozenset(n for n in _CARDS if n // 10 == n % 10)
+_HAND_SIZE = {2: 9, 3: 9, 4: 8}
+_REACH = 10
+_TOAD_PENALTY = 5
+_MAX_ROUND_SCORE = 200  # |one round's score| is at most 72 + 107; bounds tampered input
+
+
+def is_toad(card: int) -> bool:
+    return card in _TOADS
+
+
+def twin(card: int) -> int:
+    """The twisted twin (digits swapped): 49 -> 94; a toad is its own 'twin' and has none."""
+    return 10 * (card % 10) + card // 10
+
+
+# --------------------------------------------------------------------------- types
+
+
+class Phase(Enum):
+    PLAY = "play"
+    ROUND_OVER = "round-over"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    rounds: int = 2
+    professional: bool = False
+    next_dealer: str = "clockwise"
+    tie_break: str = "shared"
+    end_when_last_draw_empties_row: bool = True
+    professional_twist_penalty: bool = False
+    face_down_view: str = "count"
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    players: int
+    options: Options
+    round: int  # 1-based
+    dealer: int
+    turn: int  # the seat to act while playing
+    phase: Phase
+    deck: tuple[int, ...]  # draw pile, top at the end
+    row: tuple[int, ...]  # left to right; the rightmost card is row[-1]
+    hands: tuple[tuple[int, ...], ...]  # sorted
+    face_up: tuple[tuple[int, ...], ...]  # twisted pairs, +1 a card
+    face_down: tuple[tuple[int, ...], ...]  # taken cards, -1 / -5 (toad)
+    past: tuple[tuple[int, ...], ...]  # scores of the finished earlier rounds, per seat
+    rng: Rng
+
+
+@dataclass(frozen=True, slots=True)
+class Lay:
+    card: int
+    kind = "lay"
+
+
+@dataclass(frozen=True, slots=True)
+class Twist:
+    card: int  # the row card; its twin comes from the hand
+    kind = "twist"
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    card: int | None  # the hand card that opens the new row; None when the round ends
+    kind = "take"
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    kind = "next-round"
+
+
+Move = Lay | Twist | Take | NextRound
+
+
+# --------------------------------------------------------------------------- engine
+
+
+class TakeThat(BaseEngine[State, Move]):
+    game_id = _GAME
+    name = "Take That"
+    players = range(2, 5)
+    move_kinds = ("lay", "twist", "take", "next-round")
+    options = MappingProxyType({
+        "rounds": Option(2, "Number of rounds to play; the highest total wins (§1.8).",
+                         type="integer", minimum=1, maximum=20),
+        "professional": Option(False, "Professional variant (§1.9): taking a one-card row also moves the top "
+                                      "draw-pile card face down onto the taker's pile.", type="boolean"),
+        "next_dealer": Option("clockwise", "Who deals the next round (PROPOSED §1.11.1): 'clockwise' moves the "
+                                           "dealer one seat on; 'same' keeps the dealer.",
+                              choices=("clockwise", "same")),
+        "tie_break": Option("shared", "Equal final totals (PROPOSED §1.11.2): 'shared' victory, or 'last-round': "
+                                      "the best score of the last round among the tied wins.",
+                            choices=("shared", "last-round")),
+        "end_when_last_draw_empties_row": Option(
+            True, "PROPOSED §1.11.3: true ends the round when the row is empty once the last pile card is drawn; "
+                  "false lets the next player open a new row.", type="boolean"),
+        "professional_twist_penalty": Option(
+            False, "PROPOSED §1.11.5: in the professional variant, twisting away a one-card row also costs the "
+                   "top draw-pile card (face down).", type="boolean"),
+        "face_down_view": Option(
+            "count", "Who sees face-down cards before the round is over (PROPOSED §1.11.6): 'count' nobody "
+                     "(only counts), 'own' each seat its own pile, 'open' everyone.",
+            choices=("count", "own", "open")),
+    })
+
+    # -- creation ------------------------------------------------------------------
+
+    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
+        if setup is not None:
+            raise InvalidOption(f"{_GAME}.setup-unsupported", f"take-that has no setup notation, got {setup!r}")
+        opts = Options(**self.resolve_options(options))
+        dealer = players - 1
+        return _deal(players, opts, 1, dealer, (), rng)
+
+    # -- turn ----------------------------------------------------------------------
+
+    def to_act(self, state: State) -> frozenset[int]:
+        if state.phase is Phase.PLAY:
+            return frozenset((state.turn,))
+        if state.round < state.options.rounds:
+            return frozenset(range(state.players))
+        return frozenset()
+
+    def round_over(self, state: State) -> bool:
+        return state.phase is Phase.ROUND_OVER
+
+    def options_of(self, state: State) -> Mapping[str, Json]:
+        return dataclasses.asdict(state.options)
+
+    # -- legality ------------------------------------------------------------------
+
+    def legal_moves(self, state: State, seat: int) -> Sequence[Move]:
+        if seat not in self.to_act(state):
+            return ()
+        if state.phase is Phase.ROUND_OVER:
+            return (NextRound(),)
+        hand, row = state.hands[seat], state.row
+        if not row:
+            return tuple(Lay(c) for c in hand)
+        last = row[-1]
+        moves: list[Move] = [Lay(c) for c in hand if _can_lay(c, last)]
+        moves += [Twist(r) for r in row if _can_twist(r, hand)]
+        if state.deck:
+            moves += [Take(c) for c in hand]
+        else:
+            moves.append(Take(None))
+        return tuple(moves)
+
+    def check(self, state: State, seat: int, move: Move) -> None:
+        self.check_turn(state, seat)
+        if isinstance(move, NextRound):
+            require(state.phase is Phase.ROUND_OVER, IllegalMove, f"{_GAME}.round-not-over",
+                    f"next-round is only possible once the round is over; round {state.round} is being played")
+            return
+        require(state.phase is Phase.PLAY, IllegalMove, f"{_GAME}.round-over",
+                f"round {state.round} is over: the only move is next-round, got {move.kind!r}")
+        hand, row = state.hands[seat], state.row
+        if isinstance(move, Lay):
+            require(move.card in hand, IllegalMove, f"{_GAME}.not-in-hand",
+                    f"seat {seat} does not hold {move.card}; hand: {list(hand)}")
+            # "its number may be at most 10 higher or 10 lower than the rightmost card" (§1.5 A)
+            require(not row or _can_lay(move.card, row[-1]), IllegalMove, f"{_GAME}.not-in-range",
+                    f"{move.card} is more than {_REACH} away from the rightmost row card {row[-1] if row else ''}")
+            return
+        # "if no card lies beside the pile yet, the player must lay one (any) card" (§1.5 A)
+        require(bool(row), IllegalMove, f"{_GAME}.row-empty",
+                f"the row is empty: seat {seat} must open it by laying a card, not {move.kind!r}")
+        if isinstance(move, Twist):
+            require(move.card in row, IllegalMove, f"{_GAME}.not-in-row",
+                    f"{move.card} is not in the row {list(row)}")
+            # "only the toads, with two equal digits, can never be pulled out" (§1.5 B)
+            require(not is_toad(move.card), IllegalMove, f"{_GAME}.toad-cannot-be-twisted",
+                    f"{move.card} is a toad: toads can never be twisted out of the row")
+            require(twin(move.card) in hand, IllegalMove, f"{_GAME}.twin-not-in-hand",
+                    f"twisting {move.card} needs its twin {twin(move.card)} in hand; hand: {list(hand)}")
+            return
+        if isinstance(move, Take):
+            if state.deck:
+                # "then the taker must do action A: lay any card as the first card of a new row" (§1.5 C)
+                require(move.card is not None, IllegalMove, f"{_GAME}.must-open-new-row",
+                        "after taking the row the taker opens a new row: the take needs a 'card' from the hand")
+                require(move.card in hand, IllegalMove, f"{_GAME}.not-in-hand",
+                        f"seat {seat} does not hold {move.card}; hand: {list(hand)}")
+            else:
+                # "once the pile is used up ... the game ends as soon as the row is taken" (§1.7)
+                require(move.card is None, IllegalMove, f"{_GAME}.no-new-row-at-end",
+                        f"the draw pile is used up: taking the row ends the round, so no new row is opened "
+                        f"(got card {move.card})")
+            return
+        raise IllegalMove(f"{_GAME}.bad-move", f"not a take-that move: {move!r}")
+
+    # -- transition ----------------------------------------------------------------
+
+    def _apply(self, state: State, seat: int, move: Move) -> State:
+        if isinstance(move, NextRound):
+            opts = state.options
+            dealer = (state.dealer + 1) % state.players if opts.next_dealer == "clockwise" else state.dealer
+            past = (*state.past, _round_scores(state))
+            return _deal(state.players, opts, state.round + 1, dealer, past, state.rng)
+        opts = state.options
+        started_empty = not state.deck
+        hand = list(state.hands[seat])
+        row = list(state.row)
+        deck = list(state.deck)
+        face_up, face_down = state.face_up, state.face_down
+        if isinstance(move, Lay):
+            hand.remove(move.card)
+            row.append(move.card)
+        elif isinstance(move, Twist):
+            was_single = len(row) == 1
+            row.remove(move.card)
+            hand.remove(twin(move.card))
+            face_up = _with(face_up, seat, (move.card, twin(move.card)))
+            if opts.professional and opts.professional_twist_penalty and was_single and deck:
+                face_down = _with(face_down, seat, (deck.pop(),))
+        else:  # Take
+            taken = tuple(row)
+            face_down = _with(face_down, seat, taken)
+            row = []
+            if opts.professional and len(taken) == 1 and deck:
+                face_down = _with(face_down, seat, (deck.pop(),))
+            if move.card is not None:
+                hand.remove(move.card)
+                row.append(move.card)
+        if deck:
+            hand.append(deck.pop())
+            hand.sort()
+        hands = _with_hand(state.hands, seat, tuple(hand))
+        ended = not row and not deck and (started_empty or opts.end_when_last_draw_empties_row)
+        return dataclasses.replace(
+            state,
+            turn=seat if ended else (seat + 1) % state.players,
+            phase=Phase.ROUND_OVER if ended else Phase.PLAY,
+            deck=tuple(deck), row=tuple(row), hands=hands, face_up=face_up, face_down=face_down,
+        )
+
+    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
+        out = super().events(before, seat, move, after)
+        if isinstance(move, Take):
+            extra = len(after.face_down[seat]) - len(before.face_down[seat]) - len(before.row)
+            out.insert(1, {"type": "row-taken", "seat": seat, "cards": list(before.row), "extra_face_down": extra})
+        elif isinstance(move, Twist):
+            out.insert(1, {"type": "twisted", "seat": seat, "cards": [move.card, twin(move.card)]})
+        if not isinstance(move, NextRound) and len(after.deck) < len(before.deck) and len(
+            after.hands[seat]
+        ) == len(before.hands[seat]):
+            out.insert(1, {"type": "drew", "seat": seat, "pile_left": len(after.deck)})
+        return out
+
+    # -- scores --------------------------------------------------------------------
+
+    def scores(self, state: State) -> ScoreReport:
+        current = _round_scores(state)
+        totals = tuple(sum(r[s] for r in state.past) + current[s] for s in range(state.players))
+        breakdown = tuple(
+            _breakdown(state.face_up[s], state.face_down[s], [r[s] for r in state.past], totals[s])
+            for s in range(state.players)
+        )
+        out = self.outcome(state)
+        return ScoreReport(current, totals, breakdown, state.phase is Phase.ROUND_OVER,
+                           out.winners if out else ())
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase is not Phase.ROUND_OVER or state.round < state.options.rounds:
+            return None
+        current = _round_scores(state)
+        totals = [sum(r[s] for r in state.past) + current[s] for s in range(state.players)]
+        winners = _winners(totals, current, state.options.tie_break)
+        return Outcome(winners, f"highest total after {state.round} round(s)", points=tuple(totals))
+
+    def score_tally(self, tally: Json) -> ScoreReport:
+        """Score sheet of one round: ``{"seats": [{"face_up": [..], "face_down": [..]}, ..],
+        "previous"?: [total of earlier rounds per seat], "tie_break"?: "shared" | "last-round"}``."""
+        try:
+            return _score_tally(tally)
+        except InvalidState:
+            raise
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
+            raise InvalidState(f"{_GAME}.bad-tally", f"malformed tally {tally!r}: {exc}") from None
+
+    # -- views and JSON ------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> Json:
+        out = self.to_json(state)
+        del out["rng"]
+        out["deck"] = len(state.deck)
+        out["hands"] = [list(h) if s == seat else len(h) for s, h in enumerate(state.hands)]
+        mode = state.options.face_down_view
+        if state.phase is not Phase.ROUND_OVER and mode != "open":
+            out["face_down"] = [list(p) if (mode == "own" and s == seat) else len(p)
+                                for s, p in enumerate(state.face_down)]
+        return out
+
+    def to_json(self, state: State) -> Json:
+        return {
+            "players": state.players,
+            "options": dataclasses.asdict(state.options),
+            "round": state.round,
+            "dealer": state.dealer,
+            "turn": state.turn,
+            "phase": state.phase.value,
+            "deck": list(state.deck),
+            "row": list(state.row),
+            "hands": [list(h) for h in state.hands],
+            "face_up": [list(p) for p in state.face_up],
+            "face_down": [list(p) for p in state.face_down],
+            "past": [list(r) for r in state.past],
+            "rng": state.rng.to_json(),
+        }
+
+    def from_json(self, data: Json) -> State:
+        try:
+            return _from_json(self, data)
+        except InvalidState:
+            raise
+        except InvalidOption as exc:
+            raise InvalidState(f"{_GAME}.bad-option", exc.message) from None
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
+            raise InvalidState(f"{_GAME}.bad-state", f"malformed take-that state: {exc!r}") from None
+
+    def move_to_json(self, move: Move) -> Json:
+        if isinstance(move, NextRound) or (isinstance(move, Take) and move.card is None):
+            return {"kind": move.kind}
+        return {"kind": move.kind, "card": move.card}
+
+    def move_from_json(self, data: Json) -> Move:
+        if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+            raise IllegalMove(f"{_GAME}.bad-move", f"a move is an object with a 'kind', got {data!r}")
+        kind = data["kind"]
+        allowed = {"next-round": set(), "take": {"card"}, "lay": {"card"}, "twist": {"card"}}
+        if kind not in allowed:
+            raise IllegalMove(f"{_GAME}.bad-move", f"unknown move kind {kind!r}; kinds: {list(self.move_kinds)}")
+        extra = set(data) - {"kind"} - allowed[kind]
+        if extra:
+            raise IllegalMove(f"{_GAME}.bad-move", f"unexpected field(s) {sorted(extra)} in {kind!r} move {data!r}")
+        if kind == "next-round":
+            return NextRound()
+        if kind == "take" and data.get("card") is None:
+            return Take(None)
+        if "card" not in data:
+            raise IllegalMove(f"{_GAME}.bad-move", f"a {kind!r} move needs a 'card', got {data!r}")
+        card = data["card"]
+        if not _is_card(card):
+            raise IllegalMove(f"{_GAME}.bad-move",
+                              f"{card!r} is not a take-that card (an integer 12..98, not a multiple of 10)")
+        return {"lay": Lay, "twist": Twist, "take": Take}[kind](card)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _is_card(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x in _CARD_SET
+
+
+def _can_lay(card: int, last: int) -> bool:
+    return abs(card - last) <= _REACH
+
+
+def _can_twist(row_card: int, hand: tuple[int, ...]) -> bool:
+    return row_card not in _TOADS and twin(row_card) in hand
+
+
+def _with(piles: tuple[tuple[int, ...], ...], seat: int, cards: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    return piles[:seat] + (piles[seat] + cards,) + piles[seat + 1:]
+
+
+def _with_hand(hands: tuple[tuple[int, ...], ...], seat: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    return hands[:seat] + (hand,) + hands[seat + 1:]
+
+
+def _deal(players: int, opts: Options, round_no: int, dealer: int, past: tuple[tuple[int, ...], ...],
+          rng: Rng) -> State:
+    cards, rng = rng.shuffle(_CARDS)
+    size = _HAND_SIZE[players]
+    hands = tuple(tuple(sorted(cards[s * size:(s + 1) * size])) for s in range(players))
+    empty = tuple(() for _ in range(players))
+    return State(players, opts, round_no, dealer, (dealer + 1) % players, Phase.PLAY,
+                 tuple(cards[players * size:]), (), hands, empty, empty, past, rng)
+
+
+def _pile_score(face_up: Sequence[int], face_down: Sequence[int]) -> int:
+    toads = sum(1 for c in face_down if c in _TOADS)
+    return len(face_up) - (len(face_down) - toads) - _TOAD_PENALTY * toads
+
+
+def _round_scores(state: State) -> tuple[int, ...]:
+    return tuple(_pile_score(state.face_up[s], state.face_down[s]) for s in range(state.players))
+
+
+def _breakdown(face_up: Sequence[int], face_down: Sequence[int], past: list[int], total: int) -> Json:
+    toads = sum(1 for c in face_down if c in _TOADS)
+    plain = len(face_down) - toads
+    return {
+        "face_up": len(face_up),
+        "face_up_points": len(face_up),
+        "face_down": plain,
+        "face_down_points": -plain,
+        "toads_face_down": toads,
+        "toad_points": -_TOAD_PENALTY * toads,
+        "round": len(face_up) - plain - _TOAD_PENALTY * toads,
+        "earlier_rounds": past,
+        "total": total,
+    }
+
+
+def _winners(totals: Sequence[int], last: Sequence[int], tie_break: str) -> tuple[int, ...]:
+    best = max(totals)
+    tied = [s for s, t in enumerate(totals) if t == best]
+    if tie_break == "last-round" and len(tied) > 1:
+        top = max(last[s] for s in tied)
+        tied = [s for s in tied if last[s] == top]
+    return tuple(tied)
+
+
+def _invalid(code: str, message: str) -> InvalidState:
+    return InvalidState(f"{_GAME}.{code}", message)
+
+
+def _int(data: Mapping[str, Json], key: str, lo: int, hi: int) -> int:
+    value = data[key]
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise _invalid(f"bad-{key}", f"{key!r} must be an integer {lo}..{hi}, got {value!r}")
+    return value
+
+
+def _cards(value: Json, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise _invalid("bad-state", f"{what} must be a list of cards, got {value!r}")
+    for c in value:
+        if not _is_card(c):
+            raise _invalid("bad-card", f"{what} holds {c!r}, which is not a take-that card (12..98, no tens)")
+    return tuple(value)
+
+
+def _per_seat(value: Json, players: int, what: str) -> list[Json]:
+    if not isinstance(value, list) or len(value) != players:
+        raise _invalid("bad-state", f"{what} must be a list with one entry per seat ({players}), got {value!r}")
+    return value
+
+
+def _check_face_up(pile: tuple[int, ...], who: str) -> None:
+    held = set(pile)
+    for c in pile:
+        if c in _TOADS or twin(c) not in held:
+            raise _invalid("bad-face-up", f"{who}: face-up cards are twisted pairs and never toads; "
+                                          f"{c} has no twin {twin(c)} beside it in {list(pile)}")
+
+
+def _check_conservation(groups: list[tuple[str, tuple[int, ...]]]) -> None:
+    seen: dict[int, str] = {}
+    for where, cards in groups:
+        for c in cards:
+            if c in seen:
+                raise _invalid("duplicate-card", f"card {c} is both in {seen[c]} and in {where}")
+            seen[c] = where
+    missing = sorted(_CARD_SET - set(seen))
+    if missing:
+        raise _invalid("missing-card", f"{len(missing)} of the 79 cards are nowhere in the state: {missing}")
+
+
+def _from_json(engine: TakeThat, data: Json) -> State:
+    if not isinstance(data, dict):
+        raise _invalid("bad-state", f"a state is a JSON object, got {data!r}")
+    keys = {"players", "options", "round", "dealer", "turn", "phase", "deck", "row", "hands",
+            "face_up", "face_down", "past", "rng"}
+    if set(data) != keys:
+        raise _invalid("bad-state", f"state fields must be {sorted(keys)}; missing {sorted(keys - set(data))}, "
+                                    f"unexpected {sorted(set(data) - keys)}")
+    players = _int(data, "players", 2, 4)
+    if not isinstance(data["options"], dict):
+        raise _invalid("bad-option", f"options must be an object, got {data['options']!r}")
+    opts = Options(**engine.resolve_options(data["options"]))
+    round_no = _int(data, "round", 1, opts.rounds)
+    dealer = _int(data, "dealer", 0, players - 1)
+    turn = _int(data, "turn", 0, players - 1)
+    try:
+        phase = Phase(data["phase"])
+    except ValueError:
+        raise _invalid("bad-phase", f"phase must be 'play' or 'round-over', got {data['phase']!r}") from None
+    deck = _cards(data["deck"], "the draw pile")
+    row = _cards(data["row"], "the row")
+    hands = tuple(tuple(sorted(_cards(h, f"seat {s}'s hand")))
+                  for s, h in enumerate(_per_seat(data["hands"], players, "hands")))
+    face_up = tuple(_cards(p, f"seat {s}'s face-up pile")
+                    for s, p in enumerate(_per_seat(data["face_up"], players, "face_up")))
+    face_down = tuple(_cards(p, f"seat {s}'s face-down pile")
+                      for s, p in enumerate(_per_seat(data["face_down"], players, "face_down")))
+    _check_conservation([("the draw pile", deck), ("the row", row)]
+                        + [(f"seat {s}'s hand", h) for s, h in enumerate(hands)]
+                        + [(f"seat {s}'s face-up pile", p) for s, p in enumerate(face_up)]
+                        + [(f"seat {s}'s face-down pile", p) for s, p in enumerate(face_down)])
+    for s, p in enumerate(face_up):
+        _check_face_up(p, f"seat {s}")
+    size = _HAND_SIZE[players]
+    for s, h in enumerate(hands):
+        if len(h) > size or (deck and len(h) != size):
+            raise _invalid("bad-hand-size", f"seat {s} holds {len(h)} cards; with {players} players a hand is "
+                                            f"{size} cards while the pile lasts and never more")
+    past_raw = data["past"]
+    if not isinstance(past_raw, list) or len(past_raw) != round_no - 1:
+        raise _invalid("bad-past", f"'past' must list the scores of the {round_no - 1} earlier round(s), "
+                                   f"got {past_raw!r}")
+    past = []
+    for r in past_raw:
+        if (not isinstance(r, list) or len(r) != players
+                or not all(isinstance(x, int) and not isinstance(x, bool) and abs(x) <= _MAX_ROUND_SCORE
+                           for x in r)):
+            raise _invalid("bad-past", f"each entry of 'past' is one round score per seat, got {r!r}")
+        past.append(tuple(r))
+    if phase is Phase.ROUND_OVER:
+        if deck or row:
+            raise _invalid("bad-phase", f"a round is over only once the pile is used up and the row is empty; "
+                                        f"pile {len(deck)} card(s), row {list(row)}")
+    else:
+        if not deck and not row and opts.end_when_last_draw_empties_row:
+            raise _invalid("bad-phase", "the pile is used up and the row is empty: the round is over, "
+                                        "phase must be 'round-over'")
+        if not row and not hands[turn]:
+            raise _invalid("bad-turn", f"seat {turn} is to act on an empty row with an empty hand")
+    rng = Rng.from_json(data["rng"])
+    return State(players, opts, round_no, dealer, turn, phase, deck, row, hands, face_up, face_down,
+                 tuple(past), rng)
+
+
+def _score_tally(tally: Json) -> ScoreReport:
+    if not isinstance(tally, dict) or not set(tally) <= {"seats", "previous", "tie_break"} or "seats" not in tally:
+        raise _invalid("bad-tally", f"a tally is {{seats, previous?, tie_break?}}, got {tally!r}")
+    seats = tally["seats"]
+    if not isinstance(seats, list) or not 2 <= len(seats) <= 4:
+        raise _invalid("bad-tally", f"a tally has one entry per seat (2-4), got {seats!r}")
+    groups: list[tuple[str, tuple[int, ...]]] = []
+    piles = []
+    for s, entry in enumerate(seats):
+        if not isinstance(entry, dict) or set(entry) != {"face_up", "face_down"}:
+            raise _invalid("bad-tally", f"seat {s}: an entry is {{face_up, face_down}}, got {entry!r}")
+        up = _cards(entry["face_up"], f"seat {s}'s face-up cards")
+        down = _cards(entry["face_down"], f"seat {s}'s face-down cards")
+        _check_face_up(up, f"seat {s}")
+        groups += [(f"seat {s}'s face-up cards", up), (f"seat {s}'s face-down cards", down)]
+        piles.append((up, down))
+    seen: dict[int, str] = {}
+    for where, cards in groups:
+        for c in cards:
+            if c in seen:
+                raise _invalid("duplicate-card", f"card {c} is both in {seen[c]} and in {where}")
+            seen[c] = where
+    previous = tally.get("previous", [0] * len(seats))
+    if (not isinstance(previous, list) or len(previous) != len(seats)
+            or not all(isinstance(x, int) and not isinstance(x, bool) and abs(x) <= 20 * _MAX_ROUND_SCORE
+                       for x in previous)):
+        raise _invalid("bad-tally", f"'previous' is one integer total per seat, got {previous!r}")
+    tie_break = tally.get("tie_break", "shared")
+    if tie_break not in ("shared", "last-round"):
+        raise _invalid("bad-tally", f"'tie_break' is 'shared' or 'last-round', got {tie_break!r}")
+    current = tuple(_pile_score(up, down) for up, down in piles)
+    totals = tuple(p + c for p, c in zip(previous, current, strict=True))
+    breakdown = tuple(_breakdown(up, down, [previous[s]] if "previous" in tally else [], totals[s])
+                      for s, (up, down) in enumerate(piles))
+    return ScoreReport(current, totals, breakdown, True, _winners(totals, current, tie_break))
+
+
+ENGINE = TakeThat()
