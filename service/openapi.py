@@ -15,6 +15,7 @@ from typing import Any
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
+from rules.base import Option
 from service.games import BINDINGS, GameBinding
 from service.schemas import common
 
@@ -110,6 +111,17 @@ def _op(op_id: str, summary: str, request: Json | None, ok: tuple[int, str, Json
     return op
 
 
+def _option_schema(opt: Option) -> Json:
+    if opt.choices is not None:
+        return {"enum": list(opt.choices), "description": opt.description, "default": opt.default}
+    out = {"type": opt.type, "description": opt.description, "default": opt.default}
+    if opt.minimum is not None:
+        out["minimum"] = opt.minimum
+    if opt.maximum is not None:
+        out["maximum"] = opt.maximum
+    return out
+
+
 def _examples(b: GameBinding) -> Json:
     e = b.engine
     players = e.players.start
@@ -137,7 +149,7 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
     state, move = _ref(f"{p}State"), _ref(f"{p}Move")
     ex = _examples(b)
     options = {"type": "object", "description": "rule options; see GET /v1/games/" + gid,
-               "properties": {n: {"description": o.description} for n, o in e.options.items()},
+               "properties": {n: _option_schema(o) for n, o in e.options.items()},
                "additionalProperties": False}
     new_props: dict[str, Json] = {
         "players": {"type": "integer", "minimum": e.players.start, "maximum": e.players.stop - 1},

@@ -222,6 +222,10 @@ def move(store: SessionStore, bindings, session_id: str, token: str | None, req:
     version = record["version"]
     if req.get("version") is not None and req["version"] != version:
         raise stale_version(req["version"], version)
+    acting = binding.engine.to_act(state)
+    if acting and seat not in acting:
+        raise ApiError(403, "session.not-your-turn", "Not your turn",
+                       f"seat {seat} may not act now; to act: {sorted(acting)}", seat=seat)
     move_value = binding.load_move(req["move"])
     new, events = binding.apply(state, seat, move_value)
     updated = {

@@ -55,9 +55,9 @@ class SeedField(fields.Field):
 
 class NewGameRequest(Schema):
     players = int_field(1, MAX_SEAT + 1, required=True)
-    seed = SeedField(load_default=None)
+    seed = SeedField(load_default=None, allow_none=False)
     options = fields.Dict(keys=fields.String(), load_default=dict)
-    setup = fields.Dict(keys=fields.String(), load_default=None)
+    setup = fields.Dict(keys=fields.String(), load_default=None, allow_none=False)
 
 
 class StateRequest(Schema):

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings

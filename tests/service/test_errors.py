@@ -1,0 +1,112 @@
+"""Bad input of every kind gets a clear 4xx problem+json, never a 500."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from service.games import BINDINGS
+
+GAME = next(iter(BINDINGS))
+PLAYERS = BINDINGS[GAME].engine.players.start
+
+
+def problem(r, status: int, code: str | None = None) -> dict:
+    assert r.status_code == status, r.get_data(as_text=True)
+    assert r.mimetype == "application/problem+json"
+    body = r.json
+    assert {"type", "title", "status", "detail"} <= set(body) and body["status"] == status
+    if code is not None:
+        assert body["code"] == code, body
+    return body
+
+
+@pytest.fixture
+def new_state(client):
+    return client.post(f"/v1/games/{GAME}/new", json={"players": PLAYERS, "seed": 1}).json["state"]
+
+
+def test_malformed_json_is_400(client):
+    problem(client.post(f"/v1/games/{GAME}/apply", data="{nope", content_type="application/json"), 400)
+
+
+@pytest.mark.parametrize("text", ["NaN", '{"players": Infinity}', "[" * 100_000 + "]" * 100_000])
+def test_non_json_constants_and_deep_nesting_are_400(app, text):
+    app.config["MAX_CONTENT_LENGTH"] = 1 << 20
+    r = app.test_client().post(f"/v1/games/{GAME}/new", data=text, content_type="application/json")
+    problem(r, 400)
+
+
+def test_wrong_content_type_is_415(client):
+    problem(client.post(f"/v1/games/{GAME}/new", data="players=2", content_type="text/plain"), 415)
+
+
+def test_body_over_the_limit_is_413(client):
+    big = json.dumps({"players": 2, "seed": "x" * (300 * 1024)})
+    problem(client.post(f"/v1/games/{GAME}/new", data=big, content_type="application/json"), 413)
+
+
+def test_wrong_method_is_405_with_allow(client):
+    r = client.get(f"/v1/games/{GAME}/apply")
+    problem(r, 405)
+    assert "POST" in r.headers["Allow"]
+
+
+def test_unknown_path_is_404_problem(client):
+    problem(client.get("/v2/nothing"), 404)
+
+
+def test_body_that_is_not_an_object_is_422(client):
+    problem(client.post(f"/v1/games/{GAME}/new", json=[1, 2]), 422, "request.invalid")
+
+
+def test_unknown_fields_are_rejected_not_ignored(client):
+    body = problem(client.post(f"/v1/games/{GAME}/new", json={"players": PLAYERS, "colour": "red"}), 422,
+                   "request.invalid")
+    assert "colour" in body["errors"]
+
+
+@pytest.mark.parametrize("players", [True, "2", 2.5, None])
+def test_wrong_types_are_422(client, players):
+    problem(client.post(f"/v1/games/{GAME}/new", json={"players": players}), 422, "request.invalid")
+
+
+def test_player_count_outside_the_game_is_422(client):
+    problem(client.post(f"/v1/games/{GAME}/new", json={"players": 15}), 422, "options.players")
+
+
+def test_unknown_option_is_422(client):
+    problem(client.post(f"/v1/games/{GAME}/new", json={"players": PLAYERS, "options": {"nope": 1}}), 422,
+            "options.unknown")
+
+
+def test_move_kind_of_another_game_is_422(client, new_state):
+    body = problem(client.post(f"/v1/games/{GAME}/apply",
+                               json={"state": new_state, "seat": 0, "move": {"kind": "castle"}}), 422)
+    assert "castle" in json.dumps(body["errors"])
+
+
+@pytest.mark.parametrize("game", list(BINDINGS))
+def test_tampered_states_are_422_invalid_state(client, game):
+    """Drop, duplicate or retype parts of a real state: a 422 problem every time, never a 500."""
+    engine = BINDINGS[game].engine
+    state = client.post(f"/v1/games/{game}/new", json={"players": engine.players.start, "seed": 4}).json["state"]
+    variants = []
+    for key, value in state.items():
+        variants.append({k: v for k, v in state.items() if k != key})  # a field missing
+        variants.append({**state, key: None})  # a null
+        if isinstance(value, list) and value:
+            variants.append({**state, key: value[:-1]})  # one element lost
+            variants.append({**state, key: value + value[-1:]})  # one element duplicated
+        if isinstance(value, int) and not isinstance(value, bool):
+            variants.append({**state, key: value + 1000})
+    for bad in variants:
+        r = client.post(f"/v1/games/{game}/legal-moves", json={"state": bad})
+        assert r.status_code in (200, 422), (bad, r.json)
+        if r.status_code == 422:
+            assert r.mimetype == "application/problem+json" and r.json["code"]
+
+
+def test_scores_of_tally_without_either_input_is_422(client):
+    problem(client.post(f"/v1/games/{GAME}/score", json={}), 422, "request.invalid")
