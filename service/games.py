@@ -7,7 +7,7 @@ so the views in ``api.py`` stay a few lines each and never name a game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
 from typing import Any
@@ -17,6 +17,7 @@ from marshmallow import Schema, ValidationError
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
 from rules.registry import ENGINES, get_engine
 from service.errors import problem_for
+from service.schemas.fast import compile_validator
 from service.schemas import take_that
 
 Json = Any
@@ -36,6 +37,7 @@ class GameBinding:
     moves: Mapping[str, Schema]
     tally: Schema | None
     setup: Schema | None
+    check_state: Callable[[Json], Json]  # ``state`` compiled (see service.schemas.fast)
 
     # -- catalogue -------------------------------------------------------------------
 
@@ -60,7 +62,7 @@ class GameBinding:
         return self.engine.new(req["players"], req.get("seed"), req.get("options"), setup)
 
     def load_state(self, data: Json) -> Any:
-        return self.engine.from_json(_validated(self.state, data, "state"))
+        return self.engine.from_json(self.check_state(data))
 
     def load_move(self, data: Json, where: str = "move") -> Any:
         kind = data.get("kind") if isinstance(data, dict) else None
@@ -142,12 +144,14 @@ class GameBinding:
 def bind(module: ModuleType) -> GameBinding:
     """Binding for the engine whose game id is the schema module's ``GAME_ID``."""
     tally, setup = getattr(module, "TALLY", None), getattr(module, "SETUP", None)
+    state = module.StateSchema()
     return GameBinding(
         engine=ENGINES[module.GAME_ID],
-        state=module.StateSchema(),
+        state=state,
         moves=MappingProxyType({kind: cls() for kind, cls in module.MOVES.items()}),
         tally=tally() if tally else None,
         setup=setup() if setup else None,
+        check_state=compile_validator(state, "state"),
     )
 
 
