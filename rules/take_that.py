@@ -558,8 +558,9 @@ def _from_json(engine: TakeThat, data: Json) -> State:
         raise _invalid("bad-state", f"state fields must be {sorted(keys)}; missing {sorted(keys - set(data))}, "
                                     f"unexpected {sorted(set(data) - keys)}")
     players = _int(data, "players", 2, 4)
-    if not isinstance(data["options"], dict):
-        raise _invalid("bad-option", f"options must be an object, got {data['options']!r}")
+    if not isinstance(data["options"], dict) or set(data["options"]) != set(engine.options):
+        raise _invalid("bad-option", f"options must be an object naming every option {sorted(engine.options)}, "
+                                     f"got {data['options']!r}")
     opts = Options(**engine.resolve_options(data["options"]))
     round_no = _int(data, "round", 1, opts.rounds)
     dealer = _int(data, "dealer", 0, players - 1)
