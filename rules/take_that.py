@@ -325,17 +325,20 @@ class TakeThat(BaseEngine[State, Move]):
         )
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
+        """Adds what the table saw: the row taken (and how many extra cards went face down
+        unseen), the twisted pair, and a draw (its card is private, so only the pile size)."""
         out = super().events(before, seat, move, after)
+        extra: list[Json] = []
         if isinstance(move, Take):
-            extra = len(after.face_down[seat]) - len(before.face_down[seat]) - len(before.row)
-            out.insert(1, {"type": "row-taken", "seat": seat, "cards": list(before.row), "extra_face_down": extra})
+            unseen = len(after.face_down[seat]) - len(before.face_down[seat]) - len(before.row)
+            extra.append({"type": "row-taken", "seat": seat, "cards": list(before.row), "extra_face_down": unseen})
         elif isinstance(move, Twist):
-            out.insert(1, {"type": "twisted", "seat": seat, "cards": [move.card, twin(move.card)]})
-        if not isinstance(move, NextRound) and len(after.deck) < len(before.deck) and len(
-            after.hands[seat]
-        ) == len(before.hands[seat]):
-            out.insert(1, {"type": "drew", "seat": seat, "pile_left": len(after.deck)})
-        return out
+            extra.append({"type": "twisted", "seat": seat, "cards": [move.card, twin(move.card)]})
+        if not isinstance(move, NextRound) and len(after.hands[seat]) == len(before.hands[seat]) and (
+            isinstance(move, Lay | Twist) or move.card is not None
+        ):
+            extra.append({"type": "drew", "seat": seat, "pile_left": len(after.deck)})
+        return out[:1] + extra + out[1:]
 
     # -- scores --------------------------------------------------------------------
 
@@ -558,8 +561,9 @@ def _from_json(engine: TakeThat, data: Json) -> State:
         raise _invalid("bad-state", f"state fields must be {sorted(keys)}; missing {sorted(keys - set(data))}, "
                                     f"unexpected {sorted(set(data) - keys)}")
     players = _int(data, "players", 2, 4)
-    if not isinstance(data["options"], dict):
-        raise _invalid("bad-option", f"options must be an object, got {data['options']!r}")
+    if not isinstance(data["options"], dict) or set(data["options"]) != set(engine.options):
+        raise _invalid("bad-option", f"options must be an object naming every option {sorted(engine.options)}, "
+                                     f"got {data['options']!r}")
     opts = Options(**engine.resolve_options(data["options"]))
     round_no = _int(data, "round", 1, opts.rounds)
     dealer = _int(data, "dealer", 0, players - 1)
@@ -608,7 +612,10 @@ def _from_json(engine: TakeThat, data: Json) -> State:
                                         "phase must be 'round-over'")
         if not row and not hands[turn]:
             raise _invalid("bad-turn", f"seat {turn} is to act on an empty row with an empty hand")
-    rng = Rng.from_json(data["rng"])
+    try:
+        rng = Rng.from_json(data["rng"])
+    except InvalidState as exc:
+        raise _invalid("bad-rng", exc.message) from None
     return State(players, opts, round_no, dealer, turn, phase, deck, row, hands, face_up, face_down,
                  tuple(past), rng)
 
