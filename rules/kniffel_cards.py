@@ -824,6 +824,8 @@ def _sheet_score(boxes: Sequence, pens: Sequence, extra: int, missed: int) -> Js
     total = upper + bonus + lower - card_penalties - announcement
     return {
         "boxes": {b.value: v for b, v in zip(_BOXES, boxes, strict=True)},
+        "penalties": {b.value: v for b, v in zip(_BOXES, pens, strict=True)},
+        "extra_penalties": extra,
         "upper": upper,
         "upper_bonus": bonus,
         "lower": lower,
