@@ -27,8 +27,8 @@ Representation decisions:
   them would exhaust the 108 cards long before a sheet fills, so it is not an option). With both
   piles empty a player draws as many as there are (4.10 (6), practically unreachable). The upper
   bonus is computed from the filled upper boxes (4.8, 4.10 (7)); mid-game it is a running figure.
-  Equal best totals share the win (4.10 (8)). These three rulings have no alternative that the
-  rules could use, so they are fixed, not options.
+  Equal best totals share the win (4.10 (8)). These four rulings (4.10 (5)-(8)) have no
+  alternative that a game could be played with, so they are fixed, not options.
 - End (4.8): once a player fills the 12th box, play goes on until the seat just before the start
   player has finished a turn, so everyone has had the same number of turns.
 
