@@ -10,6 +10,8 @@ from rules.base import Engine, UnknownGame
 
 _ENGINES: tuple[Engine, ...] = (
     take_that.ENGINE,
+from rules import kniffel_cards
+    kniffel_cards.ENGINE,
 )
 
 ENGINES: Mapping[str, Engine] = MappingProxyType({e.game_id: e for e in _ENGINES})

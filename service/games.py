@@ -28,6 +28,9 @@ def _validated(schema: Schema, data: Json, where: str) -> Json:
     if errors:
         raise ValidationError({where: errors})
     return data
+from rules.base import Engine
+from rules.registry import ENGINES
+from service.schemas import kniffel_cards
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,7 @@ def bind(module: ModuleType) -> GameBinding:
 
 _SCHEMA_MODULES: tuple[ModuleType, ...] = (
     take_that,
+    kniffel_cards,
 )
 
 BINDINGS: Mapping[str, GameBinding] = MappingProxyType(

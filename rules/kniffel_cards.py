@@ -1,0 +1,864 @@
+"""Karten-Kniffel (Michael Feldkötter; Schmidt Spiele 2014, Polish edition G3 2016), 2-5 players.
+
+Rule source: ``rules/card-games-000-001-002-004.md`` §4 (4.2 components, 4.3 setup, 4.5 the two
+actions, 4.6 combinations, 4.7 end-of-game scoring, 4.8 draw pile and end, 4.9 vectors KN-1..21,
+4.10 proposed rulings) and §5 (hidden information: hands and the draw order; 108 cards).
+
+108 cards, 18 each of the values 1-6, no suits. Each player has a sheet of 12 boxes (Ones ..
+Sixes; Three of a kind, Four of a kind, Full House, Small Straight, Large Straight, Kniffel; no
+Chance). On a turn a player does exactly one action: EXCHANGE (discard 0-5 cards, then draw as
+many or one more, never holding more than 10) or SCORE (play a valid combination into an empty
+box; never 0; 2 penalty points per card held above 5 before playing; refill to 5).
+
+Representation decisions:
+- A card is its value, an int 1-6; hands are sorted tuples (cards have no other identity).
+- An EXCHANGE is spelled as steps inside one turn: ``{"kind": "discard", "card": v}`` once per
+  discarded card (the turn's phase becomes ``exchange``; scoring is then no longer possible),
+  closed by ``{"kind": "draw", "count": n}``. ``draw`` straight away is the exchange with
+  nothing discarded (count 1, or 0 = a pass). One card per step keeps the move lists short (a
+  ten-card hand has hundreds of discard multisets), so random play reaches the end of a game.
+- A SCORE is ``{"kind": "score", "box": "full-house", "cards": [1, 1, 3, 3, 3], "announce": b}``.
+  ``announce`` must be true or false on the fill of the 11th box ("penultimate"), and false (or
+  absent) otherwise. When the default excess ruling asks for it, the player then discards down
+  to 5 with ``discard`` steps (phase ``trim``) before the turn passes.
+- The draw pile is drawn from its end. When a card must be drawn and the draw pile is empty,
+  the discard pile is shuffled (from the state's rng) into a new draw pile.
+- Played cards go to the discard pile (4.5 / 4.10 (5): needed so the deck can cycle; removing
+  them would exhaust the 108 cards long before a sheet fills, so it is not an option). With both
+  piles empty a player draws as many as there are (4.10 (6), practically unreachable). The upper
+  bonus is computed from the filled upper boxes (4.8, 4.10 (7)); mid-game it is a running figure.
+  Equal best totals share the win (4.10 (8)). These four rulings (4.10 (5)-(8)) have no
+  alternative that a game could be played with, so they are fixed, not options.
+- End (4.8): once a player fills the 12th box, play goes on until the seat just before the start
+  player has finished a turn, so everyone has had the same number of turns.
+
+Options (4.10 PROPOSED rulings; defaults as the spec gives them):
+- ``allow_pass`` (boolean, default true): 4.10 (1), an exchange of 0 cards drawing 0 is legal.
+- ``excess_after_score`` ("discard" | "keep", default "discard"): 4.10 (2), a hand above 5 after
+  scoring is discarded down to 5 (the player chooses), or kept.
+- ``second_kniffel_play`` (boolean, default false): 4.10 (3); when true, a player whose Kniffel box
+  is filled may still play five equal cards "as Kniffel" for 0 points (no box is filled; excess
+  penalty still applies). Default: no such play; a filled box is never scored again.
+- ``auto_announce`` (boolean, default false): 4.10 (4); when true, the 11th fill is always
+  announced and never penalised; otherwise an unannounced 11th fill costs 10 points at the end.
+- ``upper_cards`` ("any" | "all", default "any"): 4.10 (9); an upper box takes any 1-5 matching
+  cards, or (``all``) all matching cards in hand, up to 5.
+- ``start_player`` (integer 0-4, default 0): 4.3, the youngest player starts (seat index).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from functools import cache
+from itertools import combinations_with_replacement
+
+from rules.base import (
+    BaseEngine,
+    IllegalMove,
+    InvalidOption,
+    InvalidState,
+    Json,
+    Option,
+    Outcome,
+    Rng,
+    ScoreReport,
+    require,
+)
+
+_GAME = "kniffel-cards"
+_VALUES = (1, 2, 3, 4, 5, 6)
+_COPIES = 18
+_DECK_SIZE = _COPIES * len(_VALUES)
+_HAND = 5
+_HAND_LIMIT = 10
+_MAX_DISCARD = 5
+_PENALTY_PER_CARD = 2
+_MISSED_ANNOUNCEMENT = 10
+_BONUS, _BONUS_AT = 35, 63
+_MALUS, _MALUS_BELOW = -20, 43
+
+
+class Box(Enum):
+    ONES = "ones"
+    TWOS = "twos"
+    THREES = "threes"
+    FOURS = "fours"
+    FIVES = "fives"
+    SIXES = "sixes"
+    THREE_OF_A_KIND = "three-of-a-kind"
+    FOUR_OF_A_KIND = "four-of-a-kind"
+    FULL_HOUSE = "full-house"
+    SMALL_STRAIGHT = "small-straight"
+    LARGE_STRAIGHT = "large-straight"
+    KNIFFEL = "kniffel"
+
+    @property
+    def face(self) -> int | None:
+        """The face value of an upper box (Ones = 1 ...), None for the lower section."""
+        return _FACE.get(self)
+
+
+_BOXES: tuple[Box, ...] = tuple(Box)
+_UPPER = _BOXES[:6]
+_BOX_INDEX = {b: i for i, b in enumerate(_BOXES)}
+_FACE = {b: i + 1 for i, b in enumerate(_UPPER)}
+
+
+class Phase(Enum):
+    TURN = "turn"          # the current seat chooses its action
+    EXCHANGE = "exchange"  # the current seat has discarded 1-5 cards and must draw
+    TRIM = "trim"          # after scoring, the current seat discards down to 5
+    OVER = "over"
+
+
+OPTIONS: Mapping[str, Option] = {
+    "allow_pass": Option(True, "4.10 (1): an exchange discarding 0 cards and drawing 0 (a pass) is legal", type="boolean"),
+    "excess_after_score": Option(
+        "discard",
+        "4.10 (2): more than 5 cards left after scoring: 'discard' the excess (player's choice) down to 5, or 'keep' them",
+        choices=("discard", "keep"),
+    ),
+    "second_kniffel_play": Option(
+        False,
+        "4.10 (3): with the Kniffel box filled, five equal cards may still be played as a Kniffel for 0 points",
+        type="boolean",
+    ),
+    "auto_announce": Option(
+        False, "4.10 (4): the penultimate (11th) fill is always announced; no 10-point penalty", type="boolean"
+    ),
+    "upper_cards": Option(
+        "any",
+        "4.10 (9): an upper box takes 'any' 1-5 matching cards, or 'all' matching cards in hand (up to 5)",
+        choices=("any", "all"),
+    ),
+    "start_player": Option(0, "4.3: the seat that starts (the youngest player)", type="integer", minimum=0, maximum=4),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    allow_pass: bool = True
+    excess_after_score: str = "discard"
+    second_kniffel_play: bool = False
+    auto_announce: bool = False
+    upper_cards: str = "any"
+    start_player: int = 0
+
+    def to_json(self) -> Json:
+        return {name: getattr(self, name) for name in OPTIONS}
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    players: int
+    options: Options
+    hands: tuple[tuple[int, ...], ...]        # sorted values per seat
+    draw: tuple[int, ...]                     # drawn from the end
+    discard: tuple[int, ...]                  # face up, last = top
+    boxes: tuple[tuple[int | None, ...], ...]  # 12 per seat, None = empty
+    penalties: tuple[tuple[int, ...], ...]    # excess-card penalty recorded beside each box
+    extra_penalties: tuple[int, ...]          # excess penalties of zero-point second Kniffels
+    missed: tuple[int, ...]                   # 1 when the seat failed to announce its 11th fill
+    turns: tuple[int, ...]                    # completed turns per seat
+    current: int
+    phase: Phase
+    discarded: int                            # cards discarded so far in this turn's exchange
+    end_triggered_by: int | None
+    rng: Rng
+
+
+# ---------------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    box: Box
+    cards: tuple[int, ...]
+    announce: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    count: int
+
+
+Move = Score | Discard | Draw
+
+
+# --------------------------------------------------------------------------------- engine
+
+
+class KniffelCards(BaseEngine[State, Move]):
+    game_id = _GAME
+    name = "Karten-Kniffel (Feldkötter)"
+    players = range(2, 6)
+    options = OPTIONS
+    move_kinds = ("score", "discard", "draw")
+    legal_moves_complete = True
+
+    # -- creation ----------------------------------------------------------------------
+
+    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
+        if setup is not None:
+            raise InvalidOption(f"{_GAME}.setup-unsupported", f"{_GAME} has no setup notation; got {setup!r}")
+        opts = Options(**{name: options.get(name, opt.default) for name, opt in OPTIONS.items()})
+        if opts.start_player >= players:
+            raise InvalidOption(
+                f"{_GAME}.start-player", f"start_player {opts.start_player} is not a seat of {players} players"
+            )
+        deck, rng = rng.shuffle(tuple(v for v in _VALUES for _ in range(_COPIES)))
+        hands = tuple(tuple(sorted(deck[len(deck) - _HAND * (p + 1): len(deck) - _HAND * p])) for p in range(players))
+        return State(
+            players=players,
+            options=opts,
+            hands=hands,
+            draw=deck[: len(deck) - _HAND * players],
+            discard=(),
+            boxes=((None,) * 12,) * players,
+            penalties=((0,) * 12,) * players,
+            extra_penalties=(0,) * players,
+            missed=(0,) * players,
+            turns=(0,) * players,
+            current=opts.start_player,
+            phase=Phase.TURN,
+            discarded=0,
+            end_triggered_by=None,
+            rng=rng,
+        )
+
+    def options_of(self, state: State) -> Mapping[str, Json]:
+        return state.options.to_json()
+
+    # -- turn --------------------------------------------------------------------------
+
+    def to_act(self, state: State) -> frozenset[int]:
+        return frozenset() if state.phase is Phase.OVER else frozenset((state.current,))
+
+    def legal_moves(self, state: State, seat: int) -> Sequence[Move]:
+        if state.phase is Phase.OVER or seat != state.current:
+            return []
+        hand = state.hands[seat]
+        values = sorted(set(hand))
+        if state.phase is Phase.TRIM:
+            return [Discard(v) for v in values]
+        moves: list[Move] = []
+        if state.phase is Phase.TURN:
+            for box, cards in _score_plays(state, seat):
+                for announce in _announce_choices(state, seat, box):
+                    moves.append(Score(box, cards, announce))
+        if state.discarded < _MAX_DISCARD:
+            moves.extend(Discard(v) for v in values)
+        moves.extend(Draw(n) for n in _draw_counts(state, seat))
+        return moves
+
+    def check(self, state: State, seat: int, move: Move) -> None:
+        self.check_turn(state, seat)
+        hand = state.hands[seat]
+        if isinstance(move, Score):
+            self._check_score(state, seat, move)
+        elif isinstance(move, Discard):
+            require(
+                move.card in hand, IllegalMove, f"{_GAME}.card-not-in-hand",
+                f"cannot discard a {move.card}: hand is {list(hand)}",
+            )
+            require(
+                state.phase is Phase.TRIM or state.discarded < _MAX_DISCARD, IllegalMove, f"{_GAME}.discard-limit",
+                f"at most {_MAX_DISCARD} cards may be discarded in an exchange; {state.discarded} already discarded",
+            )
+        else:
+            require(
+                state.phase is not Phase.TRIM, IllegalMove, f"{_GAME}.must-discard-excess",
+                f"draw {move.count}: after scoring, first discard down to {_HAND} (hand has {len(hand)})",
+            )
+            d = state.discarded
+            require(
+                move.count >= d, IllegalMove, f"{_GAME}.draw-too-few",
+                f"draw {move.count}: must draw at least as many as discarded ({d})",
+            )
+            require(
+                move.count <= d + 1, IllegalMove, f"{_GAME}.draw-too-many",
+                f"draw {move.count}: may draw at most one more than discarded ({d} + 1)",
+            )
+            require(
+                len(hand) + move.count <= _HAND_LIMIT, IllegalMove, f"{_GAME}.hand-limit",
+                f"draw {move.count}: hand of {len(hand)} would exceed {_HAND_LIMIT} cards",
+            )
+            require(
+                move.count > 0 or state.options.allow_pass, IllegalMove, f"{_GAME}.pass-not-allowed",
+                "draw 0 after discarding nothing is a pass, which the allow_pass option forbids",
+            )
+
+    def _check_score(self, state: State, seat: int, move: Score) -> None:
+        require(
+            state.phase is not Phase.TRIM, IllegalMove, f"{_GAME}.must-discard-excess",
+            f"score {move.box.value}: this turn has scored already; discard down to {_HAND}",
+        )
+        require(
+            state.phase is not Phase.EXCHANGE, IllegalMove, f"{_GAME}.exchange-in-progress",
+            f"score {move.box.value}: this turn is an exchange ({state.discarded} discarded); finish it with a draw",
+        )
+        hand = state.hands[seat]
+        have = Counter(hand)
+        require(
+            not Counter(move.cards) - have, IllegalMove, f"{_GAME}.cards-not-in-hand",
+            f"cards {list(move.cards)} are not all in hand {list(hand)}",
+        )
+        filled = state.boxes[seat][_BOX_INDEX[move.box]] is not None
+        zero_kniffel = filled and move.box is Box.KNIFFEL and state.options.second_kniffel_play
+        require(
+            not filled or zero_kniffel, IllegalMove, f"{_GAME}.box-filled",
+            f"box {move.box.value} already holds {state.boxes[seat][_BOX_INDEX[move.box]]}; a box is filled once",
+        )
+        problem = _combination_problem(move.box, move.cards)
+        if problem:
+            raise IllegalMove(f"{_GAME}.{problem[0]}", problem[1])
+        if state.options.upper_cards == "all" and move.box.face is not None:
+            need = min(have[move.box.face], 5)
+            require(
+                len(move.cards) == need, IllegalMove, f"{_GAME}.must-play-all-matching",
+                f"score {move.box.value} with {list(move.cards)}: the upper_cards option asks for all {need} matching cards",
+            )
+        require(
+            move.announce in _announce_choices(state, seat, move.box) or (zero_kniffel and not move.announce),
+            IllegalMove, f"{_GAME}.nothing-to-announce",
+            f"announce is only for the fill of the penultimate (11th) box; this is fill {_filled(state, seat) + 1}",
+        )
+
+    def _apply(self, state: State, seat: int, move: Move) -> State:
+        if isinstance(move, Score):
+            return self._apply_score(state, seat, move)
+        hand = state.hands[seat]
+        if isinstance(move, Discard):
+            new = _set(state.hands, seat, _remove(hand, (move.card,)))
+            state = replace(state, hands=new, discard=state.discard + (move.card,))
+            if state.phase is Phase.TRIM:
+                return _end_turn(state) if len(new[seat]) == _HAND else state
+            return replace(state, phase=Phase.EXCHANGE, discarded=state.discarded + 1)
+        drawn, draw, discard, rng = _draw_cards(state.draw, state.discard, state.rng, move.count)
+        hands = _set(state.hands, seat, tuple(sorted(hand + drawn)))
+        return _end_turn(replace(state, hands=hands, draw=draw, discard=discard, rng=rng))
+
+    def _apply_score(self, state: State, seat: int, move: Score) -> State:
+        hand = state.hands[seat]
+        i = _BOX_INDEX[move.box]
+        penalty = _PENALTY_PER_CARD * max(0, len(hand) - _HAND)
+        left = _remove(hand, move.cards)
+        discard = state.discard + move.cards
+        if state.boxes[seat][i] is not None:  # a zero-point second Kniffel (option)
+            state = replace(state, extra_penalties=_set(state.extra_penalties, seat, state.extra_penalties[seat] + penalty))
+        else:
+            fills = _filled(state, seat) + 1
+            state = replace(
+                state,
+                boxes=_set(state.boxes, seat, _set(state.boxes[seat], i, _combination_value(move.box, move.cards))),
+                penalties=_set(state.penalties, seat, _set(state.penalties[seat], i, penalty)),
+            )
+            if fills == len(_BOXES) - 1 and not move.announce and not state.options.auto_announce:
+                state = replace(state, missed=_set(state.missed, seat, 1))
+            if fills == len(_BOXES) and state.end_triggered_by is None:
+                state = replace(state, end_triggered_by=seat)
+        draw, rng = state.draw, state.rng
+        if len(left) < _HAND:
+            drawn, draw, discard, rng = _draw_cards(draw, discard, rng, _HAND - len(left))
+            left = tuple(sorted(left + drawn))
+        state = replace(state, hands=_set(state.hands, seat, left), draw=draw, discard=discard, rng=rng)
+        if len(left) > _HAND and state.options.excess_after_score == "discard":
+            return replace(state, phase=Phase.TRIM)
+        return _end_turn(state)
+
+    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
+        out = super().events(before, seat, move, after)
+        if after.rng != before.rng:  # only a reshuffle draws from the rng
+            out.insert(1, {"type": "reshuffle", "draw": len(after.draw)})
+        if after.missed[seat] > before.missed[seat]:
+            out.insert(1, {"type": "missed-announcement", "seat": seat, "penalty": _MISSED_ANNOUNCEMENT})
+        if after.end_triggered_by is not None and before.end_triggered_by is None:
+            out.insert(1, {"type": "sheet-complete", "seat": seat})
+        return out
+
+    # -- results -----------------------------------------------------------------------
+
+    def round_over(self, state: State) -> bool:
+        return state.phase is Phase.OVER
+
+    def scores(self, state: State) -> ScoreReport:
+        sheets = [
+            _sheet_score(state.boxes[p], state.penalties[p], state.extra_penalties[p], state.missed[p])
+            for p in range(state.players)
+        ]
+        totals = tuple(s["total"] for s in sheets)
+        over = state.phase is Phase.OVER
+        return ScoreReport(totals, totals, tuple(sheets), over, _best(totals) if over else ())
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase is not Phase.OVER:
+            return None
+        totals = self.scores(state).totals
+        winners = _best(totals)
+        reason = f"seat {state.end_triggered_by} filled the sheet; the round was completed; highest total wins"
+        return Outcome(winners, reason, draw=False, points=totals)
+
+    def score_tally(self, tally: Json) -> ScoreReport:
+        """Score sheets without a state: ``{"sheets": [{"boxes": {box: value|null},
+        "penalties": {box: points}, "extra_penalties": n, "missed_announcement": bool}]}``."""
+        try:
+            sheets = tally["sheets"]
+            require(
+                isinstance(sheets, list) and 1 <= len(sheets) <= 5, InvalidState, f"{_GAME}.tally-sheets",
+                f"a tally holds 1-5 sheets, got {sheets!r}",
+            )
+            out = []
+            for n, sheet in enumerate(sheets):
+                require(isinstance(sheet, dict), InvalidState, f"{_GAME}.tally-sheets", f"sheet {n} is not an object")
+                unknown = set(sheet) - {"boxes", "penalties", "extra_penalties", "missed_announcement"}
+                require(not unknown, InvalidState, f"{_GAME}.tally-sheets", f"sheet {n}: unknown fields {sorted(unknown)}")
+                boxes_in = sheet.get("boxes") or {}
+                pens_in = sheet.get("penalties") or {}
+                for name in (*boxes_in, *pens_in):
+                    require(name in _BOX_NAMES, InvalidState, f"{_GAME}.unknown-box", f"sheet {n}: no box {name!r}")
+                boxes = tuple(boxes_in.get(b.value) for b in _BOXES)
+                pens = tuple(pens_in.get(b.value, 0) for b in _BOXES)
+                extra = sheet.get("extra_penalties", 0)
+                missed = sheet.get("missed_announcement", False)
+                require(isinstance(missed, bool), InvalidState, f"{_GAME}.tally-sheets", f"sheet {n}: missed_announcement {missed!r}")
+                _check_sheet(boxes, pens, extra, int(missed), f"sheet {n}")
+                out.append(_sheet_score(boxes, pens, extra, int(missed)))
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise InvalidState(f"{_GAME}.tally-shape", f"tally must be {{'sheets': [...]}}: {exc!r}") from exc
+        totals = tuple(s["total"] for s in out)
+        return ScoreReport(totals, totals, tuple(out), True, _best(totals))
+
+    # -- views and JSON ----------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> Json:
+        data = self.to_json(state)
+        del data["rng"]
+        data["hands"] = [h if p == seat else len(h) for p, h in enumerate(data["hands"])]
+        data["draw"] = len(state.draw)
+        return data
+
+    def to_json(self, state: State) -> Json:
+        return {
+            "players": state.players,
+            "options": state.options.to_json(),
+            "current": state.current,
+            "phase": state.phase.value,
+            "discarded": state.discarded,
+            "end_triggered_by": state.end_triggered_by,
+            "turns": list(state.turns),
+            "hands": [list(h) for h in state.hands],
+            "draw": list(state.draw),
+            "discard": list(state.discard),
+            "sheets": [
+                {
+                    "boxes": {b.value: state.boxes[p][i] for i, b in enumerate(_BOXES)},
+                    "penalties": {b.value: state.penalties[p][i] for i, b in enumerate(_BOXES)},
+                    "extra_penalties": state.extra_penalties[p],
+                    "missed_announcement": bool(state.missed[p]),
+                }
+                for p in range(state.players)
+            ],
+            "rng": state.rng.to_json(),
+        }
+
+    def from_json(self, data: Json) -> State:
+        try:
+            return self._from_json(data)
+        except InvalidState:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise InvalidState(f"{_GAME}.bad-state", f"state is malformed: {exc!r}") from exc
+
+    def _from_json(self, data: Json) -> State:
+        players = _int(data["players"], "players")
+        require(players in self.players, InvalidState, f"{_GAME}.players", f"players must be 2-5, got {players}")
+        raw_opts = data["options"]
+        require(
+            isinstance(raw_opts, dict) and set(raw_opts) == set(OPTIONS), InvalidState, f"{_GAME}.options",
+            f"options must name exactly {sorted(OPTIONS)}, got {raw_opts!r}",
+        )
+        try:
+            resolved = self.resolve_options(raw_opts)
+        except InvalidOption as exc:
+            raise InvalidState(f"{_GAME}.options", exc.message) from exc
+        opts = Options(**resolved)
+        require(
+            opts.start_player < players, InvalidState, f"{_GAME}.options",
+            f"start_player {opts.start_player} is not a seat of {players}",
+        )
+        hands = _seq(data["hands"], players, "hands")
+        hands = tuple(tuple(sorted(_cards(h, f"hands[{p}]"))) for p, h in enumerate(hands))
+        draw = _cards(data["draw"], "draw")
+        discard = _cards(data["discard"], "discard")
+        counts = Counter(draw) + Counter(discard)
+        for h in hands:
+            counts += Counter(h)
+        wrong = {v: counts[v] for v in _VALUES if counts[v] != _COPIES}
+        require(
+            not wrong, InvalidState, f"{_GAME}.card-count",
+            f"each value 1-6 must appear {_COPIES} times over hands and piles ({_DECK_SIZE} cards); wrong: {wrong}",
+        )
+        for p, h in enumerate(hands):
+            require(len(h) <= _HAND_LIMIT, InvalidState, f"{_GAME}.hand-limit", f"hand {p} holds {len(h)} > 10 cards")
+        sheets = _seq(data["sheets"], players, "sheets")
+        boxes, pens, extras, missed = [], [], [], []
+        for p, sheet in enumerate(sheets):
+            require(
+                set(sheet) == {"boxes", "penalties", "extra_penalties", "missed_announcement"}, InvalidState,
+                f"{_GAME}.bad-state", f"sheets[{p}] has fields {sorted(sheet)}",
+            )
+            require(
+                set(sheet["boxes"]) == _BOX_NAMES and set(sheet["penalties"]) == _BOX_NAMES, InvalidState,
+                f"{_GAME}.unknown-box", f"sheets[{p}] must name the 12 boxes {sorted(_BOX_NAMES)}",
+            )
+            b = tuple(sheet["boxes"][x.value] for x in _BOXES)
+            pe = tuple(sheet["penalties"][x.value] for x in _BOXES)
+            ex = sheet["extra_penalties"]
+            mi = sheet["missed_announcement"]
+            require(isinstance(mi, bool), InvalidState, f"{_GAME}.bad-state", f"sheets[{p}].missed_announcement {mi!r}")
+            _check_sheet(b, pe, ex, int(mi), f"sheets[{p}]")
+            require(
+                not mi or not opts.auto_announce, InvalidState, f"{_GAME}.announcement",
+                f"sheets[{p}] records a missed announcement under auto_announce",
+            )
+            require(
+                ex == 0 or opts.second_kniffel_play, InvalidState, f"{_GAME}.penalties",
+                f"sheets[{p}] has extra penalties {ex} without the second_kniffel_play option",
+            )
+            boxes.append(b)
+            pens.append(pe)
+            extras.append(ex)
+            missed.append(int(mi))
+        turns = tuple(_int(t, "turns") for t in _seq(data["turns"], players, "turns"))
+        start = opts.start_player
+        total = sum(turns)
+        expected = tuple(total // players + (1 if (p - start) % players < total % players else 0) for p in range(players))
+        require(
+            turns == expected, InvalidState, f"{_GAME}.turns",
+            f"turns {list(turns)} are not a consistent round from start seat {start} (expected {list(expected)})",
+        )
+        for p in range(players):
+            filled = sum(x is not None for x in boxes[p])
+            require(
+                filled <= turns[p] + (1 if p == (start + total) % players else 0), InvalidState, f"{_GAME}.turns",
+                f"seat {p} has {filled} boxes filled in {turns[p]} turns",
+            )
+        try:
+            phase = Phase(data["phase"])
+        except ValueError:
+            raise InvalidState(f"{_GAME}.phase", f"phase must be one of {[x.value for x in Phase]}, got {data['phase']!r}") from None
+        current = _int(data["current"], "current")
+        discarded = _int(data["discarded"], "discarded")
+        end_by = data["end_triggered_by"]
+        complete = [p for p in range(players) if all(x is not None for x in boxes[p])]
+        if end_by is None:
+            require(not complete, InvalidState, f"{_GAME}.end", f"seats {complete} filled every box but no end is recorded")
+        else:
+            end_by = _int(end_by, "end_triggered_by")
+            require(end_by in complete, InvalidState, f"{_GAME}.end", f"end_triggered_by {end_by} has not filled every box")
+        if phase is Phase.OVER:
+            require(
+                end_by is not None and total % players == 0 and discarded == 0 and current == (start - 1) % players,
+                InvalidState, f"{_GAME}.end", "a finished game needs a full sheet, equal turns and the last seat current",
+            )
+        else:
+            require(
+                current == (start + total) % players, InvalidState, f"{_GAME}.turns",
+                f"current seat {current} is not next after turns {list(turns)} from start seat {start}",
+            )
+            hand = hands[current]
+            if phase is Phase.TURN:
+                require(discarded == 0, InvalidState, f"{_GAME}.phase", f"discarded {discarded} outside an exchange")
+            elif phase is Phase.EXCHANGE:
+                require(
+                    1 <= discarded <= _MAX_DISCARD and len(hand) + discarded <= _HAND_LIMIT, InvalidState,
+                    f"{_GAME}.phase", f"an exchange has 1-5 discarded cards from a hand of at most 10, got {discarded}",
+                )
+            else:
+                require(
+                    discarded == 0 and len(hand) > _HAND and opts.excess_after_score == "discard", InvalidState,
+                    f"{_GAME}.phase", f"trim phase with a hand of {len(hand)} and excess ruling {opts.excess_after_score!r}",
+                )
+        return State(
+            players=players,
+            options=opts,
+            hands=hands,
+            draw=draw,
+            discard=discard,
+            boxes=tuple(boxes),
+            penalties=tuple(pens),
+            extra_penalties=tuple(extras),
+            missed=tuple(missed),
+            turns=turns,
+            current=current,
+            phase=phase,
+            discarded=discarded,
+            end_triggered_by=end_by,
+            rng=Rng.from_json(data["rng"]),
+        )
+
+    def move_to_json(self, move: Move) -> Json:
+        if isinstance(move, Score):
+            return {"kind": "score", "box": move.box.value, "cards": list(move.cards), "announce": move.announce}
+        if isinstance(move, Discard):
+            return {"kind": "discard", "card": move.card}
+        return {"kind": "draw", "count": move.count}
+
+    def move_from_json(self, data: Json) -> Move:
+        def bad(why: str) -> IllegalMove:
+            return IllegalMove(f"{_GAME}.bad-move", f"bad move {data!r}: {why}")
+
+        if not isinstance(data, dict):
+            raise bad("a move is an object with a 'kind'")
+        kind = data.get("kind")
+        fields = {"score": {"box", "cards", "announce"}, "discard": {"card"}, "draw": {"count"}}.get(kind)
+        if fields is None:
+            raise bad(f"kind must be one of {list(self.move_kinds)}")
+        extra = set(data) - fields - {"kind"}
+        if extra:
+            raise bad(f"unknown fields {sorted(extra)}")
+        if kind == "discard":
+            card = data.get("card")
+            if not _is_value(card):
+                raise bad("card must be a value 1-6")
+            return Discard(card)
+        if kind == "draw":
+            count = data.get("count")
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= _MAX_DISCARD + 1:
+                raise bad("count must be an integer 0-6")
+            return Draw(count)
+        box = data.get("box")
+        if box not in _BOX_NAMES:
+            raise bad(f"box must be one of {[b.value for b in _BOXES]}")
+        cards = data.get("cards")
+        if not isinstance(cards, list) or not 1 <= len(cards) <= 5 or not all(_is_value(c) for c in cards):
+            raise bad("cards must be a list of 1-5 values 1-6")
+        announce = data.get("announce", False)
+        if not isinstance(announce, bool):
+            raise bad("announce must be a boolean")
+        return Score(Box(box), tuple(sorted(cards)), announce)
+
+
+# ------------------------------------------------------------------------------- helpers
+
+_BOX_NAMES = frozenset(b.value for b in _BOXES)
+
+
+def _set(items: tuple, i: int, value) -> tuple:
+    return items[:i] + (value,) + items[i + 1:]
+
+
+def _remove(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
+    left = list(hand)
+    for c in cards:
+        left.remove(c)
+    return tuple(left)
+
+
+def _end_turn(state: State) -> State:
+    """Close the current seat's turn (4.8: after a full sheet, finish the round, then stop)."""
+    seat = state.current
+    turns = _set(state.turns, seat, state.turns[seat] + 1)
+    last = (state.options.start_player - 1) % state.players
+    if state.end_triggered_by is not None and seat == last:
+        return replace(state, turns=turns, phase=Phase.OVER, discarded=0)
+    return replace(state, turns=turns, phase=Phase.TURN, discarded=0, current=(seat + 1) % state.players)
+
+
+def _filled(state: State, seat: int) -> int:
+    return sum(x is not None for x in state.boxes[seat])
+
+
+def _best(totals: Sequence[int]) -> tuple[int, ...]:
+    top = max(totals)
+    return tuple(p for p, t in enumerate(totals) if t == top)
+
+
+def _announce_choices(state: State, seat: int, box: Box) -> tuple[bool, ...]:
+    """``announce`` values allowed for a fill: both on the 11th fill (true under auto_announce), else false."""
+    if state.boxes[seat][_BOX_INDEX[box]] is not None or _filled(state, seat) != len(_BOXES) - 2:
+        return (False,)
+    return (True,) if state.options.auto_announce else (True, False)
+
+
+def _draw_counts(state: State, seat: int) -> list[int]:
+    if state.phase is Phase.TRIM:
+        return []
+    d, size = state.discarded, len(state.hands[seat])
+    return [n for n in (d, d + 1) if size + n <= _HAND_LIMIT and (n > 0 or state.options.allow_pass)]
+
+
+def _draw_cards(draw: tuple[int, ...], discard: tuple[int, ...], rng: Rng, count: int):
+    """Draw ``count`` cards from the end of the draw pile, reshuffling the discard pile when empty."""
+    drawn: list[int] = []
+    while len(drawn) < count:
+        if not draw:
+            if not discard:  # 4.10 (6): draw as many as there are
+                break
+            draw, rng = rng.shuffle(discard)
+            discard = ()
+        take = min(count - len(drawn), len(draw))
+        drawn.extend(draw[len(draw) - take:])
+        draw = draw[: len(draw) - take]
+    return tuple(drawn), draw, discard, rng
+
+
+def _score_plays(state: State, seat: int) -> list[tuple[Box, tuple[int, ...]]]:
+    sheet = state.boxes[seat]
+    plays = _plays_for_hand(state.hands[seat], state.options.upper_cards == "all")
+    out = [(box, cards) for box, cards in plays if sheet[_BOX_INDEX[box]] is None]
+    if state.options.second_kniffel_play and sheet[_BOX_INDEX[Box.KNIFFEL]] is not None:
+        out.extend((box, cards) for box, cards in plays if box is Box.KNIFFEL)
+    return out
+
+
+@cache
+def _plays_for_hand(hand: tuple[int, ...], all_matching: bool) -> tuple[tuple[Box, tuple[int, ...]], ...]:
+    """Every (box, cards) combination a sorted hand can play, boxes in sheet order."""
+    have = Counter(hand)
+    out: list[tuple[Box, tuple[int, ...]]] = []
+    for box in _UPPER:
+        n = min(have[box.face], 5)
+        out.extend((box, (box.face,) * k) for k in ((n,) if all_matching and n else range(1, n + 1)))
+    fives = [c for c in combinations_with_replacement(_VALUES, 5) if not Counter(c) - have]
+    fours = [c for c in combinations_with_replacement(_VALUES, 4) if not Counter(c) - have]
+    for box in _BOXES[6:]:
+        for cards in fours if box is Box.SMALL_STRAIGHT else fives:
+            if _combination_problem(box, cards) is None:
+                out.append((box, cards))
+    return tuple(out)
+
+
+@cache
+def _combination_problem(box: Box, cards: tuple[int, ...]) -> tuple[str, str] | None:
+    """None when sorted ``cards`` validly fill ``box`` (4.6); else (code suffix, message)."""
+    shown = list(cards)
+    if box.face is not None:
+        if not 1 <= len(cards) <= 5:
+            return "wrong-card-count", f"{box.value} takes 1-5 cards, got {shown}"
+        if any(c != box.face for c in cards):
+            return "card-does-not-match", f"{box.value} takes only {box.face}s, got {shown}"
+        return None
+    size = 4 if box is Box.SMALL_STRAIGHT else 5
+    if len(cards) != size:
+        return "wrong-card-count", f"{box.value} takes exactly {size} cards, got {shown}"
+    counts = sorted(Counter(cards).values(), reverse=True)
+    ok = {
+        Box.THREE_OF_A_KIND: counts[0] >= 3,
+        Box.FOUR_OF_A_KIND: counts[0] >= 4,
+        Box.FULL_HOUSE: counts == [3, 2],
+        Box.SMALL_STRAIGHT: cards in ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6)),
+        Box.LARGE_STRAIGHT: cards in ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6)),
+        Box.KNIFFEL: counts == [5],
+    }[box]
+    if ok:
+        return None
+    why = {
+        Box.THREE_OF_A_KIND: "needs at least 3 cards of one value",
+        Box.FOUR_OF_A_KIND: "needs at least 4 cards of one value",
+        Box.FULL_HOUSE: "needs 3 of one value and 2 of another (five equal cards are not a Full House)",
+        Box.SMALL_STRAIGHT: "needs 4 consecutive values: 1-4, 2-5 or 3-6",
+        Box.LARGE_STRAIGHT: "needs 1-5 or 2-6",
+        Box.KNIFFEL: "needs 5 equal cards",
+    }[box]
+    return "invalid-combination", f"{shown} is not a {box.value}: {why}"
+
+
+_FIXED_VALUE = {Box.FULL_HOUSE: 25, Box.SMALL_STRAIGHT: 30, Box.LARGE_STRAIGHT: 40, Box.KNIFFEL: 50}
+
+
+def _combination_value(box: Box, cards: tuple[int, ...]) -> int:
+    return _FIXED_VALUE.get(box, sum(cards))
+
+
+@cache
+def _possible_values(box: Box) -> frozenset[int]:
+    sizes = (4,) if box is Box.SMALL_STRAIGHT else (1, 2, 3, 4, 5) if box.face else (5,)
+    return frozenset(
+        _combination_value(box, c)
+        for n in sizes
+        for c in combinations_with_replacement(_VALUES, n)
+        if _combination_problem(box, c) is None
+    )
+
+
+def _check_sheet(boxes: Sequence, pens: Sequence, extra: Json, missed: int, where: str) -> None:
+    for box, value, pen in zip(_BOXES, boxes, pens, strict=True):
+        if value is not None:
+            require(
+                _int_ok(value) and value in _possible_values(box), InvalidState, f"{_GAME}.impossible-box",
+                f"{where}: {box.value} = {value!r} is impossible; possible: {sorted(_possible_values(box))}",
+            )
+        require(
+            _int_ok(pen) and pen % 2 == 0 and 0 <= pen <= _PENALTY_PER_CARD * (_HAND_LIMIT - _HAND), InvalidState,
+            f"{_GAME}.penalties", f"{where}: penalty {pen!r} beside {box.value} must be an even 0-10",
+        )
+        require(
+            value is not None or pen == 0, InvalidState, f"{_GAME}.penalties",
+            f"{where}: penalty {pen} beside the empty box {box.value}",
+        )
+    require(
+        _int_ok(extra) and extra >= 0 and extra % 2 == 0, InvalidState, f"{_GAME}.penalties",
+        f"{where}: extra_penalties {extra!r} must be an even number >= 0",
+    )
+    require(
+        not missed or sum(v is not None for v in boxes) >= len(_BOXES) - 1, InvalidState, f"{_GAME}.announcement",
+        f"{where}: a missed announcement needs at least 11 filled boxes",
+    )
+
+
+def _sheet_score(boxes: Sequence, pens: Sequence, extra: int, missed: int) -> Json:
+    upper = sum(v for v in boxes[:6] if v is not None)
+    lower = sum(v for v in boxes[6:] if v is not None)
+    bonus = _BONUS if upper >= _BONUS_AT else _MALUS if upper < _MALUS_BELOW else 0
+    card_penalties = sum(pens) + extra
+    announcement = _MISSED_ANNOUNCEMENT * missed
+    total = upper + bonus + lower - card_penalties - announcement
+    return {
+        "boxes": {b.value: v for b, v in zip(_BOXES, boxes, strict=True)},
+        "penalties": {b.value: v for b, v in zip(_BOXES, pens, strict=True)},
+        "extra_penalties": extra,
+        "upper": upper,
+        "upper_bonus": bonus,
+        "lower": lower,
+        "card_penalties": card_penalties,
+        "announcement_penalty": announcement,
+        "total": total,
+    }
+
+
+def _is_value(x: Json) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6
+
+
+def _int_ok(x: Json) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _int(x: Json, what: str) -> int:
+    require(_int_ok(x) and x >= 0, InvalidState, f"{_GAME}.bad-state", f"{what} must be a non-negative integer, got {x!r}")
+    return x
+
+
+def _seq(x: Json, n: int, what: str) -> list:
+    require(isinstance(x, list) and len(x) == n, InvalidState, f"{_GAME}.bad-state", f"{what} must list {n} seats, got {x!r}")
+    return x
+
+
+def _cards(x: Json, what: str) -> tuple[int, ...]:
+    require(
+        isinstance(x, list) and all(_is_value(c) for c in x), InvalidState, f"{_GAME}.bad-card",
+        f"{what} must be a list of card values 1-6, got {x!r}",
+    )
+    return tuple(x)
+
+
+ENGINE = KniffelCards()

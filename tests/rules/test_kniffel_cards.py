@@ -1,0 +1,775 @@
+"""Scenario tests for Karten-Kniffel (``kniffel-cards``): spec §4, vectors KN-1 .. KN-21.
+
+Positions are built as JSON and loaded through ``from_json`` (so every position is a legal,
+conserved 108-card state). Hands are drawn as ``P0: 1 3 6 6 6``; the draw pile lists the cards
+that will be drawn next, in order.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from rules.base import IllegalMove, InvalidOption, InvalidState, Rng
+from rules.kniffel_cards import ENGINE, Box, Discard, Draw, Phase, Score
+from service.schemas.kniffel_cards import MOVES, TALLY, StateSchema
+
+E = ENGINE
+BOXES = [b.value for b in Box]
+DEFAULTS = {name: opt.default for name, opt in E.options.items()}
+
+
+def position(
+    hands,
+    *,
+    boxes=None,
+    penalties=None,
+    current=0,
+    start=0,
+    next_draws=(),
+    discard=(),
+    options=None,
+    phase="turn",
+    discarded=0,
+    end_triggered_by=None,
+    turns=None,
+    missed=None,
+):
+    """A conserved state: ``next_draws`` are drawn first (in order), the rest of the deck after."""
+    players = len(hands)
+    pool = Counter({v: 18 for v in range(1, 7)})
+    for h in (*hands, next_draws, discard):
+        pool -= Counter(h)
+        assert all(n >= 0 for n in pool.values())
+    rest = sorted(pool.elements())
+    draw = rest + list(reversed(next_draws))  # drawn from the end
+    if turns is None:  # as many rounds as the fullest sheet; seats from start to current one more
+        base = max(len(b) for b in (boxes or {0: {}}).values())
+        turns = [base + ((p - start) % players < (current - start) % players) for p in range(players)]
+    sheets = []
+    for p in range(players):
+        filled = (boxes or {}).get(p, {})
+        pen = (penalties or {}).get(p, {})
+        sheets.append({
+            "boxes": {b: filled.get(b) for b in BOXES},
+            "penalties": {b: pen.get(b, 0) for b in BOXES},
+            "extra_penalties": 0,
+            "missed_announcement": bool((missed or {}).get(p, False)),
+        })
+    data = {
+        "players": players,
+        "options": DEFAULTS | {"start_player": start} | (options or {}),
+        "current": current,
+        "phase": phase,
+        "discarded": discarded,
+        "end_triggered_by": end_triggered_by,
+        "turns": turns,
+        "hands": [list(h) for h in hands],
+        "draw": draw,
+        "discard": list(discard),
+        "sheets": sheets,
+        "rng": Rng.from_seed(1).to_json(),
+    }
+    return E.from_json(data)
+
+
+def sheet_with(*names, value_of=None):
+    """A sheet with the named boxes filled by a valid value."""
+    typical = {
+        "ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "three-of-a-kind": 20,
+        "four-of-a-kind": 22, "full-house": 25, "small-straight": 30, "large-straight": 40, "kniffel": 50,
+    }
+    return {n: (value_of or {}).get(n, typical[n]) for n in names}
+
+
+def refused(state, seat, move, code):
+    with pytest.raises(IllegalMove) as err:
+        E.apply(state, seat, move)
+    assert err.value.code == f"kniffel-cards.{code}", err.value
+    assert move not in E.legal_moves(state, seat)
+    return err.value
+
+
+def box_of(state, seat, box):
+    return state.boxes[seat][list(Box).index(box)]
+
+
+def penalty_of(state, seat, box):
+    return state.penalties[seat][list(Box).index(box)]
+
+
+# ------------------------------------------------------------------ combinations KN-1 .. KN-6
+
+
+@pytest.mark.parametrize(
+    ("vector", "box", "cards", "value"),
+    [
+        ("KN-1", Box.THREE_OF_A_KIND, (4, 4, 4, 5, 6), 23),
+        ("KN-2", Box.FOUR_OF_A_KIND, (2, 5, 5, 5, 5), 22),
+        ("KN-3", Box.FULL_HOUSE, (1, 1, 3, 3, 3), 25),
+        ("KN-4", Box.SMALL_STRAIGHT, (2, 3, 4, 5), 30),
+        ("KN-5", Box.LARGE_STRAIGHT, (2, 3, 4, 5, 6), 40),
+        ("KN-6", Box.KNIFFEL, (3, 3, 3, 3, 3), 50),
+    ],
+)
+def test_lower_combination_scores_its_value(vector, box, cards, value) -> None:
+    """KN-1..KN-6: the lower boxes (sums for N of a kind, fixed 25/30/40/50 otherwise).
+
+        P0: the five cards (plus a 1 when only four are played)   sheet empty
+    """
+    hand = cards + (1,) * (5 - len(cards))
+    s = position([hand, (1, 1, 2, 2, 3)], next_draws=(6,))
+    move = Score(box, cards)
+    assert move in E.legal_moves(s, 0)
+    after = E.apply(s, 0, move)
+    assert box_of(after, 0, box) == value
+    assert penalty_of(after, 0, box) == 0
+    assert E.scores(after).breakdown[0]["boxes"][box.value] == value
+
+
+def test_legal_moves_at_turn_start_list_every_play_exchange_step_and_draw() -> None:
+    """A small hand lists each box play, one discard per value, and draw 0 (pass) or 1.
+
+        P0: 1 1 1 2 3   sheet empty
+    """
+    s = position([(1, 1, 1, 2, 3), (4, 4, 4, 5, 6)])
+    assert E.legal_moves(s, 0) == [
+        Score(Box.ONES, (1,)), Score(Box.ONES, (1, 1)), Score(Box.ONES, (1, 1, 1)),
+        Score(Box.TWOS, (2,)), Score(Box.THREES, (3,)),
+        Score(Box.THREE_OF_A_KIND, (1, 1, 1, 2, 3)),
+        Discard(1), Discard(2), Discard(3),
+        Draw(0), Draw(1),
+    ]
+    assert E.legal_moves(s, 1) == []
+
+
+# ------------------------------------------------------------------------- exchange KN-7, 16, 17
+
+
+def test_exchange_draws_as_many_as_discarded_or_one_more() -> None:
+    """KN-7: Stefan discards 1 and 3, then may draw 2 or 3; never 1 or 4.
+
+        P0: 1 3 6 6 6  -> discard 1, discard 3 -> P0: 6 6 6 (2 discarded)
+    """
+    s = position([(1, 3, 6, 6, 6), (1, 2, 3, 4, 5)], next_draws=(6, 6, 2))
+    s = E.apply(s, 0, Discard(1))
+    assert s.phase is Phase.EXCHANGE and s.discarded == 1
+    s = E.apply(s, 0, Discard(3))
+    assert s.hands[0] == (6, 6, 6) and s.discard == (1, 3)
+    assert [m for m in E.legal_moves(s, 0) if isinstance(m, Draw)] == [Draw(2), Draw(3)]
+    refused(s, 0, Draw(1), "draw-too-few")
+    refused(s, 0, Draw(4), "draw-too-many")
+    refused(s, 0, Score(Box.SIXES, (6, 6, 6)), "exchange-in-progress")
+    two = E.apply(s, 0, Draw(2))
+    assert two.hands[0] == (6, 6, 6, 6, 6) and two.current == 1 and two.turns == (1, 0)
+    three = E.apply(s, 0, Draw(3))
+    assert three.hands[0] == (2, 6, 6, 6, 6, 6) and three.phase is Phase.TURN
+
+
+def test_hand_may_never_exceed_ten_cards() -> None:
+    """KN-16: with 10 cards, discard 2 then draw 3 would make 11: illegal; draw 2 is fine.
+
+        P0: 1 1 2 2 3 3 4 4 5 5  -> discard 1, discard 2 -> draw 3?
+    """
+    s = position([(1, 1, 2, 2, 3, 3, 4, 4, 5, 5), (6, 6, 6, 6, 6)])
+    assert Draw(1) not in E.legal_moves(s, 0)
+    refused(s, 0, Draw(1), "hand-limit")
+    s = E.apply(E.apply(s, 0, Discard(1)), 0, Discard(2))
+    refused(s, 0, Draw(3), "hand-limit")
+    assert [m for m in E.legal_moves(s, 0) if isinstance(m, Draw)] == [Draw(2)]
+
+
+def test_at_most_five_cards_are_discarded() -> None:
+    """KN-17: a sixth discard in one exchange is refused.
+
+        P0: 1 1 2 2 3 3 4 4   discard 1 1 2 2 3 -> discard 3?
+    """
+    s = position([(1, 1, 2, 2, 3, 3, 4, 4), (6, 6, 6, 6, 6)])
+    for card in (1, 1, 2, 2, 3):
+        s = E.apply(s, 0, Discard(card))
+    err = refused(s, 0, Discard(3), "discard-limit")
+    assert "5" in err.message
+    assert E.legal_moves(s, 0) == [Draw(5), Draw(6)]
+
+
+def test_discarding_a_card_not_in_hand_is_refused() -> None:
+    """P0: 1 3 6 6 6 cannot discard a 4."""
+    s = position([(1, 3, 6, 6, 6), (6, 6, 6, 6, 6)])
+    err = refused(s, 0, Discard(4), "card-not-in-hand")
+    assert "4" in err.message and "[1, 3, 6, 6, 6]" in err.message
+
+
+# --------------------------------------------------------------- penalties and refill KN-8 .. 11
+
+
+def test_scoring_with_six_cards_costs_two_and_refills_to_five() -> None:
+    """KN-8: P0: 2 4 5 6 6 6 scores Sixes with 6 6 6: 18, penalty 2, three left -> draw 2.
+
+        P0: 2 4 5 6 6 6   draw pile top: 1, 3
+    """
+    s = position([(2, 4, 5, 6, 6, 6), (1, 1, 1, 1, 1)], next_draws=(1, 3))
+    after = E.apply(s, 0, Score(Box.SIXES, (6, 6, 6)))
+    assert box_of(after, 0, Box.SIXES) == 18 and penalty_of(after, 0, Box.SIXES) == 2
+    assert after.hands[0] == (1, 2, 3, 4, 5)
+    assert after.discard == (6, 6, 6)
+    assert len(after.draw) == len(s.draw) - 2
+    assert E.scores(after).breakdown[0]["card_penalties"] == 2
+
+
+def test_seven_card_hand_scoring_sixes_costs_four_and_draws_one() -> None:
+    """KN-9: P0: 1 3 5 6 6 6 6... (7 cards incl. 6 6 6 5 3) Sixes with 6 6 6 -> 18, penalty 4, draw 1.
+
+        P0: 1 2 3 5 6 6 6   draw pile top: 4
+    """
+    s = position([(1, 2, 3, 5, 6, 6, 6), (1, 1, 1, 1, 1)], next_draws=(4,))
+    after = E.apply(s, 0, Score(Box.SIXES, (6, 6, 6)))
+    assert (box_of(after, 0, Box.SIXES), penalty_of(after, 0, Box.SIXES)) == (18, 4)
+    assert after.hands[0] == (1, 2, 3, 4, 5)
+
+
+def test_seven_card_hand_three_of_a_kind_costs_four_and_draws_three() -> None:
+    """KN-10: same 7-card hand, Three of a kind with 6 6 6 5 3: 26, penalty 4, draw 3.
+
+        P0: 1 2 3 5 6 6 6   draw pile top: 4 4 4
+    """
+    s = position([(1, 2, 3, 5, 6, 6, 6), (1, 1, 1, 1, 1)], next_draws=(4, 4, 4))
+    after = E.apply(s, 0, Score(Box.THREE_OF_A_KIND, (3, 5, 6, 6, 6)))
+    assert (box_of(after, 0, Box.THREE_OF_A_KIND), penalty_of(after, 0, Box.THREE_OF_A_KIND)) == (26, 4)
+    assert after.hands[0] == (1, 2, 4, 4, 4)
+    assert E.scores(after).totals[0] == 26 - 4 - 20  # upper malus: no upper box yet (4.10 (7))
+
+
+def test_eight_card_full_house_costs_six() -> None:
+    """KN-11: an 8-card hand plays a Full House: 25, penalty 6, three left -> draw 2.
+
+        P0: 1 2 2 3 3 3 4 5   draw pile top: 6 6
+    """
+    s = position([(1, 2, 2, 3, 3, 3, 4, 5), (1, 1, 1, 1, 1)], next_draws=(6, 6))
+    after = E.apply(s, 0, Score(Box.FULL_HOUSE, (2, 2, 3, 3, 3)))
+    assert (box_of(after, 0, Box.FULL_HOUSE), penalty_of(after, 0, Box.FULL_HOUSE)) == (25, 6)
+    assert after.hands[0] == (1, 4, 5, 6, 6)
+
+
+# -------------------------------------------------------------------- invalid plays KN-12 .. 15
+
+
+def test_five_equal_cards_are_not_a_full_house() -> None:
+    """KN-12: Full House with 3 3 3 3 3 is refused (the values must differ).
+
+        P0: 3 3 3 3 3
+    """
+    s = position([(3, 3, 3, 3, 3), (1, 1, 1, 1, 1)])
+    err = refused(s, 0, Score(Box.FULL_HOUSE, (3, 3, 3, 3, 3)), "invalid-combination")
+    assert "[3, 3, 3, 3, 3]" in err.message
+    boxes = {m.box for m in E.legal_moves(s, 0) if isinstance(m, Score)}
+    assert boxes == {Box.THREES, Box.THREE_OF_A_KIND, Box.FOUR_OF_A_KIND, Box.KNIFFEL}
+
+
+def test_five_equal_cards_are_four_of_a_kind() -> None:
+    """KN-13: Four of a kind with 5 5 5 5 5 scores 25.
+
+        P0: 5 5 5 5 5
+    """
+    s = position([(5, 5, 5, 5, 5), (1, 1, 1, 1, 1)])
+    after = E.apply(s, 0, Score(Box.FOUR_OF_A_KIND, (5, 5, 5, 5, 5)))
+    assert box_of(after, 0, Box.FOUR_OF_A_KIND) == 25
+
+
+def test_small_straight_needs_exactly_four_consecutive_cards() -> None:
+    """KN-14: Small Straight with 2 3 4 6, or with five cards 1 2 3 4 5, is refused.
+
+        P0: 1 2 3 4 5 6
+    """
+    s = position([(1, 2, 3, 4, 5, 6), (1, 1, 1, 1, 1)])
+    refused(s, 0, Score(Box.SMALL_STRAIGHT, (2, 3, 4, 6)), "invalid-combination")
+    refused(s, 0, Score(Box.SMALL_STRAIGHT, (1, 2, 3, 4, 5)), "wrong-card-count")
+    smalls = [m.cards for m in E.legal_moves(s, 0) if isinstance(m, Score) and m.box is Box.SMALL_STRAIGHT]
+    assert smalls == [(1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6)]
+
+
+def test_upper_box_takes_only_matching_cards() -> None:
+    """KN-15: Fours with 4 4 5 is refused; Fours with one 4 scores 4 (4.10 (9): holding back is fine).
+
+        P0: 1 2 4 4 5
+    """
+    s = position([(1, 2, 4, 4, 5), (1, 1, 1, 1, 1)], next_draws=(6,))
+    refused(s, 0, Score(Box.FOURS, (4, 4, 5)), "card-does-not-match")
+    refused(s, 0, Score(Box.FOURS, (4, 4, 4)), "cards-not-in-hand")
+    after = E.apply(s, 0, Score(Box.FOURS, (4,)))
+    assert box_of(after, 0, Box.FOURS) == 4
+    assert after.hands[0] == (1, 2, 4, 5, 6)
+
+
+def test_lower_box_needs_five_cards() -> None:
+    """4.6: Three of a kind is always five cards.
+
+        P0: 2 2 2 3 4
+    """
+    s = position([(2, 2, 2, 3, 4), (1, 1, 1, 1, 1)])
+    refused(s, 0, Score(Box.THREE_OF_A_KIND, (2, 2, 2)), "wrong-card-count")
+
+
+# ---------------------------------------------------------------------- filled box KN-19
+
+
+def test_a_filled_box_cannot_be_scored_again() -> None:
+    """KN-19: a second Kniffel into the filled Kniffel box is refused; no bonus exists.
+
+        P0: 4 4 4 4 4   sheet: Kniffel 50
+    """
+    s = position([(4, 4, 4, 4, 4), (1, 1, 1, 1, 1)], boxes={0: sheet_with("kniffel")})
+    err = refused(s, 0, Score(Box.KNIFFEL, (4, 4, 4, 4, 4)), "box-filled")
+    assert "kniffel" in err.message
+    assert all(m.box is not Box.KNIFFEL for m in E.legal_moves(s, 0) if isinstance(m, Score))
+    # the five equal cards still fit other empty boxes (4.10 (3))
+    assert Score(Box.FOURS, (4, 4, 4, 4, 4)) in E.legal_moves(s, 0)
+
+
+def test_second_kniffel_play_option_scores_zero_and_fills_nothing() -> None:
+    """4.10 (3) option second_kniffel_play: five equal cards played "as Kniffel" for 0 points.
+
+        P0: 1 4 4 4 4 4 (6 cards)   sheet: Kniffel 50   draw pile top: 2 2 2 2 2
+    """
+    s = position(
+        [(1, 4, 4, 4, 4, 4), (1, 1, 1, 1, 1)], boxes={0: sheet_with("kniffel")},
+        next_draws=(2, 2, 2, 2), options={"second_kniffel_play": True},
+    )
+    move = Score(Box.KNIFFEL, (4, 4, 4, 4, 4))
+    assert move in E.legal_moves(s, 0)
+    before = E.scores(s).totals[0]
+    after = E.apply(s, 0, move)
+    assert box_of(after, 0, Box.KNIFFEL) == 50
+    assert after.extra_penalties[0] == 2
+    assert E.scores(after).totals[0] == before - 2
+    assert after.hands[0] == (1, 2, 2, 2, 2)
+    assert E.from_json(json.loads(json.dumps(E.to_json(after)))) == after
+
+
+# --------------------------------------------------------------------- upper bonus KN-18
+
+
+@pytest.mark.parametrize(("upper", "bonus"), [(63, 35), (62, 0), (43, 0), (42, -20)])
+def test_upper_bonus_and_malus_thresholds(upper, bonus) -> None:
+    """KN-18: U = 63 -> +35; 62 -> 0; 43 -> 0; 42 -> -20 (penalties do not count toward U)."""
+    fills = {63: (3, 6, 9, 12, 15, 18), 62: (2, 6, 9, 12, 15, 18), 43: (1, 2, 3, 4, 15, 18), 42: (1, 2, 3, 4, 20, 12)}[upper]
+    boxes = dict(zip(BOXES[:6], fills, strict=True))
+    report = E.score_tally({"sheets": [{"boxes": boxes, "penalties": {"ones": 4}}]})
+    item = report.breakdown[0]
+    assert item["upper"] == upper and item["upper_bonus"] == bonus
+    assert report.totals == (upper + bonus - 4,) and report.final and report.winners == (0,)
+
+
+# ------------------------------------------------------------------- end of game KN-20, 21
+
+
+def test_round_is_finished_after_a_full_sheet() -> None:
+    """KN-20: 3 players, start P0; P1 fills its 12th box; P2 takes one more turn; then the end.
+
+        P1: 1 2 3 4 5   sheet: all but Large Straight    P0 and P2 mid-game
+    """
+    eleven = sheet_with(*BOXES[:10], "kniffel")
+    s = position(
+        [(6, 6, 6, 6, 6), (1, 2, 3, 4, 5), (1, 1, 2, 2, 3)],
+        boxes={1: eleven}, current=1, turns=[12, 11, 11],
+    )
+    s = E.apply(s, 1, Score(Box.LARGE_STRAIGHT, (1, 2, 3, 4, 5)))
+    assert s.end_triggered_by == 1 and E.to_act(s) == {2} and E.outcome(s) is None
+    assert not E.scores(s).final
+    s = E.apply(s, 2, Draw(1))
+    assert E.to_act(s) == frozenset() and s.turns == (12, 12, 12)
+    out = E.outcome(s)
+    assert out is not None and E.round_over(s)
+    report = E.scores(s)
+    assert report.final and report.winners == out.winners == (1,)
+    with pytest.raises(IllegalMove) as err:
+        E.apply(s, 0, Draw(0))
+    assert err.value.code == "kniffel-cards.game-over"
+
+
+def test_game_ends_at_once_when_the_last_seat_of_the_round_fills_the_sheet() -> None:
+    """4.8: if the finisher sits just before the start player, the game ends at once.
+
+        3 players, start P1; P0 (last in the round) fills its 12th box
+    """
+    eleven = sheet_with(*BOXES[1:])
+    s = position(
+        [(1, 1, 2, 3, 4), (6, 6, 6, 6, 6), (1, 1, 2, 2, 3)],
+        boxes={0: eleven}, start=1, current=0, turns=[11, 12, 12],
+    )
+    s = E.apply(s, 0, Score(Box.ONES, (1, 1)))
+    assert E.outcome(s) is not None and s.turns == (12, 12, 12)
+
+
+def test_unannounced_penultimate_fill_costs_ten_at_the_end() -> None:
+    """KN-21: P0 fills its 11th box without announcing: +10 penalty; announcing avoids it.
+
+        P0: 2 2 3 4 5   sheet: 10 boxes filled, Twos and Kniffel empty
+    """
+    ten = sheet_with(*[b for b in BOXES if b not in ("twos", "kniffel")])
+    s = position([(2, 2, 3, 4, 5), (1, 1, 1, 1, 1)], boxes={0: ten})
+    plays = [m for m in E.legal_moves(s, 0) if isinstance(m, Score)]
+    assert plays == [Score(Box.TWOS, (2,), True), Score(Box.TWOS, (2,), False),
+                     Score(Box.TWOS, (2, 2), True), Score(Box.TWOS, (2, 2), False)]
+    silent = E.apply(s, 0, Score(Box.TWOS, (2, 2), announce=False))
+    loud = E.apply(s, 0, Score(Box.TWOS, (2, 2), announce=True))
+    assert silent.missed == (1, 0) and loud.missed == (0, 0)
+    assert E.scores(loud).totals[0] - E.scores(silent).totals[0] == 10
+    assert E.scores(silent).breakdown[0]["announcement_penalty"] == 10
+    events = E.events(s, 0, Score(Box.TWOS, (2, 2)), silent)
+    assert {"type": "missed-announcement", "seat": 0, "penalty": 10} in events
+
+
+def test_announce_is_refused_on_any_other_fill() -> None:
+    """4.10 (4): announce belongs to the 11th fill only.
+
+        P0: 2 2 3 4 5   sheet empty
+    """
+    s = position([(2, 2, 3, 4, 5), (1, 1, 1, 1, 1)])
+    refused(s, 0, Score(Box.TWOS, (2,), announce=True), "nothing-to-announce")
+
+
+def test_auto_announce_option_never_penalises() -> None:
+    """4.10 (4) option auto_announce: the 11th fill is announced by the engine.
+
+        P0: 2 2 3 4 5   sheet: 10 boxes filled
+    """
+    ten = sheet_with(*[b for b in BOXES if b not in ("twos", "kniffel")])
+    s = position([(2, 2, 3, 4, 5), (1, 1, 1, 1, 1)], boxes={0: ten}, options={"auto_announce": True})
+    plays = [m for m in E.legal_moves(s, 0) if isinstance(m, Score)]
+    assert plays == [Score(Box.TWOS, (2,), True), Score(Box.TWOS, (2, 2), True)]
+    after = E.apply(s, 0, Score(Box.TWOS, (2,), announce=True))
+    assert after.missed == (0, 0)
+
+
+# ------------------------------------------------------------------------------ options
+
+
+def test_pass_is_allowed_by_default_and_refused_without_the_option() -> None:
+    """4.10 (1) allow_pass: discard 0 / draw 0.
+
+        P0: 1 2 3 4 6
+    """
+    hands = [(1, 2, 3, 4, 6), (1, 1, 1, 1, 1)]
+    s = position(hands)
+    after = E.apply(s, 0, Draw(0))
+    assert after.hands[0] == s.hands[0] and after.current == 1
+    strict = position(hands, options={"allow_pass": False})
+    err = refused(strict, 0, Draw(0), "pass-not-allowed")
+    assert "allow_pass" in err.message
+    assert Draw(1) in E.legal_moves(strict, 0)
+
+
+def test_excess_after_scoring_is_discarded_down_to_five_by_default() -> None:
+    """4.10 (2) excess_after_score='discard': a 10-card hand scoring one card trims to 5.
+
+        P0: 1 2 2 3 3 4 4 5 5 6  -> Ones with 1 -> 9 cards -> discard 4 of the player's choice
+    """
+    hand = (1, 2, 2, 3, 3, 4, 4, 5, 5, 6)
+    s = position([hand, (1, 1, 1, 1, 1)])
+    s = E.apply(s, 0, Score(Box.ONES, (1,)))
+    assert penalty_of(s, 0, Box.ONES) == 10
+    assert s.phase is Phase.TRIM and E.to_act(s) == {0}
+    assert E.legal_moves(s, 0) == [Discard(2), Discard(3), Discard(4), Discard(5), Discard(6)]
+    refused(s, 0, Draw(0), "must-discard-excess")
+    refused(s, 0, Score(Box.TWOS, (2,)), "must-discard-excess")
+    for card in (2, 3, 4, 5):
+        assert E.to_act(s) == {0}
+        s = E.apply(s, 0, Discard(card))
+    assert s.hands[0] == (2, 3, 4, 5, 6) and s.phase is Phase.TURN and s.current == 1
+    assert s.discard == (1, 2, 3, 4, 5)
+
+
+def test_excess_after_scoring_is_kept_with_the_keep_option() -> None:
+    """4.10 (2) excess_after_score='keep': the 9 remaining cards stay in hand.
+
+        P0: 1 2 2 3 3 4 4 5 5 6  -> Ones with 1
+    """
+    s = position([(1, 2, 2, 3, 3, 4, 4, 5, 5, 6), (1, 1, 1, 1, 1)], options={"excess_after_score": "keep"})
+    s = E.apply(s, 0, Score(Box.ONES, (1,)))
+    assert s.hands[0] == (2, 2, 3, 3, 4, 4, 5, 5, 6) and s.current == 1 and s.phase is Phase.TURN
+
+
+def test_upper_cards_all_option_requires_every_matching_card() -> None:
+    """4.10 (9) upper_cards='all': Sixes must take all three 6s.
+
+        P0: 2 4 6 6 6
+    """
+    s = position([(2, 4, 6, 6, 6), (1, 1, 1, 1, 1)], options={"upper_cards": "all"})
+    refused(s, 0, Score(Box.SIXES, (6, 6)), "must-play-all-matching")
+    sixes = [m for m in E.legal_moves(s, 0) if isinstance(m, Score) and m.box is Box.SIXES]
+    assert sixes == [Score(Box.SIXES, (6, 6, 6))]
+    default = position([(2, 4, 6, 6, 6), (1, 1, 1, 1, 1)])
+    assert Score(Box.SIXES, (6, 6)) in E.legal_moves(default, 0)
+
+
+def test_start_player_option_sets_the_first_seat_and_is_checked() -> None:
+    """4.3: the youngest player (start_player) starts; it must be a seat."""
+    s = E.new(3, 5, {"start_player": 2})
+    assert E.to_act(s) == {2} and E.options_of(s)["start_player"] == 2
+    with pytest.raises(InvalidOption) as err:
+        E.new(2, 5, {"start_player": 3})
+    assert err.value.code == "kniffel-cards.start-player"
+    with pytest.raises(InvalidOption) as err:
+        E.new(2, 5, None, setup={"hands": []})
+    assert err.value.code == "kniffel-cards.setup-unsupported"
+
+
+# --------------------------------------------------------------------- setup and reshuffle
+
+
+def test_new_game_deals_five_each_from_108_cards() -> None:
+    """4.3: 5 cards each; the rest is the draw pile; empty discard pile; same seed, same deal."""
+    s = E.new(5, "table-7")
+    assert [len(h) for h in s.hands] == [5] * 5 and len(s.draw) == 108 - 25 and s.discard == ()
+    total = Counter(s.draw)
+    for h in s.hands:
+        total += Counter(h)
+    assert total == Counter({v: 18 for v in range(1, 7)})
+    assert E.new(5, "table-7") == s and E.new(5, "table-8") != s
+
+
+def test_empty_draw_pile_reshuffles_the_discard_pile_from_the_rng() -> None:
+    """4.8: the draw pile is empty; drawing shuffles the discard pile into a new draw pile.
+
+        P0: 1 3 6 6 6   draw pile: empty   discard pile: the other 98 cards
+    """
+    hands = [(1, 3, 6, 6, 6), (1, 2, 3, 4, 5)]
+    full = position(hands)
+    s = position(hands, discard=full.draw)
+    s = E.from_json(E.to_json(s) | {"discard": list(full.draw), "draw": []})
+    after = E.apply(s, 0, Draw(1))
+    expected, rng = s.rng.shuffle(full.draw)
+    assert after.rng == rng and after.discard == ()
+    assert after.draw == expected[:-1] and after.hands[0] == tuple(sorted((1, 3, 6, 6, 6, expected[-1])))
+    assert {"type": "reshuffle", "draw": len(expected) - 1} in E.events(s, 0, Draw(1), after)
+
+
+def test_reshuffle_takes_the_cards_just_discarded_too() -> None:
+    """4.8 + 4.10 (5): played cards go to the discard pile, which is reshuffled when needed.
+
+        P0: 1 1 1 2 3 (draw pile empty, discard pile: 103 cards) scores Ones with 1 1 1 -> draws 3
+    """
+    hands = [(1, 1, 1, 2, 3), (1, 2, 3, 4, 5)]
+    rest = list(position(hands).draw)
+    s = E.from_json(E.to_json(position(hands)) | {"discard": rest, "draw": []})
+    after = E.apply(s, 0, Score(Box.ONES, (1, 1, 1)))
+    assert len(after.hands[0]) == 5 and len(after.draw) == 98 + 3 - 3 and after.discard == ()
+
+
+# ---------------------------------------------------------------------------- from_json
+
+
+def tampered(**changes):
+    data = E.to_json(position([(1, 3, 6, 6, 6), (1, 2, 3, 4, 5), (2, 2, 2, 2, 2)], current=1))
+    for key, value in changes.items():
+        data[key] = value(data[key]) if callable(value) else value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("what", "changes", "code"),
+    [
+        ("lost card", {"draw": lambda d: d[1:]}, "card-count"),
+        ("duplicate card", {"discard": [6]}, "card-count"),
+        ("card value 7", {"discard": [7]}, "bad-card"),
+        ("wrong turn", {"current": 2}, "turns"),
+        ("uneven turns", {"turns": [0, 2, 0]}, "turns"),
+        ("phase", {"phase": "bidding"}, "phase"),
+        ("exchange without discards", {"phase": "exchange"}, "phase"),
+        ("trim with five cards", {"phase": "trim"}, "phase"),
+        ("end without a full sheet", {"end_triggered_by": 0}, "end"),
+        ("over too early", {"phase": "over"}, "end"),
+        ("options", {"options": {"allow_pass": True}}, "options"),
+        ("players", {"players": 6}, "players"),
+        ("hands not a list", {"hands": "1 3 6 6 6"}, "bad-state"),
+        ("missing field", {"rng": None}, "rng"),
+    ],
+)
+def test_from_json_rejects_tampered_states(what, changes, code) -> None:
+    with pytest.raises(InvalidState) as err:
+        E.from_json(tampered(**changes))
+    assert err.value.code in (f"kniffel-cards.{code}", f"state.{code}"), (what, err.value)
+
+
+@pytest.mark.parametrize(
+    ("box", "value", "code"),
+    [
+        ("ones", 6, "impossible-box"), ("sixes", 8, "impossible-box"), ("full-house", 24, "impossible-box"),
+        ("three-of-a-kind", 4, "impossible-box"), ("four-of-a-kind", 4, "impossible-box"),
+        ("kniffel", 0, "impossible-box"), ("small-straight", True, "impossible-box"),
+    ],
+)
+def test_from_json_rejects_impossible_box_values(box, value, code) -> None:
+    data = tampered()
+    data["sheets"][0]["boxes"][box] = value
+    with pytest.raises(InvalidState) as err:
+        E.from_json(data)
+    assert err.value.code == f"kniffel-cards.{code}" and repr(value) in err.value.message
+
+
+def test_from_json_rejects_tampered_sheets() -> None:
+    base = tampered()
+    cases = [
+        (lambda d: d["sheets"][0]["penalties"].__setitem__("ones", 2), "penalties"),  # beside an empty box
+        (lambda d: d["sheets"][0].__setitem__("missed_announcement", True), "announcement"),
+        (lambda d: d["sheets"][0].__setitem__("extra_penalties", 2), "penalties"),
+        (lambda d: d["sheets"][0]["boxes"].pop("ones"), "unknown-box"),
+        (lambda d: d.__setitem__("sheets", d["sheets"][:2]), "bad-state"),
+    ]
+    for change, code in cases:
+        data = json.loads(json.dumps(base))
+        change(data)
+        with pytest.raises(InvalidState) as err:
+            E.from_json(data)
+        assert err.value.code == f"kniffel-cards.{code}"
+    data = json.loads(json.dumps(base))
+    data["sheets"][0]["boxes"]["ones"] = 3
+    data["sheets"][0]["boxes"]["twos"] = 4  # two boxes after one turn
+    with pytest.raises(InvalidState) as err:
+        E.from_json(data)
+    assert err.value.code == "kniffel-cards.turns"
+
+
+@pytest.mark.parametrize("junk", [None, [], "state", 5, {"players": 2}])
+def test_from_json_rejects_junk_with_invalid_state(junk) -> None:
+    with pytest.raises(InvalidState):
+        E.from_json(junk)
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [
+        None, {"kind": "pass"}, {"kind": "discard", "card": 0}, {"kind": "draw", "count": -1},
+        {"kind": "draw", "count": True}, {"kind": "score", "box": "chance", "cards": [1]},
+        {"kind": "score", "box": "ones", "cards": []}, {"kind": "score", "box": "ones", "cards": [1], "announce": 1},
+        {"kind": "discard", "card": 1, "extra": 2},
+    ],
+)
+def test_move_from_json_rejects_malformed_moves(junk) -> None:
+    with pytest.raises(IllegalMove) as err:
+        E.move_from_json(junk)
+    assert err.value.code == "kniffel-cards.bad-move"
+
+
+# ------------------------------------------------------------------------------ view
+
+
+def test_view_hides_other_hands_and_the_draw_order() -> None:
+    """§5: hands and the draw order are hidden; the discard pile and sheets are public."""
+    s = E.apply(E.new(3, 11), 0, Discard(E.new(3, 11).hands[0][0]))
+    for seat in (None, 0, 1, 2):
+        view = E.view(s, seat)
+        assert "rng" not in view and view["draw"] == len(s.draw)
+        assert view["discard"] == list(s.discard) and view["sheets"] == E.to_json(s)["sheets"]
+        for p in range(3):
+            assert view["hands"][p] == (list(s.hands[p]) if p == seat else len(s.hands[p]))
+        json.dumps(view)
+
+
+# ------------------------------------------------------------------------------ tally
+
+
+def test_tally_scores_sheets_with_breakdown_and_winners() -> None:
+    """4.7: total = boxes + bonus/malus - card penalties - 10 per missed announcement."""
+    full = {"ones": 3, "twos": 6, "threes": 12, "fours": 12, "fives": 15, "sixes": 18,
+            "three-of-a-kind": 24, "four-of-a-kind": 27, "full-house": 25, "small-straight": 30,
+            "large-straight": 40, "kniffel": 50}
+    other = {"ones": 2, "twos": 4, "full-house": 25, "kniffel": 50}
+    report = E.score_tally({"sheets": [
+        {"boxes": full, "penalties": {"kniffel": 4, "ones": 2}, "missed_announcement": True},
+        {"boxes": other, "extra_penalties": 0},
+    ]})
+    assert report.breakdown[0]["upper"] == 66 and report.breakdown[0]["upper_bonus"] == 35
+    assert report.totals[0] == 66 + 35 + 196 - 6 - 10
+    assert report.totals[1] == 6 - 20 + 75
+    assert report.winners == (0,) and report.final
+    assert report.breakdown[1]["boxes"]["threes"] is None
+
+
+def test_tally_ties_share_the_win() -> None:
+    """4.10 (8): equal best totals share the win."""
+    sheet = {"boxes": {"kniffel": 50}}
+    assert E.score_tally({"sheets": [sheet, sheet, {"boxes": {}}]}).winners == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("tally", "code"),
+    [
+        ({"sheets": [{"boxes": {"fives": 12}}]}, "impossible-box"),
+        ({"sheets": [{"boxes": {"large-straight": 30}}]}, "impossible-box"),
+        ({"sheets": [{"boxes": {"three-of-a-kind": 31}}]}, "impossible-box"),
+        ({"sheets": [{"boxes": {"chance": 20}}]}, "unknown-box"),
+        ({"sheets": [{"boxes": {"ones": 1}, "penalties": {"ones": 3}}]}, "penalties"),
+        ({"sheets": [{"boxes": {"ones": 1}, "penalties": {"twos": 2}}]}, "penalties"),
+        ({"sheets": [{"boxes": {"ones": 1}, "missed_announcement": True}]}, "announcement"),
+        ({"sheets": []}, "tally-sheets"),
+        ({"boxes": {}}, "tally-shape"),
+    ],
+)
+def test_tally_rejects_impossible_sheets(tally, code) -> None:
+    with pytest.raises(InvalidState) as err:
+        E.score_tally(tally)
+    assert err.value.code == f"kniffel-cards.{code}"
+
+
+def test_tally_schema_accepts_a_sheet() -> None:
+    assert TALLY().validate({"sheets": [{"boxes": {"ones": 3, "kniffel": None}, "missed_announcement": False}]}) == {}
+    assert TALLY().validate({"sheets": [{"boxes": {"ones": 0}}]}) != {}
+
+
+# ------------------------------------------------------------------ schemas and playouts
+
+
+def random_game(players: int, seed: int, options: dict):
+    rnd = random.Random(seed)
+    s = E.new(players, seed, options)
+    yield s, None
+    while E.to_act(s):
+        seat = min(E.to_act(s))
+        move = rnd.choice(list(E.legal_moves(s, seat)))
+        s = E.apply(s, seat, move)
+        yield s, move
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "options"),
+    [
+        (2, 1, {}),
+        (5, 2, {"excess_after_score": "keep", "upper_cards": "all", "allow_pass": False}),
+        (3, 3, {"second_kniffel_play": True, "auto_announce": True, "start_player": 1}),
+    ],
+)
+def test_schemas_validate_states_and_moves_from_playouts(players, seed, options) -> None:
+    state_schema = StateSchema()
+    seen = set()
+    for n, (state, move) in enumerate(random_game(players, seed, options)):
+        if n % 7 == 0 or not E.to_act(state):
+            assert state_schema.validate(E.to_json(state)) == {}
+            for m in E.legal_moves(state, state.current):
+                data = E.move_to_json(m)
+                assert MOVES[data["kind"]]().validate(data) == {}
+        if move is not None:
+            data = E.move_to_json(move)
+            seen.add(data["kind"])
+            assert MOVES[data["kind"]]().validate(data) == {}
+    assert E.outcome(state) is not None
+    assert seen == {"score", "discard", "draw"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_end_well_within_the_move_cap(players) -> None:
+    """Random play (uniform over the listed moves) ends far below the conformance cap of 4000."""
+    rnd = random.Random(players)
+    for seed in range(4):
+        options = {
+            "allow_pass": rnd.random() < 0.5,
+            "excess_after_score": rnd.choice(["discard", "keep"]),
+            "second_kniffel_play": rnd.random() < 0.5,
+            "auto_announce": rnd.random() < 0.5,
+            "upper_cards": rnd.choice(["any", "all"]),
+        }
+        length = sum(1 for _ in random_game(players, seed, options)) - 1
+        assert length < 2500, (options, length)
