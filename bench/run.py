@@ -75,10 +75,9 @@ def apply_body(game: str, seed: int = 3, plies: int = 6) -> dict:
 
 
 def wrk(url: str, body: str, seconds: int, connections: int) -> dict:
-    lua = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
-    lua.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
-              f"wrk.body = {json.dumps(body)}\n")
-    lua.close()
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
+        lua.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                  f"wrk.body = {json.dumps(body)}\n")
     out = subprocess.run(
         ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", lua.name, url],
         capture_output=True, text=True, check=True,

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from rules import take_that
+from rules import kniffel_cards, take_that
 from rules.base import Engine, UnknownGame
 
 _ENGINES: tuple[Engine, ...] = (
-    take_that.ENGINE,
-from rules import kniffel_cards
     kniffel_cards.ENGINE,
+    take_that.ENGINE,
 )
 
 ENGINES: Mapping[str, Engine] = MappingProxyType({e.game_id: e for e in _ENGINES})

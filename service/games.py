@@ -17,8 +17,8 @@ from marshmallow import Schema, ValidationError
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
 from rules.registry import ENGINES, get_engine
 from service.errors import problem_for
+from service.schemas import kniffel_cards, take_that
 from service.schemas.fast import compile_validator
-from service.schemas import take_that
 
 Json = Any
 
@@ -28,9 +28,6 @@ def _validated(schema: Schema, data: Json, where: str) -> Json:
     if errors:
         raise ValidationError({where: errors})
     return data
-from rules.base import Engine
-from rules.registry import ENGINES
-from service.schemas import kniffel_cards
 
 
 @dataclass(frozen=True)
@@ -159,8 +156,8 @@ def bind(module: ModuleType) -> GameBinding:
 
 
 _SCHEMA_MODULES: tuple[ModuleType, ...] = (
-    take_that,
     kniffel_cards,
+    take_that,
 )
 
 BINDINGS: Mapping[str, GameBinding] = MappingProxyType(

@@ -10,7 +10,8 @@ so ``2.0`` is never taken for the integer ``2``.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import fastjsonschema
 from apispec import APISpec
