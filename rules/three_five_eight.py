@@ -861,6 +861,9 @@ def _check_state(s: State) -> None:
         raise _bad("contract-reused", f"seat {s.chooser} has already played {s.contract.value!r}")
     if over and s.contract is not s.history[-1].contract:
         raise _bad("bad-contract", "the finished deal's contract differs from the state's")
+    if over and s.history[-1].tricks != _trick_counts(s):
+        raise _bad("bad-history", f"the finished deal's tricks {list(s.history[-1].tricks)} differ from the "
+                                  f"won piles ({list(_trick_counts(s))} tricks)")
     # -- conservation: 52 cards, each once (§5)
     revealed = _musik_revealed(s)
     cards = [c for h in s.hands for c in h] + list(s.discards) + [c for _, c in s.trick] + [c for w in s.won for c in w]
@@ -872,6 +875,9 @@ def _check_state(s: State) -> None:
                                           f"extra or repeated {card_strs(extra)}")
     if len(s.musik) != _MUSIK or len(set(s.musik)) != _MUSIK:
         raise _bad("bad-musik", f"the musik has 4 different cards, got {card_strs(s.musik)}")
+    if revealed and s.options.exchange_timing == "before-musik" and any(
+            set(s.musik) & set(h) for x, h in enumerate(s.hands) if x != s.chooser):
+        raise _bad("bad-musik", "the musik went to the chooser: no other hand holds a musik card")
     # -- sizes that fit the phase
     sizes = [len(h) for h in s.hands]
     c = s.chooser
