@@ -435,11 +435,12 @@ def tied_final(tie: str):
             role = (x - dealer - 1) % 3
             tricks[x] = (3, 5, 8)[role] if contract == "BL" else (8, 5, 3)[role]
         history.append(record(dealer, contract, tricks))
-    won = [ALL[0:24], ALL[24:39], ALL[39:48]]
-    last = [{"seat": 0, "card": ALL[23]}, {"seat": 1, "card": ALL[0]}, {"seat": 2, "card": ALL[1]}]
+    t0, t1, _ = (3 * t for t in history[-1]["tricks"])  # deal 18 is seat 0's BL: 3 / 5 / 8 tricks
+    won = [ALL[0:t0], ALL[t0:t0 + t1], ALL[t0 + t1:48]]
+    last = [{"seat": 2, "card": ALL[47]}, {"seat": 0, "card": ALL[0]}, {"seat": 1, "card": ALL[1]}]
     return E.from_json(state(
         deal=18, dealer=2, phase="game-over", contract=history[-1]["contract"], hands=[[], [], []],
-        musik=ALL[48:], discards=ALL[48:], leader=0, last_trick=last, won=won, history=history,
+        musik=ALL[48:], discards=ALL[48:], leader=2, last_trick=last, won=won, history=history,
         options={"tie": tie},
     ))
 
