@@ -65,7 +65,7 @@ from rules.base import (
     require,
 )
 from rules.cards import Card, Suit, card_strs, deck, missing_and_extra, parse_card
-from rules.tricks import Play, TrickRules, check_play, playable, trick_winner
+from rules.tricks import Play, TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "3-5-8"
 _PLAYERS = 3
@@ -186,7 +186,7 @@ class State:
 
     @property
     def chooser(self) -> int:
-        return (self.dealer + 1) % _PLAYERS
+        return next_seat(self.dealer, _PLAYERS)  # §2.3: left of the dealer
 
 
 # --------------------------------------------------------------------------- moves
@@ -346,7 +346,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         if isinstance(move, EndExchange):
             return _next_exchanger(state)
         # NextRound: §2.6 "the dealer moves one seat clockwise after each deal"
-        return _deal(state, state.deal + 1, (state.dealer + 1) % _PLAYERS)
+        return _deal(state, state.deal + 1, next_seat(state.dealer, _PLAYERS))
 
     # -- scores ------------------------------------------------------------------------
 
@@ -406,6 +406,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         require(sum(tricks) == _TRICKS, InvalidState, f"{GAME_ID}.tricks-sum",
                 f"a deal has 16 tricks; the tally's tricks {list(tricks)} sum to {sum(tricks)}")
         rnd = _deal_scores(contract, dealer, tricks)  # type: ignore[arg-type]
+        assert sum(rnd) == 0, f"3-5-8 deal scores must sum to 0, got {rnd}"  # §2.6 invariant
         breakdown = tuple(_seat_breakdown(dealer, contract, s, tricks[s], rnd[s], 0, rnd[s], ())
                           for s in range(_PLAYERS))
         return ScoreReport(rnd, rnd, breakdown, True)

@@ -664,3 +664,42 @@ def test_playouts_stay_far_below_the_move_cap():
     for seed in range(4):
         s, moves = random_game(100 + seed, {"exchange_limit": "own-points"})
         assert s.phase is Phase.GAME_OVER and moves < 1500
+
+
+def test_views_in_play_name_no_card_of_other_hands_or_discards():
+    """§2.11: hands and discards are hidden; the current trick, the last trick and the musik are public."""
+    rnd = random.Random(21)
+    s = E.new(3, 21, {"first_dealer": 0})
+    while len(s.won[0]) + len(s.won[1]) + len(s.won[2]) < 9 or s.trick == ():
+        seat = min(E.to_act(s))
+        s = E.apply(s, seat, rnd.choice(E.legal_moves(s, seat)))
+    assert s.phase is Phase.PLAY
+    public = set(card_strs(c for _, c in s.trick)) | set(card_strs(c for _, c in s.last_trick)) | set(card_strs(s.musik))
+    for viewer in (None, 0, 1, 2):
+        text = json.dumps(E.view(s, viewer))
+        secret = {c for x in range(3) if x != viewer for c in card_strs(s.hands[x])}
+        if viewer != s.chooser:
+            secret |= set(card_strs(s.discards))
+        assert not [c for c in secret - public if f'"{c}"' in text]
+        if viewer is not None:
+            assert E.view(s, viewer)["hands"][viewer] == card_strs(s.hands[viewer])
+        assert E.view(s, viewer)["won"] == [len(w) // 3 for w in s.won]
+
+
+def test_events_report_musik_tricks_and_deal_scores():
+    s = E.new(3, 5, {"first_dealer": 0})
+    after = E.apply(s, 1, Choose(Contract.NO_TRUMP))
+    events = E.events(s, 1, Choose(Contract.NO_TRUMP), after)
+    assert {"type": "musik-revealed", "cards": card_strs(s.musik), "to": 1} in events
+    t = first_trick("H", {0: ["3S"]}, [(1, "KS"), (2, "2H")], void={2: "S"})
+    move = PlayCard(parse_card("3S"))
+    events = E.events(t, 0, move, E.apply(t, 0, move))
+    assert {"type": "trick-won", "seat": 2, "cards": ["KS", "2H", "3S"]} in events
+    rnd = random.Random(4)
+    while not E.round_over(after):
+        seat = min(E.to_act(after))
+        before, move = after, rnd.choice(E.legal_moves(after, seat))
+        after = E.apply(before, seat, move)
+    events = E.events(before, seat, move, after)
+    assert {"type": "deal-scored", "scores": list(after.history[-1].scores)} in events
+    assert {"type": "round-over"} in events
