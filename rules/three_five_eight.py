@@ -154,7 +154,7 @@ class DealRecord:
 
     @property
     def chooser(self) -> int:
-        return (self.dealer + 1) % _PLAYERS
+        return next_seat(self.dealer, _PLAYERS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -627,7 +627,7 @@ def _check_exchange(state: State, seat: int, move: ExchangeCard) -> None:
             f"seat {seat} has no exchange left with seat {move.to} (plus {prev[seat]}, minus {prev[move.to]}, "
             f"steps made {list(state.exchange.steps)})")  # type: ignore[union-attr]
     _require_in_hand(state, seat, move.card)
-    require(move.card.suit is not state.contract.trump, IllegalMove, f"{GAME_ID}.trump-offered",  # type: ignore[union-attr]
+    require(move.card in _offerable(state), IllegalMove, f"{GAME_ID}.trump-offered",
             f"{move.card} is a trump ({state.contract.value}): trump cards may not be offered")  # type: ignore[union-attr]
 
 

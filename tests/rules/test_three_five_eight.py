@@ -703,3 +703,16 @@ def test_events_report_musik_tricks_and_deal_scores():
     events = E.events(before, seat, move, after)
     assert {"type": "deal-scored", "scores": list(after.history[-1].scores)} in events
     assert {"type": "round-over"} in events
+
+
+def test_setup_notation_and_bad_options_are_refused():
+    from rules.base import InvalidOption
+
+    with pytest.raises(InvalidOption) as err:
+        E.new(3, 1, None, setup={"hands": []})
+    assert err.value.code == "3-5-8.setup-unsupported"
+    for bad in ({"first_dealer": 3}, {"first_dealer": True}, {"tie": "coin"}, {"trumps": 1}):
+        with pytest.raises(InvalidOption):
+            E.new(3, 1, bad)
+    with pytest.raises(InvalidOption):
+        E.new(4, 1)
