@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from rules import kniffel_cards, take_that
+from rules import kniffel_cards, take_that, three_five_eight
 from rules.base import Engine, UnknownGame
 
 _ENGINES: tuple[Engine, ...] = (
     kniffel_cards.ENGINE,
     take_that.ENGINE,
+    three_five_eight.ENGINE,
 )
 
 ENGINES: Mapping[str, Engine] = MappingProxyType({e.game_id: e for e in _ENGINES})

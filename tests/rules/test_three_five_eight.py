@@ -1,0 +1,718 @@
+"""Scenario tests for 3-5-8 (card-games spec §2; vectors 358-1 .. 358-17 of §2.9).
+
+Positions are built as JSON and loaded with ``from_json``, so every position is also a
+state the engine accepts as consistent (52 cards, sizes, turn).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from rules.base import GameOver, IllegalMove, InvalidState, NotYourTurn
+from rules.cards import card_strs, deck, parse_card
+from rules.three_five_eight import ENGINE as E
+from rules.three_five_eight import (
+    Choose,
+    Contract,
+    Discard,
+    EndExchange,
+    ExchangeCard,
+    NextRound,
+    Phase,
+    PlayCard,
+)
+from service.schemas import three_five_eight as schemas
+
+ALL = card_strs(deck())
+DEFAULTS = {
+    "must_trump": True, "exchange": True, "exchange_timing": "before-musik", "exchange_limit": "per-opponent",
+    "discard_trumps": True, "tie": "shared", "first_dealer": "random",
+}
+
+
+def suit_of(card: str) -> str:
+    return card[-1]
+
+
+def fill(fixed: dict[int, list[str]], sizes: list[int], void: dict[int, str] | None = None,
+         used: list[str] = ()) -> tuple[list[list[str]], list[str]]:
+    """Hands of ``sizes`` cards holding ``fixed``, the seats in ``void`` getting none of those
+    suits; the cards left over (not in ``used``) are returned second."""
+    void = void or {}
+    hands = [list(fixed.get(s, [])) for s in range(3)]
+    taken = {c for h in hands for c in h} | set(used)
+    rest = []
+    order = sorted(range(3), key=lambda s: -len(void.get(s, "")))  # constrained seats fill first
+    for card in ALL:
+        if card in taken:
+            continue
+        for s in order:
+            if len(hands[s]) < sizes[s] and suit_of(card) not in void.get(s, ""):
+                hands[s].append(card)
+                break
+        else:
+            rest.append(card)
+    assert [len(h) for h in hands] == sizes, "the position cannot be filled"
+    return hands, rest
+
+
+def state(**fields) -> dict:
+    """A state JSON with defaults for a fresh deal 1, dealer 0; ``options`` merged over defaults."""
+    base = {
+        "options": dict(DEFAULTS), "deal": 1, "dealer": 0, "phase": "choose", "contract": None,
+        "hands": [[], [], []], "musik": [], "discards": [], "leader": 1, "trick": [], "last_trick": [],
+        "won": [[], [], []], "exchange": None, "history": [],
+        "rng": {"v": 1, "key": "ab" * 32, "counter": 0},
+    }
+    base["options"].update(fields.pop("options", {}))
+    base.update(fields)
+    return base
+
+
+def first_trick(contract: str, fixed: dict[int, list[str]], trick: list[tuple[int, str]], *, dealer: int = 0,
+                void: dict[int, str] | None = None, options: dict | None = None):
+    """A PLAY state in the first trick of deal 1: chooser ``(dealer+1)%3`` led, ``trick`` so far."""
+    played = {s for s, _ in trick}
+    sizes = [16 - (s in played) for s in range(3)]
+    hands, rest = fill(fixed, sizes, void, used=[c for _, c in trick])
+    assert len(rest) == 4
+    return E.from_json(state(
+        phase="play", dealer=dealer, contract=contract, hands=hands, musik=rest, discards=rest,
+        leader=(dealer + 1) % 3, trick=[{"seat": s, "card": c} for s, c in trick], options=options or {},
+    ))
+
+
+def record(dealer: int, contract: str, tricks: list[int]) -> dict:
+    roles = [(s - dealer - 1) % 3 for s in range(3)]
+    if contract == "BL":
+        scores = [(3, 5, 8)[roles[s]] - tricks[s] for s in range(3)]
+    else:
+        scores = [tricks[s] - (8, 5, 3)[roles[s]] for s in range(3)]
+    return {"dealer": dealer, "contract": contract, "tricks": tricks, "scores": scores}
+
+
+def deal2_exchange(prev_tricks: list[int], fixed: dict[int, list[str]], *, contract: str = "H", dealer: int = 0,
+                   void: dict[int, str] | None = None, options: dict | None = None):
+    """Deal 2 right after the chooser picked ``contract``; deal 1 was a ♠ deal of the previous
+    dealer with ``prev_tricks``. The engine decides whether and who exchanges."""
+    hands, rest = fill(fixed, [16, 16, 16], void)
+    pre = E.from_json(state(
+        deal=2, dealer=dealer, phase="choose", hands=hands, musik=rest, leader=(dealer + 1) % 3,
+        history=[record((dealer - 1) % 3, "S", prev_tricks)], options=options or {},
+    ))
+    return E.apply(pre, (dealer + 1) % 3, Choose(Contract(contract)))
+
+
+def cards(*texts: str):
+    return tuple(parse_card(t) for t in texts)
+
+
+def play_codes(s, seat: int, card: str) -> str:
+    with pytest.raises(IllegalMove) as err:
+        E.check(s, seat, PlayCard(parse_card(card)))
+    return err.value.code
+
+
+# --------------------------------------------------------------------------- 358-1 roles
+
+
+def test_chooser_sits_left_of_dealer_with_targets_8_5_3():
+    """358-1: dealer 0 -> chooser 1 (8 / BL 3), third 2 (5 / 5), dealer 0 (3 / 8).
+
+        seat 0 dealer   seat 1 CHOOSER (to act)   seat 2 third
+    """
+    s = E.new(3, 5, {"first_dealer": 0})
+    assert s.dealer == 0 and E.to_act(s) == {1}
+    rows = E.scores(s).breakdown
+    assert [(b["role"], b["target"]) for b in rows] == [("dealer", 3), ("chooser", 8), ("third", 5)]
+    bl = E.score_tally({"contract": "BL", "dealer": 0, "tricks": [8, 3, 5]}).breakdown
+    assert [(b["role"], b["limit"]) for b in bl] == [("dealer", 8), ("chooser", 3), ("third", 5)]
+
+
+# --------------------------------------------------------------------------- 358-2..5 tricks
+
+
+def test_player_void_in_led_suit_must_trump():
+    """358-2: ♥ trump; chooser 1 led ♠K; seat 2 has no ♠, holds ♥2 and ♦A.
+
+        trick: 1:KS   seat 2 [no spades] 2H ... AD ...   -> only hearts
+    """
+    s = first_trick("H", {2: ["2H", "AD"]}, [(1, "KS")], void={2: "S"})
+    hearts = sorted(c for c in card_strs(s.hands[2]) if c.endswith("H"))
+    legal = sorted(E.move_to_json(m)["card"] for m in E.legal_moves(s, 2))
+    assert legal == hearts and "2H" in legal
+    assert play_codes(s, 2, "AD") == "3-5-8.must-trump"
+
+
+def test_without_must_trump_a_void_player_may_discard_any_card():
+    """§2.5 option must_trump off (Polish online rules): ♦A is playable on ♠K."""
+    s = first_trick("H", {2: ["2H", "AD"]}, [(1, "KS")], void={2: "S"}, options={"must_trump": False})
+    assert len(E.legal_moves(s, 2)) == 16
+    E.check(s, 2, PlayCard(parse_card("AD")))
+
+
+def test_holder_of_led_suit_must_follow_even_with_trumps():
+    """358-3: trick ♠K, ♥2; seat 0 holds ♠3 (and hearts): must follow with a spade.
+
+        trick: 1:KS 2:2H    seat 0 [3S, hearts...] -> spades only
+    """
+    s = first_trick("H", {0: ["3S", "AH"], 2: ["AD"]}, [(1, "KS"), (2, "2H")], void={2: "S"})
+    legal = [E.move_to_json(m)["card"] for m in E.legal_moves(s, 0)]
+    assert legal == [c for c in card_strs(s.hands[0]) if c.endswith("S")] and "3S" in legal
+    assert play_codes(s, 0, "AH") == "3-5-8.must-follow-suit"
+
+
+def test_lowest_trump_beats_the_led_king():
+    """358-4: ♥ trump; trick 1:♠K, 2:♥2, 0:♠3 -> seat 2 wins and leads.
+
+        1:KS  2:2H  0:3S   => winner 2
+    """
+    s = first_trick("H", {0: ["3S"]}, [(1, "KS"), (2, "2H")], void={2: "S"})
+    after = E.apply(s, 0, PlayCard(parse_card("3S")))
+    assert after.leader == 2 and E.to_act(after) == {2}
+    assert sorted(card_strs(after.won[2])) == sorted(["KS", "2H", "3S"])
+    assert after.won[0] == after.won[1] == () and after.trick == ()
+
+
+def test_off_suit_card_never_wins_in_no_trump():
+    """358-5: BA; trick 1:♣5 (lead), 2:♦A, 0:♣2 -> ♣5 wins.
+
+        1:5C  2:AD  0:2C   => winner 1
+    """
+    s = first_trick("BA", {0: ["2C"]}, [(1, "5C"), (2, "AD")], void={2: "C"})
+    after = E.apply(s, 0, PlayCard(parse_card("2C")))
+    assert after.leader == 1 and len(after.won[1]) == 3
+
+
+def test_play_out_of_turn_and_card_not_held_are_refused():
+    s = first_trick("H", {0: ["3S"]}, [(1, "KS")])
+    with pytest.raises(NotYourTurn) as err:
+        E.check(s, 0, PlayCard(parse_card("3S")))
+    assert err.value.code == "3-5-8.not-your-turn"
+    assert play_codes(s, 2, "3S") == "3-5-8.card-not-in-hand"
+
+
+# --------------------------------------------------------------------------- 358-6..9 scores
+
+
+@pytest.mark.parametrize(("vector", "contract", "tricks", "expected"), [
+    ("358-6", "H", [2, 10, 4], [-1, 2, -1]),     # trump: chooser 10 / third 4 / dealer 2
+    ("358-7", "BA", [3, 8, 5], [0, 0, 0]),       # BA: 8 / 5 / 3
+    ("358-8", "BL", [10, 1, 5], [-2, 2, 0]),     # BL: chooser 1 / third 5 / dealer 10
+    ("358-9", "BL", [8, 5, 3], [0, -2, 2]),      # BL: chooser 5 / third 3 / dealer 8
+])
+def test_deal_scores_are_tricks_against_target_and_sum_to_zero(vector, contract, tricks, expected):
+    """358-6..9 via the tally (dealer 0, chooser 1, third 2): trump/BA tricks - target, BL limit - tricks."""
+    report = E.score_tally({"contract": contract, "dealer": 0, "tricks": tricks})
+    assert list(report.round) == expected and sum(report.round) == 0 and report.final
+    assert [b["deal"] for b in report.breakdown] == expected
+    assert [b["tricks"] for b in report.breakdown] == tricks
+    same = E.score_tally({"contract": contract, "chooser": 1, "tricks": tricks})
+    assert same.round == report.round
+
+
+@pytest.mark.parametrize(("tally", "code"), [
+    ({"contract": "H", "dealer": 0, "tricks": [5, 5, 5]}, "3-5-8.tricks-sum"),
+    ({"contract": "H", "dealer": 0, "chooser": 0, "tricks": [8, 5, 3]}, "3-5-8.bad-roles"),
+    ({"contract": "X", "dealer": 0, "tricks": [8, 5, 3]}, "3-5-8.bad-tally"),
+    ({"contract": "H", "tricks": [8, 5, 3]}, "3-5-8.bad-tally"),
+    ({"contract": "H", "dealer": 0, "tricks": [8, 5]}, "3-5-8.bad-tally"),
+    ({"contract": "H", "dealer": 0, "tricks": [17, -1, 0]}, "3-5-8.bad-tally"),
+    ({"contract": "H", "dealer": 0, "tricks": [8, 5, 3], "bonus": 1}, "3-5-8.bad-tally"),
+    ([1, 2, 3], "3-5-8.bad-tally"),
+])
+def test_impossible_tallies_are_rejected(tally, code):
+    with pytest.raises(InvalidState) as err:
+        E.score_tally(tally)
+    assert err.value.code == code
+
+
+def test_finished_deal_is_scored_zero_sum_and_recorded():
+    """§2.6: the 16th trick ends the deal; its scores follow the role table and sum to 0."""
+    rnd = random.Random(3)
+    s = E.new(3, 3, {"first_dealer": 2})
+    while s.phase is not Phase.DEAL_OVER:
+        seat = min(E.to_act(s))
+        s = E.apply(s, seat, rnd.choice(E.legal_moves(s, seat)))
+    rec = s.history[-1]
+    targets = {0: 8, 1: 5, 2: 3} if rec.contract is not Contract.NO_TRICKS else {0: 3, 1: 5, 2: 8}
+    roles = {0: 0, 1: 1, 2: 2}  # dealer 2: chooser 0, third 1, dealer 2
+    sign = -1 if rec.contract is Contract.NO_TRICKS else 1
+    assert sum(rec.tricks) == 16 and sum(rec.scores) == 0
+    assert rec.scores == tuple(sign * (rec.tricks[x] - targets[roles[x]]) for x in range(3))
+    report = E.scores(s)
+    assert report.final and report.round == rec.scores and report.totals == rec.scores
+    assert E.to_act(s) == {0, 1, 2} and E.round_over(s)
+
+
+def test_scores_mid_deal_are_running_and_not_final():
+    s = first_trick("H", {0: ["3S"]}, [(1, "KS"), (2, "2H")], void={2: "S"})
+    s = E.apply(s, 0, PlayCard(parse_card("3S")))  # seat 2 took one trick
+    report = E.scores(s)
+    assert not report.final and report.totals == (0, 0, 0)
+    assert report.round == (0 - 3, 0 - 8, 1 - 5)
+    assert report.breakdown[2]["tricks"] == 1
+
+
+# --------------------------------------------------------------------------- 358-10..15 exchange
+
+
+def test_receiver_returns_highest_card_of_offered_suit():
+    """358-10: A (+2) gives ♥5 to C (-2) holding ♥K ♥9 ♥3: C returns ♥K. Contract ♠.
+
+        prev deal (dealer 2): seat 0 8 tricks (0), A=seat 1 7 (+2), C=seat 2 1 (-2)     A: 5H ...   C: KH 9H 3H (only hearts)
+    """
+    s = deal2_exchange([8, 7, 1], {1: ["5H"], 2: ["KH", "9H", "3H"]}, contract="S", void={2: "H"})
+    assert s.phase is Phase.EXCHANGE and E.to_act(s) == {1}
+    after = E.apply(s, 1, ExchangeCard(2, parse_card("5H")))
+    assert "KH" in card_strs(after.hands[1]) and "5H" not in card_strs(after.hands[1])
+    assert sorted(c for c in card_strs(after.hands[2]) if c.endswith("H")) == ["3H", "5H", "9H"]
+    assert after.exchange.steps == (0, 0, 1)
+
+
+def test_receiver_with_only_lower_cards_returns_the_offered_card():
+    """358-11: A gives ♥5; C holds only ♥3 of hearts: ♥5 comes back, nothing changes."""
+    s = deal2_exchange([8, 7, 1], {1: ["5H"], 2: ["3H"]}, contract="S", void={2: "H"})
+    after = E.apply(s, 1, ExchangeCard(2, parse_card("5H")))
+    assert after.hands == s.hands and after.exchange.steps == (0, 0, 1)
+
+
+def test_receiver_void_in_suit_returns_the_offered_card():
+    """358-12: A gives ♦4; C has no diamonds: ♦4 comes back."""
+    s = deal2_exchange([8, 7, 1], {1: ["4D"]}, contract="S", void={2: "D"})
+    after = E.apply(s, 1, ExchangeCard(2, parse_card("4D")))
+    assert after.hands == s.hands
+
+
+def test_trump_card_may_not_be_offered():
+    """358-13: contract ♠; A tries to offer ♠7 -> illegal; no listed exchange offers a spade."""
+    s = deal2_exchange([8, 7, 1], {1: ["7S"]}, contract="S")
+    with pytest.raises(IllegalMove) as err:
+        E.check(s, 1, ExchangeCard(2, parse_card("7S")))
+    assert err.value.code == "3-5-8.trump-offered"
+    offers = [m for m in E.legal_moves(s, 1) if isinstance(m, ExchangeCard)]
+    assert offers and all(m.card.suit.value != "S" and m.to == 2 for m in offers)
+    assert EndExchange() in E.legal_moves(s, 1)
+
+
+@pytest.mark.parametrize("contract", ["BA", "BL"])
+def test_no_exchange_phase_in_no_trump_or_no_tricks(contract):
+    """358-14: previous deal had plus and minus players, but BA / BL skip to the musik."""
+    s = deal2_exchange([8, 7, 1], {}, contract=contract)
+    assert s.phase is Phase.DISCARD and s.exchange is None and len(s.hands[1]) == 20
+
+
+def test_no_exchange_when_option_off_or_in_first_deal():
+    """§2.7 from the 2nd deal on; option exchange off: straight to the musik."""
+    s = deal2_exchange([8, 7, 1], {}, contract="H", options={"exchange": False})
+    assert s.phase is Phase.DISCARD
+    first = E.new(3, 1, {"first_dealer": 0})
+    assert E.apply(first, 1, Choose(Contract.HEARTS)).phase is Phase.DISCARD
+
+
+def test_plus_player_with_higher_target_exchanges_first():
+    """358-15: previous deal A +1, B +2, C -3; now B chooses (8), A deals (3), C third.
+
+        deal 2, dealer A=0:  B=1 exchanges first (<= 2 with C), then A (<= 1 with C)
+        deal 1, dealer C=2:  A chooser 9 tricks (+1), B third 7 (+2), C dealer 0 (-3)
+    """
+    s = deal2_exchange([9, 7, 0], {0: ["2D", "3D"], 1: ["2C", "3C", "4C"]}, contract="H")
+    assert s.exchange.queue == (1, 0) and E.to_act(s) == {1}
+    offers = {m.to for m in E.legal_moves(s, 1) if isinstance(m, ExchangeCard)}
+    assert offers == {2}
+    with pytest.raises(IllegalMove) as err:
+        E.check(s, 1, ExchangeCard(0, parse_card("2C")))
+    assert err.value.code == "3-5-8.not-a-minus-player"
+    s = E.apply(s, 1, ExchangeCard(2, parse_card("2C")))
+    assert E.to_act(s) == {1}
+    s = E.apply(s, 1, ExchangeCard(2, parse_card("3C")))
+    assert E.to_act(s) == {0} and s.exchange.queue == (0,)  # B's 2 cards used up
+    s = E.apply(s, 0, ExchangeCard(2, parse_card("2D")))
+    assert s.phase is Phase.DISCARD and s.exchange is None  # A's 1 card used up -> musik
+
+
+def test_end_exchange_passes_to_the_next_exchanger():
+    s = deal2_exchange([9, 7, 0], {}, contract="H")
+    s = E.apply(s, 1, EndExchange())
+    assert E.to_act(s) == {0}
+    s = E.apply(s, 0, EndExchange())
+    assert s.phase is Phase.DISCARD
+
+
+def test_per_opponent_limit_caps_each_minus_player():
+    """§2.7 PROPOSED count limits: A +2 (chooser of deal 1, 10 tricks), B -1, C -1:
+    at most 1 card with each. Option own-points: 2 with the same player."""
+    prev = [10, 4, 2]  # dealer 2: chooser 0 +2, third 1 -1, dealer 2 -1
+    s = deal2_exchange(prev, {0: ["2C", "3C", "4C"]}, contract="H", dealer=0)
+    assert s.exchange.queue == (0,)
+    s = E.apply(s, 0, ExchangeCard(1, parse_card("2C")))
+    with pytest.raises(IllegalMove) as err:
+        E.check(s, 0, ExchangeCard(1, parse_card("3C")))
+    assert err.value.code == "3-5-8.exchange-limit"
+    assert {m.to for m in E.legal_moves(s, 0) if isinstance(m, ExchangeCard)} == {2}
+    t = deal2_exchange(prev, {0: ["2C", "3C", "4C"]}, contract="H", options={"exchange_limit": "own-points"})
+    t = E.apply(t, 0, ExchangeCard(1, parse_card("2C")))
+    t = E.apply(t, 0, ExchangeCard(1, parse_card("3C")))
+    assert t.phase is Phase.DISCARD  # two plus points spent
+
+
+def test_exchange_after_discard_timing():
+    """§2.10.1 option after-discard: choice, musik and discard, then the exchange, then play."""
+    s = deal2_exchange([9, 7, 0], {}, contract="H", options={"exchange_timing": "after-discard"})
+    assert s.phase is Phase.DISCARD
+    for _ in range(4):
+        s = E.apply(s, 1, E.legal_moves(s, 1)[0])
+    assert s.phase is Phase.EXCHANGE and E.to_act(s) == {1}
+    s = E.apply(s, 1, EndExchange())
+    s = E.apply(s, 0, EndExchange())
+    assert s.phase is Phase.PLAY and E.to_act(s) == {1}
+
+
+# --------------------------------------------------------------------------- 358-16 contracts
+
+
+def test_last_unused_contract_is_forced():
+    """358-16: chooser 1 has used ♥ ♠ ♦ ♣ BA (deals 1, 4, 7, 10, 13): only BL is legal in deal 16."""
+    history = []
+    used = iter(["H", "S", "D", "C", "BA"])
+    others = iter(["H", "S", "D", "C", "BA", "BL"] * 2)
+    for i in range(15):
+        dealer = i % 3
+        chooser = (dealer + 1) % 3
+        contract = next(used) if chooser == 1 else next(others) if chooser == 2 else ["H", "S", "D", "C", "BA"][i // 3]
+        history.append(record(dealer, contract, [8, 5, 3]))
+    hands, rest = fill({}, [16, 16, 16])
+    s = E.from_json(state(deal=16, dealer=0, hands=hands, musik=rest, history=history))
+    assert E.legal_moves(s, 1) == (Choose(Contract.NO_TRICKS),)
+    with pytest.raises(IllegalMove) as err:
+        E.check(s, 1, Choose(Contract.HEARTS))
+    assert err.value.code == "3-5-8.contract-used"
+
+
+# --------------------------------------------------------------------------- 358-17 game end
+
+
+def random_game(seed: int, options: dict | None = None):
+    rnd = random.Random(seed)
+    s = E.new(3, seed, options or {})
+    moves = 0
+    while E.to_act(s):
+        seat = rnd.choice(sorted(E.to_act(s)))
+        s = E.apply(s, seat, rnd.choice(E.legal_moves(s, seat)))
+        moves += 1
+    return s, moves
+
+
+def test_game_ends_after_18_deals_with_every_contract_used():
+    """358-17: after 18 deals the game is over; each player chose each of the 6 contracts once."""
+    s, moves = random_game(11)
+    assert s.phase is Phase.GAME_OVER and len(s.history) == 18 and moves < 4000
+    for seat in range(3):
+        assert sorted(r.contract.value for r in s.history if r.chooser == seat) == sorted(c.value for c in Contract)
+    assert [r.dealer for r in s.history] == [(s.history[0].dealer + i) % 3 for i in range(18)]
+    totals = E.scores(s).totals
+    assert sum(totals) == 0
+    out = E.outcome(s)
+    assert out.winners == tuple(x for x in range(3) if totals[x] == max(totals))
+    assert E.scores(s).winners == out.winners and E.scores(s).final
+    with pytest.raises(GameOver):
+        E.check(s, 0, NextRound())
+
+
+def tied_final(tie: str):
+    """A finished game (deal 18 over) whose totals are tied 0 / 0 / 0: every deal made exactly."""
+    history = []
+    plan = {0: iter([c.value for c in Contract]), 1: iter([c.value for c in Contract]),
+            2: iter([c.value for c in Contract])}
+    for i in range(18):
+        dealer = i % 3
+        contract = next(plan[(dealer + 1) % 3])
+        tricks = [0, 0, 0]
+        for x in range(3):
+            role = (x - dealer - 1) % 3
+            tricks[x] = (3, 5, 8)[role] if contract == "BL" else (8, 5, 3)[role]
+        history.append(record(dealer, contract, tricks))
+    t0, t1, _ = (3 * t for t in history[-1]["tricks"])  # deal 18 is seat 0's BL: 3 / 5 / 8 tricks
+    won = [ALL[0:t0], ALL[t0:t0 + t1], ALL[t0 + t1:48]]
+    last = [{"seat": 2, "card": ALL[47]}, {"seat": 0, "card": ALL[0]}, {"seat": 1, "card": ALL[1]}]
+    return E.from_json(state(
+        deal=18, dealer=2, phase="game-over", contract=history[-1]["contract"], hands=[[], [], []],
+        musik=ALL[48:], discards=ALL[48:], leader=2, last_trick=last, won=won, history=history,
+        options={"tie": tie},
+    ))
+
+
+def test_tie_for_the_win_is_shared_by_default_or_a_draw():
+    """§2.10.6: tie -> shared win (default); option tie=draw -> no winner."""
+    shared = tied_final("shared")
+    assert E.outcome(shared).winners == (0, 1, 2) and not E.outcome(shared).draw
+    assert E.scores(shared).winners == (0, 1, 2)
+    draw = tied_final("draw")
+    assert E.outcome(draw).winners == () and E.outcome(draw).draw and E.scores(draw).winners == ()
+
+
+# --------------------------------------------------------------------------- deal flow
+
+
+def test_next_round_rotates_the_dealer_and_deals_afresh():
+    """§2.6: the dealer moves one seat clockwise; deal 2's chooser acts first."""
+    rnd = random.Random(8)
+    s = E.new(3, 8, {"first_dealer": 1})
+    while s.phase is not Phase.DEAL_OVER:
+        seat = min(E.to_act(s))
+        s = E.apply(s, seat, rnd.choice(E.legal_moves(s, seat)))
+    with pytest.raises(IllegalMove) as err:
+        E.check(s, 0, PlayCard(parse_card("2C")))
+    assert err.value.code == "3-5-8.wrong-phase"
+    nxt = E.apply(s, 2, NextRound())
+    assert (nxt.deal, nxt.dealer, nxt.phase) == (2, 2, Phase.CHOOSE) and E.to_act(nxt) == {0}
+    assert [len(h) for h in nxt.hands] == [16, 16, 16] and len(nxt.musik) == 4
+    assert nxt.rng.counter > s.rng.counter
+
+
+def test_musik_goes_to_chooser_who_discards_four():
+    """§2.4.5: after the choice (no exchange in deal 1) the chooser holds 20 cards and
+    discards 4, one per move; then he leads the first trick."""
+    s = E.new(3, 2, {"first_dealer": 0})
+    musik = s.musik
+    s = E.apply(s, 1, Choose(Contract.SPADES))
+    assert s.phase is Phase.DISCARD and len(s.hands[1]) == 20 and set(musik) <= set(s.hands[1])
+    for card in musik:  # the musik cards themselves may be discarded (§2.10.4)
+        s = E.apply(s, 1, Discard(card))
+    assert s.phase is Phase.PLAY and s.discards == musik and E.to_act(s) == {1}
+    assert [len(h) for h in s.hands] == [16, 16, 16]
+
+
+def test_discarding_trumps_can_be_forbidden():
+    """§2.10.4 option discard_trumps off: a trump may not be discarded."""
+    s = E.new(3, 4, {"first_dealer": 0, "discard_trumps": False})
+    s = E.apply(s, 1, Choose(Contract.HEARTS))
+    hearts = [c for c in s.hands[1] if c.suit.value == "H"]
+    assert hearts and all(m.card.suit.value != "H" for m in E.legal_moves(s, 1))
+    with pytest.raises(IllegalMove) as err:
+        E.check(s, 1, Discard(hearts[0]))
+    assert err.value.code == "3-5-8.discard-trump"
+    t = E.new(3, 4, {"first_dealer": 0})
+    t = E.apply(t, 1, Choose(Contract.HEARTS))
+    assert len(E.legal_moves(t, 1)) == 20
+
+
+def test_first_dealer_option_or_random():
+    """§2.10.7: a fixed first dealer, or one drawn from the rng (seed-determined)."""
+    assert {E.new(3, seed, {"first_dealer": 2}).dealer for seed in range(5)} == {2}
+    drawn = {E.new(3, seed).dealer for seed in range(30)}
+    assert drawn == {0, 1, 2}
+    assert E.new(3, 9).dealer == E.new(3, 9).dealer
+
+
+def test_moves_in_the_wrong_phase_are_refused():
+    s = E.new(3, 1, {"first_dealer": 0})
+    for move in (PlayCard(s.hands[1][0]), Discard(s.hands[1][0]), EndExchange(), NextRound(),
+                 ExchangeCard(2, s.hands[1][0])):
+        with pytest.raises(IllegalMove) as err:
+            E.check(s, 1, move)
+        assert err.value.code == "3-5-8.wrong-phase"
+
+
+@pytest.mark.parametrize("data", [
+    {"kind": "play"}, {"kind": "play", "card": "1X"}, {"kind": "play", "card": "JK"},
+    {"kind": "choose", "contract": "NT"}, {"kind": "exchange", "to": 3, "card": "2C"},
+    {"kind": "exchange", "to": True, "card": "2C"}, {"kind": "next-round", "x": 1}, {"kind": "bid"}, [], "play",
+])
+def test_malformed_moves_are_bad_move(data):
+    with pytest.raises(IllegalMove) as err:
+        E.move_from_json(data)
+    assert err.value.code == "3-5-8.bad-move"
+
+
+# --------------------------------------------------------------------------- hidden information
+
+
+def test_view_shows_own_hand_and_only_the_chooser_first_six_cards():
+    """§2.4.2, §2.11: while choosing, the chooser sees his first 6 cards; the others their hands;
+    nobody sees the musik; no view holds the rng."""
+    s = E.new(3, 6, {"first_dealer": 0})
+    v1 = E.view(s, 1)
+    assert v1["hands"] == [16, card_strs(s.hands[1][:6]), 16] and v1["hand_counts"] == [16, 16, 16]
+    assert v1["musik"] == 4 and "rng" not in v1
+    v0 = E.view(s, 0)
+    assert v0["hands"] == [card_strs(s.hands[0]), 16, 16]
+    assert E.view(s, None)["hands"] == [16, 16, 16]
+    for viewer in (None, 0, 1, 2):
+        text = json.dumps(E.view(s, viewer))
+        assert not any(f'"{c}"' in text for c in card_strs(s.musik))
+
+
+def test_view_shows_musik_once_revealed_but_never_others_discards():
+    """§2.10.5: the musik is public before the discard; the discards stay face down."""
+    s = E.new(3, 6, {"first_dealer": 0})
+    s = E.apply(s, 1, Choose(Contract.NO_TRICKS))
+    assert all(E.view(s, v)["musik"] == card_strs(s.musik) for v in (None, 0, 1, 2))
+    discarded = s.hands[1][0]
+    s = E.apply(s, 1, Discard(discarded))
+    for viewer in (None, 0, 2):
+        view = E.view(s, viewer)
+        assert view["discards"] == 1 and view["hands"][1] == 19
+    assert E.view(s, 1)["discards"] == [str(discarded)]
+    assert E.move_view(Discard(discarded), 1, 0) == {"kind": "discard"}
+    assert E.move_view(Discard(discarded), 1, 1) == {"kind": "discard", "card": str(discarded)}
+
+
+def test_exchange_card_is_hidden_from_the_third_seat():
+    move = ExchangeCard(2, parse_card("5H"))
+    assert E.move_view(move, 1, 0) == {"kind": "exchange", "to": 2}
+    assert E.move_view(move, 1, None) == {"kind": "exchange", "to": 2}
+    assert E.move_view(move, 1, 2) == {"kind": "exchange", "to": 2, "card": "5H"}
+
+
+# --------------------------------------------------------------------------- tampered states
+
+
+def tamper(change) -> dict:
+    s = first_trick("H", {0: ["3S"]}, [(1, "KS")])
+    data = E.to_json(s)
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(("change", "code"), [
+    (lambda d: d["hands"][0].pop(), "3-5-8.cards-not-conserved"),                 # a lost card
+    (lambda d: d["hands"][0].__setitem__(0, d["hands"][1][0]), "3-5-8.cards-not-conserved"),  # a duplicate
+    (lambda d: d.__setitem__("leader", 2), "3-5-8.bad-turn"),                     # trick not from the leader
+    (lambda d: d["trick"].__setitem__(0, {"seat": 0, "card": "KS"}), "3-5-8.bad-turn"),
+    (lambda d: d.__setitem__("phase", "choose"), "3-5-8.bad-contract"),
+    (lambda d: d.__setitem__("deal", 2), "3-5-8.bad-history"),
+    (lambda d: d.__setitem__("discards", []), "3-5-8.cards-not-conserved"),
+    (lambda d: d.__setitem__("exchange", {"queue": [1], "steps": [0, 0, 0]}), "3-5-8.bad-exchange"),
+    (lambda d: d["options"].__setitem__("first_dealer", 1), "3-5-8.bad-dealer"),
+    (lambda d: d.pop("won"), "3-5-8.malformed"),
+    (lambda d: d.__setitem__("hands", [["ZZ"], [], []]), "3-5-8.malformed"),
+    (lambda d: d["options"].__setitem__("tie", "coin"), "3-5-8.malformed"),
+    (lambda d: d.__setitem__("phase", "bidding"), "3-5-8.malformed"),
+    (lambda d: d.__setitem__("deal", "1"), "3-5-8.malformed"),
+    (lambda d: d.__setitem__("history", [None]), "3-5-8.malformed"),
+    (lambda d: d.__setitem__("rng", {}), "state.rng"),
+])
+def test_tampered_states_are_rejected(change, code):
+    with pytest.raises(InvalidState) as err:
+        E.from_json(tamper(change))
+    assert err.value.code == code
+
+
+def test_reused_contract_and_wrong_history_scores_are_rejected():
+    hands, rest = fill({}, [16, 16, 16])
+    ok = state(deal=2, dealer=1, phase="choose", hands=hands, musik=rest, leader=2,
+               history=[record(0, "H", [3, 8, 5])])
+    E.from_json(ok)
+    bad = json.loads(json.dumps(ok))
+    bad["history"][0]["scores"] = [1, 0, -1]
+    with pytest.raises(InvalidState) as err:
+        E.from_json(bad)
+    assert err.value.code == "3-5-8.bad-history"
+    played = [record(i % 3, "H", [8, 5, 3]) for i in range(4)]  # chooser 1 chose H twice (deals 1, 4)
+    with pytest.raises(InvalidState) as err:
+        E.from_json(state(deal=5, dealer=1, hands=hands, musik=rest, leader=2, history=played))
+    assert err.value.code == "3-5-8.contract-reused"
+
+
+@pytest.mark.parametrize("data", [None, [], "state", {"phase": "play"}, 17])
+def test_non_states_are_invalid_not_crashes(data):
+    with pytest.raises(InvalidState):
+        E.from_json(data)
+
+
+# --------------------------------------------------------------------------- schemas and playouts
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_schemas_accept_every_state_and_move_of_random_playouts(seed):
+    rnd = random.Random(seed)
+    options = {"exchange_timing": rnd.choice(["before-musik", "after-discard"]), "must_trump": rnd.random() < .5,
+               "exchange_limit": rnd.choice(["per-opponent", "own-points"]), "first_dealer": rnd.choice(["random", 1])}
+    state_schema = schemas.StateSchema()
+    s = E.new(3, seed, options)
+    kinds = set()
+    steps = 0
+    while E.to_act(s):
+        if steps % 7 == 0:
+            assert state_schema.validate(E.to_json(s)) == {}
+        seat = rnd.choice(sorted(E.to_act(s)))
+        moves = E.legal_moves(s, seat)
+        for m in moves:
+            data = E.move_to_json(m)
+            assert schemas.MOVES[data["kind"]]().validate(data) == {}
+        move = rnd.choice(moves)
+        kinds.add(E.move_to_json(move)["kind"])
+        s = E.apply(s, seat, move)
+        steps += 1
+    assert state_schema.validate(E.to_json(s)) == {}
+    assert {"choose", "discard", "play", "next-round"} <= kinds
+    assert steps < 4000
+
+
+def test_tally_schema_matches_the_engine_tally():
+    tally = {"contract": "BL", "chooser": 1, "tricks": [10, 1, 5]}
+    assert schemas.TALLY().validate(tally) == {}
+    assert E.score_tally(tally).round == (-2, 2, 0)
+
+
+def test_playouts_stay_far_below_the_move_cap():
+    """Random whole games (18 deals) end well within the conformance cap of 4000 moves."""
+    for seed in range(4):
+        s, moves = random_game(100 + seed, {"exchange_limit": "own-points"})
+        assert s.phase is Phase.GAME_OVER and moves < 1500
+
+
+def test_views_in_play_name_no_card_of_other_hands_or_discards():
+    """§2.11: hands and discards are hidden; the current trick, the last trick and the musik are public."""
+    rnd = random.Random(21)
+    s = E.new(3, 21, {"first_dealer": 0})
+    while len(s.won[0]) + len(s.won[1]) + len(s.won[2]) < 9 or s.trick == ():
+        seat = min(E.to_act(s))
+        s = E.apply(s, seat, rnd.choice(E.legal_moves(s, seat)))
+    assert s.phase is Phase.PLAY
+    public = set(card_strs(c for _, c in s.trick)) | set(card_strs(c for _, c in s.last_trick)) | set(card_strs(s.musik))
+    for viewer in (None, 0, 1, 2):
+        text = json.dumps(E.view(s, viewer))
+        secret = {c for x in range(3) if x != viewer for c in card_strs(s.hands[x])}
+        if viewer != s.chooser:
+            secret |= set(card_strs(s.discards))
+        assert not [c for c in secret - public if f'"{c}"' in text]
+        if viewer is not None:
+            assert E.view(s, viewer)["hands"][viewer] == card_strs(s.hands[viewer])
+        assert E.view(s, viewer)["won"] == [len(w) // 3 for w in s.won]
+
+
+def test_events_report_musik_tricks_and_deal_scores():
+    s = E.new(3, 5, {"first_dealer": 0})
+    after = E.apply(s, 1, Choose(Contract.NO_TRUMP))
+    events = E.events(s, 1, Choose(Contract.NO_TRUMP), after)
+    assert {"type": "musik-revealed", "cards": card_strs(s.musik), "to": 1} in events
+    t = first_trick("H", {0: ["3S"]}, [(1, "KS"), (2, "2H")], void={2: "S"})
+    move = PlayCard(parse_card("3S"))
+    events = E.events(t, 0, move, E.apply(t, 0, move))
+    assert {"type": "trick-won", "seat": 2, "cards": ["KS", "2H", "3S"]} in events
+    rnd = random.Random(4)
+    while not E.round_over(after):
+        seat = min(E.to_act(after))
+        before, move = after, rnd.choice(E.legal_moves(after, seat))
+        after = E.apply(before, seat, move)
+    events = E.events(before, seat, move, after)
+    assert {"type": "deal-scored", "scores": list(after.history[-1].scores)} in events
+    assert {"type": "round-over"} in events
+
+
+def test_setup_notation_and_bad_options_are_refused():
+    from rules.base import InvalidOption
+
+    with pytest.raises(InvalidOption) as err:
+        E.new(3, 1, None, setup={"hands": []})
+    assert err.value.code == "3-5-8.setup-unsupported"
+    for bad in ({"first_dealer": 3}, {"first_dealer": True}, {"tie": "coin"}, {"trumps": 1}):
+        with pytest.raises(InvalidOption):
+            E.new(3, 1, bad)
+    with pytest.raises(InvalidOption):
+        E.new(4, 1)
