@@ -381,14 +381,14 @@ class Kierki(BaseEngine[State, Move]):
             totals=totals,
             breakdown=breakdown,
             final=state.phase is Phase.DEAL_OVER,
-            winners=_best(totals) if over else (),
+            winners=_best(totals, sign) if over else (),
         )
 
     def outcome(self, state: State) -> Outcome | None:
         if self.to_act(state):
             return None
         totals = self.scores(state).totals
-        return Outcome(winners=_best(totals), reason="the last deal of the match is over", points=totals)
+        return Outcome(winners=_best(totals, _sign(state.options)), reason="the last deal of the match is over", points=totals)
 
     def score_tally(self, tally: Json) -> ScoreReport:
         return _score_tally(tally)
@@ -721,10 +721,10 @@ def _sign(options: Options) -> int:
     return 1 if options.scoreSign == "penalties-negative" else -1
 
 
-def _best(totals: Sequence[int]) -> tuple[int, ...]:
+def _best(totals: Sequence[int], sign: int) -> tuple[int, ...]:
     """Highest total wins (standard sign); with penalties positive, the lowest (same seats)."""
-    top = max(totals)
-    return tuple(s for s, t in enumerate(totals) if t == top)
+    top = max(sign * t for t in totals)
+    return tuple(s for s, t in enumerate(totals) if sign * t == top)
 
 
 def _trump_json(state: State) -> str | None:

@@ -10,7 +10,7 @@ GAME_ID = "kierki"
 
 _MAX_SEAT = 3
 _MAX_HAND = 17  # three players hold 17 cards
-_MAX_STOCK = 52 - 4 * 5
+_MAX_STOCK = 51 - 3 * 5  # three players: 15 dealt before trumps are named
 _MAX_TRICKS = 17
 _MAX_DEALS = 15  # 7 negative + 4 trump deals + 4 loteryjkas
 _MAX_POINTS = 10_000
