@@ -882,9 +882,10 @@ def _check_meaning(state: State, data: Json) -> None:
     if len(state.results) != state.deal_no:
         fail("results", f"deal_no {state.deal_no} needs {state.deal_no} finished deals, got {len(state.results)}")
     for k, line in enumerate(state.results):
-        if len(line) != n or sum(line) != deal_total(deals[k], state.options, n):
-            fail("results", f"deal {k + 1} ({deals[k].value}) must total "
-                            f"{deal_total(deals[k], state.options, n)} over {n} seats, got {list(line)}")
+        total = deal_total(deals[k], state.options, n)
+        if len(line) != n or sum(line) != total or any(not min(0, total) <= p <= max(0, total) for p in line):
+            fail("results", f"deal {k + 1} ({deals[k].value}) must total {total} over {n} seats, "
+                            f"each between 0 and {total}, got {list(line)}")
     # conservation: hands + stock + trick + tricks + loteryjka rows == the pack
     laid = [Card(Rank(r), suit) for suit, row in zip(SUITS, state.rows, strict=False) if row for r in range(row[0], row[1] + 1)]
     everything = [*state.stock, *state.trick, *laid]
@@ -913,6 +914,8 @@ def _check_meaning(state: State, data: Json) -> None:
             fail("finished", f"the finished seats {list(state.finished)} must be those with no cards {sorted(empty)}")
         if (len(state.finished) >= 2) != (phase is Phase.DEAL_OVER) or len(state.finished) > 2:
             fail("wrong-phase", "the loteryjka is over exactly when two players are out")
+        if state.leader != left:
+            fail("wrong-turn", f"the loteryjka starts left of the dealer, at seat {left}, not {state.leader}")
         if phase is Phase.LOTTERY and state.turn in state.finished:
             fail("wrong-turn", f"seat {state.turn} is out and cannot be to play")
         return
@@ -920,6 +923,8 @@ def _check_meaning(state: State, data: Json) -> None:
         fail("wrong-phase", "only the loteryjka has rows and finished players")
     if kind is not Deal.TRUMPS and state.trump is not None:
         fail("wrong-phase", f"the {kind.value} deal has no trumps")
+    if data.get("trump") == _NO_TRUMP and not state.options.noTrumpAllowed:
+        fail("wrong-trump", "no trump ('NT') is played only with the option noTrumpAllowed")
     if phase is Phase.NAME_TRUMP:
         naming_a = state.options.trumpChooser == "dealer-after-5"
         size = _FIRST_HAND if naming_a else per_deal
@@ -927,8 +932,8 @@ def _check_meaning(state: State, data: Json) -> None:
             fail("wrong-phase", "trumps are named before any card is played in a trump deal")
         if any(len(h) != size for h in state.hands) or bool(state.stock) != naming_a:
             fail("hand-sizes", f"while trumps are named each hand holds {size} cards")
-        if state.turn != (state.dealer if naming_a else left):
-            fail("wrong-turn", f"seat {state.turn} does not name trumps")
+        if state.turn != (state.dealer if naming_a else left) or state.leader != left:
+            fail("wrong-turn", f"seat {state.turn} does not name trumps (or {state.leader} does not lead next)")
         return
     if state.stock:
         fail("wrong-phase", "the stock is dealt once trumps are named")

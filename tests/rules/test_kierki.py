@@ -174,7 +174,12 @@ ROBBER_LAST_TRICK = dict(hands=["3H", "QS", "KH", "JD"], dealer=W, winners=[N] *
 
 
 def test_robber_takes_every_penalty_at_once() -> None:
-    """KI-V2 (standard rozbójnik): South wins the 13th trick  N 3H  E QS  S KH  W JD.
+    """KI-V2 (§2.7-2, standard rozbójnik): North won tricks 1-12; the 13th trick
+
+              N: 3H (leads)
+        W: JD           E: QS
+              S: KH  -> South wins
+
     trick 20 + hearts 2x20 + queen 60 + K/J 2x30 + KH 150 + last trick 75 = 405."""
     state = trick_position("robber", **ROBBER_LAST_TRICK)
     for seat, card in [(N, "3H"), (E, "QS"), (S, "KH"), (W, "JD")]:
@@ -190,7 +195,11 @@ def test_robber_takes_every_penalty_at_once() -> None:
 
 
 def test_robber_with_the_book_last_trick_costs_480() -> None:
-    """KI-V2 (book: the last trick 150): the same 13th trick costs South 480."""
+    """KI-V2 (§2.7-2, book6 with rozbójnik, the last trick 150): the same 13th trick
+
+              N: 3H (leads)
+        W: JD           E: QS
+              S: KH  -> South wins: 20 + 40 + 60 + 60 + 150 + 150 = 480."""
     state = trick_position("robber", options={"ruleset": "book6", "book6Robber": True}, **ROBBER_LAST_TRICK)
     for seat, card in [(N, "3H"), (E, "QS"), (S, "KH"), (W, "JD")]:
         state = ENGINE.apply(state, seat, play(card))
@@ -216,7 +225,10 @@ def tally_of(deal: str, winners: list[int], players: int = 4, options=None) -> d
 
 
 def test_seventh_and_last_trick_by_one_player_cost_150() -> None:
-    """KI-V3: deal 6 (standard): South wins tricks 7 and 13 -> 150; trick 12 costs nothing."""
+    """KI-V3 (§2.7-3, deal 6 standard), tricks won:
+
+        trick  1-6  7  8-11  12  13
+        seat   N    S  E     W   S     -> South 75 + 75 = 150; West's 12th costs nothing."""
     winners = [N] * 6 + [S] + [E] * 4 + [W] + [S]
     report = ENGINE.score_tally(tally_of("no-seventh-and-last", winners))
     assert report.round == (0, 0, -150, 0)
@@ -224,15 +236,21 @@ def test_seventh_and_last_trick_by_one_player_cost_150() -> None:
 
 
 def test_seventh_and_last_trick_by_two_players_cost_75_each() -> None:
-    """KI-V3: trick 7 to North, trick 12 to West, trick 13 to East -> 75 and 75, West 0."""
+    """KI-V3 (§2.7-3), tricks won:
+
+        trick  1-6  7  8-11  12  13
+        seat   S    N  S     W   E     -> North 75, East 75, West (12th) 0."""
     winners = [S] * 6 + [N] + [S] * 4 + [W] + [E]
     report = ENGINE.score_tally(tally_of("no-seventh-and-last", winners))
     assert report.round == (-75, -75, 0, 0)
 
 
 def test_seventh_and_last_trick_scored_in_play() -> None:
-    """KI-V3 in play: South won trick 7, East trick 12; the 13th  S 2C  W 3C  N 4C  E 5C
-    goes to East: East 75, South 75, the 12th trick free."""
+    """KI-V3 (§2.7-3) in play: South won trick 7, East trick 12; East leads the 13th
+
+              N: 4C
+        W: 3C           E: 5C (leads)
+              S: 2C         -> East wins: East 75, South 75, the 12th trick free."""
     winners = [N] * 6 + [S] + [N] * 4 + [E] + [S]
     state = trick_position("no-seventh-and-last", hands=["4C", "5C", "2C", "3C"], dealer=W, winners=winners[:12])
     for seat, card in [(E, "5C"), (S, "2C"), (W, "3C"), (N, "4C")]:
@@ -245,7 +263,9 @@ def test_seventh_and_last_trick_scored_in_play() -> None:
 
 
 def test_hearts_may_not_be_led_while_holding_another_suit() -> None:
-    """KI-V4 (deal 2, no hearts): South to lead holding  AH 5H 3C  -> only 3C."""
+    """KI-V4 (§2.7-4, deal 2 "no hearts"): South to lead.
+
+        S: AH 5H 3C   -> only 3C; leading AH is kierki.lead-forbidden."""
     state = trick_position("no-hearts", hands=["2S 3S 4S", "5S 6S 7S", "AH 5H 3C", "8S 9S 10S"],
                            dealer=E, winners=[S] * 10)
     assert state.turn == S
@@ -254,7 +274,9 @@ def test_hearts_may_not_be_led_while_holding_another_suit() -> None:
 
 
 def test_any_heart_may_be_led_with_only_hearts() -> None:
-    """KI-V4: South holds only hearts  AH 5H 3H  -> every heart is a legal lead."""
+    """KI-V4 (§2.7-4): South to lead, holding only hearts.
+
+        S: AH 5H 3H   -> every heart is a legal lead."""
     state = trick_position("no-hearts", hands=["2S 3S 4S", "5S 6S 7S", "AH 5H 3H", "8S 9S 10S"],
                            dealer=E, winners=[S] * 10)
     assert legal(state, S) == {"3H", "5H", "AH"}
@@ -272,7 +294,11 @@ def test_hearts_lead_restriction_only_in_hearts_deals(deal: str, restricted: boo
 
 
 def test_must_follow_the_suit_led() -> None:
-    """KI-V5: N 5S  E 9S  S 4D, West holds  2S AH  -> only 2S."""
+    """KI-V5 (§2.7-5, deal 2): spades led; West to play.
+
+              N: 5S (led)
+        W: ?  [2S AH]   E: 9S
+              S: 4D         -> West must follow: only 2S."""
     state = trick_position("no-hearts", hands=["KD", "QD", "JD", "2S AH"], trick="5S 9S 4D",
                            dealer=W, winners=[N] * 11)
     assert state.turn == W
@@ -281,7 +307,11 @@ def test_must_follow_the_suit_led() -> None:
 
 
 def test_void_player_may_play_a_heart_even_in_the_hearts_deal() -> None:
-    """KI-V5: N 5S  E 9S  S 4D, West holds  2D AH  (no spade) -> AH is legal."""
+    """KI-V5 (§2.7-5, deal 2): spades led; West has no spade.
+
+              N: 5S (led)
+        W: ?  [2D AH]   E: 9S
+              S: 4D         -> any card, AH too (East takes it: 20)."""
     state = trick_position("no-hearts", hands=["KD", "QD", "JD", "2D AH"], trick="5S 9S 4D",
                            dealer=W, winners=[N] * 11)
     assert legal(state, W) == {"2D", "AH"}
@@ -299,8 +329,11 @@ def test_card_not_in_hand_is_refused() -> None:
 
 
 def test_discarding_a_low_trump_wins_the_trick() -> None:
-    """KI-V6 (diamonds trumps): N 5C, East void in clubs holds  2D 9H : both legal (no duty to
-    trump); E 2D  S KC  W 4C -> East wins, +25."""
+    """KI-V6 (§2.7-6, diamonds trumps): clubs led, East has no club.
+
+              N: 5C (led)
+        W: 4C           E: ? [2D 9H]  -> both legal (no duty to trump); East plays 2D
+              S: KC         -> East wins with the lowest trump: +25."""
     state = trick_position("trumps", hands=["KS", "2D 9H", "KC AS", "4C QS"], trick="5C",
                            dealer=W, winners=[N] * 11, trump="D")
     assert legal(state, E) == {"2D", "9H"}
@@ -311,7 +344,11 @@ def test_discarding_a_low_trump_wins_the_trick() -> None:
 
 
 def test_higher_trump_overtakes() -> None:
-    """KI-V6: N 5C  E 2D  S KC, West void in clubs plays 3D -> West wins the trick."""
+    """KI-V6 (§2.7-6): ... unless a higher diamond follows.
+
+              N: 5C (led)
+        W: 3D           E: 2D
+              S: KC         -> West's 3D beats East's 2D."""
     state = trick_position("trumps", hands=["KS", "2D 9H", "KC AS", "3D QS"], trick="5C",
                            dealer=W, winners=[N] * 11, trump="D")
     for seat, card in [(E, "2D"), (S, "KC"), (W, "3D")]:
@@ -386,7 +423,8 @@ def test_no_trump_is_refused_unless_allowed() -> None:
 
 
 def test_lottery_start_passes_left_when_the_leader_has_no_eight() -> None:
-    """KI-V7: North (left of dealer West) holds no 8 -> North may only pass; East with 8s must lay one."""
+    """KI-V7 (§2.7-7, loteryjka, book): empty table; North (left of dealer West) holds no 8
+    -> North may only pass; East, holding 8C 8D, must lay one of them (no pass)."""
     north = "2C 3C 4C 5C 6C 7C 9C 10C JC QC KC AC 2D"
     state = lottery_position(hands={N: north, E: "8C 8D 2H 3H 4H 5H 6H 7H 9H 10H JH QH KH"}, rows={}, turn=N)
     assert ENGINE.legal_moves(state, N) == [Pass()]
@@ -398,7 +436,9 @@ def test_lottery_start_passes_left_when_the_leader_has_no_eight() -> None:
 
 
 def test_lottery_player_who_can_play_must_play() -> None:
-    """KI-V7: row  S 8-8 ; South holds  7S 9S 2C 3C  and nothing else fits -> 7S or 9S, no pass."""
+    """KI-V7 (§2.7-7): on the table   S: 8   (no other row)
+
+        South: 7S 9S 2C 3C   -> must play 7S or 9S; passing is kierki.must-play."""
     state = lottery_position(hands={S: "7S 9S 2C 3C"}, rows={"S": (8, 8)}, turn=S)
     assert legal(state, S) == {"7S", "9S"}
     assert code_of(state, S, Pass()) == "kierki.must-play"
@@ -482,6 +522,13 @@ def test_deal_stops_once_no_penalty_is_left(early_end: bool) -> None:
     assert ENGINE.scores(state).round == (0, 0, 0, -150)
     assert len(state.hands[N]) == 10
     assert ENGINE.from_json(ENGINE.to_json(state)) == state
+
+
+def test_book_third_and_seventh_deal_stops_after_the_seventh_trick() -> None:
+    """§2.2 earlyEnd with book6SixthDeal 3rd-and-7th: once trick 7 is taken nothing is left."""
+    opts = {"ruleset": "book6", "book6SixthDeal": "3rd-and-7th"}
+    end = advance(ENGINE.new(4, 1, opts), lambda s: s.deal_no == 5 and s.phase is Phase.DEAL_OVER)
+    assert len(end.tricks) == 7 and sum(ENGINE.scores(end).round) == -150
 
 
 def test_no_tricks_deal_is_played_out() -> None:
