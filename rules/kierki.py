@@ -39,7 +39,8 @@ Options (name: default; every PROPOSED ruling of §2.8 is one):
   ``"3rd-and-8th"``: 75 for each of two tricks);
 - ``book6Robber``: false (book: rozbójnik is optional);
 - ``book6Positive``: ``"loteryjka"`` (book6 without rozbójnik: one positive round, the
-  loteryjka, or ``"trumps"`` the trump deals, or ``"none"``).
+  loteryjka, or ``"trumps"`` the trump deals, or ``"none"``);
+- ``dealOrder``: ``"fixed"`` (KI-6: the only choice; players choosing the order is out of scope).
 
 Representation: a move is ``{"kind": "play", "card": "QH"}`` (tricks and the loteryjka),
 ``{"kind": "name-trump", "suit": "H"}`` (``"NT"`` for no trump), ``{"kind": "pass"}`` (the
@@ -152,6 +153,11 @@ _OPTIONS: dict[str, Option] = {
     "book6Robber": Option(
         False, "book6: add rozbójnik as a 7th deal (then both positive rounds are played)", type="boolean"
     ),
+    "dealOrder": Option(
+        "fixed",
+        "KI-6: the negative deals come in the fixed order of §2.3 (letting players choose is out of scope)",
+        choices=("fixed",),
+    ),
     "book6Positive": Option(
         "loteryjka",
         "book6 without rozbójnik: the positive round: the loteryjka, the trump deals, or none",
@@ -173,6 +179,7 @@ class Options:
     threePlayerTrumpTrick: int = 25
     book6SixthDeal: str = "last"
     book6Robber: bool = False
+    dealOrder: str = "fixed"
     book6Positive: str = "loteryjka"
 
     def to_json(self) -> Json:

@@ -45,6 +45,7 @@ _OPTION_VALUES: dict[str, tuple] = {
     "threePlayerTrumpTrick": (25, 20),
     "book6SixthDeal": ("last", "last-two", "3rd-and-7th", "3rd-and-8th"),
     "book6Robber": (True, False),
+    "dealOrder": ("fixed",),
     "book6Positive": ("loteryjka", "trumps", "none"),
 }
 

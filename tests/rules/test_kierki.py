@@ -452,7 +452,9 @@ def test_lottery_ends_when_the_second_player_is_out() -> None:
     Rows  C 3-A  D 2-A ; North has out already; East holds  2C , South  KH ."""
     rows = {"C": (3, 14), "D": (2, 14), "H": (2, 12), "S": (2, 14)}
     state = lottery_position(hands={N: "", E: "2C", S: "KH", W: "AH"}, rows=rows, turn=E, finished=[N])
+    before = state
     state = ENGINE.apply(state, E, play("2C"))
+    assert {"type": "out", "seat": E, "place": 2} in ENGINE.events(before, E, play("2C"), state)
     assert state.phase is Phase.DEAL_OVER and state.finished == (N, E)
     assert ENGINE.scores(state).round == (800, 500, 0, 0)
     assert ENGINE.scores(state).breakdown[E]["items"] == {"prize": 500}
@@ -601,6 +603,40 @@ def test_penalties_positive_sign_negates_and_lowest_wins() -> None:
     a, b = ENGINE.scores(neg), ENGINE.scores(pos)
     assert b.totals == tuple(-t for t in a.totals)
     assert b.winners == a.winners and b.totals[b.winners[0]] == min(b.totals)
+
+
+# --------------------------------------------------------------------------- options
+
+
+def test_option_defaults_are_the_spec_rulings() -> None:
+    """§2.8 and §6: standard, trumps named by the dealer after 5 cards, loteryjka from the 8 at
+    800/500, K♥ need not drop, early end allowed, penalties negative, fixed deal order."""
+    defaults = {name: opt.default for name, opt in ENGINE.options.items()}
+    assert defaults == {
+        "ruleset": "standard", "trumpChooser": "dealer-after-5", "noTrumpAllowed": False, "lotteryStartRank": 8,
+        "lottery": "one", "kingOfHeartsMustDrop": False, "earlyEnd": True, "scoreSign": "penalties-negative",
+        "threePlayerTrumpTrick": 25, "book6SixthDeal": "last", "book6Robber": False, "dealOrder": "fixed",
+        "book6Positive": "loteryjka",
+    }
+    state = ENGINE.new(4, 1, {"ruleset": "book6"})
+    assert ENGINE.options_of(state) == {**defaults, "ruleset": "book6"}
+    assert ENGINE.to_json(state)["options"]["ruleset"] == "book6"
+
+
+@pytest.mark.parametrize(("options", "code"), [
+    ({"ruleset": "kurnik"}, "options.bad-value"), ({"lotteryStartRank": 9}, "options.bad-value"),
+    ({"earlyEnd": "yes"}, "options.bad-type"), ({"trumps": "H"}, "options.unknown"),
+])
+def test_bad_options_are_refused(options: dict, code: str) -> None:
+    with pytest.raises(InvalidOption) as err:
+        ENGINE.new(4, 1, options)
+    assert err.value.code == code
+
+
+def test_players_three_or_four() -> None:
+    for players in (2, 5):
+        with pytest.raises(InvalidOption):
+            ENGINE.new(players, 1)
 
 
 # --------------------------------------------------------------------------- rounds and turns
