@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -33,6 +34,7 @@ from rules.tricks import trick_winner
 from service.schemas.kierki import MOVES, StateSchema, TallySchema
 
 N, E, S, W = 0, 1, 2, 3
+POSITIONS = json.loads((Path(__file__).parent / "data" / "kierki" / "positions.json").read_text())
 RNG = {"v": 1, "key": "0" * 64, "counter": 0}
 
 
@@ -852,3 +854,26 @@ def test_schemas_validate_states_and_moves_of_playouts(players: int) -> None:
                 for move in ENGINE.legal_moves(state, seat):
                     data = ENGINE.move_to_json(move)
                     assert MOVES[data["kind"]]().validate(data) == {}
+
+
+# --------------------------------------------------------------------------- data positions
+
+
+@pytest.mark.parametrize("case", POSITIONS["tricks"], ids=[c["name"] for c in POSITIONS["tricks"]])
+def test_trick_positions_from_data(case: dict) -> None:
+    """tests/rules/data/kierki/positions.json: trick positions and their legal moves."""
+    state = trick_position(case["deal"], hands=case["hands"], dealer=case["dealer"], winners=case["winners"],
+                           trick=case["trick"], options=case.get("options"), players=case.get("players", 4),
+                           trump=case.get("trump"))
+    assert state.turn == case["seat"]
+    assert legal(state, case["seat"]) == set(case["legal"])
+    for seat in set(range(state.players)) - {case["seat"]}:
+        assert ENGINE.legal_moves(state, seat) == []
+
+
+@pytest.mark.parametrize("case", POSITIONS["lottery"], ids=[c["name"] for c in POSITIONS["lottery"]])
+def test_lottery_positions_from_data(case: dict) -> None:
+    """tests/rules/data/kierki/positions.json: loteryjka positions and their legal moves."""
+    state = lottery_position(hands={int(k): v for k, v in case["hands"].items()},
+                             rows={k: tuple(v) for k, v in case["rows"].items()}, turn=case["turn"])
+    assert legal(state, case["seat"]) == set(case["legal"])
