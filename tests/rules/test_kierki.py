@@ -378,7 +378,8 @@ def test_dealer_names_trumps_after_five_cards() -> None:
     assert [len(h) for h in state.hands] == [5] * 4 and len(state.stock) == 32
     view = ENGINE.view(state, state.dealer)
     assert view["hands"][state.dealer] == card_strs(state.hands[state.dealer])
-    assert view["stock"] == 32 and sorted(view["hands"], key=str)[:3] == [5, 5, 5]
+    assert view["stock"] == 32
+    assert [h for seat, h in enumerate(view["hands"]) if seat != state.dealer] == [5, 5, 5]
     assert [m.suit.value for m in ENGINE.legal_moves(state, state.dealer)] == ["C", "D", "H", "S"]
     first_five = state.hands
     after = ENGINE.apply(state, state.dealer, NameTrump(Suit.HEARTS))
@@ -681,8 +682,7 @@ def test_scores_mid_deal_are_running() -> None:
     report = ENGINE.scores(state)
     assert not report.final and report.winners == ()
     assert sum(report.round) == -60 and report.breakdown[0]["deal"] == "no-tricks"
-    events = ENGINE.events(state, state.turn, ENGINE.legal_moves(state, state.turn)[0], state)
-    assert events[0]["type"] == "move"
+    assert report.totals == report.round and report.breakdown[0]["deals"] == [report.round[0]]
 
 
 def test_trick_event_names_the_winner() -> None:
