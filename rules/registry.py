@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from rules import kniffel_cards, take_that, three_five_eight
+from rules import kniffel_cards, take_that, three_five_eight, kierki
 from rules.base import Engine, UnknownGame
 
 _ENGINES: tuple[Engine, ...] = (
     kniffel_cards.ENGINE,
     take_that.ENGINE,
     three_five_eight.ENGINE,
+    kierki.ENGINE,
 )
 
 ENGINES: Mapping[str, Engine] = MappingProxyType({e.game_id: e for e in _ENGINES})

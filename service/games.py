@@ -17,7 +17,7 @@ from marshmallow import Schema, ValidationError
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
 from rules.registry import ENGINES, get_engine
 from service.errors import problem_for
-from service.schemas import kniffel_cards, take_that, three_five_eight
+from service.schemas import kniffel_cards, take_that, three_five_eight, kierki
 from service.schemas.fast import compile_validator
 
 Json = Any
@@ -159,6 +159,7 @@ _SCHEMA_MODULES: tuple[ModuleType, ...] = (
     kniffel_cards,
     take_that,
     three_five_eight,
+    kierki,
 )
 
 BINDINGS: Mapping[str, GameBinding] = MappingProxyType(

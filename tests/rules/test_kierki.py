@@ -1,0 +1,879 @@
+"""Kierki scenarios: the vectors of compendium-003 §2.7 (KI-V1..KI-V7), every option of §2.8,
+tampered states, the view, the tally and the schemas.
+
+Seats: 0 = North, 1 = East, 2 = South, 3 = West (clockwise). Positions are built as JSON and
+loaded through ``from_json`` (so they pass its meaning checks); earlier tricks of a position
+are filled from the cards nobody holds, each won by the seat the test names.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn
+from rules.cards import Suit, card_strs, deck, parse_card, parse_cards
+from rules.kierki import (
+    ENGINE,
+    Deal,
+    NameTrump,
+    NextRound,
+    Options,
+    Pass,
+    Phase,
+    PlayCard,
+    deal_list,
+    deal_total,
+    full_deck,
+)
+from rules.tricks import trick_winner
+from service.schemas.kierki import MOVES, StateSchema, TallySchema
+
+N, E, S, W = 0, 1, 2, 3
+POSITIONS = json.loads((Path(__file__).parent / "data" / "kierki" / "positions.json").read_text())
+RNG = {"v": 1, "key": "0" * 64, "counter": 0}
+
+
+def cards(text: str):
+    return parse_cards(text.split())
+
+
+def play(text: str) -> PlayCard:
+    return PlayCard(parse_card(text))
+
+
+def legal(state, seat) -> set[str]:
+    """The legal moves as card names (or move kinds), in no particular order."""
+    return {ENGINE.move_to_json(m).get("card", ENGINE.move_to_json(m)["kind"]) for m in ENGINE.legal_moves(state, seat)}
+
+
+def code_of(state, seat, move) -> str:
+    with pytest.raises(IllegalMove) as err:
+        ENGINE.apply(state, seat, move)
+    return err.value.code
+
+
+def resolved(options: dict | None) -> Options:
+    return Options(**ENGINE.resolve_options(options or {}))
+
+
+def prior_results(opts: Options, players: int, deal_no: int) -> list[list[int]]:
+    """Earlier deals, all taken by North (each line sums to its deal's total)."""
+    deals = deal_list(opts, players)
+    return [[deal_total(deals[k], opts, players)] + [0] * (players - 1) for k in range(deal_no)]
+
+
+def trick_position(deal: str, *, hands, dealer: int, winners=(), trick: str = "", options=None, players=4,
+                   trump: str | None = None, phase: str = "play", deal_no: int | None = None):
+    """A trick-deal position: ``hands`` (text per seat), earlier tricks won by ``winners``,
+    the current ``trick`` (text, in play order from its leader)."""
+    opts = resolved(options)
+    if deal_no is None:
+        deal_no = deal_list(opts, players).index(Deal(deal))
+    held = [c for h in hands for c in cards(h)] + list(cards(trick))
+    rest = sorted(set(full_deck(players)) - set(held), key=lambda c: (c.suit.value, c.rank))
+    assert len(rest) == players * len(winners), "hands and winners do not add up"
+    suit = None if trump in (None, "NT") else Suit(trump)
+    tricks, leader = [], (dealer + 1) % players
+    for k, winner in enumerate(winners):
+        seats = [(leader + i) % players for i in range(players)]
+        for perm in itertools.permutations(rest[k * players:(k + 1) * players]):
+            if trick_winner(tuple(zip(seats, perm, strict=True)), suit) == winner:
+                break
+        else:
+            raise AssertionError(f"no order of trick {k + 1} is won by seat {winner}")
+        tricks.append({"leader": leader, "cards": card_strs(perm), "winner": winner})
+        leader = winner
+    data = {
+        "players": players, "options": opts.to_json(), "deal_no": deal_no, "deal": deal, "dealer": dealer,
+        "phase": phase, "hands": [card_strs(cards(h)) for h in hands], "stock": [], "trump": trump,
+        "leader": leader, "turn": (leader + len(cards(trick))) % players, "trick": card_strs(cards(trick)),
+        "tricks": tricks, "rows": [], "finished": [], "results": prior_results(opts, players, deal_no), "rng": RNG,
+    }
+    return ENGINE.from_json(data)
+
+
+def lottery_position(*, hands: dict[int, str], rows: dict[str, tuple[int, int]], turn: int, dealer: int = W,
+                     finished=(), options=None, players=4, phase: str = "lottery"):
+    """A loteryjka position: the named hands; cards neither held nor laid go round the others."""
+    opts = resolved(options)
+    deal_no = deal_list(opts, players).index(Deal.LOTERYJKA)
+    laid = {parse_card(f"{r if r <= 10 else 'JQKA'[r - 11]}{s}") for s, (lo, hi) in rows.items()
+            for r in range(lo, hi + 1)}
+    given = {seat: list(cards(text)) for seat, text in hands.items()}
+    taken = laid | {c for h in given.values() for c in h}
+    rest = sorted(set(full_deck(players)) - taken, key=lambda c: (c.suit.value, c.rank))
+    fillers = [s for s in range(players) if s not in given and s not in finished]
+    out = {s: given.get(s, []) for s in range(players)}
+    for i, c in enumerate(rest):
+        out[fillers[i % len(fillers)]].append(c)
+    data = {
+        "players": players, "options": opts.to_json(), "deal_no": deal_no, "deal": "loteryjka", "dealer": dealer,
+        "phase": phase, "hands": [card_strs(out[s]) for s in range(players)], "stock": [], "trump": None,
+        "leader": (dealer + 1) % players, "turn": turn, "trick": [], "tricks": [],
+        "rows": [{"suit": s, "low": lo, "high": hi} for s, (lo, hi) in sorted(rows.items(), key=lambda r: "CDHS".index(r[0]))],
+        "finished": list(finished), "results": prior_results(opts, players, deal_no), "rng": RNG,
+    }
+    return ENGINE.from_json(data)
+
+
+def advance(state, until):
+    """Play the first legal move of the lowest acting seat until ``until(state)``."""
+    for _ in range(5000):
+        if until(state):
+            return state
+        seat = min(ENGINE.to_act(state))
+        state = ENGINE.apply(state, seat, ENGINE.legal_moves(state, seat)[0])
+    raise AssertionError("never reached")
+
+
+def random_match(players: int, seed: int, options=None):
+    rnd = random.Random(seed)
+    state = ENGINE.new(players, seed, options)
+    states = [state]
+    while ENGINE.to_act(state):
+        seat = rnd.choice(sorted(ENGINE.to_act(state)))
+        state = ENGINE.apply(state, seat, rnd.choice(ENGINE.legal_moves(state, seat)))
+        states.append(state)
+    return states
+
+
+# --------------------------------------------------------------------------- KI-V1: deal totals
+
+
+STANDARD_TOTALS = [-260, -260, -240, -240, -150, -150, -1300, 325, 325, 325, 325, 1300]
+
+
+@pytest.mark.parametrize("early_end", [True, False])
+def test_deal_totals_match_the_contract_table(early_end: bool) -> None:
+    """KI-V1: per deal, summed over the 4 seats: 260, 260, 240, 240, 150, 150, 1300 in
+    penalties (negative), +325 a trump deal, +1300 the loteryjka; the match sums to zero."""
+    final = random_match(4, 11, {"earlyEnd": early_end})[-1]
+    lines = [*final.results, ENGINE.scores(final).round]
+    assert [sum(line) for line in lines] == STANDARD_TOTALS
+    assert sum(ENGINE.scores(final).totals) == 0
+    assert [deal_total(d, final.options, 4) for d in deal_list(final.options, 4)] == STANDARD_TOTALS
+
+
+def test_standard_match_is_zero_sum_over_seeds_and_early_end() -> None:
+    """§2.4: -2600 in the negative deals, +1300 trump deals, +1300 loteryjka: sum 0."""
+    for seed in range(3):
+        final = random_match(4, seed, {"trumpChooser": "left-of-dealer", "kingOfHeartsMustDrop": True})[-1]
+        report = ENGINE.scores(final)
+        assert sum(report.totals) == 0 and report.final
+        assert report.winners == ENGINE.outcome(final).winners
+        assert report.totals[report.winners[0]] == max(report.totals)
+
+
+# --------------------------------------------------------------------------- KI-V2: rozbójnik
+
+
+ROBBER_LAST_TRICK = dict(hands=["3H", "QS", "KH", "JD"], dealer=W, winners=[N] * 12)
+
+
+def test_robber_takes_every_penalty_at_once() -> None:
+    """KI-V2 (§2.7-2, standard rozbójnik): North won tricks 1-12; the 13th trick
+
+              N: 3H (leads)
+        W: JD           E: QS
+              S: KH  -> South wins
+
+    trick 20 + hearts 2x20 + queen 60 + K/J 2x30 + KH 150 + last trick 75 = 405."""
+    state = trick_position("robber", **ROBBER_LAST_TRICK)
+    for seat, card in [(N, "3H"), (E, "QS"), (S, "KH"), (W, "JD")]:
+        state = ENGINE.apply(state, seat, play(card))
+    report = ENGINE.scores(state)
+    assert state.phase is Phase.DEAL_OVER and report.final
+    assert report.round[S] == -405
+    assert report.breakdown[S]["items"] == {
+        "tricks": -20, "hearts": -40, "queens": -60, "kings-jacks": -60, "king-of-hearts": -150,
+        "trick-7": 0, "trick-13": -75,
+    }
+    assert sum(report.round) == -1300
+
+
+def test_robber_with_the_book_last_trick_costs_480() -> None:
+    """KI-V2 (§2.7-2, book6 with rozbójnik, the last trick 150): the same 13th trick
+
+              N: 3H (leads)
+        W: JD           E: QS
+              S: KH  -> South wins: 20 + 40 + 60 + 60 + 150 + 150 = 480."""
+    state = trick_position("robber", options={"ruleset": "book6", "book6Robber": True}, **ROBBER_LAST_TRICK)
+    for seat, card in [(N, "3H"), (E, "QS"), (S, "KH"), (W, "JD")]:
+        state = ENGINE.apply(state, seat, play(card))
+    report = ENGINE.scores(state)
+    assert report.round[S] == -480
+    assert report.breakdown[S]["items"]["trick-13"] == -150
+
+
+# --------------------------------------------------------------------------- KI-V3: 7th and last
+
+
+def tally_of(deal: str, winners: list[int], players: int = 4, options=None) -> dict:
+    """A tally where trick k (1-based) holds the k-th four cards of the pack, won by winners[k-1]."""
+    pack = full_deck(players)
+    seats = [{"cards": [], "tricks": []} for _ in range(players)]
+    for k, w in enumerate(winners):
+        seats[w]["cards"] += card_strs(pack[k * players:(k + 1) * players])
+        seats[w]["tricks"].append(k + 1)
+    out = {"deal": deal, "players": players, "seats": seats}
+    if options:
+        out["options"] = options
+    return out
+
+
+def test_seventh_and_last_trick_by_one_player_cost_150() -> None:
+    """KI-V3 (§2.7-3, deal 6 standard), tricks won:
+
+        trick  1-6  7  8-11  12  13
+        seat   N    S  E     W   S     -> South 75 + 75 = 150; West's 12th costs nothing."""
+    winners = [N] * 6 + [S] + [E] * 4 + [W] + [S]
+    report = ENGINE.score_tally(tally_of("no-seventh-and-last", winners))
+    assert report.round == (0, 0, -150, 0)
+    assert report.breakdown[S]["items"] == {"trick-7": -75, "trick-13": -75}
+
+
+def test_seventh_and_last_trick_by_two_players_cost_75_each() -> None:
+    """KI-V3 (§2.7-3), tricks won:
+
+        trick  1-6  7  8-11  12  13
+        seat   S    N  S     W   E     -> North 75, East 75, West (12th) 0."""
+    winners = [S] * 6 + [N] + [S] * 4 + [W] + [E]
+    report = ENGINE.score_tally(tally_of("no-seventh-and-last", winners))
+    assert report.round == (-75, -75, 0, 0)
+
+
+def test_seventh_and_last_trick_scored_in_play() -> None:
+    """KI-V3 (§2.7-3) in play: South won trick 7, East trick 12; East leads the 13th
+
+              N: 4C
+        W: 3C           E: 5C (leads)
+              S: 2C         -> East wins: East 75, South 75, the 12th trick free."""
+    winners = [N] * 6 + [S] + [N] * 4 + [E] + [S]
+    state = trick_position("no-seventh-and-last", hands=["4C", "5C", "2C", "3C"], dealer=W, winners=winners[:12])
+    for seat, card in [(E, "5C"), (S, "2C"), (W, "3C"), (N, "4C")]:
+        state = ENGINE.apply(state, seat, play(card))
+    assert state.tricks[-1].winner == E
+    assert ENGINE.scores(state).round == (0, -75, -75, 0)
+
+
+# --------------------------------------------------------------------------- KI-V4, KI-V5: leads and following
+
+
+def test_hearts_may_not_be_led_while_holding_another_suit() -> None:
+    """KI-V4 (§2.7-4, deal 2 "no hearts"): South to lead.
+
+        S: AH 5H 3C   -> only 3C; leading AH is kierki.lead-forbidden."""
+    state = trick_position("no-hearts", hands=["2S 3S 4S", "5S 6S 7S", "AH 5H 3C", "8S 9S 10S"],
+                           dealer=E, winners=[S] * 10)
+    assert state.turn == S
+    assert legal(state, S) == {"3C"}
+    assert code_of(state, S, play("AH")) == "kierki.lead-forbidden"
+
+
+def test_any_heart_may_be_led_with_only_hearts() -> None:
+    """KI-V4 (§2.7-4): South to lead, holding only hearts.
+
+        S: AH 5H 3H   -> every heart is a legal lead."""
+    state = trick_position("no-hearts", hands=["2S 3S 4S", "5S 6S 7S", "AH 5H 3H", "8S 9S 10S"],
+                           dealer=E, winners=[S] * 10)
+    assert legal(state, S) == {"3H", "5H", "AH"}
+
+
+@pytest.mark.parametrize(("deal", "restricted"), [
+    ("no-king-of-hearts", True), ("robber", True), ("no-queens", False), ("no-tricks", False),
+])
+def test_hearts_lead_restriction_only_in_hearts_deals(deal: str, restricted: bool) -> None:
+    """§2.2: the lead restriction holds in deals 2, 5 and 7 only.  South leads from  AH 5H 3C
+    (KH and two queens still out, so no deal is over)."""
+    state = trick_position(deal, hands=["2S 3S QS", "5S 6S KH", "AH 5H 3C", "8S 9S QH"],
+                           dealer=E, winners=[S] * 10)
+    assert legal(state, S) == ({"3C"} if restricted else {"3C", "5H", "AH"})
+
+
+def test_must_follow_the_suit_led() -> None:
+    """KI-V5 (§2.7-5, deal 2): spades led; West to play.
+
+              N: 5S (led)
+        W: ?  [2S AH]   E: 9S
+              S: 4D         -> West must follow: only 2S."""
+    state = trick_position("no-hearts", hands=["KD", "QD", "JD", "2S AH"], trick="5S 9S 4D",
+                           dealer=W, winners=[N] * 11)
+    assert state.turn == W
+    assert legal(state, W) == {"2S"}
+    assert code_of(state, W, play("AH")) == "kierki.must-follow-suit"
+
+
+def test_void_player_may_play_a_heart_even_in_the_hearts_deal() -> None:
+    """KI-V5 (§2.7-5, deal 2): spades led; West has no spade.
+
+              N: 5S (led)
+        W: ?  [2D AH]   E: 9S
+              S: 4D         -> any card, AH too (East takes it: 20)."""
+    state = trick_position("no-hearts", hands=["KD", "QD", "JD", "2D AH"], trick="5S 9S 4D",
+                           dealer=W, winners=[N] * 11)
+    assert legal(state, W) == {"2D", "AH"}
+    after = ENGINE.apply(state, W, play("AH"))
+    assert after.tricks[-1].winner == E and ENGINE.scores(after).round[E] == -20
+
+
+def test_card_not_in_hand_is_refused() -> None:
+    state = trick_position("no-hearts", hands=["KD", "QD", "JD", "2D AH"], trick="5S 9S 4D",
+                           dealer=W, winners=[N] * 11)
+    assert code_of(state, W, play("KD")) == "kierki.card-not-in-hand"
+
+
+# --------------------------------------------------------------------------- KI-V6: trump deals
+
+
+def test_discarding_a_low_trump_wins_the_trick() -> None:
+    """KI-V6 (§2.7-6, diamonds trumps): clubs led, East has no club.
+
+              N: 5C (led)
+        W: 4C           E: ? [2D 9H]  -> both legal (no duty to trump); East plays 2D
+              S: KC         -> East wins with the lowest trump: +25."""
+    state = trick_position("trumps", hands=["KS", "2D 9H", "KC AS", "4C QS"], trick="5C",
+                           dealer=W, winners=[N] * 11, trump="D")
+    assert legal(state, E) == {"2D", "9H"}
+    for seat, card in [(E, "2D"), (S, "KC"), (W, "4C")]:
+        state = ENGINE.apply(state, seat, play(card))
+    assert state.tricks[-1].winner == E
+    assert ENGINE.scores(state).breakdown[E]["items"] == {"tricks-won": 25}
+
+
+def test_higher_trump_overtakes() -> None:
+    """KI-V6 (§2.7-6): ... unless a higher diamond follows.
+
+              N: 5C (led)
+        W: 3D           E: 2D
+              S: KC         -> West's 3D beats East's 2D."""
+    state = trick_position("trumps", hands=["KS", "2D 9H", "KC AS", "3D QS"], trick="5C",
+                           dealer=W, winners=[N] * 11, trump="D")
+    for seat, card in [(E, "2D"), (S, "KC"), (W, "3D")]:
+        state = ENGINE.apply(state, seat, play(card))
+    assert state.tricks[-1].winner == W
+
+
+def test_trump_deal_scores_325() -> None:
+    """KI-V1: a trump deal gives exactly +325, +25 a trick."""
+    start = advance(ENGINE.new(4, 5), lambda s: s.phase is Phase.NAME_TRUMP)
+    end = advance(start, lambda s: s.phase is Phase.DEAL_OVER)
+    report = ENGINE.scores(end)
+    assert sum(report.round) == 325
+    assert all(r % 25 == 0 for r in report.round)
+
+
+# --------------------------------------------------------------------------- KI-2: naming trumps
+
+
+def test_dealer_names_trumps_after_five_cards() -> None:
+    """KI-2 (a): the dealer sees 5 cards, names trumps; then the rest is dealt and the
+    player left of the dealer leads."""
+    state = advance(ENGINE.new(4, 3), lambda s: s.phase is Phase.NAME_TRUMP)
+    assert ENGINE.to_act(state) == {state.dealer}
+    assert [len(h) for h in state.hands] == [5] * 4 and len(state.stock) == 32
+    view = ENGINE.view(state, state.dealer)
+    assert view["hands"][state.dealer] == card_strs(state.hands[state.dealer])
+    assert view["stock"] == 32
+    assert [h for seat, h in enumerate(view["hands"]) if seat != state.dealer] == [5, 5, 5]
+    assert [m.suit.value for m in ENGINE.legal_moves(state, state.dealer)] == ["C", "D", "H", "S"]
+    first_five = state.hands
+    after = ENGINE.apply(state, state.dealer, NameTrump(Suit.HEARTS))
+    assert [len(h) for h in after.hands] == [13] * 4 and after.stock == ()
+    assert all(set(a) <= set(b) for a, b in zip(first_five, after.hands, strict=True))
+    assert after.phase is Phase.PLAY and after.turn == (state.dealer + 1) % 4
+    assert ENGINE.to_json(after)["trump"] == "H"
+
+
+def test_left_of_dealer_names_trumps_and_leads() -> None:
+    """KI-2 (b): the player left of the dealer, holding all 13 cards, names trumps and leads."""
+    state = advance(ENGINE.new(4, 3, {"trumpChooser": "left-of-dealer"}), lambda s: s.phase is Phase.NAME_TRUMP)
+    left = (state.dealer + 1) % 4
+    assert ENGINE.to_act(state) == {left} and state.stock == ()
+    assert [len(h) for h in state.hands] == [13] * 4
+    after = ENGINE.apply(state, left, NameTrump(Suit.SPADES))
+    assert after.turn == left and after.trump is Suit.SPADES
+
+
+def test_each_player_names_trumps_once_over_the_trump_deals() -> None:
+    """§2.4: over the 4 trump deals the deal passes left, so each player names once."""
+    namers = []
+    state = ENGINE.new(4, 8)
+    for _ in range(4):
+        state = advance(state, lambda s: s.phase is Phase.NAME_TRUMP and s.deal_no >= 7 + len(namers))
+        namers.append(min(ENGINE.to_act(state)))
+        state = ENGINE.apply(state, namers[-1], NameTrump(Suit.CLUBS))
+    assert sorted(namers) == [0, 1, 2, 3]
+
+
+def test_no_trump_is_refused_unless_allowed() -> None:
+    """§2.4: only a suit may be named; option noTrumpAllowed admits 'NT' (highest of the led suit wins)."""
+    state = advance(ENGINE.new(4, 3), lambda s: s.phase is Phase.NAME_TRUMP)
+    assert code_of(state, state.dealer, NameTrump(None)) == "kierki.no-trump-not-allowed"
+    assert code_of(state, state.dealer, play(card_strs(state.hands[state.dealer])[0])) == "kierki.must-name-trump"
+    state = advance(ENGINE.new(4, 3, {"noTrumpAllowed": True}), lambda s: s.phase is Phase.NAME_TRUMP)
+    assert NameTrump(None) in ENGINE.legal_moves(state, state.dealer)
+    after = ENGINE.apply(state, state.dealer, NameTrump(None))
+    assert after.trump is None and ENGINE.to_json(after)["trump"] == "NT"
+    assert ENGINE.from_json(ENGINE.to_json(after)) == after
+
+
+# --------------------------------------------------------------------------- KI-V7: loteryjka
+
+
+def test_lottery_start_passes_left_when_the_leader_has_no_eight() -> None:
+    """KI-V7 (§2.7-7, loteryjka, book): empty table; North (left of dealer West) holds no 8
+    -> North may only pass; East, holding 8C 8D, must lay one of them (no pass)."""
+    north = "2C 3C 4C 5C 6C 7C 9C 10C JC QC KC AC 2D"
+    state = lottery_position(hands={N: north, E: "8C 8D 2H 3H 4H 5H 6H 7H 9H 10H JH QH KH"}, rows={}, turn=N)
+    assert ENGINE.legal_moves(state, N) == [Pass()]
+    assert code_of(state, N, play("2C")) == "kierki.does-not-fit"
+    state = ENGINE.apply(state, N, Pass())
+    assert state.turn == E
+    assert legal(state, E) == {"8C", "8D"}
+    assert code_of(state, E, Pass()) == "kierki.must-play"
+
+
+def test_lottery_player_who_can_play_must_play() -> None:
+    """KI-V7 (§2.7-7): on the table   S: 8   (no other row)
+
+        South: 7S 9S 2C 3C   -> must play 7S or 9S; passing is kierki.must-play."""
+    state = lottery_position(hands={S: "7S 9S 2C 3C"}, rows={"S": (8, 8)}, turn=S)
+    assert legal(state, S) == {"7S", "9S"}
+    assert code_of(state, S, Pass()) == "kierki.must-play"
+    assert code_of(state, S, play("2C")) == "kierki.does-not-fit"
+    after = ENGINE.apply(state, S, play("9S"))
+    assert ENGINE.to_json(after)["rows"] == [{"suit": "S", "low": 8, "high": 9}]
+
+
+def test_lottery_ends_when_the_second_player_is_out() -> None:
+    """§2.4: first out +800, second out +500; the deal ends then (others keep their cards).
+    Rows  C 3-A  D 2-A ; North has out already; East holds  2C , South  KH ."""
+    rows = {"C": (3, 14), "D": (2, 14), "H": (2, 12), "S": (2, 14)}
+    state = lottery_position(hands={N: "", E: "2C", S: "KH", W: "AH"}, rows=rows, turn=E, finished=[N])
+    before = state
+    state = ENGINE.apply(state, E, play("2C"))
+    assert {"type": "out", "seat": E, "place": 2} in ENGINE.events(before, E, play("2C"), state)
+    assert state.phase is Phase.DEAL_OVER and state.finished == (N, E)
+    assert ENGINE.scores(state).round == (800, 500, 0, 0)
+    assert ENGINE.scores(state).breakdown[E]["items"] == {"prize": 500}
+
+
+def test_lottery_skips_players_who_are_out() -> None:
+    """West passes; North is out, so East is next."""
+    rows = {"C": (8, 8)}
+    state = lottery_position(hands={N: "", W: "2D 3D"}, rows=rows, turn=W, finished=[N])
+    after = ENGINE.apply(state, W, Pass())
+    assert after.turn == E
+
+
+def test_lottery_start_rank_seven() -> None:
+    """KI-3: with lotteryStartRank 7 the rows start from a 7."""
+    state = lottery_position(hands={N: "7C 8C 2D"}, rows={}, turn=N, options={"lotteryStartRank": 7})
+    assert legal(state, N) == {"7C"}
+
+
+def test_four_lotteries_at_200_and_125() -> None:
+    """§2.4 variant: one loteryjka per player at +200 and +125 (4 x 325 = 1300)."""
+    opts = resolved({"lottery": "one-per-player"})
+    assert deal_list(opts, 4)[-4:] == (Deal.LOTERYJKA,) * 4
+    assert deal_total(Deal.LOTERYJKA, opts, 4) == 325
+    report = ENGINE.score_tally({"deal": "loteryjka", "players": 4, "finish_order": [2, 0],
+                                 "options": {"lottery": "one-per-player"}})
+    assert report.round == (125, 0, 200, 0)
+
+
+# --------------------------------------------------------------------------- KI-4, early end
+
+
+def test_king_of_hearts_must_drop_when_void() -> None:
+    """KI-4 on: K♥ deal, N leads 5C; East has no clubs and holds  KH 2S  -> only KH."""
+    opts = {"kingOfHeartsMustDrop": True}
+    state = trick_position("no-king-of-hearts", hands=["KD", "KH 2S", "JD 2D", "QD 3D"], trick="5C",
+                           dealer=W, winners=[N] * 11, options=opts)
+    assert legal(state, E) == {"KH"}
+    assert code_of(state, E, play("2S")) == "kierki.must-drop-king-of-hearts"
+
+
+def test_king_of_hearts_may_be_kept_when_the_rule_is_off() -> None:
+    """KI-4 off (default): East keeps KH and throws 2S."""
+    state = trick_position("no-king-of-hearts", hands=["KD", "KH 2S", "JD 2D", "QD 3D"], trick="5C",
+                           dealer=W, winners=[N] * 11)
+    assert legal(state, E) == {"2S", "KH"}
+
+
+def test_king_of_hearts_need_not_drop_on_a_heart_lead() -> None:
+    """KI-4 on: a heart is led; East follows with any heart (he can follow suit)."""
+    state = trick_position("no-king-of-hearts", hands=["KD", "KH 2H", "JD 2D", "QD 3D"], trick="5H",
+                           dealer=W, winners=[N] * 11, options={"kingOfHeartsMustDrop": True})
+    assert legal(state, E) == {"2H", "KH"}
+
+
+@pytest.mark.parametrize("early_end", [True, False])
+def test_deal_stops_once_no_penalty_is_left(early_end: bool) -> None:
+    """§2.2 earlyEnd: K♥ deal, trick 3:  N 2C  E KH (void)  S 3C  W 4C  -> West takes KH and the
+    deal is over (remaining cards stay in the hands); with earlyEnd off play goes on."""
+    hands = ["2C 5C 6C 7C 8C 9C 10C JC QC KC AC", "KH 2D 3D 4D 5D 6D 7D 8D 9D 10D JD",
+             "3C 2S 3S 4S 5S 6S 7S 8S 9S 10S JS", "4C QD KD AD QS KS AS 2H 3H 4H 5H"]
+    state = trick_position("no-king-of-hearts", hands=hands, dealer=W, winners=[N, N],
+                           options={"earlyEnd": early_end})
+    for seat, card in [(N, "2C"), (E, "KH"), (S, "3C"), (W, "4C")]:
+        state = ENGINE.apply(state, seat, play(card))
+    assert (state.phase is Phase.DEAL_OVER) == early_end
+    assert ENGINE.scores(state).round == (0, 0, 0, -150)
+    assert len(state.hands[N]) == 10
+    assert ENGINE.from_json(ENGINE.to_json(state)) == state
+
+
+def test_book_third_and_seventh_deal_stops_after_the_seventh_trick() -> None:
+    """§2.2 earlyEnd with book6SixthDeal 3rd-and-7th: once trick 7 is taken nothing is left."""
+    opts = {"ruleset": "book6", "book6SixthDeal": "3rd-and-7th"}
+    end = advance(ENGINE.new(4, 1, opts), lambda s: s.deal_no == 5 and s.phase is Phase.DEAL_OVER)
+    assert len(end.tricks) == 7 and sum(ENGINE.scores(end).round) == -150
+
+
+def test_no_tricks_deal_is_played_out() -> None:
+    """§2.2: 'no tricks' is never cut short: all 13 tricks are played."""
+    end = advance(ENGINE.new(4, 2), lambda s: s.phase is Phase.DEAL_OVER)
+    assert len(end.tricks) == 13 and all(not h for h in end.hands)
+
+
+# --------------------------------------------------------------------------- rulesets and 3 players
+
+
+def test_book6_deal_lists() -> None:
+    """KI-1: book6 = five negative deals + the book's 6th, then one positive round (or none);
+    with rozbójnik both positive rounds."""
+    names = lambda o: [d.value for d in deal_list(resolved(o), 4)]  # noqa: E731
+    negative = ["no-tricks", "no-hearts", "no-queens", "no-kings-jacks", "no-king-of-hearts", "no-last"]
+    assert names({"ruleset": "book6"}) == [*negative, "loteryjka"]
+    assert names({"ruleset": "book6", "book6Positive": "trumps"}) == [*negative, *["trumps"] * 4]
+    assert names({"ruleset": "book6", "book6Positive": "none"}) == negative
+    assert names({"ruleset": "book6", "book6Robber": True}) == [*negative, "robber", *["trumps"] * 4, "loteryjka"]
+    assert names({}) == [*negative[:5], "no-seventh-and-last", "robber", *["trumps"] * 4, "loteryjka"]
+
+
+@pytest.mark.parametrize(("variant", "tricks"), [
+    ("last", {13: 150}), ("last-two", {12: 75, 13: 75}), ("3rd-and-7th", {3: 75, 7: 75}), ("3rd-and-8th", {3: 75, 8: 75}),
+])
+def test_book_sixth_deal_variants(variant: str, tricks: dict[int, int]) -> None:
+    """§2.3 6': the book's penalised tricks; North takes them all (total 150)."""
+    winners = [N if k + 1 in tricks else E for k in range(13)]
+    report = ENGINE.score_tally(tally_of("no-last", winners, options={"ruleset": "book6", "book6SixthDeal": variant}))
+    assert report.breakdown[N]["items"] == {f"trick-{k}": -v for k, v in tricks.items()}
+    assert report.round == (-150, 0, 0, 0)
+
+
+def test_book6_with_loteryjka_is_zero_sum() -> None:
+    """§2.4: the book's 6-deal game (1300) is balanced by one positive round."""
+    final = random_match(4, 4, {"ruleset": "book6"})[-1]
+    assert sum(ENGINE.scores(final).totals) == 0
+    assert len(final.results) == 6
+
+
+def test_three_players_drop_the_two_of_clubs() -> None:
+    """§2.6: 51 cards without 2C, 17 each."""
+    state = ENGINE.new(3, 1)
+    assert [len(h) for h in state.hands] == [17] * 3
+    assert parse_card("2C") not in [c for h in state.hands for c in h]
+    assert len(full_deck(3)) == 51 and set(full_deck(3)) == set(deck()) - {parse_card("2C")}
+
+
+def test_three_player_totals_and_zero_sum() -> None:
+    """§2.6: 255 (17 x 15), 260, 240, 240, 140, 140, 1275; three trump deals of 17 x 25;
+    loteryjka 790 + 485; the match sums to zero with the book values."""
+    final = random_match(3, 6)[-1]
+    lines = [*final.results, ENGINE.scores(final).round]
+    assert [sum(line) for line in lines] == [-255, -260, -240, -240, -140, -140, -1275, 425, 425, 425, 1275]
+    assert sum(ENGINE.scores(final).totals) == 0
+
+
+def test_three_player_summary_trump_value_does_not_balance() -> None:
+    """§2.6: +20 a trump trick with 3 players (option) gives 3 x 17 x 20 = 1020, not 1275."""
+    opts = resolved({"threePlayerTrumpTrick": 20})
+    assert deal_total(Deal.TRUMPS, opts, 3) == 340
+    assert sum(deal_total(d, opts, 3) for d in deal_list(opts, 3)) == 1020 - 1275
+
+
+def test_penalties_positive_sign_negates_and_lowest_wins() -> None:
+    """scoreSign penalties-positive (book sheet): figures negated, the same seats win (lowest)."""
+    neg = random_match(4, 9)[-1]
+    pos = random_match(4, 9, {"scoreSign": "penalties-positive"})[-1]
+    a, b = ENGINE.scores(neg), ENGINE.scores(pos)
+    assert b.totals == tuple(-t for t in a.totals)
+    assert b.winners == a.winners and b.totals[b.winners[0]] == min(b.totals)
+
+
+# --------------------------------------------------------------------------- options
+
+
+def test_option_defaults_are_the_spec_rulings() -> None:
+    """§2.8 and §6: standard, trumps named by the dealer after 5 cards, loteryjka from the 8 at
+    800/500, K♥ need not drop, early end allowed, penalties negative, fixed deal order."""
+    defaults = {name: opt.default for name, opt in ENGINE.options.items()}
+    assert defaults == {
+        "ruleset": "standard", "trumpChooser": "dealer-after-5", "noTrumpAllowed": False, "lotteryStartRank": 8,
+        "lottery": "one", "kingOfHeartsMustDrop": False, "earlyEnd": True, "scoreSign": "penalties-negative",
+        "threePlayerTrumpTrick": 25, "book6SixthDeal": "last", "book6Robber": False, "dealOrder": "fixed",
+        "book6Positive": "loteryjka",
+    }
+    state = ENGINE.new(4, 1, {"ruleset": "book6"})
+    assert ENGINE.options_of(state) == {**defaults, "ruleset": "book6"}
+    assert ENGINE.to_json(state)["options"]["ruleset"] == "book6"
+
+
+@pytest.mark.parametrize(("options", "code"), [
+    ({"ruleset": "kurnik"}, "options.bad-value"), ({"lotteryStartRank": 9}, "options.bad-value"),
+    ({"earlyEnd": "yes"}, "options.bad-type"), ({"trumps": "H"}, "options.unknown"),
+])
+def test_bad_options_are_refused(options: dict, code: str) -> None:
+    with pytest.raises(InvalidOption) as err:
+        ENGINE.new(4, 1, options)
+    assert err.value.code == code
+
+
+def test_players_three_or_four() -> None:
+    for players in (2, 5):
+        with pytest.raises(InvalidOption):
+            ENGINE.new(players, 1)
+
+
+# --------------------------------------------------------------------------- rounds and turns
+
+
+def test_next_round_only_after_the_deal_and_by_anyone() -> None:
+    state = advance(ENGINE.new(4, 2), lambda s: s.phase is Phase.DEAL_OVER)
+    assert ENGINE.to_act(state) == {0, 1, 2, 3} and ENGINE.round_over(state)
+    assert ENGINE.scores(state).final
+    assert code_of(state, 1, play("2C")) == "kierki.deal-over"
+    after = ENGINE.apply(state, 2, NextRound())
+    assert after.deal_no == 1 and after.dealer == (state.dealer + 1) % 4
+    assert after.results == (ENGINE.scores(state).round,)
+    seat = min(ENGINE.to_act(after))
+    assert code_of(after, seat, NextRound()) == "kierki.deal-not-over"
+    assert code_of(after, seat, Pass()) == "kierki.pass-not-allowed"
+    assert code_of(after, seat, NameTrump(None)) == "kierki.not-naming-trump"
+
+
+def test_wrong_seat_and_game_over() -> None:
+    state = ENGINE.new(4, 2)
+    idle = (state.turn + 1) % 4
+    with pytest.raises(NotYourTurn) as err:
+        ENGINE.check(state, idle, ENGINE.legal_moves(state, state.turn)[0])
+    assert err.value.code == "kierki.not-your-turn"
+    final = random_match(4, 1)[-1]
+    assert ENGINE.to_act(final) == frozenset() and ENGINE.outcome(final) is not None
+    with pytest.raises(GameOver):
+        ENGINE.check(final, 0, NextRound())
+
+
+def test_setup_is_unsupported() -> None:
+    with pytest.raises(InvalidOption) as err:
+        ENGINE.new(4, 1, None, setup={"x": 1})
+    assert err.value.code == "kierki.setup-unsupported"
+
+
+def test_scores_mid_deal_are_running() -> None:
+    state = advance(ENGINE.new(4, 2), lambda s: len(s.tricks) == 3)
+    report = ENGINE.scores(state)
+    assert not report.final and report.winners == ()
+    assert sum(report.round) == -60 and report.breakdown[0]["deal"] == "no-tricks"
+    assert report.totals == report.round and report.breakdown[0]["deals"] == [report.round[0]]
+
+
+def test_trick_event_names_the_winner() -> None:
+    state = trick_position("no-hearts", hands=["KD", "QD", "JD", "2D AH"], trick="5S 9S 4D",
+                           dealer=W, winners=[N] * 11)
+    after = ENGINE.apply(state, W, play("AH"))
+    assert {"type": "trick", "number": 12, "winner": E} in ENGINE.events(state, W, play("AH"), after)
+
+
+# --------------------------------------------------------------------------- from_json: tampered states
+
+
+def base_json() -> dict:
+    state = advance(ENGINE.new(4, 21), lambda s: len(s.tricks) == 2 and len(s.trick) == 1)
+    return ENGINE.to_json(state)
+
+
+def tampered_code(mutate) -> str:
+    data = base_json()
+    mutate(data)
+    with pytest.raises(InvalidState) as err:
+        ENGINE.from_json(json.loads(json.dumps(data)))
+    return err.value.code
+
+
+def test_from_json_rejects_a_lost_card() -> None:
+    assert tampered_code(lambda d: d["hands"][0].pop()) == "kierki.card-conservation"
+
+
+def test_from_json_rejects_a_duplicate_card() -> None:
+    def dup(d):
+        d["hands"][1][0] = d["hands"][0][0]
+    assert tampered_code(dup) == "kierki.card-conservation"
+
+
+def test_from_json_rejects_a_wrong_turn() -> None:
+    def turn(d):
+        d["turn"] = (d["turn"] + 1) % 4
+    assert tampered_code(turn) == "kierki.wrong-turn"
+
+
+def test_from_json_rejects_a_wrong_trick_winner() -> None:
+    def winner(d):
+        d["tricks"][0]["winner"] = (d["tricks"][0]["winner"] + 1) % 4
+    assert tampered_code(winner) == "kierki.bad-trick"
+
+
+def test_from_json_rejects_results_that_do_not_add_up() -> None:
+    data = ENGINE.to_json(advance(ENGINE.new(4, 21), lambda s: s.deal_no == 1))
+    data["results"][0][0] += 20
+    with pytest.raises(InvalidState) as err:
+        ENGINE.from_json(data)
+    assert err.value.code == "kierki.results"
+
+
+@pytest.mark.parametrize(("mutate", "code"), [
+    (lambda d: d.__setitem__("deal", "robber"), "kierki.wrong-deal"),
+    (lambda d: d.__setitem__("trump", "H"), "kierki.wrong-phase"),
+    (lambda d: d.__setitem__("trump", "NT"), "kierki.wrong-trump"),
+    (lambda d: d.__setitem__("phase", "lottery"), "kierki.wrong-phase"),
+    (lambda d: d.__setitem__("players", 7), "kierki.out-of-range"),
+    (lambda d: d.pop("hands"), "kierki.malformed-state"),
+    (lambda d: d.__setitem__("hands", 5), "kierki.malformed-state"),
+    (lambda d: d["hands"][0].__setitem__(0, "ZZ"), "kierki.malformed-state"),
+    (lambda d: d["options"].__setitem__("ruleset", "x"), "kierki.bad-options"),
+    (lambda d: d.__setitem__("rng", {"v": 1}), "state.rng"),
+])
+def test_from_json_rejects_malformed_and_inconsistent_states(mutate, code: str) -> None:
+    assert tampered_code(mutate) == code
+
+
+def test_move_from_json_rejects_malformed_moves() -> None:
+    for bad in [{}, {"kind": "play"}, {"kind": "play", "card": "1X"}, {"kind": "play", "card": "JK"},
+                {"kind": "name-trump", "suit": "X"}, {"kind": "pass", "extra": 1}, [], {"kind": "fly"}]:
+        with pytest.raises(IllegalMove) as err:
+            ENGINE.move_from_json(bad)
+        assert err.value.code == "kierki.bad-move"
+    assert ENGINE.move_from_json({"kind": "name-trump", "suit": "NT"}) == NameTrump(None)
+
+
+# --------------------------------------------------------------------------- view
+
+
+def test_view_hides_other_hands_and_the_stock() -> None:
+    state = advance(ENGINE.new(4, 3), lambda s: s.phase is Phase.NAME_TRUMP)
+    for viewer in (None, 0, 1, 2, 3):
+        view = ENGINE.view(state, viewer)
+        assert "rng" not in view and view["stock"] == 32
+        for seat, hand in enumerate(view["hands"]):
+            assert hand == (card_strs(state.hands[seat]) if seat == viewer else 5)
+        text = json.dumps(view)
+        assert not any(f'"{c}"' in text for c in card_strs(state.stock))
+
+
+def test_view_shows_tricks_taken() -> None:
+    state = advance(ENGINE.new(4, 3), lambda s: len(s.tricks) == 2)
+    view = ENGINE.view(state, None)
+    assert view["tricks"] == ENGINE.to_json(state)["tricks"] and all(isinstance(h, int) for h in view["hands"])
+
+
+# --------------------------------------------------------------------------- tally
+
+
+def test_tally_robber_vector() -> None:
+    """KI-V2 as a score sheet: South took only the 13th trick  3H QS KH JD  -> 405."""
+    pack = [c for c in full_deck(4) if str(c) not in ("3H", "QS", "KH", "JD")]
+    seats = [{"cards": card_strs(pack), "tricks": list(range(1, 13))}, {"cards": [], "tricks": []},
+             {"cards": ["3H", "QS", "KH", "JD"], "tricks": [13]}, {"cards": [], "tricks": []}]
+    report = ENGINE.score_tally({"deal": "robber", "players": 4, "seats": seats})
+    assert report.round[S] == -405 and sum(report.round) == -1300 and report.final
+    positive = ENGINE.score_tally({"deal": "robber", "players": 4, "seats": seats,
+                                   "options": {"scoreSign": "penalties-positive"}})
+    assert positive.round[S] == 405
+
+
+def test_tally_early_ended_deal() -> None:
+    """A K♥ deal that stopped after trick 1 (KH in it) scores; one without KH is unfinished."""
+    seats = [{"cards": ["KH", "2C", "3C", "4C"], "tricks": [1]}] + [{"cards": [], "tricks": []}] * 3
+    assert ENGINE.score_tally({"deal": "no-king-of-hearts", "players": 4, "seats": seats}).round == (-150, 0, 0, 0)
+    seats[0] = {"cards": ["AH", "2C", "3C", "4C"], "tricks": [1]}
+    with pytest.raises(InvalidState) as err:
+        ENGINE.score_tally({"deal": "no-king-of-hearts", "players": 4, "seats": seats})
+    assert err.value.code == "kierki.deal-unfinished"
+
+
+@pytest.mark.parametrize(("tally", "code"), [
+    ({"deal": "no-hearts"}, "kierki.bad-tally"),
+    ({"deal": "nope", "players": 4}, "kierki.bad-tally"),
+    ({"deal": "loteryjka", "players": 4, "finish_order": [1, 1]}, "kierki.bad-tally"),
+    ({"deal": "no-hearts", "players": 4, "options": {"ruleset": "x"}, "seats": []}, "kierki.bad-tally"),
+    ({"deal": "no-hearts", "players": 4, "seats": [{"cards": ["2C"], "tricks": [1]}] * 4}, "kierki.cards-per-trick"),
+    ({"deal": "no-hearts", "players": 4,
+      "seats": [{"cards": ["2C", "3C", "4C", "5C"], "tricks": [1]}] * 4}, "kierki.card-conservation"),
+    ({"deal": "no-hearts", "players": 3,
+      "seats": [{"cards": ["2C", "3C", "4C"], "tricks": [1]}] + [{"cards": [], "tricks": []}] * 2},
+     "kierki.card-conservation"),
+    ({"deal": "no-hearts", "players": 4,
+      "seats": [{"cards": ["2C", "3C", "4C", "5C"], "tricks": [2]}] + [{"cards": [], "tricks": []}] * 3},
+     "kierki.trick-numbers"),
+])
+def test_tally_rejects_impossible_sheets(tally: dict, code: str) -> None:
+    with pytest.raises(InvalidState) as err:
+        ENGINE.score_tally(tally)
+    assert err.value.code == code
+
+
+def test_tally_full_deal_matches_play() -> None:
+    """The tally of a played deal gives the engine's own figures."""
+    state = advance(ENGINE.new(4, 14), lambda s: s.phase is Phase.DEAL_OVER and s.deal_no == 3)
+    seats = [{"cards": [], "tricks": []} for _ in range(4)]
+    for k, t in enumerate(state.tricks, 1):
+        seats[t.winner]["cards"] += card_strs(t.cards)
+        seats[t.winner]["tricks"].append(k)
+    tally = {"deal": "no-kings-jacks", "players": 4, "seats": seats}
+    assert TallySchema().validate(tally) == {}
+    assert ENGINE.score_tally(tally).round == ENGINE.scores(state).round
+
+
+# --------------------------------------------------------------------------- schemas
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_schemas_validate_states_and_moves_of_playouts(players: int) -> None:
+    for seed in range(2):
+        options = {"trumpChooser": "left-of-dealer", "noTrumpAllowed": True} if seed else None
+        for state in random_match(players, seed, options)[::7]:
+            assert StateSchema().validate(ENGINE.to_json(state)) == {}
+            for seat in ENGINE.to_act(state):
+                for move in ENGINE.legal_moves(state, seat):
+                    data = ENGINE.move_to_json(move)
+                    assert MOVES[data["kind"]]().validate(data) == {}
+
+
+# --------------------------------------------------------------------------- data positions
+
+
+@pytest.mark.parametrize("case", POSITIONS["tricks"], ids=[c["name"] for c in POSITIONS["tricks"]])
+def test_trick_positions_from_data(case: dict) -> None:
+    """tests/rules/data/kierki/positions.json: trick positions and their legal moves."""
+    state = trick_position(case["deal"], hands=case["hands"], dealer=case["dealer"], winners=case["winners"],
+                           trick=case["trick"], options=case.get("options"), players=case.get("players", 4),
+                           trump=case.get("trump"))
+    assert state.turn == case["seat"]
+    assert legal(state, case["seat"]) == set(case["legal"])
+    for seat in set(range(state.players)) - {case["seat"]}:
+        assert ENGINE.legal_moves(state, seat) == []
+
+
+@pytest.mark.parametrize("case", POSITIONS["lottery"], ids=[c["name"] for c in POSITIONS["lottery"]])
+def test_lottery_positions_from_data(case: dict) -> None:
+    """tests/rules/data/kierki/positions.json: loteryjka positions and their legal moves."""
+    state = lottery_position(hands={int(k): v for k, v in case["hands"].items()},
+                             rows={k: tuple(v) for k, v in case["rows"].items()}, turn=case["turn"])
+    assert legal(state, case["seat"]) == set(case["legal"])
