@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from rules import kniffel_cards, take_that, three_five_eight, kierki
+from rules import kierki, kniffel_cards, take_that, three_five_eight
 from rules.base import Engine, UnknownGame
 
 _ENGINES: tuple[Engine, ...] = (

@@ -26,12 +26,21 @@ def _name(schema: Any) -> str:
     return f"{cls.__module__}.{cls.__qualname__}".replace(".", "_")
 
 
+_NULLABLE_OBJECT = {"type": "object", "nullable": True}
+
+
 def _json_schema_types(node: Json) -> Json:
     """OpenAPI 3.0 ``nullable`` -> JSON Schema ``type: [t, "null"]``; recursively."""
     if isinstance(node, dict):
+        if "anyOf" in node and _NULLABLE_OBJECT in node["anyOf"]:
+            # apispec writes a nullable Nested as anyOf[{object, nullable}, $ref]: null or the ref
+            node = {**node, "anyOf": [{"type": "null"} if x == _NULLABLE_OBJECT else x for x in node["anyOf"]]}
         out = {k: _json_schema_types(v) for k, v in node.items() if k != "nullable"}
-        if node.get("nullable") and "type" in out:
-            out["type"] = [out["type"], "null"] if isinstance(out["type"], str) else [*out["type"], "null"]
+        if node.get("nullable"):
+            if "type" in out:
+                out["type"] = [out["type"], "null"] if isinstance(out["type"], str) else [*out["type"], "null"]
+            if "enum" in out and None not in out["enum"]:
+                out["enum"] = [*out["enum"], None]
         return out
     if isinstance(node, list):
         return [_json_schema_types(v) for v in node]
