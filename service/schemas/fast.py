@@ -55,8 +55,9 @@ def json_schema(schema: Schema) -> Json:
     return _json_schema_types({"$ref": "#/components/schemas/Root", "components": {"schemas": components}})
 
 
-def compile_validator(schema: Schema, where: str) -> Callable[[Json], Json]:
-    """A function that returns its argument or raises marshmallow's ValidationError."""
+def compile_validator(schema: Schema, where: str, nested: bool = True) -> Callable[[Json], Json]:
+    """A function that returns its argument or raises marshmallow's ValidationError
+    (errors under ``where``, or at the top level when ``nested`` is false)."""
     check = fastjsonschema.compile(json_schema(schema))
 
     def validate(data: Json) -> Json:
@@ -64,6 +65,6 @@ def compile_validator(schema: Schema, where: str) -> Callable[[Json], Json]:
             return check(data)
         except fastjsonschema.JsonSchemaValueException as exc:
             path = ".".join(str(p) for p in exc.path[1:]) or "_schema"
-            raise ValidationError({where: {path: [exc.message]}}) from None
+            raise ValidationError({where: {path: [exc.message]}} if nested else {path: [exc.message]}) from None
 
     return validate
