@@ -52,9 +52,10 @@ Representation decisions:
   as they are counted openly at the table.
 - ``legal_moves`` is not always complete: a player holding bull cards may play any subset of
   the fitting cards onto each of up to that many stacks, which can be exponentially many
-  plans. Up to ``_PLAN_CAP`` plans are listed in full; beyond that the list holds every take,
-  every single-card play, each stack's full fitting set and one maximal plan over several
-  stacks, and ``check`` remains the judge of any other plan.
+  plans. Up to ``_PLAN_CAP`` plans are listed in full (the usual case); beyond that the list
+  holds every take, the first ``_PLAN_CAP`` plans, every single-card play, each stack's whole
+  fitting set and one maximal plan over several stacks, and ``check`` judges any other plan.
+  (Listing many plays keeps uniformly random playouts from being dominated by takes.)
 """
 
 from __future__ import annotations
@@ -502,19 +503,22 @@ def _subsets(cards: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
 
 def _plans(fitting: list[tuple[int, ...]], max_stacks: int) -> Iterator[tuple[tuple[int, tuple[int, ...]], ...]]:
     """Every plan: up to ``max_stacks`` stacks, a non-empty subset of fitting cards on each,
-    no card on two stacks. Stacks ascending."""
+    no card on two stacks. Stacks ascending; ``used`` is a bit set of cards already placed."""
 
-    def extend(start: int, used: frozenset[int], chosen: tuple, room: int) -> Iterator:
+    def extend(start: int, used: int, chosen: tuple, room: int) -> Iterator:
         if chosen:
             yield chosen
         if room == 0:
             return
         for s in range(start, len(fitting)):
-            free = tuple(c for c in fitting[s] if c not in used)
+            free = tuple(c for c in fitting[s] if not used >> c & 1)
             for subset in _subsets(free):
-                yield from extend(s + 1, used | frozenset(subset), (*chosen, (s, subset)), room - 1)
+                bits = used
+                for c in subset:
+                    bits |= 1 << c
+                yield from extend(s + 1, bits, (*chosen, (s, subset)), room - 1)
 
-    yield from extend(0, frozenset(), (), max_stacks)
+    yield from extend(0, 0, (), max_stacks)
 
 
 def _representative_plans(fitting: list[tuple[int, ...]], max_stacks: int) -> Iterator[tuple]:
