@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from rules import kierki, kniffel_cards, take_that, three_five_eight
+from rules import eleven_nimmt, kierki, kniffel_cards, take_that, three_five_eight
 from rules.base import Engine, UnknownGame
 
 _ENGINES: tuple[Engine, ...] = (
+    eleven_nimmt.ENGINE,
     kniffel_cards.ENGINE,
     take_that.ENGINE,
     three_five_eight.ENGINE,

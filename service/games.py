@@ -17,7 +17,7 @@ from marshmallow import Schema, ValidationError
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
 from rules.registry import ENGINES, get_engine
 from service.errors import problem_for
-from service.schemas import kierki, kniffel_cards, take_that, three_five_eight
+from service.schemas import eleven_nimmt, kierki, kniffel_cards, take_that, three_five_eight
 from service.schemas.fast import compile_validator
 
 Json = Any
@@ -156,6 +156,7 @@ def bind(module: ModuleType) -> GameBinding:
 
 
 _SCHEMA_MODULES: tuple[ModuleType, ...] = (
+    eleven_nimmt,
     kniffel_cards,
     take_that,
     three_five_eight,
