@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from rules import mak_yek
+from rules import mak_yek, northcott
 from rules.base import Engine, UnknownGame
 
 _ENGINES: tuple[Engine, ...] = (
     mak_yek.ENGINE,
+    northcott.ENGINE,
 )
 
 ENGINES: Mapping[str, Engine] = MappingProxyType({e.game_id: e for e in _ENGINES})
