@@ -10,6 +10,7 @@ from marshmallow import Schema
 
 from rules.base import Engine
 from rules.registry import ENGINES
+from service.schemas import mak_yek, northcott
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,8 @@ def bind(module: ModuleType) -> GameBinding:
 
 
 _SCHEMA_MODULES: tuple[ModuleType, ...] = (
+    mak_yek,
+    northcott,
 )
 
 BINDINGS: Mapping[str, GameBinding] = MappingProxyType(
