@@ -27,8 +27,10 @@ Options (every PROPOSED ruling of §4.1/§4.4), with defaults:
   same player to move is a draw; ``"off"`` disables it.
 - ``noCaptureLimitPlies`` = 100 (§4.1 c, 1..1000): that many consecutive plies without a
   capture is a draw.
+- ``drawByAgreement`` = ``true`` (§4.1 a): the player to move may offer a draw
+  (``{"kind": "offer-draw"}``, then he still moves); the opponent, on his turn, may answer
+  ``{"kind": "accept-draw"}`` instead of moving; any move declines the offer.
 
-Not implemented: a draw by agreement (§4.1 a) is left to the clients (they stop playing).
 M-4: "May-Yek" is the same game; the game id is ``mak-yek``.
 
 Representation: the board is a 64-character string, index ``rank * 8 + file`` (rank 0 is
@@ -64,6 +66,7 @@ FILES = "abcdefgh"
 _SIZE = 8
 _MEN = 16
 _MAN = ("W", "B")
+_COLOUR = ("White", "Black")
 _EMPTY = "."
 _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _AXES = (((1, 0), (-1, 0)), ((0, 1), (0, -1)))
@@ -114,6 +117,10 @@ OPTIONS: Mapping[str, Option] = {
         100, "consecutive plies without a capture that draw the game (§4.1 c)", type="integer",
         minimum=1, maximum=1000,
     ),
+    "drawByAgreement": Option(
+        True, "the player to move may offer a draw, which the opponent may accept on his turn (§4.1 a)",
+        type="boolean",
+    ),
 }
 
 
@@ -125,6 +132,7 @@ class Options:
     no_move_draws: bool
     repetition: bool
     no_capture_limit: int
+    draw_offers: bool
 
     @classmethod
     def from_mapping(cls, given: Mapping[str, Json]) -> Options:
@@ -135,6 +143,7 @@ class Options:
             no_move_draws=given["noLegalMove"] == "draw",
             repetition=given["repetition"] == "threefold",
             no_capture_limit=given["noCaptureLimitPlies"],
+            draw_offers=given["drawByAgreement"],
         )
 
     def to_json(self) -> Json:
@@ -145,6 +154,7 @@ class Options:
             "noLegalMove": "draw" if self.no_move_draws else "loses",
             "repetition": "threefold" if self.repetition else "off",
             "noCaptureLimitPlies": self.no_capture_limit,
+            "drawByAgreement": self.draw_offers,
         }
 
 
@@ -163,16 +173,31 @@ class State:
     turn: int  # seat to move: 0 White, 1 Black
     quiet: int  # plies since the last capture (or the start)
     history: tuple[str, ...]  # position keys before each quiet ply (empty without repetition)
+    offer: int | None = None  # seat with an open draw offer
+    agreed: bool = False  # a draw was agreed
     end: End | None = None  # derived from the fields above, never read from JSON
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class Slide:
     """A rook slide; ``custodian`` picks the one custodian capture under Murray's limit."""
 
     frm: int
     to: int
     custodian: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OfferDraw:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptDraw:
+    pass
+
+
+Move = Slide | OfferDraw | AcceptDraw
 
 
 # --------------------------------------------------------------------------- engine
@@ -183,7 +208,7 @@ class MakYek(BaseEngine[State, Move]):
     name = "Mak-yek (May-Yek)"
     players = range(2, 3)
     options = OPTIONS
-    move_kinds = ("move",)
+    move_kinds = ("move", "offer-draw", "accept-draw")
 
     def new_game(self, players: int, rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
@@ -204,6 +229,11 @@ class MakYek(BaseEngine[State, Move]):
             return []
         board, man = state.board, _MAN[seat]
         out: list[Move] = []
+        if state.options.draw_offers:
+            if state.offer is None:
+                out.append(OfferDraw())
+            elif state.offer != seat:
+                out.append(AcceptDraw())
         for frm in range(64):
             if board[frm] != man:
                 continue
@@ -213,6 +243,18 @@ class MakYek(BaseEngine[State, Move]):
 
     def check(self, state: State, seat: int, move: Move) -> None:
         self.check_turn(state, seat)
+        if not isinstance(move, Slide):
+            require(state.options.draw_offers, IllegalMove, "mak-yek.draw-offers-off",
+                    "draws by agreement are off (option drawByAgreement)")
+            if isinstance(move, OfferDraw):
+                if state.offer is not None:
+                    raise IllegalMove("mak-yek.draw-already-offered",
+                                      f"{_COLOUR[state.offer]} has already offered a draw"
+                                      + (": accept it or move" if state.offer != seat else "; now move"))
+            else:
+                require(state.offer == 1 - seat, IllegalMove, "mak-yek.no-draw-offer",
+                        f"{_COLOUR[1 - seat]} has not offered a draw")
+            return
         board, man = state.board, _MAN[seat]
         frm, to = _name(move.frm), _name(move.to)
         require(board[move.frm] == man, IllegalMove, "mak-yek.no-own-man",
@@ -241,6 +283,10 @@ class MakYek(BaseEngine[State, Move]):
                               f"{frm}-{to} makes no custodian capture starting at {_name(move.custodian)}")
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
+        if isinstance(move, OfferDraw):
+            return dataclasses.replace(state, offer=seat)
+        if isinstance(move, AcceptDraw):
+            return _with_end(dataclasses.replace(state, offer=None, agreed=True))
         board = list(state.board)
         board[move.frm], board[move.to] = _EMPTY, _MAN[seat]
         taken = _captured(state, board, move)
@@ -251,11 +297,14 @@ class MakYek(BaseEngine[State, Move]):
         else:
             quiet = state.quiet + 1
             history = (*state.history, position_key(state.board)) if state.options.repetition else ()
+        offer = state.offer if state.offer == seat else None  # a move declines the opponent's offer
         return _with_end(dataclasses.replace(state, board="".join(board), turn=1 - seat, quiet=quiet,
-                                             history=history, end=None))
+                                             history=history, offer=offer, end=None))
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
+        if not isinstance(move, Slide):
+            return out
         taken = [square_name(i % 8, i // 8) for i in range(64)
                  if before.board[i] != after.board[i] and i not in (move.frm, move.to)]
         if taken:
@@ -302,6 +351,8 @@ class MakYek(BaseEngine[State, Move]):
             "to_move": state.turn,
             "plies_since_capture": state.quiet,
             "history": list(state.history),
+            "draw_offer": state.offer,
+            "draw_agreed": state.agreed,
             "options": state.options.to_json(),
         }
 
@@ -317,7 +368,8 @@ class MakYek(BaseEngine[State, Move]):
 
     def _from_json(self, data: Json) -> State:
         require(isinstance(data, dict), InvalidState, "mak-yek.malformed-state", f"a state is an object, got {data!r}")
-        unknown = set(data) - {"board", "to_move", "plies_since_capture", "history", "options"}
+        unknown = set(data) - {"board", "to_move", "plies_since_capture", "history", "draw_offer", "draw_agreed",
+                               "options"}
         require(not unknown, InvalidState, "mak-yek.malformed-state", f"unknown state fields {sorted(unknown)}")
         raw_options = data["options"]
         require(isinstance(raw_options, dict), InvalidState, "mak-yek.bad-options",
@@ -348,17 +400,35 @@ class MakYek(BaseEngine[State, Move]):
                 InvalidState, "mak-yek.bad-history", f"history must be a list of position keys, got {history!r}")
         history = tuple(history)
         _check_history(history, board, turn, quiet, opts.repetition)
-        return _with_end(State(opts, board, turn, quiet, history))
+        offer, agreed = data["draw_offer"], data["draw_agreed"]
+        require(offer is None or (opts.draw_offers and isinstance(offer, int) and not isinstance(offer, bool)
+                                  and offer in (0, 1) and not agreed),
+                InvalidState, "mak-yek.bad-draw-offer",
+                f"draw_offer must be null{' or seat 0/1 (with no draw agreed)' if opts.draw_offers else ''}, "
+                f"got {offer!r}")
+        require(agreed is False or (agreed is True and opts.draw_offers), InvalidState, "mak-yek.bad-draw-offer",
+                f"draw_agreed must be {'a boolean' if opts.draw_offers else 'false'}, got {agreed!r}")
+        return _with_end(State(opts, board, turn, quiet, history, offer, agreed))
 
     def move_to_json(self, move: Move) -> Json:
+        if isinstance(move, OfferDraw):
+            return {"kind": "offer-draw"}
+        if isinstance(move, AcceptDraw):
+            return {"kind": "accept-draw"}
         out = {"kind": "move", "from": _name(move.frm), "to": _name(move.to)}
         if move.custodian is not None:
             out["custodian"] = _name(move.custodian)
         return out
 
     def move_from_json(self, data: Json) -> Move:
+        if isinstance(data, dict) and data.get("kind") in ("offer-draw", "accept-draw"):
+            if set(data) != {"kind"}:
+                raise IllegalMove("mak-yek.bad-move", f"{data['kind']!r} takes no fields, got {data!r}")
+            return OfferDraw() if data["kind"] == "offer-draw" else AcceptDraw()
         if not isinstance(data, dict) or data.get("kind") != "move":
-            raise IllegalMove("mak-yek.bad-move", f"a mak-yek move is {{'kind': 'move', 'from', 'to'}}, got {data!r}")
+            raise IllegalMove("mak-yek.bad-move",
+                              f"a mak-yek move is {{'kind': 'move', 'from', 'to'}}, 'offer-draw' or 'accept-draw'; "
+                              f"got {data!r}")
         unknown = set(data) - {"kind", "from", "to", "custodian"}
         if unknown:
             raise IllegalMove("mak-yek.bad-move", f"unknown move fields {sorted(unknown)} in {data!r}")
@@ -371,7 +441,7 @@ class MakYek(BaseEngine[State, Move]):
             if parsed is None:
                 raise IllegalMove("mak-yek.bad-move", f"{key!r} must be a square a1..h8, got {data.get(key)!r}")
             squares.append(parsed[1] * 8 + parsed[0])
-        return Move(*squares)
+        return Slide(*squares)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -434,17 +504,17 @@ def _after(board: str, frm: int, to: int) -> list[str]:
     return cells
 
 
-def _spellings(state: State, frm: int, to: int) -> list[Move]:
+def _spellings(state: State, frm: int, to: int) -> list[Slide]:
     """The legal move(s) for the slide ``frm``-``to``: one, or one per custodian choice."""
     if state.options.custodian_limit is None:
-        return [Move(frm, to)]
+        return [Slide(frm, to)]
     custodian, _ = _capture_groups(_after(state.board, frm, to), to, state.board[frm], state.options.line_custodian)
     if len(custodian) < 2:
-        return [Move(frm, to)]
-    return [Move(frm, to, group[0]) for group in custodian]
+        return [Slide(frm, to)]
+    return [Slide(frm, to, group[0]) for group in custodian]
 
 
-def _captured(state: State, board_after: list[str], move: Move) -> set[int]:
+def _captured(state: State, board_after: list[str], move: Slide) -> set[int]:
     man = board_after[move.to]
     custodian, intervention = _capture_groups(board_after, move.to, man, state.options.line_custodian)
     if move.custodian is not None:
@@ -487,7 +557,9 @@ def _repetitions(state: State) -> int:
 def _with_end(state: State) -> State:
     opts, man = state.options, _MAN[state.turn]
     end = None
-    if man not in state.board:
+    if state.agreed:
+        end = End(None, "agreement")
+    elif man not in state.board:
         end = End(1 - state.turn, "all-captured")
     elif not _can_move(state.board, man):
         end = End(None, "no-legal-move") if opts.no_move_draws else End(1 - state.turn, "no-legal-move")

@@ -19,6 +19,7 @@ class OptionsSchema(Schema):
     noLegalMove = fields.String(required=True, validate=validate.OneOf(["loses", "draw"]))
     repetition = fields.String(required=True, validate=validate.OneOf(["threefold", "off"]))
     noCaptureLimitPlies = int_field(1, 1000, required=True)
+    drawByAgreement = fields.Boolean(required=True)
 
 
 class StateSchema(Schema):
@@ -28,6 +29,9 @@ class StateSchema(Schema):
     plies_since_capture = int_field(0, 1000, required=True)
     history = list_field(fields.String(validate=validate.Regexp(r"^[0-9a-f]{32}$")), 1000, required=True,
                          metadata={"description": "positions before each ply since the last capture"})
+    draw_offer = int_field(0, 1, required=True, allow_none=True,
+                           metadata={"description": "seat with an open draw offer, or null"})
+    draw_agreed = fields.Boolean(required=True)
     options = fields.Nested(OptionsSchema, required=True)
 
 
@@ -39,5 +43,13 @@ class MoveSchema(Schema):
                               metadata={"description": "the custodian capture made, under maxCustodianPerMove=1"})
 
 
-MOVES = {"move": MoveSchema}
+class OfferDrawSchema(Schema):
+    kind = kind_field("offer-draw")
+
+
+class AcceptDrawSchema(Schema):
+    kind = kind_field("accept-draw")
+
+
+MOVES = {"move": MoveSchema, "offer-draw": OfferDrawSchema, "accept-draw": AcceptDrawSchema}
 TALLY = None

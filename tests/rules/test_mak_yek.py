@@ -8,7 +8,7 @@ import random
 import pytest
 
 from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn
-from rules.mak_yek import ENGINE, position_key
+from rules.mak_yek import ENGINE, Slide, position_key
 from service.schemas.mak_yek import MOVES, StateSchema
 
 DEFAULTS = {name: opt.default for name, opt in ENGINE.options.items()}
@@ -25,6 +25,8 @@ def position(white=(), black=(), turn=0, quiet=0, history=(), **options):
         "to_move": turn,
         "plies_since_capture": quiet,
         "history": list(history),
+        "draw_offer": None,
+        "draw_agreed": False,
         "options": {**DEFAULTS, **options},
     })
 
@@ -41,6 +43,11 @@ def men(state):
             if cell != ".":
                 out[f"{'abcdefgh'[f]}{8 - i}"] = cell
     return out
+
+
+def slides(state, seat):
+    """The rook moves listed for ``seat``, as JSON (draw offers left out)."""
+    return [d for d in map(ENGINE.move_to_json, ENGINE.legal_moves(state, seat)) if d["kind"] == "move"]
 
 
 def play(state, *moves):
@@ -76,13 +83,10 @@ def test_men_start_on_ranks_one_and_three_and_white_has_32_rook_moves():
         "BBBBBBBB", "........", "BBBBBBBB", "........", "........", "WWWWWWWW", "........", "WWWWWWWW",
     ]
     assert ENGINE.to_act(state) == {0}
-    moves = {(m.frm, m.to) for m in ENGINE.legal_moves(state, 0)}
-    assert len(moves) == 32
-    a1 = [ENGINE.move_to_json(m) for m in ENGINE.legal_moves(state, 0) if ENGINE.move_to_json(m)["from"] == "a1"]
-    assert a1 == [{"kind": "move", "from": "a1", "to": "a2"}]
-    a3 = sorted(ENGINE.move_to_json(m)["to"] for m in ENGINE.legal_moves(state, 0)
-                if ENGINE.move_to_json(m)["from"] == "a3")
-    assert a3 == ["a2", "a4", "a5"]
+    assert len(slides(state, 0)) == 32
+    assert len(ENGINE.legal_moves(state, 0)) == 33  # and the draw offer
+    assert [m for m in slides(state, 0) if m["from"] == "a1"] == [{"kind": "move", "from": "a1", "to": "a2"}]
+    assert sorted(m["to"] for m in slides(state, 0) if m["from"] == "a3") == ["a2", "a4", "a5"]
 
 
 def test_target_square_must_be_empty_no_displacement_capture():
@@ -92,8 +96,7 @@ def test_target_square_must_be_empty_no_displacement_capture():
     """
     state = position(white=["h1"], black=["a1"])
     assert error_code(state, 0, move("h1", "a1")) == "mak-yek.target-occupied"
-    assert ("h1", "b1") in {(ENGINE.move_to_json(m)["from"], ENGINE.move_to_json(m)["to"])
-                            for m in ENGINE.legal_moves(state, 0)}
+    assert ("h1", "b1") in {(m["from"], m["to"]) for m in slides(state, 0)}
 
 
 def test_rook_move_may_not_jump_turn_or_start_from_an_empty_square():
@@ -185,8 +188,7 @@ def test_murray_limit_makes_the_mover_choose_one_custodian_capture():
     1 . . . W
     """
     state = position(white=["d1", "d6", "f4"], black=["d5", "e4", "h8"], maxCustodianPerMove=1)
-    listed = [ENGINE.move_to_json(m) for m in ENGINE.legal_moves(state, 0)
-              if ENGINE.move_to_json(m)["from"] == "d1" and ENGINE.move_to_json(m)["to"] == "d4"]
+    listed = [m for m in slides(state, 0) if m["from"] == "d1" and m["to"] == "d4"]
     assert sorted(m["custodian"] for m in listed) == ["d5", "e4"]
     assert error_code(state, 0, move("d1", "d4")) == "mak-yek.custodian-choice-required"
     assert error_code(state, 0, move("d1", "d4", custodian="c4")) == "mak-yek.not-a-custodian-capture"
@@ -293,9 +295,40 @@ def test_default_no_capture_limit_is_one_hundred_plies():
         assert ENGINE.to_act(state), ply
         seat = state.turn
         quiet = [m for m in ENGINE.legal_moves(state, seat)
-                 if len(men(ENGINE.apply(state, seat, m))) == 4]
+                 if isinstance(m, Slide) and len(men(ENGINE.apply(state, seat, m))) == 4]
         state = ENGINE.apply(state, seat, rnd.choice(quiet))
     assert state.quiet == 100 and ENGINE.outcome(state).reason == "no-capture-limit"
+
+
+def test_draw_by_agreement_is_offered_before_a_move_and_accepted_instead_of_one():
+    """§4.1 a: White offers, then moves a1-a2; Black accepts instead of moving: a draw.
+
+    8 . . . . . . . B
+    1 W . . . . . . .
+    """
+    offer, accept = ENGINE.move_from_json({"kind": "offer-draw"}), ENGINE.move_from_json({"kind": "accept-draw"})
+    start = position(white=["a1"], black=["h8"])
+    assert offer in ENGINE.legal_moves(start, 0) and accept not in ENGINE.legal_moves(start, 0)
+    assert error_code(start, 0, accept) == "mak-yek.no-draw-offer"
+    offered = ENGINE.apply(start, 0, offer)
+    assert ENGINE.to_act(offered) == {0} and ENGINE.to_json(offered)["draw_offer"] == 0
+    assert offer not in ENGINE.legal_moves(offered, 0)
+    assert error_code(offered, 0, offer) == "mak-yek.draw-already-offered"
+    moved = play(offered, "a1-a2")
+    assert ENGINE.legal_moves(moved, 1)[0] == accept
+    drawn = ENGINE.apply(moved, 1, accept)
+    outcome = ENGINE.outcome(drawn)
+    assert outcome.draw and outcome.reason == "agreement" and ENGINE.to_act(drawn) == frozenset()
+    assert ENGINE.scores(drawn).totals == (0, 0) and ENGINE.scores(drawn).final
+    assert ENGINE.from_json(json.loads(json.dumps(ENGINE.to_json(drawn)))) == drawn
+    # a move declines: the offer lapses and White may offer again later
+    declined = play(moved, "h8-h7")
+    assert ENGINE.to_json(declined)["draw_offer"] is None and offer in ENGINE.legal_moves(declined, 0)
+    assert error_code(declined, 0, accept) == "mak-yek.no-draw-offer"
+    # the option turns offers off
+    off = position(white=["a1"], black=["h8"], drawByAgreement=False)
+    assert all(isinstance(m, Slide) for m in ENGINE.legal_moves(off, 0))
+    assert error_code(off, 0, offer) == "mak-yek.draw-offers-off"
 
 
 def test_first_player_option_lets_black_start():
@@ -344,6 +377,11 @@ def state_json(**changes):
     ({"options": {**DEFAULTS, "lineCustodian": "yes"}}, "mak-yek.bad-options"),
     ({"options": {"lineCustodian": True}}, "mak-yek.bad-options"),
     ({"extra": 1}, "mak-yek.malformed-state"),
+    ({"draw_offer": 2}, "mak-yek.bad-draw-offer"),
+    ({"draw_offer": 0, "options": {**DEFAULTS, "drawByAgreement": False}}, "mak-yek.bad-draw-offer"),
+    ({"draw_agreed": True, "options": {**DEFAULTS, "drawByAgreement": False}}, "mak-yek.bad-draw-offer"),
+    ({"draw_agreed": "yes"}, "mak-yek.bad-draw-offer"),
+    ({"draw_offer": 1, "draw_agreed": True}, "mak-yek.bad-draw-offer"),
 ])
 def test_from_json_rejects_tampered_states(changes, code):
     with pytest.raises(InvalidState) as err:
@@ -377,6 +415,7 @@ def test_history_keys_are_the_occupancy_of_both_sides():
     {"kind": "move", "from": "a9", "to": "a2"}, {"kind": "move", "from": "a1", "to": "i2"},
     {"kind": "move", "from": "a1", "to": "a2", "via": "a3"}, {"kind": "move", "from": "A1", "to": "a2"},
     {"kind": "move", "from": "a1", "to": "a2", "custodian": 5},
+    {"kind": "offer-draw", "to": "a2"}, {"kind": "accept-draw", "draw": True},
 ])
 def test_malformed_moves_are_refused_with_bad_move(data):
     with pytest.raises(IllegalMove) as err:
