@@ -16,8 +16,10 @@ Options (every PROPOSED ruling of §3.3/§3.5), with defaults:
 - ``variant`` = ``"dice"`` (N-5); ``"classic"`` (§3.1): a pawn slides any number of empty
   squares along its file, towards or away from the enemy pawn, never past it or off the
   board. The setup stays the dice placement (it yields a legal classic position).
-  Under random play the classic game practically never ends (moves away are reversible):
-  the spec gives it no move limit, so none is imposed here.
+  Under random play the classic game practically never ends (moves away are reversible;
+  a player is stuck only with every pawn pressed between his own edge and the enemy pawn;
+  none of 80 random playouts ended within 20000 moves). The spec gives it no move limit
+  or draw rule, so none is imposed here (reported to the lead).
 - ``board`` = ``"8x8"`` (N-1: files x ranks); ``"8x10"``, ``"8x12"`` (placement still uses
   the 3 ranks nearest each player's edge).
 - ``placement`` = ``"in-order"`` (N-2: files a..h, White then Black per file);
