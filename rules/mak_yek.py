@@ -1,0 +1,606 @@
+"""Mak-yek ("May-Yek" in the seed): the Thai/Malay custodian-capture game on an 8x8 board.
+
+Rule source: ``rules/compendium-003.md`` §4 (seed section 24, Wikipedia *Mak-yek*,
+boardandpieces after Murray); test vectors §4.3 (T1..T8); rulings §4.4 (M-1..M-4).
+
+- Board 8x8; White (seat 0) fills ranks 1 and 3, Black (seat 1) ranks 8 and 6 (16 men each).
+- A move slides one man like a rook over empty squares; no jumps, no passing, the target
+  must be empty (no displacement captures, T8).
+- Captures are made only by the mover, around the square moved to, and removed at once:
+  custodian (an enemy man next to the landing square with a friendly man beyond it) and
+  intervention (landing between two adjacent enemy men on a rank or file takes both).
+  One move may combine them (T3, T4); the moving man is never captured (T7); men that
+  already stood flanked stay (T6).
+- The player left with no men loses.
+
+Options (every PROPOSED ruling of §4.1/§4.4), with defaults:
+
+- ``firstPlayer`` = ``"white"`` (M-3; ``"black"``).
+- ``maxCustodianPerMove`` = ``"unlimited"`` (M-1, as Wikipedia); ``1`` applies Murray's
+  limit of one custodian capture (plus the intervention) per move: when a move could make
+  several, the move names the one it makes in ``"custodian"`` (the square of the first
+  enemy man of that capture), and ``legal_moves`` lists one move per choice.
+- ``lineCustodian`` = ``false`` (M-2): when true, a contiguous line of enemy men closed by
+  a friendly man is captured whole (Low, 1839; T5).
+- ``noLegalMove`` = ``"loses"`` (§4.1): a player who cannot move loses; ``"draw"``.
+- ``repetition`` = ``"threefold"`` (§4.1 b): the third occurrence of a position with the
+  same player to move is a draw; ``"off"`` disables it.
+- ``noCaptureLimitPlies`` = 100 (§4.1 c, 1..1000): that many consecutive plies without a
+  capture is a draw.
+- ``drawByAgreement`` = ``true`` (§4.1 a): the player to move may offer a draw
+  (``{"kind": "offer-draw"}``, then he still moves); the opponent, on his turn, may answer
+  ``{"kind": "accept-draw"}`` instead of moving; any move declines the offer.
+
+M-4: "May-Yek" is the same game; the game id is ``mak-yek``.
+
+Representation: the board is a 64-character string, index ``rank * 8 + file`` (rank 0 is
+rank 1); its JSON is 8 strings of ``W``, ``B`` and ``.``, rank 8 first. Squares are named
+``a1``..``h8``; a move is ``{"kind": "move", "from": "a3", "to": "a5"}``. For repetition
+the state keeps ``history``: the positions before each ply since the last capture, each
+as 32 hex digits (White's then Black's 64-bit occupancy, bit ``rank * 8 + file``);
+positions cannot repeat across a capture. Nothing is hidden and there is no chance.
+Scores: 1 for the winner, 0 otherwise (a draw scores 0 each).
+
+The small board helpers ``square_name`` / ``parse_square`` are shared with Northcott.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rules.base import (
+    BaseEngine,
+    IllegalMove,
+    InvalidOption,
+    InvalidState,
+    Json,
+    Option,
+    Outcome,
+    ScoreReport,
+    require,
+)
+
+FILES = "abcdefgh"
+_SIZE = 8
+_MEN = 16
+_MAN = ("W", "B")
+_COLOUR = ("White", "Black")
+_EMPTY = "."
+_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_AXES = (((1, 0), (-1, 0)), ((0, 1), (0, -1)))
+_START = "W" * 8 + "." * 8 + "W" * 8 + "." * 16 + "B" * 8 + "." * 8 + "B" * 8
+_UNLIMITED = "unlimited"
+
+
+# --------------------------------------------------------------------------- shared board helpers
+
+
+def square_name(file: int, rank: int) -> str:
+    """``(0, 0)`` -> ``"a1"``: file and rank are 0-based."""
+    return f"{FILES[file]}{rank + 1}"
+
+
+def parse_square(text: Json, ranks: int = _SIZE, files: int = _SIZE) -> tuple[int, int] | None:
+    """``"c4"`` -> ``(2, 3)`` (0-based file, rank); ``None`` for anything else or off the board."""
+    if not isinstance(text, str) or not 2 <= len(text) <= 3:
+        return None
+    file = FILES.find(text[0])
+    digits = text[1:]
+    if not 0 <= file < files or not all(c in "0123456789" for c in digits) or digits[0] == "0":
+        return None
+    rank = int(digits) - 1
+    return (file, rank) if rank < ranks else None
+
+
+# --------------------------------------------------------------------------- options, state, moves
+
+OPTIONS: Mapping[str, Option] = {
+    "firstPlayer": Option("white", "who moves first (M-3: no traditional rule)", choices=("white", "black")),
+    "maxCustodianPerMove": Option(
+        _UNLIMITED,
+        "custodian captures per move (M-1): 'unlimited' (Wikipedia) or 1 (Murray; the mover "
+        "names the one he makes in the move's 'custodian' field)",
+        choices=(_UNLIMITED, 1),
+    ),
+    "lineCustodian": Option(
+        False, "a whole line of enemy men closed by a friendly man is captured (M-2, Low 1839)", type="boolean"
+    ),
+    "noLegalMove": Option("loses", "a player who cannot move loses, or the game is drawn (§4.1)",
+                          choices=("loses", "draw")),
+    "repetition": Option(
+        "threefold", "the third occurrence of a position, same player to move, is a draw (§4.1 b)",
+        choices=("threefold", "off"),
+    ),
+    "noCaptureLimitPlies": Option(
+        100, "consecutive plies without a capture that draw the game (§4.1 c)", type="integer",
+        minimum=1, maximum=1000,
+    ),
+    "drawByAgreement": Option(
+        True, "the player to move may offer a draw, which the opponent may accept on his turn (§4.1 a)",
+        type="boolean",
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    first_player: int
+    custodian_limit: int | None
+    line_custodian: bool
+    no_move_draws: bool
+    repetition: bool
+    no_capture_limit: int
+    draw_offers: bool
+
+    @classmethod
+    def from_mapping(cls, given: Mapping[str, Json]) -> Options:
+        return cls(
+            first_player=0 if given["firstPlayer"] == "white" else 1,
+            custodian_limit=None if given["maxCustodianPerMove"] == _UNLIMITED else 1,
+            line_custodian=given["lineCustodian"],
+            no_move_draws=given["noLegalMove"] == "draw",
+            repetition=given["repetition"] == "threefold",
+            no_capture_limit=given["noCaptureLimitPlies"],
+            draw_offers=given["drawByAgreement"],
+        )
+
+    def to_json(self) -> Json:
+        return {
+            "firstPlayer": ("white", "black")[self.first_player],
+            "maxCustodianPerMove": _UNLIMITED if self.custodian_limit is None else self.custodian_limit,
+            "lineCustodian": self.line_custodian,
+            "noLegalMove": "draw" if self.no_move_draws else "loses",
+            "repetition": "threefold" if self.repetition else "off",
+            "noCaptureLimitPlies": self.no_capture_limit,
+            "drawByAgreement": self.draw_offers,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """Why the game ended; ``winner`` is None on a draw."""
+
+    winner: int | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    options: Options
+    board: str  # 64 cells, index rank * 8 + file
+    turn: int  # seat to move: 0 White, 1 Black
+    quiet: int  # plies since the last capture (or the start)
+    history: tuple[str, ...]  # position keys before each quiet ply (empty without repetition)
+    offer: int | None = None  # seat with an open draw offer
+    agreed: bool = False  # a draw was agreed
+    end: End | None = None  # derived from the fields above, never read from JSON
+
+
+@dataclass(frozen=True, slots=True)
+class Slide:
+    """A rook slide; ``custodian`` picks the one custodian capture under Murray's limit."""
+
+    frm: int
+    to: int
+    custodian: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OfferDraw:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptDraw:
+    pass
+
+
+Move = Slide | OfferDraw | AcceptDraw
+
+
+# --------------------------------------------------------------------------- engine
+
+
+class MakYek(BaseEngine[State, Move]):
+    game_id = "mak-yek"
+    name = "Mak-yek (May-Yek)"
+    players = range(2, 3)
+    options = OPTIONS
+    move_kinds = ("move", "offer-draw", "accept-draw")
+
+    def new_game(self, players: int, rng, options: Mapping[str, Json], setup: Json = None) -> State:
+        if setup is not None:
+            raise InvalidOption("mak-yek.setup-unsupported", f"mak-yek has no setup notation, got {setup!r}")
+        opts = Options.from_mapping(options)
+        return _with_end(State(opts, _START, opts.first_player, 0, ()))
+
+    def to_act(self, state: State) -> frozenset[int]:
+        return frozenset() if state.end is not None else frozenset((state.turn,))
+
+    def options_of(self, state: State) -> Mapping[str, Json]:
+        return state.options.to_json()
+
+    # -- legality ------------------------------------------------------------------
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if state.end is not None or seat != state.turn:
+            return []
+        board, man = state.board, _MAN[seat]
+        out: list[Move] = []
+        if state.options.draw_offers:
+            if state.offer is None:
+                out.append(OfferDraw())
+            elif state.offer != seat:
+                out.append(AcceptDraw())
+        for frm in range(64):
+            if board[frm] != man:
+                continue
+            for to in _slides(board, frm):
+                out.extend(_spellings(state, frm, to))
+        return out
+
+    def check(self, state: State, seat: int, move: Move) -> None:
+        self.check_turn(state, seat)
+        if not isinstance(move, Slide):
+            require(state.options.draw_offers, IllegalMove, "mak-yek.draw-offers-off",
+                    "draws by agreement are off (option drawByAgreement)")
+            if isinstance(move, OfferDraw):
+                if state.offer is not None:
+                    raise IllegalMove("mak-yek.draw-already-offered",
+                                      f"{_COLOUR[state.offer]} has already offered a draw"
+                                      + (": accept it or move" if state.offer != seat else "; now move"))
+            else:
+                require(state.offer == 1 - seat, IllegalMove, "mak-yek.no-draw-offer",
+                        f"{_COLOUR[1 - seat]} has not offered a draw")
+            return
+        board, man = state.board, _MAN[seat]
+        frm, to = _name(move.frm), _name(move.to)
+        require(board[move.frm] == man, IllegalMove, "mak-yek.no-own-man",
+                f"{frm} holds {_describe(board[move.frm])}, not one of your men ({man})")
+        require(move.frm != move.to and (move.frm % 8 == move.to % 8 or move.frm // 8 == move.to // 8),
+                IllegalMove, "mak-yek.not-rook-move",
+                f"{frm}-{to} is not a move along one rank or file")
+        # "the target must be empty: there are no displacement captures" (T8)
+        require(board[move.to] == _EMPTY, IllegalMove, "mak-yek.target-occupied",
+                f"{to} is occupied by {_describe(board[move.to])}; a man moves only to an empty square")
+        # "any number of empty squares ... no jumping"
+        require(move.to in _slides(board, move.frm), IllegalMove, "mak-yek.path-blocked",
+                f"{frm}-{to} jumps over a man; the squares between must be empty")
+        spellings = _spellings(state, move.frm, move.to)
+        if move not in spellings:
+            if move.custodian is None:
+                choices = [_name(m.custodian) for m in spellings]
+                raise IllegalMove("mak-yek.custodian-choice-required",
+                                  f"{frm}-{to} could make custodian captures at {choices}; with at most one per "
+                                  f"move, name it in 'custodian'")
+            if len(spellings) == 1:
+                raise IllegalMove("mak-yek.no-custodian-choice",
+                                  f"'custodian': {_name(move.custodian)!r} is only allowed when the move could make "
+                                  f"several custodian captures under maxCustodianPerMove=1")
+            raise IllegalMove("mak-yek.not-a-custodian-capture",
+                              f"{frm}-{to} makes no custodian capture starting at {_name(move.custodian)}")
+
+    def _apply(self, state: State, seat: int, move: Move) -> State:
+        if isinstance(move, OfferDraw):
+            return dataclasses.replace(state, offer=seat)
+        if isinstance(move, AcceptDraw):
+            return _with_end(dataclasses.replace(state, offer=None, agreed=True))
+        board = list(state.board)
+        board[move.frm], board[move.to] = _EMPTY, _MAN[seat]
+        taken = _captured(state, board, move)
+        for square in taken:
+            board[square] = _EMPTY
+        if taken:
+            quiet, history = 0, ()
+        else:
+            quiet = state.quiet + 1
+            history = (*state.history, position_key(state.board)) if state.options.repetition else ()
+        offer = state.offer if state.offer == seat else None  # a move declines the opponent's offer
+        return _with_end(dataclasses.replace(state, board="".join(board), turn=1 - seat, quiet=quiet,
+                                             history=history, offer=offer, end=None))
+
+    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
+        out = super().events(before, seat, move, after)
+        if not isinstance(move, Slide):
+            return out
+        taken = [square_name(i % 8, i // 8) for i in range(64)
+                 if before.board[i] != after.board[i] and i not in (move.frm, move.to)]
+        if taken:
+            out.insert(1, {"type": "capture", "seat": seat, "squares": taken})
+        return out
+
+    # -- results -------------------------------------------------------------------
+
+    def outcome(self, state: State) -> Outcome | None:
+        end = state.end
+        if end is None:
+            return None
+        if end.winner is None:
+            return Outcome((), end.reason, draw=True, points=(0, 0))
+        return Outcome((end.winner,), end.reason, points=_points(end))
+
+    def scores(self, state: State) -> ScoreReport:
+        end = state.end
+        counts = (state.board.count("W"), state.board.count("B"))
+        points = _points(end) if end is not None else (0, 0)
+        results = [None, None]
+        if end is not None:
+            results = ["draw", "draw"] if end.winner is None else [
+                "win" if seat == end.winner else "loss" for seat in (0, 1)]
+        breakdown = tuple(
+            {"men": counts[seat], "captured": _MEN - counts[1 - seat], "result": results[seat],
+             "points": points[seat]}
+            for seat in (0, 1)
+        )
+        winners = (end.winner,) if end is not None and end.winner is not None else ()
+        return ScoreReport(points, points, breakdown, end is not None, winners)
+
+    def round_over(self, state: State) -> bool:
+        return state.end is not None
+
+    def view(self, state: State, seat: int | None) -> Json:
+        return self.to_json(state)  # perfect information
+
+    # -- JSON ----------------------------------------------------------------------
+
+    def to_json(self, state: State) -> Json:
+        return {
+            "board": [state.board[r * 8:(r + 1) * 8] for r in range(7, -1, -1)],
+            "to_move": state.turn,
+            "plies_since_capture": state.quiet,
+            "history": list(state.history),
+            "draw_offer": state.offer,
+            "draw_agreed": state.agreed,
+            "options": state.options.to_json(),
+        }
+
+    def from_json(self, data: Json) -> State:
+        try:
+            return self._from_json(data)
+        except InvalidState:
+            raise
+        except InvalidOption as exc:
+            raise InvalidState("mak-yek.bad-options", exc.message) from exc
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise InvalidState("mak-yek.malformed-state", f"malformed mak-yek state: {exc!r}") from exc
+
+    def _from_json(self, data: Json) -> State:
+        require(isinstance(data, dict), InvalidState, "mak-yek.malformed-state", f"a state is an object, got {data!r}")
+        unknown = set(data) - {"board", "to_move", "plies_since_capture", "history", "draw_offer", "draw_agreed",
+                               "options"}
+        require(not unknown, InvalidState, "mak-yek.malformed-state", f"unknown state fields {sorted(unknown)}")
+        raw_options = data["options"]
+        require(isinstance(raw_options, dict), InvalidState, "mak-yek.bad-options",
+                f"options must be an object, got {raw_options!r}")
+        missing = set(OPTIONS) - set(raw_options)
+        require(not missing, InvalidState, "mak-yek.bad-options", f"state options lack {sorted(missing)}")
+        opts = Options.from_mapping(self.resolve_options(raw_options))
+        rows = data["board"]
+        require(isinstance(rows, list) and len(rows) == 8
+                and all(isinstance(r, str) and len(r) == 8 and set(r) <= {"W", "B", "."} for r in rows),
+                InvalidState, "mak-yek.bad-board",
+                f"board must be 8 strings of 8 'W', 'B' or '.', rank 8 first; got {rows!r}")
+        board = "".join(reversed(rows))
+        for man in _MAN:
+            require(board.count(man) <= _MEN, InvalidState, "mak-yek.too-many-men",
+                    f"{man} has {board.count(man)} men on the board; a side has only {_MEN}")
+        turn = data["to_move"]
+        require(isinstance(turn, int) and not isinstance(turn, bool) and turn in (0, 1), InvalidState, "mak-yek.bad-turn",
+                f"to_move must be seat 0 (White) or 1 (Black), got {turn!r}")
+        require(board.count(_MAN[1 - turn]) > 0, InvalidState, "mak-yek.bad-turn",
+                f"{_MAN[1 - turn]} has no men yet made the last move; it cannot be {_MAN[turn]}'s turn")
+        quiet = data["plies_since_capture"]
+        require(isinstance(quiet, int) and not isinstance(quiet, bool) and 0 <= quiet <= opts.no_capture_limit,
+                InvalidState, "mak-yek.bad-ply-count",
+                f"plies_since_capture must be 0..{opts.no_capture_limit}, got {quiet!r}")
+        history = data["history"]
+        require(isinstance(history, list) and all(isinstance(h, str) for h in history),
+                InvalidState, "mak-yek.bad-history", f"history must be a list of position keys, got {history!r}")
+        history = tuple(history)
+        _check_history(history, board, turn, quiet, opts.repetition)
+        offer, agreed = data["draw_offer"], data["draw_agreed"]
+        require(offer is None or (opts.draw_offers and isinstance(offer, int) and not isinstance(offer, bool)
+                                  and offer in (0, 1) and not agreed),
+                InvalidState, "mak-yek.bad-draw-offer",
+                f"draw_offer must be null{' or seat 0/1 (with no draw agreed)' if opts.draw_offers else ''}, "
+                f"got {offer!r}")
+        require(agreed is False or (agreed is True and opts.draw_offers), InvalidState, "mak-yek.bad-draw-offer",
+                f"draw_agreed must be {'a boolean' if opts.draw_offers else 'false'}, got {agreed!r}")
+        return _with_end(State(opts, board, turn, quiet, history, offer, agreed))
+
+    def move_to_json(self, move: Move) -> Json:
+        if isinstance(move, OfferDraw):
+            return {"kind": "offer-draw"}
+        if isinstance(move, AcceptDraw):
+            return {"kind": "accept-draw"}
+        out = {"kind": "move", "from": _name(move.frm), "to": _name(move.to)}
+        if move.custodian is not None:
+            out["custodian"] = _name(move.custodian)
+        return out
+
+    def move_from_json(self, data: Json) -> Move:
+        if isinstance(data, dict) and data.get("kind") in ("offer-draw", "accept-draw"):
+            if set(data) != {"kind"}:
+                raise IllegalMove("mak-yek.bad-move", f"{data['kind']!r} takes no fields, got {data!r}")
+            return OfferDraw() if data["kind"] == "offer-draw" else AcceptDraw()
+        if not isinstance(data, dict) or data.get("kind") != "move":
+            raise IllegalMove("mak-yek.bad-move",
+                              f"a mak-yek move is {{'kind': 'move', 'from', 'to'}}, 'offer-draw' or 'accept-draw'; "
+                              f"got {data!r}")
+        unknown = set(data) - {"kind", "from", "to", "custodian"}
+        if unknown:
+            raise IllegalMove("mak-yek.bad-move", f"unknown move fields {sorted(unknown)} in {data!r}")
+        squares = []
+        for key in ("from", "to", "custodian"):
+            if key == "custodian" and key not in data:
+                squares.append(None)
+                continue
+            parsed = parse_square(data.get(key))
+            if parsed is None:
+                raise IllegalMove("mak-yek.bad-move", f"{key!r} must be a square a1..h8, got {data.get(key)!r}")
+            squares.append(parsed[1] * 8 + parsed[0])
+        return Slide(*squares)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _name(index: int) -> str:
+    return square_name(index % 8, index // 8)
+
+
+def _describe(cell: str) -> str:
+    return {"W": "a White man", "B": "a Black man"}.get(cell, "nothing")
+
+
+def _slides(board: str, frm: int) -> list[int]:
+    """Empty squares a rook move from ``frm`` reaches."""
+    out = []
+    f0, r0 = frm % 8, frm // 8
+    for df, dr in _DIRECTIONS:
+        f, r = f0 + df, r0 + dr
+        while 0 <= f < 8 and 0 <= r < 8 and board[r * 8 + f] == _EMPTY:
+            out.append(r * 8 + f)
+            f, r = f + df, r + dr
+    return out
+
+
+def _capture_groups(board, to: int, man: str, line: bool) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
+    """(custodian captures, one tuple of men per direction; intervention capture) around ``to``.
+
+    ``board`` is the position after the man has moved (its old square empty).
+    """
+    enemy = "B" if man == "W" else "W"
+    f0, r0 = to % 8, to // 8
+    custodian: list[tuple[int, ...]] = []
+    for df, dr in _DIRECTIONS:
+        run: list[int] = []
+        f, r = f0 + df, r0 + dr
+        while 0 <= f < 8 and 0 <= r < 8 and board[r * 8 + f] == enemy:
+            run.append(r * 8 + f)
+            f, r = f + df, r + dr
+            if not line:
+                break
+        # (f, r) is now the square beyond the enemy man (or line): it must hold a friendly man
+        if run and 0 <= f < 8 and 0 <= r < 8 and board[r * 8 + f] == man:
+            custodian.append(tuple(run))
+    intervention: tuple[int, ...] = ()
+    for axis in _AXES:
+        pair = []
+        for df, dr in axis:
+            f, r = f0 + df, r0 + dr
+            if 0 <= f < 8 and 0 <= r < 8 and board[r * 8 + f] == enemy:
+                pair.append(r * 8 + f)
+        if len(pair) == 2:
+            intervention += tuple(pair)
+    return custodian, intervention
+
+
+def _after(board: str, frm: int, to: int) -> list[str]:
+    cells = list(board)
+    cells[to], cells[frm] = board[frm], _EMPTY
+    return cells
+
+
+def _spellings(state: State, frm: int, to: int) -> list[Slide]:
+    """The legal move(s) for the slide ``frm``-``to``: one, or one per custodian choice."""
+    if state.options.custodian_limit is None:
+        return [Slide(frm, to)]
+    custodian, _ = _capture_groups(_after(state.board, frm, to), to, state.board[frm], state.options.line_custodian)
+    if len(custodian) < 2:
+        return [Slide(frm, to)]
+    return [Slide(frm, to, group[0]) for group in custodian]
+
+
+def _captured(state: State, board_after: list[str], move: Slide) -> set[int]:
+    man = board_after[move.to]
+    custodian, intervention = _capture_groups(board_after, move.to, man, state.options.line_custodian)
+    if move.custodian is not None:
+        custodian = [g for g in custodian if g[0] == move.custodian]
+    taken = set(intervention)
+    for group in custodian:
+        taken.update(group)
+    return taken
+
+
+def _can_move(board: str, man: str) -> bool:
+    for i in range(64):
+        if board[i] != man:
+            continue
+        f, r = i % 8, i // 8
+        if ((f > 0 and board[i - 1] == _EMPTY) or (f < 7 and board[i + 1] == _EMPTY)
+                or (r > 0 and board[i - 8] == _EMPTY) or (r < 7 and board[i + 8] == _EMPTY)):
+            return True
+    return False
+
+
+def position_key(board: str) -> str:
+    """32 hex digits: White's then Black's occupancy as 64-bit numbers (bit rank * 8 + file)."""
+    white = int(board[::-1].translate(_WHITE_BITS), 2)
+    black = int(board[::-1].translate(_BLACK_BITS), 2)
+    return f"{white:016x}{black:016x}"
+
+
+_WHITE_BITS = str.maketrans("WB.", "100")
+_BLACK_BITS = str.maketrans("WB.", "010")
+
+
+def _repetitions(state: State) -> int:
+    """How often the current position (same player to move) has occurred since the last capture."""
+    key, history = position_key(state.board), state.history
+    n = len(history)
+    return 1 + sum(1 for i in range(n - 2, -1, -2) if history[i] == key)
+
+
+def _with_end(state: State) -> State:
+    opts, man = state.options, _MAN[state.turn]
+    end = None
+    if state.agreed:
+        end = End(None, "agreement")
+    elif man not in state.board:
+        end = End(1 - state.turn, "all-captured")
+    elif not _can_move(state.board, man):
+        end = End(None, "no-legal-move") if opts.no_move_draws else End(1 - state.turn, "no-legal-move")
+    elif opts.repetition and _repetitions(state) >= 3:
+        end = End(None, "threefold-repetition")
+    elif state.quiet >= opts.no_capture_limit:
+        end = End(None, "no-capture-limit")
+    return dataclasses.replace(state, end=end)
+
+
+def _points(end: End) -> tuple[int, int]:
+    if end.winner is None:
+        return (0, 0)
+    return (1, 0) if end.winner == 0 else (0, 1)
+
+
+def _check_history(history: tuple[str, ...], board: str, turn: int, quiet: int, repetition: bool) -> None:
+    """Each key is a position with the current material, and consecutive positions differ by
+    one quiet slide of the side then to move (the sides alternating back from ``turn``)."""
+    if not repetition:
+        require(not history, InvalidState, "mak-yek.bad-history", "history must be empty when repetition is off")
+        return
+    require(len(history) == quiet, InvalidState, "mak-yek.bad-history",
+            f"history holds {len(history)} positions but plies_since_capture is {quiet}")
+    keys = [*history, position_key(board)]
+    counts = (board.count("W"), board.count("B"))
+    decoded = []
+    for key in keys:
+        require(len(key) == 32 and all(c in "0123456789abcdef" for c in key), InvalidState,
+                "mak-yek.bad-history", f"a history entry is 32 lowercase hex digits, got {key!r}")
+        white, black = int(key[:16], 16), int(key[16:], 16)
+        require(white & black == 0 and (white.bit_count(), black.bit_count()) == counts, InvalidState,
+                "mak-yek.bad-history", f"history position {key!r} does not hold the men now on the board")
+        decoded.append((white, black))
+    for i in range(len(decoded) - 1):
+        mover = (turn - (len(decoded) - 1 - i)) % 2
+        before, after = decoded[i], decoded[i + 1]
+        moved = before[mover] ^ after[mover]
+        require(before[1 - mover] == after[1 - mover] and moved.bit_count() == 2, InvalidState,
+                "mak-yek.bad-history",
+                f"history positions {keys[i]!r} -> {keys[i + 1]!r} are not one move by {_MAN[mover]}")
+
+
+ENGINE = MakYek()

@@ -1,0 +1,457 @@
+"""Northcott's game ("Gra Northcotta"): the seed's dice variant, with the classic game as an option.
+
+Rule source: ``rules/compendium-003.md`` §3 (seed section 23): §3.1 the classic game
+(Winning Ways; cut-the-knot), §3.2 the seed's text, §3.3 the spec of the dice variant,
+§3.4 test vectors V1..V4, §3.5 ambiguities N-1..N-5.
+
+Dice variant (default, §3.3): 8 files, one White (seat 0) and one Black (seat 1) pawn per
+file. Setup: file by file from a to h, White rolls for his pawn in that file, then Black;
+1 or 5 places it on the 1st rank from the player's own edge, 2 or 6 on the 2nd, 3 or 4 on
+the 3rd. Then White moves first: a pawn goes forward (towards the enemy edge) 1, 2 or 3
+squares; every square passed over and the target must be empty (no jumping, no captures).
+A player with no legal move on his turn loses (the game ends when every file's gap is 0).
+
+Options (every PROPOSED ruling of §3.3/§3.5), with defaults:
+
+- ``variant`` = ``"dice"`` (N-5); ``"classic"`` (§3.1): a pawn slides any number of empty
+  squares along its file, towards or away from the enemy pawn, never past it or off the
+  board. The setup stays the dice placement (it yields a legal classic position).
+  Under random play the classic game practically never ends (moves away are reversible;
+  a player is stuck only with every pawn pressed between his own edge and the enemy pawn;
+  none of 80 random playouts ended within 20000 moves). The spec gives it no move limit
+  or draw rule, so none is imposed here (reported to the lead).
+- ``board`` = ``"8x8"`` (N-1: files x ranks); ``"8x10"``, ``"8x12"`` (placement still uses
+  the 3 ranks nearest each player's edge).
+- ``placement`` = ``"in-order"`` (N-2: files a..h, White then Black per file);
+  ``"choose-file"``: after each roll the roller names the file (one where he has no pawn
+  yet) with a ``place`` move.
+- ``firstPlayer`` = ``"white"`` (N-3); ``"higher-roll"``: after the setup both players roll
+  one die (a ``roll`` move by either seat with two dice ``[white, black]``, ties re-rolled)
+  and the higher roll moves first.
+- ``misere`` = ``false`` (N-4); when true a player who cannot move on his turn wins.
+
+Moves (JSON ``kind``):
+- ``roll``: ``{"kind": "roll"}`` draws the die (or the two first-player dice) from the
+  state's rng; ``{"kind": "roll", "dice": [4]}`` (or ``[5, 2]``) carries physical dice.
+- ``place``: ``{"kind": "place", "file": "c"}`` (choose-file placement only).
+- ``move``: ``{"kind": "move", "from": "c2", "to": "c4"}``.
+
+State JSON: ``white`` / ``black`` are the absolute ranks (1-based) of each file's pawn, or
+null before it is placed; ``phase`` is ``setup``, ``first-roll`` or ``play``; ``die`` is a
+rolled die awaiting its ``place`` move. Nothing is hidden; views only drop the rng.
+Scores: 1 for the winner, 0 for the loser.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from rules.base import (
+    BaseEngine,
+    IllegalMove,
+    InvalidOption,
+    InvalidState,
+    Json,
+    Option,
+    Outcome,
+    Rng,
+    ScoreReport,
+    require,
+)
+from rules.mak_yek import FILES, parse_square, square_name
+
+_FILES = 8
+_DIE_RANK = {1: 1, 5: 1, 2: 2, 6: 2, 3: 3, 4: 3}  # die -> rank from the player's own edge (§3.2)
+_COLOUR = ("White", "Black")
+_BOARDS = {"8x8": 8, "8x10": 10, "8x12": 12}
+
+OPTIONS: Mapping[str, Option] = {
+    "variant": Option(
+        "dice", "'dice': the seed's game (forward 1-3 squares); 'classic': any distance, towards or away (N-5)",
+        choices=("dice", "classic"),
+    ),
+    "board": Option("8x8", "board size, files x ranks (N-1)", choices=tuple(_BOARDS)),
+    "placement": Option(
+        "in-order", "'in-order': files a..h, White then Black; 'choose-file': the roller picks the file (N-2)",
+        choices=("in-order", "choose-file"),
+    ),
+    "firstPlayer": Option(
+        "white", "who moves first after the setup: White, or the higher roll of one die each (N-3)",
+        choices=("white", "higher-roll"),
+    ),
+    "misere": Option(False, "misere: the player who cannot move wins (N-4)", type="boolean"),
+}
+
+
+class Phase(Enum):
+    SETUP = "setup"
+    FIRST_ROLL = "first-roll"
+    PLAY = "play"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    classic: bool
+    ranks: int
+    choose_file: bool
+    roll_first: bool
+    misere: bool
+
+    @classmethod
+    def from_mapping(cls, given: Mapping[str, Json]) -> Options:
+        return cls(
+            classic=given["variant"] == "classic",
+            ranks=_BOARDS[given["board"]],
+            choose_file=given["placement"] == "choose-file",
+            roll_first=given["firstPlayer"] == "higher-roll",
+            misere=given["misere"],
+        )
+
+    def to_json(self) -> Json:
+        return {
+            "variant": "classic" if self.classic else "dice",
+            "board": f"8x{self.ranks}",
+            "placement": "choose-file" if self.choose_file else "in-order",
+            "firstPlayer": "higher-roll" if self.roll_first else "white",
+            "misere": self.misere,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    options: Options
+    rng: Rng
+    phase: Phase
+    white: tuple[int | None, ...]  # 0-based absolute rank of each file's pawn, None before placement
+    black: tuple[int | None, ...]
+    turn: int  # seat to act in setup and play
+    die: int | None = None  # a rolled die awaiting its place move (choose-file)
+    over: bool = False  # derived: the player to move in play cannot move
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    dice: tuple[int, ...] | None = None  # physical dice; None draws from the rng
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    file: int
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    file: int
+    frm: int  # 0-based ranks
+    to: int
+
+
+Move = Roll | Place | Step
+
+
+class Northcott(BaseEngine[State, Move]):
+    game_id = "northcott"
+    name = "Northcott's game (dice variant; classic as an option)"
+    players = range(2, 3)
+    options = OPTIONS
+    move_kinds = ("roll", "place", "move")
+
+    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
+        if setup is not None:
+            raise InvalidOption("northcott.setup-unsupported", f"northcott has no setup notation, got {setup!r}")
+        empty = (None,) * _FILES
+        return State(Options.from_mapping(options), rng, Phase.SETUP, empty, empty, 0)
+
+    def to_act(self, state: State) -> frozenset[int]:
+        if state.over:
+            return frozenset()
+        if state.phase is Phase.FIRST_ROLL:
+            return frozenset((0, 1))
+        return frozenset((state.turn,))
+
+    def options_of(self, state: State) -> Mapping[str, Json]:
+        return state.options.to_json()
+
+    # -- legality ------------------------------------------------------------------
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if seat not in self.to_act(state):
+            return []
+        if state.phase is not Phase.PLAY:
+            if state.die is not None:
+                return [Place(f) for f in _open_files(state, seat)]
+            return [Roll()]
+        own = _pawns(state, seat)
+        return [Step(f, own[f], to) for f in range(_FILES) for to in _targets(state, seat, f)]
+
+    def check(self, state: State, seat: int, move: Move) -> None:
+        self.check_turn(state, seat)
+        if isinstance(move, Roll):
+            require(state.phase is not Phase.PLAY, IllegalMove, "northcott.wrong-phase",
+                    "dice are rolled only during the setup and for the first player; now pawns move")
+            require(state.die is None, IllegalMove, "northcott.place-first",
+                    f"the die already shows {state.die}: choose the file for your pawn with a 'place' move")
+            if move.dice is not None:
+                count = 2 if state.phase is Phase.FIRST_ROLL else 1
+                require(len(move.dice) == count, IllegalMove, "northcott.bad-dice",
+                        f"this roll needs {count} die/dice, got {list(move.dice)}")
+                require(all(1 <= d <= 6 for d in move.dice), IllegalMove, "northcott.bad-dice",
+                        f"a die shows 1..6, got {list(move.dice)}")
+                require(count == 1 or move.dice[0] != move.dice[1], IllegalMove, "northcott.tied-roll",
+                        f"the first-player roll {list(move.dice)} is a tie: roll again")
+        elif isinstance(move, Place):
+            require(state.phase is Phase.SETUP and state.die is not None, IllegalMove, "northcott.roll-first",
+                    "a pawn is placed only after its die is rolled (placement 'choose-file')")
+            require(move.file in _open_files(state, seat), IllegalMove, "northcott.file-taken",
+                    f"you already have a pawn in file {FILES[move.file]!r}")
+        else:
+            require(state.phase is Phase.PLAY, IllegalMove, "northcott.wrong-phase",
+                    f"pawns move only after the setup; now is the {state.phase.value} phase")
+            frm, to = _name(move.file, move.frm), _name(move.file, move.to)
+            own, enemy = _pawns(state, seat)[move.file], _pawns(state, 1 - seat)[move.file]
+            require(own == move.frm, IllegalMove, "northcott.no-own-pawn",
+                    f"your pawn in file {FILES[move.file]} is on {_name(move.file, own)}, not {frm}")
+            forward = 1 if seat == 0 else -1
+            step = (move.to - move.frm) * forward
+            require(step != 0, IllegalMove, "northcott.no-move", f"{frm}-{to} does not move the pawn")
+            if not state.options.classic:
+                # "Pawns move forward only ... 1, 2 or 3 squares"
+                require(step > 0, IllegalMove, "northcott.not-forward", f"{frm}-{to} is not a forward move")
+                require(step <= 3, IllegalMove, "northcott.too-far", f"{frm}-{to} moves {step} squares; at most 3")
+            if step > 0:
+                # "may not jump over pawns": the squares passed and the target must be empty
+                require((enemy - move.to) * forward > 0, IllegalMove, "northcott.blocked",
+                        f"{frm}-{to} would {'land on' if enemy == move.to else 'jump'} the enemy pawn "
+                        f"on {_name(move.file, enemy)}")
+            require(move.to in _targets(state, seat, move.file), IllegalMove, "northcott.off-board",
+                    f"{frm}-{to} leaves the board")
+
+    def _apply(self, state: State, seat: int, move: Move) -> State:
+        if isinstance(move, Roll):
+            if state.phase is Phase.FIRST_ROLL:
+                dice, rng = move.dice, state.rng
+                while dice is None or dice[0] == dice[1]:
+                    dice, rng = rng.dice(2)
+                return _finish(dataclasses.replace(state, rng=rng, phase=Phase.PLAY, turn=0 if dice[0] > dice[1] else 1))
+            if move.dice is not None:
+                die, rng = move.dice[0], state.rng
+            else:
+                (die,), rng = state.rng.dice(1)
+            state = dataclasses.replace(state, rng=rng)
+            if state.options.choose_file:
+                return dataclasses.replace(state, die=die)
+            return _place(state, seat, _open_files(state, seat)[0], die)
+        if isinstance(move, Place):
+            return _place(state, seat, move.file, state.die)
+        pawns = list(_pawns(state, seat))
+        pawns[move.file] = move.to
+        field = "white" if seat == 0 else "black"
+        return _finish(dataclasses.replace(state, **{field: tuple(pawns)}, turn=1 - seat))
+
+    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
+        out = super().events(before, seat, move, after)
+        if isinstance(move, Roll) and move.dice is None:
+            drawn = after.rng.counter - before.rng.counter
+            out.insert(1, {"type": "rng-roll", "seat": seat, "draws": drawn})
+        return out
+
+    # -- results -------------------------------------------------------------------
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state.over:
+            return None
+        winner = _winner(state)
+        reason = "cannot-move-misere" if state.options.misere else "cannot-move"
+        return Outcome((winner,), reason, points=(1 - winner, winner))
+
+    def scores(self, state: State) -> ScoreReport:
+        if not state.over:
+            points = (0, 0)
+            breakdown = tuple({"result": None, "points": 0} for _ in range(2))
+            return ScoreReport(points, points, breakdown, False)
+        winner = _winner(state)
+        points = (1 - winner, winner)
+        breakdown = tuple({"result": "win" if seat == winner else "loss", "points": points[seat]} for seat in (0, 1))
+        return ScoreReport(points, points, breakdown, True, (winner,))
+
+    def round_over(self, state: State) -> bool:
+        return state.over
+
+    def view(self, state: State, seat: int | None) -> Json:
+        out = self.to_json(state)
+        del out["rng"]
+        return out
+
+    # -- JSON ----------------------------------------------------------------------
+
+    def to_json(self, state: State) -> Json:
+        return {
+            "phase": state.phase.value,
+            "to_move": state.turn,
+            "white": [None if r is None else r + 1 for r in state.white],
+            "black": [None if r is None else r + 1 for r in state.black],
+            "die": state.die,
+            "rng": state.rng.to_json(),
+            "options": state.options.to_json(),
+        }
+
+    def from_json(self, data: Json) -> State:
+        try:
+            return self._from_json(data)
+        except InvalidState:
+            raise
+        except InvalidOption as exc:
+            raise InvalidState("northcott.bad-options", exc.message) from exc
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise InvalidState("northcott.malformed-state", f"malformed northcott state: {exc!r}") from exc
+
+    def _from_json(self, data: Json) -> State:
+        require(isinstance(data, dict), InvalidState, "northcott.malformed-state", f"a state is an object, got {data!r}")
+        unknown = set(data) - {"phase", "to_move", "white", "black", "die", "rng", "options"}
+        require(not unknown, InvalidState, "northcott.malformed-state", f"unknown state fields {sorted(unknown)}")
+        raw_options = data["options"]
+        require(isinstance(raw_options, dict) and not set(OPTIONS) - set(raw_options), InvalidState,
+                "northcott.bad-options", f"options must name every option {sorted(OPTIONS)}, got {raw_options!r}")
+        opts = Options.from_mapping(self.resolve_options(raw_options))
+        rng = Rng.from_json(data["rng"])
+        phase = Phase(data["phase"])
+        turn, die = data["to_move"], data["die"]
+        require(_is_int(turn) and turn in (0, 1), InvalidState, "northcott.bad-turn",
+                f"to_move must be seat 0 (White) or 1 (Black), got {turn!r}")
+        files = []
+        for key in ("white", "black"):
+            ranks = data[key]
+            require(isinstance(ranks, list) and len(ranks) == _FILES
+                    and all(r is None or (_is_int(r) and 1 <= r <= opts.ranks) for r in ranks),
+                    InvalidState, "northcott.bad-rank",
+                    f"{key} must list 8 ranks 1..{opts.ranks} (or null), got {ranks!r}")
+            files.append(tuple(None if r is None else r - 1 for r in ranks))
+        white, black = files
+        placed = (sum(r is not None for r in white), sum(r is not None for r in black))
+        for f in range(_FILES):
+            w, b = white[f], black[f]
+            require(w is None or b is None or w < b, InvalidState, "northcott.pawns-crossed",
+                    f"file {FILES[f]}: White's pawn on rank {w and w + 1} is not below Black's on {b and b + 1}; "
+                    "pawns never pass each other")
+        if phase is Phase.SETUP:
+            require(placed[0] - placed[1] in (0, 1) and turn == placed[0] - placed[1] and placed[1] < _FILES,
+                    InvalidState, "northcott.bad-setup",
+                    f"White has placed {placed[0]} and Black {placed[1]} pawns: seat {turn} cannot be to place next")
+            for colour, ranks in enumerate(files):
+                for f, r in enumerate(ranks):
+                    home = r if colour == 0 or r is None else opts.ranks - 1 - r
+                    require(home is None or home < 3, InvalidState, "northcott.bad-setup",
+                            f"{_COLOUR[colour]}'s pawn in file {FILES[f]} is not on the 3 ranks nearest its edge")
+                    require(opts.choose_file or (r is not None) == (f < placed[colour]), InvalidState,
+                            "northcott.bad-setup", f"placement is in file order, but {_COLOUR[colour]}'s files "
+                            f"are {''.join(FILES[g] for g in range(_FILES) if ranks[g] is not None)!r}")
+        else:
+            require(placed == (_FILES, _FILES), InvalidState, "northcott.bad-setup",
+                    f"the {phase.value} phase needs all 16 pawns placed, got {placed[0]} + {placed[1]}")
+            require(phase is Phase.PLAY or (opts.roll_first and turn == 0), InvalidState, "northcott.bad-phase",
+                    "a first-player roll only happens with firstPlayer 'higher-roll' (to_move 0)")
+        needs_die = opts.choose_file and phase is Phase.SETUP
+        require(die is None or (needs_die and _is_int(die) and 1 <= die <= 6), InvalidState, "northcott.bad-die",
+                f"die must be null{' or 1..6' if needs_die else ''} here, got {die!r}")
+        return _finish(State(opts, rng, phase, white, black, turn, die))
+
+    def move_to_json(self, move: Move) -> Json:
+        if isinstance(move, Roll):
+            return {"kind": "roll"} if move.dice is None else {"kind": "roll", "dice": list(move.dice)}
+        if isinstance(move, Place):
+            return {"kind": "place", "file": FILES[move.file]}
+        return {"kind": "move", "from": _name(move.file, move.frm), "to": _name(move.file, move.to)}
+
+    def move_from_json(self, data: Json) -> Move:
+        def bad(why: str) -> IllegalMove:
+            return IllegalMove("northcott.bad-move", f"{why}; got {data!r}")
+
+        if not isinstance(data, dict) or data.get("kind") not in self.move_kinds:
+            raise bad("a northcott move is an object with kind 'roll', 'place' or 'move'")
+        kind = data["kind"]
+        allowed = {"roll": {"kind", "dice"}, "place": {"kind", "file"}, "move": {"kind", "from", "to"}}[kind]
+        if set(data) - allowed:
+            raise bad(f"unknown fields {sorted(set(data) - allowed)} for a {kind!r} move")
+        if kind == "roll":
+            dice = data.get("dice")
+            if dice is None and "dice" not in data:
+                return Roll()
+            if not isinstance(dice, list) or not 1 <= len(dice) <= 2 or not all(_is_int(d) for d in dice):
+                raise bad("'dice' must be a list of one or two integers")
+            return Roll(tuple(dice))
+        if kind == "place":
+            file = data.get("file")
+            if not isinstance(file, str) or len(file) != 1 or file not in FILES:
+                raise bad("'file' must be one of 'a'..'h'")
+            return Place(FILES.index(file))
+        squares = [parse_square(data.get(key), ranks=12) for key in ("from", "to")]
+        if None in squares:
+            raise bad("'from' and 'to' must be squares like 'c2'")
+        (f1, r1), (f2, r2) = squares
+        if f1 != f2:
+            raise IllegalMove("northcott.not-same-file", f"{data['from']}-{data['to']}: a pawn moves along its own file")
+        return Step(f1, r1, r2)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _is_int(x: Json) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _name(file: int, rank: int) -> str:
+    return square_name(file, rank)
+
+
+def _pawns(state: State, seat: int) -> tuple[int | None, ...]:
+    return state.white if seat == 0 else state.black
+
+
+def _open_files(state: State, seat: int) -> list[int]:
+    return [f for f, r in enumerate(_pawns(state, seat)) if r is None]
+
+
+def _targets(state: State, seat: int, file: int) -> list[int]:
+    """Ranks the pawn of ``seat`` in ``file`` may move to (the one source of movement legality)."""
+    own, enemy = _pawns(state, seat)[file], _pawns(state, 1 - seat)[file]
+    forward = 1 if seat == 0 else -1
+    gap = (enemy - own) * forward - 1
+    if not state.options.classic:
+        return [own + forward * k for k in range(1, min(gap, 3) + 1)]
+    back = own if seat == 0 else state.options.ranks - 1 - own
+    return [own + forward * k for k in range(1, gap + 1)] + [own - forward * k for k in range(1, back + 1)]
+
+
+def _can_move(state: State, seat: int) -> bool:
+    return any(_targets(state, seat, f) for f in range(_FILES))
+
+
+def _place(state: State, seat: int, file: int, die: int) -> State:
+    home = _DIE_RANK[die] - 1
+    rank = home if seat == 0 else state.options.ranks - 1 - home
+    pawns = list(_pawns(state, seat))
+    pawns[file] = rank
+    field = "white" if seat == 0 else "black"
+    state = dataclasses.replace(state, **{field: tuple(pawns)}, die=None, turn=1 - seat)
+    if seat == 1 and None not in state.black:
+        phase = Phase.FIRST_ROLL if state.options.roll_first else Phase.PLAY
+        return _finish(dataclasses.replace(state, phase=phase, turn=0))
+    return state
+
+
+def _finish(state: State) -> State:
+    """Set ``over`` when the player to move in play cannot move."""
+    over = state.phase is Phase.PLAY and not _can_move(state, state.turn)
+    return dataclasses.replace(state, over=over)
+
+
+def _winner(state: State) -> int:
+    """The player to move cannot move: he loses, or wins under misere."""
+    return state.turn if state.options.misere else 1 - state.turn
+
+
+ENGINE = Northcott()

@@ -1,0 +1,489 @@
+"""Northcott's game scenario tests: spec compendium-003 §3 (vectors V1..V4 of §3.4, N-1..N-5).
+
+Ranks in the drawings and in the JSON are absolute and 1-based (White's edge is rank 1).
+Two brute-force solvers live here, independent of the engine and of the Nim / Grundy
+analysis: ``dice_wins`` searches raw positions (used to check the engine's game tree) and
+``gaps_win`` the multiset of gaps (big enough for the full-board vectors V1/V2); the
+classic game, whose moves away make cycles, is solved by retrograde analysis.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections import deque
+from functools import cache
+
+import pytest
+
+from rules.base import IllegalMove, InvalidOption, InvalidState, NotYourTurn, Rng
+from rules.northcott import ENGINE
+from service.schemas.northcott import MOVES, StateSchema
+
+DEFAULTS = {name: opt.default for name, opt in ENGINE.options.items()}
+RNG = Rng.from_seed(1).to_json()
+
+
+def position(white, black, turn=0, phase="play", die=None, **options):
+    """A state from absolute 1-based ranks per file a..h (None: not placed)."""
+    return ENGINE.from_json({
+        "phase": phase, "to_move": turn, "white": list(white), "black": list(black), "die": die,
+        "rng": RNG, "options": {**DEFAULTS, **options},
+    })
+
+
+def mv(frm, to):
+    return ENGINE.move_from_json({"kind": "move", "from": frm, "to": to})
+
+
+def roll(*dice):
+    return ENGINE.move_from_json({"kind": "roll", "dice": list(dice)} if dice else {"kind": "roll"})
+
+
+def code_of(state, seat, move):
+    with pytest.raises(IllegalMove) as err:
+        ENGINE.check(state, seat, move)
+    return err.value.code
+
+
+def gaps(state):
+    return [b - w - 1 for w, b in zip(state.white, state.black, strict=True)]
+
+
+def set_up(white_rolls, black_rolls, **options):
+    """Play the in-order setup with physical dice: a (White, Black), b (White, Black), ..."""
+    state = ENGINE.new(2, 9, options)
+    for w, b in zip(white_rolls, black_rolls, strict=True):
+        state = ENGINE.apply(state, 0, roll(w))
+        state = ENGINE.apply(state, 1, roll(b))
+    return state
+
+
+# --------------------------------------------------------------------------- brute-force solvers
+
+
+@cache
+def dice_wins(white: tuple, black: tuple, mover: int, misere: bool = False, ranks: int = 8) -> bool:
+    """Does the player to move win? Raw positions (0-based ranks), forward 1-3, no jumping."""
+    own, enemy = (white, black) if mover == 0 else (black, white)
+    ahead = 1 if mover == 0 else -1
+    replies = []
+    for f in range(len(own)):
+        for k in range(1, 4):
+            target = own[f] + ahead * k
+            if not 0 <= target < ranks or target == enemy[f]:
+                break  # every square passed over and the target must be empty
+            moved = own[:f] + (target,) + own[f + 1:]
+            replies.append((moved, enemy) if mover == 0 else (enemy, moved))
+    if not replies:
+        return misere
+    return any(not dice_wins(w, b, 1 - mover, misere, ranks) for w, b in replies)
+
+
+@cache
+def gaps_win(gap_multiset: tuple, misere: bool = False) -> bool:
+    """Does the player to move win? Any move shrinks one file's gap by 1, 2 or 3."""
+    nexts = {tuple(sorted(gap_multiset[:i] + (g - k,) + gap_multiset[i + 1:]))
+             for i, g in enumerate(gap_multiset) for k in range(1, min(g, 3) + 1)}
+    if not nexts:
+        return misere
+    return any(not gaps_win(n, misere) for n in nexts)
+
+
+def classic_moves(white: tuple, black: tuple, mover: int, ranks: int):
+    """Classic moves (§3.1): any distance towards or away, never onto or past the enemy, on the board."""
+    own, enemy = (white, black) if mover == 0 else (black, white)
+    for f in range(len(own)):
+        for target in range(ranks):
+            if target == own[f] or target == enemy[f]:
+                continue
+            if (target - enemy[f]) * (own[f] - enemy[f]) <= 0:
+                continue  # on the other side of the enemy pawn
+            moved = own[:f] + (target,) + own[f + 1:]
+            yield (moved, enemy) if mover == 0 else (enemy, moved)
+
+
+def classic_solve(files: int, ranks: int) -> dict:
+    """Retrograde analysis of the classic game: {(white, black, mover): True if the mover wins}."""
+    per_file = [(w, b) for w in range(ranks) for b in range(w + 1, ranks)]
+    states = [(tuple(p[0] for p in combo), tuple(p[1] for p in combo), mover)
+              for combo in itertools.product(per_file, repeat=files) for mover in (0, 1)]
+    preds: dict = {s: [] for s in states}
+    left = {}
+    result: dict = {}
+    queue = deque()
+    for s in states:
+        succ = [(w, b, 1 - s[2]) for w, b in classic_moves(s[0], s[1], s[2], ranks)]
+        left[s] = len(succ)
+        for t in succ:
+            preds[t].append(s)
+        if not succ:
+            result[s] = False
+            queue.append(s)
+    while queue:
+        t = queue.popleft()
+        for s in preds[t]:
+            if s in result:
+                continue
+            if result[t] is False:
+                result[s] = True
+                queue.append(s)
+            else:
+                left[s] -= 1
+                if left[s] == 0:
+                    result[s] = False
+                    queue.append(s)
+    return result
+
+
+def engine_wins(state, memo: dict) -> bool:
+    """Does the player to move win, searching the ENGINE's own game tree (legal_moves / apply)?"""
+    key = (state.white, state.black, state.turn)
+    if key not in memo:
+        if not ENGINE.to_act(state):
+            memo[key] = state.turn in ENGINE.outcome(state).winners
+        else:
+            memo[key] = any(not engine_wins(ENGINE.apply(state, state.turn, m), memo)
+                            for m in ENGINE.legal_moves(state, state.turn))
+    return memo[key]
+
+
+# --------------------------------------------------------------------------- vectors
+
+
+def test_dice_setup_places_each_pawn_by_its_roll_v1_is_lost_for_white():
+    """V1: White rolls 5,2,6,3,1,4,2,6 and Black 3,3,1,5,4,2,6,1 for files a..h.
+
+    White ranks 1,2,2,3,1,3,2,2; Black (from its edge) 3,3,1,1,3,2,2,1 = absolute 6,6,8,8,6,7,7,8;
+    gaps 4,3,5,4,4,3,4,5; Grundy values (gap mod 4) XOR to 0: White, to move, loses.
+    """
+    state = set_up([5, 2, 6, 3, 1, 4, 2, 6], [3, 3, 1, 5, 4, 2, 6, 1])
+    data = ENGINE.to_json(state)
+    assert data["phase"] == "play" and ENGINE.to_act(state) == {0}
+    assert data["white"] == [1, 2, 2, 3, 1, 3, 2, 2]
+    assert data["black"] == [6, 6, 8, 8, 6, 7, 7, 8]
+    assert gaps(state) == [4, 3, 5, 4, 4, 3, 4, 5]
+    assert not gaps_win(tuple(sorted(gaps(state))))
+    grundy = 0
+    for g in gaps(state):
+        grundy ^= g % 4
+    assert grundy == 0
+
+
+def test_v2_winning_moves_for_white():
+    """V2: as V1 but Black's h-roll is 2 (rank 7): gaps 4,3,5,4,4,3,4,4, XOR 1.
+
+    White wins; a1-a4 (gap 4 -> 1), b2-b3 and c2-c3 are winning moves.
+    """
+    state = set_up([5, 2, 6, 3, 1, 4, 2, 6], [3, 3, 1, 5, 4, 2, 6, 2])
+    assert gaps(state) == [4, 3, 5, 4, 4, 3, 4, 4]
+    assert gaps_win(tuple(sorted(gaps(state))))
+    listed = {json.dumps(ENGINE.move_to_json(m)) for m in ENGINE.legal_moves(state, 0)}
+    for frm, to in (("a1", "a4"), ("b2", "b3"), ("c2", "c3")):
+        assert json.dumps({"kind": "move", "from": frm, "to": to}) in listed
+        after = ENGINE.apply(state, 0, mv(frm, to))
+        assert ENGINE.to_act(after) == {1}
+        assert not gaps_win(tuple(sorted(gaps(after)))), (frm, to)
+    assert gaps_win(tuple(sorted(gaps(ENGINE.apply(state, 0, mv("d3", "d4"))))))  # a losing move
+
+
+def test_pawn_moves_one_to_three_squares_and_never_jumps():
+    """V3: White on d4, Black on d6 (gap 1): d4-d5 is legal, d4-d6 lands on and d4-d7 jumps the enemy.
+
+    6 . . . B
+    5 . . . .
+    4 . . . W
+    """
+    white, black = [1, 1, 1, 4, 1, 1, 1, 1], [8, 8, 8, 6, 8, 8, 8, 8]
+    state = position(white, black)
+    assert ENGINE.is_legal(state, 0, mv("d4", "d5"))
+    assert code_of(state, 0, mv("d4", "d6")) == "northcott.blocked"
+    assert code_of(state, 0, mv("d4", "d7")) == "northcott.blocked"
+    assert code_of(state, 0, mv("a1", "a5")) == "northcott.too-far"
+    assert code_of(state, 0, mv("d4", "d3")) == "northcott.not-forward"
+    assert code_of(state, 0, mv("b2", "b3")) == "northcott.no-own-pawn"
+    assert code_of(state, 0, mv("d6", "d5")) == "northcott.no-own-pawn"
+    with pytest.raises(IllegalMove) as err:
+        ENGINE.move_from_json({"kind": "move", "from": "a1", "to": "b2"})
+    assert err.value.code == "northcott.not-same-file"
+    with pytest.raises(NotYourTurn):
+        ENGINE.check(state, 1, mv("d6", "d5"))
+    moves = sorted(json.dumps(ENGINE.move_to_json(m)) for m in ENGINE.legal_moves(state, 0))
+    assert len(moves) == 7 * 3 + 1
+
+
+def test_classic_nim_positions_v4_by_retrograde_analysis():
+    """V4 (classic, §3.1): gaps 1, 2, 3 lose for the mover; from gaps 2, 3 the move to 2, 2 wins.
+
+    Solved on a 3-file (and 2-file) board of 6 ranks by retrograde analysis, moves away included.
+    """
+    three = classic_solve(3, 6)
+    assert len(three) == 2 * 15 ** 3  # every position decided: no draws by endless play
+    assert three[((0, 0, 0), (2, 3, 4), 0)] is False  # gaps 1, 2, 3
+    assert three[((1, 0, 2), (3, 4, 5), 1)] is False  # the same gaps elsewhere, Black to move
+    two = classic_solve(2, 6)
+    assert two[((0, 0), (3, 4), 0)] is True  # gaps 2, 3
+    assert two[((0, 1), (3, 4), 1)] is False  # after b1-b2: gaps 2, 2, Black to move loses
+    assert two[((1, 0), (3, 4), 1)] is True  # after a1-a2 (gaps 1, 3) Black wins
+
+
+def test_engine_classic_moves_match_the_rules_of_3_1():
+    """The engine's classic moves equal §3.1's (towards or away, any distance) on random positions."""
+    rnd = random.Random(4)
+    for _ in range(40):
+        white, black = [], []
+        for _f in range(8):
+            w, b = sorted(rnd.sample(range(8), 2))
+            white.append(w)
+            black.append(b)
+        turn = rnd.randrange(2)
+        state = position([w + 1 for w in white], [b + 1 for b in black], turn=turn, variant="classic")
+        got = {(state.turn, ENGINE.apply(state, turn, m).white, ENGINE.apply(state, turn, m).black)
+               for m in ENGINE.legal_moves(state, turn)}
+        want = {(turn, w, b) for w, b in classic_moves(tuple(white), tuple(black), turn, 8)}
+        assert got == want
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_engine_game_tree_agrees_with_brute_force_solver(misere):
+    """Small dice positions (three open files, the rest closed): the engine's own game tree
+    (legal_moves, apply, outcome) gives the same winner as the independent raw solver."""
+    rnd = random.Random(11 + misere)
+    memo: dict = {}
+    checked = 0
+    for _ in range(40):
+        white = [rnd.randint(1, 3) for _ in range(8)]
+        black = [w + 1 for w in white]  # gap 0
+        for f in rnd.sample(range(8), 3):
+            black[f] = min(8, white[f] + 1 + rnd.randint(0, 4))
+        turn = rnd.randrange(2)
+        state = position(white, black, turn=turn, misere=misere)
+        expected = dice_wins(state.white, state.black, turn, misere)
+        assert engine_wins(state, memo) == expected, (white, black, turn)
+        assert gaps_win(tuple(sorted(gaps(state))), misere) == expected
+        checked += 1
+    assert checked == 40 and len(memo) > 200
+
+
+# --------------------------------------------------------------------------- setup options
+
+
+def test_black_places_on_its_own_ranks_and_rng_rolls_are_chance_steps():
+    """§3.3 mapping: 1,5 -> rank 1; 2,6 -> rank 2; 3,4 -> rank 3, counted from each player's edge."""
+    state = ENGINE.new(2, 5)
+    assert ENGINE.to_act(state) == {0} and ENGINE.legal_moves(state, 0) == [roll()]
+    for die, rank in ((1, 1), (5, 1), (2, 2), (6, 2), (3, 3), (4, 3)):
+        w = ENGINE.apply(state, 0, roll(die))
+        assert ENGINE.to_json(w)["white"][0] == rank
+        b = ENGINE.apply(w, 1, roll(die))
+        assert ENGINE.to_json(b)["black"][0] == 9 - rank
+    drawn = ENGINE.apply(state, 0, roll())
+    assert drawn.rng.counter > state.rng.counter and drawn.white[0] in (0, 1, 2)
+    assert ENGINE.events(state, 0, roll(), drawn)[1]["type"] == "rng-roll"
+    assert code_of(state, 0, roll(7)) == "northcott.bad-dice"
+    assert code_of(state, 0, roll(2, 3)) == "northcott.bad-dice"
+    assert code_of(state, 0, mv("a1", "a2")) == "northcott.wrong-phase"
+    assert code_of(state, 0, ENGINE.move_from_json({"kind": "place", "file": "a"})) == "northcott.roll-first"
+    with pytest.raises(NotYourTurn):
+        ENGINE.check(state, 1, roll(3))
+
+
+def test_rolls_are_refused_once_pawns_move():
+    state = set_up([1] * 8, [1] * 8)
+    assert code_of(state, 0, roll(3)) == "northcott.wrong-phase"
+    assert code_of(state, 0, roll()) == "northcott.wrong-phase"
+
+
+def test_choose_file_placement_rolls_then_places():
+    """N-2 option: the roller names the file (one where he has no pawn yet) after each roll."""
+    state = ENGINE.new(2, 5, {"placement": "choose-file"})
+    rolled = ENGINE.apply(state, 0, roll(2))
+    assert ENGINE.to_json(rolled)["die"] == 2 and ENGINE.to_act(rolled) == {0}
+    assert [ENGINE.move_to_json(m) for m in ENGINE.legal_moves(rolled, 0)] == [
+        {"kind": "place", "file": f} for f in "abcdefgh"]
+    assert code_of(rolled, 0, roll(3)) == "northcott.place-first"
+    placed = ENGINE.apply(rolled, 0, ENGINE.move_from_json({"kind": "place", "file": "e"}))
+    assert ENGINE.to_json(placed)["white"] == [None] * 4 + [2] + [None] * 3
+    assert ENGINE.to_act(placed) == {1} and placed.die is None
+    again = ENGINE.apply(ENGINE.apply(placed, 1, roll(1)), 1, ENGINE.move_from_json({"kind": "place", "file": "a"}))
+    white_again = ENGINE.apply(again, 0, roll(4))
+    assert code_of(white_again, 0, ENGINE.move_from_json({"kind": "place", "file": "e"})) == "northcott.file-taken"
+    assert len(ENGINE.legal_moves(white_again, 0)) == 7
+
+
+def test_higher_roll_decides_who_moves_first():
+    """N-3 option: after the setup both roll one die; the higher moves first; ties are re-rolled."""
+    state = set_up([1] * 8, [1] * 8, firstPlayer="higher-roll")
+    assert ENGINE.to_json(state)["phase"] == "first-roll" and ENGINE.to_act(state) == {0, 1}
+    assert code_of(state, 1, roll(4, 4)) == "northcott.tied-roll"
+    assert code_of(state, 1, roll(4)) == "northcott.bad-dice"
+    assert code_of(state, 0, mv("a1", "a2")) == "northcott.wrong-phase"
+    black_first = ENGINE.apply(state, 1, roll(2, 5))
+    assert ENGINE.to_act(black_first) == {1} and ENGINE.to_json(black_first)["phase"] == "play"
+    assert ENGINE.to_act(ENGINE.apply(state, 1, roll(6, 5))) == {0}
+    drawn = ENGINE.apply(state, 0, roll())
+    assert ENGINE.to_act(drawn) in ({0}, {1}) and drawn.rng.counter >= state.rng.counter + 2
+
+
+def test_larger_board_places_black_near_its_own_edge():
+    """N-1 option board=8x12: Black's rolls 1, 2, 3 place on ranks 12, 11, 10."""
+    state = set_up([1, 2, 3, 1, 1, 1, 1, 1], [1, 2, 3, 1, 1, 1, 1, 1], board="8x12")
+    assert ENGINE.to_json(state)["black"][:3] == [12, 11, 10]
+    assert gaps(state)[:3] == [10, 8, 6]
+
+
+# --------------------------------------------------------------------------- end of the game, variants
+
+
+def test_player_who_cannot_move_loses_and_wins_under_misere():
+    """§3.3 end / N-4: c1-c4 closes the last gap; Black, to move, is blocked everywhere.
+
+    5 . . B        5 . . B
+    4 . . .   ->   4 . . W
+    1 . . W        1 . . .
+    """
+    white, black = [1] * 8, [2] * 8
+    white[2], black[2] = 1, 5
+    state = position(white, black)
+    after = ENGINE.apply(state, 0, mv("c1", "c4"))
+    assert ENGINE.to_act(after) == frozenset()
+    assert ENGINE.outcome(after).winners == (0,)
+    report = ENGINE.scores(after)
+    assert report.totals == (1, 0) and report.final and report.winners == (0,)
+    assert report.breakdown == ({"result": "win", "points": 1}, {"result": "loss", "points": 0})
+    misere = ENGINE.apply(position(white, black, misere=True), 0, mv("c1", "c4"))
+    assert ENGINE.outcome(misere).winners == (1,) and ENGINE.scores(misere).totals == (0, 1)
+    with pytest.raises(IllegalMove) as err:
+        ENGINE.check(after, 1, mv("c5", "c6"))
+    assert err.value.code == "northcott.game-over"
+
+
+def test_classic_variant_moves_any_distance_both_ways():
+    """N-5 / §3.1: a1-a5 and a backward d4-d2 are legal classic moves; a1-a0 does not exist.
+
+    8 B B B B ...
+    4 . . . W
+    1 W W W . ...
+    """
+    white, black = [1, 1, 1, 4, 1, 1, 1, 1], [8] * 8
+    classic = position(white, black, variant="classic")
+    assert ENGINE.is_legal(classic, 0, mv("a1", "a5"))
+    assert ENGINE.is_legal(classic, 0, mv("d4", "d2"))
+    assert code_of(classic, 0, mv("a1", "a8")) == "northcott.blocked"
+    assert len(ENGINE.legal_moves(classic, 0)) == 7 * 6 + 3 + 3
+    black_turn = position(white, black, turn=1, variant="classic")
+    assert code_of(black_turn, 1, ENGINE.move_from_json({"kind": "move", "from": "a8", "to": "a9"})) \
+        == "northcott.off-board"
+    # only a player pressed against his own edge and the enemy in every file is stuck
+    stuck = position([1] * 8, [2] * 8, variant="classic")
+    assert ENGINE.to_act(stuck) == frozenset() and ENGINE.outcome(stuck).winners == (1,)
+
+
+def test_dice_random_play_ends_quickly_in_every_option_mix():
+    """Each move shrinks a gap: setup (16-32 steps) + at most the total gap (<= 80)."""
+    for variant in itertools.product(("8x8", "8x12"), ("in-order", "choose-file"), ("white", "higher-roll"),
+                                     (False, True)):
+        options = dict(zip(("board", "placement", "firstPlayer", "misere"), variant, strict=True))
+        rnd = random.Random(str(variant))
+        state, steps = ENGINE.new(2, str(variant), options), 0
+        while ENGINE.to_act(state):
+            seat = rnd.choice(sorted(ENGINE.to_act(state)))
+            state, steps = ENGINE.apply(state, seat, rnd.choice(ENGINE.legal_moves(state, seat))), steps + 1
+        assert steps <= 32 + 1 + 80
+        assert ENGINE.outcome(state) is not None and ENGINE.scores(state).final
+
+
+# --------------------------------------------------------------------------- JSON, views, schemas
+
+
+def setup_json(**changes):
+    state = ENGINE.new(2, 3)
+    for _ in range(5):
+        state = ENGINE.apply(state, state.turn, roll())
+    data = ENGINE.to_json(state)
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(("changes", "code"), [
+    ({"white": [1, 2, 3, 1, None, None, None, None]}, "northcott.bad-setup"),  # White 4 ahead by 2
+    ({"to_move": 0}, "northcott.bad-setup"),  # White placed 3, Black 2: Black is next
+    ({"to_move": 5}, "northcott.bad-turn"),
+    ({"white": [1, 2, None, 3, None, None, None, None]}, "northcott.bad-setup"),  # not file order
+    ({"white": [1, 2, 5, None, None, None, None, None]}, "northcott.bad-setup"),  # rank 5 is no home rank
+    ({"white": [1, 2, 9, None, None, None, None, None]}, "northcott.bad-rank"),
+    ({"white": [1, 2, 3]}, "northcott.bad-rank"),
+    ({"die": 3}, "northcott.bad-die"),
+    ({"phase": "play"}, "northcott.bad-setup"),
+    ({"phase": "finished"}, "northcott.malformed-state"),
+    ({"rng": {"v": 1, "key": "xyz", "counter": 0}}, "state.rng"),
+    ({"options": {**DEFAULTS, "variant": "tiouk"}}, "northcott.bad-options"),
+    ({"options": {"variant": "dice"}}, "northcott.bad-options"),
+    ({"score": 3}, "northcott.malformed-state"),
+])
+def test_from_json_rejects_tampered_states(changes, code):
+    with pytest.raises(InvalidState) as err:
+        ENGINE.from_json(setup_json(**changes))
+    assert err.value.code == code
+
+
+def test_from_json_rejects_crossed_pawns_and_wrong_first_roll_phase():
+    with pytest.raises(InvalidState) as err:
+        position([1, 1, 1, 7, 1, 1, 1, 1], [8, 8, 8, 5, 8, 8, 8, 8])
+    assert err.value.code == "northcott.pawns-crossed"
+    with pytest.raises(InvalidState) as err:
+        position([1] * 8, [8] * 8, phase="first-roll")
+    assert err.value.code == "northcott.bad-phase"
+    with pytest.raises(InvalidState) as err:
+        position([1] * 8, [8] * 8, die=4)
+    assert err.value.code == "northcott.bad-die"
+    with pytest.raises(InvalidState) as err:
+        ENGINE.from_json("state")
+    assert err.value.code == "northcott.malformed-state"
+
+
+@pytest.mark.parametrize("data", [
+    None, {"kind": "jump"}, {"kind": "roll", "dice": 3}, {"kind": "roll", "dice": [1, 2, 3]},
+    {"kind": "roll", "dice": [True]}, {"kind": "roll", "dice": None}, {"kind": "place", "file": "i"},
+    {"kind": "place"}, {"kind": "move", "from": "a1"}, {"kind": "move", "from": "a1", "to": "a13"},
+    {"kind": "move", "from": "a1", "to": "a2", "steps": 1},
+])
+def test_malformed_moves_are_refused_with_bad_move(data):
+    with pytest.raises(IllegalMove) as err:
+        ENGINE.move_from_json(data)
+    assert err.value.code == "northcott.bad-move"
+
+
+def test_view_drops_only_the_rng():
+    state = ENGINE.new(2, 3)
+    for seat in (None, 0, 1):
+        view = ENGINE.view(state, seat)
+        assert "rng" not in view
+        assert view == {k: v for k, v in ENGINE.to_json(state).items() if k != "rng"}
+    with pytest.raises(InvalidOption) as err:
+        ENGINE.new(2, 3, setup={"white": [1] * 8})
+    assert err.value.code == "northcott.setup-unsupported"
+    with pytest.raises(InvalidState) as err:
+        ENGINE.score_tally({})
+    assert err.value.code == "northcott.tally-unsupported"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_schemas_accept_every_reached_state_and_move(seed):
+    rnd = random.Random(seed)
+    options = {"placement": rnd.choice(["in-order", "choose-file"]), "firstPlayer": rnd.choice(["white", "higher-roll"]),
+               "board": rnd.choice(["8x8", "8x10", "8x12"])}
+    state = ENGINE.new(2, seed, options)
+    schema = StateSchema()
+    while ENGINE.to_act(state):
+        assert schema.validate(ENGINE.to_json(state)) == {}
+        seat = rnd.choice(sorted(ENGINE.to_act(state)))
+        moves = ENGINE.legal_moves(state, seat)
+        for m in moves:
+            data = ENGINE.move_to_json(m)
+            assert MOVES[data["kind"]]().validate(data) == {}
+        state = ENGINE.apply(state, seat, rnd.choice(moves))
+    assert schema.validate(ENGINE.to_json(state)) == {}
+    for data in ({"kind": "roll", "dice": [3]}, {"kind": "roll", "dice": [2, 5]}, {"kind": "place", "file": "h"}):
+        assert MOVES[data["kind"]]().validate(data) == {}
