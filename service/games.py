@@ -10,6 +10,7 @@ from marshmallow import Schema
 
 from rules.base import Engine
 from rules.registry import ENGINES
+from service.schemas import canasta as canasta_schema
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ def bind(module: ModuleType) -> GameBinding:
 
 
 _SCHEMA_MODULES: tuple[ModuleType, ...] = (
+    canasta_schema,
 )
 
 BINDINGS: Mapping[str, GameBinding] = MappingProxyType(

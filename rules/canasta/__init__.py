@@ -443,10 +443,18 @@ def _draw(state: State, seat: int) -> State:
     side = _side(state, seat)
     stock, hand, reds = list(state.stock), list(state.hands[seat]), list(state.red_threes[side])
     _draw_cards(stock, hand, reds, 1, _opt(state, "redThreeReplacement") == "dealt-and-drawn")
-    return replace(
+    state = replace(
         state, stock=tuple(stock), hands=_set(state.hands, seat, tuple(sorted(hand))),
         red_threes=_set(state.red_threes, side, tuple(reds)), phase=Phase.PLAY, drew="stock",
     )
+    if len(hand) == 1 and _go_out_problem(state, seat, state.melds[side]) is not None:
+        # A red three drawn and laid with no replacement (K-7's last stock card, or K-2's
+        # "dealt-only") left a single card that cannot go out: no discard is possible, so
+        # the turn ends here (and the hand, when the stock is empty).
+        if not state.stock:
+            return _end_hand(state, "stock")
+        return _begin_turn(state, (seat + 1) % state.players)
+    return state
 
 
 def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> IllegalMove | None:
