@@ -728,8 +728,8 @@ def _candidates(state: State, seat: int):
         for using in usings:
             yield TakePile(using)
             if not melds:
-                extra = tuple(g for g in greedy_groups(remove_cards(hand, nat + wild[:1]), melds, cap3, 0)
-                              if g[0] != int(top.rank))
+                spare = remove_cards(hand, nat + tuple(c for c in using if is_wild(c)))
+                extra = tuple(g for g in greedy_groups(spare, melds, cap3, 0) if g[0] != int(top.rank))
                 if extra:
                     yield TakePile(using, extra)
         found = go_out_groups(hand + (top,), melds, cap3, _need_canastas(state), False, int(top.rank))

@@ -301,8 +301,11 @@ def _state_from_json(data: Json, resolve_options, cap3_of) -> State:
         raise _inv("bad-state", f"a state is an object, got {type(data).__name__}")
     players = _int(data["players"], "players", 2, 4)
     nsides = 2 if players == 4 else players
+    raw_options = data["options"]
+    if not isinstance(raw_options, dict):
+        raise _inv("bad-options", f"options must be an object, got {raw_options!r}")
     try:
-        options = resolve_options(data["options"])
+        options = resolve_options(raw_options)
     except Exception as exc:  # InvalidOption
         raise _inv("bad-options", f"options: {getattr(exc, 'message', exc)}") from None
     try:
