@@ -257,6 +257,8 @@ class Kanasta(BaseEngine[State, Move]):
         data = state_to_json(state)
         del data["rng"]
         data["hands"] = [h if i == seat else len(h) for i, h in enumerate(data["hands"])]
+        # a dealt red three waiting for its owner's first turn is still a card in his hand
+        data["red_threes_pending"] = [p if i == seat else None for i, p in enumerate(data["red_threes_pending"])]
         data["stock"] = len(state.stock)
         data["pile_top"] = str(state.pile[-1]) if state.pile else None
         data["pile"] = len(state.pile)

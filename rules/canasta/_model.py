@@ -383,6 +383,10 @@ def _state_from_json(data: Json, resolve_options, cap3_of) -> State:
         raise _inv("bad-turn", "in the draw phase the player has neither drawn nor melded")
     if phase is Phase.PLAY and not drew:
         raise _inv("bad-turn", "in the play phase the player has drawn or taken the pile")
+    if phase in (Phase.ANSWER, Phase.DOUBLE) and players != 4:
+        raise _inv("bad-turn", f"the {phase.value} phase needs partners (4 players)")
+    if data["buying"] is True and stock:
+        raise _inv("bad-turn", "the last pile is bought only once the stock is empty")
     if phase is Phase.ANSWER and asked != "asked":
         raise _inv("bad-turn", "the answer phase follows a question")
     if phase in (Phase.HAND_OVER, Phase.GAME_OVER) and not ending:

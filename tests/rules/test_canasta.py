@@ -658,6 +658,11 @@ def test_from_json_rejects_tampered_states():
 
 
 def test_view_hides_hands_stock_and_pile_below_top():
+    """Hidden: other hands (counts), the stock (count), the pile below its top, others' waiting red threes."""
+    p = build(["3H KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=3, phase="play", pending=[True, False, False, False])
+    assert E.view(p, 0)["red_threes_pending"][0] is True
+    assert E.view(p, 1)["red_threes_pending"] == [None, False, None, None]
+    assert "3H" not in json.dumps(E.view(p, 1)["hands"])
     s = E.new(4, 5)
     v = E.view(s, 1)
     assert "rng" not in v
@@ -702,3 +707,21 @@ def test_moves_round_trip_through_json():
              EndHand(), NextRound()]
     for m in moves:
         assert E.move_from_json(json.loads(json.dumps(E.move_to_json(m)))) == m
+
+
+def test_turn_structure_codes():
+    """§1.6: one draw per turn, then meld/discard; questions only with a partner, before melding."""
+    melds = [{"8": "8C 8D 8S"}, {}]
+    s = build(["KC KD KS 5C 6C", "4H 4S", "5S 5D", "6H 7H"], turn=0, phase="draw", melds=melds)
+    assert code_of(s, 0, Discard(C("5C"))) == "canasta.wrong-phase"
+    assert code_of(s, 0, EndHand()) == "canasta.stock-not-empty"
+    assert code_of(s, 0, NextRound()) == "canasta.wrong-phase"
+    with pytest.raises(NotYourTurn):
+        E.check(s, 1, Draw())
+    s = E.apply(s, 0, Draw())
+    assert code_of(s, 0, Draw()) == "canasta.wrong-phase"
+    s = E.apply(s, 0, MeldMove((group("K", "KC KD KS"),)))
+    assert code_of(s, 0, AskPartner()) == "canasta.ask-before-melding"
+    two = build(["KC KD KS 5C 6C", "4H 4S"], players=2, turn=0, phase="play")
+    assert code_of(two, 0, AskPartner()) == "canasta.no-partner"
+    assert AskPartner() not in E.legal_moves(two, 0)
