@@ -426,6 +426,8 @@ def _next(state: State, seat: int, move: Move) -> State:
             raise _err("already-asked", "'may I go out?' may be asked once per turn (K-10)")
         if state.meld_moves:
             raise _err("ask-before-melding", "ask 'may I go out?' before melding in this turn")
+        if state.drew and len(state.hands[seat]) < 2:
+            raise _err("ask-too-late", "holding one card after taking the pile, the player is already going out")
         return replace(state, phase=Phase.ANSWER, asked="asked")
     if isinstance(move, Answer):
         return replace(state, phase=Phase.PLAY if state.drew else Phase.DRAW, asked="yes" if move.yes else "no")
@@ -717,7 +719,7 @@ def _candidates(state: State, seat: int):
     hand = state.hands[seat]
     melds = state.melds[side]
     cap3 = _opt(state, "maxThreeWilds")
-    if state.players == 4 and not state.asked and not state.meld_moves:
+    if state.players == 4 and not state.asked and not state.meld_moves and (len(hand) > 1 or not state.drew):
         yield AskPartner()
     if ph is Phase.DRAW:
         yield Draw() if state.stock else EndHand()

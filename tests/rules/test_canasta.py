@@ -725,3 +725,22 @@ def test_turn_structure_codes():
     two = build(["KC KD KS 5C 6C", "4H 4S"], players=2, turn=0, phase="play")
     assert code_of(two, 0, AskPartner()) == "canasta.no-partner"
     assert AskPartner() not in E.legal_moves(two, 0)
+
+
+def test_taking_a_one_card_pile_down_to_one_card_commits_to_going_out():
+    """§1.9 card-count invariant: left with one card after the take, the player goes out by discarding it.
+
+        side A: canasta of K; pile: 9H alone; seat 0 holds 9C 9D 5C -> takes with 9 9, keeps 5C
+        -> asking now is too late; the discard of 5C goes out
+    """
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    s = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, pile="9H")
+    s = E.apply(s, 0, TakePile(cards("9C 9D")))
+    assert s.hands[0] == cards("5C")
+    assert code_of(s, 0, AskPartner()) == "canasta.ask-too-late"
+    assert E.legal_moves(s, 0) == [Discard(C("5C"))]
+    s = E.apply(s, 0, Discard(C("5C")))
+    assert s.ending == "out"
+    no_canasta = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=[{"K": "KC KD KS"}, {}],
+                       pile="9H")
+    assert code_of(no_canasta, 0, TakePile(cards("9C 9D"))) == "canasta.must-keep-card"
