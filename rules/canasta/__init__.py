@@ -43,7 +43,8 @@ Representation decisions:
   carry more groups (``melds``) laid before the rest of the pile is picked up, so an
   opening by the pile is judged as a whole; a ``meld`` move is judged as a whole the same way.
 - ``take-top-to-go-out`` takes only the top card and melds the whole hand in one move.
-- "May I go out?": ``ask-partner`` (before melding in this turn), then the partner's
+- "May I go out?": ``ask-partner`` (before or after drawing, but before melding in this
+  turn; not once a taken pile left a single card, which commits to going out), then the partner's
   ``answer``. "No" forbids going out this turn. "Yes" obliges: a discard that does not go
   out is refused while the player can still go out (a going-out meld exists).
 - Double going out: after a player goes out, his partner gets a ``double-go-out`` (all his
@@ -54,7 +55,13 @@ Representation decisions:
   lifts the opening minimum (§1.8 exception).
 - ``end-hand``: only with an empty stock in the draw phase (the next player under K-7
   declines the pile).
-- A black three left in a hand counts 5 against; a red three never stays in a hand.
+- A black three left in a hand counts 5 against (its card value; SRC 1's -100 is not used);
+  a red three never stays in a hand.
+- A red three drawn and laid with no replacement (the last stock card, or K-2 "dealt-only")
+  that leaves a single card which cannot go out ends the turn with no discard (and the hand,
+  when the stock is empty): the card-count invariant of §1.6.5 allows nothing else.
+- Going out in the turn that drew the last stock card is going out (with its bonuses); the
+  hand ends "by the stock" only when the last drawer's discard leaves him cards.
 """
 
 from __future__ import annotations
