@@ -161,7 +161,7 @@ def _cards(data: Json, what: str) -> tuple[Card, ...]:
     if not isinstance(data, list) or len(data) > 108:
         raise _bad(f"{what} must be a list of cards, got {data!r}")
     try:
-        return tuple(parse_card(c) for c in data)
+        return tuple(parse_card(c) if isinstance(c, str) else parse_card(repr(c)) for c in data)
     except ValueError as exc:
         raise _bad(f"{what}: {exc}") from None
 
@@ -262,7 +262,7 @@ def _state_cards(data: Json, what: str) -> tuple[Card, ...]:
     if not isinstance(data, list):
         raise _inv("bad-field", f"{what} must be a list of cards, got {data!r}")
     try:
-        return tuple(parse_card(c) for c in data)
+        return tuple(parse_card(c) if isinstance(c, str) else parse_card(repr(c)) for c in data)
     except ValueError as exc:
         raise _inv("bad-card", f"{what}: {exc}") from None
 

@@ -34,7 +34,7 @@ def _cards(data: Json, what: str) -> tuple[Card, ...]:
     if not isinstance(data, list):
         raise _bad("tally-bad-field", f"{what} must be a list of cards, got {data!r}")
     try:
-        return tuple(parse_card(c) for c in data)
+        return tuple(parse_card(c) if isinstance(c, str) else parse_card(repr(c)) for c in data)
     except ValueError as exc:
         raise _bad("tally-bad-card", f"{what}: {exc}") from None
 
