@@ -118,6 +118,7 @@ from ._model import (
     state_to_json,
 )
 from ._scoring import CANASTA_MINIMUM, opening_minimum, side_score
+from ._tally import score_tally
 
 G = "canasta"
 _HAND_SIZE = {2: 15, 3: 13, 4: 11}
@@ -238,8 +239,7 @@ class Kanasta(BaseEngine[State, Move]):
         )
 
     def score_tally(self, tally: Json) -> ScoreReport:
-        from ._tally import score_tally
-
+        """The score-sheet calculator (see ``_tally``): one hand's score per side, with breakdown."""
         return score_tally(tally)
 
     # ------------------------------------------------------------------ json and views
