@@ -29,8 +29,10 @@ Options (PROPOSED rulings and variants), with defaults:
   more the opening must make a whole canasta) or ``"10000"`` (the long table).
 - ``targetScore``: 5000; the game ends after the hand in which a side reaches it (a tie at
   the top plays another hand, §1.11).
-Fixed rulings: one meld per rank per side (K-6); "may I go out?" at most once per turn,
-the answer binding for this turn only (K-10).
+- ``oneMeldPerRank`` (K-6): true (one meld per rank per side); false lets a group marked
+  ``"new": true`` start another meld of a rank the side already has (additions go to the
+  side's latest meld of that rank).
+Fixed ruling: "may I go out?" at most once per turn, the answer binding for this turn only (K-10).
 
 Representation decisions:
 - ``legal_moves`` is not complete (meld combinations are too many): it lists every draw,
@@ -148,6 +150,9 @@ class Kanasta(BaseEngine[State, Move]):
             "one-card-pile", "K-4: a player holding one card may not take a one-card pile (or: no pile at all)",
             choices=("one-card-pile", "any-pile")),
         "maxThreeWilds": Option(True, "K-5: at most 3 wild cards in any meld", type="boolean"),
+        "oneMeldPerRank": Option(
+            True, "K-6: a side holds at most one meld of each rank (false: a group marked \"new\" starts another "
+            "meld of a rank the side already has)", type="boolean"),
         "lastPileBuyable": Option(
             False, "K-7: after the last stock card, the next player may still take the pile and finish his turn",
             type="boolean"),
@@ -482,11 +487,11 @@ def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> Ill
     return None
 
 
-def _check_minimum(state: State, side: int, groups, new_ranks, melds_after) -> None:
+def _check_minimum(state: State, side: int, groups, new_melds) -> None:
     """§1.8: a side's opening melds in one move reach the minimum for its score."""
     need = opening_minimum(state.totals[side], _opt(state, "openingTable"))
     if need == CANASTA_MINIMUM:
-        if not any(r in new_ranks and is_canasta(m) for r, m in ((m[0], m) for m in melds_after)):
+        if not any(is_canasta(m) for m in new_melds):
             raise _err("below-minimum", f"at {state.totals[side]} points the opening must make a whole canasta "
                                         f"at once; melded {_groups_text(groups)}")
         return
@@ -545,9 +550,9 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
     groups = ((rank, (top,) + move.using),) + move.melds
     rest = remove_cards(hand, move.using + tuple(c for _, cs in move.melds for c in cs))
     cap3 = _opt(state, "maxThreeWilds")
-    melds_after, new_ranks = apply_groups(melds, groups, cap3)
+    melds_after, new_melds = apply_groups(melds, groups, cap3, move.fresh, _opt(state, "oneMeldPerRank"))
     if not opened:
-        _check_minimum(state, side, groups, new_ranks, melds_after)
+        _check_minimum(state, side, groups, new_melds)
     if isinstance(move, TakeTop):
         if rest:
             raise _err("must-meld-all", f"taking only the top card is for going out: meld every card "
@@ -586,14 +591,15 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
     side = _side(state, seat)
     melds = state.melds[side]
     rest = remove_cards(state.hands[seat], (c for _, cs in move.melds for c in cs))
-    melds_after, new_ranks = apply_groups(melds, move.melds, _opt(state, "maxThreeWilds"))
+    melds_after, new_melds = apply_groups(melds, move.melds, _opt(state, "maxThreeWilds"), move.fresh,
+                                          _opt(state, "oneMeldPerRank"))
     if any(r == 3 for r, _ in move.melds) and rest:
         raise _err("black-threes-only-going-out", "black threes are melded only when going out by melding the last card")
     going = len(rest) <= 1
-    own_canasta = any(r in new_ranks and len(cs) >= 7 for r, cs in melds_after)
+    own_canasta = any(is_canasta(m) for m in new_melds)
     concealed = state.drew == "stock" and state.meld_moves == 0 and not state.laid[seat] and own_canasta
     if not melds and not (going and concealed):
-        _check_minimum(state, side, move.melds, new_ranks, melds_after)
+        _check_minimum(state, side, move.melds, new_melds)
     if going:
         problem = _go_out_problem(state, seat, melds_after)
         if problem:
@@ -672,7 +678,8 @@ def _double(state: State, seat: int, move: DoubleGoOut) -> State:
     if rest:
         raise _err("double-not-all", f"double going out melds every card, all or nothing; left: "
                                      f"{' '.join(map(str, rest))}")
-    melds_after, _ = apply_groups(state.melds[side], move.melds, _opt(state, "maxThreeWilds"))
+    melds_after, _ = apply_groups(state.melds[side], move.melds, _opt(state, "maxThreeWilds"), move.fresh,
+                                  _opt(state, "oneMeldPerRank"))
     state = replace(
         state, hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
         laid=_set(state.laid, seat, True), double_out=True,
@@ -762,6 +769,12 @@ def _candidates(state: State, seat: int):
         if melds:
             for g in greedy:
                 yield MeldMove((g,))
+    if melds and not _opt(state, "oneMeldPerRank"):
+        for r, _ in melds:  # K-6 option: another meld of a rank the side already has
+            nat = tuple(c for c in hand if c.rank == r)
+            if len(nat) >= 3:
+                yield MeldMove(((r, nat),), (r,))
+                break
     if melds:
         wild = [c for c in hand if is_wild(c)]
         if wild:

@@ -129,21 +129,47 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...
 
 
 def apply_groups(
-    melds: tuple[Meld, ...], groups: Sequence[Meld], cap3: bool
-) -> tuple[tuple[Meld, ...], frozenset[int]]:
-    """The side's melds after the groups; also the ranks that are new melds."""
-    table = dict(melds)
+    melds: tuple[Meld, ...],
+    groups: Sequence[Meld],
+    cap3: bool,
+    fresh: Iterable[int] = (),
+    one_per_rank: bool = True,
+) -> tuple[tuple[Meld, ...], tuple[Meld, ...]]:
+    """The side's melds after the groups, and the melds this move started.
+
+    A group joins the side's (latest) meld of its rank, or starts one when there is none.
+    A rank in ``fresh`` starts another meld beside the side's existing one, which only
+    K-6's option (``one_per_rank`` false) allows.
+    """
+    table = list(melds)
+    fresh = frozenset(fresh)
     seen: set[int] = set()
-    new: set[int] = set()
+    started: list[int] = []
     for rank, cards in groups:
         if rank in seen:
             raise IllegalMove(f"{G}.duplicate-rank", f"two groups of rank {RANK_NAMES.get(rank, rank)} in one move")
         seen.add(rank)
-        existing = (rank, table[rank]) if rank in table else None
-        if existing is None:
-            new.add(rank)
-        table[rank] = check_meld_shape(rank, cards, existing, cap3)[1]
-    return tuple(sorted(table.items())), frozenset(new)
+        at = max((i for i, m in enumerate(table) if m[0] == rank), default=None)
+        if at is not None and rank in fresh:
+            if one_per_rank:
+                raise IllegalMove(
+                    f"{G}.one-meld-per-rank",
+                    f"the side already has a meld of {RANK_NAMES.get(rank, rank)}: one meld per rank (K-6)",
+                )
+            at = None
+        if at is None:
+            table.append(check_meld_shape(rank, cards, None, cap3))
+            started.append(len(table) - 1)
+        else:
+            table[at] = check_meld_shape(rank, cards, table[at], cap3)
+    new = tuple(table[i] for i in started)
+    return tuple(sorted(table, key=lambda m: m[0])), new
+
+
+def shadowed_canastas(melds: Sequence[Meld]) -> int:
+    """Canastas that are not their rank's latest meld (only with K-6's option)."""
+    last = {r: i for i, (r, _) in enumerate(melds)}
+    return sum(1 for i, (r, cs) in enumerate(melds) if len(cs) >= 7 and last[r] != i)
 
 
 # --------------------------------------------------------------------------- solver
@@ -169,6 +195,7 @@ def go_out_groups(
     if allow_discard:
         candidates.extend(sorted(set(hand), key=lambda c: (-card_value(c), c)))
     table = dict(melds)
+    need_canastas = max(0, need_canastas - shadowed_canastas(melds)) if need_canastas else 0
     for discard in candidates:
         cards = list(hand)
         if discard is not None:

@@ -67,6 +67,7 @@ class Draw:
 class TakePile:
     using: tuple[Card, ...]
     melds: tuple[Group, ...] = ()
+    fresh: tuple[int, ...] = ()  # ranks whose group starts another meld (K-6 option)
     kind = "take-pile"
 
 
@@ -74,12 +75,14 @@ class TakePile:
 class TakeTop:
     using: tuple[Card, ...]
     melds: tuple[Group, ...] = ()
+    fresh: tuple[int, ...] = ()  # ranks whose group starts another meld (K-6 option)
     kind = "take-top-to-go-out"
 
 
 @dataclass(frozen=True)
 class MeldMove:
     melds: tuple[Group, ...]
+    fresh: tuple[int, ...] = ()
     kind = "meld"
 
 
@@ -103,6 +106,7 @@ class Answer:
 @dataclass(frozen=True)
 class DoubleGoOut:
     melds: tuple[Group, ...]
+    fresh: tuple[int, ...] = ()
     kind = "double-go-out"
 
 
@@ -135,17 +139,19 @@ def cards_json(cards) -> list[str]:
     return [str(c) for c in cards]
 
 
-def groups_json(groups) -> list[Json]:
-    return [{"rank": RANK_NAMES[r], "cards": cards_json(cs)} for r, cs in groups]
+def groups_json(groups, fresh=()) -> list[Json]:
+    return [
+        {"rank": RANK_NAMES[r], "cards": cards_json(cs), **({"new": True} if r in fresh else {})} for r, cs in groups
+    ]
 
 
 def move_to_json(move: Move) -> Json:
     out: dict[str, Json] = {"kind": move.kind}
     if isinstance(move, TakePile | TakeTop):
         out["using"] = cards_json(move.using)
-        out["melds"] = groups_json(move.melds)
+        out["melds"] = groups_json(move.melds, move.fresh)
     elif isinstance(move, MeldMove | DoubleGoOut):
-        out["melds"] = groups_json(move.melds)
+        out["melds"] = groups_json(move.melds, move.fresh)
     elif isinstance(move, Discard):
         out["card"] = str(move.card)
     elif isinstance(move, Answer):
@@ -166,18 +172,24 @@ def _cards(data: Json, what: str) -> tuple[Card, ...]:
         raise _bad(f"{what}: {exc}") from None
 
 
-def _groups(data: Json) -> tuple[Group, ...]:
+def _groups(data: Json) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+    """Groups and the ranks marked ``"new": true`` (another meld of a rank, K-6 option)."""
     if not isinstance(data, list) or len(data) > 20:
         raise _bad(f"melds must be a list of {{rank, cards}} groups, got {data!r}")
     out = []
+    fresh = []
     for g in data:
-        if not isinstance(g, dict) or set(g) != {"rank", "cards"}:
-            raise _bad(f"a meld group is {{\"rank\": \"K\", \"cards\": [...]}}, got {g!r}")
+        if not isinstance(g, dict) or not {"rank", "cards"} <= set(g) <= {"rank", "cards", "new"}:
+            raise _bad(f"a meld group is {{\"rank\": \"K\", \"cards\": [...], \"new\"?: true}}, got {g!r}")
         rank = NAME_RANKS.get(g["rank"]) if isinstance(g["rank"], str) else None
         if rank is None:
             raise _bad(f"meld rank must be one of {list(NAME_RANKS)}, got {g['rank']!r}")
+        if g.get("new", False) not in (True, False) or not isinstance(g.get("new", False), bool):
+            raise _bad(f"a group's 'new' is true or false, got {g['new']!r}")
         out.append((rank, _cards(g["cards"], "meld cards")))
-    return tuple(out)
+        if g.get("new") is True:
+            fresh.append(rank)
+    return tuple(out), tuple(fresh)
 
 
 def move_from_json(data: Json) -> Move:
@@ -207,11 +219,11 @@ def move_from_json(data: Json) -> Move:
         return NextRound()
     if kind in ("take-pile", "take-top-to-go-out"):
         cls = TakePile if kind == "take-pile" else TakeTop
-        return cls(_cards(data["using"], "using"), _groups(data.get("melds", [])))
+        return cls(_cards(data["using"], "using"), *_groups(data.get("melds", [])))
     if kind == "meld":
-        return MeldMove(_groups(data["melds"]))
+        return MeldMove(*_groups(data["melds"]))
     if kind == "double-go-out":
-        return DoubleGoOut(_groups(data["melds"]))
+        return DoubleGoOut(*_groups(data["melds"]))
     if kind == "discard":
         cards = _cards([data["card"]], "card")
         return Discard(cards[0])
@@ -320,24 +332,27 @@ def _state_from_json(data: Json, resolve_options, cap3_of) -> State:
         raise _inv("bad-sides", f"sides must list {nsides} sides")
     hand_t = tuple(tuple(sorted(_state_cards(h, f"hands[{i}]"))) for i, h in enumerate(hands))
     cap3 = cap3_of(options)
+    one_per_rank = options["oneMeldPerRank"]
     melds = []
     reds = []
     totals = []
     for i, side in enumerate(sides):
         if not isinstance(side, dict) or set(side) != {"melds", "red_threes", "total"}:
             raise _inv("bad-sides", f"sides[{i}] must be {{melds, red_threes, total}}")
-        table: dict[int, tuple[Card, ...]] = {}
+        table: list[tuple[int, tuple[Card, ...]]] = []
         for g in side["melds"]:
             rank = NAME_RANKS.get(g["rank"])
-            if rank is None or rank in table:
+            if rank is None or (one_per_rank and any(r == rank for r, _ in table)):
                 raise _inv("bad-meld", f"sides[{i}]: bad or repeated meld rank {g['rank']!r}")
+            if set(g) != {"rank", "cards"}:
+                raise _inv("bad-meld", f"sides[{i}]: a meld is {{rank, cards}}")
             cards = _state_cards(g["cards"], f"sides[{i}] meld {g['rank']}")
             try:
                 check_meld_shape(rank, cards, None, cap3)
             except IllegalMove as exc:
                 raise _inv("bad-meld", f"sides[{i}]: {exc.message}") from None
-            table[rank] = cards
-        melds.append(tuple(sorted(table.items())))
+            table.append((rank, cards))
+        melds.append(tuple(sorted(table, key=lambda m: m[0])))  # stable: duplicates keep their order
         red = _state_cards(side["red_threes"], f"sides[{i}].red_threes")
         if not all(is_red_three(c) for c in red):
             raise _inv("bad-red-threes", f"sides[{i}].red_threes holds a card that is not a red three: {red}")

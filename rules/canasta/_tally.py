@@ -59,11 +59,13 @@ def score_tally(tally: Json) -> ScoreReport:
     if ended not in ("out", "stock"):
         raise _bad("tally-bad-field", f"ended must be 'out' or 'stock', got {ended!r}")
     options = tally.get("options", {})
-    if not isinstance(options, dict) or set(options) - {"blackThreeMeldValue", "maxThreeWilds"}:
-        raise _bad("tally-bad-field", f"tally options are blackThreeMeldValue and maxThreeWilds, got {options!r}")
+    if not isinstance(options, dict) or set(options) - {"blackThreeMeldValue", "maxThreeWilds", "oneMeldPerRank"}:
+        raise _bad("tally-bad-field",
+                   f"tally options are blackThreeMeldValue, maxThreeWilds and oneMeldPerRank, got {options!r}")
     black_three = options.get("blackThreeMeldValue", 50)
     cap3 = options.get("maxThreeWilds", True)
-    if black_three not in (50, 5) or not isinstance(cap3, bool):
+    one_per_rank = options.get("oneMeldPerRank", True)
+    if black_three not in (50, 5) or not isinstance(cap3, bool) or not isinstance(one_per_rank, bool):
         raise _bad("tally-bad-field", f"bad tally options {options!r}")
     nsides = 2 if players == 4 else players
     per_side = 2 if players == 4 else 1
@@ -78,21 +80,21 @@ def score_tally(tally: Json) -> ScoreReport:
         if not isinstance(side, dict) or set(side) - {"melds", "red_threes", "hands", "went_out", "double",
                                                        "concealed", "total"}:
             raise _bad("tally-bad-field", f"sides[{i}] has unknown fields or is not an object")
-        table: dict[int, tuple[Card, ...]] = {}
+        table: list[tuple[int, tuple[Card, ...]]] = []
         for g in side.get("melds", []):
             if not isinstance(g, dict) or set(g) != {"rank", "cards"}:
                 raise _bad("tally-bad-meld", f"sides[{i}]: a meld is {{rank, cards}}, got {g!r}")
             rank = NAME_RANKS.get(g["rank"]) if isinstance(g["rank"], str) else None
-            if rank is None or rank in table:
+            if rank is None or (one_per_rank and any(r == rank for r, _ in table)):
                 raise _bad("tally-bad-meld", f"sides[{i}]: bad or repeated meld rank {g['rank']!r}")
             cards = _cards(g["cards"], f"sides[{i}] meld {g['rank']}")
             try:
                 check_meld_shape(rank, cards, None, cap3)
             except IllegalMove as exc:
                 raise _bad("tally-bad-meld", f"sides[{i}]: {exc.message}") from None
-            table[rank] = cards
+            table.append((rank, cards))
             seen.update(cards)
-        melds = tuple(sorted(table.items()))
+        melds = tuple(table)
         reds = side.get("red_threes", 0)
         if not isinstance(reds, int) or isinstance(reds, bool) or not 0 <= reds <= 4:
             raise _bad("tally-bad-field", f"sides[{i}].red_threes is a count 0..4, got {reds!r}")

@@ -19,6 +19,14 @@ def _cards(max_length: int = 108, **kwargs) -> fields.List:
 class GroupSchema(Schema):
     rank = fields.String(required=True, validate=validate.OneOf(_RANKS))
     cards = _cards(required=True)
+    new = fields.Boolean(metadata={"description": "start another meld of this rank (option oneMeldPerRank=false)"})
+
+
+class TableMeldSchema(Schema):
+    """A meld on the table (state): rank and cards."""
+
+    rank = fields.String(required=True, validate=validate.OneOf(_RANKS))
+    cards = _cards(required=True)
 
 
 def _groups(**kwargs) -> fields.List:
@@ -31,6 +39,7 @@ class OptionsSchema(Schema):
     canastaBlocksPile = fields.String(required=True, validate=validate.OneOf(["own-side", "everyone"]))
     oneCardRule = fields.String(required=True, validate=validate.OneOf(["one-card-pile", "any-pile"]))
     maxThreeWilds = fields.Boolean(required=True)
+    oneMeldPerRank = fields.Boolean(required=True)
     lastPileBuyable = fields.Boolean(required=True)
     wildTurnUpClosesPile = fields.Boolean(required=True)
     redThreesLaid = fields.String(required=True, validate=validate.OneOf(["first-turn", "deal"]))
@@ -39,7 +48,7 @@ class OptionsSchema(Schema):
 
 
 class SideSchema(Schema):
-    melds = _groups(required=True)
+    melds = list_field(fields.Nested(TableMeldSchema), 24, required=True)
     red_threes = _cards(4, required=True)
     total = int_field(-_TOTAL, _TOTAL, required=True)
 
@@ -142,10 +151,11 @@ MOVES = {
 class TallyOptionsSchema(Schema):
     blackThreeMeldValue = fields.Integer(strict=True, validate=validate.OneOf([50, 5]))
     maxThreeWilds = fields.Boolean()
+    oneMeldPerRank = fields.Boolean()
 
 
 class TallySideSchema(Schema):
-    melds = _groups()
+    melds = list_field(fields.Nested(TableMeldSchema), 24)
     red_threes = int_field(0, 4)
     hands = list_field(_cards(), 2, 1)
     went_out = fields.Boolean()

@@ -744,3 +744,29 @@ def test_taking_a_one_card_pile_down_to_one_card_commits_to_going_out():
     no_canasta = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=[{"K": "KC KD KS"}, {}],
                        pile="9H")
     assert code_of(no_canasta, 0, TakePile(cards("9C 9D"))) == "canasta.must-keep-card"
+
+
+def test_second_meld_of_a_rank_only_under_option():
+    """K-6: one meld per rank per side; option oneMeldPerRank=false lets a group marked "new" start another.
+
+        side A: K K K K K K K (canasta); seat 0 holds K K 2H ... -> "new" K meld refused by default
+    """
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    hand = "KH 9C 9D 9S 2H 5C 6C"
+    move = MeldMove((group("9", "9C 9D 9S"), (13, cards("KH 2H"))), (13,))
+    s = build([hand, "4H 4S", "AC AD", "6D 7D"], melds=melds)
+    assert code_of(s, 0, move) == "canasta.one-meld-per-rank"
+    move = MeldMove((group("9", "9C 9D 9S"),), (9,))
+    s = build([hand, "4H 4S", "AC AD", "6D 7D"], melds=[{"K": "KC KD KS KH KC KD KS", "9": "9H 9H 2C"}, {}])
+    assert code_of(s, 0, move) == "canasta.one-meld-per-rank"
+    s = build([hand, "4H 4S", "AC AD", "6D 7D"], melds=[{"K": "KC KD KS KH KC KD KS", "9": "9H 9H 2C"}, {}],
+              options={"oneMeldPerRank": False})
+    after = E.apply(s, 0, move)
+    assert [m for m in after.melds[0] if m[0] == 9] == [(9, cards("9H 9H 2C")), (9, cards("9C 9D 9S"))]
+    assert move in E.legal_moves(s, 0)
+    again = E.from_json(json.loads(json.dumps(E.to_json(after))))
+    assert again == after
+    assert E.move_to_json(move)["melds"][0]["new"] is True
+    # an addition joins the latest meld of the rank
+    later = E.apply(after, 0, MeldMove(((9, cards("2H")),)))
+    assert [m for m in later.melds[0] if m[0] == 9][-1] == (9, cards("9C 9D 9S 2H"))
