@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from rules import eleven_nimmt, kierki, kniffel_cards, mak_yek, northcott, take_that, three_five_eight
+from rules import canasta, eleven_nimmt, kierki, kniffel_cards, mak_yek, northcott, take_that, three_five_eight
 from rules.base import Engine, UnknownGame
 
 _ENGINES: tuple[Engine, ...] = (
@@ -14,6 +14,7 @@ _ENGINES: tuple[Engine, ...] = (
     take_that.ENGINE,
     three_five_eight.ENGINE,
     kierki.ENGINE,
+    canasta.ENGINE,
     mak_yek.ENGINE,
     northcott.ENGINE,
 )

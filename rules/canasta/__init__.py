@@ -1,0 +1,787 @@
+"""Kanasta (Polish Canasta): the rules engine.
+
+Source: ``rules/compendium-003.md`` §1 (the seed's Kanasta text, filled in from
+casper01/CardGames ``games/Kanasta.jsx``): §1.3 deal, §1.6 turn, §1.7 the pile (closed,
+open, blocked), §1.8 opening minimum, §1.9 melds and going out, §1.10 scoring, §1.11 end,
+rulings K-1 .. K-10 in §1.14.
+
+108 cards (two packs and four jokers). Four players in two partnerships (seats 0+2
+against 1+3), 11 cards each; 3 players play alone with 13 cards, 2 players with 15, and
+then a side needs two canastas to go out. Sides are numbered 0, 1 (and 2): seat % 2 in the
+four-player game, the seat itself otherwise.
+
+Options (PROPOSED rulings and variants), with defaults:
+- ``blackThreeMeldValue`` (K-1): 50 (the seed) or 5, per black three melded when going out.
+- ``redThreeReplacement`` (K-2): ``"dealt-and-drawn"`` (the seed: dealt and drawn red
+  threes are replaced, those in a taken pile are not) or ``"dealt-only"``.
+- ``canastaBlocksPile`` (K-3): ``"own-side"`` (only the side holding a canasta of the top
+  card's rank is blocked) or ``"everyone"``.
+- ``oneCardRule`` (K-4): ``"one-card-pile"`` (a player with one card may not take a pile of
+  one card) or ``"any-pile"`` (a player with one card may take no pile at all).
+- ``maxThreeWilds`` (K-5): true (at most 3 wild cards in a meld, besides no more wilds
+  than naturals).
+- ``lastPileBuyable`` (K-7): false (the hand ends at the discard of the player who drew the
+  last stock card); true lets the next player take that pile and finish his turn.
+- ``wildTurnUpClosesPile`` (K-8): true (a wild card turned up at the start closes the pile).
+- ``redThreesLaid`` (K-9): ``"first-turn"`` (dealt red threes are laid out at the start of
+  the owner's first turn) or ``"deal"`` (at once, during the deal).
+- ``openingTable``: ``"5000"`` (§1.8: 15/50/90/120), ``"7500"`` (the same, but at 5000 and
+  more the opening must make a whole canasta) or ``"10000"`` (the long table).
+- ``targetScore``: 5000; the game ends after the hand in which a side reaches it (a tie at
+  the top plays another hand, §1.11).
+- ``oneMeldPerRank`` (K-6): true (one meld per rank per side); false lets a group marked
+  ``"new": true`` start another meld of a rank the side already has (additions go to the
+  side's latest meld of that rank).
+Fixed ruling: "may I go out?" at most once per turn, the answer binding for this turn only (K-10).
+
+Representation decisions:
+- ``legal_moves`` is not complete (meld combinations are too many): it lists every draw,
+  take-pile way (two naturals, natural + wild, lay-off), discard and question, and
+  representative melds (a greedy meld of everything, each of its groups alone, a wild laid
+  off, a going-out meld when one exists). ``check``/``apply`` judge any meld exactly.
+- A move's meld groups are ``{"rank": "K", "cards": [...]}``: the cards join the side's
+  meld of that rank, created if the side has none. ``take-pile`` names the hand cards shown
+  with the top card (``using``; they and the top card go to the meld of its rank) and may
+  carry more groups (``melds``) laid before the rest of the pile is picked up, so an
+  opening by the pile is judged as a whole; a ``meld`` move is judged as a whole the same way.
+- ``take-top-to-go-out`` takes only the top card and melds the whole hand in one move.
+- "May I go out?": ``ask-partner`` (before or after drawing, but before melding in this
+  turn; not once a taken pile left a single card, which commits to going out), then the partner's
+  ``answer``. "No" forbids going out this turn. "Yes" obliges: a discard that does not go
+  out is refused while the player can still go out (a going-out meld exists).
+- Double going out: after a player goes out, his partner gets a ``double-go-out`` (all his
+  cards, all or nothing) or ``decline-double`` choice, offered only when he can meld all.
+- Going out from hand (concealed, +100): the player drew from the stock, had laid no card
+  this hand before this turn, and laid his cards in one ``meld`` move (then at most the
+  discard) that makes a new canasta of his own. For a side that has not opened, this also
+  lifts the opening minimum (§1.8 exception).
+- ``end-hand``: only with an empty stock in the draw phase (the next player under K-7
+  declines the pile).
+- A black three left in a hand counts 5 against (its card value; SRC 1's -100 is not used);
+  a red three never stays in a hand.
+- A red three drawn and laid with no replacement (the last stock card, or K-2 "dealt-only")
+  that leaves a single card which cannot go out ends the turn with no discard (and the hand,
+  when the stock is empty): the card-count invariant of §1.6.5 allows nothing else.
+- Going out in the turn that drew the last stock card is going out (with its bonuses); the
+  hand ends "by the stock" only when the last drawer's discard leaves him cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from rules.base import (
+    BaseEngine,
+    IllegalMove,
+    InvalidOption,
+    Json,
+    Option,
+    Outcome,
+    Rng,
+    ScoreReport,
+)
+from rules.cards import Card, deck
+
+from ._melds import (
+    RANK_NAMES,
+    Meld,
+    apply_groups,
+    card_value,
+    go_out_groups,
+    greedy_groups,
+    is_black_three,
+    is_canasta,
+    is_ordinary,
+    is_red_three,
+    is_wild,
+    remove_cards,
+)
+from ._model import (
+    MOVE_KINDS,
+    Answer,
+    AskPartner,
+    DeclineDouble,
+    Discard,
+    DoubleGoOut,
+    Draw,
+    EndHand,
+    MeldMove,
+    Move,
+    NextRound,
+    Phase,
+    State,
+    TakePile,
+    TakeTop,
+    cards_json,
+    move_from_json,
+    move_to_json,
+    state_from_json,
+    state_to_json,
+)
+from ._scoring import CANASTA_MINIMUM, opening_minimum, side_score
+from ._tally import score_tally
+
+G = "canasta"
+_HAND_SIZE = {2: 15, 3: 13, 4: 11}
+
+
+def _err(code: str, message: str) -> IllegalMove:
+    return IllegalMove(f"{G}.{code}", message)
+
+
+class Kanasta(BaseEngine[State, Move]):
+    game_id = "canasta"
+    name = "Kanasta (Polish Canasta)"
+    players = range(2, 5)
+    move_kinds = MOVE_KINDS
+    legal_moves_complete = False
+    options = {
+        "blackThreeMeldValue": Option(
+            50, "K-1: points per black three melded as a set when going out (50: the seed; 5: SRC 1, Pagat)",
+            choices=(50, 5)),
+        "redThreeReplacement": Option(
+            "dealt-and-drawn", "K-2: which red threes get a replacement card from the stock (never those in a "
+            "taken pile)", choices=("dealt-and-drawn", "dealt-only")),
+        "canastaBlocksPile": Option(
+            "own-side", "K-3: a canasta of the top card's rank blocks the pile for its own side only, or for "
+            "everyone", choices=("own-side", "everyone")),
+        "oneCardRule": Option(
+            "one-card-pile", "K-4: a player holding one card may not take a one-card pile (or: no pile at all)",
+            choices=("one-card-pile", "any-pile")),
+        "maxThreeWilds": Option(True, "K-5: at most 3 wild cards in any meld", type="boolean"),
+        "oneMeldPerRank": Option(
+            True, "K-6: a side holds at most one meld of each rank (false: a group marked \"new\" starts another "
+            "meld of a rank the side already has)", type="boolean"),
+        "lastPileBuyable": Option(
+            False, "K-7: after the last stock card, the next player may still take the pile and finish his turn",
+            type="boolean"),
+        "wildTurnUpClosesPile": Option(
+            True, "K-8: a wild card turned up when starting the pile closes it for everyone", type="boolean"),
+        "redThreesLaid": Option(
+            "first-turn", "K-9: dealt red threes are laid out (and replaced) at the owner's first turn, or at the "
+            "deal", choices=("first-turn", "deal")),
+        "openingTable": Option(
+            "5000", "§1.8 opening minimum table: 5000 (15/50/90/120), 7500 (a whole canasta at 5000+), 10000 "
+            "(15/30/60/90/120/150/180)", choices=("5000", "7500", "10000")),
+        "targetScore": Option(
+            5000, "the game ends after a hand in which a side reaches this score", type="integer",
+            minimum=50, maximum=100000),
+    }
+
+    # ------------------------------------------------------------------ setup
+
+    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
+        if setup is not None:
+            raise InvalidOption(f"{G}.setup-unsupported", "Kanasta has no setup notation; deals come from the seed")
+        dealer, rng = rng.randbelow(players)
+        nsides = _nsides(players)
+        return _deal(players, tuple(options.items()), 1, dealer, (0,) * nsides, rng)
+
+    def options_of(self, state: State) -> Mapping[str, Json]:
+        return dict(state.options)
+
+    # ------------------------------------------------------------------ turn
+
+    def to_act(self, state: State) -> frozenset[int]:
+        ph = state.phase
+        if ph is Phase.DRAW or ph is Phase.PLAY:
+            return frozenset((state.turn,))
+        if ph is Phase.ANSWER or ph is Phase.DOUBLE:
+            return frozenset(((state.turn + 2) % 4,))
+        if ph is Phase.HAND_OVER:
+            return frozenset(range(state.players))
+        return frozenset()
+
+    def round_over(self, state: State) -> bool:
+        return state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+
+    def check(self, state: State, seat: int, move: Move) -> None:
+        self.check_turn(state, seat)
+        _next(state, seat, move)
+
+    def _apply(self, state: State, seat: int, move: Move) -> State:
+        return _next(state, seat, move)
+
+    def legal_moves(self, state: State, seat: int) -> Sequence[Move]:
+        if seat not in self.to_act(state):
+            return []
+        out: list[Move] = []
+        seen: set = set()
+        for move in _candidates(state, seat):
+            if move in seen:
+                continue
+            seen.add(move)
+            try:
+                _next(state, seat, move)
+            except IllegalMove:
+                continue
+            out.append(move)
+        return out
+
+    # ------------------------------------------------------------------ scores
+
+    def scores(self, state: State) -> ScoreReport:
+        per_side = _hand_scores(state)
+        final = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+        rounds = tuple(per_side[_side(state, s)][0] for s in range(state.players))
+        totals = tuple(state.totals[_side(state, s)] for s in range(state.players))
+        breakdown = tuple(
+            {"side": _side(state, s), **per_side[_side(state, s)][1], "total": state.totals[_side(state, s)]}
+            for s in range(state.players)
+        )
+        outcome = self.outcome(state)
+        return ScoreReport(rounds, totals, breakdown, final, outcome.winners if outcome else ())
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase is not Phase.GAME_OVER:
+            return None
+        best = max(state.totals)
+        winners = tuple(s for s in range(state.players) if state.totals[_side(state, s)] == best)
+        return Outcome(
+            winners, f"a side reached {_opt(state, 'targetScore')} with the highest total",
+            points=tuple(state.totals[_side(state, s)] for s in range(state.players)),
+        )
+
+    def score_tally(self, tally: Json) -> ScoreReport:
+        """The score-sheet calculator (see ``_tally``): one hand's score per side, with breakdown."""
+        return score_tally(tally)
+
+    # ------------------------------------------------------------------ json and views
+
+    def to_json(self, state: State) -> Json:
+        return state_to_json(state)
+
+    def from_json(self, data: Json) -> State:
+        return state_from_json(data, self.resolve_options, lambda o: o["maxThreeWilds"])
+
+    def move_to_json(self, move: Move) -> Json:
+        return move_to_json(move)
+
+    def move_from_json(self, data: Json) -> Move:
+        return move_from_json(data)
+
+    def view(self, state: State, seat: int | None) -> Json:
+        """Hands of others and the stock become counts; of the pile, the top card and the count.
+
+        The pile's closing wild card lies crosswise, visible to all: ``pile_closed`` says so.
+        """
+        data = state_to_json(state)
+        del data["rng"]
+        data["hands"] = [h if i == seat else len(h) for i, h in enumerate(data["hands"])]
+        # a dealt red three waiting for its owner's first turn is still a card in his hand
+        data["red_threes_pending"] = [p if i == seat else None for i, p in enumerate(data["red_threes_pending"])]
+        data["stock"] = len(state.stock)
+        data["pile_top"] = str(state.pile[-1]) if state.pile else None
+        data["pile"] = len(state.pile)
+        return data
+
+    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
+        out = super().events(before, seat, move, after)
+        for side, (b, a) in enumerate(zip(before.red_threes, after.red_threes, strict=False)):
+            if len(a) > len(b) and after.hand_no == before.hand_no:
+                out.append({"type": "red-threes-laid", "side": side, "cards": cards_json(a[len(b):])})
+        if after.out_seat >= 0 and before.out_seat < 0:
+            out.append({"type": "went-out", "seat": after.out_seat, "concealed": after.concealed_out})
+        return out
+
+
+# ====================================================================== helpers
+
+
+def _opt(state: State, name: str) -> Json:
+    for k, v in state.options:
+        if k == name:
+            return v
+    raise KeyError(name)
+
+
+def _nsides(players: int) -> int:
+    return 2 if players == 4 else players
+
+
+def _side(state: State, seat: int) -> int:
+    return seat % 2 if state.players == 4 else seat
+
+
+def _side_seats(state: State, side: int) -> tuple[int, ...]:
+    return (side, side + 2) if state.players == 4 else (side,)
+
+
+def _need_canastas(state: State) -> int:
+    return 1 if state.players == 4 else 2
+
+
+def _canastas(melds: Sequence[Meld]) -> int:
+    return sum(1 for m in melds if is_canasta(m))
+
+
+def _set(t: tuple, i: int, v) -> tuple:
+    return t[:i] + (v,) + t[i + 1:]
+
+
+def _groups_text(groups) -> str:
+    return "; ".join(f"{RANK_NAMES.get(r, r)}: {' '.join(map(str, cs))}" for r, cs in groups) or "nothing"
+
+
+# ---------------------------------------------------------------------- dealing
+
+
+def _deal(players: int, options: tuple, hand_no: int, dealer: int, totals: tuple[int, ...], rng: Rng) -> State:
+    """§1.3: shuffle, 11/13/15 cards each from the left of the dealer, turn up the pile."""
+    cards, rng = rng.shuffle(deck(packs=2, jokers=4))
+    stock = list(cards)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for _ in range(_HAND_SIZE[players]):
+        for k in range(players):
+            hands[(dealer + 1 + k) % players].append(stock.pop())
+    opts = dict(options)
+    pile: list[Card] = []
+    closed = False
+    while True:  # turn cards until an ordinary card (4..A) shows; they all stay in the pile
+        c = stock.pop()
+        pile.append(c)
+        if is_wild(c) and opts["wildTurnUpClosesPile"]:
+            closed = True
+        if is_ordinary(c):
+            break
+    nsides = _nsides(players)
+    state = State(
+        players=players, options=options, hand_no=hand_no, dealer=dealer, turn=(dealer + 1) % players,
+        phase=Phase.DRAW, stock=tuple(stock), pile=tuple(pile), pile_closed=closed,
+        hands=tuple(tuple(sorted(h)) for h in hands), melds=((),) * nsides, red_threes=((),) * nsides,
+        totals=totals, laid=(False,) * players,
+        pending=tuple(any(is_red_three(c) for c in h) for h in hands),
+        drew="", asked="", meld_moves=0, concealed_ok=False, buying=False, out_seat=-1,
+        double_out=False, concealed_out=False, ending="", rng=rng,
+    )
+    if opts["redThreesLaid"] == "deal":
+        for k in range(players):
+            seat = (dealer + 1 + k) % players
+            if state.pending[seat]:
+                state = _lay_red_threes(state, seat)
+    return _begin_turn(state, state.turn)
+
+
+def _draw_cards(stock: list[Card], hand: list[Card], reds: list[Card], count: int, replace_reds: bool) -> None:
+    """Draw ``count`` cards; a red three drawn is laid out and (if ``replace_reds``) replaced."""
+    for _ in range(count):
+        while stock:
+            c = stock.pop()
+            if is_red_three(c):
+                reds.append(c)
+                if replace_reds:
+                    continue
+                break
+            hand.append(c)
+            break
+
+
+def _lay_red_threes(state: State, seat: int) -> State:
+    """§1.6.1, K-9: dealt red threes go on the table, each replaced from the stock."""
+    hand = [c for c in state.hands[seat] if not is_red_three(c)]
+    side = _side(state, seat)
+    reds = list(state.red_threes[side]) + [c for c in state.hands[seat] if is_red_three(c)]
+    stock = list(state.stock)
+    _draw_cards(stock, hand, reds, len(state.hands[seat]) - len(hand), True)
+    return replace(
+        state, stock=tuple(stock), hands=_set(state.hands, seat, tuple(sorted(hand))),
+        red_threes=_set(state.red_threes, side, tuple(reds)), pending=_set(state.pending, seat, False),
+    )
+
+
+def _begin_turn(state: State, seat: int) -> State:
+    state = replace(state, turn=seat, phase=Phase.DRAW, drew="", asked="", meld_moves=0, concealed_ok=False)
+    if state.pending[seat]:
+        state = _lay_red_threes(state, seat)
+    return state
+
+
+# ---------------------------------------------------------------------- transitions
+
+
+def _next(state: State, seat: int, move: Move) -> State:
+    """The state after ``move`` (one source of legality for check, apply and legal_moves)."""
+    ph = state.phase
+    if isinstance(move, NextRound):
+        if ph is not Phase.HAND_OVER:
+            raise _err("wrong-phase", "next-round deals only after a hand is over")
+        return _deal(state.players, state.options, state.hand_no + 1, (state.dealer + 1) % state.players,
+                     state.totals, state.rng)
+    allowed = {
+        Phase.DRAW: (Draw, TakePile, TakeTop, AskPartner, EndHand),
+        Phase.PLAY: (MeldMove, Discard, AskPartner),
+        Phase.ANSWER: (Answer,),
+        Phase.DOUBLE: (DoubleGoOut, DeclineDouble),
+    }.get(ph, ())
+    if not isinstance(move, allowed):
+        what = {
+            Phase.DRAW: "draw, take the pile, take the top card to go out or ask the partner",
+            Phase.PLAY: "meld, discard or ask the partner",
+            Phase.ANSWER: "the partner answers yes or no",
+            Phase.DOUBLE: "the partner may go out too (double-go-out) or decline",
+            Phase.HAND_OVER: "the hand is over: next-round",
+        }.get(ph, "nothing")
+        raise _err("wrong-phase", f"{move.kind!r} is not allowed now ({ph.value} phase: {what})")
+    if isinstance(move, Draw):
+        return _draw(state, seat)
+    if isinstance(move, TakePile | TakeTop):
+        return _take(state, seat, move)
+    if isinstance(move, MeldMove):
+        return _meld(state, seat, move)
+    if isinstance(move, Discard):
+        return _discard(state, seat, move.card)
+    if isinstance(move, AskPartner):
+        if state.players != 4:
+            raise _err("no-partner", f"in the {state.players}-player game nobody has a partner to ask")
+        if state.asked:
+            raise _err("already-asked", "'may I go out?' may be asked once per turn (K-10)")
+        if state.meld_moves:
+            raise _err("ask-before-melding", "ask 'may I go out?' before melding in this turn")
+        if state.drew and len(state.hands[seat]) < 2:
+            raise _err("ask-too-late", "holding one card after taking the pile, the player is already going out")
+        return replace(state, phase=Phase.ANSWER, asked="asked")
+    if isinstance(move, Answer):
+        return replace(state, phase=Phase.PLAY if state.drew else Phase.DRAW, asked="yes" if move.yes else "no")
+    if isinstance(move, DoubleGoOut):
+        return _double(state, seat, move)
+    if isinstance(move, DeclineDouble):
+        return _end_hand(state, "out")
+    # EndHand
+    if state.stock:
+        raise _err("stock-not-empty", f"the hand goes on while the stock holds {len(state.stock)} cards: draw")
+    return _end_hand(state, "stock")
+
+
+def _draw(state: State, seat: int) -> State:
+    if not state.stock:
+        raise _err("stock-empty", "the stock is empty: take the pile or end the hand (end-hand)")
+    side = _side(state, seat)
+    stock, hand, reds = list(state.stock), list(state.hands[seat]), list(state.red_threes[side])
+    _draw_cards(stock, hand, reds, 1, _opt(state, "redThreeReplacement") == "dealt-and-drawn")
+    state = replace(
+        state, stock=tuple(stock), hands=_set(state.hands, seat, tuple(sorted(hand))),
+        red_threes=_set(state.red_threes, side, tuple(reds)), phase=Phase.PLAY, drew="stock",
+    )
+    if len(hand) == 1 and _go_out_problem(state, seat, state.melds[side]) is not None:
+        # A red three drawn and laid with no replacement (K-7's last stock card, or K-2's
+        # "dealt-only") left a single card that cannot go out: no discard is possible, so
+        # the turn ends here (and the hand, when the stock is empty).
+        if not state.stock:
+            return _end_hand(state, "stock")
+        return _begin_turn(state, (seat + 1) % state.players)
+    return state
+
+
+def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> IllegalMove | None:
+    """§1.9: going out needs the side's canasta(s) (after this turn's melds) and no "no"."""
+    need = _need_canastas(state)
+    if state.asked == "no":
+        return _err("partner-said-no", "the partner answered 'no' to 'may I go out?': no going out this turn")
+    if _canastas(melds_after) < need:
+        return _err(
+            "no-canasta",
+            f"going out needs {'a canasta' if need == 1 else 'two canastas'} on the side's table; "
+            f"the side would have {_canastas(melds_after)}",
+        )
+    return None
+
+
+def _check_minimum(state: State, side: int, groups, new_melds) -> None:
+    """§1.8: a side's opening melds in one move reach the minimum for its score."""
+    need = opening_minimum(state.totals[side], _opt(state, "openingTable"))
+    if need == CANASTA_MINIMUM:
+        if not any(is_canasta(m) for m in new_melds):
+            raise _err("below-minimum", f"at {state.totals[side]} points the opening must make a whole canasta "
+                                        f"at once; melded {_groups_text(groups)}")
+        return
+    points = sum(card_value(c) for _, cs in groups for c in cs)
+    if points < need:
+        raise _err(
+            "below-minimum",
+            f"the side's opening must meld at least {need} points (its score is {state.totals[side]}); "
+            f"{_groups_text(groups)} is {points}",
+        )
+
+
+def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
+    """§1.7: taking the pile (or only its top card to go out)."""
+    pile = state.pile
+    hand = state.hands[seat]
+    side = _side(state, seat)
+    if not pile:
+        raise _err("pile-empty", "the discard pile is empty")
+    if len(hand) == 1 and (len(pile) == 1 or _opt(state, "oneCardRule") == "any-pile"):
+        what = "a pile of one card" if len(pile) == 1 else "the pile"
+        raise _err("one-card-rule", f"a player holding one card ({hand[0]}) may not take {what}")
+    top = pile[-1]
+    if is_black_three(top):
+        raise _err("pile-blocked-black-three", f"the top card {top} is a black three: nobody may take the pile now")
+    if is_wild(top):
+        raise _err("pile-blocked-wild", f"the top card {top} is a wild card: the pile cannot be taken now")
+    if not is_ordinary(top):
+        raise _err("pile-blocked", f"the top card {top} cannot be taken")
+    rank = int(top.rank)
+    blockers = range(len(state.melds)) if _opt(state, "canastaBlocksPile") == "everyone" else (side,)
+    for b in blockers:
+        for r, cs in state.melds[b]:
+            if r == rank and len(cs) >= 7:
+                whose = "the side's own" if b == side else f"side {b}'s"
+                raise _err("pile-blocked-canasta", f"{whose} canasta of {RANK_NAMES[rank]} blocks a pile topped by {top}")
+    for c in move.using:
+        if not is_wild(c) and c.rank != top.rank:
+            raise _err("using-not-of-rank", f"{c} cannot be shown with the top card {top}")
+    melds = state.melds[side]
+    opened = bool(melds)
+    naturals = sum(1 for c in move.using if not is_wild(c))
+    wilds = len(move.using) - naturals
+    has_meld = any(r == rank for r, _ in melds)
+    shown = " ".join(map(str, move.using)) or "nothing"
+    if not opened or state.pile_closed:
+        if naturals < 2:
+            why = "the side has not opened" if not opened else "a wild card lies in it"
+            raise _err("pile-closed", f"the pile is closed ({why}): take it only with two natural "
+                                      f"{RANK_NAMES[rank]}s from the hand; shown: {shown}")
+    elif not (naturals >= 2 or (naturals >= 1 and wilds >= 1) or has_meld):
+        raise _err("pile-needs-match", f"to take the pile topped by {top}, show two {RANK_NAMES[rank]}s, one and a "
+                                       f"wild card, or add it to a meld of {RANK_NAMES[rank]}; shown: {shown}")
+    if any(r == rank for r, _ in move.melds):
+        raise _err("duplicate-rank", f"the cards of rank {RANK_NAMES[rank]} go in 'using', not in 'melds'")
+    groups = ((rank, (top,) + move.using),) + move.melds
+    rest = remove_cards(hand, move.using + tuple(c for _, cs in move.melds for c in cs))
+    cap3 = _opt(state, "maxThreeWilds")
+    melds_after, new_melds = apply_groups(melds, groups, cap3, move.fresh, _opt(state, "oneMeldPerRank"))
+    if not opened:
+        _check_minimum(state, side, groups, new_melds)
+    if isinstance(move, TakeTop):
+        if rest:
+            raise _err("must-meld-all", f"taking only the top card is for going out: meld every card "
+                                        f"(left: {' '.join(map(str, rest))})")
+        problem = _go_out_problem(state, seat, melds_after)
+        if problem:
+            raise problem
+        state = replace(
+            state, pile=pile[:-1], hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
+            laid=_set(state.laid, seat, True), drew="pile",
+        )
+        return _go_out(state, seat, concealed=False)
+    if any(r == 3 for r, _ in groups):
+        raise _err("black-threes-only-going-out", "black threes are melded only when going out by melding")
+    reds = list(state.red_threes[side])
+    new_hand = list(rest)
+    for c in pile[:-1]:
+        (reds if is_red_three(c) else new_hand).append(c)  # K-2: red threes from the pile: no replacement
+    if not new_hand:
+        raise _err("use-take-top", "this take would empty the hand: use take-top-to-go-out")
+    if len(new_hand) == 1:
+        problem = _go_out_problem(state, seat, melds_after)
+        if problem:
+            raise _err("must-keep-card", f"one card would be left, so the discard would go out: {problem.message}")
+    return replace(
+        state, pile=(), pile_closed=False, hands=_set(state.hands, seat, tuple(sorted(new_hand))),
+        melds=_set(state.melds, side, melds_after), red_threes=_set(state.red_threes, side, tuple(reds)),
+        laid=_set(state.laid, seat, True), drew="pile", phase=Phase.PLAY,
+    )
+
+
+def _meld(state: State, seat: int, move: MeldMove) -> State:
+    """§1.9: new melds and additions, judged as a whole (opening minimum, going out)."""
+    if not move.melds:
+        raise _err("empty-meld", "a meld move lays at least one group")
+    side = _side(state, seat)
+    melds = state.melds[side]
+    rest = remove_cards(state.hands[seat], (c for _, cs in move.melds for c in cs))
+    melds_after, new_melds = apply_groups(melds, move.melds, _opt(state, "maxThreeWilds"), move.fresh,
+                                          _opt(state, "oneMeldPerRank"))
+    if any(r == 3 for r, _ in move.melds) and rest:
+        raise _err("black-threes-only-going-out", "black threes are melded only when going out by melding the last card")
+    going = len(rest) <= 1
+    own_canasta = any(is_canasta(m) for m in new_melds)
+    concealed = state.drew == "stock" and state.meld_moves == 0 and not state.laid[seat] and own_canasta
+    if not melds and not (going and concealed):
+        _check_minimum(state, side, move.melds, new_melds)
+    if going:
+        problem = _go_out_problem(state, seat, melds_after)
+        if problem:
+            if rest:
+                raise _err("must-keep-card", f"melding down to one card means going out by discarding it: "
+                                             f"{problem.message}")
+            raise problem
+    state = replace(
+        state, hands=_set(state.hands, seat, rest), melds=_set(state.melds, side, melds_after),
+        laid=_set(state.laid, seat, True), meld_moves=state.meld_moves + 1,
+        concealed_ok=concealed if state.meld_moves == 0 else False,
+    )
+    if not rest:
+        return _go_out(state, seat, concealed=state.concealed_ok and state.meld_moves == 1)
+    return state
+
+
+def _discard(state: State, seat: int, card: Card) -> State:
+    rest = remove_cards(state.hands[seat], (card,))
+    side = _side(state, seat)
+    if not rest:
+        problem = _go_out_problem(state, seat, state.melds[side])
+        if problem:
+            raise problem
+    elif state.asked == "yes" and _go_out_plan(state, seat) is not None:
+        raise _err("must-go-out", f"the partner answered 'yes': this turn must end by going out, and it can "
+                                  f"(discarding {card} keeps {len(rest)} cards)")
+    state = replace(
+        state, hands=_set(state.hands, seat, rest), pile=state.pile + (card,),
+        pile_closed=state.pile_closed or is_wild(card),
+    )
+    if not rest:
+        return _go_out(state, seat, concealed=state.concealed_ok and state.meld_moves == 1)
+    if not state.stock:
+        if _opt(state, "lastPileBuyable") and not state.buying:
+            return replace(_begin_turn(state, (seat + 1) % state.players), buying=True)
+        return _end_hand(state, "stock")
+    return _begin_turn(state, (seat + 1) % state.players)
+
+
+def _go_out_plan(state: State, seat: int):
+    """A legal going-out meld for ``seat`` now (play phase), or None."""
+    side = _side(state, seat)
+    found = go_out_groups(state.hands[seat], state.melds[side], _opt(state, "maxThreeWilds"),
+                          _need_canastas(state), allow_discard=True)
+    if found is None or not found[0]:
+        return None
+    move = MeldMove(found[0])
+    try:
+        _meld(state, seat, move)
+    except IllegalMove:
+        return None
+    return move
+
+
+def _double_plan(state: State, partner: int):
+    side = _side(state, partner)
+    hand = state.hands[partner]
+    if not hand:
+        return None
+    found = go_out_groups(hand, state.melds[side], _opt(state, "maxThreeWilds"), 0, allow_discard=False)
+    return DoubleGoOut(found[0]) if found else None
+
+
+def _go_out(state: State, seat: int, concealed: bool) -> State:
+    state = replace(state, out_seat=seat, concealed_out=concealed)
+    if state.players == 4 and _double_plan(state, (seat + 2) % 4) is not None:
+        return replace(state, phase=Phase.DOUBLE)
+    return _end_hand(state, "out")
+
+
+def _double(state: State, seat: int, move: DoubleGoOut) -> State:
+    """§1.9 double going out: the partner melds all his cards, or none."""
+    side = _side(state, seat)
+    rest = remove_cards(state.hands[seat], (c for _, cs in move.melds for c in cs))
+    if rest:
+        raise _err("double-not-all", f"double going out melds every card, all or nothing; left: "
+                                     f"{' '.join(map(str, rest))}")
+    melds_after, _ = apply_groups(state.melds[side], move.melds, _opt(state, "maxThreeWilds"), move.fresh,
+                                  _opt(state, "oneMeldPerRank"))
+    state = replace(
+        state, hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
+        laid=_set(state.laid, seat, True), double_out=True,
+    )
+    return _end_hand(state, "out")
+
+
+def _hand_scores(state: State) -> list[tuple[int, dict]]:
+    out = []
+    ended = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER, Phase.DOUBLE)
+    for side in range(len(state.melds)):
+        went = ended and state.out_seat >= 0 and _side(state, state.out_seat) == side
+        hands = [state.hands[s] for s in _side_seats(state, side)]
+        out.append(side_score(
+            state.melds[side], len(state.red_threes[side]), hands,
+            black_three=_opt(state, "blackThreeMeldValue"), went_out=went,
+            double=went and state.double_out, concealed=went and state.concealed_out,
+        ))
+    return out
+
+
+def _end_hand(state: State, ending: str) -> State:
+    """§1.10, §1.11: score the hand; the game ends when a side reached the target alone at the top."""
+    state = replace(state, ending=ending, out_seat=state.out_seat if ending == "out" else -1)
+    scores = _hand_scores(replace(state, phase=Phase.HAND_OVER))
+    totals = tuple(t + s for t, (s, _) in zip(state.totals, scores, strict=True))
+    best = max(totals)
+    over = best >= _opt(state, "targetScore") and totals.count(best) == 1
+    return replace(state, totals=totals, phase=Phase.GAME_OVER if over else Phase.HAND_OVER, buying=False)
+
+
+# ---------------------------------------------------------------------- listing
+
+
+def _candidates(state: State, seat: int):
+    ph = state.phase
+    if ph is Phase.HAND_OVER:
+        yield NextRound()
+        return
+    if ph is Phase.ANSWER:
+        yield Answer(True)
+        yield Answer(False)
+        return
+    if ph is Phase.DOUBLE:
+        plan = _double_plan(state, seat)
+        if plan is not None:
+            yield plan
+        yield DeclineDouble()
+        return
+    side = _side(state, seat)
+    hand = state.hands[seat]
+    melds = state.melds[side]
+    cap3 = _opt(state, "maxThreeWilds")
+    if state.players == 4 and not state.asked and not state.meld_moves and (len(hand) > 1 or not state.drew):
+        yield AskPartner()
+    if ph is Phase.DRAW:
+        yield Draw() if state.stock else EndHand()
+        if not state.pile or not is_ordinary(state.pile[-1]):
+            return
+        top = state.pile[-1]
+        nat = tuple(c for c in hand if c.rank == top.rank)
+        wild = tuple(c for c in hand if is_wild(c))
+        usings = [nat[:2], nat, nat[:1] + wild[:1], ()]
+        for using in usings:
+            yield TakePile(using)
+            if not melds:
+                spare = remove_cards(hand, nat + tuple(c for c in using if is_wild(c)))
+                extra = tuple(g for g in greedy_groups(spare, melds, cap3, 0) if g[0] != int(top.rank))
+                if extra:
+                    yield TakePile(using, extra)
+        found = go_out_groups(hand + (top,), melds, cap3, _need_canastas(state), False, int(top.rank))
+        if found is not None:
+            groups = found[0]
+            mine = [cs for r, cs in groups if r == int(top.rank)]
+            if mine:
+                using = list(mine[0])
+                using.remove(top)
+                yield TakeTop(tuple(using), tuple(g for g in groups if g[0] != int(top.rank)))
+        return
+    # play phase
+    plan = _go_out_plan(state, seat)
+    if plan is not None:
+        yield plan
+    greedy = greedy_groups(hand, melds, cap3, 2)
+    if greedy:
+        yield MeldMove(greedy)
+        if melds:
+            for g in greedy:
+                yield MeldMove((g,))
+    if melds and not _opt(state, "oneMeldPerRank"):
+        for r, _ in melds:  # K-6 option: another meld of a rank the side already has
+            nat = tuple(c for c in hand if c.rank == r)
+            if len(nat) >= 3:
+                yield MeldMove(((r, nat),), (r,))
+                break
+    if melds:
+        wild = [c for c in hand if is_wild(c)]
+        if wild:
+            for r, _cs in melds:
+                yield MeldMove(((r, (wild[0],)),))
+    for c in sorted(set(hand)):
+        yield Discard(c)
+
+
+ENGINE = Kanasta()

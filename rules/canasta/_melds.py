@@ -1,0 +1,307 @@
+"""Card values, meld validation and the going-out solver (compendium-003 §1.4, §1.9).
+
+A meld is ``(rank, cards)``: ``rank`` is 4..14 (4 to Ace) or 3 for a set of black threes.
+A group in a move is the same pair: the cards go to the side's meld of that rank, which
+is created when the side has none (one meld per rank per side, K-6).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from rules.base import IllegalMove
+from rules.cards import Card, Rank
+
+G = "canasta"
+Meld = tuple[int, tuple[Card, ...]]
+
+_VALUES = {Rank.JOKER: 50, Rank.TWO: 20, Rank.ACE: 20}
+for _r in (Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING):
+    _VALUES[_r] = 10
+for _r in (Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN):
+    _VALUES[_r] = 5
+_BLACK_THREE_IN_HAND = 5
+
+RANK_NAMES = {3: "3", **{r: Rank(r).symbol for r in range(4, 15)}}
+NAME_RANKS = {v: k for k, v in RANK_NAMES.items()}
+
+
+def is_wild(c: Card) -> bool:
+    return c.rank is Rank.TWO or c.rank is Rank.JOKER
+
+
+def is_red_three(c: Card) -> bool:
+    return c.rank is Rank.THREE and c.suit is not None and c.suit.is_red
+
+
+def is_black_three(c: Card) -> bool:
+    return c.rank is Rank.THREE and c.suit is not None and not c.suit.is_red
+
+
+def is_ordinary(c: Card) -> bool:
+    """A card that may end the first turn-up: 4 to Ace (§1.3)."""
+    return Rank.FOUR <= c.rank <= Rank.ACE
+
+
+def card_value(c: Card, black_three: int = _BLACK_THREE_IN_HAND) -> int:
+    """§1.4: the value of a card; a black three counts ``black_three`` (melded set: K-1)."""
+    if c.rank is Rank.THREE:
+        return black_three if not c.suit.is_red else 0  # type: ignore[union-attr]
+    return _VALUES[c.rank]
+
+
+def hand_value(cards: Iterable[Card]) -> int:
+    return sum(card_value(c) for c in cards)
+
+
+def meld_value(meld: Meld, black_three: int) -> int:
+    rank, cards = meld
+    return sum(black_three if rank == 3 else card_value(c) for c in cards)
+
+
+def wild_count(cards: Iterable[Card]) -> int:
+    return sum(1 for c in cards if is_wild(c))
+
+
+def is_canasta(meld: Meld) -> bool:
+    return len(meld[1]) >= 7
+
+
+def is_natural_canasta(meld: Meld) -> bool:
+    return is_canasta(meld) and wild_count(meld[1]) == 0
+
+
+def max_wilds(naturals: int, cap3: bool) -> int:
+    """K-5: never more wilds than naturals, and (default) at most 3 wilds in a meld."""
+    return min(naturals, 3) if cap3 else naturals
+
+
+def group_text(rank: int, cards: Sequence[Card]) -> str:
+    return f"{RANK_NAMES.get(rank, rank)}: [{', '.join(map(str, cards))}]"
+
+
+def check_meld_shape(rank: int, cards: Sequence[Card], existing: Meld | None, cap3: bool) -> Meld:
+    """The meld of ``rank`` after adding ``cards`` to ``existing`` (or making it); raises IllegalMove."""
+    text = group_text(rank, cards)
+    if not cards:
+        raise IllegalMove(f"{G}.empty-group", f"a meld group holds no cards ({text})")
+    if rank == 3:
+        if any(is_red_three(c) for c in cards):
+            raise IllegalMove(f"{G}.red-three-in-meld", f"red threes are never melded ({text})")
+        if existing is not None or not all(is_black_three(c) for c in cards) or not 3 <= len(cards) <= 4:
+            raise IllegalMove(
+                f"{G}.bad-black-threes", f"black threes are melded only as one set of 3 or 4 black threes, no wilds ({text})"
+            )
+        return (3, tuple(cards))
+    if not 4 <= rank <= 14:
+        raise IllegalMove(f"{G}.bad-rank", f"melds are of a rank 4 to Ace (or a black-three set), got {text}")
+    for c in cards:
+        if not is_wild(c) and c.rank != rank:
+            if c.rank is Rank.THREE:
+                raise IllegalMove(f"{G}.three-in-meld", f"a three never goes into an ordinary meld: {c} in {text}")
+            raise IllegalMove(f"{G}.not-of-rank", f"{c} does not belong in a meld of {RANK_NAMES[rank]} ({text})")
+    allc = (existing[1] if existing else ()) + tuple(cards)
+    wilds = wild_count(allc)
+    naturals = len(allc) - wilds
+    if existing is None:
+        if len(allc) < 3:
+            raise IllegalMove(f"{G}.too-few-cards", f"a new meld needs at least 3 cards ({text})")
+        if naturals < 2:
+            raise IllegalMove(f"{G}.too-few-naturals", f"a meld needs at least two natural cards ({text})")
+    if wilds > max_wilds(naturals, cap3):
+        raise IllegalMove(
+            f"{G}.too-many-wilds",
+            f"a meld may hold no more wild cards than naturals{' and at most 3' if cap3 else ''}: "
+            f"{naturals} naturals and {wilds} wilds after {text}",
+        )
+    return (rank, allc)
+
+
+def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...]:
+    """``hand`` less ``cards`` (a multiset); raises card-not-in-hand."""
+    left = Counter(hand)
+    for c in cards:
+        if left[c] <= 0:
+            raise IllegalMove(f"{G}.card-not-in-hand", f"{c} is not in the hand ({', '.join(map(str, sorted(hand)))})")
+        left[c] -= 1
+    return tuple(sorted(left.elements()))
+
+
+def apply_groups(
+    melds: tuple[Meld, ...],
+    groups: Sequence[Meld],
+    cap3: bool,
+    fresh: Iterable[int] = (),
+    one_per_rank: bool = True,
+) -> tuple[tuple[Meld, ...], tuple[Meld, ...]]:
+    """The side's melds after the groups, and the melds this move started.
+
+    A group joins the side's (latest) meld of its rank, or starts one when there is none.
+    A rank in ``fresh`` starts another meld beside the side's existing one, which only
+    K-6's option (``one_per_rank`` false) allows.
+    """
+    table = list(melds)
+    fresh = frozenset(fresh)
+    seen: set[int] = set()
+    started: list[int] = []
+    for rank, cards in groups:
+        if rank in seen:
+            raise IllegalMove(f"{G}.duplicate-rank", f"two groups of rank {RANK_NAMES.get(rank, rank)} in one move")
+        seen.add(rank)
+        at = max((i for i, m in enumerate(table) if m[0] == rank), default=None)
+        if at is not None and rank in fresh:
+            if one_per_rank:
+                raise IllegalMove(
+                    f"{G}.one-meld-per-rank",
+                    f"the side already has a meld of {RANK_NAMES.get(rank, rank)}: one meld per rank (K-6)",
+                )
+            at = None
+        if at is None:
+            table.append(check_meld_shape(rank, cards, None, cap3))
+            started.append(len(table) - 1)
+        else:
+            table[at] = check_meld_shape(rank, cards, table[at], cap3)
+    new = tuple(table[i] for i in started)
+    return tuple(sorted(table, key=lambda m: m[0])), new
+
+
+def shadowed_canastas(melds: Sequence[Meld]) -> int:
+    """Canastas that are not their rank's latest meld (only with K-6's option)."""
+    last = {r: i for i, (r, _) in enumerate(melds)}
+    return sum(1 for i, (r, cs) in enumerate(melds) if len(cs) >= 7 and last[r] != i)
+
+
+# --------------------------------------------------------------------------- solver
+
+
+def go_out_groups(
+    hand: Sequence[Card],
+    melds: tuple[Meld, ...],
+    cap3: bool,
+    need_canastas: int,
+    allow_discard: bool,
+    forced: int | None = None,
+) -> tuple[tuple[Meld, ...], Card | None] | None:
+    """Groups that meld the whole hand (or all but one card, then discarded), or None.
+
+    The side must end with ``need_canastas`` canastas (0: no condition). ``forced`` is a
+    rank whose meld must exist afterwards (the top card's, when taking it to go out).
+    Every natural of a rank joins that rank's meld, so only the discard and the wild
+    cards are choices: each rank's meld needs ``3 - naturals`` wilds when new and takes at
+    most ``max_wilds`` in all; spare wilds complete the canastas closest to seven first.
+    """
+    candidates: list[Card | None] = [None]
+    if allow_discard:
+        candidates.extend(sorted(set(hand), key=lambda c: (-card_value(c), c)))
+    table = dict(melds)
+    need_canastas = max(0, need_canastas - shadowed_canastas(melds)) if need_canastas else 0
+    for discard in candidates:
+        cards = list(hand)
+        if discard is not None:
+            cards.remove(discard)
+        if not cards:
+            continue
+        plan = _plan(cards, table, cap3, need_canastas, forced)
+        if plan is not None:
+            return plan, discard
+    return None
+
+
+def _plan(cards: list[Card], table: dict, cap3: bool, need: int, forced: int | None) -> tuple[Meld, ...] | None:
+    wilds = [c for c in cards if is_wild(c)]
+    by_rank: dict[int, list[Card]] = {}
+    for c in cards:
+        if not is_wild(c):
+            by_rank.setdefault(int(c.rank), []).append(c)
+    groups: dict[int, list[Card]] = {}
+    black = by_rank.pop(3, [])
+    if black:
+        if len(black) < 3 or 3 in table or not all(is_black_three(c) for c in black):
+            return None
+        groups[3] = list(black)
+    size: dict[int, int] = {}
+    room: dict[int, int] = {}
+    for rank, nat in by_rank.items():
+        old = table.get(rank, ())
+        if not old and len(nat) < 2:
+            return None
+        groups[rank] = list(nat)
+        old_w = wild_count(old)
+        n = len(old) - old_w + len(nat)
+        want = max(0, 3 - len(nat)) if not old else 0
+        size[rank] = len(old) + len(nat)
+        room[rank] = max_wilds(n, cap3) - old_w
+        if room[rank] < want or len(wilds) < want:
+            return None
+        for _ in range(want):
+            groups[rank].append(wilds.pop())
+        size[rank] += want
+        room[rank] -= want
+    if forced is not None and forced not in groups and forced not in table:
+        return None
+    for rank, cards_ in table.items():
+        if rank not in size and rank != 3:
+            size[rank] = len(cards_)
+            room[rank] = max_wilds(len(cards_) - wild_count(cards_), cap3) - wild_count(cards_)
+    if len(wilds) > sum(max(0, r) for r in room.values()):
+        return None
+    # complete canastas, closest first, then spread the rest
+    order = sorted((r for r in room if size[r] < 7), key=lambda r: 7 - size[r])
+    for rank in order:
+        gap = 7 - size[rank]
+        if gap <= min(room[rank], len(wilds)):
+            for _ in range(gap):
+                groups.setdefault(rank, []).append(wilds.pop())
+            size[rank] += gap
+            room[rank] -= gap
+    for rank in sorted(room):
+        while wilds and room[rank] > 0:
+            groups.setdefault(rank, []).append(wilds.pop())
+            room[rank] -= 1
+            size[rank] += 1
+    if wilds:
+        return None
+    if need and sum(1 for r in size if size[r] >= 7) < need:
+        return None
+    return tuple((r, tuple(g)) for r, g in sorted(groups.items()))
+
+
+def greedy_groups(hand: Sequence[Card], melds: tuple[Meld, ...], cap3: bool, keep: int) -> tuple[Meld, ...]:
+    """A large legal set of groups from ``hand`` (no black threes), keeping ``keep`` cards.
+
+    New melds of every rank held three times or more (twice, with a wild), all naturals
+    laid on existing melds, then the spare wilds where they fit. Used to list melds.
+    """
+    table = dict(melds)
+    wilds = [c for c in hand if is_wild(c)]
+    by_rank: dict[int, list[Card]] = {}
+    for c in hand:
+        if not is_wild(c) and c.rank is not Rank.THREE:
+            by_rank.setdefault(int(c.rank), []).append(c)
+    groups: dict[int, list[Card]] = {}
+    room: dict[int, int] = {}
+    for rank, nat in sorted(by_rank.items(), key=lambda kv: -len(kv[1])):
+        old = table.get(rank, ())
+        if old or len(nat) >= 3:
+            groups[rank] = list(nat)
+        elif len(nat) == 2 and wilds:
+            groups[rank] = nat + [wilds.pop()]
+        else:
+            continue
+        allc = old + tuple(groups[rank])
+        room[rank] = max_wilds(len(allc) - wild_count(allc), cap3) - wild_count(allc)
+    for rank, old in table.items():
+        if rank not in room and rank != 3:
+            room[rank] = max_wilds(len(old) - wild_count(old), cap3) - wild_count(old)
+    for rank in sorted(room):
+        while wilds and room[rank] > 0:
+            groups.setdefault(rank, []).append(wilds.pop())
+            room[rank] -= 1
+    out = [(r, g) for r, g in sorted(groups.items())]
+    # keep enough cards in the hand: drop whole groups from the cheapest end
+    total = sum(len(g) for _, g in out)
+    while out and len(hand) - total < keep:
+        r, g = out.pop(0)
+        total -= len(g)
+    return tuple((r, tuple(g)) for r, g in out)

@@ -1,0 +1,176 @@
+"""Shapes of Kanasta (``canasta``) states, moves and tallies: exactly what ``rules.canasta`` writes."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from service.schemas.common import RngSchema, card_field, int_field, kind_field, list_field
+
+GAME_ID = "canasta"
+
+_RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+_TOTAL = 10**7
+
+
+def _cards(max_length: int = 108, **kwargs) -> fields.List:
+    return list_field(card_field(), max_length, **kwargs)
+
+
+class GroupSchema(Schema):
+    rank = fields.String(required=True, validate=validate.OneOf(_RANKS))
+    cards = _cards(required=True)
+    new = fields.Boolean(metadata={"description": "start another meld of this rank (option oneMeldPerRank=false)"})
+
+
+class TableMeldSchema(Schema):
+    """A meld on the table (state): rank and cards."""
+
+    rank = fields.String(required=True, validate=validate.OneOf(_RANKS))
+    cards = _cards(required=True)
+
+
+def _groups(**kwargs) -> fields.List:
+    return list_field(fields.Nested(GroupSchema), 12, **kwargs)
+
+
+class OptionsSchema(Schema):
+    blackThreeMeldValue = fields.Integer(strict=True, required=True, validate=validate.OneOf([50, 5]))
+    redThreeReplacement = fields.String(required=True, validate=validate.OneOf(["dealt-and-drawn", "dealt-only"]))
+    canastaBlocksPile = fields.String(required=True, validate=validate.OneOf(["own-side", "everyone"]))
+    oneCardRule = fields.String(required=True, validate=validate.OneOf(["one-card-pile", "any-pile"]))
+    maxThreeWilds = fields.Boolean(required=True)
+    oneMeldPerRank = fields.Boolean(required=True)
+    lastPileBuyable = fields.Boolean(required=True)
+    wildTurnUpClosesPile = fields.Boolean(required=True)
+    redThreesLaid = fields.String(required=True, validate=validate.OneOf(["first-turn", "deal"]))
+    openingTable = fields.String(required=True, validate=validate.OneOf(["5000", "7500", "10000"]))
+    targetScore = int_field(50, 100000, required=True)
+
+
+class SideSchema(Schema):
+    melds = list_field(fields.Nested(TableMeldSchema), 24, required=True)
+    red_threes = _cards(4, required=True)
+    total = int_field(-_TOTAL, _TOTAL, required=True)
+
+
+class StateSchema(Schema):
+    players = int_field(2, 4, required=True)
+    options = fields.Nested(OptionsSchema, required=True)
+    hand = int_field(1, 10**6, required=True)
+    dealer = int_field(0, 3, required=True)
+    turn = int_field(0, 3, required=True)
+    phase = fields.String(
+        required=True, validate=validate.OneOf(["draw", "play", "answer", "double", "hand-over", "game-over"])
+    )
+    stock = _cards(required=True)
+    pile = _cards(required=True)
+    pile_closed = fields.Boolean(required=True)
+    hands = list_field(_cards(), 4, 2, required=True)
+    sides = list_field(fields.Nested(SideSchema), 3, 2, required=True)
+    laid = list_field(fields.Boolean(), 4, 2, required=True)
+    red_threes_pending = list_field(fields.Boolean(), 4, 2, required=True)
+    drew = fields.String(required=True, validate=validate.OneOf(["", "stock", "pile"]))
+    asked = fields.String(required=True, validate=validate.OneOf(["", "asked", "yes", "no"]))
+    meld_moves = int_field(0, 200, required=True)
+    concealed_ok = fields.Boolean(required=True)
+    buying = fields.Boolean(required=True)
+    out_seat = int_field(-1, 3, required=True)
+    double_out = fields.Boolean(required=True)
+    concealed_out = fields.Boolean(required=True)
+    ending = fields.String(required=True, validate=validate.OneOf(["", "out", "stock"]))
+    rng = fields.Nested(RngSchema, required=True)
+
+
+class DrawSchema(Schema):
+    kind = kind_field("draw")
+
+
+class TakePileSchema(Schema):
+    kind = kind_field("take-pile")
+    using = _cards(30, required=True)
+    melds = _groups()
+
+
+class TakeTopSchema(Schema):
+    kind = kind_field("take-top-to-go-out")
+    using = _cards(30, required=True)
+    melds = _groups()
+
+
+class MeldSchema(Schema):
+    kind = kind_field("meld")
+    melds = _groups(required=True)
+
+
+class DiscardSchema(Schema):
+    kind = kind_field("discard")
+    card = card_field(required=True)
+
+
+class AskPartnerSchema(Schema):
+    kind = kind_field("ask-partner")
+
+
+class AnswerSchema(Schema):
+    kind = kind_field("answer")
+    yes = fields.Boolean(required=True)
+
+
+class DoubleGoOutSchema(Schema):
+    kind = kind_field("double-go-out")
+    melds = _groups(required=True)
+
+
+class DeclineDoubleSchema(Schema):
+    kind = kind_field("decline-double")
+
+
+class EndHandSchema(Schema):
+    kind = kind_field("end-hand")
+
+
+class NextRoundSchema(Schema):
+    kind = kind_field("next-round")
+
+
+MOVES = {
+    "draw": DrawSchema,
+    "take-pile": TakePileSchema,
+    "take-top-to-go-out": TakeTopSchema,
+    "meld": MeldSchema,
+    "discard": DiscardSchema,
+    "ask-partner": AskPartnerSchema,
+    "answer": AnswerSchema,
+    "double-go-out": DoubleGoOutSchema,
+    "decline-double": DeclineDoubleSchema,
+    "end-hand": EndHandSchema,
+    "next-round": NextRoundSchema,
+}
+
+
+class TallyOptionsSchema(Schema):
+    blackThreeMeldValue = fields.Integer(strict=True, validate=validate.OneOf([50, 5]))
+    maxThreeWilds = fields.Boolean()
+    oneMeldPerRank = fields.Boolean()
+
+
+class TallySideSchema(Schema):
+    melds = list_field(fields.Nested(TableMeldSchema), 24)
+    red_threes = int_field(0, 4)
+    hands = list_field(_cards(), 2, 1)
+    went_out = fields.Boolean()
+    double = fields.Boolean()
+    concealed = fields.Boolean()
+    total = int_field(-_TOTAL, _TOTAL)
+
+
+class TallySchema(Schema):
+    """One hand of a score sheet: per side its melds, red threes, hands and how it ended."""
+
+    players = int_field(2, 4)
+    ended = fields.String(validate=validate.OneOf(["out", "stock"]))
+    options = fields.Nested(TallyOptionsSchema)
+    sides = list_field(fields.Nested(TallySideSchema), 3, 2, required=True)
+
+
+TALLY = TallySchema

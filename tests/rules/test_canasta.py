@@ -1,0 +1,772 @@
+"""Kanasta (Polish Canasta): the vectors of compendium-003 §1.13 and the rulings K-1..K-10.
+
+Positions are built from JSON: the cards named in a test are placed, every other card of
+the 108 goes to the stock (``stock_top`` names the next cards drawn, last = top).
+Seats 0 and 2 are side A (side 0), seats 1 and 3 side B (side 1).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from rules.base import IllegalMove, InvalidState, NotYourTurn
+from rules.canasta import ENGINE as E
+from rules.canasta._model import (
+    FULL_DECK,
+    Answer,
+    AskPartner,
+    DeclineDouble,
+    Discard,
+    DoubleGoOut,
+    Draw,
+    EndHand,
+    MeldMove,
+    NextRound,
+    Phase,
+    TakePile,
+    TakeTop,
+)
+from rules.cards import parse_card
+
+C = parse_card
+
+
+def cards(text: str) -> tuple:
+    return tuple(C(t) for t in text.split())
+
+
+def group(rank: str, text: str):
+    from rules.canasta._melds import NAME_RANKS
+
+    return (NAME_RANKS[rank], cards(text))
+
+
+def build(
+    hands,
+    *,
+    players=4,
+    turn=0,
+    phase="play",
+    melds=None,
+    reds=None,
+    pile="7C",
+    pile_closed=False,
+    totals=None,
+    stock_top="",
+    stock=None,
+    laid=None,
+    drew=None,
+    asked="",
+    meld_moves=0,
+    options=None,
+    pending=None,
+):
+    """A position: hands (one string per seat), melds per side ({rank: "cards"}), pile (top last)."""
+    base = E.to_json(E.new(players, 1, options or {}))
+    nsides = 2 if players == 4 else players
+    melds = melds or [{} for _ in range(nsides)]
+    reds = reds or ["" for _ in range(nsides)]
+    totals = totals or [0] * nsides
+    used = Counter()
+    for h in hands:
+        used.update(cards(h))
+    for m in melds:
+        for text in m.values():
+            used.update(cards(text))
+    for r in reds:
+        used.update(cards(r))
+    used.update(cards(pile))
+    top = cards(stock_top)
+    used.update(top)
+    if stock is None:
+        rest = FULL_DECK - used
+        assert not (used - FULL_DECK), f"test position uses too many cards: {used - FULL_DECK}"
+        stock_cards = sorted(rest.elements()) + list(top)
+    else:
+        stock_cards = list(cards(stock))
+    if drew is None:
+        drew = "" if phase == "draw" else "stock"
+    data = dict(base)
+    data.update(
+        hands=[list(h.split()) for h in hands],
+        sides=[
+            {"melds": [{"rank": r, "cards": t.split()} for r, t in m.items()], "red_threes": red.split(), "total": tot}
+            for m, red, tot in zip(melds, reds, totals, strict=True)
+        ],
+        pile=pile.split(),
+        pile_closed=pile_closed,
+        stock=[str(c) for c in stock_cards],
+        turn=turn,
+        dealer=(turn - 1) % players,
+        phase=phase,
+        laid=laid or [False] * players,
+        red_threes_pending=pending or [False] * players,
+        drew=drew,
+        asked=asked,
+        meld_moves=meld_moves,
+        concealed_ok=False,
+        buying=False,
+        out_seat=-1,
+        double_out=False,
+        concealed_out=False,
+        ending="",
+    )
+    return E.from_json(data)
+
+
+def code_of(state, seat, move) -> str:
+    with pytest.raises(IllegalMove) as err:
+        E.check(state, seat, move)
+    return err.value.code
+
+
+FILL = "4C 4D 5H 6S 7D 8H 9S 10C JD QH KS"  # eleven unrelated cards
+
+
+# --------------------------------------------------------------------------- the pile (§1.7)
+
+
+def test_own_canasta_of_the_top_rank_blocks_the_pile():
+    """Vector 1.13-1 (seed), K-3 default "own-side".
+
+        pile top: QD          side A table: Q Q Q Q Q JK 2C (canasta)    side B: opened (8 8 8)
+        seat 0 (A) holds Q Q  -> take-pile refused
+        seat 1 (B) holds Q Q  -> take-pile legal
+    """
+    melds = [{"Q": "QC QD QS QC QH JK 2C"}, {"8": "8C 8D 8S"}]
+    s0 = build(["QH QS KD 5C", "KC 9D", "4D 4H", "5D 5S"], turn=0, phase="draw", melds=melds, pile="9C QD")
+    assert code_of(s0, 0, TakePile(cards("QH QS"))) == "canasta.pile-blocked-canasta"
+    assert not any(isinstance(m, TakePile) for m in E.legal_moves(s0, 0))
+    s1 = build(["KD 5C", "QH QS KC 9D", "4D 4H", "5D 5S"], turn=1, phase="draw", melds=melds, pile="9C QD")
+    after = E.apply(s1, 1, TakePile(cards("QH QS")))
+    assert dict(after.melds[1])[12] == cards("QD QH QS")
+    assert TakePile(cards("QH QS")) in E.legal_moves(s1, 1)
+
+
+def test_canasta_blocks_everyone_under_option():
+    """K-3 option "everyone": side A's canasta of queens blocks side B too."""
+    melds = [{"Q": "QC QD QS QC QH JK 2C"}, {"8": "8C 8D 8S"}]
+    s1 = build(["KD 5C", "QH QS KC 9D", "4D 4H", "5D 5S"], turn=1, phase="draw", melds=melds, pile="9C QD",
+               options={"canastaBlocksPile": "everyone"})
+    assert code_of(s1, 1, TakePile(cards("QH QS"))) == "canasta.pile-blocked-canasta"
+
+
+def test_black_three_on_top_blocks_the_pile_until_covered():
+    """Vector 1.13-2 (seed).
+
+        pile: ... 9C 3S (top)    seat 1 holds 3C 3S 9D 9H
+        -> nobody may take it (not even with two black threes)
+        seat 1 draws and discards 9S over it -> seat 2 with 9 9 takes it
+    """
+    melds = [{"8": "8C 8D 8S"}, {"K": "KC KD KS"}]
+    s = build(["4D 5D", "3C 3S 9D 9H 6H", "9C 9C 4H", "5S 6S"], turn=1, phase="draw", melds=melds, pile="7C 3S",
+              stock_top="JD")
+    assert code_of(s, 1, TakePile(cards("3C 3S"))) == "canasta.pile-blocked-black-three"
+    assert not any(isinstance(m, TakePile) for m in E.legal_moves(s, 1))
+    s = E.apply(s, 1, Draw())
+    s = E.apply(s, 1, Discard(C("9H")))
+    assert s.turn == 2 and s.pile[-1] == C("9H")
+    assert TakePile(cards("9C 9C")) in E.legal_moves(s, 2)
+
+
+def test_wild_discard_closes_the_pile_for_everyone():
+    """Vector 1.13-3 (seed).
+
+        seat 0 discards 2C onto an open pile; seat 1 covers it with 9H
+        pile: 7C 2C 9H (closed: a wild lies crosswise)
+        seat 2 (side opened) holds 9D JK -> refused; 9D 9S -> legal; JK 2D -> never
+    """
+    melds = [{"8": "8C 8D 8S"}, {"K": "KC KD KS"}]
+    s = build(["2C 5D 6D", "9H 4H 4S", "9D 9S JK 2D 5S", "5C 6C"], turn=0, phase="play", melds=melds, pile="7C",
+              stock_top="10H 10S")
+    s = E.apply(s, 0, Discard(C("2C")))
+    assert s.pile_closed
+    s = E.apply(s, 1, Draw())
+    s = E.apply(s, 1, Discard(C("9H")))
+    assert s.turn == 2 and s.pile_closed and s.pile[-2:] == cards("2C 9H")
+    assert code_of(s, 2, TakePile(cards("9D JK"))) == "canasta.pile-closed"
+    assert code_of(s, 2, TakePile(cards("JK 2D"))) == "canasta.pile-closed"
+    after = E.apply(s, 2, TakePile(cards("9D 9S")))
+    assert not after.pile_closed and after.pile == ()
+    assert C("2C") in after.hands[2]  # the wild came to the hand with the pile
+
+
+def test_natural_and_wild_take_an_open_pile():
+    """Vector 1.13-4 (seed).
+
+        side A opened (8 8 8); top 9C; seat 0 holds 9D 2H -> 9 9 2 laid at once, rest to the hand
+    """
+    melds = [{"8": "8C 8D 8S"}, {}]
+    s = build(["9D 2H KC KD", "4H 4S", "5C 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC QC 9C")
+    after = E.apply(s, 0, TakePile(cards("9D 2H")))
+    assert dict(after.melds[0])[9] == cards("9C 9D 2H")
+    assert sorted(after.hands[0]) == sorted(cards("KC KD JC QC"))
+    assert after.phase is Phase.PLAY and after.drew == "pile"
+
+
+def test_top_card_laid_off_on_own_meld_takes_the_pile():
+    """Vector 1.13-5 (seed): side A has 9 9 9; top 9; seat 0 holds no 9 -> takes by laying it off."""
+    melds = [{"9": "9C 9D 9S"}, {}]
+    s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
+    assert TakePile(()) in E.legal_moves(s, 0)
+    after = E.apply(s, 0, TakePile(()))
+    assert dict(after.melds[0])[9] == cards("9C 9D 9S 9H")
+    assert C("JC") in after.hands[0]
+
+
+def test_unopened_side_needs_two_naturals_and_the_minimum_with_the_top_card():
+    """§1.7, §1.8: the first pile is closed; the top card counts toward the minimum, the rest does not.
+
+        side A total 0 (minimum 50); top KH; seat 0: K K A A 2 ...
+        K K + KH = 30 -> below; with A A 2 (60) in the same move -> 90, legal
+    """
+    s = build(["KC KD AC AD 2S 5C 6C", "4H 4S", "5S 5D", "6D 6H"], turn=0, phase="draw", pile="JC KH")
+    assert code_of(s, 0, TakePile(cards("KC KD"))) == "canasta.below-minimum"
+    assert code_of(s, 0, TakePile(cards("KC 2S"))) == "canasta.pile-closed"
+    move = TakePile(cards("KC KD"), (group("A", "AC AD 2S"),))
+    after = E.apply(s, 0, move)
+    assert dict(after.melds[0]) == {13: cards("KH KC KD"), 14: cards("AC AD 2S")}
+    assert any(isinstance(m, TakePile) and m.melds for m in E.legal_moves(s, 0))
+
+
+def test_one_card_rule():
+    """K-4 default: a player holding one card may not take a pile of one card; larger piles are fine."""
+    melds = [{"9": "9C 9D 9S"}, {}]
+    s = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="9H")
+    assert code_of(s, 0, TakePile(())) == "canasta.one-card-rule"
+    s2 = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
+    assert E.is_legal(s2, 0, TakePile(()))
+    s3 = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H",
+               options={"oneCardRule": "any-pile"})
+    assert code_of(s3, 0, TakePile(())) == "canasta.one-card-rule"
+
+
+def test_take_top_card_to_go_out():
+    """§1.6 exceptional privilege: only the top card, melded, and the hand goes out with no discard.
+
+        side A: canasta of K; top 9H over JC; seat 0 holds 9C 9D 5C 5D 5S
+        -> take-top-to-go-out with 9 9 9 and 5 5 5: the JC stays in the pile
+    """
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    s = build(["9C 9D 5C 5D 5S", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
+    move = TakeTop(cards("9C 9D"), (group("5", "5C 5D 5S"),))
+    after = E.apply(s, 0, move)
+    assert after.phase is Phase.HAND_OVER and after.ending == "out" and after.out_seat == 0
+    assert after.pile == cards("JC")
+    assert any(isinstance(m, TakeTop) for m in E.legal_moves(s, 0))
+    assert code_of(s, 0, TakeTop(cards("9C 9D"))) == "canasta.must-meld-all"
+
+
+# --------------------------------------------------------------------------- red threes
+
+
+def test_red_three_dealt_is_laid_and_replaced_and_pile_red_three_is_not():
+    """Vector 1.13-6 (seed), K-9 "first-turn".
+
+        seat 0 dealt 3H: at the start of his turn it goes to side A's table and he draws a replacement.
+        A pile holding 3D is taken: 3D goes to the table, no replacement.
+    """
+    s = build(["3H KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=3, phase="play", pile="JC", stock_top="QS 10S",
+              pending=[True, False, False, False])
+    s = E.apply(s, 3, Discard(C("6C")))
+    assert s.turn == 0 and s.phase is Phase.DRAW
+    assert s.red_threes[0] == cards("3H")
+    assert sorted(s.hands[0]) == sorted(cards("KC KD 5C 10S"))
+    melds = [{"9": "9C 9D 9S"}, {}]
+    s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="3D JC 9H")
+    stock_before = len(s.stock)
+    after = E.apply(s, 0, TakePile(()))
+    assert after.red_threes[0] == cards("3D") and len(after.stock) == stock_before
+    assert C("3D") not in after.hands[0]
+
+
+def test_red_three_drawn_is_replaced_unless_dealt_only():
+    """§1.6.1 and K-2: a red three drawn from the stock is laid down and replaced ("dealt-only": not replaced)."""
+    s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", stock_top="QS 3H")
+    after = E.apply(s, 0, Draw())
+    assert after.red_threes[0] == cards("3H") and C("QS") in after.hands[0] and len(after.hands[0]) == 4
+    s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", stock_top="QS 3H",
+              options={"redThreeReplacement": "dealt-only"})
+    after = E.apply(s, 0, Draw())
+    assert after.red_threes[0] == cards("3H") and len(after.hands[0]) == 3
+
+
+def test_red_threes_laid_at_the_deal_under_option():
+    """K-9 option "deal": nobody holds a red three after the deal."""
+    for seed in range(6):
+        s = E.new(4, seed, {"redThreesLaid": "deal"})
+        assert not any(c.rank == 3 and c.suit.is_red for h in s.hands for c in h)
+        assert not any(s.pending)
+
+
+# --------------------------------------------------------------------------- melds, opening
+
+
+def test_opening_minimum_depends_on_the_side_score():
+    """Vector 1.13-10 (constructed).
+
+        total 1600 -> minimum 90: K K K (30) + A A 2 (60) = 90 legal; 6 6 6 (15) + K K K 2 (50) = 65 refused
+        total -40  -> minimum 15: 6 6 6 alone legal
+    """
+    hand = "KC KD KS AC AD 2H 6C 6D 6S 2S 9C 9D"
+    s = build([hand, "4H 4S", "5S 5D", "6H 7H"], totals=[1600, 0])
+    assert E.is_legal(s, 0, MeldMove((group("K", "KC KD KS"), group("A", "AC AD 2H"))))
+    assert code_of(s, 0, MeldMove((group("6", "6C 6D 6S"), group("K", "KC KD KS 2S")))) == "canasta.below-minimum"
+    s = build([hand, "4H 4S", "5S 5D", "6H 7H"], totals=[-40, 0])
+    assert E.is_legal(s, 0, MeldMove((group("6", "6C 6D 6S"),)))
+
+
+@pytest.mark.parametrize(
+    ("table", "total", "minimum"),
+    [("5000", -5, 15), ("5000", 0, 50), ("5000", 1495, 50), ("5000", 1500, 90), ("5000", 3000, 120),
+     ("10000", 995, 30), ("10000", 1000, 60), ("10000", 5000, 150), ("10000", 7000, 180), ("7500", 4995, 120)],
+)
+def test_opening_minimum_tables(table, total, minimum):
+    """§1.8 and the long-game tables (option openingTable)."""
+    from rules.canasta._scoring import opening_minimum
+
+    assert opening_minimum(total, table) == minimum
+
+
+def test_7500_game_opening_needs_a_whole_canasta_at_5000():
+    """§1.8, openingTable "7500": at 5000 and more the opening melds a whole canasta at once."""
+    hand = "KC KD KS KH KC KD KS AC AD AS 9C 9D"
+    s = build([hand, "4H 4S", "5S 5D", "6H 7H"], totals=[5000, 0], options={"openingTable": "7500"})
+    assert code_of(s, 0, MeldMove((group("A", "AC AD AS"), group("K", "KC KD KS")))) == "canasta.below-minimum"
+    assert E.is_legal(s, 0, MeldMove((group("K", "KC KD KS KH KC KD KS"),)))
+
+
+def test_meld_rules_are_judged_exactly():
+    """§1.9, K-5, K-6: rank, naturals, wild limits, one group per rank, threes."""
+    melds = [{"8": "8C 8D 8S"}, {}]
+    s = build(["KC KD 2H 2S JK 2C 9C 9D 9S 9H 3C 3S 3C 5C", "4H 4S", "5S 5D", "6H 7H"], melds=melds)
+    assert code_of(s, 0, MeldMove((group("K", "KC 2H 2S"),))) == "canasta.too-few-naturals"
+    assert code_of(s, 0, MeldMove((group("K", "KC KD"),))) == "canasta.too-few-cards"
+    assert code_of(s, 0, MeldMove((group("K", "KC KD 9C"),))) == "canasta.not-of-rank"
+    assert code_of(s, 0, MeldMove((group("9", "9C 9D 9S 9H 2H 2S JK 2C"),))) == "canasta.too-many-wilds"
+    assert code_of(s, 0, MeldMove((group("K", "KC KD 2H 2S JK"),))) == "canasta.too-many-wilds"
+    assert code_of(s, 0, MeldMove((group("K", "KC KD 2H"), group("K", "2S")))) == "canasta.duplicate-rank"
+    assert code_of(s, 0, MeldMove((group("3", "3C 3S 3C"),))) == "canasta.black-threes-only-going-out"
+    assert code_of(s, 0, MeldMove((group("8", "2H 2S JK 2C"),))) == "canasta.too-many-wilds"
+    assert code_of(s, 0, MeldMove((group("Q", "QC QD QS"),))) == "canasta.card-not-in-hand"
+    assert E.is_legal(s, 0, MeldMove((group("8", "2H"), group("9", "9C 9D 9S 9H 2S JK 2C"))))
+
+
+def test_four_wilds_allowed_without_the_cap():
+    """K-5 option maxThreeWilds=false: 4 naturals may carry 4 wilds."""
+    s = build(["9C 9D 9S 9H 2H 2S JK 2C 5C 6C", "4H 4S", "5S 5D", "6H 7H"], melds=[{"8": "8C 8D 8S"}, {}],
+              options={"maxThreeWilds": False})
+    assert E.is_legal(s, 0, MeldMove((group("9", "9C 9D 9S 9H 2H 2S JK 2C"),)))
+
+
+def test_listed_melds_include_new_melds_and_additions():
+    """legal_moves (incomplete by design) lists at least one meld of each kind that is legal."""
+    melds = [{"8": "8C 8D 8S"}, {}]
+    s = build(["8H KC KD KS 2H 5C 6C", "4H 4S", "5S 5D", "6H 7H"], melds=melds)
+    listed = [m for m in E.legal_moves(s, 0) if isinstance(m, MeldMove)]
+    ranks_new = {g[0] for m in listed for g in m.melds if g[0] not in (8,)}
+    assert 13 in ranks_new and any(g[0] == 8 for m in listed for g in m.melds)
+    assert all(E.is_legal(s, 0, m) for m in listed)
+    discards = {m.card for m in E.legal_moves(s, 0) if isinstance(m, Discard)}
+    assert discards == set(s.hands[0])
+
+
+# --------------------------------------------------------------------------- going out
+
+
+def test_partner_answer_no_forbids_going_out():
+    """Vector 1.13-7 (seed): asked "may I go out?", the partner says no: going out is illegal this turn."""
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    s = build(["9C 9D 9S 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="play", melds=melds)
+    go_out = MeldMove((group("9", "9C 9D 9S"),))
+    assert E.is_legal(s, 0, go_out)
+    s = E.apply(s, 0, AskPartner())
+    assert E.to_act(s) == {2}
+    with pytest.raises(NotYourTurn):
+        E.check(s, 0, go_out)
+    s = E.apply(s, 2, Answer(False))
+    assert code_of(s, 0, go_out) == "canasta.must-keep-card"
+    assert code_of(s, 0, MeldMove((group("9", "9C 9D 9S"), ))) == "canasta.must-keep-card"
+    assert code_of(s, 0, AskPartner()) == "canasta.already-asked"
+    s2 = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, pile="4D 9S",
+               asked="no")
+    assert code_of(s2, 0, TakeTop(cards("9C 9D"), (group("5", "5C"),))) in ("canasta.too-few-cards",)
+    s3 = build(["9C 9D", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, pile="4D 9S", asked="no")
+    assert code_of(s3, 0, TakeTop(cards("9C 9D"))) == "canasta.partner-said-no"
+    assert E.is_legal(replace(s3, asked=""), 0, TakeTop(cards("9C 9D")))
+
+
+def test_partner_answer_yes_obliges_going_out():
+    """§1.9: once the partner says yes, a discard that does not go out is refused while going out is possible."""
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    s = build(["9C 9D 9S 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="play", melds=melds, asked="yes")
+    assert code_of(s, 0, Discard(C("5C"))) == "canasta.must-go-out"
+    s = E.apply(s, 0, MeldMove((group("9", "9C 9D 9S"),)))
+    s = E.apply(s, 0, Discard(C("5C")))
+    assert s.ending == "out" and s.out_seat == 0
+
+
+def test_going_out_needs_a_canasta():
+    """§1.9: no going out while the side has no canasta (two in the 2- and 3-player games)."""
+    melds = [{"K": "KC KD KS KH KC KD"}, {}]
+    s = build(["9C 9D 9S 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="play", melds=melds)
+    assert code_of(s, 0, MeldMove((group("9", "9C 9D 9S"),))) == "canasta.must-keep-card"
+    assert code_of(s, 0, MeldMove((group("9", "9C 9D 9S"), group("K", "5C")))) in (
+        "canasta.not-of-rank",
+    )
+    s = build(["9C 9D 9S KH", "4H 4S"], players=2, turn=0, phase="play", melds=[{"K": "KC KD KS KH KC KD"}, {}])
+    code = code_of(s, 0, MeldMove((group("9", "9C 9D 9S"), group("K", "KH"))))
+    assert code == "canasta.no-canasta"
+
+
+def test_stock_running_out_ends_the_hand_without_going_out_bonuses():
+    """Vector 1.13-8 (seed), K-7 default: the hand ends at the discard of the player who drew the last card.
+
+        side A holds a canasta; the stock has one card; seat 0 draws it and discards -> hand over, no +100
+    """
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    hands = ["9C 9D", "4H 4S", "AC AD", "6C 6D"]
+    used = Counter(cards(" ".join(hands) + " KC KD KS KH KC KD KS 7C 5H"))
+    filler = [str(c) for c in sorted((FULL_DECK - used).elements()) if str(c) not in ("3H", "3D")]
+    s = build([hands[0], hands[1], hands[2] + " " + " ".join(filler), hands[3]], turn=0, phase="draw",
+              melds=melds, stock="5H", reds=["3H 3D 3H 3D", ""])
+    s = E.apply(s, 0, Draw())
+    assert s.stock == ()
+    s = E.apply(s, 0, Discard(C("5H")))
+    assert s.phase is Phase.HAND_OVER and s.ending == "stock"
+    report = E.scores(s)
+    assert report.final and report.breakdown[0]["going_out"] == 0
+    assert E.to_act(s) == {0, 1, 2, 3}
+    nxt = E.apply(s, 3, NextRound())
+    assert nxt.hand_no == 2 and nxt.phase is Phase.DRAW and nxt.totals == s.totals
+
+
+def test_last_pile_may_be_bought_under_option():
+    """K-7 option lastPileBuyable: after the last drawer's discard, the next player may take the pile."""
+    melds = [{}, {"K": "KC KD KS"}]
+    hands = ["9C 9D", "4H 4S KH", "AC AD", "6C 6D"]
+    used = Counter(cards(" ".join(hands) + " KC KD KS 7C 5H"))
+    filler = [str(c) for c in sorted((FULL_DECK - used).elements()) if str(c) not in ("3H", "3D")]
+    s = build([hands[0], hands[1], hands[2] + " " + " ".join(filler), hands[3]], turn=0, phase="draw",
+              melds=melds, stock="5H", options={"lastPileBuyable": True}, reds=["3H 3D 3H 3D", ""])
+    s = E.apply(E.apply(s, 0, Draw()), 0, Discard(C("9C")))
+    assert s.phase is Phase.DRAW and s.turn == 1 and s.buying
+    assert EndHand() in E.legal_moves(s, 1) and Draw() not in E.legal_moves(s, 1)
+    assert code_of(s, 1, Draw()) == "canasta.stock-empty"
+    s2 = E.apply(s, 1, EndHand())
+    assert s2.ending == "stock" and s2.phase is Phase.HAND_OVER
+
+
+def test_going_out_from_hand_after_stock_draw_ignores_the_minimum():
+    """Vector 1.13-13 (seed).
+
+        side A unopened, total 3000 (minimum 120); seat 0 holds K x7, 5 5 5 5, draws 2H
+        melds all 12 at once: K x7 (70) + 5 5 5 5 2 (40) = 110 < 120, legal as going out from hand
+        -> going out +100, from hand +100
+    """
+    hand = "KC KD KS KH KC KD KS 5C 5D 5S 5H"
+    s = build([hand, "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", totals=[3000, 0], stock_top="2H")
+    s = E.apply(s, 0, Draw())
+    assert code_of(s, 0, MeldMove((group("K", "KC KD KS KH KC KD KS"),))) == "canasta.below-minimum"
+    move = MeldMove((group("K", "KC KD KS KH KC KD KS"), group("5", "5C 5D 5S 5H 2H")))
+    listed = [m for m in E.legal_moves(s, 0) if isinstance(m, MeldMove)]
+    assert any(sum(len(g[1]) for g in m.melds) == 12 for m in listed), "a going-out meld is listed"
+    s = E.apply(s, 0, move)
+    assert s.phase is Phase.HAND_OVER and s.concealed_out
+    b = E.scores(s).breakdown[0]
+    assert b["going_out"] == 100 and b["going_out_from_hand"] == 100
+    assert b["hand"] == 70 + 500 + 40 + 200 - 40  # partner holds A A
+
+
+def test_partner_of_an_opened_side_goes_out_from_hand():
+    """Vector 1.13-14 (seed).
+
+        side A opened (8 8 8 laid by seat 0); seat 2 has laid nothing, holds 11, draws a 12th,
+        melds all 12 with a new canasta -> from-hand bonus. Had he laid a card before: no bonus.
+    """
+    melds = [{"8": "8C 8D 8S"}, {}]
+    hand = "QC QD QS QH QC QD QS 6C 6D 6S 2C"
+    for laid_before, bonus in ((False, 100), (True, 0)):
+        s = build(["4C 4D", "4H 4S", hand, "7C 7D"], turn=2, phase="draw", melds=melds, stock_top="6H",
+                  laid=[True, False, laid_before, False])
+        s = E.apply(s, 2, Draw())
+        s = E.apply(s, 2, MeldMove((group("Q", "QC QD QS QH QC QD QS"), group("6", "6C 6D 6S 6H 2C"))))
+        assert s.ending == "out" and s.out_seat == 2
+        assert E.scores(s).breakdown[2]["going_out_from_hand"] == bonus
+
+
+def test_double_going_out_is_all_or_nothing():
+    """§1.9 double going out: the partner melds all his cards (+100 more) or none."""
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    s = build(["9C 9D 9S 5C", "4H 4S", "AC AD AS 8C 8D 8S", "6C 6D"], turn=0, phase="play", melds=melds)
+    s = E.apply(s, 0, MeldMove((group("9", "9C 9D 9S"),)))
+    s = E.apply(s, 0, Discard(C("5C")))
+    assert s.phase is Phase.DOUBLE and E.to_act(s) == {2}
+    assert code_of(s, 2, DoubleGoOut((group("A", "AC AD AS"),))) == "canasta.double-not-all"
+    assert DeclineDouble() in E.legal_moves(s, 2)
+    done = E.apply(s, 2, DoubleGoOut((group("A", "AC AD AS"), group("8", "8C 8D 8S"))))
+    b = E.scores(done).breakdown[0]
+    assert b["going_out"] == 100 and b["double_going_out"] == 100 and b["cards_in_hand"] == 0
+    declined = E.apply(s, 2, DeclineDouble())
+    assert E.scores(declined).breakdown[0]["double_going_out"] == 0
+    assert E.scores(declined).breakdown[0]["cards_in_hand"] == -(20 * 3 + 30)
+
+
+def test_black_threes_melded_only_when_going_out():
+    """K-1: a set of black threes is melded when going out by melding; 50 each (5 under the option)."""
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    for value in (50, 5):
+        s = build(["3C 3S 3C 9C 9D 9S", "4H 4S", "AC AD", "6C 6D"], melds=melds,
+                  options={"blackThreeMeldValue": value})
+        assert code_of(s, 0, MeldMove((group("3", "3C 3S 3C"),))) == "canasta.black-threes-only-going-out"
+        s = E.apply(s, 0, MeldMove((group("3", "3C 3S 3C"), group("9", "9C 9D 9S"))))
+        b = E.scores(s).breakdown[0]
+        assert b["black_threes"] == 3 * value
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def test_hand_scores_885_and_minus_130():
+    """Vector 1.13-11 (constructed), in play and on the score sheet.
+
+        A: K x7 natural canasta (70+500), 8 8 2 (40), two red threes (+200), went out (+100),
+           partner left with A 4 (-25) -> 885
+        B: 5 5 5 JK (65), one red three, no canasta (-100), hands K Q 7 2 JK (-95) -> -130
+    """
+    melds = [{"K": "KC KD KS KH KC KD KS", "8": "8C 8D 2S"}, {"5": "5C 5D 5S JK"}]
+    s = build(["9C", "KH QH 7H", "AC 4C", "2D JK"], melds=melds, reds=["3H 3D", "3H"])
+    s = E.apply(s, 0, Discard(C("9C")))
+    report = E.scores(s)
+    assert s.phase is Phase.HAND_OVER
+    assert report.round == (885, -130, 885, -130)
+    assert report.totals == (885, -130, 885, -130)
+    tally = {
+        "ended": "out",
+        "sides": [
+            {"melds": [{"rank": "K", "cards": ["KC", "KD", "KS", "KH", "KC", "KD", "KS"]},
+                       {"rank": "8", "cards": ["8C", "8D", "2S"]}],
+             "red_threes": 2, "hands": [[], ["AC", "4C"]], "went_out": True},
+            {"melds": [{"rank": "5", "cards": ["5C", "5D", "5S", "JK"]}], "red_threes": 1,
+             "hands": [["KH", "QH", "7H"], ["2D", "JK"]]},
+        ],
+    }
+    t = E.score_tally(tally)
+    assert t.round == (885, -130, 885, -130)
+    assert t.breakdown[0]["natural_canasta_bonus"] == 500 and t.breakdown[1]["red_three_points"] == -100
+
+
+def test_mixed_canasta_scores_395():
+    """Vector 1.13-12 (constructed): 7 7 7 7 7 2 JK = 25 + 20 + 50 = 95 in cards, +300 -> 395."""
+    t = E.score_tally({"ended": "stock", "sides": [
+        {"melds": [{"rank": "7", "cards": ["7C", "7D", "7S", "7H", "7C", "2H", "JK"]}]}, {}]})
+    assert t.round[0] == 395 and t.breakdown[0]["mixed_canastas"] == 1
+
+
+def test_four_red_threes_score_800_with_a_canasta_and_minus_800_without():
+    """Vector 1.13-9 (seed)."""
+    canasta = [{"rank": "7", "cards": ["7C", "7D", "7S", "7H", "7C", "7D", "7S"]}]
+    with_c = E.score_tally({"ended": "stock", "sides": [{"melds": canasta, "red_threes": 4}, {}]})
+    without = E.score_tally({"ended": "stock", "sides": [{"red_threes": 4}, {}]})
+    assert with_c.breakdown[0]["red_three_points"] == 800
+    assert without.breakdown[0]["red_three_points"] == -800 and without.round[0] == -800
+
+
+def test_tally_rejects_impossible_sheets():
+    """Score sheet: impossible tallies raise InvalidState with a code."""
+    bad = [
+        ({"sides": [{"red_threes": 3}, {"red_threes": 2}], "ended": "stock"}, "canasta.tally-cards"),
+        ({"sides": [{"went_out": True}, {}]}, "canasta.tally-out-without-canasta"),
+        ({"sides": [{}, {}], "ended": "out"}, "canasta.tally-who-went-out"),
+        ({"sides": [{"melds": [{"rank": "K", "cards": ["KC", "2C", "2D"]}]}, {}], "ended": "stock"},
+         "canasta.tally-bad-meld"),
+        ({"sides": [{"hands": [["JK"] * 5, []]}, {}], "ended": "stock"}, "canasta.tally-cards"),
+        ({"sides": [{"double": True}, {}], "ended": "stock"}, "canasta.tally-bonus-without-going-out"),
+    ]
+    for tally, code in bad:
+        with pytest.raises(InvalidState) as err:
+            E.score_tally(tally)
+        assert err.value.code == code, tally
+
+
+def test_game_ends_when_a_side_reaches_the_target():
+    """§1.11 with targetScore 50: the first hand a side ends at 50+ alone on top ends the game."""
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    s = build(["9C", "4H 4S", "AC AD", "6C 6D"], melds=melds, options={"targetScore": 50})
+    s = E.apply(s, 0, Discard(C("9C")))
+    assert s.phase is Phase.GAME_OVER and E.to_act(s) == frozenset()
+    out = E.outcome(s)
+    assert out.winners == (0, 2) and E.scores(s).winners == (0, 2)
+
+
+# --------------------------------------------------------------------------- options and deal
+
+
+def test_deal_sizes_and_first_pile():
+    """§1.3: 11/13/15 cards; the turned-up pile ends with an ordinary card; K-8 closes on a wild."""
+    for players, size in ((4, 11), (3, 13), (2, 15)):
+        s = E.new(players, 3)
+        assert all(len(h) in (size, size - 1, size + 1) or s.pending[i] for i, h in enumerate(s.hands))
+        assert 4 <= s.pile[-1].rank <= 14
+    closed = [seed for seed in range(200) if any(c.rank in (2, 15) for c in E.new(4, seed).pile)]
+    assert closed, "some deal turns up a wild card"
+    seed = closed[0]
+    assert E.new(4, seed).pile_closed
+    assert not E.new(4, seed, {"wildTurnUpClosesPile": False}).pile_closed
+
+
+def test_setup_is_unsupported():
+    from rules.base import InvalidOption
+
+    with pytest.raises(InvalidOption) as err:
+        E.new(4, 1, None, setup={"x": 1})
+    assert err.value.code == "canasta.setup-unsupported"
+
+
+# --------------------------------------------------------------------------- json, views
+
+
+def _json(state):
+    return json.loads(json.dumps(E.to_json(state)))
+
+
+def test_from_json_rejects_tampered_states():
+    """A lost card, a duplicated card, a wrong turn: InvalidState with a code."""
+    s = E.new(4, 11)
+    lost = _json(s)
+    lost["stock"].pop()
+    dup = _json(s)
+    dup["hands"][0][0] = dup["hands"][1][0]
+    turn = _json(s)
+    turn["phase"] = "play"
+    red = _json(s)
+    red["red_threes_pending"] = [False] * 4
+    red["hands"][0][0], red["stock"][0] = "3H", red["hands"][0][0]
+    for data, code in ((lost, "canasta.cards-not-conserved"), (dup, "canasta.cards-not-conserved"),
+                       (turn, "canasta.bad-turn"), ({"players": 4}, "canasta.bad-state"),
+                       ("nonsense", "canasta.bad-state")):
+        with pytest.raises(InvalidState) as err:
+            E.from_json(data)
+        assert err.value.code == code
+    with pytest.raises(InvalidState):
+        E.from_json(red)
+
+
+def test_view_hides_hands_stock_and_pile_below_top():
+    """Hidden: other hands (counts), the stock (count), the pile below its top, others' waiting red threes."""
+    p = build(["3H KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=3, phase="play", pending=[True, False, False, False])
+    assert E.view(p, 0)["red_threes_pending"][0] is True
+    assert E.view(p, 1)["red_threes_pending"] == [None, False, None, None]
+    assert "3H" not in json.dumps(E.view(p, 1)["hands"])
+    s = E.new(4, 5)
+    v = E.view(s, 1)
+    assert "rng" not in v
+    assert v["hands"][1] == [str(c) for c in s.hands[1]]
+    assert v["hands"][0] == len(s.hands[0]) and v["stock"] == len(s.stock)
+    assert v["pile"] == len(s.pile) and v["pile_top"] == str(s.pile[-1])
+    spectator = E.view(s, None)
+    assert all(isinstance(h, int) for h in spectator["hands"])
+
+
+def test_bad_moves_are_rejected_with_bad_move():
+    for data in ({"kind": "fly"}, {"kind": "discard"}, {"kind": "discard", "card": "ZZ"},
+                 {"kind": "meld", "melds": [{"rank": "2", "cards": ["2C"]}]}, [], {"kind": "answer", "yes": 1}):
+        with pytest.raises(IllegalMove) as err:
+            E.move_from_json(data)
+        assert err.value.code == "canasta.bad-move"
+
+
+def test_schemas_accept_what_the_engine_writes():
+    from service.schemas import canasta as schema
+
+    for seed, players in ((1, 4), (2, 3), (3, 2)):
+        rnd = random.Random(seed)
+        s = E.new(players, seed)
+        for _ in range(250):
+            acting = sorted(E.to_act(s))
+            if not acting:
+                break
+            seat = rnd.choice(acting)
+            moves = E.legal_moves(s, seat)
+            for m in moves:
+                data = E.move_to_json(m)
+                assert schema.MOVES[data["kind"]]().validate(data) == {}, data
+            s = E.apply(s, seat, rnd.choice(moves))
+            assert schema.StateSchema().validate(E.to_json(s)) == {}
+    assert schema.TallySchema().validate({"sides": [{"red_threes": 4}, {}]}) == {}
+
+
+def test_moves_round_trip_through_json():
+    moves = [Draw(), TakePile(cards("9C 2H"), (group("A", "AC AD AS"),)), TakeTop(()), MeldMove((group("K", "KC KD KS"),)),
+             Discard(C("10H")), AskPartner(), Answer(True), DoubleGoOut((group("3", "3C 3S 3S"),)), DeclineDouble(),
+             EndHand(), NextRound()]
+    for m in moves:
+        assert E.move_from_json(json.loads(json.dumps(E.move_to_json(m)))) == m
+
+
+def test_turn_structure_codes():
+    """§1.6: one draw per turn, then meld/discard; questions only with a partner, before melding."""
+    melds = [{"8": "8C 8D 8S"}, {}]
+    s = build(["KC KD KS 5C 6C", "4H 4S", "5S 5D", "6H 7H"], turn=0, phase="draw", melds=melds)
+    assert code_of(s, 0, Discard(C("5C"))) == "canasta.wrong-phase"
+    assert code_of(s, 0, EndHand()) == "canasta.stock-not-empty"
+    assert code_of(s, 0, NextRound()) == "canasta.wrong-phase"
+    with pytest.raises(NotYourTurn):
+        E.check(s, 1, Draw())
+    s = E.apply(s, 0, Draw())
+    assert code_of(s, 0, Draw()) == "canasta.wrong-phase"
+    s = E.apply(s, 0, MeldMove((group("K", "KC KD KS"),)))
+    assert code_of(s, 0, AskPartner()) == "canasta.ask-before-melding"
+    two = build(["KC KD KS 5C 6C", "4H 4S"], players=2, turn=0, phase="play")
+    assert code_of(two, 0, AskPartner()) == "canasta.no-partner"
+    assert AskPartner() not in E.legal_moves(two, 0)
+
+
+def test_taking_a_one_card_pile_down_to_one_card_commits_to_going_out():
+    """§1.9 card-count invariant: left with one card after the take, the player goes out by discarding it.
+
+        side A: canasta of K; pile: 9H alone; seat 0 holds 9C 9D 5C -> takes with 9 9, keeps 5C
+        -> asking now is too late; the discard of 5C goes out
+    """
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    s = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, pile="9H")
+    s = E.apply(s, 0, TakePile(cards("9C 9D")))
+    assert s.hands[0] == cards("5C")
+    assert code_of(s, 0, AskPartner()) == "canasta.ask-too-late"
+    assert E.legal_moves(s, 0) == [Discard(C("5C"))]
+    s = E.apply(s, 0, Discard(C("5C")))
+    assert s.ending == "out"
+    no_canasta = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=[{"K": "KC KD KS"}, {}],
+                       pile="9H")
+    assert code_of(no_canasta, 0, TakePile(cards("9C 9D"))) == "canasta.must-keep-card"
+
+
+def test_second_meld_of_a_rank_only_under_option():
+    """K-6: one meld per rank per side; option oneMeldPerRank=false lets a group marked "new" start another.
+
+        side A: K K K K K K K (canasta); seat 0 holds K K 2H ... -> "new" K meld refused by default
+    """
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    hand = "KH 9C 9D 9S 2H 5C 6C"
+    move = MeldMove((group("9", "9C 9D 9S"), (13, cards("KH 2H"))), (13,))
+    s = build([hand, "4H 4S", "AC AD", "6D 7D"], melds=melds)
+    assert code_of(s, 0, move) == "canasta.one-meld-per-rank"
+    move = MeldMove((group("9", "9C 9D 9S"),), (9,))
+    s = build([hand, "4H 4S", "AC AD", "6D 7D"], melds=[{"K": "KC KD KS KH KC KD KS", "9": "9H 9H 2C"}, {}])
+    assert code_of(s, 0, move) == "canasta.one-meld-per-rank"
+    s = build([hand, "4H 4S", "AC AD", "6D 7D"], melds=[{"K": "KC KD KS KH KC KD KS", "9": "9H 9H 2C"}, {}],
+              options={"oneMeldPerRank": False})
+    after = E.apply(s, 0, move)
+    assert [m for m in after.melds[0] if m[0] == 9] == [(9, cards("9H 9H 2C")), (9, cards("9C 9D 9S"))]
+    assert move in E.legal_moves(s, 0)
+    again = E.from_json(json.loads(json.dumps(E.to_json(after))))
+    assert again == after
+    assert E.move_to_json(move)["melds"][0]["new"] is True
+    # an addition joins the latest meld of the rank
+    later = E.apply(after, 0, MeldMove(((9, cards("2H")),)))
+    assert [m for m in later.melds[0] if m[0] == 9][-1] == (9, cards("9C 9D 9S 2H"))
