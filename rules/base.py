@@ -104,6 +104,7 @@ class Rng:
     key: str
     counter: int = 0
     VERSION: ClassVar[int] = 1
+    MAX_COUNTER: ClassVar[int] = 2**48  # accepted in a state; JSON integers stay exact up to 2**53
 
     @classmethod
     def from_seed(cls, seed: int | str | None = None) -> Rng:
@@ -159,8 +160,10 @@ class Rng:
             or any(c not in "0123456789abcdef" for c in key)
         ):
             raise InvalidState("state.rng", f"rng key must be 64 lowercase hex digits, got {key!r}")
-        if not isinstance(counter, int) or isinstance(counter, bool) or counter < 0:
-            raise InvalidState("state.rng", f"rng counter must be a non-negative integer, got {counter!r}")
+        if not isinstance(counter, int) or isinstance(counter, bool) or not 0 <= counter <= cls.MAX_COUNTER:
+            raise InvalidState(
+                "state.rng", f"rng counter must be an integer in 0..{cls.MAX_COUNTER}, got {counter!r}"
+            )
         return cls(key, counter)
 
 

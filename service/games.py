@@ -17,7 +17,16 @@ from marshmallow import Schema, ValidationError
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
 from rules.registry import ENGINES, get_engine
 from service.errors import problem_for
-from service.schemas import canasta, eleven_nimmt, kierki, kniffel_cards, mak_yek, northcott, take_that, three_five_eight
+from service.schemas import (
+    canasta,
+    eleven_nimmt,
+    kierki,
+    kniffel_cards,
+    mak_yek,
+    northcott,
+    take_that,
+    three_five_eight,
+)
 from service.schemas.fast import compile_validator
 
 Json = Any

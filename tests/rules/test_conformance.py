@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from rules.base import BaseEngine, Engine, IllegalMove, RulesError
 from rules.registry import ENGINES
+from tests.playout import ENDLESS_VARIANTS, PLAYOUT_OPTIONS, choose
 
 MAX_MOVES = 4000
 CASES = [
@@ -50,14 +51,16 @@ def roundtrip(engine: Engine, state):
     return engine.from_json(json.loads(json.dumps(engine.to_json(state))))
 
 
-def playout(engine: Engine, players: int, seed: int, *, checks: bool = True):
+def playout(engine: Engine, players: int, seed: int, *, checks: bool = True, options: dict | None = None,
+            max_moves: int = MAX_MOVES, require_end: bool = True):
     """Play a seeded random game; return (options, moves, final state)."""
     rnd = random.Random(seed)
-    options = random_options(engine, rnd)
+    if options is None:
+        options = {**random_options(engine, rnd), **PLAYOUT_OPTIONS.get(engine.game_id, {})}
     state = engine.new(players, seed, options)
     history: list[tuple[int, object]] = []
     pool: list[object] = []
-    for _ in range(MAX_MOVES):
+    for _ in range(max_moves):
         acting = engine.to_act(state)
         assert (not acting) == (engine.outcome(state) is not None)
         if not acting:
@@ -67,7 +70,7 @@ def playout(engine: Engine, players: int, seed: int, *, checks: bool = True):
         assert moves, f"seat {seat} is to act but has no legal move"
         if checks:
             check_step(engine, state, seat, moves, pool)
-        move = rnd.choice(moves)
+        move = choose(rnd, engine.game_id, moves, lambda m: engine.move_to_json(m)["kind"])
         before = json.dumps(engine.to_json(state), sort_keys=True)
         new = engine.apply(state, seat, move)
         assert json.dumps(engine.to_json(state), sort_keys=True) == before, "apply mutated its input"
@@ -76,7 +79,7 @@ def playout(engine: Engine, players: int, seed: int, *, checks: bool = True):
         del pool[:-60]
         state = new
     else:
-        pytest.skip(f"no end within {MAX_MOVES} moves")
+        assert not require_end, f"no end within {max_moves} moves"
     return options, history, state
 
 
@@ -138,6 +141,14 @@ def test_random_playout_obeys_the_protocol(engine: Engine, players: int, seed: i
     for seat, move in history:
         again = engine.apply(again, seat, move)
     assert again == final
+
+
+@pytest.mark.parametrize(("game_id", "options"), ENDLESS_VARIANTS.items())
+def test_variants_that_random_play_never_ends_obey_the_protocol_for_400_moves(game_id, options):
+    engine = ENGINES[game_id]
+    for players in engine.players:
+        for seed in range(3):
+            playout(engine, players, seed, options=options, max_moves=400, require_end=False)
 
 
 @pytest.mark.parametrize("engine", ENGINES.values(), ids=list(ENGINES))

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from service.games import BINDINGS
+from tests.playout import PLAYOUT_OPTIONS, choose
 
 GAMES = list(BINDINGS)
 PLAYER_COUNTS = [pytest.param(g, n, id=f"{g}-{n}p") for g, b in BINDINGS.items() for n in b.engine.players]
@@ -16,7 +17,8 @@ PLAYER_COUNTS = [pytest.param(g, n, id=f"{g}-{n}p") for g, b in BINDINGS.items()
 def http_playout(client, game: str, players: int, seed: int, max_moves: int = 4000):
     """Play to the end with legal-moves + apply only; return the last apply response and moves."""
     rnd = random.Random(seed)
-    r = client.post(f"/v1/games/{game}/new", json={"players": players, "seed": seed})
+    r = client.post(f"/v1/games/{game}/new",
+                    json={"players": players, "seed": seed, "options": PLAYOUT_OPTIONS.get(game, {})})
     assert r.status_code == 201, r.json
     result, played = r.json, []
     for _ in range(max_moves):
@@ -25,7 +27,7 @@ def http_playout(client, game: str, players: int, seed: int, max_moves: int = 40
         seat = rnd.choice(result["to_act"])
         lm = client.post(f"/v1/games/{game}/legal-moves", json={"state": result["state"], "seat": seat})
         assert lm.status_code == 200, lm.json
-        move = rnd.choice(lm.json["moves"])
+        move = choose(rnd, game, lm.json["moves"], lambda m: m["kind"])
         r = client.post(f"/v1/games/{game}/apply", json={"state": result["state"], "seat": seat, "move": move})
         assert r.status_code == 200, r.json
         result = r.json
@@ -62,7 +64,8 @@ def test_random_http_playout_reaches_final_scores(client, game, players):
     assert final["to_act"] == []
     # the recorded game replays to the same final state, and scoring it agrees
     r = client.post(f"/v1/games/{game}/replay",
-                    json={"new": {"players": players, "seed": players * 101}, "moves": played})
+                    json={"new": {"players": players, "seed": players * 101,
+                                  "options": PLAYOUT_OPTIONS.get(game, {})}, "moves": played})
     assert r.status_code == 200, r.json
     assert r.json["state"] == final["state"] and r.json["applied"] == len(played)
     assert client.post(f"/v1/games/{game}/score", json={"state": final["state"]}).json == scores

@@ -1,0 +1,31 @@
+"""The random player used by the conformance suite and the HTTP playouts.
+
+It picks uniformly among the legal moves, except that a few move kinds are weighted down in
+games where a player who keeps choosing them never lets the game end (the rules allow it;
+real players don't do it):
+- 11 nimmt!: taking a stack is always legal; once the draw pile is empty, a random taker
+  keeps the table at one stack and no hand ever empties (4-7 players never finished within
+  4000 moves with uniform choice; with takes weighted 0.02 every seeded game ends).
+- Kanasta: asking the partner "may I go out?" is legal before and after drawing.
+Classic Northcott (pawns may retreat) never ends under random play at all, so the playouts
+use its dice variant and ``test_conformance`` checks classic for a bounded number of steps.
+"""
+
+from __future__ import annotations
+
+import random
+
+KIND_WEIGHTS: dict[str, dict[str, float]] = {
+    "11-nimmt": {"take": 0.02},
+    "canasta": {"ask-partner": 0.2},
+}
+PLAYOUT_OPTIONS: dict[str, dict] = {"northcott": {"variant": "dice"}}
+ENDLESS_VARIANTS: dict[str, dict] = {"northcott": {"variant": "classic"}}
+
+
+def choose(rnd: random.Random, game_id: str, moves: list, kind_of) -> object:
+    """One of ``moves``; ``kind_of(move)`` names its kind."""
+    weights = KIND_WEIGHTS.get(game_id)
+    if not weights:
+        return rnd.choice(moves)
+    return rnd.choices(moves, [weights.get(kind_of(m), 1.0) for m in moves])[0]
