@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from rules import backgammon
 from rules.base import Engine, UnknownGame
 
 _ENGINES: tuple[Engine, ...] = (
+    backgammon.ENGINE,
 )
 
 ENGINES: Mapping[str, Engine] = MappingProxyType({e.game_id: e for e in _ENGINES})
