@@ -10,6 +10,7 @@ from marshmallow import Schema
 
 from rules.base import Engine
 from rules.registry import ENGINES
+from service.schemas import backgammon
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ def bind(module: ModuleType) -> GameBinding:
 
 
 _SCHEMA_MODULES: tuple[ModuleType, ...] = (
+    backgammon,
 )
 
 BINDINGS: Mapping[str, GameBinding] = MappingProxyType(
