@@ -309,7 +309,7 @@ class Backgammon(BaseEngine[State, Move]):
             return [Roll(), *([Double()] if self.may_double(state, seat) is None else []), *resigns]
         me, other = _mover(state)
         _, plays = _plays(me, other, state.dice[0], state.dice[1])
-        moves: list[Move] = [_play_of(steps) for steps in plays.values()] or [Play(())]
+        moves: list[Move] = [_play_of(steps) for steps in plays.values()] or [Play((), "")]
         return moves + resigns
 
     def check(self, state: State, seat: int, move: Move) -> None:
