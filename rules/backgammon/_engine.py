@@ -23,7 +23,7 @@ from rules.base import (
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
 from ._cube import CUBE_LIMIT, LEVELS, effective_max, game_points, is_log2, next_crawford
-from ._moves import generate
+from ._moves import generate, result_of
 
 GAME_ID = "backgammon"
 _MAX_MATCH = 64
@@ -178,10 +178,17 @@ def _money(state: State) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _plays(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int) -> tuple[int, dict]:
+def _plays(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int) -> tuple[int, list]:
     """Cached full-turn generation for the mover ``me`` against ``other`` (own numberings)."""
     m, o = mover_lists(me, other)
     return generate(m, o, d1, d2)
+
+
+@lru_cache(maxsize=1024)
+def _results(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int) -> frozenset:
+    """The resulting positions (mover's counts, points hit) of every legal play, for ``check``."""
+    m, o = mover_lists(me, other)
+    return frozenset(result_of(m, o, steps) for steps in _plays(me, other, d1, d2)[1])
 
 
 def _mover(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -309,7 +316,7 @@ class Backgammon(BaseEngine[State, Move]):
             return [Roll(), *([Double()] if self.may_double(state, seat) is None else []), *resigns]
         me, other = _mover(state)
         _, plays = _plays(me, other, state.dice[0], state.dice[1])
-        moves: list[Move] = [_play_of(steps) for steps in plays.values()] or [Play((), "")]
+        moves: list[Move] = [_play_of(steps) for steps in plays] or [Play((), "")]
         return moves + resigns
 
     def check(self, state: State, seat: int, move: Move) -> None:
@@ -388,20 +395,20 @@ class Backgammon(BaseEngine[State, Move]):
             wrong = sorted(p for p in marks if not hits >> p & 1)
             require(not wrong, IllegalMove, f"{GAME_ID}.no-hit-there",
                     f"{text!r} marks a hit on {wrong} but no blot is hit there")
-        if (*m, hits) in plays:
+        if (tuple(m), hits) in _results(me, other, d1, d2):
             return
         raise IllegalMove(*self._diagnose(state, move.steps, used, plays, text))
 
-    def _diagnose(self, state: State, hops, used: int, plays: dict, text: str) -> tuple[str, str]:
+    def _diagnose(self, state: State, hops, used: int, plays: list, text: str) -> tuple[str, str]:
         d1, d2 = state.dice
         dice = [d1] * 4 if d1 == d2 else [d1, d2]
         distances = [s - t for s, t in hops]
-        legal = sorted(nt.format_play(v) for v in plays.values())
+        legal = sorted(nt.format_play(v) for v in plays)
         shown = ", ".join(legal[:6]) + (" ..." if len(legal) > 6 else "")
         if sum(distances) > sum(dice) or (len(hops) > len(dice) and d1 != d2):
             return f"{GAME_ID}.dice-mismatch", f"{text!r} moves {sum(distances)} pips in {len(hops)} steps; the dice are {d1}-{d2}"
         if d1 != d2 and used == 1 and all(x == min(d1, d2) for x in distances) and any(
-            s - t >= max(d1, d2) or t == 0 for steps in plays.values() for s, t, _ in steps
+            s - t >= max(d1, d2) or t == 0 for steps in plays for s, t, _ in steps
         ):
             return f"{GAME_ID}.must-use-larger-die", f"{text!r}: only one die can be played, and it must be the larger ({max(d1, d2)}); legal: {shown}"
         pips_needed = sum(dice[:used])
