@@ -8,6 +8,7 @@ only here and in the oracle tests.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import sys
@@ -19,8 +20,9 @@ import gnubg_nn  # noqa: E402
 
 from rules.backgammon import ENGINE  # noqa: E402
 from rules.backgammon._board import START, gnubg_side, mover_lists  # noqa: E402
-from rules.backgammon._engine import _plays  # noqa: E402
+from rules.backgammon._engine import Phase, _play_of, _plays  # noqa: E402
 from rules.backgammon._moves import generate, result_of  # noqa: E402
+from rules.backgammon._notation import format_play  # noqa: E402
 
 
 def positions(count: int, seed: int = 1) -> list[tuple[tuple[int, ...], tuple[int, ...], int, int]]:
@@ -51,62 +53,65 @@ def positions(count: int, seed: int = 1) -> list[tuple[tuple[int, ...], tuple[in
     return out
 
 
-def best_of(repeats: int, fn) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+def timed(chunks: list, fn, repeats: int) -> float:
+    """Sum over chunks of the best of ``repeats`` timings: robust to a busy machine."""
+    total = 0.0
+    for chunk in chunks:
+        best = float("inf")
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            fn(chunk)
+            best = min(best, time.perf_counter() - t0)
+        total += best
+    return total
 
 
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
-    repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     pos = positions(count)
-    boards = [([*gnubg_side(other)], [*gnubg_side(me)], d1, d2) for me, other, d1, d2 in pos]
     doubles = sum(d1 == d2 for *_, d1, d2 in pos)
-
-    def ours() -> None:
-        for me, other, d1, d2 in pos:
-            generate(*mover_lists(me, other), d1, d2)
-
+    size = 250
+    ours_in = [[(*mover_lists(me, other), d1, d2) for me, other, d1, d2 in pos[i:i + size]] for i in range(0, count, size)]
+    engine_in = [pos[i:i + size] for i in range(0, count, size)]
+    gnubg_in = [[([[*gnubg_side(other)], [*gnubg_side(me)]], d1, d2) for me, other, d1, d2 in pos[i:i + size]]
+                for i in range(0, count, size)]
     uncached = _plays.__wrapped__
+    states = [dataclasses.replace(ENGINE.new(2, 0), sides=(me, other), turn=0, phase=Phase.MOVE, dice=(d1, d2))
+              for me, other, d1, d2 in pos]
+    states_in = [states[i:i + size] for i in range(0, count, size)]
 
-    def engine_path() -> None:  # what legal_moves/check pay on a cache miss
-        for me, other, d1, d2 in pos:
+    def ours(chunk) -> None:  # the generator alone (scratch lists prepared)
+        for me, opp, d1, d2 in chunk:
+            generate(me, opp, d1, d2)
+
+    def engine_path(chunk) -> None:  # what legal_moves/check pay on a cache miss
+        for me, other, d1, d2 in chunk:
             uncached(me, other, d1, d2)
 
-    def theirs() -> None:
-        for a, b, d1, d2 in boards:
-            gnubg_nn.moves([a, b], d1, d2)
+    def theirs(chunk) -> None:
+        for board, d1, d2 in chunk:
+            gnubg_nn.moves(board, d1, d2)
 
-    t_ours = best_of(repeats, ours)
-    t_engine = best_of(repeats, engine_path)
-    t_gnubg = best_of(repeats, theirs)
-
-    # legal_moves end to end (plays with notation), for the record
-    states = []
-    base = ENGINE.new(2, 0)
-    import dataclasses
-
-    from rules.backgammon._engine import Phase
-    for me, other, d1, d2 in pos[: min(count, 2000)]:
-        states.append(dataclasses.replace(base, sides=(me, other), turn=0, phase=Phase.MOVE, dice=(d1, d2)))
-
-    def legal() -> None:
+    def legal(chunk) -> None:  # the API's list: Play objects with notation, every cache cleared
         _plays.cache_clear()
-        for s in states:
+        _play_of.cache_clear()
+        format_play.cache_clear()
+        for s in chunk:
             ENGINE.legal_moves(s, 0)
 
-    t_legal = best_of(repeats, legal)
+    t_gnubg = timed(gnubg_in, theirs, repeats)
+    t_ours = timed(ours_in, ours, repeats)
+    t_engine = timed(engine_in, engine_path, repeats)
+    t_legal = timed(states_in, legal, max(1, repeats // 2))
 
-    r_ours, r_engine, r_gnubg = count / t_ours, count / t_engine, count / t_gnubg
-    print(f"positions: {count} ({doubles} doubles), best of {repeats}, Python {sys.version.split()[0]}")
-    print(f"gnubg_nn.moves          : {r_gnubg:12,.0f} positions/s")
-    print(f"ours, generator         : {r_ours:12,.0f} positions/s   ratio ours/gnubg = 1/{r_gnubg / r_ours:.1f} ({r_ours / r_gnubg:.3f})")
-    print(f"ours, engine (uncached) : {r_engine:12,.0f} positions/s   ratio = 1/{r_gnubg / r_engine:.1f}")
-    print(f"ours, legal_moves (+notation, {len(states)} states): {len(states) / t_legal:,.0f} positions/s")
+    r_ours, r_engine, r_gnubg, r_legal = (count / t for t in (t_ours, t_engine, t_gnubg, t_legal))
+    print(f"positions: {count} ({doubles} doubles), chunks of {size}, best of {repeats} per chunk, "
+          f"Python {sys.version.split()[0]}")
+    print(f"gnubg_nn.moves              : {r_gnubg:10,.0f} positions/s")
+    print(f"ours, generator             : {r_ours:10,.0f} positions/s   ours/gnubg = {r_ours / r_gnubg:.3f} (1/{r_gnubg / r_ours:.1f})")
+    print(f"ours, engine path (uncached): {r_engine:10,.0f} positions/s   ours/gnubg = {r_engine / r_gnubg:.3f} (1/{r_gnubg / r_engine:.1f})")
+    print(f"ours, legal_moves + notation: {r_legal:10,.0f} positions/s")
 
 
 if __name__ == "__main__":

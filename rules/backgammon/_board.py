@@ -21,10 +21,7 @@ def pips(side: tuple[int, ...]) -> int:
 
 def mover_lists(me: tuple[int, ...], other: tuple[int, ...]) -> tuple[list[int], list[int]]:
     """Scratch lists for the generator: the mover's side, the opponent on the mover's points."""
-    opp = [0] * 26
-    for p in range(1, 25):
-        opp[p] = other[25 - p]
-    return list(me), opp
+    return list(me), [0, *other[24:0:-1], 0]
 
 
 def gnubg_side(side: tuple[int, ...]) -> tuple[int, ...]:

@@ -228,8 +228,10 @@ def _hop(src: int, dst: int) -> str:
     return f"{nt._name(src)}/{nt._name(dst)}"
 
 
+@lru_cache(maxsize=1 << 16)
 def _play_of(steps: tuple[tuple[int, int, bool], ...]) -> Play:
-    return Play(tuple((s, t) for s, t, _ in steps), nt.format_play(steps))
+    """The listed move of a generated play (frozen, so shared safely)."""
+    return Play(tuple([(s, t) for s, t, _ in steps]), nt.format_play(steps))
 
 
 def _level_name(level: int) -> str:

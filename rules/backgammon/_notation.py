@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from functools import lru_cache
 
 from rules.base import IllegalMove, InvalidState
 
@@ -80,28 +81,39 @@ def _name(point: int) -> str:
     return "bar" if point == 25 else "off" if point == 0 else str(point)
 
 
+_NAMES = ("off", *(str(p) for p in range(1, 25)), "bar")
+
+
+@lru_cache(maxsize=1 << 16)
 def format_play(steps: tuple[tuple[int, int, bool], ...]) -> str:
     """Standard notation of a play: paths of one checker chained, equal paths merged as ``(n)``.
 
     Paths come out highest start first; ``""`` for a forfeited turn.
     """
-    chains: list[list[tuple[int, bool]]] = []
-    for src, dst, hit in sorted(steps, key=lambda s: (-s[0], -s[1])):
+    if len(steps) == 1:
+        s, t, h = steps[0]
+        return f"{_NAMES[s]}/{_NAMES[t]}*" if h else f"{_NAMES[s]}/{_NAMES[t]}"
+    chains: list[list] = []  # [points..., hits...] as two lists
+    for s, t, h in sorted(steps, reverse=True):
         for chain in chains:
-            if chain[-1][0] == src and len(chain) > 1:
-                chain.append((dst, hit))
+            if chain[0][-1] == s:
+                chain[0].append(t)
+                chain[1].append(h)
                 break
         else:
-            chains.append([(src, False), (dst, hit)])
+            chains.append([[s, t], [False, h]])
     grouped: dict[tuple[int, ...], list] = {}
-    for chain in chains:
-        points = tuple(p for p, _ in chain)
-        entry = grouped.setdefault(points, [0, [False] * len(chain)])
-        entry[0] += 1
-        entry[1] = [a or h for a, (_, h) in zip(entry[1], chain, strict=True)]
-    out: list[str] = []
+    for points, hits in chains:
+        key = tuple(points)
+        entry = grouped.get(key)
+        if entry is None:
+            grouped[key] = [1, hits]
+        else:
+            entry[0] += 1
+            entry[1] = [a or b for a, b in zip(entry[1], hits, strict=True)]
+    out = []
     for points, (n, hits) in grouped.items():
-        text = "/".join(_name(p) + ("*" if h else "") for p, h in zip(points, hits, strict=True))
+        text = "/".join([_NAMES[p] + "*" if h else _NAMES[p] for p, h in zip(points, hits, strict=True)])
         out.append(f"{text}({n})" if n > 1 else text)
     return " ".join(out)
 
