@@ -39,7 +39,11 @@ def generate(me: list[int], opp: list[int], d1: int, d2: int) -> tuple[int, list
     occ = [p for p in range(25, 0, -1) if me[p]]
     far = occ[0] if occ else 0
     if d1 == d2:
-        return _doubles(board, opp, d1, far, occ)
+        # A target holding two or more opposing checkers stays blocked all turn (hits only
+        # empty points), so sources that could only move there are dropped up front.
+        if me[BAR] and opp[BAR - d1] > 1:
+            return 0, []  # the bar cannot enter: nothing else may move
+        return _doubles(board, opp, d1, far, [p for p in occ if p <= d1 or opp[p - d1] < 2])
     hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
     full: dict[Key, tuple] = {}
     single_hi: dict[Key, tuple] = {}
@@ -182,12 +186,11 @@ def _doubles(me: list[int], opp: list[int], d: int, far0: int, occ0: list[int]) 
 
     def rec(left: int, occ: list[int], i: int, far: int) -> None:
         moved = False
-        for j in range(i, len(occ)):
+        # a checker on the bar must enter first (the bar, 25, is occ[0] when occupied)
+        for j in range(i, 1 if me[BAR] else len(occ)):
             s = occ[j]
             if not me[s]:
                 continue
-            if me[BAR] and s != BAR:
-                break  # a checker on the bar must enter first
             t = s - d
             if t > 0:
                 n = opp[t]
@@ -213,7 +216,7 @@ def _doubles(me: list[int], opp: list[int], d: int, far0: int, occ0: list[int]) 
             if nf == 0:  # the last checker is off: the game is over
                 found.append((*steps, step))
             else:
-                if t and me[t] == 1:  # a new point: keep ``occ`` sorted high to low
+                if t and me[t] == 1 and (t <= d or opp[t - d] < 2):  # a new source: keep ``occ`` sorted
                     k = j + 1
                     while k < len(occ) and occ[k] > t:
                         k += 1
@@ -226,13 +229,9 @@ def _doubles(me: list[int], opp: list[int], d: int, far0: int, occ0: list[int]) 
                     steps.pop()
                 else:  # the last sub-move, inline
                     last = False
-                    nb = me[BAR]
-                    for j2 in range(j, len(nocc)):
-                        s2 = nocc[j2]
+                    for s2 in nocc[j:1] if me[BAR] else nocc[j:]:
                         if not me[s2]:
                             continue
-                        if nb and s2 != BAR:
-                            break
                         t2 = s2 - d
                         if t2 > 0:
                             n2 = opp[t2]
