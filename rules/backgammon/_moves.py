@@ -27,7 +27,8 @@ Key = tuple  # a play's identity inside a search: two plays with equal keys reac
 
 
 def generate(me: list[int], opp: list[int], d1: int, d2: int) -> tuple[int, list[tuple]]:
-    """All distinct legal plays of the roll ``d1``-``d2``.
+    """All distinct legal plays of the roll ``d1``-``d2`` (``me``/``opp`` are scratch lists,
+    changed during the search and restored).
 
     Returns ``(dice_used, plays)``: ``plays`` holds one step sequence per distinct resulting
     position (:func:`result_of` gives the position); an empty list when
@@ -35,7 +36,7 @@ def generate(me: list[int], opp: list[int], d1: int, d2: int) -> tuple[int, list
     only one die of a non-double can be used, the larger one if it can be (§5.4 steps 3-4).
     A play that bears off the last checker counts as using every die (the game is over).
     """
-    board = list(me)
+    board = me  # scratch: every change is undone before returning
     occ = [p for p in range(25, 0, -1) if me[p]]
     far = occ[0] if occ else 0
     if d1 == d2:
