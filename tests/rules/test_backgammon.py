@@ -8,6 +8,7 @@ Diagrams show the mover ("me", X) on the bottom row, points in the mover's numbe
 from __future__ import annotations
 
 import json
+import pathlib
 import random
 
 import pytest
@@ -642,3 +643,52 @@ def test_schemas_accept_every_state_and_move_of_random_playouts() -> None:
             calm = [m for m in moves if m.kind != "resign"] or moves
             state = E.apply(state, seat, rnd.choice(calm))
             assert json.loads(json.dumps(E.to_json(state))) == E.to_json(state)
+
+
+def test_long_playouts_obey_the_protocol() -> None:
+    """The conformance checks on whole games (the generic suite's random resignations end
+    games early): every listed move passes check, unlisted earlier moves are illegal or give
+    a listed result, JSON round-trips, apply leaves its input alone, the same seed replays."""
+    from tests.rules.test_conformance import check_step
+
+    for seed, options in enumerate([{}, {"match_length": 3}, {"cube": "on", "beaver": True, "jacoby": True},
+                                    {"match_length": 5, "opening_roll": "reroll", "max_cube": 8}]):
+        rnd = random.Random(seed)
+        state = E.new(2, seed, options)
+        pool: list = []
+        history = []
+        for _ in range(3000):
+            acting = E.to_act(state)
+            if not acting:
+                break
+            seat = rnd.choice(sorted(acting))
+            moves = E.legal_moves(state, seat)
+            check_step(E, state, seat, moves, pool)
+            calm = [m for m in moves if m.kind != "resign" and (m.kind != "double" or rnd.random() < 0.1)] or moves
+            move = rnd.choice(calm)
+            before = E.to_json(state)
+            new = E.apply(state, seat, move)
+            assert E.to_json(state) == before
+            history.append((seat, move))
+            pool.append(move)
+            del pool[:-60]
+            state = new
+        assert E.outcome(state) is not None and E.scores(state).winners == E.outcome(state).winners
+        again = E.new(2, seed, options)
+        for seat, move in history:
+            again = E.apply(again, seat, move)
+        assert again == state
+
+
+def test_legal_play_counts_match_the_recorded_gnubg_counts() -> None:
+    """tests/rules/data/backgammon/legal_counts.json: 150 positions (doubles, the bar,
+    bear-offs, forfeits) with the number of distinct plays GNU BG found; ours must agree."""
+    path = pathlib.Path(__file__).parent / "data" / "backgammon" / "legal_counts.json"
+    rows = json.loads(path.read_text())["positions"]
+    assert len(rows) >= 100
+    for row in rows:
+        state = E.new(2, 0, setup={"position_id": row["position_id"]})
+        state = E.apply(state, 0, E.move_from_json({"kind": "roll", "dice": row["dice"]}))
+        plays = [m for m in E.legal_moves(state, 0) if m.kind == "move" and m.steps]
+        assert len(plays) == row["plays"], row
+        assert len({m.notation for m in plays}) == len(plays)
