@@ -32,7 +32,9 @@ Representation decisions:
   off 0) and/or ``notation`` ``"13/7/3"``, ``"24/18*/15"``, ``"bar/20"``, ``"6/off"``,
   ``"8/5(2)"``; when both are sent they must describe the same steps. A play is legal when
   its result (the mover's checkers and the blots hit) equals the result of some legal play
-  of the dice, in any order; ``*`` marks are checked to be real hits. ``legal_moves`` lists
+  of the dice, in any order; the order the steps are written in is free (they are
+  replayed highest source first, which works whenever any order does); ``*`` marks are
+  checked to be real hits; a single hop may span both dice (``13/3``). ``legal_moves`` lists
   each distinct result once, with steps and notation. When nothing can be played the only
   legal move is ``{"kind": "move", "steps": []}``: the turn is forfeited.
 - Turn order: ``roll`` (the opening roll: ``dice`` are seat 0's die then seat 1's; a tie

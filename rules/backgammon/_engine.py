@@ -197,11 +197,17 @@ def _mover(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, int], ...], text: str) -> tuple[list[int], int]:
-    """Apply submitted hops literally: (mover's 26 counts, bitmask of points hit).
+    """Apply submitted hops, highest source first: (mover's 26 counts, bitmask of points hit).
 
-    Raises for a hop that moves no checker, lands on a blocked point or runs backwards;
-    the dice are checked afterwards by comparing the result with the legal results.
+    The order a play is written in does not matter (``13/10 bar/20`` is ``bar/20 13/10``):
+    taking the hops from the highest source down (the bar first) is the order that works
+    whenever any order works (a checker reaches a point before it leaves it, the bar is
+    emptied first, checkers come home before others bear off), so a failure here is a
+    failure in every order. Raises for a hop that moves no checker, lands on a blocked
+    point, leaves a checker on the bar or bears off too early; the dice are checked
+    afterwards by comparing the result with the legal results.
     """
+    hops = sorted(hops, key=lambda hop: -hop[0])
     m, o = mover_lists(me, other)
     hits = 0
     for src, dst in hops:

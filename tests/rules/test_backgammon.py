@@ -144,6 +144,7 @@ def test_checker_on_the_bar_enters_first() -> None:
     assert code_of(state, {"kind": "move", "notation": "13/8 13/10"}) == "backgammon.must-enter-from-bar"
     assert code_of(state, {"kind": "move", "notation": "bar/22 13/8"}) == "backgammon.blocked-point"
     after = play(state, "bar/20 20/17")
+    assert play(state, "13/10 bar/20") == play(state, "bar/20 13/10")  # written order is free
     assert after.sides[0][17] == 1 and after.sides[0][25] == 0
 
 
@@ -196,7 +197,9 @@ def test_no_bear_off_until_all_checkers_are_home() -> None:
     state = position({7: 1, 3: 1}, {1: 15}, (6, 3))
     assert E.to_json(state)["position_id"] == "/38AAACEAAAAAA"
     assert notations(state) == {"7/1 3/off", "7/4/off"}
-    assert code_of(state, {"kind": "move", "notation": "3/off 7/1"}) == "backgammon.cannot-bear-off"
+    assert E.is_legal(state, 0, E.move_from_json({"kind": "move", "notation": "3/off 7/1"}))  # written order is free
+    blocked = position({9: 1, 3: 1}, {1: 15}, (3, 2))
+    assert code_of(blocked, {"kind": "move", "notation": "3/off 9/7"}) == "backgammon.cannot-bear-off"
 
 
 def test_larger_die_cannot_bear_off_from_below_an_occupied_point() -> None:
