@@ -695,3 +695,21 @@ def test_legal_play_counts_match_the_recorded_gnubg_counts() -> None:
         plays = [m for m in E.legal_moves(state, 0) if m.kind == "move" and m.steps]
         assert len(plays) == row["plays"], row
         assert len({m.notation for m in plays}) == len(plays)
+
+
+def test_pending_double_and_resignation_survive_the_ids() -> None:
+    """Match ID: doubled bit and resign level, with 'turn' the seat that must answer; XGID: dice 'D'."""
+    base = position(START, {**START, 24: 1, 23: 1}, seat=1, options={"match_length": 7})
+    doubled = E.apply(base, 1, E.move_from_json({"kind": "double"}))
+    data = E.to_json(doubled)
+    fields = nt.decode_match_id(data["match_id"])
+    assert (fields["doubled"], fields["on_roll"], fields["turn"]) == (1, 1, 0)
+    assert ":D:" in data["xgid"]
+    for setup in ({"position_id": data["position_id"], "match_id": data["match_id"]}, {"xgid": data["xgid"]}):
+        again = E.new(2, 0, setup=setup)
+        assert (again.sides, again.offered, again.turn, E.to_act(again)) == (doubled.sides, True, 1, {0})
+    resigned = E.apply(base, 1, E.move_from_json({"kind": "resign", "level": "backgammon"}))
+    data = E.to_json(resigned)
+    assert nt.decode_match_id(data["match_id"])["resign"] == 3
+    again = E.new(2, 0, setup={"position_id": data["position_id"], "match_id": data["match_id"]})
+    assert again.resign == 3 and E.to_act(again) == {0}
