@@ -12,6 +12,8 @@ import pathlib
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.backgammon import ENGINE as E
 from rules.backgammon import _notation as nt
@@ -713,3 +715,48 @@ def test_pending_double_and_resignation_survive_the_ids() -> None:
     assert nt.decode_match_id(data["match_id"])["resign"] == 3
     again = E.new(2, 0, setup={"position_id": data["position_id"], "match_id": data["match_id"]})
     assert again.resign == 3 and E.to_act(again) == {0}
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 40) | st.sampled_from(["", "x", "move", "roll", "single", "D"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["value", "owner", "a"]), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300)
+@given(data=st.data())
+def test_from_json_raises_only_invalid_state_on_tampered_input(data) -> None:
+    """Hostile clients: any field replaced by any JSON value gives a state or InvalidState."""
+    state = E.to_json(position({**START, 6: 4, 5: 1}, START, (3, 1), options={"cube": "on"}))
+    key = data.draw(st.sampled_from(sorted(state)))
+    target = state
+    if isinstance(state[key], dict) and data.draw(st.booleans()):
+        target = state[key]
+        key = data.draw(st.sampled_from(sorted(target)))
+    elif isinstance(state[key], list) and state[key] and data.draw(st.booleans()):
+        target = state[key]
+        key = data.draw(st.integers(0, len(target) - 1))
+    target[key] = data.draw(_JSON)
+    try:
+        parsed = E.from_json(state)
+    except InvalidState as err:
+        assert err.code.startswith(("backgammon.", "state."))
+    else:
+        assert E.from_json(E.to_json(parsed)) == parsed
+
+
+@settings(max_examples=300)
+@given(move=_JSON | st.fixed_dictionaries({"kind": st.sampled_from(["move", "roll", "resign"])}, optional={
+    "steps": _JSON, "notation": st.text(max_size=12), "dice": _JSON, "level": _JSON}))
+def test_move_from_json_raises_only_bad_moves(move) -> None:
+    state = position(START, START, (3, 1))
+    try:
+        parsed = E.move_from_json(move)
+    except IllegalMove as err:
+        assert err.code in ("backgammon.bad-move", "backgammon.bad-notation", "backgammon.notation-mismatch")
+        return
+    try:
+        E.check(state, 0, parsed)
+    except IllegalMove as err:
+        assert err.code.startswith("backgammon.")
