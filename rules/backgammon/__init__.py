@@ -18,10 +18,13 @@ Options (defaults in brackets):
   was never turned (also for accepted gammon/backgammon resignations).
 - ``beaver`` [false]: money play only: the player doubled may answer ``beaver``: take and
   redouble at once, keeping the cube (value x4 from before the offer).
+- ``automatic_doubles`` [false] (B-3): money play with the cube: each tie of the opening
+  roll doubles the cube, which stays in the middle (up to ``max_cube``); it does not count
+  as turning the cube for the Jacoby rule.
 - ``max_cube`` [0]: the highest cube value (a power of two); 0 means none beyond 2**15,
   the limit the Match ID can carry.
 
-Not implemented (report): raccoons and automatic doubles on opening ties.
+Not implemented: raccoons (§5.6 names them, B-3 does not make them an option).
 
 Representation decisions:
 

@@ -13,17 +13,18 @@ def effective_max(max_cube: int) -> int:
     return max_cube if max_cube else CUBE_LIMIT
 
 
-def multiplier(level: int, cube: int, money: bool, jacoby: bool) -> int:
-    """Points for a result ``level`` (1..3): with the Jacoby rule (money play only) gammons
-    and backgammons count single while the cube was never turned."""
-    if money and jacoby and cube == 1:
+def multiplier(level: int, turned: bool, money: bool, jacoby: bool) -> int:
+    """The multiplier of a result ``level`` (1..3): with the Jacoby rule (money play only)
+    gammons and backgammons count single while the cube was never turned (offered and
+    taken; automatic doubles do not turn it)."""
+    if money and jacoby and not turned:
         return 1
     return level
 
 
-def game_points(level: int, cube: int, money: bool, jacoby: bool) -> tuple[int, int]:
+def game_points(level: int, cube: int, turned: bool, money: bool, jacoby: bool) -> tuple[int, int]:
     """(multiplier, points) for a game won at ``level`` with the cube at ``cube``."""
-    k = multiplier(level, cube, money, jacoby)
+    k = multiplier(level, turned, money, jacoby)
     return k, k * cube
 
 

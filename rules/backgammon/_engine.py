@@ -44,6 +44,10 @@ OPTIONS: Mapping[str, Option] = {
     "crawford": Option(True, "B-3: the Crawford rule in match play (one Crawford game, no cube in it)", type="boolean"),
     "jacoby": Option(False, "money play: gammons and backgammons count single unless the cube was turned", type="boolean"),
     "beaver": Option(False, "money play: a player doubled may beaver (redouble at once, keeping the cube)", type="boolean"),
+    "automatic_doubles": Option(
+        False, "money play with the cube: each tie of the opening roll doubles the cube, which stays in the middle "
+        "(up to max_cube)", type="boolean",
+    ),
     "max_cube": Option(
         0, "the highest cube value allowed (a power of two); 0 is no limit (2**15, the Match ID's limit)",
         type="integer", minimum=0, maximum=CUBE_LIMIT,
@@ -304,6 +308,10 @@ class Backgammon(BaseEngine[State, Move]):
             return "max-cube"
         return None
 
+    def _automatic_double(self, state: State) -> bool:
+        return (_money(state) and state.opt("automatic_doubles") and _cube_enabled(state)
+                and state.cube * 2 <= effective_max(state.opt("max_cube")))
+
     def _may_beaver(self, state: State) -> bool:
         return _money(state) and state.opt("beaver") and state.cube * 4 <= effective_max(state.opt("max_cube"))
 
@@ -446,7 +454,7 @@ class Backgammon(BaseEngine[State, Move]):
         if kind == "reject-resignation":
             return dataclasses.replace(state, resign=0)
         if kind == "accept-resignation":
-            k, points = game_points(state.resign, state.cube, _money(state), state.opt("jacoby"))
+            k, points = game_points(state.resign, state.cube, state.owner is not None, _money(state), state.opt("jacoby"))
             return self._finish(state, 1 - state.turn, "resign", state.resign, points, k)
         return self._next_round(state)
 
@@ -457,8 +465,10 @@ class Backgammon(BaseEngine[State, Move]):
         else:
             dice = tuple(move.dice)
         if state.phase is Phase.OPENING:
-            if dice[0] == dice[1]:
-                return dataclasses.replace(state, rng=rng)  # a tie is rolled again
+            if dice[0] == dice[1]:  # a tie is rolled again
+                if self._automatic_double(state):
+                    return dataclasses.replace(state, rng=rng, cube=state.cube * 2)
+                return dataclasses.replace(state, rng=rng)
             starter = 0 if dice[0] > dice[1] else 1
             if state.opt("opening_roll") == "reroll":
                 return dataclasses.replace(state, rng=rng, turn=starter, phase=Phase.ROLL)
@@ -479,7 +489,7 @@ class Backgammon(BaseEngine[State, Move]):
         new = dataclasses.replace(state, sides=tuple(sides), dice=(), phase=Phase.ROLL, turn=1 - t)
         if me[OFF] == CHECKERS:
             level = gammon_level(tuple(other))
-            k, points = game_points(level, state.cube, _money(state), state.opt("jacoby"))
+            k, points = game_points(level, state.cube, state.owner is not None, _money(state), state.opt("jacoby"))
             return self._finish(dataclasses.replace(new, turn=t), t, "bear-off", level, points, k)
         return new
 

@@ -170,8 +170,8 @@ def _state_from_json(engine, data: Json) -> State:
         raise _bad("bad-cube", f"the cube value {cube} is above max_cube {options['max_cube']}")
     owner = _seat_or_none(cube_j["owner"], "cube owner")
     offered = _bool(cube_j["offered"], "cube offered")
-    if (cube == 1) != (owner is None):
-        raise _bad("bad-cube", f"a cube at {cube} with owner {owner!r}: the cube is centred exactly while it is 1")
+    if cube == 1 and owner is not None:
+        raise _bad("bad-cube", f"a cube at 1 has no owner, got owner {owner!r}")
     resign_j = data["resign"]
     if resign_j is not None and resign_j not in LEVELS:
         raise _bad("bad-state", f"resign must be null or one of {list(LEVELS)}, got {resign_j!r}")
@@ -235,6 +235,8 @@ def _check_consistency(state: State) -> None:
             raise _bad("bad-cube", "a double is offered where doubling is not allowed")
         if state.cube * 2 > effective_max(state.opt("max_cube")):
             raise _bad("bad-cube", "a double is offered past the maximum cube")
+    if state.cube > 1 and state.owner is None and not (state.opt("automatic_doubles") and length == 0):
+        raise _bad("bad-cube", f"a cube at {state.cube} in the middle needs automatic doubles (money play)")
     if state.cube > 1:
         cube_on = state.opt("cube") == "on" or (state.opt("cube") == "auto" and length > 0)
         if not cube_on or state.crawford:
@@ -442,8 +444,8 @@ def tally_report(tally: Json) -> ScoreReport:
         if not isinstance(cube, int) or isinstance(cube, bool) or not is_log2(cube) or cube > CUBE_LIMIT:
             raise _bad("bad-tally", f"cube must be a power of two up to {CUBE_LIMIT}, got {cube!r}")
         owner = tally.get("owner")
-        if owner not in (None, 0, 1) or isinstance(owner, bool) or (cube == 1) != (owner is None):
-            raise _bad("bad-tally", f"cube owner {owner!r} with cube {cube}: centred (null) exactly while the cube is 1")
+        if owner not in (None, 0, 1) or isinstance(owner, bool) or (cube == 1 and owner is not None):
+            raise _bad("bad-tally", f"cube owner {owner!r} with cube {cube}: null (in the middle) or a seat; a 1-cube has no owner")
         jacoby = tally.get("jacoby", False)
         money = not tally.get("match_length", 0)
         if "xgid" in tally:
@@ -469,7 +471,7 @@ def tally_report(tally: Json) -> ScoreReport:
     if sides[1 - winner][OFF] == CHECKERS:
         raise _bad("bad-tally", "both sides cannot have borne off all checkers")
     level = gammon_level(sides[1 - winner])
-    k, points = game_points(level, cube, money, bool(jacoby))
+    k, points = game_points(level, cube, owner is not None, money, bool(jacoby))
     rnd = [0, 0]
     rnd[winner] = points
     breakdown = tuple(

@@ -30,6 +30,7 @@ class OptionsSchema(Schema):
     crawford = fields.Boolean(required=True)
     jacoby = fields.Boolean(required=True)
     beaver = fields.Boolean(required=True)
+    automatic_doubles = fields.Boolean(required=True)
     max_cube = int_field(0, _CUBE_MAX, required=True)
 
 

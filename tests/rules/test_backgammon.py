@@ -760,3 +760,23 @@ def test_move_from_json_raises_only_bad_moves(move) -> None:
         E.check(state, 0, parsed)
     except IllegalMove as err:
         assert err.code.startswith("backgammon.")
+
+
+def test_automatic_doubles_on_opening_ties() -> None:
+    """B-3 money option: an opening tie doubles the cube, which stays in the middle."""
+    opts = {"cube": "on", "automatic_doubles": True}
+    state = E.new(2, 3, opts)
+    state = E.apply(state, 0, E.move_from_json({"kind": "roll", "dice": [4, 4]}))
+    state = E.apply(state, 1, E.move_from_json({"kind": "roll", "dice": [2, 2]}))
+    assert (state.cube, state.owner, state.phase.value) == (4, None, "opening")
+    state = E.apply(state, 0, E.move_from_json({"kind": "roll", "dice": [6, 1]}))
+    assert state.turn == 0 and E.to_json(state)["cube"] == {"value": 4, "owner": None, "offered": False}
+    assert E.from_json(E.to_json(state)) == state
+    plain = E.apply(E.new(2, 3, {"cube": "on"}), 0, E.move_from_json({"kind": "roll", "dice": [4, 4]}))
+    assert plain.cube == 1
+    # Jacoby: automatic doubles do not turn the cube
+    jac = finish({1: 1}, {12: 15}, (3, 2), "1/off", cube=2, options={**opts, "jacoby": True})
+    assert E.scores(jac).round == (2, 0)
+    with pytest.raises(InvalidState) as err:
+        E.from_json({**strip_ids(E.to_json(state)), "options": {**E.options_of(state), "automatic_doubles": False}})
+    assert err.value.code == "backgammon.bad-cube"
