@@ -73,8 +73,10 @@ START = {24: 2, 13: 5, 8: 3, 6: 5}
 def test_start_position_pip_count_and_position_id() -> None:
     """BG-0: 2 on 24, 5 on 13, 3 on 8, 5 on 6 each; 167 pips; Position ID 4HPwATDgc/ABMA.
 
-    13 14 15 16 17 18 | 19 20 21 22 23 24
-     X           o    |  o              X(2)... (standard start, both sides)
+      13   14 15 16 17   18   | 19   20 21 22 23   24
+      X(5)             o(3)   | o(5)              X(2)
+      o(5)             X(3)   | X(5)              o(2)
+      12   11 10  9  8    7   |  6    5  4  3  2    1     (X's numbering)
     """
     state = E.new(2, 1)
     data = E.to_json(state)
@@ -123,10 +125,11 @@ def test_both_dice_in_the_only_order_that_works() -> None:
 
 
 def test_doubles_play_as_many_as_possible() -> None:
-    """BG-4: me 24:2; opp 11:2 (my 14), 2:13 (my 23... blocked 14); 5-5 -> only 24/19(2).
+    """BG-4: me 24:2; opp 11:2 (= my 14), 2:13 (= my 23); 5-5 -> only 24/19(2).
 
-      24   23 22 21 20 19 | 18 17 16 15 14
-      X(2)                |             o(2)
+      24   23    22 21 20 19 | 18 17 16 15 14
+      X(2) o(13)             |             o(2)
+    24/19 twice; 19/14 is blocked, so two of the four 5s are lost.
     """
     state = position({24: 2}, {11: 2, 2: 13}, (5, 5))
     assert E.to_json(state)["position_id"] == "/j+AAQAAAIABAA"
