@@ -93,6 +93,14 @@ def format_play(steps: tuple[tuple[int, int, bool], ...]) -> str:
     if len(steps) == 1:
         s, t, h = steps[0]
         return f"{_NAMES[s]}/{_NAMES[t]}*" if h else f"{_NAMES[s]}/{_NAMES[t]}"
+    if len(steps) == 2:  # the common case, without the general machinery
+        a, b = steps if steps[0] >= steps[1] else (steps[1], steps[0])
+        if a[:2] == b[:2]:
+            return f"{_NAMES[a[0]]}/{_NAMES[a[1]]}{'*' if a[2] or b[2] else ''}(2)"
+        first = f"{_NAMES[a[0]]}/{_NAMES[a[1]]}*" if a[2] else f"{_NAMES[a[0]]}/{_NAMES[a[1]]}"
+        if b[0] == a[1]:
+            return f"{first}/{_NAMES[b[1]]}*" if b[2] else f"{first}/{_NAMES[b[1]]}"
+        return f"{first} {_NAMES[b[0]]}/{_NAMES[b[1]]}*" if b[2] else f"{first} {_NAMES[b[0]]}/{_NAMES[b[1]]}"
     chains: list[list] = []  # [points..., hits...] as two lists
     for s, t, h in sorted(steps, reverse=True):
         for chain in chains:
