@@ -17,7 +17,6 @@ from marshmallow import Schema, ValidationError
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
 from rules.registry import ENGINES, get_engine
 from service.errors import problem_for
-from service.schemas import (
     canasta,
     eleven_nimmt,
     kierki,
@@ -27,6 +26,7 @@ from service.schemas import (
     take_that,
     three_five_eight,
 )
+from service.schemas import backgammon, canasta, eleven_nimmt, kierki, kniffel_cards, mak_yek, northcott, take_that, three_five_eight
 from service.schemas.fast import compile_validator
 
 Json = Any
@@ -171,6 +171,7 @@ _SCHEMA_MODULES: tuple[ModuleType, ...] = (
     three_five_eight,
     kierki,
     canasta,
+    backgammon,
     mak_yek,
     northcott,
 )

@@ -1,0 +1,618 @@
+"""The backgammon engine: state, moves, cube, match, JSON. See the package docstring."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+
+from rules.base import (
+    BaseEngine,
+    IllegalMove,
+    InvalidOption,
+    Json,
+    Option,
+    Outcome,
+    Rng,
+    ScoreReport,
+    require,
+)
+
+from . import _notation as nt
+from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
+from ._cube import CUBE_LIMIT, LEVELS, effective_max, game_points, is_log2, next_crawford
+from ._moves import generate, result_of
+
+GAME_ID = "backgammon"
+_MAX_MATCH = 64
+_MAX_SCORE = 9999
+
+OPTIONS: Mapping[str, Option] = {
+    "opening_roll": Option(
+        "use", "B-1: the higher opening roller plays both opening dice ('use'), or rolls two dice afresh ('reroll')",
+        choices=("use", "reroll"),
+    ),
+    "match_length": Option(
+        0, "match play to N points; 0 is a single (money) game", type="integer", minimum=0, maximum=_MAX_MATCH,
+    ),
+    "cube": Option(
+        "auto", "B-3: the doubling cube; 'auto' is off in a single game and on in match play",
+        choices=("auto", "on", "off"),
+    ),
+    "crawford": Option(True, "B-3: the Crawford rule in match play (one Crawford game, no cube in it)", type="boolean"),
+    "jacoby": Option(False, "money play: gammons and backgammons count single unless the cube was turned", type="boolean"),
+    "beaver": Option(False, "money play: a player doubled may beaver (redouble at once, keeping the cube)", type="boolean"),
+    "automatic_doubles": Option(
+        False, "money play with the cube: each tie of the opening roll doubles the cube, which stays in the middle "
+        "(up to max_cube)", type="boolean",
+    ),
+    "max_cube": Option(
+        0, "the highest cube value allowed (a power of two); 0 is no limit (2**15, the Match ID's limit)",
+        type="integer", minimum=0, maximum=CUBE_LIMIT,
+    ),
+}
+
+
+class Phase(Enum):
+    OPENING = "opening"  # each side rolls one die; both seats may send the roll
+    ROLL = "roll"  # the player on turn may double, resign or roll
+    MOVE = "move"  # dice are rolled; the player on turn plays them (or resigns)
+    OVER = "over"  # the game is over (the round, in match play)
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Roll the dice (two, or one each in the opening); ``dice`` records physical dice."""
+
+    dice: tuple[int, int] | None = None
+    kind = "roll"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A whole turn: checker steps ``((13, 7), (7, 3))`` (bar 25, off 0), with its notation.
+
+    ``steps == ()`` is the forfeited turn when nothing can be played.
+    """
+
+    steps: tuple[tuple[int, int], ...]
+    notation: str | None = None
+    kind = "move"
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    kind = "double"
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    kind = "take"
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    kind = "drop"
+
+
+@dataclass(frozen=True, slots=True)
+class Beaver:
+    kind = "beaver"
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    level: str = "single"
+    kind = "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptResignation:
+    kind = "accept-resignation"
+
+
+@dataclass(frozen=True, slots=True)
+class RejectResignation:
+    kind = "reject-resignation"
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    kind = "next-round"
+
+
+Move = Roll | Play | Double | Take | Drop | Beaver | Resign | AcceptResignation | RejectResignation | NextRound
+_SIMPLE = {c.kind: c for c in (Double, Take, Drop, Beaver, AcceptResignation, RejectResignation, NextRound)}
+MOVE_KINDS = ("roll", "move", "double", "take", "drop", "beaver", "resign", "accept-resignation",
+              "reject-resignation", "next-round")
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended: ``how`` is bear-off, drop or resign; ``level`` 1..3 (single..backgammon)."""
+
+    winner: int
+    how: str
+    level: int
+    cube: int
+    multiplier: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    options: tuple[tuple[str, Json], ...]
+    sides: tuple[tuple[int, ...], tuple[int, ...]]  # per seat, 26 counts in own numbering
+    phase: Phase
+    turn: int | None  # the seat on roll (None during the opening roll)
+    dice: tuple[int, ...]
+    cube: int
+    owner: int | None
+    offered: bool  # a double is offered by ``turn``; the other seat takes or drops
+    resign: int  # 0, or the level (1..3) that ``turn`` offers to resign
+    score: tuple[int, int]
+    crawford: bool
+    post_crawford: bool
+    game: int
+    result: Result | None
+    rng: Rng
+
+    def opt(self, name: str) -> Json:
+        for key, value in self.options:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+
+def _cube_enabled(state: State) -> bool:
+    mode = state.opt("cube")
+    return mode == "on" or (mode == "auto" and state.opt("match_length") > 0)
+
+
+def _money(state: State) -> bool:
+    return state.opt("match_length") == 0
+
+
+@lru_cache(maxsize=4096)
+def _plays(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int) -> tuple[int, list]:
+    """Cached full-turn generation for the mover ``me`` against ``other`` (own numberings)."""
+    m, o = mover_lists(me, other)
+    return generate(m, o, d1, d2)
+
+
+@lru_cache(maxsize=1024)
+def _results(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int) -> frozenset:
+    """The resulting positions (mover's counts, points hit) of every legal play, for ``check``."""
+    m, o = mover_lists(me, other)
+    return frozenset(result_of(m, o, steps) for steps in _plays(me, other, d1, d2)[1])
+
+
+def _mover(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    t = state.turn
+    return state.sides[t], state.sides[1 - t]
+
+
+def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, int], ...], text: str) -> tuple[list[int], int]:
+    """Apply submitted hops, highest source first: (mover's 26 counts, bitmask of points hit).
+
+    The order a play is written in does not matter (``13/10 bar/20`` is ``bar/20 13/10``):
+    taking the hops from the highest source down (the bar first) is the order that works
+    whenever any order works (a checker reaches a point before it leaves it, the bar is
+    emptied first, checkers come home before others bear off), so a failure here is a
+    failure in every order. Raises for a hop that moves no checker, lands on a blocked
+    point, leaves a checker on the bar or bears off too early; the dice are checked
+    afterwards by comparing the result with the legal results.
+    """
+    hops = sorted(hops, key=lambda hop: -hop[0])
+    m, o = mover_lists(me, other)
+    hits = 0
+    for src, dst in hops:
+        if not 1 <= src <= 25 or not 0 <= dst <= 24 or dst >= src:
+            raise IllegalMove(f"{GAME_ID}.bad-step", f"step {_hop(src, dst)} in {text!r} does not move forward (bar is 25, off is 0)")
+        if not m[src]:
+            raise IllegalMove(f"{GAME_ID}.no-checker", f"no checker of yours on {nt._name(src)} for step {_hop(src, dst)} in {text!r}")
+        if m[BAR] and src != BAR:
+            raise IllegalMove(f"{GAME_ID}.must-enter-from-bar", f"step {_hop(src, dst)} in {text!r}: a checker on the bar must enter first")
+        if dst:
+            if o[dst] > 1:
+                raise IllegalMove(f"{GAME_ID}.blocked-point", f"step {_hop(src, dst)} in {text!r}: point {dst} holds {o[dst]} opposing checkers")
+            if o[dst] == 1:
+                o[dst] = 0
+                hits |= 1 << dst
+        elif any(m[p] for p in range(7, 26)):
+            raise IllegalMove(f"{GAME_ID}.cannot-bear-off", f"step {_hop(src, dst)} in {text!r}: not all your checkers are home")
+        m[src] -= 1
+        m[dst] += 1
+    return m, hits
+
+
+def _hop(src: int, dst: int) -> str:
+    return f"{nt._name(src)}/{nt._name(dst)}"
+
+
+@lru_cache(maxsize=1 << 16)
+def _play_of(steps: tuple[tuple[int, int, bool], ...]) -> Play:
+    """The listed move of a generated play (frozen, so shared safely)."""
+    return Play(tuple([(s, t) for s, t, _ in steps]), nt.format_play(steps))
+
+
+def _level_name(level: int) -> str:
+    return LEVELS[level - 1]
+
+
+# --------------------------------------------------------------------------- engine
+
+
+class Backgammon(BaseEngine[State, Move]):
+    game_id = GAME_ID
+    name = "Backgammon"
+    players = range(2, 3)
+    options = OPTIONS
+    move_kinds = MOVE_KINDS
+    legal_moves_complete = True
+
+    # -- creation ------------------------------------------------------------------
+
+    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
+        opts = dict(options)
+        if opts["max_cube"] and not is_log2(opts["max_cube"]):
+            raise InvalidOption("options.bad-value", f"option 'max_cube' must be 0 or a power of two, got {opts['max_cube']!r}")
+        state = State(
+            options=tuple(sorted(opts.items())), sides=(START, START), phase=Phase.OPENING, turn=None, dice=(),
+            cube=1, owner=None, offered=False, resign=0, score=(0, 0), crawford=False, post_crawford=False,
+            game=1, result=None, rng=rng,
+        )
+        if setup is None:
+            return state
+        from ._setup import apply_setup
+
+        return apply_setup(self, state, setup)
+
+    # -- turn --------------------------------------------------------------------------
+
+    def _match_over(self, state: State) -> bool:
+        if state.phase is not Phase.OVER:
+            return False
+        length = state.opt("match_length")
+        return length == 0 or max(state.score) >= length
+
+    def to_act(self, state: State) -> frozenset[int]:
+        if state.phase is Phase.OVER:
+            return frozenset() if self._match_over(state) else frozenset((0, 1))
+        if state.phase is Phase.OPENING:
+            return frozenset((0, 1))
+        if state.offered or state.resign:
+            return frozenset((1 - state.turn,))
+        return frozenset((state.turn,))
+
+    def round_over(self, state: State) -> bool:
+        return state.phase is Phase.OVER
+
+    def may_double(self, state: State, seat: int) -> str | None:
+        """None when ``seat`` may offer a double now, else the refusal code suffix."""
+        if not _cube_enabled(state):
+            return "cube-disabled"
+        if state.crawford:
+            return "crawford-game"
+        if state.owner is not None and state.owner != seat:
+            return "not-cube-owner"
+        if state.cube * 2 > effective_max(state.opt("max_cube")):
+            return "max-cube"
+        return None
+
+    def _automatic_double(self, state: State) -> bool:
+        return (_money(state) and state.opt("automatic_doubles") and _cube_enabled(state)
+                and state.cube * 2 <= effective_max(state.opt("max_cube")))
+
+    def _may_beaver(self, state: State) -> bool:
+        return _money(state) and state.opt("beaver") and state.cube * 4 <= effective_max(state.opt("max_cube"))
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if seat not in self.to_act(state):
+            return []
+        phase = state.phase
+        if phase is Phase.OVER:
+            return [NextRound()]
+        if phase is Phase.OPENING:
+            return [Roll()]
+        if state.offered:
+            return [Take(), Drop(), *([Beaver()] if self._may_beaver(state) else [])]
+        if state.resign:
+            return [AcceptResignation(), RejectResignation()]
+        resigns: list[Move] = [Resign(level) for level in LEVELS]
+        if phase is Phase.ROLL:
+            return [Roll(), *([Double()] if self.may_double(state, seat) is None else []), *resigns]
+        me, other = _mover(state)
+        _, plays = _plays(me, other, state.dice[0], state.dice[1])
+        moves: list[Move] = [_play_of(steps) for steps in plays] or [Play((), "")]
+        return moves + resigns
+
+    def check(self, state: State, seat: int, move: Move) -> None:
+        self.check_turn(state, seat)
+        kind = move.kind
+        phase = state.phase
+        if phase is Phase.OVER:
+            require(kind == "next-round", IllegalMove, f"{GAME_ID}.round-over",
+                    f"the game is over; only 'next-round' is possible, got {kind!r}")
+            return
+        if state.offered:
+            require(kind in ("take", "drop", "beaver"), IllegalMove, f"{GAME_ID}.double-pending",
+                    f"a double to {state.cube * 2} is offered: take, drop or beaver, got {kind!r}")
+            if kind == "beaver":
+                require(_money(state) and bool(state.opt("beaver")), IllegalMove, f"{GAME_ID}.beaver-not-allowed",
+                        "beavers are a money-play option and are not enabled")
+                require(self._may_beaver(state), IllegalMove, f"{GAME_ID}.max-cube",
+                        f"a beaver would put the cube at {state.cube * 4}, above the maximum")
+            return
+        if state.resign:
+            require(kind in ("accept-resignation", "reject-resignation"), IllegalMove, f"{GAME_ID}.resignation-pending",
+                    f"a resignation ({_level_name(state.resign)}) is offered: accept or reject it, got {kind!r}")
+            return
+        if kind == "next-round":
+            raise IllegalMove(f"{GAME_ID}.round-not-over", "the game is not over: 'next-round' is not possible")
+        if kind in ("take", "drop", "beaver"):
+            raise IllegalMove(f"{GAME_ID}.no-double-offered", f"no double is offered: {kind!r} is not possible")
+        if kind in ("accept-resignation", "reject-resignation"):
+            raise IllegalMove(f"{GAME_ID}.no-resignation-offered", f"no resignation is offered: {kind!r} is not possible")
+        if phase is Phase.OPENING:
+            require(kind == "roll", IllegalMove, f"{GAME_ID}.opening-roll",
+                    f"the game starts with the opening roll (one die each), got {kind!r}")
+            self._check_dice(move)
+            return
+        if kind == "resign":
+            require(move.level in LEVELS, IllegalMove, f"{GAME_ID}.bad-resign-level",
+                    f"resign level must be one of {list(LEVELS)}, got {move.level!r}")
+            return
+        if phase is Phase.ROLL:
+            if kind == "double":
+                refusal = self.may_double(state, seat)
+                if refusal is not None:
+                    raise IllegalMove(f"{GAME_ID}.{refusal}", _DOUBLE_REFUSALS[refusal].format(cube=state.cube, owner=state.owner))
+                return
+            require(kind == "roll", IllegalMove, f"{GAME_ID}.must-roll",
+                    f"roll the dice (or double, or resign) before moving, got {kind!r}")
+            self._check_dice(move)
+            return
+        # phase MOVE
+        if kind == "double":
+            raise IllegalMove(f"{GAME_ID}.double-after-roll", "a double is offered before rolling, not after")
+        require(kind == "move", IllegalMove, f"{GAME_ID}.must-move",
+                f"the dice {list(state.dice)} are rolled: play them, got {kind!r}")
+        self._check_play(state, move)
+
+    @staticmethod
+    def _check_dice(move: Roll) -> None:
+        if move.dice is not None:
+            require(len(move.dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in move.dice),
+                    IllegalMove, f"{GAME_ID}.bad-dice", f"dice must be two numbers 1-6, got {list(move.dice)!r}")
+
+    def _check_play(self, state: State, move: Play) -> None:
+        me, other = _mover(state)
+        d1, d2 = state.dice
+        used, plays = _plays(me, other, d1, d2)
+        text = move.notation if move.notation is not None else str([list(h) for h in move.steps])
+        if not plays:
+            require(not move.steps, IllegalMove, f"{GAME_ID}.no-legal-play",
+                    f"nothing can be played with {d1}-{d2}: the turn is forfeited (send an empty move), got {text!r}")
+            return
+        if not move.steps:
+            raise IllegalMove(f"{GAME_ID}.must-move", f"{d1}-{d2} can be played: an empty move is not allowed")
+        m, hits = _replay(me, other, move.steps, text)
+        if move.notation is not None:
+            marks = nt.parse_play(move.notation)[1]
+            wrong = sorted(p for p in marks if not hits >> p & 1)
+            require(not wrong, IllegalMove, f"{GAME_ID}.no-hit-there",
+                    f"{text!r} marks a hit on {wrong} but no blot is hit there")
+        if (tuple(m), hits) in _results(me, other, d1, d2):
+            return
+        raise IllegalMove(*self._diagnose(state, move.steps, used, plays, text))
+
+    def _diagnose(self, state: State, hops, used: int, plays: list, text: str) -> tuple[str, str]:
+        d1, d2 = state.dice
+        dice = [d1] * 4 if d1 == d2 else [d1, d2]
+        distances = [s - t for s, t in hops]
+        legal = sorted(nt.format_play(v) for v in plays)
+        shown = ", ".join(legal[:6]) + (" ..." if len(legal) > 6 else "")
+        if sum(distances) > sum(dice) or (len(hops) > len(dice) and d1 != d2):
+            return f"{GAME_ID}.dice-mismatch", f"{text!r} moves {sum(distances)} pips in {len(hops)} steps; the dice are {d1}-{d2}"
+        if d1 != d2 and used == 1 and all(x == min(d1, d2) for x in distances) and any(
+            s - t >= max(d1, d2) or t == 0 for steps in plays for s, t, _ in steps
+        ):
+            return f"{GAME_ID}.must-use-larger-die", f"{text!r}: only one die can be played, and it must be the larger ({max(d1, d2)}); legal: {shown}"
+        pips_needed = sum(dice[:used])
+        if sum(distances) < pips_needed and len(hops) <= used and not any(t == 0 for _, t in hops):
+            word = "both dice" if used == 2 else f"{used} dice"
+            return f"{GAME_ID}.must-use-all-dice", f"{text!r} does not use {word}, which can be played; legal: {shown}"
+        return f"{GAME_ID}.illegal-play", f"{text!r} is not a legal play of {d1}-{d2}; legal: {shown}"
+
+    # -- transitions ---------------------------------------------------------------
+
+    def _apply(self, state: State, seat: int, move: Move) -> State:
+        kind = move.kind
+        if kind == "roll":
+            return self._roll(state, move)
+        if kind == "move":
+            return self._play(state, move)
+        if kind == "double":
+            return dataclasses.replace(state, offered=True)
+        if kind == "take":
+            return dataclasses.replace(state, offered=False, cube=state.cube * 2, owner=1 - state.turn)
+        if kind == "beaver":
+            return dataclasses.replace(state, offered=False, cube=state.cube * 4, owner=1 - state.turn)
+        if kind == "drop":
+            return self._finish(state, state.turn, "drop", 1, state.cube)
+        if kind == "resign":
+            return dataclasses.replace(state, resign=LEVELS.index(move.level) + 1)
+        if kind == "reject-resignation":
+            return dataclasses.replace(state, resign=0)
+        if kind == "accept-resignation":
+            k, points = game_points(state.resign, state.cube, state.owner is not None, _money(state), state.opt("jacoby"))
+            return self._finish(state, 1 - state.turn, "resign", state.resign, points, k)
+        return self._next_round(state)
+
+    def _roll(self, state: State, move: Roll) -> State:
+        rng = state.rng
+        if move.dice is None:
+            dice, rng = rng.dice(2)
+        else:
+            dice = tuple(move.dice)
+        if state.phase is Phase.OPENING:
+            if dice[0] == dice[1]:  # a tie is rolled again
+                if self._automatic_double(state):
+                    return dataclasses.replace(state, rng=rng, cube=state.cube * 2)
+                return dataclasses.replace(state, rng=rng)
+            starter = 0 if dice[0] > dice[1] else 1
+            if state.opt("opening_roll") == "reroll":
+                return dataclasses.replace(state, rng=rng, turn=starter, phase=Phase.ROLL)
+            return dataclasses.replace(state, rng=rng, turn=starter, phase=Phase.MOVE, dice=dice)
+        return dataclasses.replace(state, rng=rng, phase=Phase.MOVE, dice=dice)
+
+    def _play(self, state: State, move: Play) -> State:
+        t = state.turn
+        me, other = list(state.sides[t]), list(state.sides[1 - t])
+        for src, dst in move.steps:
+            me[src] -= 1
+            me[dst] += 1
+            if dst and other[25 - dst] == 1:
+                other[25 - dst] = 0
+                other[BAR] += 1
+        sides = [None, None]
+        sides[t], sides[1 - t] = tuple(me), tuple(other)
+        new = dataclasses.replace(state, sides=tuple(sides), dice=(), phase=Phase.ROLL, turn=1 - t)
+        if me[OFF] == CHECKERS:
+            level = gammon_level(tuple(other))
+            k, points = game_points(level, state.cube, state.owner is not None, _money(state), state.opt("jacoby"))
+            return self._finish(dataclasses.replace(new, turn=t), t, "bear-off", level, points, k)
+        return new
+
+    def _finish(self, state: State, winner: int, how: str, level: int, points: int, k: int = 1) -> State:
+        score = list(state.score)
+        score[winner] = min(_MAX_SCORE, score[winner] + points)
+        return dataclasses.replace(
+            state, phase=Phase.OVER, dice=(), offered=False, resign=0, score=tuple(score),
+            result=Result(winner, how, level, state.cube, k, points),
+        )
+
+    def _next_round(self, state: State) -> State:
+        crawford, post = next_crawford(state.opt("match_length"), state.opt("crawford"), state.score,
+                                       state.crawford, state.post_crawford)
+        return dataclasses.replace(
+            state, sides=(START, START), phase=Phase.OPENING, turn=None, dice=(), cube=1, owner=None,
+            offered=False, resign=0, crawford=crawford, post_crawford=post, game=state.game + 1, result=None,
+        )
+
+    # -- results -------------------------------------------------------------------
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not self._match_over(state):
+            return None
+        length = state.opt("match_length")
+        if length:
+            winner = 0 if state.score[0] >= length else 1
+            reason = "match"
+        else:
+            winner = state.result.winner
+            reason = _reason(state.result)
+        return Outcome((winner,), reason, points=state.score)
+
+    def scores(self, state: State) -> ScoreReport:
+        res = state.result
+        rnd = [0, 0]
+        if res is not None:
+            rnd[res.winner] = res.points
+        breakdown = []
+        for seat in (0, 1):
+            won = res is not None and res.winner == seat
+            breakdown.append({
+                "points": rnd[seat],
+                "result": _reason(res) if won else None,
+                "how": res.how if won else None,
+                "cube": state.cube,
+                "multiplier": res.multiplier if won else 0,
+                "pips": pips(state.sides[seat]),
+                "borne_off": state.sides[seat][OFF],
+                "match_score": state.score[seat],
+            })
+        out = self.outcome(state)
+        return ScoreReport(tuple(rnd), state.score, tuple(breakdown), res is not None, out.winners if out else ())
+
+    def score_tally(self, tally: Json) -> ScoreReport:
+        from ._setup import tally_report
+
+        return tally_report(tally)
+
+    def options_of(self, state: State) -> Mapping[str, Json]:
+        return dict(state.options)
+
+    # -- JSON ----------------------------------------------------------------------
+
+    def to_json(self, state: State) -> Json:
+        from ._setup import state_to_json
+
+        return state_to_json(state)
+
+    def from_json(self, data: Json) -> State:
+        from ._setup import state_from_json
+
+        return state_from_json(self, data)
+
+    def view(self, state: State, seat: int | None) -> Json:
+        out = self.to_json(state)
+        del out["rng"]
+        return out
+
+    def move_to_json(self, move: Move) -> Json:
+        out: dict[str, Json] = {"kind": move.kind}
+        if isinstance(move, Roll):
+            if move.dice is not None:
+                out["dice"] = list(move.dice)
+        elif isinstance(move, Play):
+            out["steps"] = [list(h) for h in move.steps]
+            if move.notation is not None:
+                out["notation"] = move.notation
+        elif isinstance(move, Resign):
+            out["level"] = move.level
+        return out
+
+    def move_from_json(self, data: Json) -> Move:
+        from ._setup import move_from_json
+
+        return move_from_json(data)
+
+    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
+        out = super().events(before, seat, move, after)
+        if move.kind == "roll":
+            if before.phase is Phase.OPENING:
+                out.append({"type": "opening-roll", "dice": list(after.dice) if after.dice else None,
+                            "starter": after.turn})
+            else:
+                out.append({"type": "dice", "seat": seat, "dice": list(after.dice)})
+        if move.kind == "move" and not move.steps:
+            out.append({"type": "turn-forfeited", "seat": seat})
+        if after.result is not None and before.result is None:
+            r = after.result
+            out.append({"type": "game-result", "winner": r.winner, "result": _reason(r), "how": r.how,
+                        "points": r.points})
+        return out
+
+
+_DOUBLE_REFUSALS = {
+    "cube-disabled": "the doubling cube is not in use in this game",
+    "crawford-game": "no doubling in the Crawford game",
+    "not-cube-owner": "the cube ({cube}) is owned by seat {owner}: only its owner may redouble",
+    "max-cube": "the cube is at {cube}: doubling would pass the maximum cube",
+}
+
+
+def _reason(res: Result) -> str:
+    if res.how == "drop":
+        return "drop"
+    return _level_name(res.level)

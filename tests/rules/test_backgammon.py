@@ -1,0 +1,785 @@
+"""Backgammon scenarios: the vectors of compendium-003 §5.8 (BG-0..BG-10, scoring), rulings
+§5.9, notations §5.7, cube and match play, JSON and schemas.
+
+Diagrams show the mover ("me", X) on the bottom row, points in the mover's numbering;
+``o`` are the opponent's checkers, counts in brackets.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.backgammon import ENGINE as E
+from rules.backgammon import _notation as nt
+from rules.base import IllegalMove, InvalidOption, InvalidState, NotYourTurn
+from service.schemas import backgammon as schemas
+
+
+def side_json(counts: dict) -> tuple[list[int], int, int]:
+    points = [0] * 24
+    bar = 0
+    for point, n in counts.items():
+        if point == "bar":
+            bar = n
+        else:
+            points[point - 1] = n
+    return points, bar, 15 - sum(points) - bar
+
+
+def position(me: dict, opp: dict, dice=None, seat: int = 0, options=None, **extra):
+    """A state with ``seat`` on turn; ``me``/``opp`` are {point: count} in each side's numbering."""
+    data = E.to_json(E.new(2, 0, options or {}))
+    for key in ("position_id", "match_id", "xgid", "pips"):
+        del data[key]
+    for who, counts in ((seat, me), (1 - seat, opp)):
+        pts, bar, off = side_json(counts)
+        data["points"][who], data["bar"][who], data["off"][who] = pts, bar, off
+    data["turn"] = seat
+    data["phase"] = "move" if dice else "roll"
+    data["dice"] = list(dice or [])
+    for key, value in extra.items():
+        data[key] = value
+    return E.from_json(data)
+
+
+def notations(state) -> set[str]:
+    return {m.notation for m in E.legal_moves(state, state.turn) if m.kind == "move"}
+
+
+def play(state, text: str, seat: int | None = None):
+    seat = state.turn if seat is None else seat
+    return E.apply(state, seat, E.move_from_json({"kind": "move", "notation": text}))
+
+
+def code_of(state, move_json, seat: int | None = None) -> str:
+    seat = state.turn if seat is None else seat
+    with pytest.raises(IllegalMove) as err:
+        E.check(state, seat, E.move_from_json(move_json))
+    return err.value.code
+
+
+START = {24: 2, 13: 5, 8: 3, 6: 5}
+
+
+# --------------------------------------------------------------------------- §5.8 vectors
+
+
+def test_start_position_pip_count_and_position_id() -> None:
+    """BG-0: 2 on 24, 5 on 13, 3 on 8, 5 on 6 each; 167 pips; Position ID 4HPwATDgc/ABMA.
+
+      13   14 15 16 17   18   | 19   20 21 22 23   24
+      X(5)             o(3)   | o(5)              X(2)
+      o(5)             X(3)   | X(5)              o(2)
+      12   11 10  9  8    7   |  6    5  4  3  2    1     (X's numbering)
+    """
+    state = E.new(2, 1)
+    data = E.to_json(state)
+    assert data["pips"] == [167, 167]
+    assert data["position_id"] == "4HPwATDgc/ABMA"
+    assert data["xgid"] == "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    assert E.legal_moves(state, 0) == E.legal_moves(state, 1) == [E.move_from_json({"kind": "roll"})]
+
+
+def test_larger_die_must_be_played_when_only_one_die_can_be() -> None:
+    """BG-1: me 12:1; opp 24:2 (my 1), 1:13 (my 24); roll 6-5 -> only 12/6.
+
+      24 ... 13 | 12 ... 7 | 6 5 4 3 2 1
+      o(13)     |  X       |           o(2)
+    12/6 then 6/1 is blocked, 12/7 then 7/1 too: one die only, the larger wins.
+    """
+    state = position({12: 1}, {24: 2, 1: 13}, (6, 5))
+    assert E.to_json(state)["position_id"] == "/x8AADAACAAAAA"
+    assert notations(state) == {"12/6"}
+    assert code_of(state, {"kind": "move", "notation": "12/7"}) == "backgammon.must-use-larger-die"
+
+
+def test_only_the_playable_die_is_played() -> None:
+    """BG-2: me 12:1; opp 19:2 (my 6), 24:2 (my 1), 1:11; 6-5 -> only 12/7.
+
+      12 11 10 9 8 7 | 6    5 4 3 2 1
+       X             | o(2)          o(2)
+    """
+    state = position({12: 1}, {19: 2, 24: 2, 1: 11}, (6, 5))
+    assert E.to_json(state)["position_id"] == "/wcAYDAACAAAAA"
+    assert notations(state) == {"12/7"}
+
+
+def test_both_dice_in_the_only_order_that_works() -> None:
+    """BG-3: me 13:1, 1:2; opp 16:2 (my 9), 1:13; 6-4 -> only 13/7/3 (13/9 is blocked).
+
+      13 12 11 10 9    8 7 | 6 5 4 3 2 1
+       X          o(2)     |           X(2)
+    """
+    state = position({13: 1, 1: 2}, {16: 2, 1: 13}, (6, 4))
+    assert E.to_json(state)["position_id"] == "/x8AMAADQAAAAA"
+    assert notations(state) == {"13/7/3"}
+    after = play(state, "13/7 7/3")
+    assert after.sides[0][3] == 1 and after.sides[0][13] == 0
+    assert code_of(state, {"kind": "move", "notation": "13/9 9/3"}) == "backgammon.blocked-point"
+
+
+def test_doubles_play_as_many_as_possible() -> None:
+    """BG-4: me 24:2; opp 11:2 (= my 14), 2:13 (= my 23); 5-5 -> only 24/19(2).
+
+      24   23    22 21 20 19 | 18 17 16 15 14
+      X(2) o(13)             |             o(2)
+    24/19 twice; 19/14 is blocked, so two of the four 5s are lost.
+    """
+    state = position({24: 2}, {11: 2, 2: 13}, (5, 5))
+    assert E.to_json(state)["position_id"] == "/j+AAQAAAIABAA"
+    assert notations(state) == {"24/19(2)"}
+    assert code_of(state, {"kind": "move", "notation": "24/19"}) == "backgammon.must-use-all-dice"
+
+
+def test_checker_on_the_bar_enters_first() -> None:
+    """BG-5: me bar:1, 6:5, 8:3, 13:6; opp 1..4:2 (my 24..21), 13:7; 5-3.
+
+      bar | 24 23 22 21 20 ...
+       X  | o  o  o  o  .      -> bar/20, then 6/3, 8/5, 13/10 or 20/17
+    """
+    state = position({"bar": 1, 6: 5, 8: 3, 13: 6}, {1: 2, 2: 2, 3: 2, 4: 2, 13: 7}, (5, 3))
+    assert E.to_json(state)["position_id"] == "2wbwBwDgc/ADQA"
+    assert notations(state) == {"bar/20 13/10", "bar/20 8/5", "bar/20 6/3", "bar/20/17"}
+    assert code_of(state, {"kind": "move", "notation": "13/8 13/10"}) == "backgammon.must-enter-from-bar"
+    assert code_of(state, {"kind": "move", "notation": "bar/22 13/8"}) == "backgammon.blocked-point"
+    after = play(state, "bar/20 20/17")
+    assert play(state, "13/10 bar/20") == play(state, "bar/20 13/10")  # written order is free
+    assert after.sides[0][17] == 1 and after.sides[0][25] == 0
+
+
+def test_closed_board_forfeits_the_turn() -> None:
+    """BG-6: me bar:1, ...; opp holds 1..6 (my 24..19) with 2 each; 6-5: nothing enters.
+
+      bar | 24 23 22 21 20 19
+       X  | o2 o2 o2 o2 o2 o2   -> the only move is the empty play
+    """
+    state = position({"bar": 1, 6: 5, 8: 3, 13: 6}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}, (6, 5))
+    assert E.to_json(state)["position_id"] == "27YBBwDgc/ADQA"
+    moves = [m for m in E.legal_moves(state, 0) if m.kind == "move"]
+    assert [E.move_to_json(m) for m in moves] == [{"kind": "move", "steps": [], "notation": ""}]
+    after = E.apply(state, 0, moves[0])
+    assert after.turn == 1 and after.sides == state.sides
+    assert code_of(state, {"kind": "move", "steps": [[25, 20]]}) == "backgammon.no-legal-play"
+
+
+def test_bear_off_with_a_die_larger_than_the_highest_point() -> None:
+    """BG-7: me 5:1, 4:1; opp 1:15 (my 24); 6-1 -> 5/off 4/3, or 5/4 4/off.
+
+      6 5 4 3 2 1
+        X X
+    """
+    state = position({5: 1, 4: 1}, {1: 15}, (6, 1))
+    assert E.to_json(state)["position_id"] == "/38AAAAoAAAAAA"
+    assert notations(state) == {"5/off 4/3", "5/4/off"}
+    assert E.is_legal(state, 0, E.move_from_json({"kind": "move", "notation": "5/4 4/off"}))
+    assert E.is_legal(state, 0, E.move_from_json({"kind": "move", "steps": [[4, 3], [5, 0]]}))
+
+
+def test_bear_off_mixed_with_a_move_inside() -> None:
+    """BG-8: me 6:1, 2:1; opp 1:15; 5-4 -> 6/1 2/off, or 6/2 2/off.
+
+      6 5 4 3 2 1
+      X       X
+    """
+    state = position({6: 1, 2: 1}, {1: 15}, (5, 4))
+    assert E.to_json(state)["position_id"] == "/38AAABCAAAAAA"
+    assert notations(state) == {"6/1 2/off", "6/2/off"}
+    assert E.is_legal(state, 0, E.move_from_json({"kind": "move", "notation": "6/2 2/off"}))
+
+
+def test_no_bear_off_until_all_checkers_are_home() -> None:
+    """BG-9: me 7:1, 3:1; opp 1:15; 6-3 -> 7/1 3/off, or 7/4 4/off (7 must come home first).
+
+      7 | 6 5 4 3 2 1
+      X |       X
+    """
+    state = position({7: 1, 3: 1}, {1: 15}, (6, 3))
+    assert E.to_json(state)["position_id"] == "/38AAACEAAAAAA"
+    assert notations(state) == {"7/1 3/off", "7/4/off"}
+    assert E.is_legal(state, 0, E.move_from_json({"kind": "move", "notation": "3/off 7/1"}))  # written order is free
+    blocked = position({9: 1, 3: 1}, {1: 15}, (3, 2))
+    assert code_of(blocked, {"kind": "move", "notation": "3/off 9/7"}) == "backgammon.cannot-bear-off"
+
+
+def test_larger_die_cannot_bear_off_from_below_an_occupied_point() -> None:
+    """§5.4: me 5:2, 2:1 with 6-1: the 6 may not bear off from 2 while 5 is occupied.
+
+      6 5    4 3 2 1
+        X(2)     X      legal: 5/off 5/4, 5/off 2/1, 5/4/off ... never 2/off 5/4
+    """
+    state = position({5: 2, 2: 1}, {1: 15}, (6, 1))
+    assert "2/off 5/4" not in notations(state)
+    assert code_of(state, {"kind": "move", "steps": [[2, 0], [5, 4]]}) == "backgammon.illegal-play"
+
+
+def test_match_id_decodes_as_the_manual_example() -> None:
+    """BG-10: QYkqASAAIAAA = 9-point match, 2-4, player 0 owns a 2-cube, player 1 on roll with 5-2."""
+    fields = nt.decode_match_id("QYkqASAAIAAA")
+    assert fields == {
+        "cube_log": 1, "owner": 0, "on_roll": 1, "crawford": 0, "game_state": 1, "turn": 1, "doubled": 0,
+        "resign": 0, "die1": 5, "die2": 2, "length": 9, "score0": 2, "score1": 4,
+    }
+    assert nt.match_id(fields) == "QYkqASAAIAAA"
+    state = E.new(2, 0, setup={"position_id": "4HPwATDgc/ABMA", "match_id": "QYkqASAAIAAA"})
+    assert (state.turn, state.dice, state.cube, state.owner, state.score) == (1, (5, 2), 2, 0, (2, 4))
+    assert E.options_of(state)["match_length"] == 9
+    assert E.to_json(state)["match_id"] == "QYkqASAAIAAA"
+
+
+# --------------------------------------------------------------------------- scoring vectors
+
+
+def finish(me: dict, opp: dict, dice, text: str, cube=1, owner=None, options=None):
+    state = position(me, opp, dice, options=options or {"match_length": 0, "cube": "on"},
+                     cube={"value": cube, "owner": owner, "offered": False})
+    return play(state, text)
+
+
+def test_gammon_with_cube_four_scores_eight() -> None:
+    """§5.8 scoring: a gammon (the loser has none off) with the cube at 4 -> 8.
+
+      me: 1:1 (last checker) | opp: all 15 on its 7..12 (none off, none in my home)
+    """
+    after = finish({1: 1}, {12: 15}, (3, 2), "1/off", cube=4, owner=1)
+    report = E.scores(after)
+    assert report.round == (8, 0) and report.final and report.winners == (0,)
+    assert report.breakdown[0]["result"] == "gammon" and report.breakdown[0]["multiplier"] == 2
+
+
+def test_backgammon_with_a_checker_on_the_bar_and_cube_two_scores_six() -> None:
+    """§5.8 scoring: backgammon (the loser has a checker on the bar) with the cube at 2 -> 6."""
+    after = finish({2: 1}, {"bar": 1, 12: 14}, (4, 3), "2/off", cube=2, owner=0)
+    assert E.scores(after).round == (6, 0)
+    assert E.outcome(after).reason == "backgammon"
+
+
+def test_backgammon_when_loser_is_in_the_winners_home_board() -> None:
+    """§5.5: none off and a checker on the loser's 19..24 (the winner's home) is a backgammon."""
+    after = finish({2: 1}, {20: 1, 12: 14}, (4, 3), "2/off")
+    assert E.scores(after).round == (3, 0)
+
+
+def test_single_game_when_the_loser_has_borne_off() -> None:
+    """§5.5: the loser has borne off at least one checker -> single."""
+    after = finish({2: 1}, {3: 14}, (4, 3), "2/off")
+    assert E.scores(after).round == (1, 0) and E.outcome(after).reason == "single"
+
+
+def test_dropped_redouble_scores_the_cube_before_the_offer() -> None:
+    """§5.8 scoring: a dropped redouble from 2 to 4 -> the doubler gets 2."""
+    state = position(START, START, options={"cube": "on"}, cube={"value": 2, "owner": 0, "offered": False})
+    state = E.apply(state, 0, E.move_from_json({"kind": "double"}))
+    assert E.to_act(state) == {1}
+    state = E.apply(state, 1, E.move_from_json({"kind": "drop"}))
+    assert E.scores(state).round == (2, 0) and E.outcome(state).reason == "drop"
+
+
+def crawford_state(score, crawford=False, post=False, phase="over"):
+    data = E.to_json(E.new(2, 5, {"match_length": 7}))
+    for key in ("position_id", "match_id", "xgid"):
+        del data[key]
+    data["match"].update(score=list(score), crawford=crawford, post_crawford=post)
+    if phase == "over":
+        data.update(phase="over", turn=0, result={"winner": 0, "how": "resign", "level": "single", "cube": 1,
+                                                  "multiplier": 1, "points": 1})
+    return E.from_json(data)
+
+
+def test_crawford_game_has_no_cube_and_the_next_one_does() -> None:
+    """§5.8: 7-point match at 6-3: the next game is Crawford (no cube); at 6-4 after it, doubling is allowed."""
+    state = crawford_state((6, 3))
+    state = E.apply(state, 0, E.move_from_json({"kind": "next-round"}))
+    assert state.crawford and not state.post_crawford
+    state = E.apply(state, 0, E.move_from_json({"kind": "roll", "dice": [3, 5]}))  # seat 1 starts with 5-3
+    assert state.turn == 1 and state.phase.value == "move"
+    # any turn start of the Crawford game: no double
+    start = E.from_json({**strip_ids(E.to_json(state)), "phase": "roll", "dice": []})
+    assert all(m.kind != "double" for m in E.legal_moves(start, 1))
+    assert code_of(start, {"kind": "double"}, seat=1) == "backgammon.crawford-game"
+    # seat 1 wins the Crawford game: 6-4, post-Crawford
+    over = crawford_state((6, 4), crawford=True)
+    nxt = E.apply(over, 1, E.move_from_json({"kind": "next-round"}))
+    assert nxt.post_crawford and not nxt.crawford
+    nxt = E.apply(nxt, 0, E.move_from_json({"kind": "roll", "dice": [6, 2]}))
+    nxt = E.apply(nxt, 0, E.move_from_json({"kind": "move", "notation": "24/18 13/11"}))
+    assert E.move_from_json({"kind": "double"}) in E.legal_moves(nxt, 1)
+
+
+def strip_ids(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k not in ("position_id", "match_id", "xgid", "pips")}
+
+
+# --------------------------------------------------------------------------- notation and play forms
+
+
+def test_steps_and_notation_forms_are_all_accepted() -> None:
+    """A move is a whole turn: steps [[13,7],[7,3]] or '13/7 7/3' or '13/7/3', dice in any order."""
+    state = position(START, START, (6, 4))
+    forms = [
+        {"kind": "move", "steps": [[13, 7], [7, 3]]},
+        {"kind": "move", "notation": "13/7 7/3"},
+        {"kind": "move", "notation": "13/7/3"},
+        {"kind": "move", "notation": "13/9/3"},  # the 4 first: same result
+        {"kind": "move", "steps": [[13, 3]]},  # one hop of both dice
+        {"kind": "move", "steps": [[13, 7], [7, 3]], "notation": "13/7/3"},
+    ]
+    results = {E.apply(state, 0, E.move_from_json(f)) for f in forms}
+    assert len(results) == 1
+
+
+def test_notation_and_steps_must_agree() -> None:
+    with pytest.raises(IllegalMove) as err:
+        E.move_from_json({"kind": "move", "steps": [[13, 7]], "notation": "13/9"})
+    assert err.value.code == "backgammon.notation-mismatch"
+
+
+def test_hit_is_marked_and_the_blot_goes_to_the_bar() -> None:
+    """'24/18*/15': hitting the blot on my 18 (opponent's 7) sends it to the bar.
+
+      24  23 22 21 20 19 18 17 16 15
+      X(2)               o
+    """
+    opp = {**START, 7: 1, 6: 4}
+    state = position(START, opp, (6, 3))
+    assert "24/18*/15" in notations(state)
+    after = play(state, "24/18*/15")
+    assert after.sides[1][25] == 1 and after.sides[1][7] == 0
+    assert code_of(state, {"kind": "move", "notation": "24/21* 13/7"}) == "backgammon.no-hit-there"
+
+
+def test_doubles_notation_with_count() -> None:
+    """'8/5(2) 6/3(2)': 3-3 played with two pairs of checkers."""
+    state = position(START, START, (3, 3))
+    assert "8/5(2) 6/3(2)" in notations(state)
+    after = play(state, "8/5(2) 6/3(2)")
+    assert after.sides[0][5] == 2 and after.sides[0][3] == 2 and after.turn == 1
+
+
+def test_bar_and_off_forms() -> None:
+    """'bar/20' enters on my 20 (opponent's 5); '6/off' bears off."""
+    state = position({"bar": 1, 6: 14}, {1: 15}, (5, 4))
+    listed = notations(state)
+    assert {"bar/20 6/2", "bar/21 6/1"} <= listed
+    assert len({"bar/20/16", "bar/21/16"} & listed) == 1  # one result, listed once
+    assert E.is_legal(state, 0, E.move_from_json({"kind": "move", "notation": "bar/20/16"}))
+    assert E.is_legal(state, 0, E.move_from_json({"kind": "move", "notation": "bar/21/16"}))
+    home = position({6: 2, 5: 13}, {1: 15}, (6, 5))
+    after = play(home, "6/off 5/off")
+    assert after.sides[0][0] == 2
+
+
+def test_unreadable_notation_is_a_bad_notation() -> None:
+    with pytest.raises(IllegalMove) as err:
+        E.move_from_json({"kind": "move", "notation": "13-7"})
+    assert err.value.code == "backgammon.bad-notation"
+
+
+def test_malformed_moves_are_bad_moves() -> None:
+    for bad in ({"kind": "move"}, {"kind": "move", "steps": [[1, 2, 3]]}, {"kind": "roll", "dice": [1]},
+                {"kind": "fly"}, {"kind": "resign", "level": "triple"}, "x", {"kind": "double", "x": 1}):
+        with pytest.raises(IllegalMove) as err:
+            E.move_from_json(bad)
+        assert err.value.code == "backgammon.bad-move"
+
+
+def test_illegal_play_errors_name_the_rule() -> None:
+    state = position(START, START, (6, 4))
+    assert code_of(state, {"kind": "move", "notation": "12/6 12/8"}) == "backgammon.no-checker"
+    assert code_of(state, {"kind": "move", "notation": "24/14 13/7"}) == "backgammon.dice-mismatch"
+    assert code_of(state, {"kind": "move", "notation": "24/18"}) == "backgammon.must-use-all-dice"
+    assert code_of(state, {"kind": "move", "steps": []}) == "backgammon.must-move"
+    with pytest.raises(NotYourTurn):
+        E.check(state, 1, E.move_from_json({"kind": "move", "notation": "24/18 24/20"}))
+
+
+# --------------------------------------------------------------------------- opening roll, dice
+
+
+def test_opening_tie_is_rolled_again() -> None:
+    """§5.3: each side rolls one die; a tie is rolled again."""
+    state = E.new(2, 3)
+    again = E.apply(state, 1, E.move_from_json({"kind": "roll", "dice": [4, 4]}))
+    assert again.phase.value == "opening" and E.to_act(again) == {0, 1}
+
+
+def test_higher_opening_roller_plays_both_numbers() -> None:
+    """B-1 'use': seat 0 rolls 2, seat 1 rolls 6: seat 1 plays 6-2 at once."""
+    state = E.apply(E.new(2, 3), 0, E.move_from_json({"kind": "roll", "dice": [2, 6]}))
+    assert (state.turn, state.dice, state.phase.value) == (1, (2, 6), "move")
+    assert "24/18 13/11" in notations(state)
+
+
+def test_opening_reroll_option_rolls_afresh() -> None:
+    """B-1 'reroll': the higher roller starts but rolls two dice afresh."""
+    state = E.apply(E.new(2, 3, {"opening_roll": "reroll"}), 0, E.move_from_json({"kind": "roll", "dice": [5, 1]}))
+    assert (state.turn, state.dice, state.phase.value) == (0, (), "roll")
+    rolled = E.apply(state, 0, E.move_from_json({"kind": "roll"}))
+    assert len(rolled.dice) == 2 and rolled.rng.counter > state.rng.counter
+
+
+def test_random_roll_comes_from_the_state_rng() -> None:
+    state = E.apply(E.new(2, 11), 0, E.move_from_json({"kind": "roll"}))
+    again = E.apply(E.new(2, 11), 1, E.move_from_json({"kind": "roll"}))
+    assert state == again
+
+
+def test_physical_dice_must_be_possible() -> None:
+    state = E.new(2, 3)
+    assert code_of(state, {"kind": "roll", "dice": [0, 7]}, seat=0) == "backgammon.bad-dice"
+
+
+# --------------------------------------------------------------------------- cube and resignation
+
+
+def test_cube_is_off_by_default_in_a_single_game() -> None:
+    """B-3: cube off by default for a single game, on in match play."""
+    state = position(START, START)
+    assert all(m.kind != "double" for m in E.legal_moves(state, 0))
+    assert code_of(state, {"kind": "double"}) == "backgammon.cube-disabled"
+    match = position(START, START, options={"match_length": 5})
+    assert E.move_from_json({"kind": "double"}) in E.legal_moves(match, 0)
+
+
+def test_take_gives_the_cube_to_the_taker_and_only_he_may_redouble() -> None:
+    state = position(START, START, options={"cube": "on"})
+    state = E.apply(state, 0, E.move_from_json({"kind": "double"}))
+    assert code_of(state, {"kind": "roll"}, seat=1) == "backgammon.double-pending"
+    state = E.apply(state, 1, E.move_from_json({"kind": "take"}))
+    assert (state.cube, state.owner, state.turn, E.to_act(state)) == (2, 1, 0, {0})
+    assert code_of(state, {"kind": "double"}) == "backgammon.not-cube-owner"
+    data = E.to_json(state)
+    assert data["cube"] == {"value": 2, "owner": 1, "offered": False}
+
+
+def test_max_cube_stops_doubling() -> None:
+    state = position(START, START, options={"cube": "on", "max_cube": 2}, cube={"value": 2, "owner": 0, "offered": False})
+    assert code_of(state, {"kind": "double"}) == "backgammon.max-cube"
+
+
+def test_beaver_redoubles_and_keeps_the_cube() -> None:
+    state = position(START, START, options={"cube": "on", "beaver": True})
+    state = E.apply(state, 0, E.move_from_json({"kind": "double"}))
+    assert E.move_from_json({"kind": "beaver"}) in E.legal_moves(state, 1)
+    state = E.apply(state, 1, E.move_from_json({"kind": "beaver"}))
+    assert (state.cube, state.owner, E.to_act(state)) == (4, 1, {0})
+    plain = E.apply(position(START, START, options={"cube": "on"}), 0, E.move_from_json({"kind": "double"}))
+    assert code_of(plain, {"kind": "beaver"}, seat=1) == "backgammon.beaver-not-allowed"
+
+
+def test_jacoby_counts_a_gammon_single_with_the_cube_centred() -> None:
+    opts = {"cube": "on", "jacoby": True}
+    assert E.scores(finish({1: 1}, {12: 15}, (3, 2), "1/off", options=opts)).round == (1, 0)
+    assert E.scores(finish({1: 1}, {12: 15}, (3, 2), "1/off", cube=2, owner=0, options=opts)).round == (4, 0)
+
+
+def test_resignation_accepted_scores_its_level_times_the_cube() -> None:
+    state = position(START, START, options={"cube": "on"}, cube={"value": 2, "owner": 1, "offered": False})
+    state = E.apply(state, 0, E.move_from_json({"kind": "resign", "level": "gammon"}))
+    assert E.to_act(state) == {1}
+    assert E.to_json(state)["resign"] == "gammon"
+    done = E.apply(state, 1, E.move_from_json({"kind": "accept-resignation"}))
+    assert E.scores(done).round == (0, 4) and E.outcome(done).winners == (1,)
+
+
+def test_resignation_refused_play_goes_on() -> None:
+    state = position(START, START, (3, 1))
+    offered = E.apply(state, 0, E.move_from_json({"kind": "resign", "level": "single"}))
+    back = E.apply(offered, 1, E.move_from_json({"kind": "reject-resignation"}))
+    assert back == state
+
+
+# --------------------------------------------------------------------------- match play
+
+
+def test_match_goes_on_with_next_round_and_ends_at_n() -> None:
+    """Match to 3: a gammon (2) then a single (1) ends it."""
+    opts = {"match_length": 3}
+    state = finish({1: 1}, {12: 15}, (3, 2), "1/off", options=opts)
+    assert E.round_over(state) and E.to_act(state) == {0, 1} and E.outcome(state) is None
+    assert E.scores(state).totals == (2, 0) and not E.scores(state).winners
+    state = E.apply(state, 1, E.move_from_json({"kind": "next-round"}))
+    assert state.phase.value == "opening" and state.game == 2 and state.crawford  # 2 = N-1
+    data = strip_ids(E.to_json(state))
+    data["points"][0], data["bar"][0], data["off"][0] = side_json({1: 1})
+    data["points"][1], data["bar"][1], data["off"][1] = side_json({3: 2})
+    data.update(phase="move", turn=0, dice=[2, 1])
+    state = play(E.from_json(data), "1/off")
+    assert E.outcome(state).winners == (0,) and E.scores(state).totals == (3, 0)
+    assert E.to_act(state) == frozenset()
+
+
+# --------------------------------------------------------------------------- IDs and setup
+
+
+def test_position_id_puts_the_player_not_on_roll_first() -> None:
+    """§5.7 caveat: one checker of the player NOT on roll on the bar -> 4HPwAVDgc/ABMA."""
+    not_on_roll = position(START, {**START, 24: 1, "bar": 1})
+    assert E.to_json(not_on_roll)["position_id"] == "4HPwAVDgc/ABMA"
+    on_roll = position({**START, 24: 1, "bar": 1}, START)
+    assert E.to_json(on_roll)["position_id"] == "4HPwATDgc/ABUA"
+
+
+def test_setup_from_ids_round_trips() -> None:
+    state = position({"bar": 1, 6: 5, 8: 3, 13: 6}, {1: 2, 2: 2, 3: 2, 4: 2, 13: 7}, (5, 3), seat=1,
+                     options={"match_length": 7}, match={"length": 7, "score": [3, 5], "crawford": False,
+                                                         "post_crawford": False, "game": 4},
+                     cube={"value": 2, "owner": 0, "offered": False})
+    data = E.to_json(state)
+    again = E.new(2, 0, setup={"position_id": data["position_id"], "match_id": data["match_id"]})
+    assert (again.sides, again.turn, again.dice, again.cube, again.owner, again.score) == (
+        state.sides, 1, (5, 3), 2, 0, (3, 5))
+    by_xg = E.new(2, 0, setup={"xgid": data["xgid"]})
+    assert (by_xg.sides, by_xg.turn, by_xg.dice, by_xg.cube, by_xg.owner, by_xg.score) == (
+        state.sides, 1, (5, 3), 2, 0, (3, 5))
+    assert E.to_json(by_xg)["xgid"] == data["xgid"]
+
+
+def test_setup_rejects_bad_ids() -> None:
+    with pytest.raises(InvalidState) as err:
+        E.new(2, 0, setup={"position_id": "not-an-id"})
+    assert err.value.code == "backgammon.bad-position-id"
+    with pytest.raises(InvalidState) as err:
+        E.new(2, 0, setup={"xgid": "XGID=nope"})
+    assert err.value.code == "backgammon.bad-xgid"
+    with pytest.raises(InvalidOption):
+        E.new(2, 0, setup={"position_id": "4HPwATDgc/ABMA", "xgid": "x"})
+
+
+# --------------------------------------------------------------------------- JSON, views, tampering
+
+
+def tampered(**changes) -> dict:
+    data = E.to_json(position(START, START, (3, 1)))
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("changes", "code"),
+    [
+        ({"off": [1, 0]}, "backgammon.checker-count"),  # a checker too many
+        ({"points": [[0] * 5 + [5, 0, 3] + [0] * 4 + [5] + [0] * 10 + [1], [0] * 5 + [5, 0, 3] + [0] * 4 + [5] + [0] * 10 + [2]]},
+         "backgammon.checker-count"),  # a lost checker
+        ({"turn": None}, "backgammon.bad-turn"),
+        ({"phase": "roll"}, "backgammon.bad-turn"),
+        ({"position_id": "4HPwATDgc/ABMB"}, "backgammon.id-mismatch"),
+        ({"cube": {"value": 3, "owner": 0, "offered": False}}, "backgammon.bad-cube"),
+        ({"result": {"winner": 0, "how": "bear-off", "level": "single", "cube": 1, "multiplier": 1, "points": 1}},
+         "backgammon.bad-result"),
+        ({"points": None}, "backgammon.bad-state"),
+    ],
+)
+def test_from_json_rejects_tampered_states(changes, code) -> None:
+    with pytest.raises(InvalidState) as err:
+        E.from_json(tampered(**changes))
+    assert err.value.code == code
+
+
+def test_from_json_rejects_a_point_held_by_both_sides() -> None:
+    data = strip_ids(tampered())
+    data["points"][0][23], data["points"][0][22] = 1, 1  # seat 0: 24 -> 23 with one checker
+    data["points"][1][23], data["points"][1][1] = 1, 1  # seat 1: 24 -> 2 = seat 0's 23
+    with pytest.raises(InvalidState) as err:
+        E.from_json(data)
+    assert err.value.code == "backgammon.shared-point"
+
+
+def test_from_json_never_leaks_python_errors() -> None:
+    for junk in (None, [], {"options": {}}, {"options": 5}, {**tampered(), "dice": "xx"}):
+        with pytest.raises(InvalidState):
+            E.from_json(junk)
+
+
+def test_view_hides_only_the_rng_and_carries_the_ids() -> None:
+    state = position(START, START, (3, 1))
+    for seat in (None, 0, 1):
+        view = E.view(state, seat)
+        assert "rng" not in view
+        assert {"position_id", "match_id", "xgid"} <= set(view)
+        assert schemas.ViewSchema().validate(view) == {}
+
+
+# --------------------------------------------------------------------------- tally
+
+
+def test_tally_scores_the_final_position() -> None:
+    """Final position: seat 0 all off; seat 1 none off with a checker on the bar; cube 2 -> 6."""
+    pts, bar, off = side_json({"bar": 1, 12: 14})
+    tally = {"winner": 0, "cube": 2, "owner": 1, "points": [[0] * 24, pts], "bar": [0, bar], "off": [15, off]}
+    assert schemas.TallySchema().validate(tally) == {}
+    report = E.score_tally(tally)
+    assert report.round == (6, 0) and report.winners == (0,) and report.breakdown[0]["result"] == "backgammon"
+
+
+def test_tally_from_an_xgid() -> None:
+    bottom = nt.xgid((0,) * 25, (0,) * 11 + (15,) + (0,) * 13, {
+        "cube_log": 2, "cube_pos": -1, "turn": 1, "dice": "00", "score_bottom": 0, "score_top": 0, "flags": 0,
+        "length": 0, "max_cube_log": 10})
+    assert E.score_tally({"winner": 0, "cube": 4, "owner": 1, "xgid": bottom}).round == (8, 0)
+
+
+def test_tally_rejects_a_winner_with_checkers_left() -> None:
+    with pytest.raises(InvalidState) as err:
+        E.score_tally({"winner": 1, "cube": 1, "position_id": "4HPwATDgc/ABMA"})
+    assert err.value.code == "backgammon.winner-not-off"
+
+
+# --------------------------------------------------------------------------- schemas over playouts
+
+
+def test_schemas_accept_every_state_and_move_of_random_playouts() -> None:
+    state_schema = schemas.StateSchema()
+    for seed in range(6):
+        rnd = random.Random(seed)
+        state = E.new(2, seed, {"match_length": [0, 3][seed % 2], "cube": "on", "beaver": seed % 3 == 0})
+        for _ in range(600):
+            acting = E.to_act(state)
+            if not acting:
+                break
+            seat = rnd.choice(sorted(acting))
+            moves = E.legal_moves(state, seat)
+            assert state_schema.validate(E.to_json(state)) == {}
+            for move in moves:
+                data = E.move_to_json(move)
+                assert schemas.MOVES[data["kind"]]().validate(data) == {}
+            calm = [m for m in moves if m.kind != "resign"] or moves
+            state = E.apply(state, seat, rnd.choice(calm))
+            assert json.loads(json.dumps(E.to_json(state))) == E.to_json(state)
+
+
+def test_long_playouts_obey_the_protocol() -> None:
+    """The conformance checks on whole games (the generic suite's random resignations end
+    games early): every listed move passes check, unlisted earlier moves are illegal or give
+    a listed result, JSON round-trips, apply leaves its input alone, the same seed replays."""
+    from tests.rules.test_conformance import check_step
+
+    for seed, options in enumerate([{}, {"match_length": 3}, {"cube": "on", "beaver": True, "jacoby": True},
+                                    {"match_length": 5, "opening_roll": "reroll", "max_cube": 8}]):
+        rnd = random.Random(seed)
+        state = E.new(2, seed, options)
+        pool: list = []
+        history = []
+        for _ in range(3000):
+            acting = E.to_act(state)
+            if not acting:
+                break
+            seat = rnd.choice(sorted(acting))
+            moves = E.legal_moves(state, seat)
+            check_step(E, state, seat, moves, pool)
+            calm = [m for m in moves if m.kind != "resign" and (m.kind != "double" or rnd.random() < 0.1)] or moves
+            move = rnd.choice(calm)
+            before = E.to_json(state)
+            new = E.apply(state, seat, move)
+            assert E.to_json(state) == before
+            history.append((seat, move))
+            pool.append(move)
+            del pool[:-60]
+            state = new
+        assert E.outcome(state) is not None and E.scores(state).winners == E.outcome(state).winners
+        again = E.new(2, seed, options)
+        for seat, move in history:
+            again = E.apply(again, seat, move)
+        assert again == state
+
+
+def test_legal_play_counts_match_the_recorded_gnubg_counts() -> None:
+    """tests/rules/data/backgammon/legal_counts.json: 150 positions (doubles, the bar,
+    bear-offs, forfeits) with the number of distinct plays GNU BG found; ours must agree."""
+    path = pathlib.Path(__file__).parent / "data" / "backgammon" / "legal_counts.json"
+    rows = json.loads(path.read_text())["positions"]
+    assert len(rows) >= 100
+    for row in rows:
+        state = E.new(2, 0, setup={"position_id": row["position_id"]})
+        state = E.apply(state, 0, E.move_from_json({"kind": "roll", "dice": row["dice"]}))
+        plays = [m for m in E.legal_moves(state, 0) if m.kind == "move" and m.steps]
+        assert len(plays) == row["plays"], row
+        assert len({m.notation for m in plays}) == len(plays)
+
+
+def test_pending_double_and_resignation_survive_the_ids() -> None:
+    """Match ID: doubled bit and resign level, with 'turn' the seat that must answer; XGID: dice 'D'."""
+    base = position(START, {**START, 24: 1, 23: 1}, seat=1, options={"match_length": 7})
+    doubled = E.apply(base, 1, E.move_from_json({"kind": "double"}))
+    data = E.to_json(doubled)
+    fields = nt.decode_match_id(data["match_id"])
+    assert (fields["doubled"], fields["on_roll"], fields["turn"]) == (1, 1, 0)
+    assert ":D:" in data["xgid"]
+    for setup in ({"position_id": data["position_id"], "match_id": data["match_id"]}, {"xgid": data["xgid"]}):
+        again = E.new(2, 0, setup=setup)
+        assert (again.sides, again.offered, again.turn, E.to_act(again)) == (doubled.sides, True, 1, {0})
+    resigned = E.apply(base, 1, E.move_from_json({"kind": "resign", "level": "backgammon"}))
+    data = E.to_json(resigned)
+    assert nt.decode_match_id(data["match_id"])["resign"] == 3
+    again = E.new(2, 0, setup={"position_id": data["position_id"], "match_id": data["match_id"]})
+    assert again.resign == 3 and E.to_act(again) == {0}
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 40) | st.sampled_from(["", "x", "move", "roll", "single", "D"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["value", "owner", "a"]), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300)
+@given(data=st.data())
+def test_from_json_raises_only_invalid_state_on_tampered_input(data) -> None:
+    """Hostile clients: any field replaced by any JSON value gives a state or InvalidState."""
+    state = E.to_json(position({**START, 6: 4, 5: 1}, START, (3, 1), options={"cube": "on"}))
+    key = data.draw(st.sampled_from(sorted(state)))
+    target = state
+    if isinstance(state[key], dict) and data.draw(st.booleans()):
+        target = state[key]
+        key = data.draw(st.sampled_from(sorted(target)))
+    elif isinstance(state[key], list) and state[key] and data.draw(st.booleans()):
+        target = state[key]
+        key = data.draw(st.integers(0, len(target) - 1))
+    target[key] = data.draw(_JSON)
+    try:
+        parsed = E.from_json(state)
+    except InvalidState as err:
+        assert err.code.startswith(("backgammon.", "state."))
+    else:
+        assert E.from_json(E.to_json(parsed)) == parsed
+
+
+@settings(max_examples=300)
+@given(move=_JSON | st.fixed_dictionaries({"kind": st.sampled_from(["move", "roll", "resign"])}, optional={
+    "steps": _JSON, "notation": st.text(max_size=12), "dice": _JSON, "level": _JSON}))
+def test_move_from_json_raises_only_bad_moves(move) -> None:
+    state = position(START, START, (3, 1))
+    try:
+        parsed = E.move_from_json(move)
+    except IllegalMove as err:
+        assert err.code in ("backgammon.bad-move", "backgammon.bad-notation", "backgammon.notation-mismatch")
+        return
+    try:
+        E.check(state, 0, parsed)
+    except IllegalMove as err:
+        assert err.code.startswith("backgammon.")
+
+
+def test_automatic_doubles_on_opening_ties() -> None:
+    """B-3 money option: an opening tie doubles the cube, which stays in the middle."""
+    opts = {"cube": "on", "automatic_doubles": True}
+    state = E.new(2, 3, opts)
+    state = E.apply(state, 0, E.move_from_json({"kind": "roll", "dice": [4, 4]}))
+    state = E.apply(state, 1, E.move_from_json({"kind": "roll", "dice": [2, 2]}))
+    assert (state.cube, state.owner, state.phase.value) == (4, None, "opening")
+    state = E.apply(state, 0, E.move_from_json({"kind": "roll", "dice": [6, 1]}))
+    assert state.turn == 0 and E.to_json(state)["cube"] == {"value": 4, "owner": None, "offered": False}
+    assert E.from_json(E.to_json(state)) == state
+    plain = E.apply(E.new(2, 3, {"cube": "on"}), 0, E.move_from_json({"kind": "roll", "dice": [4, 4]}))
+    assert plain.cube == 1
+    # Jacoby: automatic doubles do not turn the cube
+    jac = finish({1: 1}, {12: 15}, (3, 2), "1/off", cube=2, options={**opts, "jacoby": True})
+    assert E.scores(jac).round == (2, 0)
+    with pytest.raises(InvalidState) as err:
+        E.from_json({**strip_ids(E.to_json(state)), "options": {**E.options_of(state), "automatic_doubles": False}})
+    assert err.value.code == "backgammon.bad-cube"
