@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from rules import backgammon, canasta, eleven_nimmt, kierki, kniffel_cards, mak_yek, northcott, take_that, three_five_eight
+from rules import (
+    backgammon,
+    canasta,
+    eleven_nimmt,
+    kierki,
+    kniffel_cards,
+    mak_yek,
+    northcott,
+    take_that,
+    three_five_eight,
+)
 from rules.base import Engine, UnknownGame
 
 _ENGINES: tuple[Engine, ...] = (

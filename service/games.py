@@ -17,6 +17,8 @@ from marshmallow import Schema, ValidationError
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
 from rules.registry import ENGINES, get_engine
 from service.errors import problem_for
+from service.schemas import (
+    backgammon,
     canasta,
     eleven_nimmt,
     kierki,
@@ -26,7 +28,6 @@ from service.errors import problem_for
     take_that,
     three_five_eight,
 )
-from service.schemas import backgammon, canasta, eleven_nimmt, kierki, kniffel_cards, mak_yek, northcott, take_that, three_five_eight
 from service.schemas.fast import compile_validator
 
 Json = Any
