@@ -7,6 +7,8 @@ real players don't do it):
   keeps the table at one stack and no hand ever empties (4-7 players never finished within
   4000 moves with uniform choice; with takes weighted 0.02 every seeded game ends).
 - Kanasta: asking the partner "may I go out?" is legal before and after drawing.
+- Backgammon: resigning is always legal; a random resigner ends games after a few moves,
+  so the playouts would barely reach bearing off or the cube.
 Classic Northcott (pawns may retreat) never ends under random play at all, so the playouts
 use its dice variant and ``test_conformance`` checks classic for a bounded number of steps.
 """
@@ -18,6 +20,7 @@ import random
 KIND_WEIGHTS: dict[str, dict[str, float]] = {
     "11-nimmt": {"take": 0.02},
     "canasta": {"ask-partner": 0.2},
+    "backgammon": {"resign": 0.02},
 }
 PLAYOUT_OPTIONS: dict[str, dict] = {"northcott": {"variant": "dice"}}
 ENDLESS_VARIANTS: dict[str, dict] = {"northcott": {"variant": "classic"}}
