@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 Json = Any
@@ -390,6 +390,11 @@ class BaseEngine(Generic[S, M]):
 
     def score_tally(self, tally: Json) -> ScoreReport:
         raise InvalidState(f"{self.game_id}.tally-unsupported", f"{self.game_id} has no score-sheet tally")
+
+
+def fields_json(obj: Any) -> dict[str, Json]:
+    """A flat dataclass of JSON values as a dict (``dataclasses.asdict`` deep-copies: slow)."""
+    return {f.name: getattr(obj, f.name) for f in fields(obj)}
 
 
 def require(condition: bool, exc_type: type[RulesError], code: str, message: str, **context: Json) -> None:

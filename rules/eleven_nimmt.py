@@ -77,6 +77,7 @@ from rules.base import (
     Rng,
     RulesError,
     ScoreReport,
+    fields_json,
     require,
 )
 
@@ -132,7 +133,7 @@ class Options:
     start_player: int = 0
 
     def to_json(self) -> Json:
-        return dataclasses.asdict(self)
+        return fields_json(self)
 
 
 @dataclass(frozen=True, slots=True)

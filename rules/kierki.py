@@ -68,6 +68,7 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    fields_json,
     require,
 )
 from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, missing_and_extra, parse_card
@@ -183,7 +184,7 @@ class Options:
     book6Positive: str = "loteryjka"
 
     def to_json(self) -> Json:
-        return dataclasses.asdict(self)
+        return fields_json(self)
 
 
 @dataclass(frozen=True, slots=True)

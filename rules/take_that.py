@@ -78,6 +78,7 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    fields_json,
     require,
 )
 
@@ -215,7 +216,7 @@ class TakeThat(BaseEngine[State, Move]):
         return state.phase is Phase.ROUND_OVER
 
     def options_of(self, state: State) -> Mapping[str, Json]:
-        return dataclasses.asdict(state.options)
+        return fields_json(state.options)
 
     # -- legality ------------------------------------------------------------------
 
@@ -387,7 +388,7 @@ class TakeThat(BaseEngine[State, Move]):
     def to_json(self, state: State) -> Json:
         return {
             "players": state.players,
-            "options": dataclasses.asdict(state.options),
+            "options": fields_json(state.options),
             "round": state.round,
             "dealer": state.dealer,
             "turn": state.turn,

@@ -48,6 +48,7 @@ class GameBinding:
     tally: Schema | None
     setup: Schema | None
     check_state: Callable[[Json], Json]  # ``state`` compiled (see service.schemas.fast)
+    check_moves: Mapping[str, Callable[[Json], Json]]  # ``moves`` compiled, by kind
 
     # -- catalogue -------------------------------------------------------------------
 
@@ -76,12 +77,12 @@ class GameBinding:
 
     def load_move(self, data: Json, where: str = "move") -> Any:
         kind = data.get("kind") if isinstance(data, dict) else None
-        schema = self.moves.get(kind) if isinstance(kind, str) else None
-        if schema is None:
+        check = self.check_moves.get(kind) if isinstance(kind, str) else None
+        if check is None:
             raise ValidationError(
                 {where: {"kind": [f"must be one of {sorted(self.moves)} for {self.engine.game_id}, got {kind!r}"]}}
             )
-        return self.engine.move_from_json(_validated(schema, data, where))
+        return self.engine.move_from_json(check(data, where))
 
     # -- engine values -> responses --------------------------------------------------
 
@@ -155,13 +156,15 @@ def bind(module: ModuleType) -> GameBinding:
     """Binding for the engine whose game id is the schema module's ``GAME_ID``."""
     tally, setup = getattr(module, "TALLY", None), getattr(module, "SETUP", None)
     state = module.StateSchema()
+    moves = {kind: cls() for kind, cls in module.MOVES.items()}
     return GameBinding(
         engine=ENGINES[module.GAME_ID],
         state=state,
-        moves=MappingProxyType({kind: cls() for kind, cls in module.MOVES.items()}),
+        moves=MappingProxyType(moves),
         tally=tally() if tally else None,
         setup=setup() if setup else None,
         check_state=compile_validator(state, "state"),
+        check_moves=MappingProxyType({kind: compile_validator(m, "move") for kind, m in moves.items()}),
     )
 
 

@@ -60,7 +60,7 @@ def compile_validator(schema: Schema, where: str, nested: bool = True) -> Callab
     (errors under ``where``, or at the top level when ``nested`` is false)."""
     check = fastjsonschema.compile(json_schema(schema))
 
-    def validate(data: Json) -> Json:
+    def validate(data: Json, where: str = where) -> Json:
         try:
             return check(data)
         except fastjsonschema.JsonSchemaValueException as exc:

@@ -36,21 +36,27 @@ def test_schemas_accept_every_reached_state_and_move(game):
             assert b.check_state(data) is data
         for move in moves:
             assert b.moves[move["kind"]].validate(move) == {}, move
+            assert b.check_moves[move["kind"]](move) is move
 
 
-@pytest.mark.parametrize("game", list(BINDINGS))
-def test_compiled_validator_rejects_what_marshmallow_rejects(game):
-    """Retype each top-level field of a real state: both checks refuse it alike."""
-    b = BINDINGS[game]
-    data = b.engine.to_json(b.engine.new(b.engine.players.start, 1))
+def _agree(schema, check, data: dict) -> None:
+    """Retype each top-level field of ``data``: marshmallow and the compiled check agree."""
     for key in data:
-        for wrong in ("x", 1.5, [{"a": 1}], {"a": 1}, True):
-            bad = copy.deepcopy(data)
-            bad[key] = wrong
-            marsh = b.state.validate(bad) != {}
+        for wrong in ("x", 1.5, [{"a": 1}], {"a": 1}, True, None, -1):
+            bad = {**copy.deepcopy(data), key: wrong}
+            marsh = schema.validate(bad) != {}
             try:
-                b.check_state(bad)
+                check(bad)
                 fast = False
             except ValidationError:
                 fast = True
-            assert marsh == fast, (key, wrong, b.state.validate(bad))
+            assert marsh == fast, (key, wrong, schema.validate(bad))
+
+
+@pytest.mark.parametrize("game", list(BINDINGS))
+def test_compiled_validators_reject_what_marshmallow_rejects(game):
+    b = BINDINGS[game]
+    states, moves = playout(b.engine, b.engine.players.start, seed=5, steps=40)
+    _agree(b.state, b.check_state, b.engine.to_json(states[-1]))
+    for move in moves:
+        _agree(b.moves[move["kind"]], b.check_moves[move["kind"]], move)
