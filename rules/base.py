@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -81,6 +82,27 @@ class GameOver(IllegalMove):
 
 class UnknownGame(RulesError):
     kind = "unknown-game"
+
+
+#: What parsing untrusted JSON throws when the data has the wrong shape (a missing key, a
+#: string where a list belongs, an unknown enum value ...), as opposed to a RulesError.
+MALFORMED_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
+@contextmanager
+def malformed(code: str, what: str, error: type[RulesError] = InvalidState) -> Iterator[None]:
+    """Turn a stray KeyError/TypeError/ValueError/IndexError/AttributeError raised while reading
+    untrusted JSON into ``error(code, f"malformed {what}: {type(exc).__name__}: {exc}")``.
+
+    A RulesError raised inside passes through unchanged (it already carries its own code)::
+
+        with malformed(f"{GAME}.bad-move", f"{GAME} move {data!r}", IllegalMove):
+            return _move_from_json(data)
+    """
+    try:
+        yield
+    except MALFORMED_ERRORS as exc:
+        raise error(code, f"malformed {what}: {type(exc).__name__}: {exc}") from exc
 
 
 # --------------------------------------------------------------------------- rng

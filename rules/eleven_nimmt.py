@@ -78,6 +78,7 @@ from rules.base import (
     RulesError,
     ScoreReport,
     fields_json,
+    malformed,
     require,
 )
 
@@ -388,12 +389,8 @@ class ElevenNimmt(BaseEngine[State, Move]):
         "bull_cards"?: [per seat]}``: exactly one hand is empty (the seat that went out),
         no card twice, and at least one card is on the table. Bull cards score nothing.
         """
-        try:
+        with malformed(f"{_GAME}.bad-tally", f"11 nimmt! tally {tally!r}"):
             return _score_tally(tally)
-        except RulesError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise InvalidState(f"{_GAME}.bad-tally", f"malformed tally {tally!r}: {exc}") from exc
 
     # -- views and JSON ------------------------------------------------------------
 
@@ -427,24 +424,19 @@ class ElevenNimmt(BaseEngine[State, Move]):
 
     def from_json(self, data: Json) -> State:
         try:
-            return _state_from_json(self, data)
+            with malformed(f"{_GAME}.malformed-state", "11 nimmt! state"):
+                return _state_from_json(self, data)
         except RulesError as exc:
             if isinstance(exc, InvalidState):
                 raise
             raise InvalidState(f"{_GAME}.bad-options", exc.message) from exc
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise InvalidState(f"{_GAME}.malformed-state", f"malformed 11 nimmt! state: {exc!r}") from exc
 
     def move_to_json(self, move: Move) -> Json:
         return move_to_json(move)
 
     def move_from_json(self, data: Json) -> Move:
-        try:
+        with malformed(f"{_GAME}.bad-move", f"11 nimmt! move {data!r}", IllegalMove):
             return _move_from_json(data)
-        except IllegalMove:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise IllegalMove(f"{_GAME}.bad-move", f"malformed 11 nimmt! move {data!r}: {exc!r}") from exc
 
 
 # --------------------------------------------------------------------------- helpers: rules

@@ -69,6 +69,7 @@ from rules.base import (
     Rng,
     ScoreReport,
     fields_json,
+    malformed,
     require,
 )
 from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, missing_and_extra, parse_card
@@ -441,12 +442,8 @@ class Kierki(BaseEngine[State, Move]):
         }
 
     def from_json(self, data: Json) -> State:
-        try:
+        with malformed(f"{GAME_ID}.malformed-state", "kierki state"):
             state = _parse_state(data)
-        except InvalidState:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise InvalidState(f"{GAME_ID}.malformed-state", f"not a kierki state: {exc!s}") from exc
         _check_meaning(state, data)
         return state
 
@@ -465,7 +462,7 @@ class Kierki(BaseEngine[State, Move]):
         fields = {"play": {"card"}, "name-trump": {"suit"}, "pass": set(), "next-round": set()}.get(kind)
         if fields is None or set(data) != fields | {"kind"}:
             raise bad
-        try:
+        with malformed(f"{GAME_ID}.bad-move", f"kierki move {data!r}", IllegalMove):
             if kind == "play":
                 card = parse_card(data["card"])
                 if card.is_joker:
@@ -476,8 +473,6 @@ class Kierki(BaseEngine[State, Move]):
                 if not isinstance(suit, str):
                     raise ValueError(suit)
                 return NameTrump(None if suit == _NO_TRUMP else Suit(suit))
-        except (ValueError, TypeError) as exc:
-            raise bad from exc
         return Pass() if kind == "pass" else NextRound()
 
 
@@ -755,16 +750,15 @@ def _score_tally(tally: Json) -> ScoreReport:
     if not isinstance(tally, dict):
         raise bad("bad-tally", f"a tally is an object, got {tally!r}")
     try:
-        kind = Deal(tally["deal"])
-        players = tally["players"]
-        if players not in (3, 4) or isinstance(players, bool):
-            raise bad("bad-tally", f"players must be 3 or 4, got {players!r}")
-        given = tally.get("options") or {}
-        resolved = ENGINE.resolve_options(given)
+        with malformed(f"{GAME_ID}.bad-tally", "kierki tally (it needs 'deal' (a deal name) and 'players')"):
+            kind = Deal(tally["deal"])
+            players = tally["players"]
+            if players not in (3, 4) or isinstance(players, bool):
+                raise bad("bad-tally", f"players must be 3 or 4, got {players!r}")
+            given = tally.get("options") or {}
+            resolved = ENGINE.resolve_options(given)
     except InvalidOption as exc:
         raise bad("bad-tally", exc.message) from exc
-    except (KeyError, TypeError, ValueError) as exc:
-        raise bad("bad-tally", f"a tally needs 'deal' (a deal name) and 'players': {exc!s}") from exc
     options = Options(**resolved)
     sign = _sign(options)
     if kind is Deal.LOTERYJKA:
@@ -783,11 +777,10 @@ def _score_tally(tally: Json) -> ScoreReport:
         cards_per: list[list[Card]] = []
         numbers_per: list[list[int]] = []
         for s, entry in enumerate(seats):
-            try:
+            with malformed(f"{GAME_ID}.bad-tally",
+                           f"kierki tally: seat {s} needs 'cards' (card names) and 'tricks' (numbers)"):
                 cards = [parse_card(c) for c in entry["cards"]]
                 numbers = list(entry["tricks"])
-            except (KeyError, TypeError, ValueError) as exc:
-                raise bad("bad-tally", f"seat {s}: needs 'cards' (card names) and 'tricks' (numbers): {exc!s}") from exc
             if any(not isinstance(k, int) or isinstance(k, bool) for k in numbers):
                 raise bad("bad-tally", f"seat {s}: trick numbers must be integers, got {numbers!r}")
             if len(cards) != players * len(numbers):

@@ -65,6 +65,7 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    malformed,
     require,
 )
 
@@ -409,7 +410,7 @@ class KniffelCards(BaseEngine[State, Move]):
     def score_tally(self, tally: Json) -> ScoreReport:
         """Score sheets without a state: ``{"sheets": [{"boxes": {box: value|null},
         "penalties": {box: points}, "extra_penalties": n, "missed_announcement": bool}]}``."""
-        try:
+        with malformed(f"{_GAME}.tally-shape", "kniffel-cards tally (it must be {'sheets': [...]})"):
             sheets = tally["sheets"]
             require(
                 isinstance(sheets, list) and 1 <= len(sheets) <= 5, InvalidState, f"{_GAME}.tally-sheets",
@@ -431,8 +432,6 @@ class KniffelCards(BaseEngine[State, Move]):
                 require(isinstance(missed, bool), InvalidState, f"{_GAME}.tally-sheets", f"sheet {n}: missed_announcement {missed!r}")
                 _check_sheet(boxes, pens, extra, int(missed), f"sheet {n}")
                 out.append(_sheet_score(boxes, pens, extra, int(missed)))
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise InvalidState(f"{_GAME}.tally-shape", f"tally must be {{'sheets': [...]}}: {exc!r}") from exc
         totals = tuple(s["total"] for s in out)
         return ScoreReport(totals, totals, tuple(out), True, _best(totals))
 
@@ -470,12 +469,8 @@ class KniffelCards(BaseEngine[State, Move]):
         }
 
     def from_json(self, data: Json) -> State:
-        try:
+        with malformed(f"{_GAME}.bad-state", "kniffel-cards state"):
             return self._from_json(data)
-        except InvalidState:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise InvalidState(f"{_GAME}.bad-state", f"state is malformed: {exc!r}") from exc
 
     def _from_json(self, data: Json) -> State:
         players = _int(data["players"], "players")

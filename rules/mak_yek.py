@@ -59,6 +59,7 @@ from rules.base import (
     Option,
     Outcome,
     ScoreReport,
+    malformed,
     require,
 )
 
@@ -358,13 +359,10 @@ class MakYek(BaseEngine[State, Move]):
 
     def from_json(self, data: Json) -> State:
         try:
-            return self._from_json(data)
-        except InvalidState:
-            raise
+            with malformed("mak-yek.malformed-state", "mak-yek state"):
+                return self._from_json(data)
         except InvalidOption as exc:
             raise InvalidState("mak-yek.bad-options", exc.message) from exc
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise InvalidState("mak-yek.malformed-state", f"malformed mak-yek state: {exc!r}") from exc
 
     def _from_json(self, data: Json) -> State:
         require(isinstance(data, dict), InvalidState, "mak-yek.malformed-state", f"a state is an object, got {data!r}")

@@ -59,6 +59,7 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    malformed,
     require,
 )
 from rules.mak_yek import FILES, parse_square, square_name
@@ -300,13 +301,10 @@ class Northcott(BaseEngine[State, Move]):
 
     def from_json(self, data: Json) -> State:
         try:
-            return self._from_json(data)
-        except InvalidState:
-            raise
+            with malformed("northcott.malformed-state", "northcott state"):
+                return self._from_json(data)
         except InvalidOption as exc:
             raise InvalidState("northcott.bad-options", exc.message) from exc
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise InvalidState("northcott.malformed-state", f"malformed northcott state: {exc!r}") from exc
 
     def _from_json(self, data: Json) -> State:
         require(isinstance(data, dict), InvalidState, "northcott.malformed-state", f"a state is an object, got {data!r}")

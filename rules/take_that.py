@@ -79,6 +79,7 @@ from rules.base import (
     Rng,
     ScoreReport,
     fields_json,
+    malformed,
     require,
 )
 
@@ -365,12 +366,8 @@ class TakeThat(BaseEngine[State, Move]):
     def score_tally(self, tally: Json) -> ScoreReport:
         """Score sheet of one round: ``{"seats": [{"face_up": [..], "face_down": [..]}, ..],
         "previous"?: [total of earlier rounds per seat], "tie_break"?: "shared" | "last-round"}``."""
-        try:
+        with malformed(f"{_GAME}.bad-tally", f"take-that tally {tally!r}"):
             return _score_tally(tally)
-        except InvalidState:
-            raise
-        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
-            raise InvalidState(f"{_GAME}.bad-tally", f"malformed tally {tally!r}: {exc}") from None
 
     # -- views and JSON ------------------------------------------------------------
 
@@ -404,13 +401,10 @@ class TakeThat(BaseEngine[State, Move]):
 
     def from_json(self, data: Json) -> State:
         try:
-            return _from_json(self, data)
-        except InvalidState:
-            raise
+            with malformed(f"{_GAME}.bad-state", "take-that state"):
+                return _from_json(self, data)
         except InvalidOption as exc:
             raise InvalidState(f"{_GAME}.bad-option", exc.message) from None
-        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
-            raise InvalidState(f"{_GAME}.bad-state", f"malformed take-that state: {exc!r}") from None
 
     def move_to_json(self, move: Move) -> Json:
         if isinstance(move, NextRound) or (isinstance(move, Take) and move.card is None):

@@ -62,6 +62,7 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    malformed,
     require,
 )
 from rules.cards import Card, Suit, card_strs, deck, missing_and_extra, parse_card
@@ -382,7 +383,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
 
     def score_tally(self, tally: Json) -> ScoreReport:
         """Scores of one deal from its sheet: ``{"contract", "dealer" or "chooser", "tricks": [3]}``."""
-        try:
+        with malformed(f"{GAME_ID}.bad-tally", f"3-5-8 tally {tally!r}"):
             if not isinstance(tally, dict) or not {"contract", "tricks"} <= set(tally):
                 raise ValueError("a tally needs 'contract' and 'tricks'")
             extra = set(tally) - {"contract", "tricks", "dealer", "chooser"}
@@ -394,8 +395,6 @@ class ThreeFiveEight(BaseEngine[State, Move]):
                 raise ValueError(f"tricks must have 3 entries, got {len(tricks)}")
             dealer = _int(tally["dealer"], 0, 2, "dealer") if "dealer" in tally else None
             chooser = _int(tally["chooser"], 0, 2, "chooser") if "chooser" in tally else None
-        except (ValueError, TypeError, KeyError) as exc:
-            raise InvalidState(f"{GAME_ID}.bad-tally", f"bad 3-5-8 tally {tally!r}: {exc}") from None
         if dealer is None and chooser is None:
             raise InvalidState(f"{GAME_ID}.bad-tally", "a tally needs 'dealer' or 'chooser' to fix the roles")
         if dealer is None:
@@ -496,7 +495,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         return {"kind": "next-round"}
 
     def move_from_json(self, data: Json) -> Move:
-        try:
+        with malformed(f"{GAME_ID}.bad-move", f"3-5-8 move {data!r}", IllegalMove):
             kind = data["kind"]
             keys = set(data)
             if kind == "play" and keys == {"kind", "card"}:
@@ -511,8 +510,6 @@ class ThreeFiveEight(BaseEngine[State, Move]):
                 return EndExchange()
             if kind == "next-round" and keys == {"kind"}:
                 return NextRound()
-        except (KeyError, TypeError, ValueError) as exc:
-            raise IllegalMove(f"{GAME_ID}.bad-move", f"malformed 3-5-8 move {data!r}: {exc}") from None
         raise IllegalMove(
             f"{GAME_ID}.bad-move",
             f"malformed 3-5-8 move {data!r}: expected one of {list(self.move_kinds)} with its fields "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
-from rules.base import IllegalMove, InvalidOption, InvalidState, Json, Rng, RulesError, ScoreReport
+from rules.base import IllegalMove, InvalidOption, InvalidState, Json, Rng, RulesError, ScoreReport, malformed
 
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, from_gnubg_side, gammon_level, gnubg_side, overlap, pips
@@ -123,13 +123,12 @@ def _seat_or_none(value: Json, what: str) -> int | None:
 
 def state_from_json(engine, data: Json) -> State:
     try:
-        return _state_from_json(engine, data)
+        with malformed(f"{GAME_ID}.bad-state", "backgammon state"):
+            return _state_from_json(engine, data)
     except RulesError as exc:
         if isinstance(exc, InvalidState):
             raise
         raise InvalidState(f"{GAME_ID}.bad-options", exc.message) from exc
-    except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
-        raise _bad("bad-state", f"malformed backgammon state: {type(exc).__name__}: {exc}") from exc
 
 
 def _state_from_json(engine, data: Json) -> State:
@@ -436,7 +435,7 @@ def tally_report(tally: Json) -> ScoreReport:
     """
     if not isinstance(tally, Mapping):
         raise _bad("bad-tally", f"a tally is a JSON object, got {tally!r}")
-    try:
+    with malformed(f"{GAME_ID}.bad-tally", "backgammon tally"):
         winner = tally["winner"]
         if winner not in (0, 1) or isinstance(winner, bool):
             raise _bad("bad-tally", f"winner must be 0 or 1, got {winner!r}")
@@ -462,8 +461,6 @@ def tally_report(tally: Json) -> ScoreReport:
             )
             if any(len(side) != 26 or sum(side) != CHECKERS for side in sides):
                 raise _bad("checker-count", "each side has 24 points and 15 checkers in all")
-    except (KeyError, TypeError, IndexError, ValueError) as exc:
-        raise _bad("bad-tally", f"malformed tally: {type(exc).__name__}: {exc}") from exc
     if overlap(sides[0], sides[1]):
         raise _bad("shared-point", "the tally puts checkers of both sides on one point")
     if sides[winner][OFF] != CHECKERS:

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.base import IllegalMove, InvalidState, Json, Rng
+from rules.base import IllegalMove, InvalidState, Json, Rng, malformed
 from rules.cards import Card, deck, parse_card
 
 from ._melds import NAME_RANKS, RANK_NAMES, Meld, check_meld_shape, is_red_three
@@ -301,10 +301,9 @@ def _rng(data: Json) -> Rng:
 def state_from_json(data: Json, resolve_options, cap3_of) -> State:
     """Parse and check the meaning of a state; raises InvalidState only."""
     try:
-        return _state_from_json(data, resolve_options, cap3_of)
-    except InvalidState:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, IllegalMove) as exc:
+        with malformed(f"{G}.bad-state", "Kanasta state"):
+            return _state_from_json(data, resolve_options, cap3_of)
+    except IllegalMove as exc:
         raise _inv("bad-state", f"not a Kanasta state: {type(exc).__name__}: {exc}") from None
 
 

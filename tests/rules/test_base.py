@@ -1,0 +1,218 @@
+"""rules.base: the ``malformed`` helper, the specified Rng (version 1) and Option.validate.
+
+The Rng figures below were computed once and are pinned: a change to any of them means
+saved games and seeded tests would replay differently, which the spec forbids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from rules.base import IllegalMove, InvalidOption, InvalidState, Option, Rng, RulesError, malformed
+
+# --------------------------------------------------------------------------- malformed
+
+
+@pytest.mark.parametrize("stray", [KeyError("k"), TypeError("t"), ValueError("v"), IndexError("i"),
+                                   AttributeError("a")])
+def test_malformed_turns_stray_exceptions_into_invalid_state(stray: Exception) -> None:
+    with pytest.raises(InvalidState) as err, malformed("game.bad-state", "game state"):
+        raise stray
+    assert err.value.code == "game.bad-state"
+    assert err.value.message == f"malformed game state: {type(stray).__name__}: {stray}"
+    assert err.value.__cause__ is stray
+
+
+def test_malformed_takes_the_error_class() -> None:
+    with pytest.raises(IllegalMove) as err, malformed("game.bad-move", "game move {}", IllegalMove):
+        {}["kind"]  # noqa: B018 - the KeyError is the point
+    assert type(err.value) is IllegalMove
+    assert err.value.code == "game.bad-move"
+    assert err.value.message == "malformed game move {}: KeyError: 'kind'"
+
+
+@pytest.mark.parametrize("error", [
+    InvalidState("game.other", "x"), IllegalMove("game.illegal", "y"), InvalidOption("options.bad-value", "z"),
+])
+def test_malformed_lets_rules_errors_pass_unchanged(error: RulesError) -> None:
+    with pytest.raises(RulesError) as err, malformed("game.bad-state", "game state"):
+        raise error
+    assert err.value is error
+
+
+def test_malformed_lets_other_exceptions_pass_and_stays_quiet_without_one() -> None:
+    with pytest.raises(ZeroDivisionError), malformed("game.bad-state", "game state"):
+        1 // 0  # noqa: B018
+    with malformed("game.bad-state", "game state"):
+        value = int("7")
+    assert value == 7
+
+
+# --------------------------------------------------------------------------- Rng
+
+KEY_42 = "49d395f3f82c96e60efb92d5c340f188cafcb8684911e297bdca15ae28606c58"
+FIRST_DRAWS_42 = [2716996323171510867, 5511130979358959037, 3037432573276152039, 9520758912971573366]
+
+
+def test_seed_becomes_the_specified_key() -> None:
+    assert Rng.from_seed(42) == Rng(KEY_42, 0)
+    assert hashlib.sha256(b"arbiter-rng-v1:int:42").hexdigest() == KEY_42
+    assert Rng.from_seed("42").key == hashlib.sha256(b"arbiter-rng-v1:str:42").hexdigest()
+    assert Rng.from_seed("42").key == "3f71deec15a03e86c4d49df3da299ca676e29b82f75baab4854fa5f09e5c5931"
+
+
+def test_unseeded_keys_are_random_and_well_formed() -> None:
+    a, b = Rng.from_seed(), Rng.from_seed()
+    assert a.key != b.key and a.counter == 0
+    assert Rng.from_json(a.to_json()) == a
+
+
+def test_first_draws_are_pinned_and_follow_the_spec() -> None:
+    rng = Rng.from_seed(42)
+    draws = []
+    for i in range(4):
+        x, nxt = rng.next_u64()
+        digest = hashlib.sha256(bytes.fromhex(KEY_42) + i.to_bytes(8, "big")).digest()
+        assert x == int.from_bytes(digest[:8], "big")
+        assert nxt == Rng(KEY_42, i + 1) and rng == Rng(KEY_42, i)  # a new value; the old is unchanged
+        draws.append(x)
+        rng = nxt
+    assert draws == FIRST_DRAWS_42
+
+
+def test_randbelow_pinned_including_a_rejected_draw() -> None:
+    n = 2**63 + 1  # limit = 2**64 - 2**64 % n = n: draws >= n are rejected
+    assert Rng(KEY_42, 0).randbelow(n) == (FIRST_DRAWS_42[0], Rng(KEY_42, 1))
+    # draw 3 (9520758912971573366) is >= n, so it is skipped and draw 4 is used
+    assert Rng(KEY_42, 3).randbelow(n) == (3833140280120896526, Rng(KEY_42, 5))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 6, 7, 52, 1000, 2**64 - 1])
+def test_randbelow_stays_in_range(n: int) -> None:
+    rng = Rng.from_seed(f"randbelow-{n}")
+    for _ in range(200):
+        before = rng.counter
+        x, rng = rng.randbelow(n)
+        assert 0 <= x < n
+        assert rng.counter > before
+    if n == 1:
+        assert rng.counter == 200  # nothing is ever rejected below 1
+
+
+@pytest.mark.parametrize("n", [0, -1, 2**64, 2**70])
+def test_randbelow_rejects_bad_bounds(n: int) -> None:
+    with pytest.raises(ValueError):
+        Rng.from_seed(1).randbelow(n)
+
+
+def test_shuffle_and_dice_are_pinned() -> None:
+    assert Rng.from_seed(42).shuffle(range(10)) == ((8, 4, 3, 6, 5, 2, 1, 9, 0, 7), Rng(KEY_42, 9))
+    assert Rng.from_seed("seed").shuffle("abcdefgh")[0] == ("f", "b", "c", "d", "g", "e", "a", "h")
+    assert Rng.from_seed(42).dice(5) == ((4, 4, 4, 3, 3), Rng(KEY_42, 5))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_shuffle_is_a_permutation_and_leaves_its_input_alone(seed: int) -> None:
+    items = list(range(52))
+    out, rng = Rng.from_seed(seed).shuffle(items)
+    assert sorted(out) == items and items == list(range(52))
+    assert rng.counter >= 51
+    dice, _ = rng.dice(10, sides=6)
+    assert all(1 <= d <= 6 for d in dice)
+
+
+def test_shuffle_of_fewer_than_two_items_draws_nothing() -> None:
+    rng = Rng.from_seed(3)
+    assert rng.shuffle([]) == ((), rng)
+    assert rng.shuffle(["x"]) == (("x",), rng)
+
+
+def test_json_round_trip() -> None:
+    rng = Rng(KEY_42, 17)
+    assert rng.to_json() == {"v": 1, "key": KEY_42, "counter": 17}
+    assert Rng.from_json(rng.to_json()) == rng
+    assert Rng.from_json({"v": 1, "key": KEY_42, "counter": Rng.MAX_COUNTER}).counter == Rng.MAX_COUNTER
+
+
+def _rng_json(**change: object) -> dict[str, object]:
+    return {"v": 1, "key": KEY_42, "counter": 0} | change
+
+
+@pytest.mark.parametrize(("data", "code"), [
+    (None, "state.rng"),
+    ([1, KEY_42, 0], "state.rng"),
+    ("rng", "state.rng"),
+    ({"v": 1, "key": KEY_42}, "state.rng"),
+    ({"key": KEY_42, "counter": 0}, "state.rng"),
+    (_rng_json(v=2), "state.rng-version"),
+    (_rng_json(v="1"), "state.rng-version"),
+    (_rng_json(key=KEY_42.upper()), "state.rng"),
+    (_rng_json(key=KEY_42[:-1]), "state.rng"),
+    (_rng_json(key=KEY_42 + "0"), "state.rng"),
+    (_rng_json(key="g" * 64), "state.rng"),
+    (_rng_json(key=None), "state.rng"),
+    (_rng_json(key=42), "state.rng"),
+    (_rng_json(counter=-1), "state.rng"),
+    (_rng_json(counter=Rng.MAX_COUNTER + 1), "state.rng"),
+    (_rng_json(counter=True), "state.rng"),
+    (_rng_json(counter=1.0), "state.rng"),
+    (_rng_json(counter="3"), "state.rng"),
+    (_rng_json(counter=None), "state.rng"),
+])
+def test_from_json_rejects(data: object, code: str) -> None:
+    with pytest.raises(InvalidState) as err:
+        Rng.from_json(data)
+    assert err.value.code == code
+
+
+# --------------------------------------------------------------------------- Option
+
+
+def _refused(option: Option, value: object) -> str:
+    with pytest.raises(InvalidOption) as err:
+        option.validate("opt", value)
+    assert "'opt'" in err.value.message
+    return err.value.code
+
+
+def test_choices() -> None:
+    opt = Option("a", "letters", choices=("a", "b"))
+    assert opt.validate("opt", "b") == "b"
+    assert _refused(opt, "c") == "options.bad-value"
+    assert _refused(opt, None) == "options.bad-value"
+
+
+def test_choices_keep_booleans_and_numbers_apart() -> None:
+    numbers = Option(1, "a number", choices=(0, 1, 2))
+    assert numbers.validate("opt", 0) == 0
+    assert _refused(numbers, True) == "options.bad-value"  # True == 1, but it is not a number here
+    flags = Option(False, "a flag", choices=(False, True))
+    assert flags.validate("opt", True) is True
+    assert _refused(flags, 0) == "options.bad-value"
+
+
+def test_integers_and_their_bounds() -> None:
+    opt = Option(5, "a count", type="integer", minimum=1, maximum=10)
+    assert opt.validate("opt", 1) == 1 and opt.validate("opt", 10) == 10
+    assert _refused(opt, 0) == "options.out-of-range"
+    assert _refused(opt, 11) == "options.out-of-range"
+    assert _refused(opt, True) == "options.bad-type"
+    assert _refused(opt, 5.0) == "options.bad-type"
+    assert _refused(opt, "5") == "options.bad-type"
+    assert Option(0, "unbounded", type="integer").validate("opt", -(10**9)) == -(10**9)
+    assert Option(0, "no minimum", type="integer", maximum=3).validate("opt", -5) == -5
+
+
+def test_other_types() -> None:
+    boolean = Option(False, "a flag", type="boolean")
+    assert boolean.validate("opt", True) is True
+    assert _refused(boolean, 1) == "options.bad-type"
+    assert _refused(boolean, "true") == "options.bad-type"
+    obj = Option({}, "an object", type="object")
+    assert obj.validate("opt", {"x": 1}) == {"x": 1}
+    assert _refused(obj, []) == "options.bad-type"
+    text = Option("x", "untyped means string")
+    assert text.validate("opt", "y") == "y"
+    assert _refused(text, 1) == "options.bad-type"
