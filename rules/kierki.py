@@ -10,8 +10,8 @@ Deal lists (KI-1, KI-6: a fixed order):
 - ``standard``: no tricks, no hearts, no queens, no kings and jacks, no K♥, no 7th and last
   trick, rozbójnik (every penalty at once); then one trump deal per player (+25 a trick) and
   the loteryjka (+800 and +500). A standard match sums to zero.
-- ``book6``: the first five, then the book's 6th deal ("no last trick", see ``book6SixthDeal``),
-  optionally rozbójnik (``book6Robber``), then the positive part (``book6Positive``; with
+- ``book6``: the first five, then the book's 6th deal ("no last trick", see ``book6_sixth_deal``),
+  optionally rozbójnik (``book6_robber``), then the positive part (``book6_positive``; with
   rozbójnik the book needs two positive rounds: the trump deals and the loteryjka).
 
 Penalties (4 players / 3 players): 20/15 a trick, 20 a heart, 60 a queen, 30 a K or J,
@@ -21,26 +21,26 @@ With three players the 2♣ is removed and each gets 17 cards (51 cards in play)
 Options (name: default; every PROPOSED ruling of §2.8 is one):
 
 - ``ruleset``: ``"standard"`` (KI-1; ``"book6"`` the book's six-deal game);
-- ``trumpChooser``: ``"dealer-after-5"`` (KI-2 (a): the dealer deals 5 cards each, names trumps
+- ``trump_chooser``: ``"dealer-after-5"`` (KI-2 (a): the dealer deals 5 cards each, names trumps
   from his 5, then the rest is dealt; ``"left-of-dealer"`` is (b): that player names, then leads);
-- ``noTrumpAllowed``: false (naming "no trump" in a trump deal, one implementation's extra);
-- ``lotteryStartRank``: 8 (KI-3; 7 as in Fan-tan/Sevens);
+- ``no_trump_allowed``: false (naming "no trump" in a trump deal, one implementation's extra);
+- ``lottery_start_rank``: 8 (KI-3; 7 as in Fan-tan/Sevens);
 - ``lottery``: ``"one"`` (KI-5: one loteryjka at +800/+500, 3 players +790/+485;
   ``"one-per-player"``: one loteryjka per player at +200/+125, 3 players +250/+175);
-- ``kingOfHeartsMustDrop``: false (KI-4: in the K♥ deal its holder must play it the first
+- ``king_of_hearts_must_drop``: false (KI-4: in the K♥ deal its holder must play it the first
   time he cannot follow suit);
-- ``earlyEnd``: true (§2.2: a negative deal other than "no tricks" and rozbójnik stops once no
+- ``early_end``: true (§2.2: a negative deal other than "no tricks" and rozbójnik stops once no
   penalty is left; the remaining cards stay in the hands);
-- ``scoreSign``: ``"penalties-negative"`` (the standard: highest total wins;
+- ``score_sign``: ``"penalties-negative"`` (the standard: highest total wins;
   ``"penalties-positive"`` is the book's sheet: all figures negated, lowest total wins);
-- ``threePlayerTrumpTrick``: 25 (§2.6: the book's +25 a trump trick with 3 players; 20 the
+- ``three_player_trump_trick``: 25 (§2.6: the book's +25 a trump trick with 3 players; 20 the
   summaries' figure, which does not balance);
-- ``book6SixthDeal``: ``"last"`` (book: 150 for the last trick; ``"last-two"``, ``"3rd-and-7th"``,
+- ``book6_sixth_deal``: ``"last"`` (book: 150 for the last trick; ``"last-two"``, ``"3rd-and-7th"``,
   ``"3rd-and-8th"``: 75 for each of two tricks);
-- ``book6Robber``: false (book: rozbójnik is optional);
-- ``book6Positive``: ``"loteryjka"`` (book6 without rozbójnik: one positive round, the
+- ``book6_robber``: false (book: rozbójnik is optional);
+- ``book6_positive``: ``"loteryjka"`` (book6 without rozbójnik: one positive round, the
   loteryjka, or ``"trumps"`` the trump deals, or ``"none"``);
-- ``dealOrder``: ``"fixed"`` (KI-6: the only choice; players choosing the order is out of scope).
+- ``deal_order``: ``"fixed"`` (KI-6: the only choice; players choosing the order is out of scope).
 
 Representation: a move is ``{"kind": "play", "card": "QH"}`` (tricks and the loteryjka),
 ``{"kind": "name-trump", "suit": "H"}`` (``"NT"`` for no trump), ``{"kind": "pass"}`` (the
@@ -115,52 +115,52 @@ _OPTIONS: dict[str, Option] = {
         "'book6' (the book's six negative deals and one positive round)",
         choices=("standard", "book6"),
     ),
-    "trumpChooser": Option(
+    "trump_chooser": Option(
         "dealer-after-5",
         "KI-2: who names trumps: the dealer after seeing his first 5 cards (a), or the player "
         "left of the dealer, who then leads (b)",
         choices=("dealer-after-5", "left-of-dealer"),
     ),
-    "noTrumpAllowed": Option(False, "a trump deal may be played at no trump ('NT')", type="boolean"),
-    "lotteryStartRank": Option(8, "KI-3: the rank that starts a loteryjka row", choices=(8, 7)),
+    "no_trump_allowed": Option(False, "a trump deal may be played at no trump ('NT')", type="boolean"),
+    "lottery_start_rank": Option(8, "KI-3: the rank that starts a loteryjka row", choices=(8, 7)),
     "lottery": Option(
         "one",
         "KI-5: one loteryjka at +800/+500 (3 players +790/+485), or one per player at "
         "+200/+125 (3 players +250/+175)",
         choices=("one", "one-per-player"),
     ),
-    "kingOfHeartsMustDrop": Option(
+    "king_of_hearts_must_drop": Option(
         False, "KI-4: in the K♥ deal its holder must play it the first time he cannot follow suit", type="boolean"
     ),
-    "earlyEnd": Option(
+    "early_end": Option(
         True,
         "a negative deal (not 'no tricks' nor rozbójnik) stops once no penalty is left to take",
         type="boolean",
     ),
-    "scoreSign": Option(
+    "score_sign": Option(
         "penalties-negative",
         "penalties negative and the highest total wins (standard), or penalties positive and "
         "the lowest total wins (book)",
         choices=("penalties-negative", "penalties-positive"),
     ),
-    "threePlayerTrumpTrick": Option(
+    "three_player_trump_trick": Option(
         25, "points a trump trick scores with 3 players (25 balances the book's values)", choices=(25, 20)
     ),
-    "book6SixthDeal": Option(
+    "book6_sixth_deal": Option(
         "last",
         "book6: the 6th deal's penalised tricks: the last (150), the last two, the 3rd and 7th, "
         "or the 3rd and 8th (75 each)",
         choices=("last", "last-two", "3rd-and-7th", "3rd-and-8th"),
     ),
-    "book6Robber": Option(
+    "book6_robber": Option(
         False, "book6: add rozbójnik as a 7th deal (then both positive rounds are played)", type="boolean"
     ),
-    "dealOrder": Option(
+    "deal_order": Option(
         "fixed",
         "KI-6: the negative deals come in the fixed order of §2.3 (letting players choose is out of scope)",
         choices=("fixed",),
     ),
-    "book6Positive": Option(
+    "book6_positive": Option(
         "loteryjka",
         "book6 without rozbójnik: the positive round: the loteryjka, the trump deals, or none",
         choices=("loteryjka", "trumps", "none"),
@@ -171,18 +171,18 @@ _OPTIONS: dict[str, Option] = {
 @dataclass(frozen=True, slots=True)
 class Options:
     ruleset: str = "standard"
-    trumpChooser: str = "dealer-after-5"  # the API option names, camelCase as in the spec
-    noTrumpAllowed: bool = False
-    lotteryStartRank: int = 8
+    trump_chooser: str = "dealer-after-5"  # the API option names (snake_case, as in every game)
+    no_trump_allowed: bool = False
+    lottery_start_rank: int = 8
     lottery: str = "one"
-    kingOfHeartsMustDrop: bool = False
-    earlyEnd: bool = True
-    scoreSign: str = "penalties-negative"
-    threePlayerTrumpTrick: int = 25
-    book6SixthDeal: str = "last"
-    book6Robber: bool = False
-    dealOrder: str = "fixed"
-    book6Positive: str = "loteryjka"
+    king_of_hearts_must_drop: bool = False
+    early_end: bool = True
+    score_sign: str = "penalties-negative"
+    three_player_trump_trick: int = 25
+    book6_sixth_deal: str = "last"
+    book6_robber: bool = False
+    deal_order: str = "fixed"
+    book6_positive: str = "loteryjka"
 
     def to_json(self) -> Json:
         return fields_json(self)
@@ -274,7 +274,7 @@ class Kierki(BaseEngine[State, Move]):
             return [NextRound()]
         if state.phase is Phase.NAME_TRUMP:
             names: list[Move] = [NameTrump(s) for s in SUITS]
-            return [*names, NameTrump(None)] if state.options.noTrumpAllowed else names
+            return [*names, NameTrump(None)] if state.options.no_trump_allowed else names
         if state.phase is Phase.LOTTERY:
             cards = _lottery_playable(state, seat)
             return [PlayCard(c) for c in cards] if cards else [Pass()]
@@ -292,8 +292,8 @@ class Kierki(BaseEngine[State, Move]):
         if isinstance(move, NameTrump):
             require(phase is Phase.NAME_TRUMP, IllegalMove, f"{GAME_ID}.not-naming-trump",
                     f"trumps are named only at the start of a trump deal, not in phase {phase.value!r}")
-            require(move.suit is not None or state.options.noTrumpAllowed, IllegalMove,
-                    f"{GAME_ID}.no-trump-not-allowed", "'NT' may not be named: only a suit (option noTrumpAllowed)")
+            require(move.suit is not None or state.options.no_trump_allowed, IllegalMove,
+                    f"{GAME_ID}.no-trump-not-allowed", "'NT' may not be named: only a suit (option no_trump_allowed)")
             return
         require(phase is not Phase.NAME_TRUMP, IllegalMove, f"{GAME_ID}.must-name-trump",
                 f"seat {seat} must first name trumps, not send {move.kind!r}")
@@ -310,13 +310,13 @@ class Kierki(BaseEngine[State, Move]):
             require(card in hand, IllegalMove, f"{GAME_ID}.card-not-in-hand", f"{card} is not in your hand",
                     card=str(card))
             require(_fits_row(state, card), IllegalMove, f"{GAME_ID}.does-not-fit",
-                    f"{card} fits no row: lay a {state.options.lotteryStartRank} to open a suit or a card "
+                    f"{card} fits no row: lay a {state.options.lottery_start_rank} to open a suit or a card "
                     f"next to an end of its suit's row", card=str(card))
             return
         # "Follow suit if able. Otherwise play any card." (§2.2); the hearts lead restriction.
         check_play(GAME_ID, hand, _plays(state), card, _trick_rules(state))
         require(card in _trick_playable(state, seat), IllegalMove, f"{GAME_ID}.must-drop-king-of-hearts",
-                f"you cannot follow suit and hold KH: you must play it, not {card} (kingOfHeartsMustDrop)",
+                f"you cannot follow suit and hold KH: you must play it, not {card} (king_of_hearts_must_drop)",
                 card=str(card))
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
@@ -487,9 +487,9 @@ def deal_list(options: Options, players: int) -> tuple[Deal, ...]:
     if options.ruleset == "standard":
         return (*_NEGATIVE, Deal.NO_SEVENTH_AND_LAST, Deal.ROBBER, *trumps, *lotteries)
     negative = (*_NEGATIVE, Deal.NO_LAST)
-    if options.book6Robber:
+    if options.book6_robber:
         return (*negative, Deal.ROBBER, *trumps, *lotteries)
-    positive = {"loteryjka": lotteries, "trumps": trumps, "none": ()}[options.book6Positive]
+    positive = {"loteryjka": lotteries, "trumps": trumps, "none": ()}[options.book6_positive]
     return (*negative, *positive)
 
 
@@ -512,7 +512,7 @@ def _start_deal(
     left = next_seat(dealer, players)
     empty: tuple[tuple[Card, ...], ...] = ((),) * players
     stock: tuple[Card, ...] = ()
-    if kind is Deal.TRUMPS and options.trumpChooser == "dealer-after-5":
+    if kind is Deal.TRUMPS and options.trump_chooser == "dealer-after-5":
         first = _FIRST_HAND * players
         cards, stock = cards[:first], cards[first:]
     hands = _dealt(empty, cards, dealer)
@@ -571,7 +571,7 @@ def _trick_playable(state: State, seat: int) -> tuple[Card, ...]:
     plays = _plays(state)
     cards = playable(hand, plays, _trick_rules(state))
     if (
-        state.options.kingOfHeartsMustDrop
+        state.options.king_of_hearts_must_drop
         and plays
         and _KING_OF_HEARTS in cards
         and plays[0][1].suit is not Suit.HEARTS
@@ -585,7 +585,7 @@ def _fits_row(state: State, card: Card) -> bool:
     """Loteryjka: a start-rank card opens its suit's row; else one above or below a row's end."""
     row = state.rows[_SUIT_INDEX[card.suit]]
     if row is None:
-        return card.rank == state.options.lotteryStartRank
+        return card.rank == state.options.lottery_start_rank
     return card.rank == row[0] - 1 or card.rank == row[1] + 1
 
 
@@ -618,7 +618,7 @@ def _sixth_deal_tricks(kind: Deal, options: Options, players: int) -> dict[int, 
     total = _values(players)["tricks-6"]
     if kind is Deal.NO_SEVENTH_AND_LAST:
         return {7: total // 2, last: total // 2}
-    choice = options.book6SixthDeal
+    choice = options.book6_sixth_deal
     if choice == "last":
         return {last: total}
     numbers = {"last-two": (last - 1, last), "3rd-and-7th": (3, 7), "3rd-and-8th": (3, 8)}[choice]
@@ -669,7 +669,7 @@ def trick_deal_items(
             for number, value in sorted(_numbered(kind, options, players).items()):
                 items[f"trick-{number}"] = -value * (number in numbers)
         else:  # trumps: +25 a trick (+20 with 3 players as an option)
-            per = options.threePlayerTrumpTrick if players == 3 else 25
+            per = options.three_player_trump_trick if players == 3 else 25
             items["tricks-won"] = per * len(numbers)
     return items
 
@@ -713,15 +713,15 @@ def _lottery_points(finished: Sequence[int], prizes: tuple[int, int], players: i
 
 
 def _no_penalty_left(state: State) -> bool:
-    """§2.2: a negative deal may stop once every penalty has been taken (option earlyEnd)."""
+    """§2.2: a negative deal may stop once every penalty has been taken (option early_end)."""
     kind = _kind(state)
-    if not state.options.earlyEnd or kind in _PLAYED_OUT:
+    if not state.options.early_end or kind in _PLAYED_OUT:
         return False
     return sum(_deal_points(state)[0]) == deal_total(kind, state.options, state.players)
 
 
 def _sign(options: Options) -> int:
-    return 1 if options.scoreSign == "penalties-negative" else -1
+    return 1 if options.score_sign == "penalties-negative" else -1
 
 
 def _best(totals: Sequence[int], sign: int) -> tuple[int, ...]:
@@ -908,8 +908,8 @@ def _check_meaning(state: State, data: Json) -> None:
         if phase not in (Phase.LOTTERY, Phase.DEAL_OVER):
             fail("wrong-phase", f"the loteryjka is never in phase {phase.value!r}")
         for row in state.rows:
-            if row and not row[0] <= state.options.lotteryStartRank <= row[1]:
-                fail("bad-row", f"every loteryjka row holds the start rank {state.options.lotteryStartRank}")
+            if row and not row[0] <= state.options.lottery_start_rank <= row[1]:
+                fail("bad-row", f"every loteryjka row holds the start rank {state.options.lottery_start_rank}")
         empty = {s for s in range(n) if not state.hands[s]}
         if len(set(state.finished)) != len(state.finished) or set(state.finished) != empty:
             fail("finished", f"the finished seats {list(state.finished)} must be those with no cards {sorted(empty)}")
@@ -924,10 +924,10 @@ def _check_meaning(state: State, data: Json) -> None:
         fail("wrong-phase", "only the loteryjka has rows and finished players")
     if kind is not Deal.TRUMPS and state.trump is not None:
         fail("wrong-phase", f"the {kind.value} deal has no trumps")
-    if data.get("trump") == _NO_TRUMP and not state.options.noTrumpAllowed:
-        fail("wrong-trump", "no trump ('NT') is played only with the option noTrumpAllowed")
+    if data.get("trump") == _NO_TRUMP and not state.options.no_trump_allowed:
+        fail("wrong-trump", "no trump ('NT') is played only with the option no_trump_allowed")
     if phase is Phase.NAME_TRUMP:
-        naming_a = state.options.trumpChooser == "dealer-after-5"
+        naming_a = state.options.trump_chooser == "dealer-after-5"
         size = _FIRST_HAND if naming_a else per_deal
         if kind is not Deal.TRUMPS or state.tricks or state.trick or state.trump is not None:
             fail("wrong-phase", "trumps are named before any card is played in a trump deal")

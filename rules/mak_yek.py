@@ -15,19 +15,19 @@ boardandpieces after Murray); test vectors §4.3 (T1..T8); rulings §4.4 (M-1..M
 
 Options (every PROPOSED ruling of §4.1/§4.4), with defaults:
 
-- ``firstPlayer`` = ``"white"`` (M-3; ``"black"``).
-- ``maxCustodianPerMove`` = ``"unlimited"`` (M-1, as Wikipedia); ``1`` applies Murray's
+- ``first_player`` = ``"white"`` (M-3; ``"black"``).
+- ``max_custodian_per_move`` = ``"unlimited"`` (M-1, as Wikipedia); ``1`` applies Murray's
   limit of one custodian capture (plus the intervention) per move: when a move could make
   several, the move names the one it makes in ``"custodian"`` (the square of the first
   enemy man of that capture), and ``legal_moves`` lists one move per choice.
-- ``lineCustodian`` = ``false`` (M-2): when true, a contiguous line of enemy men closed by
+- ``line_custodian`` = ``false`` (M-2): when true, a contiguous line of enemy men closed by
   a friendly man is captured whole (Low, 1839; T5).
-- ``noLegalMove`` = ``"loses"`` (§4.1): a player who cannot move loses; ``"draw"``.
+- ``no_legal_move`` = ``"loses"`` (§4.1): a player who cannot move loses; ``"draw"``.
 - ``repetition`` = ``"threefold"`` (§4.1 b): the third occurrence of a position with the
   same player to move is a draw; ``"off"`` disables it.
-- ``noCaptureLimitPlies`` = 100 (§4.1 c, 1..1000): that many consecutive plies without a
+- ``no_capture_limit_plies`` = 100 (§4.1 c, 1..1000): that many consecutive plies without a
   capture is a draw.
-- ``drawByAgreement`` = ``true`` (§4.1 a): the player to move may offer a draw
+- ``draw_by_agreement`` = ``true`` (§4.1 a): the player to move may offer a draw
   (``{"kind": "offer-draw"}``, then he still moves); the opponent, on his turn, may answer
   ``{"kind": "accept-draw"}`` instead of moving; any move declines the offer.
 
@@ -98,27 +98,27 @@ def parse_square(text: Json, ranks: int = _SIZE, files: int = _SIZE) -> tuple[in
 # --------------------------------------------------------------------------- options, state, moves
 
 OPTIONS: Mapping[str, Option] = {
-    "firstPlayer": Option("white", "who moves first (M-3: no traditional rule)", choices=("white", "black")),
-    "maxCustodianPerMove": Option(
+    "first_player": Option("white", "who moves first (M-3: no traditional rule)", choices=("white", "black")),
+    "max_custodian_per_move": Option(
         _UNLIMITED,
         "custodian captures per move (M-1): 'unlimited' (Wikipedia) or 1 (Murray; the mover "
         "names the one he makes in the move's 'custodian' field)",
         choices=(_UNLIMITED, 1),
     ),
-    "lineCustodian": Option(
+    "line_custodian": Option(
         False, "a whole line of enemy men closed by a friendly man is captured (M-2, Low 1839)", type="boolean"
     ),
-    "noLegalMove": Option("loses", "a player who cannot move loses, or the game is drawn (§4.1)",
+    "no_legal_move": Option("loses", "a player who cannot move loses, or the game is drawn (§4.1)",
                           choices=("loses", "draw")),
     "repetition": Option(
         "threefold", "the third occurrence of a position, same player to move, is a draw (§4.1 b)",
         choices=("threefold", "off"),
     ),
-    "noCaptureLimitPlies": Option(
+    "no_capture_limit_plies": Option(
         100, "consecutive plies without a capture that draw the game (§4.1 c)", type="integer",
         minimum=1, maximum=1000,
     ),
-    "drawByAgreement": Option(
+    "draw_by_agreement": Option(
         True, "the player to move may offer a draw, which the opponent may accept on his turn (§4.1 a)",
         type="boolean",
     ),
@@ -138,24 +138,24 @@ class Options:
     @classmethod
     def from_mapping(cls, given: Mapping[str, Json]) -> Options:
         return cls(
-            first_player=0 if given["firstPlayer"] == "white" else 1,
-            custodian_limit=None if given["maxCustodianPerMove"] == _UNLIMITED else 1,
-            line_custodian=given["lineCustodian"],
-            no_move_draws=given["noLegalMove"] == "draw",
+            first_player=0 if given["first_player"] == "white" else 1,
+            custodian_limit=None if given["max_custodian_per_move"] == _UNLIMITED else 1,
+            line_custodian=given["line_custodian"],
+            no_move_draws=given["no_legal_move"] == "draw",
             repetition=given["repetition"] == "threefold",
-            no_capture_limit=given["noCaptureLimitPlies"],
-            draw_offers=given["drawByAgreement"],
+            no_capture_limit=given["no_capture_limit_plies"],
+            draw_offers=given["draw_by_agreement"],
         )
 
     def to_json(self) -> Json:
         return {
-            "firstPlayer": ("white", "black")[self.first_player],
-            "maxCustodianPerMove": _UNLIMITED if self.custodian_limit is None else self.custodian_limit,
-            "lineCustodian": self.line_custodian,
-            "noLegalMove": "draw" if self.no_move_draws else "loses",
+            "first_player": ("white", "black")[self.first_player],
+            "max_custodian_per_move": _UNLIMITED if self.custodian_limit is None else self.custodian_limit,
+            "line_custodian": self.line_custodian,
+            "no_legal_move": "draw" if self.no_move_draws else "loses",
             "repetition": "threefold" if self.repetition else "off",
-            "noCaptureLimitPlies": self.no_capture_limit,
-            "drawByAgreement": self.draw_offers,
+            "no_capture_limit_plies": self.no_capture_limit,
+            "draw_by_agreement": self.draw_offers,
         }
 
 
@@ -246,7 +246,7 @@ class MakYek(BaseEngine[State, Move]):
         self.check_turn(state, seat)
         if not isinstance(move, Slide):
             require(state.options.draw_offers, IllegalMove, "mak-yek.draw-offers-off",
-                    "draws by agreement are off (option drawByAgreement)")
+                    "draws by agreement are off (option draw_by_agreement)")
             if isinstance(move, OfferDraw):
                 if state.offer is not None:
                     raise IllegalMove("mak-yek.draw-already-offered",
@@ -279,7 +279,7 @@ class MakYek(BaseEngine[State, Move]):
             if len(spellings) == 1:
                 raise IllegalMove("mak-yek.no-custodian-choice",
                                   f"'custodian': {_name(move.custodian)!r} is only allowed when the move could make "
-                                  f"several custodian captures under maxCustodianPerMove=1")
+                                  f"several custodian captures under max_custodian_per_move=1")
             raise IllegalMove("mak-yek.not-a-custodian-capture",
                               f"{frm}-{to} makes no custodian capture starting at {_name(move.custodian)}")
 

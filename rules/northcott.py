@@ -25,7 +25,7 @@ Options (every PROPOSED ruling of §3.3/§3.5), with defaults:
 - ``placement`` = ``"in-order"`` (N-2: files a..h, White then Black per file);
   ``"choose-file"``: after each roll the roller names the file (one where he has no pawn
   yet) with a ``place`` move.
-- ``firstPlayer`` = ``"white"`` (N-3); ``"higher-roll"``: after the setup both players roll
+- ``first_player`` = ``"white"`` (N-3); ``"higher-roll"``: after the setup both players roll
   one die (a ``roll`` move by either seat with two dice ``[white, black]``, ties re-rolled)
   and the higher roll moves first.
 - ``misere`` = ``false`` (N-4); when true a player who cannot move on his turn wins.
@@ -79,7 +79,7 @@ OPTIONS: Mapping[str, Option] = {
         "in-order", "'in-order': files a..h, White then Black; 'choose-file': the roller picks the file (N-2)",
         choices=("in-order", "choose-file"),
     ),
-    "firstPlayer": Option(
+    "first_player": Option(
         "white", "who moves first after the setup: White, or the higher roll of one die each (N-3)",
         choices=("white", "higher-roll"),
     ),
@@ -107,7 +107,7 @@ class Options:
             classic=given["variant"] == "classic",
             ranks=_BOARDS[given["board"]],
             choose_file=given["placement"] == "choose-file",
-            roll_first=given["firstPlayer"] == "higher-roll",
+            roll_first=given["first_player"] == "higher-roll",
             misere=given["misere"],
         )
 
@@ -116,7 +116,7 @@ class Options:
             "variant": "classic" if self.classic else "dice",
             "board": f"8x{self.ranks}",
             "placement": "choose-file" if self.choose_file else "in-order",
-            "firstPlayer": "higher-roll" if self.roll_first else "white",
+            "first_player": "higher-roll" if self.roll_first else "white",
             "misere": self.misere,
         }
 
@@ -350,7 +350,7 @@ class Northcott(BaseEngine[State, Move]):
             require(placed == (_FILES, _FILES), InvalidState, "northcott.bad-setup",
                     f"the {phase.value} phase needs all 16 pawns placed, got {placed[0]} + {placed[1]}")
             require(phase is Phase.PLAY or (opts.roll_first and turn == 0), InvalidState, "northcott.bad-phase",
-                    "a first-player roll only happens with firstPlayer 'higher-roll' (to_move 0)")
+                    "a first-player roll only happens with first_player 'higher-roll' (to_move 0)")
         needs_die = opts.choose_file and phase is Phase.SETUP
         require(die is None or (needs_die and _is_int(die) and 1 <= die <= 6), InvalidState, "northcott.bad-die",
                 f"die must be null{' or 1..6' if needs_die else ''} here, got {die!r}")

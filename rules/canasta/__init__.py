@@ -11,25 +11,25 @@ then a side needs two canastas to go out. Sides are numbered 0, 1 (and 2): seat 
 four-player game, the seat itself otherwise.
 
 Options (PROPOSED rulings and variants), with defaults:
-- ``blackThreeMeldValue`` (K-1): 50 (the seed) or 5, per black three melded when going out.
-- ``redThreeReplacement`` (K-2): ``"dealt-and-drawn"`` (the seed: dealt and drawn red
+- ``black_three_meld_value`` (K-1): 50 (the seed) or 5, per black three melded when going out.
+- ``red_three_replacement`` (K-2): ``"dealt-and-drawn"`` (the seed: dealt and drawn red
   threes are replaced, those in a taken pile are not) or ``"dealt-only"``.
-- ``canastaBlocksPile`` (K-3): ``"own-side"`` (only the side holding a canasta of the top
+- ``canasta_blocks_pile`` (K-3): ``"own-side"`` (only the side holding a canasta of the top
   card's rank is blocked) or ``"everyone"``.
-- ``oneCardRule`` (K-4): ``"one-card-pile"`` (a player with one card may not take a pile of
+- ``one_card_rule`` (K-4): ``"one-card-pile"`` (a player with one card may not take a pile of
   one card) or ``"any-pile"`` (a player with one card may take no pile at all).
-- ``maxThreeWilds`` (K-5): true (at most 3 wild cards in a meld, besides no more wilds
+- ``max_three_wilds`` (K-5): true (at most 3 wild cards in a meld, besides no more wilds
   than naturals).
-- ``lastPileBuyable`` (K-7): false (the hand ends at the discard of the player who drew the
+- ``last_pile_buyable`` (K-7): false (the hand ends at the discard of the player who drew the
   last stock card); true lets the next player take that pile and finish his turn.
-- ``wildTurnUpClosesPile`` (K-8): true (a wild card turned up at the start closes the pile).
-- ``redThreesLaid`` (K-9): ``"first-turn"`` (dealt red threes are laid out at the start of
+- ``wild_turn_up_closes_pile`` (K-8): true (a wild card turned up at the start closes the pile).
+- ``red_threes_laid`` (K-9): ``"first-turn"`` (dealt red threes are laid out at the start of
   the owner's first turn) or ``"deal"`` (at once, during the deal).
-- ``openingTable``: ``"5000"`` (§1.8: 15/50/90/120), ``"7500"`` (the same, but at 5000 and
+- ``opening_table``: ``"5000"`` (§1.8: 15/50/90/120), ``"7500"`` (the same, but at 5000 and
   more the opening must make a whole canasta) or ``"10000"`` (the long table).
-- ``targetScore``: 5000; the game ends after the hand in which a side reaches it (a tie at
+- ``target_score``: 5000; the game ends after the hand in which a side reaches it (a tie at
   the top plays another hand, §1.11).
-- ``oneMeldPerRank`` (K-6): true (one meld per rank per side); false lets a group marked
+- ``one_meld_per_rank`` (K-6): true (one meld per rank per side); false lets a group marked
   ``"new": true`` start another meld of a rank the side already has (additions go to the
   side's latest meld of that rank).
 Fixed ruling: "may I go out?" at most once per turn, the answer binding for this turn only (K-10).
@@ -137,34 +137,34 @@ class Kanasta(BaseEngine[State, Move]):
     move_kinds = MOVE_KINDS
     legal_moves_complete = False
     options = {
-        "blackThreeMeldValue": Option(
+        "black_three_meld_value": Option(
             50, "K-1: points per black three melded as a set when going out (50: the seed; 5: SRC 1, Pagat)",
             choices=(50, 5)),
-        "redThreeReplacement": Option(
+        "red_three_replacement": Option(
             "dealt-and-drawn", "K-2: which red threes get a replacement card from the stock (never those in a "
             "taken pile)", choices=("dealt-and-drawn", "dealt-only")),
-        "canastaBlocksPile": Option(
+        "canasta_blocks_pile": Option(
             "own-side", "K-3: a canasta of the top card's rank blocks the pile for its own side only, or for "
             "everyone", choices=("own-side", "everyone")),
-        "oneCardRule": Option(
+        "one_card_rule": Option(
             "one-card-pile", "K-4: a player holding one card may not take a one-card pile (or: no pile at all)",
             choices=("one-card-pile", "any-pile")),
-        "maxThreeWilds": Option(True, "K-5: at most 3 wild cards in any meld", type="boolean"),
-        "oneMeldPerRank": Option(
+        "max_three_wilds": Option(True, "K-5: at most 3 wild cards in any meld", type="boolean"),
+        "one_meld_per_rank": Option(
             True, "K-6: a side holds at most one meld of each rank (false: a group marked \"new\" starts another "
             "meld of a rank the side already has)", type="boolean"),
-        "lastPileBuyable": Option(
+        "last_pile_buyable": Option(
             False, "K-7: after the last stock card, the next player may still take the pile and finish his turn",
             type="boolean"),
-        "wildTurnUpClosesPile": Option(
+        "wild_turn_up_closes_pile": Option(
             True, "K-8: a wild card turned up when starting the pile closes it for everyone", type="boolean"),
-        "redThreesLaid": Option(
+        "red_threes_laid": Option(
             "first-turn", "K-9: dealt red threes are laid out (and replaced) at the owner's first turn, or at the "
             "deal", choices=("first-turn", "deal")),
-        "openingTable": Option(
+        "opening_table": Option(
             "5000", "§1.8 opening minimum table: 5000 (15/50/90/120), 7500 (a whole canasta at 5000+), 10000 "
             "(15/30/60/90/120/150/180)", choices=("5000", "7500", "10000")),
-        "targetScore": Option(
+        "target_score": Option(
             5000, "the game ends after a hand in which a side reaches this score", type="integer",
             minimum=50, maximum=100000),
     }
@@ -239,7 +239,7 @@ class Kanasta(BaseEngine[State, Move]):
         best = max(state.totals)
         winners = tuple(s for s in range(state.players) if state.totals[_side(state, s)] == best)
         return Outcome(
-            winners, f"a side reached {_opt(state, 'targetScore')} with the highest total",
+            winners, f"a side reached {_opt(state, 'target_score')} with the highest total",
             points=tuple(state.totals[_side(state, s)] for s in range(state.players)),
         )
 
@@ -253,7 +253,7 @@ class Kanasta(BaseEngine[State, Move]):
         return state_to_json(state)
 
     def from_json(self, data: Json) -> State:
-        return state_from_json(data, self.resolve_options, lambda o: o["maxThreeWilds"])
+        return state_from_json(data, self.resolve_options, lambda o: o["max_three_wilds"])
 
     def move_to_json(self, move: Move) -> Json:
         return move_to_json(move)
@@ -341,7 +341,7 @@ def _deal(players: int, options: tuple, hand_no: int, dealer: int, totals: tuple
     while True:  # turn cards until an ordinary card (4..A) shows; they all stay in the pile
         c = stock.pop()
         pile.append(c)
-        if is_wild(c) and opts["wildTurnUpClosesPile"]:
+        if is_wild(c) and opts["wild_turn_up_closes_pile"]:
             closed = True
         if is_ordinary(c):
             break
@@ -355,7 +355,7 @@ def _deal(players: int, options: tuple, hand_no: int, dealer: int, totals: tuple
         drew="", asked="", meld_moves=0, concealed_ok=False, buying=False, out_seat=-1,
         double_out=False, concealed_out=False, ending="", rng=rng,
     )
-    if opts["redThreesLaid"] == "deal":
+    if opts["red_threes_laid"] == "deal":
         for k in range(players):
             seat = (dealer + 1 + k) % players
             if state.pending[seat]:
@@ -458,7 +458,7 @@ def _draw(state: State, seat: int) -> State:
         raise _err("stock-empty", "the stock is empty: take the pile or end the hand (end-hand)")
     side = _side(state, seat)
     stock, hand, reds = list(state.stock), list(state.hands[seat]), list(state.red_threes[side])
-    _draw_cards(stock, hand, reds, 1, _opt(state, "redThreeReplacement") == "dealt-and-drawn")
+    _draw_cards(stock, hand, reds, 1, _opt(state, "red_three_replacement") == "dealt-and-drawn")
     state = replace(
         state, stock=tuple(stock), hands=_set(state.hands, seat, tuple(sorted(hand))),
         red_threes=_set(state.red_threes, side, tuple(reds)), phase=Phase.PLAY, drew="stock",
@@ -489,7 +489,7 @@ def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> Ill
 
 def _check_minimum(state: State, side: int, groups, new_melds) -> None:
     """§1.8: a side's opening melds in one move reach the minimum for its score."""
-    need = opening_minimum(state.totals[side], _opt(state, "openingTable"))
+    need = opening_minimum(state.totals[side], _opt(state, "opening_table"))
     if need == CANASTA_MINIMUM:
         if not any(is_canasta(m) for m in new_melds):
             raise _err("below-minimum", f"at {state.totals[side]} points the opening must make a whole canasta "
@@ -511,7 +511,7 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
     side = _side(state, seat)
     if not pile:
         raise _err("pile-empty", "the discard pile is empty")
-    if len(hand) == 1 and (len(pile) == 1 or _opt(state, "oneCardRule") == "any-pile"):
+    if len(hand) == 1 and (len(pile) == 1 or _opt(state, "one_card_rule") == "any-pile"):
         what = "a pile of one card" if len(pile) == 1 else "the pile"
         raise _err("one-card-rule", f"a player holding one card ({hand[0]}) may not take {what}")
     top = pile[-1]
@@ -522,7 +522,7 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
     if not is_ordinary(top):
         raise _err("pile-blocked", f"the top card {top} cannot be taken")
     rank = int(top.rank)
-    blockers = range(len(state.melds)) if _opt(state, "canastaBlocksPile") == "everyone" else (side,)
+    blockers = range(len(state.melds)) if _opt(state, "canasta_blocks_pile") == "everyone" else (side,)
     for b in blockers:
         for r, cs in state.melds[b]:
             if r == rank and len(cs) >= 7:
@@ -549,8 +549,8 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
         raise _err("duplicate-rank", f"the cards of rank {RANK_NAMES[rank]} go in 'using', not in 'melds'")
     groups = ((rank, (top,) + move.using),) + move.melds
     rest = remove_cards(hand, move.using + tuple(c for _, cs in move.melds for c in cs))
-    cap3 = _opt(state, "maxThreeWilds")
-    melds_after, new_melds = apply_groups(melds, groups, cap3, move.fresh, _opt(state, "oneMeldPerRank"))
+    cap3 = _opt(state, "max_three_wilds")
+    melds_after, new_melds = apply_groups(melds, groups, cap3, move.fresh, _opt(state, "one_meld_per_rank"))
     if not opened:
         _check_minimum(state, side, groups, new_melds)
     if isinstance(move, TakeTop):
@@ -591,8 +591,8 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
     side = _side(state, seat)
     melds = state.melds[side]
     rest = remove_cards(state.hands[seat], (c for _, cs in move.melds for c in cs))
-    melds_after, new_melds = apply_groups(melds, move.melds, _opt(state, "maxThreeWilds"), move.fresh,
-                                          _opt(state, "oneMeldPerRank"))
+    melds_after, new_melds = apply_groups(melds, move.melds, _opt(state, "max_three_wilds"), move.fresh,
+                                          _opt(state, "one_meld_per_rank"))
     if any(r == 3 for r, _ in move.melds) and rest:
         raise _err("black-threes-only-going-out", "black threes are melded only when going out by melding the last card")
     going = len(rest) <= 1
@@ -634,7 +634,7 @@ def _discard(state: State, seat: int, card: Card) -> State:
     if not rest:
         return _go_out(state, seat, concealed=state.concealed_ok and state.meld_moves == 1)
     if not state.stock:
-        if _opt(state, "lastPileBuyable") and not state.buying:
+        if _opt(state, "last_pile_buyable") and not state.buying:
             return replace(_begin_turn(state, (seat + 1) % state.players), buying=True)
         return _end_hand(state, "stock")
     return _begin_turn(state, (seat + 1) % state.players)
@@ -643,7 +643,7 @@ def _discard(state: State, seat: int, card: Card) -> State:
 def _go_out_plan(state: State, seat: int):
     """A legal going-out meld for ``seat`` now (play phase), or None."""
     side = _side(state, seat)
-    found = go_out_groups(state.hands[seat], state.melds[side], _opt(state, "maxThreeWilds"),
+    found = go_out_groups(state.hands[seat], state.melds[side], _opt(state, "max_three_wilds"),
                           _need_canastas(state), allow_discard=True)
     if found is None or not found[0]:
         return None
@@ -660,7 +660,7 @@ def _double_plan(state: State, partner: int):
     hand = state.hands[partner]
     if not hand:
         return None
-    found = go_out_groups(hand, state.melds[side], _opt(state, "maxThreeWilds"), 0, allow_discard=False)
+    found = go_out_groups(hand, state.melds[side], _opt(state, "max_three_wilds"), 0, allow_discard=False)
     return DoubleGoOut(found[0]) if found else None
 
 
@@ -678,8 +678,8 @@ def _double(state: State, seat: int, move: DoubleGoOut) -> State:
     if rest:
         raise _err("double-not-all", f"double going out melds every card, all or nothing; left: "
                                      f"{' '.join(map(str, rest))}")
-    melds_after, _ = apply_groups(state.melds[side], move.melds, _opt(state, "maxThreeWilds"), move.fresh,
-                                  _opt(state, "oneMeldPerRank"))
+    melds_after, _ = apply_groups(state.melds[side], move.melds, _opt(state, "max_three_wilds"), move.fresh,
+                                  _opt(state, "one_meld_per_rank"))
     state = replace(
         state, hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
         laid=_set(state.laid, seat, True), double_out=True,
@@ -695,7 +695,7 @@ def _hand_scores(state: State) -> list[tuple[int, dict]]:
         hands = [state.hands[s] for s in _side_seats(state, side)]
         out.append(side_score(
             state.melds[side], len(state.red_threes[side]), hands,
-            black_three=_opt(state, "blackThreeMeldValue"), went_out=went,
+            black_three=_opt(state, "black_three_meld_value"), went_out=went,
             double=went and state.double_out, concealed=went and state.concealed_out,
         ))
     return out
@@ -707,7 +707,7 @@ def _end_hand(state: State, ending: str) -> State:
     scores = _hand_scores(replace(state, phase=Phase.HAND_OVER))
     totals = tuple(t + s for t, (s, _) in zip(state.totals, scores, strict=True))
     best = max(totals)
-    over = best >= _opt(state, "targetScore") and totals.count(best) == 1
+    over = best >= _opt(state, "target_score") and totals.count(best) == 1
     return replace(state, totals=totals, phase=Phase.GAME_OVER if over else Phase.HAND_OVER, buying=False)
 
 
@@ -732,7 +732,7 @@ def _candidates(state: State, seat: int):
     side = _side(state, seat)
     hand = state.hands[seat]
     melds = state.melds[side]
-    cap3 = _opt(state, "maxThreeWilds")
+    cap3 = _opt(state, "max_three_wilds")
     if state.players == 4 and not state.asked and not state.meld_moves and (len(hand) > 1 or not state.drew):
         yield AskPartner()
     if ph is Phase.DRAW:
@@ -769,7 +769,7 @@ def _candidates(state: State, seat: int):
         if melds:
             for g in greedy:
                 yield MeldMove((g,))
-    if melds and not _opt(state, "oneMeldPerRank"):
+    if melds and not _opt(state, "one_meld_per_rank"):
         for r, _ in melds:  # K-6 option: another meld of a rank the side already has
             nat = tuple(c for c in hand if c.rank == r)
             if len(nat) >= 3:

@@ -331,7 +331,7 @@ def _state_from_json(data: Json, resolve_options, cap3_of) -> State:
         raise _inv("bad-sides", f"sides must list {nsides} sides")
     hand_t = tuple(tuple(sorted(_state_cards(h, f"hands[{i}]"))) for i, h in enumerate(hands))
     cap3 = cap3_of(options)
-    one_per_rank = options["oneMeldPerRank"]
+    one_per_rank = options["one_meld_per_rank"]
     melds = []
     reds = []
     totals = []

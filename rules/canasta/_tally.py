@@ -2,7 +2,7 @@
 
 Tally JSON::
 
-    {"players": 4, "ended": "out" | "stock", "options": {"blackThreeMeldValue": 50, "maxThreeWilds": true},
+    {"players": 4, "ended": "out" | "stock", "options": {"black_three_meld_value": 50, "max_three_wilds": true},
      "sides": [{"melds": [{"rank": "K", "cards": [...]}], "red_threes": 2,
                 "hands": [[...], [...]], "went_out": true, "double": false, "concealed": false,
                 "total": 0}, ...]}
@@ -59,12 +59,14 @@ def score_tally(tally: Json) -> ScoreReport:
     if ended not in ("out", "stock"):
         raise _bad("tally-bad-field", f"ended must be 'out' or 'stock', got {ended!r}")
     options = tally.get("options", {})
-    if not isinstance(options, dict) or set(options) - {"blackThreeMeldValue", "maxThreeWilds", "oneMeldPerRank"}:
+    if not isinstance(options, dict) or set(options) - {
+        "black_three_meld_value", "max_three_wilds", "one_meld_per_rank"
+    }:
         raise _bad("tally-bad-field",
-                   f"tally options are blackThreeMeldValue, maxThreeWilds and oneMeldPerRank, got {options!r}")
-    black_three = options.get("blackThreeMeldValue", 50)
-    cap3 = options.get("maxThreeWilds", True)
-    one_per_rank = options.get("oneMeldPerRank", True)
+                   f"tally options are black_three_meld_value, max_three_wilds and one_meld_per_rank, got {options!r}")
+    black_three = options.get("black_three_meld_value", 50)
+    cap3 = options.get("max_three_wilds", True)
+    one_per_rank = options.get("one_meld_per_rank", True)
     if black_three not in (50, 5) or not isinstance(cap3, bool) or not isinstance(one_per_rank, bool):
         raise _bad("tally-bad-field", f"bad tally options {options!r}")
     nsides = 2 if players == 4 else players

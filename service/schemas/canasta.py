@@ -19,7 +19,7 @@ def _cards(max_length: int = 108, **kwargs) -> fields.List:
 class GroupSchema(Schema):
     rank = fields.String(required=True, validate=validate.OneOf(_RANKS))
     cards = _cards(required=True)
-    new = fields.Boolean(metadata={"description": "start another meld of this rank (option oneMeldPerRank=false)"})
+    new = fields.Boolean(metadata={"description": "start another meld of this rank (option one_meld_per_rank=false)"})
 
 
 class TableMeldSchema(Schema):
@@ -34,17 +34,17 @@ def _groups(**kwargs) -> fields.List:
 
 
 class OptionsSchema(Schema):
-    blackThreeMeldValue = fields.Integer(strict=True, required=True, validate=validate.OneOf([50, 5]))
-    redThreeReplacement = fields.String(required=True, validate=validate.OneOf(["dealt-and-drawn", "dealt-only"]))
-    canastaBlocksPile = fields.String(required=True, validate=validate.OneOf(["own-side", "everyone"]))
-    oneCardRule = fields.String(required=True, validate=validate.OneOf(["one-card-pile", "any-pile"]))
-    maxThreeWilds = fields.Boolean(required=True)
-    oneMeldPerRank = fields.Boolean(required=True)
-    lastPileBuyable = fields.Boolean(required=True)
-    wildTurnUpClosesPile = fields.Boolean(required=True)
-    redThreesLaid = fields.String(required=True, validate=validate.OneOf(["first-turn", "deal"]))
-    openingTable = fields.String(required=True, validate=validate.OneOf(["5000", "7500", "10000"]))
-    targetScore = int_field(50, 100000, required=True)
+    black_three_meld_value = fields.Integer(strict=True, required=True, validate=validate.OneOf([50, 5]))
+    red_three_replacement = fields.String(required=True, validate=validate.OneOf(["dealt-and-drawn", "dealt-only"]))
+    canasta_blocks_pile = fields.String(required=True, validate=validate.OneOf(["own-side", "everyone"]))
+    one_card_rule = fields.String(required=True, validate=validate.OneOf(["one-card-pile", "any-pile"]))
+    max_three_wilds = fields.Boolean(required=True)
+    one_meld_per_rank = fields.Boolean(required=True)
+    last_pile_buyable = fields.Boolean(required=True)
+    wild_turn_up_closes_pile = fields.Boolean(required=True)
+    red_threes_laid = fields.String(required=True, validate=validate.OneOf(["first-turn", "deal"]))
+    opening_table = fields.String(required=True, validate=validate.OneOf(["5000", "7500", "10000"]))
+    target_score = int_field(50, 100000, required=True)
 
 
 class SideSchema(Schema):
@@ -149,9 +149,9 @@ MOVES = {
 
 
 class TallyOptionsSchema(Schema):
-    blackThreeMeldValue = fields.Integer(strict=True, validate=validate.OneOf([50, 5]))
-    maxThreeWilds = fields.Boolean()
-    oneMeldPerRank = fields.Boolean()
+    black_three_meld_value = fields.Integer(strict=True, validate=validate.OneOf([50, 5]))
+    max_three_wilds = fields.Boolean()
+    one_meld_per_rank = fields.Boolean()
 
 
 class TallySideSchema(Schema):

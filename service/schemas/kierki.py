@@ -35,18 +35,18 @@ def _choice(*values, **kwargs) -> fields.Field:
 
 _OPTION_VALUES: dict[str, tuple] = {
     "ruleset": ("standard", "book6"),
-    "trumpChooser": ("dealer-after-5", "left-of-dealer"),
-    "noTrumpAllowed": (True, False),
-    "lotteryStartRank": (8, 7),
+    "trump_chooser": ("dealer-after-5", "left-of-dealer"),
+    "no_trump_allowed": (True, False),
+    "lottery_start_rank": (8, 7),
     "lottery": ("one", "one-per-player"),
-    "kingOfHeartsMustDrop": (True, False),
-    "earlyEnd": (True, False),
-    "scoreSign": ("penalties-negative", "penalties-positive"),
-    "threePlayerTrumpTrick": (25, 20),
-    "book6SixthDeal": ("last", "last-two", "3rd-and-7th", "3rd-and-8th"),
-    "book6Robber": (True, False),
-    "dealOrder": ("fixed",),
-    "book6Positive": ("loteryjka", "trumps", "none"),
+    "king_of_hearts_must_drop": (True, False),
+    "early_end": (True, False),
+    "score_sign": ("penalties-negative", "penalties-positive"),
+    "three_player_trump_trick": (25, 20),
+    "book6_sixth_deal": ("last", "last-two", "3rd-and-7th", "3rd-and-8th"),
+    "book6_robber": (True, False),
+    "deal_order": ("fixed",),
+    "book6_positive": ("loteryjka", "trumps", "none"),
 }
 
 # A state carries every resolved option; a tally may give any of them.

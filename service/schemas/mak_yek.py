@@ -12,14 +12,14 @@ SQUARE = r"^[a-h][1-8]$"
 
 
 class OptionsSchema(Schema):
-    firstPlayer = fields.String(required=True, validate=validate.OneOf(["white", "black"]))
-    maxCustodianPerMove = fields.Raw(required=True, validate=validate.OneOf(["unlimited", 1]),
+    first_player = fields.String(required=True, validate=validate.OneOf(["white", "black"]))
+    max_custodian_per_move = fields.Raw(required=True, validate=validate.OneOf(["unlimited", 1]),
                                      metadata={"enum": ["unlimited", 1]})
-    lineCustodian = fields.Boolean(required=True)
-    noLegalMove = fields.String(required=True, validate=validate.OneOf(["loses", "draw"]))
+    line_custodian = fields.Boolean(required=True)
+    no_legal_move = fields.String(required=True, validate=validate.OneOf(["loses", "draw"]))
     repetition = fields.String(required=True, validate=validate.OneOf(["threefold", "off"]))
-    noCaptureLimitPlies = int_field(1, 1000, required=True)
-    drawByAgreement = fields.Boolean(required=True)
+    no_capture_limit_plies = int_field(1, 1000, required=True)
+    draw_by_agreement = fields.Boolean(required=True)
 
 
 class StateSchema(Schema):
@@ -40,7 +40,7 @@ class MoveSchema(Schema):
     from_ = fields.String(required=True, data_key="from", validate=validate.Regexp(SQUARE))
     to = fields.String(required=True, validate=validate.Regexp(SQUARE))
     custodian = fields.String(validate=validate.Regexp(SQUARE),
-                              metadata={"description": "the custodian capture made, under maxCustodianPerMove=1"})
+                              metadata={"description": "the custodian capture made, under max_custodian_per_move=1"})
 
 
 class OfferDrawSchema(Schema):

@@ -15,7 +15,7 @@ class OptionsSchema(Schema):
     variant = fields.String(required=True, validate=validate.OneOf(["dice", "classic"]))
     board = fields.String(required=True, validate=validate.OneOf(["8x8", "8x10", "8x12"]))
     placement = fields.String(required=True, validate=validate.OneOf(["in-order", "choose-file"]))
-    firstPlayer = fields.String(required=True, validate=validate.OneOf(["white", "higher-roll"]))
+    first_player = fields.String(required=True, validate=validate.OneOf(["white", "higher-roll"]))
     misere = fields.Boolean(required=True)
 
 

@@ -152,7 +152,7 @@ def test_canasta_blocks_everyone_under_option():
     """K-3 option "everyone": side A's canasta of queens blocks side B too."""
     melds = [{"Q": "QC QD QS QC QH JK 2C"}, {"8": "8C 8D 8S"}]
     s1 = build(["KD 5C", "QH QS KC 9D", "4D 4H", "5D 5S"], turn=1, phase="draw", melds=melds, pile="9C QD",
-               options={"canastaBlocksPile": "everyone"})
+               options={"canasta_blocks_pile": "everyone"})
     assert code_of(s1, 1, TakePile(cards("QH QS"))) == "canasta.pile-blocked-canasta"
 
 
@@ -242,7 +242,7 @@ def test_one_card_rule():
     s2 = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
     assert E.is_legal(s2, 0, TakePile(()))
     s3 = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H",
-               options={"oneCardRule": "any-pile"})
+               options={"one_card_rule": "any-pile"})
     assert code_of(s3, 0, TakePile(())) == "canasta.one-card-rule"
 
 
@@ -291,7 +291,7 @@ def test_red_three_drawn_is_replaced_unless_dealt_only():
     after = E.apply(s, 0, Draw())
     assert after.red_threes[0] == cards("3H") and C("QS") in after.hands[0] and len(after.hands[0]) == 4
     s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", stock_top="QS 3H",
-              options={"redThreeReplacement": "dealt-only"})
+              options={"red_three_replacement": "dealt-only"})
     after = E.apply(s, 0, Draw())
     assert after.red_threes[0] == cards("3H") and len(after.hands[0]) == 3
 
@@ -299,7 +299,7 @@ def test_red_three_drawn_is_replaced_unless_dealt_only():
 def test_red_threes_laid_at_the_deal_under_option():
     """K-9 option "deal": nobody holds a red three after the deal."""
     for seed in range(6):
-        s = E.new(4, seed, {"redThreesLaid": "deal"})
+        s = E.new(4, seed, {"red_threes_laid": "deal"})
         assert not any(c.rank == 3 and c.suit.is_red for h in s.hands for c in h)
         assert not any(s.pending)
 
@@ -327,16 +327,16 @@ def test_opening_minimum_depends_on_the_side_score():
      ("10000", 995, 30), ("10000", 1000, 60), ("10000", 5000, 150), ("10000", 7000, 180), ("7500", 4995, 120)],
 )
 def test_opening_minimum_tables(table, total, minimum):
-    """§1.8 and the long-game tables (option openingTable)."""
+    """§1.8 and the long-game tables (option opening_table)."""
     from rules.canasta._scoring import opening_minimum
 
     assert opening_minimum(total, table) == minimum
 
 
 def test_7500_game_opening_needs_a_whole_canasta_at_5000():
-    """§1.8, openingTable "7500": at 5000 and more the opening melds a whole canasta at once."""
+    """§1.8, opening_table "7500": at 5000 and more the opening melds a whole canasta at once."""
     hand = "KC KD KS KH KC KD KS AC AD AS 9C 9D"
-    s = build([hand, "4H 4S", "5S 5D", "6H 7H"], totals=[5000, 0], options={"openingTable": "7500"})
+    s = build([hand, "4H 4S", "5S 5D", "6H 7H"], totals=[5000, 0], options={"opening_table": "7500"})
     assert code_of(s, 0, MeldMove((group("A", "AC AD AS"), group("K", "KC KD KS")))) == "canasta.below-minimum"
     assert E.is_legal(s, 0, MeldMove((group("K", "KC KD KS KH KC KD KS"),)))
 
@@ -358,9 +358,9 @@ def test_meld_rules_are_judged_exactly():
 
 
 def test_four_wilds_allowed_without_the_cap():
-    """K-5 option maxThreeWilds=false: 4 naturals may carry 4 wilds."""
+    """K-5 option max_three_wilds=false: 4 naturals may carry 4 wilds."""
     s = build(["9C 9D 9S 9H 2H 2S JK 2C 5C 6C", "4H 4S", "5S 5D", "6H 7H"], melds=[{"8": "8C 8D 8S"}, {}],
-              options={"maxThreeWilds": False})
+              options={"max_three_wilds": False})
     assert E.is_legal(s, 0, MeldMove((group("9", "9C 9D 9S 9H 2H 2S JK 2C"),)))
 
 
@@ -447,13 +447,13 @@ def test_stock_running_out_ends_the_hand_without_going_out_bonuses():
 
 
 def test_last_pile_may_be_bought_under_option():
-    """K-7 option lastPileBuyable: after the last drawer's discard, the next player may take the pile."""
+    """K-7 option last_pile_buyable: after the last drawer's discard, the next player may take the pile."""
     melds = [{}, {"K": "KC KD KS"}]
     hands = ["9C 9D", "4H 4S KH", "AC AD", "6C 6D"]
     used = Counter(cards(" ".join(hands) + " KC KD KS 7C 5H"))
     filler = [str(c) for c in sorted((FULL_DECK - used).elements()) if str(c) not in ("3H", "3D")]
     s = build([hands[0], hands[1], hands[2] + " " + " ".join(filler), hands[3]], turn=0, phase="draw",
-              melds=melds, stock="5H", options={"lastPileBuyable": True}, reds=["3H 3D 3H 3D", ""])
+              melds=melds, stock="5H", options={"last_pile_buyable": True}, reds=["3H 3D 3H 3D", ""])
     s = E.apply(E.apply(s, 0, Draw()), 0, Discard(C("9C")))
     assert s.phase is Phase.DRAW and s.turn == 1 and s.buying
     assert EndHand() in E.legal_moves(s, 1) and Draw() not in E.legal_moves(s, 1)
@@ -522,7 +522,7 @@ def test_black_threes_melded_only_when_going_out():
     melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
     for value in (50, 5):
         s = build(["3C 3S 3C 9C 9D 9S", "4H 4S", "AC AD", "6C 6D"], melds=melds,
-                  options={"blackThreeMeldValue": value})
+                  options={"black_three_meld_value": value})
         assert code_of(s, 0, MeldMove((group("3", "3C 3S 3C"),))) == "canasta.black-threes-only-going-out"
         s = E.apply(s, 0, MeldMove((group("3", "3C 3S 3C"), group("9", "9C 9D 9S"))))
         b = E.scores(s).breakdown[0]
@@ -595,9 +595,9 @@ def test_tally_rejects_impossible_sheets():
 
 
 def test_game_ends_when_a_side_reaches_the_target():
-    """§1.11 with targetScore 50: the first hand a side ends at 50+ alone on top ends the game."""
+    """§1.11 with target_score 50: the first hand a side ends at 50+ alone on top ends the game."""
     melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
-    s = build(["9C", "4H 4S", "AC AD", "6C 6D"], melds=melds, options={"targetScore": 50})
+    s = build(["9C", "4H 4S", "AC AD", "6C 6D"], melds=melds, options={"target_score": 50})
     s = E.apply(s, 0, Discard(C("9C")))
     assert s.phase is Phase.GAME_OVER and E.to_act(s) == frozenset()
     out = E.outcome(s)
@@ -617,7 +617,7 @@ def test_deal_sizes_and_first_pile():
     assert closed, "some deal turns up a wild card"
     seed = closed[0]
     assert E.new(4, seed).pile_closed
-    assert not E.new(4, seed, {"wildTurnUpClosesPile": False}).pile_closed
+    assert not E.new(4, seed, {"wild_turn_up_closes_pile": False}).pile_closed
 
 
 def test_setup_is_unsupported():
@@ -747,7 +747,7 @@ def test_taking_a_one_card_pile_down_to_one_card_commits_to_going_out():
 
 
 def test_second_meld_of_a_rank_only_under_option():
-    """K-6: one meld per rank per side; option oneMeldPerRank=false lets a group marked "new" start another.
+    """K-6: one meld per rank per side; option one_meld_per_rank=false lets a group marked "new" start another.
 
         side A: K K K K K K K (canasta); seat 0 holds K K 2H ... -> "new" K meld refused by default
     """
@@ -760,7 +760,7 @@ def test_second_meld_of_a_rank_only_under_option():
     s = build([hand, "4H 4S", "AC AD", "6D 7D"], melds=[{"K": "KC KD KS KH KC KD KS", "9": "9H 9H 2C"}, {}])
     assert code_of(s, 0, move) == "canasta.one-meld-per-rank"
     s = build([hand, "4H 4S", "AC AD", "6D 7D"], melds=[{"K": "KC KD KS KH KC KD KS", "9": "9H 9H 2C"}, {}],
-              options={"oneMeldPerRank": False})
+              options={"one_meld_per_rank": False})
     after = E.apply(s, 0, move)
     assert [m for m in after.melds[0] if m[0] == 9] == [(9, cards("9H 9H 2C")), (9, cards("9C 9D 9S"))]
     assert move in E.legal_moves(s, 0)

@@ -152,7 +152,7 @@ STANDARD_TOTALS = [-260, -260, -240, -240, -150, -150, -1300, 325, 325, 325, 325
 def test_deal_totals_match_the_contract_table(early_end: bool) -> None:
     """KI-V1: per deal, summed over the 4 seats: 260, 260, 240, 240, 150, 150, 1300 in
     penalties (negative), +325 a trump deal, +1300 the loteryjka; the match sums to zero."""
-    final = random_match(4, 11, {"earlyEnd": early_end})[-1]
+    final = random_match(4, 11, {"early_end": early_end})[-1]
     lines = [*final.results, ENGINE.scores(final).round]
     assert [sum(line) for line in lines] == STANDARD_TOTALS
     assert sum(ENGINE.scores(final).totals) == 0
@@ -162,7 +162,7 @@ def test_deal_totals_match_the_contract_table(early_end: bool) -> None:
 def test_standard_match_is_zero_sum_over_seeds_and_early_end() -> None:
     """§2.4: -2600 in the negative deals, +1300 trump deals, +1300 loteryjka: sum 0."""
     for seed in range(3):
-        final = random_match(4, seed, {"trumpChooser": "left-of-dealer", "kingOfHeartsMustDrop": True})[-1]
+        final = random_match(4, seed, {"trump_chooser": "left-of-dealer", "king_of_hearts_must_drop": True})[-1]
         report = ENGINE.scores(final)
         assert sum(report.totals) == 0 and report.final
         assert report.winners == ENGINE.outcome(final).winners
@@ -202,7 +202,7 @@ def test_robber_with_the_book_last_trick_costs_480() -> None:
               N: 3H (leads)
         W: JD           E: QS
               S: KH  -> South wins: 20 + 40 + 60 + 60 + 150 + 150 = 480."""
-    state = trick_position("robber", options={"ruleset": "book6", "book6Robber": True}, **ROBBER_LAST_TRICK)
+    state = trick_position("robber", options={"ruleset": "book6", "book6_robber": True}, **ROBBER_LAST_TRICK)
     for seat, card in [(N, "3H"), (E, "QS"), (S, "KH"), (W, "JD")]:
         state = ENGINE.apply(state, seat, play(card))
     report = ENGINE.scores(state)
@@ -391,7 +391,7 @@ def test_dealer_names_trumps_after_five_cards() -> None:
 
 def test_left_of_dealer_names_trumps_and_leads() -> None:
     """KI-2 (b): the player left of the dealer, holding all 13 cards, names trumps and leads."""
-    state = advance(ENGINE.new(4, 3, {"trumpChooser": "left-of-dealer"}), lambda s: s.phase is Phase.NAME_TRUMP)
+    state = advance(ENGINE.new(4, 3, {"trump_chooser": "left-of-dealer"}), lambda s: s.phase is Phase.NAME_TRUMP)
     left = (state.dealer + 1) % 4
     assert ENGINE.to_act(state) == {left} and state.stock == ()
     assert [len(h) for h in state.hands] == [13] * 4
@@ -411,11 +411,11 @@ def test_each_player_names_trumps_once_over_the_trump_deals() -> None:
 
 
 def test_no_trump_is_refused_unless_allowed() -> None:
-    """§2.4: only a suit may be named; option noTrumpAllowed admits 'NT' (highest of the led suit wins)."""
+    """§2.4: only a suit may be named; option no_trump_allowed admits 'NT' (highest of the led suit wins)."""
     state = advance(ENGINE.new(4, 3), lambda s: s.phase is Phase.NAME_TRUMP)
     assert code_of(state, state.dealer, NameTrump(None)) == "kierki.no-trump-not-allowed"
     assert code_of(state, state.dealer, play(card_strs(state.hands[state.dealer])[0])) == "kierki.must-name-trump"
-    state = advance(ENGINE.new(4, 3, {"noTrumpAllowed": True}), lambda s: s.phase is Phase.NAME_TRUMP)
+    state = advance(ENGINE.new(4, 3, {"no_trump_allowed": True}), lambda s: s.phase is Phase.NAME_TRUMP)
     assert NameTrump(None) in ENGINE.legal_moves(state, state.dealer)
     after = ENGINE.apply(state, state.dealer, NameTrump(None))
     assert after.trump is None and ENGINE.to_json(after)["trump"] == "NT"
@@ -472,8 +472,8 @@ def test_lottery_skips_players_who_are_out() -> None:
 
 
 def test_lottery_start_rank_seven() -> None:
-    """KI-3: with lotteryStartRank 7 the rows start from a 7."""
-    state = lottery_position(hands={N: "7C 8C 2D"}, rows={}, turn=N, options={"lotteryStartRank": 7})
+    """KI-3: with lottery_start_rank 7 the rows start from a 7."""
+    state = lottery_position(hands={N: "7C 8C 2D"}, rows={}, turn=N, options={"lottery_start_rank": 7})
     assert legal(state, N) == {"7C"}
 
 
@@ -492,7 +492,7 @@ def test_four_lotteries_at_200_and_125() -> None:
 
 def test_king_of_hearts_must_drop_when_void() -> None:
     """KI-4 on: K♥ deal, N leads 5C; East has no clubs and holds  KH 2S  -> only KH."""
-    opts = {"kingOfHeartsMustDrop": True}
+    opts = {"king_of_hearts_must_drop": True}
     state = trick_position("no-king-of-hearts", hands=["KD", "KH 2S", "JD 2D", "QD 3D"], trick="5C",
                            dealer=W, winners=[N] * 11, options=opts)
     assert legal(state, E) == {"KH"}
@@ -509,18 +509,18 @@ def test_king_of_hearts_may_be_kept_when_the_rule_is_off() -> None:
 def test_king_of_hearts_need_not_drop_on_a_heart_lead() -> None:
     """KI-4 on: a heart is led; East follows with any heart (he can follow suit)."""
     state = trick_position("no-king-of-hearts", hands=["KD", "KH 2H", "JD 2D", "QD 3D"], trick="5H",
-                           dealer=W, winners=[N] * 11, options={"kingOfHeartsMustDrop": True})
+                           dealer=W, winners=[N] * 11, options={"king_of_hearts_must_drop": True})
     assert legal(state, E) == {"2H", "KH"}
 
 
 @pytest.mark.parametrize("early_end", [True, False])
 def test_deal_stops_once_no_penalty_is_left(early_end: bool) -> None:
-    """§2.2 earlyEnd: K♥ deal, trick 3:  N 2C  E KH (void)  S 3C  W 4C  -> West takes KH and the
-    deal is over (remaining cards stay in the hands); with earlyEnd off play goes on."""
+    """§2.2 early_end: K♥ deal, trick 3:  N 2C  E KH (void)  S 3C  W 4C  -> West takes KH and the
+    deal is over (remaining cards stay in the hands); with early_end off play goes on."""
     hands = ["2C 5C 6C 7C 8C 9C 10C JC QC KC AC", "KH 2D 3D 4D 5D 6D 7D 8D 9D 10D JD",
              "3C 2S 3S 4S 5S 6S 7S 8S 9S 10S JS", "4C QD KD AD QS KS AS 2H 3H 4H 5H"]
     state = trick_position("no-king-of-hearts", hands=hands, dealer=W, winners=[N, N],
-                           options={"earlyEnd": early_end})
+                           options={"early_end": early_end})
     for seat, card in [(N, "2C"), (E, "KH"), (S, "3C"), (W, "4C")]:
         state = ENGINE.apply(state, seat, play(card))
     assert (state.phase is Phase.DEAL_OVER) == early_end
@@ -530,8 +530,8 @@ def test_deal_stops_once_no_penalty_is_left(early_end: bool) -> None:
 
 
 def test_book_third_and_seventh_deal_stops_after_the_seventh_trick() -> None:
-    """§2.2 earlyEnd with book6SixthDeal 3rd-and-7th: once trick 7 is taken nothing is left."""
-    opts = {"ruleset": "book6", "book6SixthDeal": "3rd-and-7th"}
+    """§2.2 early_end with book6_sixth_deal 3rd-and-7th: once trick 7 is taken nothing is left."""
+    opts = {"ruleset": "book6", "book6_sixth_deal": "3rd-and-7th"}
     end = advance(ENGINE.new(4, 1, opts), lambda s: s.deal_no == 5 and s.phase is Phase.DEAL_OVER)
     assert len(end.tricks) == 7 and sum(ENGINE.scores(end).round) == -150
 
@@ -551,9 +551,9 @@ def test_book6_deal_lists() -> None:
     names = lambda o: [d.value for d in deal_list(resolved(o), 4)]  # noqa: E731
     negative = ["no-tricks", "no-hearts", "no-queens", "no-kings-jacks", "no-king-of-hearts", "no-last"]
     assert names({"ruleset": "book6"}) == [*negative, "loteryjka"]
-    assert names({"ruleset": "book6", "book6Positive": "trumps"}) == [*negative, *["trumps"] * 4]
-    assert names({"ruleset": "book6", "book6Positive": "none"}) == negative
-    assert names({"ruleset": "book6", "book6Robber": True}) == [*negative, "robber", *["trumps"] * 4, "loteryjka"]
+    assert names({"ruleset": "book6", "book6_positive": "trumps"}) == [*negative, *["trumps"] * 4]
+    assert names({"ruleset": "book6", "book6_positive": "none"}) == negative
+    assert names({"ruleset": "book6", "book6_robber": True}) == [*negative, "robber", *["trumps"] * 4, "loteryjka"]
     assert names({}) == [*negative[:5], "no-seventh-and-last", "robber", *["trumps"] * 4, "loteryjka"]
 
 
@@ -563,7 +563,7 @@ def test_book6_deal_lists() -> None:
 def test_book_sixth_deal_variants(variant: str, tricks: dict[int, int]) -> None:
     """§2.3 6': the book's penalised tricks; North takes them all (total 150)."""
     winners = [N if k + 1 in tricks else E for k in range(13)]
-    report = ENGINE.score_tally(tally_of("no-last", winners, options={"ruleset": "book6", "book6SixthDeal": variant}))
+    report = ENGINE.score_tally(tally_of("no-last", winners, options={"ruleset": "book6", "book6_sixth_deal": variant}))
     assert report.breakdown[N]["items"] == {f"trick-{k}": -v for k, v in tricks.items()}
     assert report.round == (-150, 0, 0, 0)
 
@@ -594,15 +594,15 @@ def test_three_player_totals_and_zero_sum() -> None:
 
 def test_three_player_summary_trump_value_does_not_balance() -> None:
     """§2.6: +20 a trump trick with 3 players (option) gives 3 x 17 x 20 = 1020, not 1275."""
-    opts = resolved({"threePlayerTrumpTrick": 20})
+    opts = resolved({"three_player_trump_trick": 20})
     assert deal_total(Deal.TRUMPS, opts, 3) == 340
     assert sum(deal_total(d, opts, 3) for d in deal_list(opts, 3)) == 1020 - 1275
 
 
 def test_penalties_positive_sign_negates_and_lowest_wins() -> None:
-    """scoreSign penalties-positive (book sheet): figures negated, the same seats win (lowest)."""
+    """score_sign penalties-positive (book sheet): figures negated, the same seats win (lowest)."""
     neg = random_match(4, 9)[-1]
-    pos = random_match(4, 9, {"scoreSign": "penalties-positive"})[-1]
+    pos = random_match(4, 9, {"score_sign": "penalties-positive"})[-1]
     a, b = ENGINE.scores(neg), ENGINE.scores(pos)
     assert b.totals == tuple(-t for t in a.totals)
     assert b.winners == a.winners and b.totals[b.winners[0]] == min(b.totals)
@@ -616,10 +616,10 @@ def test_option_defaults_are_the_spec_rulings() -> None:
     800/500, K♥ need not drop, early end allowed, penalties negative, fixed deal order."""
     defaults = {name: opt.default for name, opt in ENGINE.options.items()}
     assert defaults == {
-        "ruleset": "standard", "trumpChooser": "dealer-after-5", "noTrumpAllowed": False, "lotteryStartRank": 8,
-        "lottery": "one", "kingOfHeartsMustDrop": False, "earlyEnd": True, "scoreSign": "penalties-negative",
-        "threePlayerTrumpTrick": 25, "book6SixthDeal": "last", "book6Robber": False, "dealOrder": "fixed",
-        "book6Positive": "loteryjka",
+        "ruleset": "standard", "trump_chooser": "dealer-after-5", "no_trump_allowed": False, "lottery_start_rank": 8,
+        "lottery": "one", "king_of_hearts_must_drop": False, "early_end": True, "score_sign": "penalties-negative",
+        "three_player_trump_trick": 25, "book6_sixth_deal": "last", "book6_robber": False, "deal_order": "fixed",
+        "book6_positive": "loteryjka",
     }
     state = ENGINE.new(4, 1, {"ruleset": "book6"})
     assert ENGINE.options_of(state) == {**defaults, "ruleset": "book6"}
@@ -627,8 +627,8 @@ def test_option_defaults_are_the_spec_rulings() -> None:
 
 
 @pytest.mark.parametrize(("options", "code"), [
-    ({"ruleset": "kurnik"}, "options.bad-value"), ({"lotteryStartRank": 9}, "options.bad-value"),
-    ({"earlyEnd": "yes"}, "options.bad-type"), ({"trumps": "H"}, "options.unknown"),
+    ({"ruleset": "kurnik"}, "options.bad-value"), ({"lottery_start_rank": 9}, "options.bad-value"),
+    ({"early_end": "yes"}, "options.bad-type"), ({"trumps": "H"}, "options.unknown"),
 ])
 def test_bad_options_are_refused(options: dict, code: str) -> None:
     with pytest.raises(InvalidOption) as err:
@@ -794,7 +794,7 @@ def test_tally_robber_vector() -> None:
     report = ENGINE.score_tally({"deal": "robber", "players": 4, "seats": seats})
     assert report.round[S] == -405 and sum(report.round) == -1300 and report.final
     positive = ENGINE.score_tally({"deal": "robber", "players": 4, "seats": seats,
-                                   "options": {"scoreSign": "penalties-positive"}})
+                                   "options": {"score_sign": "penalties-positive"}})
     assert positive.round[S] == 405
 
 
@@ -847,7 +847,7 @@ def test_tally_full_deal_matches_play() -> None:
 @pytest.mark.parametrize("players", [3, 4])
 def test_schemas_validate_states_and_moves_of_playouts(players: int) -> None:
     for seed in range(2):
-        options = {"trumpChooser": "left-of-dealer", "noTrumpAllowed": True} if seed else None
+        options = {"trump_chooser": "left-of-dealer", "no_trump_allowed": True} if seed else None
         for state in random_match(players, seed, options)[::7]:
             assert StateSchema().validate(ENGINE.to_json(state)) == {}
             for seat in ENGINE.to_act(state):

@@ -161,7 +161,7 @@ def test_intervention_and_custodian_combine_to_three_captures():
     after = ENGINE.apply(state, 0, move("d1", "d5"))
     assert men(after) == {"d5": "W", "d7": "W", "h8": "B"}
     # Murray's limit (M-1) allows one custodian plus the intervention: still all three here
-    limited = position(white=["d1", "d7"], black=["c5", "e5", "d6", "h8"], maxCustodianPerMove=1)
+    limited = position(white=["d1", "d7"], black=["c5", "e5", "d6", "h8"], max_custodian_per_move=1)
     assert ENGINE.legal_moves(limited, 0).count(move("d1", "d5")) == 1
     assert men(ENGINE.apply(limited, 0, move("d1", "d5"))) == men(after)
 
@@ -180,14 +180,14 @@ def test_two_custodian_captures_in_one_move():
 
 
 def test_murray_limit_makes_the_mover_choose_one_custodian_capture():
-    """M-1 with maxCustodianPerMove=1, on T4: d1-d4 is listed once per capture it may make.
+    """M-1 with max_custodian_per_move=1, on T4: d1-d4 is listed once per capture it may make.
 
     6 . . . W
     5 . . . B
     4 . . . * B W
     1 . . . W
     """
-    state = position(white=["d1", "d6", "f4"], black=["d5", "e4", "h8"], maxCustodianPerMove=1)
+    state = position(white=["d1", "d6", "f4"], black=["d5", "e4", "h8"], max_custodian_per_move=1)
     listed = [m for m in slides(state, 0) if m["from"] == "d1" and m["to"] == "d4"]
     assert sorted(m["custodian"] for m in listed) == ["d5", "e4"]
     assert error_code(state, 0, move("d1", "d4")) == "mak-yek.custodian-choice-required"
@@ -201,7 +201,7 @@ def test_murray_limit_makes_the_mover_choose_one_custodian_capture():
 
 
 def test_two_adjacent_enemies_are_not_captured_unless_line_custodian():
-    """T5: W e1, W b4, B c4, B d4; e1-e4: none by default; c4 and d4 under lineCustodian (M-2).
+    """T5: W e1, W b4, B c4, B d4; e1-e4: none by default; c4 and d4 under line_custodian (M-2).
 
     4 . W B B *
     1 . . . . W
@@ -209,10 +209,10 @@ def test_two_adjacent_enemies_are_not_captured_unless_line_custodian():
     pieces = {"white": ["e1", "b4"], "black": ["c4", "d4", "h8"]}
     standard = ENGINE.apply(position(**pieces), 0, move("e1", "e4"))
     assert men(standard) == {"b4": "W", "c4": "B", "d4": "B", "e4": "W", "h8": "B"}
-    line = ENGINE.apply(position(**pieces, lineCustodian=True), 0, move("e1", "e4"))
+    line = ENGINE.apply(position(**pieces, line_custodian=True), 0, move("e1", "e4"))
     assert men(line) == {"b4": "W", "e4": "W", "h8": "B"}
     # an open-ended line is not captured even then
-    open_line = ENGINE.apply(position(white=["e1"], black=["c4", "d4", "h8"], lineCustodian=True), 0,
+    open_line = ENGINE.apply(position(white=["e1"], black=["c4", "d4", "h8"], line_custodian=True), 0,
                              move("e1", "e4"))
     assert men(open_line) == {"c4": "B", "d4": "B", "e4": "W", "h8": "B"}
 
@@ -253,7 +253,7 @@ def test_player_who_cannot_move_loses_or_draws_by_option():
     assert men(after)["a8"] == "B"
     assert ENGINE.to_act(after) == frozenset()
     assert ENGINE.outcome(after).winners == (0,) and ENGINE.outcome(after).reason == "no-legal-move"
-    drawn = ENGINE.apply(position(**pieces, noLegalMove="draw"), 0, move("c8", "b8"))
+    drawn = ENGINE.apply(position(**pieces, no_legal_move="draw"), 0, move("c8", "b8"))
     assert ENGINE.outcome(drawn).draw and ENGINE.outcome(drawn).winners == ()
     assert ENGINE.scores(drawn).totals == (0, 0) and ENGINE.scores(drawn).breakdown[1]["result"] == "draw"
     with pytest.raises(GameOver):
@@ -279,8 +279,8 @@ def test_third_occurrence_of_a_position_is_a_draw():
 
 
 def test_no_capture_limit_draws_after_that_many_quiet_plies():
-    """§4.1 c: noCaptureLimitPlies=3: the third quiet ply ends the game in a draw."""
-    start = position(white=["a1"], black=["h8"], noCaptureLimitPlies=3)
+    """§4.1 c: no_capture_limit_plies=3: the third quiet ply ends the game in a draw."""
+    start = position(white=["a1"], black=["h8"], no_capture_limit_plies=3)
     two = play(start, "a1-a2", "h8-h7")
     assert ENGINE.to_act(two) == {0} and two.quiet == 2
     three = play(two, "a2-a3")
@@ -326,18 +326,18 @@ def test_draw_by_agreement_is_offered_before_a_move_and_accepted_instead_of_one(
     assert ENGINE.to_json(declined)["draw_offer"] is None and offer in ENGINE.legal_moves(declined, 0)
     assert error_code(declined, 0, accept) == "mak-yek.no-draw-offer"
     # the option turns offers off
-    off = position(white=["a1"], black=["h8"], drawByAgreement=False)
+    off = position(white=["a1"], black=["h8"], draw_by_agreement=False)
     assert all(isinstance(m, Slide) for m in ENGINE.legal_moves(off, 0))
     assert error_code(off, 0, offer) == "mak-yek.draw-offers-off"
 
 
 def test_first_player_option_lets_black_start():
-    """M-3: firstPlayer=black."""
-    state = ENGINE.new(2, 3, {"firstPlayer": "black"})
+    """M-3: first_player=black."""
+    state = ENGINE.new(2, 3, {"first_player": "black"})
     assert ENGINE.to_act(state) == {1}
-    assert ENGINE.options_of(state)["firstPlayer"] == "black"
+    assert ENGINE.options_of(state)["first_player"] == "black"
     with pytest.raises(InvalidOption):
-        ENGINE.new(2, 3, {"firstPlayer": "red"})
+        ENGINE.new(2, 3, {"first_player": "red"})
     with pytest.raises(InvalidOption) as err:
         ENGINE.new(2, 3, setup={"board": []})
     assert err.value.code == "mak-yek.setup-unsupported"
@@ -374,12 +374,12 @@ def state_json(**changes):
     ({"plies_since_capture": 3}, "mak-yek.bad-history"),
     ({"history": ["0" * 32, "1" * 32]}, "mak-yek.bad-history"),
     ({"history": ["zz"] * 2}, "mak-yek.bad-history"),
-    ({"options": {**DEFAULTS, "lineCustodian": "yes"}}, "mak-yek.bad-options"),
-    ({"options": {"lineCustodian": True}}, "mak-yek.bad-options"),
+    ({"options": {**DEFAULTS, "line_custodian": "yes"}}, "mak-yek.bad-options"),
+    ({"options": {"line_custodian": True}}, "mak-yek.bad-options"),
     ({"extra": 1}, "mak-yek.malformed-state"),
     ({"draw_offer": 2}, "mak-yek.bad-draw-offer"),
-    ({"draw_offer": 0, "options": {**DEFAULTS, "drawByAgreement": False}}, "mak-yek.bad-draw-offer"),
-    ({"draw_agreed": True, "options": {**DEFAULTS, "drawByAgreement": False}}, "mak-yek.bad-draw-offer"),
+    ({"draw_offer": 0, "options": {**DEFAULTS, "draw_by_agreement": False}}, "mak-yek.bad-draw-offer"),
+    ({"draw_agreed": True, "options": {**DEFAULTS, "draw_by_agreement": False}}, "mak-yek.bad-draw-offer"),
     ({"draw_agreed": "yes"}, "mak-yek.bad-draw-offer"),
     ({"draw_offer": 1, "draw_agreed": True}, "mak-yek.bad-draw-offer"),
 ])
@@ -433,7 +433,7 @@ def test_view_is_the_whole_board_for_everyone():
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_schemas_accept_every_reached_state_and_move(seed):
     rnd = random.Random(seed)
-    options = {"maxCustodianPerMove": rnd.choice(["unlimited", 1]), "lineCustodian": rnd.random() < 0.5}
+    options = {"max_custodian_per_move": rnd.choice(["unlimited", 1]), "line_custodian": rnd.random() < 0.5}
     state = ENGINE.new(2, seed, options)
     schema, move_schemas, ply = StateSchema(), {kind: cls() for kind, cls in MOVES.items()}, 0
     while ENGINE.to_act(state):

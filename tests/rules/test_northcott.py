@@ -314,7 +314,7 @@ def test_choose_file_placement_rolls_then_places():
 
 def test_higher_roll_decides_who_moves_first():
     """N-3 option: after the setup both roll one die; the higher moves first; ties are re-rolled."""
-    state = set_up([1] * 8, [1] * 8, firstPlayer="higher-roll")
+    state = set_up([1] * 8, [1] * 8, first_player="higher-roll")
     assert ENGINE.to_json(state)["phase"] == "first-roll" and ENGINE.to_act(state) == {0, 1}
     assert code_of(state, 1, roll(4, 4)) == "northcott.tied-roll"
     assert code_of(state, 1, roll(4)) == "northcott.bad-dice"
@@ -384,7 +384,7 @@ def test_dice_random_play_ends_quickly_in_every_option_mix():
     """Each move shrinks a gap: setup (16-32 steps) + at most the total gap (<= 80)."""
     for variant in itertools.product(("8x8", "8x12"), ("in-order", "choose-file"), ("white", "higher-roll"),
                                      (False, True)):
-        options = dict(zip(("board", "placement", "firstPlayer", "misere"), variant, strict=True))
+        options = dict(zip(("board", "placement", "first_player", "misere"), variant, strict=True))
         rnd = random.Random(str(variant))
         state, steps = ENGINE.new(2, str(variant), options), 0
         while ENGINE.to_act(state):
@@ -472,8 +472,8 @@ def test_view_drops_only_the_rng():
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_schemas_accept_every_reached_state_and_move(seed):
     rnd = random.Random(seed)
-    options = {"placement": rnd.choice(["in-order", "choose-file"]), "firstPlayer": rnd.choice(["white", "higher-roll"]),
-               "board": rnd.choice(["8x8", "8x10", "8x12"])}
+    options = {"placement": rnd.choice(["in-order", "choose-file"]),
+               "first_player": rnd.choice(["white", "higher-roll"]), "board": rnd.choice(["8x8", "8x10", "8x12"])}
     state = ENGINE.new(2, seed, options)
     schema = StateSchema()
     while ENGINE.to_act(state):
