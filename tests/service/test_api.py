@@ -8,17 +8,17 @@ import random
 import pytest
 
 from service.games import BINDINGS
-from tests.playout import PLAYOUT_OPTIONS, choose
+from tests.playout import ENDLESS_VARIANTS, PLAYOUT_OPTIONS, choose
 
 GAMES = list(BINDINGS)
 PLAYER_COUNTS = [pytest.param(g, n, id=f"{g}-{n}p") for g, b in BINDINGS.items() for n in b.engine.players]
 
 
-def http_playout(client, game: str, players: int, seed: int, max_moves: int = 4000):
+def http_playout(client, game: str, players: int, seed: int, max_moves: int = 4000, options: dict | None = None):
     """Play to the end with legal-moves + apply only; return the last apply response and moves."""
     rnd = random.Random(seed)
-    r = client.post(f"/v1/games/{game}/new",
-                    json={"players": players, "seed": seed, "options": PLAYOUT_OPTIONS.get(game, {})})
+    options = PLAYOUT_OPTIONS.get(game, {}) if options is None else options
+    r = client.post(f"/v1/games/{game}/new", json={"players": players, "seed": seed, "options": options})
     assert r.status_code == 201, r.json
     result, played = r.json, []
     for _ in range(max_moves):
@@ -125,3 +125,29 @@ def test_score_of_a_new_game_is_not_final(client, game):
     state = client.post(f"/v1/games/{game}/new", json={"players": engine.players.start, "seed": 2}).json["state"]
     r = client.post(f"/v1/games/{game}/score", json={"state": state})
     assert r.status_code == 200 and r.json["final"] is False and r.json["winners"] == []
+
+
+def _option_variants():
+    """Every non-default value of every option with choices (or boolean), one at a time."""
+    for game, b in BINDINGS.items():
+        for name, opt in b.engine.options.items():
+            values = opt.choices if opt.choices is not None else (True, False) if opt.type == "boolean" else ()
+            for value in values:
+                options = {**PLAYOUT_OPTIONS.get(game, {}), name: value}
+                endless = ENDLESS_VARIANTS.get(game)
+                if value == opt.default or (endless and endless.items() <= options.items()):
+                    continue
+                yield pytest.param(game, options, id=f"{game}-{name}={value}")
+    # integer options worth a whole game: matches, and longer games
+    for game, options in (("backgammon", {"match_length": 3}), ("backgammon", {"match_length": 5, "cube": "on"}),
+                          ("backgammon", {"cube": "on", "jacoby": True, "beaver": True}),
+                          ("take-that", {"rounds": 3}), ("11-nimmt", {"rounds": 1})):
+        yield pytest.param(game, options, id=f"{game}-{options}")
+
+
+@pytest.mark.parametrize(("game", "options"), list(_option_variants()))
+def test_every_option_value_plays_to_the_end_over_http(client, game, options):
+    engine = BINDINGS[game].engine
+    final, _ = http_playout(client, game, engine.players.start, seed=17, options=options)
+    assert final["options"].items() >= options.items()
+    assert len(final["scores"]["totals"]) == engine.players.start
