@@ -209,7 +209,7 @@ class Option:
 
     def validate(self, name: str, value: Json) -> Json:
         if self.choices is not None:
-            if value not in self.choices or isinstance(value, bool) != isinstance(self.default, bool):
+            if not any(value == c and type(value) is type(c) for c in self.choices):
                 raise InvalidOption(
                     "options.bad-value", f"option {name!r} must be one of {list(self.choices)}, got {value!r}"
                 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import schemathesis
@@ -19,7 +20,7 @@ SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 # A body over the configured limit is refused with 413 before its content is looked at.
 CONFIG = SchemathesisConfig.from_dict({
     "checks": {"negative_data_rejection": {"expected-statuses": [400, 404, 405, 413, 415, 422]}},
-    "generation": {"max-examples": 25},
+    "generation": {"max-examples": int(os.environ.get("CONTRACT_EXAMPLES", 25))},
     "seed": 20261125,
 })
 schema = schemathesis.openapi.from_path(SPEC, config=CONFIG)
@@ -44,7 +45,7 @@ def test_docs_are_served_offline(client):
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, derandomize=True,
+@settings(max_examples=int(os.environ.get("CONTRACT_EXAMPLES", 25)), deadline=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 def test_api_honours_its_contract(case):
     """Every documented status, body and content type; no 5xx. ``positive_data_acceptance`` is

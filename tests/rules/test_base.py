@@ -7,6 +7,7 @@ saved games and seeded tests would replay differently, which the spec forbids.
 from __future__ import annotations
 
 import hashlib
+from decimal import Decimal
 
 import pytest
 
@@ -188,6 +189,8 @@ def test_choices_keep_booleans_and_numbers_apart() -> None:
     numbers = Option(1, "a number", choices=(0, 1, 2))
     assert numbers.validate("opt", 0) == 0
     assert _refused(numbers, True) == "options.bad-value"  # True == 1, but it is not a number here
+    assert _refused(numbers, 1.0) == "options.bad-value"  # nor is 1.0
+    assert _refused(numbers, Decimal("1.0")) == "options.bad-value"  # how the service parses 1.0
     flags = Option(False, "a flag", choices=(False, True))
     assert flags.validate("opt", True) is True
     assert _refused(flags, 0) == "options.bad-value"
