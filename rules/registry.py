@@ -32,10 +32,17 @@ _ENGINES: tuple[Engine, ...] = (
 
 ENGINES: Mapping[str, Engine] = MappingProxyType({e.game_id: e for e in _ENGINES})
 
+# Other names a game is known by (compendium §4.4 M-4: the seed calls Mak-yek "May-Yek").
+ALIASES: Mapping[str, str] = MappingProxyType({"may-yek": "mak-yek"})
+
+
+def canonical_id(game_id: str) -> str:
+    return ALIASES.get(game_id, game_id)
+
 
 def get_engine(game_id: str) -> Engine:
     try:
-        return ENGINES[game_id]
+        return ENGINES[canonical_id(game_id)]
     except KeyError:
         raise UnknownGame(
             "game.unknown", f"no game {game_id!r}; known games: {', '.join(ENGINES)}", game=game_id

@@ -15,7 +15,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError
 
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
-from rules.registry import ENGINES, get_engine
+from rules.registry import ALIASES, ENGINES, canonical_id, get_engine
 from service.errors import problem_for
 from service.schemas import (
     backgammon,
@@ -60,6 +60,7 @@ class GameBinding:
             "players": {"min": e.players.start, "max": e.players.stop - 1},
             "options": {name: opt.to_json() for name, opt in e.options.items()},
             "move_kinds": list(e.move_kinds),
+            "aliases": sorted(alias for alias, gid in ALIASES.items() if gid == e.game_id),
             "legal_moves_complete": e.legal_moves_complete,
             "tally": self.tally is not None,
         }
@@ -187,7 +188,7 @@ BINDINGS: Mapping[str, GameBinding] = MappingProxyType(
 
 def get_binding(game_id: str) -> GameBinding:
     try:
-        return BINDINGS[game_id]
+        return BINDINGS[canonical_id(game_id)]
     except KeyError:
         get_engine(game_id)  # raises UnknownGame with the list of games
         raise UnknownGame("game.unknown", f"no HTTP binding for game {game_id!r}") from None

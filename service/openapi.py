@@ -268,6 +268,7 @@ def _common_paths() -> dict[str, Json]:
             "players": {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer"}}},
             "options": {"type": "object", "additionalProperties": {"type": "object"}},
             "move_kinds": {"type": "array", "items": {"type": "string"}},
+            "aliases": {"type": "array", "items": {"type": "string"}, "description": "other ids that name it"},
             "legal_moves_complete": {"type": "boolean"}, "tally": {"type": "boolean"}},
     }
     sid = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}

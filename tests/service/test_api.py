@@ -49,6 +49,15 @@ def test_catalogue_lists_every_game_with_options(client):
         assert entry["move_kinds"] == list(engine.move_kinds)
 
 
+def test_may_yek_is_an_alias_of_mak_yek(client):
+    """Compendium §4.4 M-4: the seed's "May-Yek" is Mak-yek."""
+    assert client.get("/v1/games/may-yek").json["id"] == "mak-yek"
+    assert client.get("/v1/games/mak-yek").json["aliases"] == ["may-yek"]
+    r = client.post("/v1/games/may-yek/new", json={"players": 2, "seed": 1})
+    assert r.status_code == 201 and r.json["state"] == client.post(
+        "/v1/games/mak-yek/new", json={"players": 2, "seed": 1}).json["state"]
+
+
 def test_unknown_game_is_404_problem(client):
     r = client.get("/v1/games/chess")
     assert r.status_code == 404 and r.mimetype == "application/problem+json"
