@@ -1,6 +1,7 @@
-# Arbiter: the same gunicorn settings as `make run` (2 workers, in-memory sessions unless REDIS_URL).
+# Arbiter: the same gunicorn command as `make run`. Sessions are in memory (one worker,
+# 4 threads) unless REDIS_URL is set; then raise WORKERS, e.g. -e REDIS_URL=... -e WORKERS=2 -e THREADS=1.
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 HOST=0.0.0.0 PORT=8000 WORKERS=2 THREADS=1
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 HOST=0.0.0.0 PORT=8000 WORKERS=1 THREADS=4
 RUN useradd --create-home --uid 10001 arbiter
 WORKDIR /app
 COPY pyproject.toml README.md ./

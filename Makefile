@@ -4,8 +4,10 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-WORKERS ?= 2
-THREADS ?= 1
+# In-memory sessions live in one process: one worker with threads. With REDIS_URL the
+# sessions are shared, so several workers may serve them.
+WORKERS ?= $(if $(REDIS_URL),2,1)
+THREADS ?= $(if $(REDIS_URL),1,4)
 export REDIS_URL
 # One gunicorn command line for `make run`, the Dockerfile and the benchmark.
 GUNICORN_ARGS = --workers $(WORKERS) --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - 'service.app:create_app()'
