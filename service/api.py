@@ -6,7 +6,6 @@ No game names and no try/except here: errors flow to ``service/errors.py``.
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -34,7 +33,7 @@ def body(schema: type[Schema]) -> dict:
         raise UnsupportedMediaType(f"send 'Content-Type: application/json', not {request.mimetype or 'nothing'!r}")
     raw = request.get_data(cache=False)
     try:
-        data = json.loads(raw, parse_float=Decimal, parse_constant=_reject_constant)
+        data = json.loads(raw, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as exc:
         raise BadRequest(f"the body is not valid JSON: {str(exc)[:200]}") from None
     if not isinstance(data, dict):

@@ -3,9 +3,9 @@
 Validating a whole game state field by field with marshmallow costs more than the rest
 of a request together. The state schema is therefore converted once to JSON Schema (by
 apispec, the same conversion that writes ``openapi.yaml``) and compiled to Python by
-``fastjsonschema``. The marshmallow class stays the single definition; this module only
-changes how fast it is checked. Request bodies are parsed with ``parse_float=Decimal``,
-so ``2.0`` is never taken for the integer ``2``.
+``fastjsonschema``, in JSON Schema draft 4 (the dialect of OpenAPI 3.0, where ``2.0`` is
+not an integer). The marshmallow class stays the single definition; this module only
+changes how fast it is checked.
 """
 
 from __future__ import annotations
@@ -52,7 +52,12 @@ def json_schema(schema: Schema) -> Json:
     spec = APISpec("x", "1", "3.0.3", plugins=[MarshmallowPlugin(schema_name_resolver=_name)])
     spec.components.schema("Root", schema=schema)
     components = spec.to_dict()["components"]["schemas"]
-    return _json_schema_types({"$ref": "#/components/schemas/Root", "components": {"schemas": components}})
+    return _json_schema_types({
+        # OpenAPI 3.0's schema dialect is draft 4's: there 2.0 is a number, not an integer
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "$ref": "#/components/schemas/Root",
+        "components": {"schemas": components},
+    })
 
 
 def compile_validator(schema: Schema, where: str, nested: bool = True) -> Callable[[Json], Json]:

@@ -67,7 +67,7 @@ def test_unknown_fields_are_rejected_not_ignored(client):
     assert "colour" in body["errors"]
 
 
-@pytest.mark.parametrize("players", [True, "2", 2.5, None])
+@pytest.mark.parametrize("players", [True, "2", 2.5, 2.0, None])
 def test_wrong_types_are_422(client, players):
     problem(client.post(f"/v1/games/{GAME}/new", json={"players": players}), 422, "request.invalid")
 
@@ -79,6 +79,14 @@ def test_player_count_outside_the_game_is_422(client):
 def test_unknown_option_is_422(client):
     problem(client.post(f"/v1/games/{GAME}/new", json={"players": PLAYERS, "options": {"nope": 1}}), 422,
             "options.unknown")
+
+
+def test_a_float_is_never_taken_for_an_integer(client, new_state):
+    """2.0 is a number but not the seat 2, nor a card, nor an option's integer choice."""
+    r = client.post(f"/v1/games/{GAME}/legal-moves", json={"state": {**new_state, "players": 2.0}})
+    problem(r, 422, "request.invalid")
+    r = client.post(f"/v1/games/{GAME}/apply", json={"state": new_state, "seat": 0.0, "move": {"kind": "x"}})
+    problem(r, 422, "request.invalid")
 
 
 def test_move_kind_of_another_game_is_422(client, new_state):
