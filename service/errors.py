@@ -85,7 +85,7 @@ def problem_for(exc: Exception) -> dict:
 
 
 def respond(body: dict, headers: dict | None = None) -> Response:
-    resp = Response(json.dumps(body), status=body["status"], mimetype=PROBLEM_JSON)
+    resp = Response(json.dumps(body), status=body["status"], mimetype=PROBLEM_JSON)  # app.json: orjson
     for key, value in (headers or {}).items():
         resp.headers[key] = value
     return resp
