@@ -109,6 +109,7 @@ def malformed(code: str, what: str, error: type[RulesError] = InvalidState) -> I
 
 
 _U64 = 1 << 64
+_HEX = frozenset("0123456789abcdef")
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +180,7 @@ class Rng:
         if (
             not isinstance(key, str)
             or len(key) != 64
-            or any(c not in "0123456789abcdef" for c in key)
+            or not _HEX.issuperset(key)
         ):
             raise InvalidState("state.rng", f"rng key must be 64 lowercase hex digits, got {key!r}")
         if not isinstance(counter, int) or isinstance(counter, bool) or not 0 <= counter <= cls.MAX_COUNTER:

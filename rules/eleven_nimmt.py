@@ -61,6 +61,7 @@ Representation decisions:
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -777,9 +778,9 @@ def _is_int(value: object) -> bool:
 def _card_list(value: Json, what: str, code: str = "bad-card") -> tuple[int, ...]:
     if not isinstance(value, list):
         raise InvalidState(f"{_GAME}.{code}", f"{what} must be a list of cards 1..100, got {value!r}")
-    for card in value:
-        if not _is_int(card) or not 1 <= card <= 100:
-            raise InvalidState(f"{_GAME}.bad-card", f"{what}: {card!r} is not a card 1..100")
+    if not all(type(card) is int and 1 <= card <= 100 for card in value):  # bool is not int here
+        card = next(c for c in value if not (type(c) is int and 1 <= c <= 100))
+        raise InvalidState(f"{_GAME}.bad-card", f"{what}: {card!r} is not a card 1..100")
     return tuple(value)
 
 
@@ -966,9 +967,9 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
                 )
     draw = _card_list(data["draw"], "draw pile")
     everything = [c for h in hands for c in h] + [c for st in stacks for c in st] + list(draw)
-    seen: set[int] = set()
-    dupes = sorted({c for c in everything if c in seen or seen.add(c)})
-    if dupes:
+    seen = set(everything)
+    if len(seen) != len(everything):
+        dupes = sorted(c for c, n in Counter(everything).items() if n > 1)
         raise _bad_state("duplicate-card", f"card(s) {dupes} appear more than once")
     if len(seen) != 100:
         raise _bad_state("lost-card", f"card(s) {sorted(_ALL_CARDS - seen)} are missing: all 100 must be in play")
