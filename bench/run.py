@@ -122,6 +122,8 @@ def http_bench(game: str, seconds: int, connections: int) -> None:
 
 def stages(game: str, repeat: int = 300) -> None:
     """Microseconds per stage of one apply request, in process (no HTTP)."""
+    import orjson
+
     from service.api import _LOADERS
     from service.app import create_app
     from service.config import TestConfig
@@ -137,7 +139,7 @@ def stages(game: str, repeat: int = 300) -> None:
     new = b.engine.apply(state, data["seat"], move)
     result = b.result(new, events=b.engine.events(state, data["seat"], move, new))
     steps = {
-        "json.loads(body)": lambda: json.loads(text),
+        "orjson.loads(body)": lambda: orjson.loads(text),
         "envelope (compiled)": lambda: envelope(data),
         "state schema (marshmallow)": lambda: b.state.validate(data["state"]),
         "state schema (compiled)": lambda: b.check_state(data["state"]),
@@ -146,7 +148,7 @@ def stages(game: str, repeat: int = 300) -> None:
         "engine.apply (check + move)": lambda: b.engine.apply(state, data["seat"], move),
         "result (to_json, scores, events)": lambda: b.result(new, events=b.engine.events(
             state, data["seat"], move, new)),
-        "json.dumps(response)": lambda: json.dumps(result),
+        "orjson.dumps(response)": lambda: orjson.dumps(result),
     }
     client = create_app(TestConfig).test_client()
     steps["whole request (Flask test client)"] = lambda: client.post(
