@@ -877,3 +877,83 @@ def test_lottery_positions_from_data(case: dict) -> None:
     state = lottery_position(hands={int(k): v for k, v in case["hands"].items()},
                              rows={k: tuple(v) for k, v in case["rows"].items()}, turn=case["turn"])
     assert legal(state, case["seat"]) == set(case["legal"])
+
+
+# --------------------------------------------------------------------------- review: values, leads, loteryjka
+
+
+def first_trick_tally(deal: str, taken: str, players: int = 4, options=None) -> dict:
+    """A full-deal sheet: North took trick 1 (the cards ``taken``), East every other trick."""
+    mine = card_strs(cards(taken))
+    rest = [c for c in card_strs(full_deck(players)) if c not in mine]
+    seats = [{"cards": mine, "tricks": [1]}, {"cards": rest, "tricks": list(range(2, 52 // players + 1))}]
+    seats += [{"cards": [], "tricks": []} for _ in range(players - 2)]
+    out = {"deal": deal, "players": players, "seats": seats}
+    if options:
+        out["options"] = options
+    return out
+
+
+@pytest.mark.parametrize(("deal", "items"), [
+    ("no-tricks", {"tricks": -20}),
+    ("no-hearts", {"hearts": -40}),            # 3H KH
+    ("no-queens", {"queens": -60}),            # QS
+    ("no-kings-jacks", {"kings-jacks": -60}),  # KH JD; QS and 3H cost nothing
+    ("no-king-of-hearts", {"king-of-hearts": -150}),
+    ("robber", {"tricks": -20, "hearts": -40, "queens": -60, "kings-jacks": -60, "king-of-hearts": -150,
+                "trick-7": 0, "trick-13": 0}),
+])
+def test_penalty_values_per_card_in_each_negative_deal(deal: str, items: dict) -> None:
+    """§2.3 penalty table (4 players): North's one trick  3H QS KH JD  costs 20 a trick, 20 a heart,
+    60 a queen, 30 a K or J (not a Q), 150 for KH; the 7th and 13th tricks went to East."""
+    report = ENGINE.score_tally(first_trick_tally(deal, "3H QS KH JD"))
+    assert report.breakdown[N]["items"] == items
+    assert report.round[N] == sum(items.values())
+    assert sum(report.round) == deal_total(Deal(deal), resolved(None), 4)
+
+
+@pytest.mark.parametrize(("deal", "north", "total"), [
+    ("no-tricks", {"tricks": -15}, -255),
+    ("no-hearts", {"hearts": -20}, -260),
+    ("no-queens", {"queens": -60}, -240),
+    ("no-kings-jacks", {"kings-jacks": -30}, -240),
+    ("no-king-of-hearts", {"king-of-hearts": 0}, -140),
+    ("no-seventh-and-last", {"trick-7": 0, "trick-17": 0}, -140),
+])
+def test_three_player_penalty_values(deal: str, north: dict, total: int) -> None:
+    """§2.6 (3 players, 17 tricks): North's trick 1  3H QS JD  costs 15 a trick, 20 a heart, 60 a queen,
+    30 a K/J; East's tricks carry 140 for KH and 70 + 70 for the 7th and 17th tricks."""
+    report = ENGINE.score_tally(first_trick_tally(deal, "3H QS JD", players=3))
+    assert report.breakdown[N]["items"] == north
+    assert sum(report.round) == total
+    if deal == "no-seventh-and-last":
+        assert report.breakdown[E]["items"] == {"trick-7": -70, "trick-17": -70}
+
+
+def test_three_player_loteryjka_prizes() -> None:
+    """§2.6: one loteryjka with 3 players: +790 and +485 (1275); one per player: +250 and +175."""
+    one = ENGINE.score_tally({"deal": "loteryjka", "players": 3, "finish_order": [1, 2]})
+    assert one.round == (0, 790, 485)
+    each = ENGINE.score_tally({"deal": "loteryjka", "players": 3, "finish_order": [2, 0],
+                               "options": {"lottery": "one-per-player"}})
+    assert each.round == (175, 0, 250)
+    assert deal_list(resolved({"lottery": "one-per-player"}), 3)[-3:] == (Deal.LOTERYJKA,) * 3
+
+
+def test_hearts_may_be_led_in_a_trump_deal() -> None:
+    """§2.2: the hearts lead restriction belongs to deals 2, 5 and 7 only; in a trump deal (♠ trumps)
+    South may lead from  AH 5H 3C  anything."""
+    state = trick_position("trumps", hands=["2S 3S QS", "5S 6S KH", "AH 5H 3C", "8S 9S QH"],
+                           dealer=E, winners=[S] * 10, trump="S")
+    assert state.turn == S
+    assert legal(state, S) == {"3C", "5H", "AH"}
+
+
+def test_lottery_ace_lies_next_to_the_king() -> None:
+    """§2.4 loteryjka, A high: rows  S 8-K  H 7-8 ; West holds  AS 6H 2H QD  -> AS (above K) or 6H;
+    QD fits no row (no 8D laid) and 2H is not next to 7H."""
+    state = lottery_position(hands={W: "AS 6H 2H QD"}, rows={"S": (8, 13), "H": (7, 8)}, turn=W)
+    assert legal(state, W) == {"AS", "6H"}
+    after = ENGINE.apply(state, W, play("AS"))
+    assert {"suit": "S", "low": 8, "high": 14} in ENGINE.to_json(after)["rows"]
+    assert after.turn == N

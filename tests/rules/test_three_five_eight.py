@@ -716,3 +716,94 @@ def test_setup_notation_and_bad_options_are_refused():
             E.new(3, 1, bad)
     with pytest.raises(InvalidOption):
         E.new(4, 1)
+
+
+# --------------------------------------------------------------------------- review: roles, exchange details
+
+
+@pytest.mark.parametrize("dealer", [0, 1, 2])
+def test_roles_and_targets_follow_the_dealer(dealer):
+    """§2.3 for every dealer d: chooser (d+1)%3 (8 / BL 3), third (d+2)%3 (5 / 5), dealer d (3 / 8);
+    the chooser chooses first and, with no exchange in deal 1, leads the first trick.
+
+        d=0: chooser 1, third 2   d=1: chooser 2, third 0   d=2: chooser 0, third 1
+    """
+    chooser, third = (dealer + 1) % 3, (dealer + 2) % 3
+    s = E.new(3, 7, {"first_dealer": dealer})
+    assert s.dealer == dealer and E.to_act(s) == {chooser}
+    want = {chooser: ("chooser", 8), third: ("third", 5), dealer: ("dealer", 3)}
+    assert [(b["role"], b["target"]) for b in E.scores(s).breakdown] == [want[x] for x in range(3)]
+    tricks = [0, 0, 0]
+    tricks[chooser], tricks[third], tricks[dealer] = 3, 5, 8
+    bl = E.score_tally({"contract": "BL", "dealer": dealer, "tricks": tricks})
+    limits = {chooser: ("chooser", 3), third: ("third", 5), dealer: ("dealer", 8)}
+    assert [(b["role"], b["limit"]) for b in bl.breakdown] == [limits[x] for x in range(3)]
+    assert bl.round == (0, 0, 0)
+    s = E.apply(s, chooser, Choose(Contract.CLUBS))
+    assert E.to_act(s) == {chooser} and s.phase is Phase.DISCARD
+    for _ in range(4):
+        s = E.apply(s, chooser, E.legal_moves(s, chooser)[0])
+    assert s.phase is Phase.PLAY and E.to_act(s) == {chooser} and s.leader == chooser
+
+
+def test_no_exchange_after_a_deal_where_everyone_made_his_target():
+    """§2.7 who: only plus players exchange, only with minus players. Deal 1 (♠, dealer 2) was
+    made exactly, 8 / 5 / 3 -> 0 / 0 / 0: deal 2 in ♥ goes straight to the musik."""
+    s = deal2_exchange([8, 5, 3], {}, contract="H")
+    assert s.phase is Phase.DISCARD and s.exchange is None and len(s.hands[1]) == 20
+
+
+def test_a_zero_player_neither_exchanges_nor_receives():
+    """§2.7 who: deal 1 (♠, dealer 2): seat 0 chooser 9 (+1), seat 1 third 5 (0), seat 2 dealer 2 (-1).
+    Deal 2 (♥, dealer 0): only seat 0 exchanges, and only with seat 2; seat 1 is no partner."""
+    s = deal2_exchange([9, 5, 2], {0: ["5C"]}, contract="H")
+    assert s.exchange.queue == (0,) and E.to_act(s) == {0}
+    assert {m.to for m in E.legal_moves(s, 0) if isinstance(m, ExchangeCard)} == {2}
+    with pytest.raises(IllegalMove) as err:
+        E.check(s, 0, ExchangeCard(1, parse_card("5C")))
+    assert err.value.code == "3-5-8.not-a-minus-player"
+    s = E.apply(s, 0, ExchangeCard(2, parse_card("5C")))
+    assert s.phase is Phase.DISCARD  # one plus point: one card
+
+
+def test_third_exchanges_before_dealer():
+    """§2.7 order, 5 before 3: deal 1 (♠, dealer 2): seat 0 chooser 9 (+1), seat 1 third 3 (-2),
+    seat 2 dealer 4 (+1). Deal 2 (♥, dealer 0): chooser 1 is minus; third 2 (target 5) exchanges
+    before dealer 0 (target 3), each one card with seat 1."""
+    s = deal2_exchange([9, 3, 4], {0: ["2C"], 2: ["3C"]}, contract="H")
+    assert s.exchange.queue == (2, 0) and E.to_act(s) == {2}
+    assert {m.to for m in E.legal_moves(s, 2) if isinstance(m, ExchangeCard)} == {1}
+    s = E.apply(s, 2, ExchangeCard(1, parse_card("3C")))
+    assert E.to_act(s) == {0} and s.exchange.steps == (0, 0, 0)
+    s = E.apply(s, 0, ExchangeCard(1, parse_card("2C")))
+    assert s.phase is Phase.DISCARD
+
+
+def test_exchange_before_the_musik_does_not_count_musik_cards():
+    """§2.4 steps 3-5 (PROPOSED §2.10.1): the exchange comes before the musik. Deal 1 (♠, dealer 2):
+    seat 0 chooser 9 (+1), seat 1 third 4 (-1), seat 2 dealer 3 (0). Deal 2, dealer 0: chooser 1 picks ♦.
+
+        seat 0 offers 5H to the chooser (seat 1), who holds 3H only; the musik holds AH
+        -> 5H comes back (AH is not yet in his hand); the musik stays hidden during the exchange
+    """
+    hands, rest = fill({0: ["5H"], 1: ["3H"]}, [16, 16, 16], {1: "H"}, used=["AH"])
+    musik = [*rest, "AH"]
+    pre = E.from_json(state(deal=2, dealer=0, phase="choose", hands=hands, musik=musik, leader=1,
+                            history=[record(2, "S", [9, 4, 3])]))
+    s = E.apply(pre, 1, Choose(Contract.DIAMONDS))
+    assert s.phase is Phase.EXCHANGE and E.to_act(s) == {0} and len(s.hands[1]) == 16
+    assert all(E.view(s, v)["musik"] == 4 for v in (None, 0, 1, 2))
+    after = E.apply(s, 0, ExchangeCard(1, parse_card("5H")))
+    assert "5H" in card_strs(after.hands[0]) and "5H" not in card_strs(after.hands[1])
+    assert after.phase is Phase.DISCARD and "AH" in card_strs(after.hands[1])
+    assert len(after.hands[1]) == 20
+
+
+def test_returned_card_is_seen_before_the_next_offer():
+    """§2.7 one step at a time (PROPOSED): seat 1 (+2) gives 5H to seat 2 (-2), gets KH back,
+    and may then offer that KH in his second step (C now holds 9H 5H 3H: KH comes back again)."""
+    s = deal2_exchange([8, 7, 1], {1: ["5H"], 2: ["KH", "9H", "3H"]}, contract="S", void={2: "H"})
+    s = E.apply(s, 1, ExchangeCard(2, parse_card("5H")))
+    assert E.to_act(s) == {1} and ExchangeCard(2, parse_card("KH")) in E.legal_moves(s, 1)
+    s = E.apply(s, 1, ExchangeCard(2, parse_card("KH")))
+    assert "KH" in card_strs(s.hands[1]) and s.phase is Phase.DISCARD
