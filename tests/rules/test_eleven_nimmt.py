@@ -909,3 +909,14 @@ def test_a_bull_card_won_by_taking_is_used_from_the_next_turn() -> None:
     after = ENGINE.apply(after, 0, play((0, [23, 22])))
     assert after.stacks == ((20, 22, 23), (60, 70))
     assert after.hands[0] == (31, 36, 46)
+
+
+def test_bull_cards_held_at_the_round_end_score_nothing() -> None:
+    """Spec 3.2 / 3.6: bull cards are not scored; only the heads in hand count.
+
+        stack 0: 20     hand s0: 21 (goes out)     hand s1: 10 55, holds 3 bull cards
+    """
+    state = position([[21], [10, 55]], [[20]], bulls=[0, 3])
+    after = ENGINE.apply(state, 0, play((0, [21])))
+    report = ENGINE.scores(after)
+    assert report.round == (0, 10) and report.breakdown[1]["bull_cards"] == 3

@@ -868,3 +868,18 @@ def test_unfilled_boxes_at_the_end_score_nothing_and_the_upper_sum_uses_filled_b
     assert report.breakdown[0]["upper"] == 63 and report.breakdown[0]["upper_bonus"] == 35
     assert report.totals[0] == 63 + 35 + 20 + 22 + 25 + 30 + 40 + 50
     assert E.outcome(after).winners == (0,)
+
+
+def test_discard_nothing_and_draw_one_grows_the_hand_and_the_next_score_pays_for_it() -> None:
+    """4.5: 'd = 0, draw 1' is legal and the hand grows to 6; scoring from 6 cards next turn
+    costs 2 penalty points beside the box filled, and the hand is refilled to 5.
+
+        P0: 1 3 6 6 6   draw pile top: 6, then 2 4 5
+    """
+    s = position([(1, 3, 6, 6, 6), (1, 2, 3, 4, 5)], next_draws=(6, 2, 4, 5))
+    s = E.apply(s, 0, Draw(1))
+    assert s.hands[0] == (1, 3, 6, 6, 6, 6) and s.current == 1
+    s = E.apply(s, 1, Draw(0))
+    after = E.apply(s, 0, Score(Box.SIXES, (6, 6, 6, 6)))
+    assert (box_of(after, 0, Box.SIXES), penalty_of(after, 0, Box.SIXES)) == (24, 2)
+    assert after.hands[0] == (1, 2, 3, 4, 5)
