@@ -883,3 +883,25 @@ def test_discard_nothing_and_draw_one_grows_the_hand_and_the_next_score_pays_for
     after = E.apply(s, 0, Score(Box.SIXES, (6, 6, 6, 6)))
     assert (box_of(after, 0, Box.SIXES), penalty_of(after, 0, Box.SIXES)) == (24, 2)
     assert after.hands[0] == (1, 2, 3, 4, 5)
+
+
+def test_end_of_game_waits_for_the_trim_and_wraps_past_the_last_seat() -> None:
+    """4.8 + 4.10 (2): 3 players, start P2 (order P2, P0, P1). P0 fills its 12th box from a
+    7-card hand (penalty 4), must first discard down to 5; then P1, the seat just before the
+    start player, takes the last turn and the game ends with equal turns.
+
+        P0: 1 2 2 3 3 4 4   sheet: all but Ones      -> Ones with 1: 6 left, discard one
+    """
+    s = position(
+        [(1, 2, 2, 3, 3, 4, 4), (6, 6, 6, 6, 6), (1, 1, 2, 2, 3)],
+        boxes={0: sheet_with(*BOXES[1:])}, start=2, current=0, turns=[11, 11, 12],
+    )
+    s = E.apply(s, 0, Score(Box.ONES, (1,)))
+    assert s.phase is Phase.TRIM and s.end_triggered_by == 0 and E.to_act(s) == {0}
+    assert penalty_of(s, 0, Box.ONES) == 4
+    refused(s, 0, Draw(0), "must-discard-excess")
+    s = E.apply(s, 0, Discard(4))
+    assert s.hands[0] == (2, 2, 3, 3, 4) and E.to_act(s) == {1} and s.phase is Phase.TURN
+    s = E.apply(s, 1, Score(Box.KNIFFEL, (6, 6, 6, 6, 6)))
+    assert s.phase is Phase.OVER and s.turns == (12, 12, 12)
+    assert E.outcome(s) is not None
