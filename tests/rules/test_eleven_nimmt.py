@@ -838,3 +838,85 @@ def test_two_player_random_games_end_well_within_the_cap() -> None:
         final = states[-1][0]
         assert ENGINE.outcome(final) is not None, f"seed {seed}: no end"
         assert len(states) < 1000
+
+
+# --------------------------------------------------------------------------- review additions
+
+
+def test_two_stacks_in_one_turn_each_card_checked_against_its_own_old_top_with_wrap() -> None:
+    """Spec 3.5 / 3.7: with 2 bull cards a plan covers 2 stacks; every card is checked against
+    the top ITS stack had before the turn, and each stack gets its cards in order of distance
+    from that top (wrapping past 100).
+
+        stack 0: 95   stack 1: 33      hand s0: 3 5 40 43 44 99 60     bulls s0: 2
+        play {0: [5, 99, 3], 1: [43, 40]}  ->  stack 0: 95 99 3 5   stack 1: 33 40 43
+    """
+    state = position([[3, 5, 40, 43, 44, 99, 60], [70]], [[95], [33]], bulls=[2, 0])
+    plan = play((0, [5, 99, 3]), (1, [43, 40]))
+    after = ENGINE.apply(state, 0, plan)
+    assert after.stacks == ((95, 99, 3, 5), (33, 40, 43))
+    assert after.hands[0] == (44, 60)
+    # 44 is 1 above the new top 43 but 11 above the old top 33
+    assert code_of(state, 0, play((0, [99]), (1, [43, 44]))) == f"{GID}.not-in-range"
+    # 5 fits stack 0 (old top 95, distance 10) but not stack 1 (old top 33)
+    assert code_of(state, 0, play((0, [99]), (1, [40, 5]))) == f"{GID}.not-in-range"
+    # one card cannot go on both stacks
+    assert code_of(state, 0, play((0, [99, 3]), (1, [3]))) == f"{GID}.duplicate-card"
+
+
+def test_voluntary_take_although_a_play_is_possible() -> None:
+    """Spec 3.5: PLAY or TAKE is always allowed; taking is also a tactical choice. A take of
+    3 cards earns a bull card even though 47 could have been played.
+
+        stack 0: 31 36 46      hand s0: 47 90      bulls 0, supply 10
+    """
+    state = position([[47, 90], [10]], [[31, 36, 46]], draw_top=[12, 77])
+    assert play((0, [47])) in ENGINE.legal_moves(state, 0)
+    assert Take(0) in ENGINE.legal_moves(state, 0)
+    after = ENGINE.apply(state, 0, Take(0))
+    assert after.hands[0] == (31, 36, 46, 47, 90)
+    assert after.bulls == (1, 0) and after.supply == 9
+    assert after.stacks == ((77,), (12,)), "the top two cards of the draw pile, in draw order"
+
+
+def test_last_supply_card_then_bull_cards_come_from_opponents() -> None:
+    """Spec 3.5 / ruling 3.10.5: the last supply card goes to the taker; the next taker of 3+
+    cards gets one from the opponent holding the most.
+
+        stack 0: 10 12 15   stack 1: 50 52 55      bulls: 5 4, supply 1
+    """
+    state = position([[1, 2, 3], [4, 5, 6]], [[10, 12, 15], [50, 52, 55]], bulls=[5, 4], supply=1)
+    after = ENGINE.apply(state, 0, Take(0))
+    assert after.bulls == (6, 4) and after.supply == 0
+    stack = next(i for i, s in enumerate(after.stacks) if s == (50, 52, 55))
+    again = ENGINE.apply(after, 1, Take(stack))
+    assert again.bulls == (5, 5) and again.supply == 0
+
+
+def test_a_bull_card_won_by_taking_is_used_from_the_next_turn() -> None:
+    """Spec 3.5: TAKE ends the turn; the bull card it earned lets the taker play several cards
+    on their next turn.
+
+        stack 0: 31 36 46      hand s0: 22 23     draw: ... 60 20 (20 revealed first)   bulls 0
+        s0 takes (bull card), s1 plays 70 on 60, s0 plays 22 and 23 together on 20
+    """
+    state = position([[22, 23], [70, 71]], [[31, 36, 46]], draw_top=[60, 20])
+    assert code_of(state, 0, play((0, [31]))) == f"{GID}.card-not-in-hand"
+    after = ENGINE.apply(state, 0, Take(0))
+    assert after.current == 1 and after.bulls == (1, 0)
+    assert after.stacks == ((20,), (60,))
+    after = ENGINE.apply(after, 1, play((1, [70])))
+    after = ENGINE.apply(after, 0, play((0, [23, 22])))
+    assert after.stacks == ((20, 22, 23), (60, 70))
+    assert after.hands[0] == (31, 36, 46)
+
+
+def test_bull_cards_held_at_the_round_end_score_nothing() -> None:
+    """Spec 3.2 / 3.6: bull cards are not scored; only the heads in hand count.
+
+        stack 0: 20     hand s0: 21 (goes out)     hand s1: 10 55, holds 3 bull cards
+    """
+    state = position([[21], [10, 55]], [[20]], bulls=[0, 3])
+    after = ENGINE.apply(state, 0, play((0, [21])))
+    report = ENGINE.scores(after)
+    assert report.round == (0, 10) and report.breakdown[1]["bull_cards"] == 3

@@ -773,3 +773,135 @@ def test_random_games_end_well_within_the_move_cap(players) -> None:
         }
         length = sum(1 for _ in random_game(players, seed, options)) - 1
         assert length < 2500, (options, length)
+
+
+# ------------------------------------------------------------------ review additions: 4.6 table
+
+_COMBINATIONS = [
+    # upper boxes: 1-5 cards, all of the box's face; value = face x count
+    (Box.ONES, (1,), 1), (Box.ONES, (1, 1, 1, 1, 1), 5),
+    (Box.TWOS, (2, 2), 4), (Box.THREES, (3, 3, 3), 9), (Box.FOURS, (4, 4, 4, 4), 16),
+    (Box.FIVES, (5, 5, 5, 5, 5), 25), (Box.SIXES, (6,), 6), (Box.SIXES, (6, 6, 6, 6, 6), 30),
+    (Box.TWOS, (1, 2), "card-does-not-match"), (Box.SIXES, (5,), "card-does-not-match"),
+    # Three of a kind: 5 cards, at least 3 equal; the sum of all five
+    (Box.THREE_OF_A_KIND, (1, 1, 1, 2, 3), 8), (Box.THREE_OF_A_KIND, (2, 2, 2, 2, 6), 14),
+    (Box.THREE_OF_A_KIND, (6, 6, 6, 6, 6), 30), (Box.THREE_OF_A_KIND, (1, 1, 1, 6, 6), 15),
+    (Box.THREE_OF_A_KIND, (1, 1, 2, 2, 3), "invalid-combination"),
+    (Box.THREE_OF_A_KIND, (1, 1, 1, 2), "wrong-card-count"),
+    # Four of a kind: 5 cards, at least 4 equal; the sum of all five
+    (Box.FOUR_OF_A_KIND, (3, 3, 3, 3, 1), 13), (Box.FOUR_OF_A_KIND, (1, 1, 1, 1, 1), 5),
+    (Box.FOUR_OF_A_KIND, (3, 3, 3, 1, 1), "invalid-combination"),
+    (Box.FOUR_OF_A_KIND, (3, 3, 3, 3), "wrong-card-count"),
+    # Full House: 3 of a + 2 of b, a != b; always 25
+    (Box.FULL_HOUSE, (6, 6, 6, 5, 5), 25), (Box.FULL_HOUSE, (1, 1, 6, 6, 6), 25),
+    (Box.FULL_HOUSE, (2, 2, 2, 2, 5), "invalid-combination"),
+    (Box.FULL_HOUSE, (2, 2, 4, 4, 5), "invalid-combination"),
+    (Box.FULL_HOUSE, (4, 4, 4, 4, 4), "invalid-combination"),
+    # Small Straight: exactly 4 consecutive; always 30
+    (Box.SMALL_STRAIGHT, (1, 2, 3, 4), 30), (Box.SMALL_STRAIGHT, (3, 4, 5, 6), 30),
+    (Box.SMALL_STRAIGHT, (1, 2, 3, 3), "invalid-combination"),
+    (Box.SMALL_STRAIGHT, (2, 3, 4, 5, 6), "wrong-card-count"),
+    # Large Straight: 1-5 or 2-6; always 40
+    (Box.LARGE_STRAIGHT, (1, 2, 3, 4, 5), 40), (Box.LARGE_STRAIGHT, (2, 3, 4, 5, 6), 40),
+    (Box.LARGE_STRAIGHT, (1, 2, 3, 4, 6), "invalid-combination"),
+    (Box.LARGE_STRAIGHT, (1, 2, 3, 4), "wrong-card-count"),
+    # Kniffel: 5 equal; always 50
+    (Box.KNIFFEL, (1, 1, 1, 1, 1), 50), (Box.KNIFFEL, (6, 6, 6, 6, 6), 50),
+    (Box.KNIFFEL, (6, 6, 6, 6, 5), "invalid-combination"),
+    (Box.KNIFFEL, (6, 6, 6, 6), "wrong-card-count"),
+]
+
+
+@pytest.mark.parametrize(("box", "cards", "expected"), _COMBINATIONS)
+def test_every_box_of_the_4_6_table_scores_its_value_or_refuses(box, cards, expected) -> None:
+    """4.6: each box's definition and value, legal and illegal cases, on an empty sheet.
+
+        P0: the played cards, padded with 1s up to five cards
+    """
+    hand = tuple(sorted(cards)) + (1, 1, 1, 1, 1)[: max(0, 5 - len(cards))]
+    s = position([hand, (2, 2, 3, 3, 4)])
+    move = Score(box, tuple(sorted(cards)))
+    if isinstance(expected, str):
+        refused(s, 0, move, expected)
+        return
+    assert move in E.legal_moves(s, 0)
+    after = E.apply(s, 0, move)
+    assert box_of(after, 0, box) == expected
+    assert penalty_of(after, 0, box) == 0 and len(after.hands[0]) == 5
+
+
+def test_a_box_is_never_filled_with_zero_or_struck_out() -> None:
+    """4.5: filling a box with 0 or striking it is not allowed: a score needs 1-5 cards and
+    a valid combination; with no valid play the only moves are exchange steps.
+
+        P0: 1 1 2 2 6   sheet: every box filled but Kniffel (11th fill made, not announced)
+    """
+    names = [b.value for b in Box if b is not Box.KNIFFEL]
+    s = position(
+        [(1, 1, 2, 2, 6), (3, 3, 4, 4, 5)], boxes={0: sheet_with(*names)}, next_draws=(5,),
+        missed={0: True},
+    )
+    assert all(not isinstance(m, Score) for m in E.legal_moves(s, 0))
+    with pytest.raises(IllegalMove) as err:
+        E.move_from_json({"kind": "score", "box": "kniffel", "cards": [], "announce": False})
+    assert err.value.code == "kniffel-cards.bad-move"
+    refused(s, 0, Score(Box.KNIFFEL, (1, 1, 2, 2, 6)), "invalid-combination")
+
+
+def test_unfilled_boxes_at_the_end_score_nothing_and_the_upper_sum_uses_filled_boxes() -> None:
+    """4.8 + 4.10 (7): at the end, empty boxes score 0 and U counts only filled upper boxes.
+
+        P1 (not the finisher): Sixes 30, Fives 25 filled, nothing else -> U = 55, no adjustment;
+        total 55 - 0 = 55.  P0: all 12 boxes; U = 3+6+9+12+15+18 = 63 -> +35
+    """
+    full = sheet_with(*[b.value for b in Box])
+    s = position(
+        [(1, 2, 3, 4, 5), (1, 1, 2, 2, 6)],
+        boxes={0: full, 1: sheet_with("sixes", "fives", value_of={"sixes": 30, "fives": 25})},
+        current=1, end_triggered_by=0, turns=[12, 11],
+    )
+    after = E.apply(s, 1, Draw(1))
+    assert after.phase is Phase.OVER
+    report = E.scores(after)
+    assert report.breakdown[1]["upper"] == 55 and report.breakdown[1]["upper_bonus"] == 0
+    assert report.totals[1] == 55
+    assert report.breakdown[0]["upper"] == 63 and report.breakdown[0]["upper_bonus"] == 35
+    assert report.totals[0] == 63 + 35 + 20 + 22 + 25 + 30 + 40 + 50
+    assert E.outcome(after).winners == (0,)
+
+
+def test_discard_nothing_and_draw_one_grows_the_hand_and_the_next_score_pays_for_it() -> None:
+    """4.5: 'd = 0, draw 1' is legal and the hand grows to 6; scoring from 6 cards next turn
+    costs 2 penalty points beside the box filled, and the hand is refilled to 5.
+
+        P0: 1 3 6 6 6   draw pile top: 6, then 2 4 5
+    """
+    s = position([(1, 3, 6, 6, 6), (1, 2, 3, 4, 5)], next_draws=(6, 2, 4, 5))
+    s = E.apply(s, 0, Draw(1))
+    assert s.hands[0] == (1, 3, 6, 6, 6, 6) and s.current == 1
+    s = E.apply(s, 1, Draw(0))
+    after = E.apply(s, 0, Score(Box.SIXES, (6, 6, 6, 6)))
+    assert (box_of(after, 0, Box.SIXES), penalty_of(after, 0, Box.SIXES)) == (24, 2)
+    assert after.hands[0] == (1, 2, 3, 4, 5)
+
+
+def test_end_of_game_waits_for_the_trim_and_wraps_past_the_last_seat() -> None:
+    """4.8 + 4.10 (2): 3 players, start P2 (order P2, P0, P1). P0 fills its 12th box from a
+    7-card hand (penalty 4), must first discard down to 5; then P1, the seat just before the
+    start player, takes the last turn and the game ends with equal turns.
+
+        P0: 1 2 2 3 3 4 4   sheet: all but Ones      -> Ones with 1: 6 left, discard one
+    """
+    s = position(
+        [(1, 2, 2, 3, 3, 4, 4), (6, 6, 6, 6, 6), (1, 1, 2, 2, 3)],
+        boxes={0: sheet_with(*BOXES[1:])}, start=2, current=0, turns=[11, 11, 12],
+    )
+    s = E.apply(s, 0, Score(Box.ONES, (1,)))
+    assert s.phase is Phase.TRIM and s.end_triggered_by == 0 and E.to_act(s) == {0}
+    assert penalty_of(s, 0, Box.ONES) == 4
+    refused(s, 0, Draw(0), "must-discard-excess")
+    s = E.apply(s, 0, Discard(4))
+    assert s.hands[0] == (2, 2, 3, 3, 4) and E.to_act(s) == {1} and s.phase is Phase.TURN
+    s = E.apply(s, 1, Score(Box.KNIFFEL, (6, 6, 6, 6, 6)))
+    assert s.phase is Phase.OVER and s.turns == (12, 12, 12)
+    assert E.outcome(s) is not None

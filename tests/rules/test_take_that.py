@@ -812,3 +812,57 @@ def test_events_name_the_taken_row_the_twisted_pair_and_the_draw():
     last = position(row=[52], hands={0: []}, deck=[])
     over = ENGINE.apply(last, 0, Take(None))
     assert [e["type"] for e in ENGINE.events(last, 0, Take(None), over)] == ["move", "row-taken", "round-over"]
+
+
+# --------------------------------------------------------------------------- review additions
+
+
+def test_twisting_the_rightmost_card_makes_the_card_before_it_the_reference():
+    """§1.5 A + B, §1.11.7: the gap closes, so after the rightmost card is twisted away the
+    next lay is judged against the card that is now rightmost.
+
+        row:  34 49      P0 holds 94      ->   row: 34; P1 may lay 24..44 only (not 39..59)
+        P1:   25 44 45 52 53 56 57 58 59
+    """
+    p0 = [13, 14, 15, 16, 17, 18, 19, 21, 94]
+    p1 = [25, 44, 45, 52, 53, 56, 57, 58, 59]
+    state = position(row=[34, 49], hands={0: p0, 1: p1})
+    before = position(row=[34, 49], hands={0: p0, 1: p1}, turn=1)
+    assert lays(ENGINE.legal_moves(before, 1)) == [44, 45, 52, 53, 56, 57, 58, 59]
+    after = ENGINE.apply(state, 0, Twist(49))
+    assert after.row == (34,)
+    assert lays(ENGINE.legal_moves(after, 1)) == [25, 44]
+    assert code_of(after, 1, Lay(45)) == "take-that.not-in-range"
+
+
+def test_twisting_the_last_row_card_with_the_pile_used_up_ends_the_round():
+    """§1.7: after the pile is used up the round ends at once when the row becomes empty,
+    also when its last card is twisted away (B); nobody opens a new row.
+
+        row:  67      pile: (empty)      P0: 13 76
+    """
+    state = position(row=[67], hands={0: [13, 76], 1: [14, 15]}, deck=[])
+    after = ENGINE.apply(state, 0, Twist(67))
+    assert after.phase is Phase.ROUND_OVER and after.row == ()
+    assert after.hands[0] == (13,) and sorted(after.face_up[0]) == [67, 76]
+    assert ENGINE.scores(after).round[0] == 2
+
+
+def test_four_players_draw_back_up_to_eight_after_every_kind_of_turn():
+    """§1.3 / §1.5: with 4 players a hand is 8 cards; a lay, a twist and a take with its
+    follow-up lay each end with one draw, back to 8 while the pile lasts.
+
+        row:  34 49
+        P0: lays 41; P1: twists 49 with 94; P2: takes 34 41 and opens with its first card
+    """
+    state = position(players=4, row=[34, 49], hands={0: [12, 13, 14, 15, 16, 17, 18, 41],
+                                                      1: [19, 21, 23, 24, 25, 26, 27, 94]})
+    deck = len(state.deck)
+    state = ENGINE.apply(state, 0, Lay(41))
+    state = ENGINE.apply(state, 1, Twist(49))
+    assert state.row == (34, 41)
+    opener = state.hands[2][0]
+    state = ENGINE.apply(state, 2, Take(opener))
+    assert state.row == (opener,) and state.face_down[2] == (34, 41)
+    assert [len(h) for h in state.hands] == [8, 8, 8, 8]
+    assert len(state.deck) == deck - 3 and ENGINE.to_act(state) == {3}
