@@ -454,7 +454,7 @@ def test_take_gives_the_cube_to_the_taker_and_only_he_may_redouble() -> None:
     assert (state.cube, state.owner, state.turn, E.to_act(state)) == (2, 1, 0, {0})
     assert code_of(state, {"kind": "double"}) == "backgammon.not-cube-owner"
     data = E.to_json(state)
-    assert data["cube"] == {"value": 2, "owner": 1, "offered": False}
+    assert data["cube"] == {"value": 2, "owner": 1, "offered": False, "beaver": False}
 
 
 def test_max_cube_stops_doubling() -> None:
@@ -463,11 +463,27 @@ def test_max_cube_stops_doubling() -> None:
 
 
 def test_beaver_redoubles_and_keeps_the_cube() -> None:
+    """§5.6 beaver (money option): the doubled player takes and redoubles at once, keeping the
+    cube; like any redouble the original doubler then takes it (cube x4, the beaverer's) or
+    drops it (the beaverer scores the cube at x2, its value before the beaver)."""
     state = position(START, START, options={"cube": "on", "beaver": True})
     state = E.apply(state, 0, E.move_from_json({"kind": "double"}))
     assert E.move_from_json({"kind": "beaver"}) in E.legal_moves(state, 1)
-    state = E.apply(state, 1, E.move_from_json({"kind": "beaver"}))
-    assert (state.cube, state.owner, E.to_act(state)) == (4, 1, {0})
+    beavered = E.apply(state, 1, E.move_from_json({"kind": "beaver"}))
+    assert (beavered.cube, beavered.owner, E.to_act(beavered)) == (2, 1, {0})
+    assert [m.kind for m in E.legal_moves(beavered, 0)] == ["take", "drop"]
+    assert code_of(beavered, {"kind": "roll"}) == "backgammon.beaver-pending"
+    assert code_of(beavered, {"kind": "beaver"}) == "backgammon.beaver-pending"  # no raccoons
+    data = E.to_json(beavered)
+    assert data["cube"] == {"value": 2, "owner": 1, "offered": False, "beaver": True}
+    assert data["xgid"].split(":")[4] == "B"
+    assert E.from_json(data) == beavered
+    taken = E.apply(beavered, 0, E.move_from_json({"kind": "take"}))
+    assert (taken.cube, taken.owner, taken.turn, taken.phase.value, E.to_act(taken)) == (4, 1, 0, "roll", {0})
+    assert code_of(taken, {"kind": "double"}) == "backgammon.not-cube-owner"
+    dropped = E.apply(beavered, 0, E.move_from_json({"kind": "drop"}))
+    assert E.scores(dropped).round == (0, 2) and E.outcome(dropped).reason == "drop"
+    assert E.outcome(dropped).winners == (1,)
     plain = E.apply(position(START, START, options={"cube": "on"}), 0, E.move_from_json({"kind": "double"}))
     assert code_of(plain, {"kind": "beaver"}, seat=1) == "backgammon.beaver-not-allowed"
 
@@ -773,7 +789,7 @@ def test_automatic_doubles_on_opening_ties() -> None:
     state = E.apply(state, 1, E.move_from_json({"kind": "roll", "dice": [2, 2]}))
     assert (state.cube, state.owner, state.phase.value) == (4, None, "opening")
     state = E.apply(state, 0, E.move_from_json({"kind": "roll", "dice": [6, 1]}))
-    assert state.turn == 0 and E.to_json(state)["cube"] == {"value": 4, "owner": None, "offered": False}
+    assert state.turn == 0 and E.to_json(state)["cube"] == {"value": 4, "owner": None, "offered": False, "beaver": False}
     assert E.from_json(E.to_json(state)) == state
     plain = E.apply(E.new(2, 3, {"cube": "on"}), 0, E.move_from_json({"kind": "roll", "dice": [4, 4]}))
     assert plain.cube == 1
