@@ -478,6 +478,11 @@ def test_beaver_redoubles_and_keeps_the_cube() -> None:
     assert data["cube"] == {"value": 2, "owner": 1, "offered": False, "beaver": True}
     assert data["xgid"].split(":")[4] == "B"
     assert E.from_json(data) == beavered
+    for cube in ({"value": 2, "owner": 0, "offered": False, "beaver": True},  # the doubler cannot own it
+                 {"value": 1, "owner": None, "offered": False, "beaver": True}):  # nothing was taken
+        with pytest.raises(InvalidState) as err:
+            E.from_json({**strip_ids(data), "cube": cube})
+        assert err.value.code == "backgammon.bad-cube"
     taken = E.apply(beavered, 0, E.move_from_json({"kind": "take"}))
     assert (taken.cube, taken.owner, taken.turn, taken.phase.value, E.to_act(taken)) == (4, 1, 0, "roll", {0})
     assert code_of(taken, {"kind": "double"}) == "backgammon.not-cube-owner"
