@@ -17,7 +17,10 @@ Options (defaults in brackets):
 - ``jacoby`` [false]: money play only: gammons and backgammons count single while the cube
   was never turned (also for accepted gammon/backgammon resignations).
 - ``beaver`` [false]: money play only: the player doubled may answer ``beaver``: take and
-  redouble at once, keeping the cube (value x4 from before the offer).
+  redouble at once, keeping the cube. As with any redouble (bkgm.com: "the original doubler
+  has the option of accepting or refusing as with a normal double") the doubler then answers
+  ``take`` (cube x4 from before the offer, still the beaverer's) or ``drop`` (the beaverer
+  scores the cube at x2). Raccoons are not offered.
 - ``automatic_doubles`` [false] (B-3): money play with the cube: each tie of the opening
   roll doubles the cube, which stays in the middle (up to ``max_cube``); it does not count
   as turning the cube for the Jacoby rule.
@@ -44,7 +47,8 @@ Representation decisions:
   leaves the phase unchanged), then the player on turn may ``double`` (cube in the middle
   or his own, not in the Crawford game, not past ``max_cube``) or ``resign`` (level
   ``single``/``gammon``/``backgammon``, also after rolling) or ``roll``; then ``move``.
-  A double is answered by ``take``, ``drop`` or ``beaver``; a resignation by
+  A double is answered by ``take``, ``drop`` or ``beaver``, a beaver by ``take`` or ``drop``
+  (JSON ``cube.beaver``: true while it waits); a resignation by
   ``accept-resignation`` or ``reject-resignation``.
 - Results (§5.5): single, gammon, backgammon x cube; a dropped double scores the cube value
   before the offer; an accepted resignation scores its level x cube.

@@ -164,6 +164,7 @@ class State:
     game: int
     result: Result | None
     rng: Rng
+    beavered: bool = False  # ``1 - turn`` beavered: ``turn`` (the doubler) takes or drops the redouble
 
     def opt(self, name: str) -> Json:
         for key, value in self.options:
@@ -289,6 +290,8 @@ class Backgammon(BaseEngine[State, Move]):
             return frozenset() if self._match_over(state) else frozenset((0, 1))
         if state.phase is Phase.OPENING:
             return frozenset((0, 1))
+        if state.beavered:
+            return frozenset((state.turn,))
         if state.offered or state.resign:
             return frozenset((1 - state.turn,))
         return frozenset((state.turn,))
@@ -323,6 +326,8 @@ class Backgammon(BaseEngine[State, Move]):
             return [NextRound()]
         if phase is Phase.OPENING:
             return [Roll()]
+        if state.beavered:
+            return [Take(), Drop()]
         if state.offered:
             return [Take(), Drop(), *([Beaver()] if self._may_beaver(state) else [])]
         if state.resign:
@@ -342,6 +347,11 @@ class Backgammon(BaseEngine[State, Move]):
         if phase is Phase.OVER:
             require(kind == "next-round", IllegalMove, f"{GAME_ID}.round-over",
                     f"the game is over; only 'next-round' is possible, got {kind!r}")
+            return
+        if state.beavered:
+            require(kind in ("take", "drop"), IllegalMove, f"{GAME_ID}.beaver-pending",
+                    f"seat {1 - state.turn} beavered: take the cube at {state.cube * 2} or drop ({state.cube} points)"
+                    f"{' (raccoons are not supported)' if kind == 'beaver' else ''}, got {kind!r}")
             return
         if state.offered:
             require(kind in ("take", "drop", "beaver"), IllegalMove, f"{GAME_ID}.double-pending",
@@ -444,10 +454,15 @@ class Backgammon(BaseEngine[State, Move]):
         if kind == "double":
             return dataclasses.replace(state, offered=True)
         if kind == "take":
+            if state.beavered:  # the doubler takes the beaver: the beaverer keeps the cube
+                return dataclasses.replace(state, beavered=False, cube=state.cube * 2)
             return dataclasses.replace(state, offered=False, cube=state.cube * 2, owner=1 - state.turn)
         if kind == "beaver":
-            return dataclasses.replace(state, offered=False, cube=state.cube * 4, owner=1 - state.turn)
+            # take and redouble at once, keeping the cube; the doubler takes or drops the redouble
+            return dataclasses.replace(state, offered=False, beavered=True, cube=state.cube * 2, owner=1 - state.turn)
         if kind == "drop":
+            if state.beavered:  # a dropped beaver: the beaverer wins the cube as it stood before the beaver
+                return self._finish(state, 1 - state.turn, "drop", 1, state.cube)
             return self._finish(state, state.turn, "drop", 1, state.cube)
         if kind == "resign":
             return dataclasses.replace(state, resign=LEVELS.index(move.level) + 1)
@@ -497,7 +512,7 @@ class Backgammon(BaseEngine[State, Move]):
         score = list(state.score)
         score[winner] = min(_MAX_SCORE, score[winner] + points)
         return dataclasses.replace(
-            state, phase=Phase.OVER, dice=(), offered=False, resign=0, score=tuple(score),
+            state, phase=Phase.OVER, dice=(), offered=False, beavered=False, resign=0, score=tuple(score),
             result=Result(winner, how, level, state.cube, k, points),
         )
 

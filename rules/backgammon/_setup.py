@@ -54,11 +54,13 @@ def ids_of(state: State) -> tuple[str, str, str]:
     mid = nt.match_id({
         "cube_log": state.cube.bit_length() - 1, "owner": 3 if state.owner is None else state.owner,
         "on_roll": on_roll, "crawford": int(state.crawford), "game_state": game_state, "turn": deciding,
-        "doubled": int(state.offered), "resign": state.resign, "die1": dice[0], "die2": dice[1],
+        "doubled": int(state.offered or state.beavered), "resign": state.resign, "die1": dice[0], "die2": dice[1],
         "length": length, "score0": min(state.score[0], 32767), "score1": min(state.score[1], 32767),
     })
     if state.offered:
         xdice = "D"
+    elif state.beavered:
+        xdice = "B"
     elif state.dice:
         xdice = f"{state.dice[0]}{state.dice[1]}"
     else:
@@ -89,7 +91,7 @@ def state_to_json(state: State) -> Json:
         "phase": state.phase.value,
         "turn": state.turn,
         "dice": list(state.dice),
-        "cube": {"value": state.cube, "owner": state.owner, "offered": state.offered},
+        "cube": {"value": state.cube, "owner": state.owner, "offered": state.offered, "beaver": state.beavered},
         "resign": LEVELS[state.resign - 1] if state.resign else None,
         "match": {"length": state.opt("match_length"), "score": list(state.score), "crawford": state.crawford,
                   "post_crawford": state.post_crawford, "game": state.game},
@@ -169,6 +171,7 @@ def _state_from_json(engine, data: Json) -> State:
         raise _bad("bad-cube", f"the cube value {cube} is above max_cube {options['max_cube']}")
     owner = _seat_or_none(cube_j["owner"], "cube owner")
     offered = _bool(cube_j["offered"], "cube offered")
+    beavered = _bool(cube_j.get("beaver", False), "cube beaver")
     if cube == 1 and owner is not None:
         raise _bad("bad-cube", f"a cube at 1 has no owner, got owner {owner!r}")
     resign_j = data["resign"]
@@ -200,7 +203,7 @@ def _state_from_json(engine, data: Json) -> State:
     state = State(
         options=tuple(sorted(options.items())), sides=(sides[0], sides[1]), phase=phase, turn=turn, dice=dice,
         cube=cube, owner=owner, offered=offered, resign=resign, score=score, crawford=crawford,
-        post_crawford=post, game=game, result=result, rng=rng,
+        post_crawford=post, game=game, result=result, rng=rng, beavered=beavered,
     )
     _check_consistency(state)
     expected = state_to_json(state)
@@ -226,6 +229,11 @@ def _check_consistency(state: State) -> None:
         raise _bad("bad-turn", "a finished game has no dice")
     if state.offered and (phase is not Phase.ROLL or state.resign):
         raise _bad("bad-turn", "a double is offered only before the roll, and not with a resignation pending")
+    if state.beavered and (phase is not Phase.ROLL or state.offered or state.resign or length
+                           or not state.opt("beaver") or state.owner != 1 - turn or state.cube < 2
+                           or state.cube * 2 > effective_max(state.opt("max_cube"))):
+        raise _bad("bad-cube", "a beaver waits only before the roll in money play with beavers, "
+                   "the beaverer owning the taken cube, below the maximum")
     if state.resign and phase not in (Phase.ROLL, Phase.MOVE):
         raise _bad("bad-turn", "a resignation is offered only during play")
     if state.offered:

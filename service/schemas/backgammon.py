@@ -38,6 +38,8 @@ class CubeSchema(Schema):
     value = int_field(1, _CUBE_MAX, required=True)
     owner = _nullable_seat(required=True)
     offered = fields.Boolean(required=True)
+    beaver = fields.Boolean(load_default=False, metadata={
+        "description": "the player doubled beavered: the doubler (on turn) takes or drops the redouble"})
 
 
 class MatchSchema(Schema):

@@ -454,7 +454,7 @@ def test_take_gives_the_cube_to_the_taker_and_only_he_may_redouble() -> None:
     assert (state.cube, state.owner, state.turn, E.to_act(state)) == (2, 1, 0, {0})
     assert code_of(state, {"kind": "double"}) == "backgammon.not-cube-owner"
     data = E.to_json(state)
-    assert data["cube"] == {"value": 2, "owner": 1, "offered": False}
+    assert data["cube"] == {"value": 2, "owner": 1, "offered": False, "beaver": False}
 
 
 def test_max_cube_stops_doubling() -> None:
@@ -463,11 +463,32 @@ def test_max_cube_stops_doubling() -> None:
 
 
 def test_beaver_redoubles_and_keeps_the_cube() -> None:
+    """§5.6 beaver (money option): the doubled player takes and redoubles at once, keeping the
+    cube; like any redouble the original doubler then takes it (cube x4, the beaverer's) or
+    drops it (the beaverer scores the cube at x2, its value before the beaver)."""
     state = position(START, START, options={"cube": "on", "beaver": True})
     state = E.apply(state, 0, E.move_from_json({"kind": "double"}))
     assert E.move_from_json({"kind": "beaver"}) in E.legal_moves(state, 1)
-    state = E.apply(state, 1, E.move_from_json({"kind": "beaver"}))
-    assert (state.cube, state.owner, E.to_act(state)) == (4, 1, {0})
+    beavered = E.apply(state, 1, E.move_from_json({"kind": "beaver"}))
+    assert (beavered.cube, beavered.owner, E.to_act(beavered)) == (2, 1, {0})
+    assert [m.kind for m in E.legal_moves(beavered, 0)] == ["take", "drop"]
+    assert code_of(beavered, {"kind": "roll"}) == "backgammon.beaver-pending"
+    assert code_of(beavered, {"kind": "beaver"}) == "backgammon.beaver-pending"  # no raccoons
+    data = E.to_json(beavered)
+    assert data["cube"] == {"value": 2, "owner": 1, "offered": False, "beaver": True}
+    assert data["xgid"].split(":")[4] == "B"
+    assert E.from_json(data) == beavered
+    for cube in ({"value": 2, "owner": 0, "offered": False, "beaver": True},  # the doubler cannot own it
+                 {"value": 1, "owner": None, "offered": False, "beaver": True}):  # nothing was taken
+        with pytest.raises(InvalidState) as err:
+            E.from_json({**strip_ids(data), "cube": cube})
+        assert err.value.code == "backgammon.bad-cube"
+    taken = E.apply(beavered, 0, E.move_from_json({"kind": "take"}))
+    assert (taken.cube, taken.owner, taken.turn, taken.phase.value, E.to_act(taken)) == (4, 1, 0, "roll", {0})
+    assert code_of(taken, {"kind": "double"}) == "backgammon.not-cube-owner"
+    dropped = E.apply(beavered, 0, E.move_from_json({"kind": "drop"}))
+    assert E.scores(dropped).round == (0, 2) and E.outcome(dropped).reason == "drop"
+    assert E.outcome(dropped).winners == (1,)
     plain = E.apply(position(START, START, options={"cube": "on"}), 0, E.move_from_json({"kind": "double"}))
     assert code_of(plain, {"kind": "beaver"}, seat=1) == "backgammon.beaver-not-allowed"
 
@@ -773,7 +794,7 @@ def test_automatic_doubles_on_opening_ties() -> None:
     state = E.apply(state, 1, E.move_from_json({"kind": "roll", "dice": [2, 2]}))
     assert (state.cube, state.owner, state.phase.value) == (4, None, "opening")
     state = E.apply(state, 0, E.move_from_json({"kind": "roll", "dice": [6, 1]}))
-    assert state.turn == 0 and E.to_json(state)["cube"] == {"value": 4, "owner": None, "offered": False}
+    assert state.turn == 0 and E.to_json(state)["cube"] == {"value": 4, "owner": None, "offered": False, "beaver": False}
     assert E.from_json(E.to_json(state)) == state
     plain = E.apply(E.new(2, 3, {"cube": "on"}), 0, E.move_from_json({"kind": "roll", "dice": [4, 4]}))
     assert plain.cube == 1
@@ -783,3 +804,169 @@ def test_automatic_doubles_on_opening_ties() -> None:
     with pytest.raises(InvalidState) as err:
         E.from_json({**strip_ids(E.to_json(state)), "options": {**E.options_of(state), "automatic_doubles": False}})
     assert err.value.code == "backgammon.bad-cube"
+
+
+# --------------------------------------------------------------------------- review: cube, match, resignation, notation
+
+
+def mv(state, seat, move_json):
+    return E.apply(state, seat, E.move_from_json(move_json))
+
+
+def test_double_is_offered_only_before_the_roll() -> None:
+    """§5.6 "at the start of his own turn, before rolling": after rolling, doubling is refused,
+    and the opening roll (B-1 'use') goes straight to the move, with no chance to double."""
+    rolled = position(START, START, (3, 1), options={"cube": "on"})
+    assert all(m.kind != "double" for m in E.legal_moves(rolled, 0))
+    assert code_of(rolled, {"kind": "double"}) == "backgammon.double-after-roll"
+    opened = mv(E.new(2, 3, {"cube": "on"}), 0, {"kind": "roll", "dice": [5, 2]})
+    assert (opened.turn, opened.phase.value) == (0, "move")
+    assert code_of(opened, {"kind": "double"}) == "backgammon.double-after-roll"
+
+
+def test_dropped_first_double_scores_one_point() -> None:
+    """§5.5: a dropped double scores the cube before the offer: the centred 1-cube -> 1, single."""
+    state = mv(position(START, START, options={"cube": "on"}), 0, {"kind": "double"})
+    assert [m.kind for m in E.legal_moves(state, 1)] == ["take", "drop"]  # no beaver unless enabled
+    done = mv(state, 1, {"kind": "drop"})
+    assert E.scores(done).round == (1, 0) and done.result.cube == 1 and done.result.multiplier == 1
+
+
+def test_cube_owner_redoubles_and_the_cube_changes_hands() -> None:
+    """§5.6: after a take the taker owns the cube; on his next turn, before rolling, he may
+    redouble; the other takes and now owns a 4-cube."""
+    state = mv(position(START, START, options={"cube": "on"}), 0, {"kind": "double"})
+    state = mv(state, 1, {"kind": "take"})
+    state = mv(state, 0, {"kind": "roll", "dice": [3, 1]})
+    state = mv(state, 0, {"kind": "move", "notation": "8/5 6/5"})
+    assert state.turn == 1 and E.move_from_json({"kind": "double"}) in E.legal_moves(state, 1)
+    state = mv(mv(state, 1, {"kind": "double"}), 0, {"kind": "take"})
+    assert (state.cube, state.owner, state.turn) == (4, 0, 1)
+    assert code_of(state, {"kind": "double"}) == "backgammon.not-cube-owner"
+
+
+def test_max_cube_allows_doubling_up_to_it_and_limits_beavers() -> None:
+    """§5.6 optional maximum cube: a double to exactly max_cube is allowed, past it not; a
+    beaver that would pass it is refused."""
+    state = position(START, START, options={"cube": "on", "max_cube": 4}, cube={"value": 2, "owner": 0, "offered": False})
+    assert E.move_from_json({"kind": "double"}) in E.legal_moves(state, 0)
+    state = mv(mv(state, 0, {"kind": "double"}), 1, {"kind": "take"})
+    assert state.cube == 4
+    beaver = mv(position(START, START, options={"cube": "on", "beaver": True, "max_cube": 2}), 0, {"kind": "double"})
+    assert [m.kind for m in E.legal_moves(beaver, 1)] == ["take", "drop"]
+    assert code_of(beaver, {"kind": "beaver"}, seat=1) == "backgammon.max-cube"
+
+
+def test_jacoby_and_beaver_are_money_play_only() -> None:
+    """§5.6: "None of these is used in match play": with match_length the Jacoby rule does not
+    count a gammon single, and a beaver is refused."""
+    opts = {"match_length": 5, "jacoby": True, "beaver": True}
+    assert E.scores(finish({1: 1}, {12: 15}, (3, 2), "1/off", options=opts)).round == (2, 0)
+    doubled = mv(position(START, START, options=opts), 0, {"kind": "double"})
+    assert [m.kind for m in E.legal_moves(doubled, 1)] == ["take", "drop"]
+    assert code_of(doubled, {"kind": "beaver"}, seat=1) == "backgammon.beaver-not-allowed"
+
+
+def test_jacoby_applies_to_resignations_until_the_cube_is_turned() -> None:
+    """§5.6 Jacoby (money): an accepted gammon resignation with the cube centred scores 1;
+    with the cube turned to 2 it scores 4. A backgammon resignation is 3 x cube."""
+    opts = {"cube": "on", "jacoby": True}
+    centred = mv(mv(position(START, START, options=opts), 0, {"kind": "resign", "level": "gammon"}),
+                 1, {"kind": "accept-resignation"})
+    assert E.scores(centred).round == (0, 1) and centred.result.multiplier == 1
+    turned = position(START, START, options=opts, cube={"value": 2, "owner": 0, "offered": False})
+    turned = mv(mv(turned, 0, {"kind": "resign", "level": "gammon"}), 1, {"kind": "accept-resignation"})
+    assert E.scores(turned).round == (0, 4)
+    bg = mv(mv(position(START, START, (6, 5)), 0, {"kind": "resign", "level": "backgammon"}),
+            1, {"kind": "accept-resignation"})
+    assert E.scores(bg).round == (0, 3) and E.outcome(bg).reason == "backgammon"
+
+
+def test_only_the_player_on_turn_resigns_and_a_pending_resignation_blocks_play() -> None:
+    """§5.5 resignation: offered by the player on turn; the opponent must answer it first."""
+    state = position(START, START, options={"cube": "on"})
+    with pytest.raises(NotYourTurn):
+        E.check(state, 1, E.move_from_json({"kind": "resign", "level": "single"}))
+    offered = mv(state, 0, {"kind": "resign", "level": "single"})
+    assert [m.kind for m in E.legal_moves(offered, 1)] == ["accept-resignation", "reject-resignation"]
+    assert code_of(offered, {"kind": "take"}, seat=1) == "backgammon.resignation-pending"
+    assert code_of(state, {"kind": "accept-resignation"}) == "backgammon.no-resignation-offered"
+    assert code_of(state, {"kind": "take"}) == "backgammon.no-double-offered"
+
+
+def test_crawford_option_off_plays_no_crawford_game() -> None:
+    """B-3: with crawford=false, reaching N-1 (7-point match, 6-3) starts an ordinary game with the cube."""
+    data = strip_ids(E.to_json(crawford_state((6, 3))))
+    data["options"]["crawford"] = False
+    state = mv(E.from_json(data), 0, {"kind": "next-round"})
+    assert (state.crawford, state.post_crawford) == (False, False)
+    state = mv(mv(state, 0, {"kind": "roll", "dice": [6, 2]}), 0, {"kind": "move", "notation": "24/18 13/11"})
+    assert E.move_from_json({"kind": "double"}) in E.legal_moves(state, 1)
+
+
+def test_crawford_game_follows_a_jump_to_n_minus_one_and_comes_once() -> None:
+    """§5.6: a gammon from 4-0 to 6-0 in a 7-point match still makes the next game Crawford;
+    when the trailer then also reaches 6 (6-6 after the Crawford game) there is no second one."""
+    nxt = mv(crawford_state((6, 0)), 0, {"kind": "next-round"})
+    assert (nxt.crawford, nxt.post_crawford) == (True, False)
+    later = mv(crawford_state((6, 6), post=True), 1, {"kind": "next-round"})
+    assert (later.crawford, later.post_crawford) == (False, True)
+
+
+def test_dropped_double_in_post_crawford_match_adds_the_pre_offer_cube() -> None:
+    """§5.5/§5.6 match play: 5-point match at 3-4 post-Crawford, seat 0 doubles, seat 1 drops:
+    seat 0 scores 1 (4-4) and the match goes on; at 4-4 a drop ends it 5-4."""
+    opts = {"match_length": 5}
+    state = position(START, START, options=opts,
+                     match={"length": 5, "score": [3, 4], "crawford": False, "post_crawford": True, "game": 5})
+    done = mv(mv(state, 0, {"kind": "double"}), 1, {"kind": "drop"})
+    assert E.scores(done).totals == (4, 4) and E.outcome(done) is None and E.to_act(done) == {0, 1}
+    nxt = mv(done, 0, {"kind": "next-round"})
+    assert (nxt.crawford, nxt.post_crawford, nxt.cube, nxt.owner) == (False, True, 1, None)
+    state = position(START, START, options=opts,
+                     match={"length": 5, "score": [4, 4], "crawford": False, "post_crawford": True, "game": 6})
+    done = mv(mv(state, 0, {"kind": "double"}), 1, {"kind": "drop"})
+    assert E.outcome(done).winners == (0,) and E.outcome(done).reason == "match" and E.to_act(done) == frozenset()
+
+
+def test_notation_edge_cases() -> None:
+    """§5.7 play notation: 'bar/20*' hits on entry (unmarked, the hit still happens), '25/20' is the bar, case does not matter,
+    '(n)' may not exceed the checkers there, a path played 5 times is unreadable, and
+    '8/5(2)' alone does not use all four 3s."""
+    opp = {1: 2, 2: 2, 3: 2, 4: 2, 5: 1, 13: 6}  # a blot on its 5 = my 20
+    state = position({"bar": 1, 6: 5, 8: 3, 13: 6}, opp, (5, 3))
+    assert "bar/20* 6/3" in notations(state)
+    after = play(state, "bar/20* 6/3")
+    assert after.sides[1][25] == 1 and after.sides[1][5] == 0
+    assert E.apply(state, 0, E.move_from_json({"kind": "move", "notation": "25/20* 6/3"})) == after
+    assert E.apply(state, 0, E.move_from_json({"kind": "move", "notation": "BAR/20* 6/3"})) == after
+    assert play(state, "bar/20 6/3") == after  # landing on a blot always hits; '*' is optional, but checked
+    assert code_of(state, {"kind": "move", "notation": "13/10 6/1"}) == "backgammon.must-enter-from-bar"
+    doubles = position(START, START, (3, 3))
+    assert code_of(doubles, {"kind": "move", "notation": "8/5(2)"}) == "backgammon.must-use-all-dice"
+    assert code_of(doubles, {"kind": "move", "notation": "8/5(4)"}) == "backgammon.no-checker"
+    with pytest.raises(IllegalMove) as err:
+        E.move_from_json({"kind": "move", "notation": "8/5(5)"})
+    assert err.value.code == "backgammon.bad-notation"
+    with pytest.raises(IllegalMove) as err:
+        E.move_from_json({"kind": "move", "notation": "off/3"})
+    assert err.value.code == "backgammon.bad-notation"
+
+
+def test_bear_off_notation_uses_the_highest_point_rule() -> None:
+    """BG-8 in notation: me 6:1, 2:1 with 5-4. '6/off' (one checker, 6/2/off) is the same result
+    as '6/2 2/off'; '6/off 2/off' and '2/off' alone are illegal."""
+    state = position({6: 1, 2: 1}, {1: 15}, (5, 4))
+    assert play(state, "6/off") == play(state, "6/2 2/off")
+    assert code_of(state, {"kind": "move", "notation": "6/off 2/off"}) == "backgammon.illegal-play"
+    assert code_of(state, {"kind": "move", "notation": "2/off"}) == "backgammon.illegal-play"
+
+
+def test_tally_applies_jacoby_only_in_money_play() -> None:
+    """Tally: a gammon (loser none off) with the cube centred counts 1 under Jacoby in money play,
+    2 in match play."""
+    pts, bar, off = side_json({12: 15})
+    base = {"winner": 0, "points": [[0] * 24, pts], "bar": [0, bar], "off": [15, off]}
+    assert E.score_tally({**base, "jacoby": True}).round == (1, 0)
+    assert E.score_tally({**base, "jacoby": True, "match_length": 5}).round == (2, 0)
+    assert E.score_tally({**base, "jacoby": True, "cube": 2, "owner": 1}).round == (4, 0)

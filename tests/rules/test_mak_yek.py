@@ -239,6 +239,39 @@ def test_mover_between_two_enemies_captures_them_and_is_never_captured():
     assert men(after) == {"a1": "W", "e4": "B"}
 
 
+
+def test_intervention_needs_an_enemy_on_both_sides_and_the_edge_never_flanks():
+    """§4.1/§4.2: a one-step slide c4-d4 leaves c4 empty, so B e4 alone is not taken by
+    intervention (and not by custodian: f4 is empty); b1-b5 lands next to B a5 on the edge,
+    and the board edge is no friendly man.
+
+    5 B . . . .            5 B W . . .
+    4 . . W . B     ->     4 . . . W B   (after c4-d4; nothing taken)
+    1 . W . . .
+    """
+    state = position(white=["c4", "b1"], black=["e4", "a5", "h8"])
+    after = ENGINE.apply(state, 0, move("c4", "d4"))
+    assert men(after) == {"d4": "W", "b1": "W", "e4": "B", "a5": "B", "h8": "B"} and after.quiet == 1
+    edge = ENGINE.apply(state, 0, move("b1", "b5"))
+    assert men(edge) == {"c4": "W", "b5": "W", "e4": "B", "a5": "B", "h8": "B"}
+
+
+def test_a_capture_restarts_the_repetition_and_no_capture_counts():
+    """§4.1 b/c: after quiet shuffles, a capture sets plies_since_capture to 0 and empties the
+    history, so earlier positions no longer count towards a repetition.
+
+    4 . . . . B W
+    1 W . . W
+    8 . . . . . . . B
+    """
+    state = position(white=["a1", "d1", "f4"], black=["e4", "h8"])
+    state = play(state, "a1-a2", "h8-h7", "a2-a1", "h7-h8")
+    assert state.quiet == 4 and len(state.history) == 4
+    after = play(state, "d1-d4")
+    assert men(after).get("e4") is None and after.quiet == 0 and after.history == ()
+    assert ENGINE.to_json(after)["plies_since_capture"] == 0
+
+
 # --------------------------------------------------------------------------- ends and draws
 
 

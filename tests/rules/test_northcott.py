@@ -213,6 +213,28 @@ def test_pawn_moves_one_to_three_squares_and_never_jumps():
     assert len(moves) == 7 * 3 + 1
 
 
+def test_black_moves_down_its_file_one_to_three_squares_without_jumping():
+    """§3.3 for Black: forward is towards rank 1. Black d6, White d4 (gap 1): d6-d5 is legal,
+    d6-d4 lands on and d6-d3 jumps White; d6-d7 goes backward; a8-a4 is 4 squares.
+
+    6 . . . B
+    5 . . . .
+    4 . . . W
+    """
+    white, black = [1, 1, 1, 4, 1, 1, 1, 1], [8, 8, 8, 6, 8, 8, 8, 8]
+    state = position(white, black, turn=1)
+    assert ENGINE.is_legal(state, 1, mv("d6", "d5"))
+    assert code_of(state, 1, mv("d6", "d4")) == "northcott.blocked"
+    assert code_of(state, 1, mv("d6", "d3")) == "northcott.blocked"
+    assert code_of(state, 1, mv("d6", "d7")) == "northcott.not-forward"
+    assert code_of(state, 1, mv("a8", "a4")) == "northcott.too-far"
+    assert ENGINE.is_legal(state, 1, mv("a8", "a5"))
+    assert len(ENGINE.legal_moves(state, 1)) == 7 * 3 + 1
+    after = ENGINE.apply(state, 1, mv("d6", "d5"))
+    assert ENGINE.to_json(after)["black"][3] == 5 and ENGINE.to_act(after) == {0}
+    assert [m for m in ENGINE.legal_moves(after, 0) if m.file == 3] == []  # d4 is now blocked
+
+
 def test_classic_nim_positions_v4_by_retrograde_analysis():
     """V4 (classic, §3.1): gaps 1, 2, 3 lose for the mover; from gaps 2, 3 the move to 2, 2 wins.
 
