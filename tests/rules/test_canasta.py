@@ -770,3 +770,28 @@ def test_second_meld_of_a_rank_only_under_option():
     # an addition joins the latest meld of the rank
     later = E.apply(after, 0, MeldMove(((9, cards("2H")),)))
     assert [m for m in later.melds[0] if m[0] == 9][-1] == (9, cards("9C 9D 9S 2H"))
+
+
+# --------------------------------------------------------------------------- review: §1.7-§1.10 scenarios
+
+
+def test_tally_black_three_set_belongs_to_the_side_that_went_out():
+    """§1.9, K-1 on the score sheet: black threes are melded only when going out.
+
+        hand ended by the stock; side A shows a set 3C 3S 3C     -> impossible sheet
+        hand ended by going out (side A); side B shows 3C 3S 3C -> impossible sheet
+        side A went out with K x7 and 3C 3S 3C                   -> 70 + 500 + 150 + 100 = 820
+    """
+    canasta = {"rank": "K", "cards": ["KC", "KD", "KS", "KH", "KC", "KD", "KS"]}
+    threes = {"rank": "3", "cards": ["3C", "3S", "3C"]}
+    for tally in (
+        {"ended": "stock", "sides": [{"melds": [canasta, threes]}, {}]},
+        {"ended": "out", "sides": [{"melds": [canasta], "went_out": True, "hands": [[], []]},
+                                   {"melds": [threes], "hands": [["5C"], ["6C"]]}]},
+    ):
+        with pytest.raises(InvalidState) as err:
+            E.score_tally(tally)
+        assert err.value.code == "canasta.tally-black-threes-without-going-out"
+    ok = E.score_tally({"ended": "out", "sides": [{"melds": [canasta, threes], "went_out": True, "hands": [[], []]},
+                                                  {}]})
+    assert ok.round[0] == 70 + 500 + 150 + 100 and ok.breakdown[0]["black_threes"] == 150
