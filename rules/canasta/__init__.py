@@ -57,6 +57,9 @@ Representation decisions:
   lifts the opening minimum (§1.8 exception).
 - ``end-hand``: only with an empty stock in the draw phase (the next player under K-7
   declines the pile).
+- A dealt red three still waiting for its owner's first turn (K-9) when the hand ends (a
+  player went out on the first round) is laid out then, with no replacement, and scores for
+  its side like any other red three.
 - A black three left in a hand counts 5 against (its card value; SRC 1's -100 is not used);
   a red three never stays in a hand.
 - A red three drawn and laid with no replacement (the last stock card, or K-2 "dealt-only")
@@ -664,8 +667,22 @@ def _double_plan(state: State, partner: int):
     return DoubleGoOut(found[0]) if found else None
 
 
+def _lay_waiting_red_threes(state: State) -> State:
+    """K-9 at the end of a hand: dealt red threes still waiting for a first turn that never came
+    go to their side's table (no replacement, nobody draws any more) and score for it (§1.10)."""
+    if not any(state.pending):
+        return state
+    hands, reds = list(state.hands), [list(r) for r in state.red_threes]
+    for seat in range(state.players):
+        if state.pending[seat]:
+            reds[_side(state, seat)].extend(c for c in hands[seat] if is_red_three(c))
+            hands[seat] = tuple(c for c in hands[seat] if not is_red_three(c))
+    return replace(state, hands=tuple(hands), red_threes=tuple(tuple(r) for r in reds),
+                   pending=(False,) * state.players)
+
+
 def _go_out(state: State, seat: int, concealed: bool) -> State:
-    state = replace(state, out_seat=seat, concealed_out=concealed)
+    state = _lay_waiting_red_threes(replace(state, out_seat=seat, concealed_out=concealed))
     if state.players == 4 and _double_plan(state, (seat + 2) % 4) is not None:
         return replace(state, phase=Phase.DOUBLE)
     return _end_hand(state, "out")
@@ -703,7 +720,7 @@ def _hand_scores(state: State) -> list[tuple[int, dict]]:
 
 def _end_hand(state: State, ending: str) -> State:
     """§1.10, §1.11: score the hand; the game ends when a side reached the target alone at the top."""
-    state = replace(state, ending=ending, out_seat=state.out_seat if ending == "out" else -1)
+    state = _lay_waiting_red_threes(replace(state, ending=ending, out_seat=state.out_seat if ending == "out" else -1))
     scores = _hand_scores(replace(state, phase=Phase.HAND_OVER))
     totals = tuple(t + s for t, (s, _) in zip(state.totals, scores, strict=True))
     best = max(totals)

@@ -795,3 +795,27 @@ def test_tally_black_three_set_belongs_to_the_side_that_went_out():
     ok = E.score_tally({"ended": "out", "sides": [{"melds": [canasta, threes], "went_out": True, "hands": [[], []]},
                                                   {}]})
     assert ok.round[0] == 70 + 500 + 150 + 100 and ok.breakdown[0]["black_threes"] == 150
+
+
+def test_red_threes_still_waiting_when_the_hand_ends_score_for_their_side():
+    """§1.10 with K-9 "first-turn": a hand can end before a dealt red three's owner has had a turn.
+
+        seat 0 (first to play) draws 2H and goes out from hand on his first turn:
+          K x7, 5 5 5 2H, discards 9C
+        seat 1 (side B, no canasta) still holds a dealt 3H; seat 2 (side A) a dealt 3D
+        -> both are laid out at the end: side A +100 (it has a canasta), side B -100
+    """
+    hand = "KC KD KS KH KC KD KS 5C 5D 5S 9C"
+    s = build([hand, "3H 4H 4S", "3D AC AD", "6C 6D"], turn=0, phase="draw", stock_top="2H",
+              pending=[False, True, True, False])
+    s = E.apply(s, 0, Draw())
+    s = E.apply(s, 0, MeldMove((group("K", "KC KD KS KH KC KD KS"), group("5", "5C 5D 5S 2H"))))
+    s = E.apply(s, 0, Discard(C("9C")))
+    assert s.phase is Phase.HAND_OVER and not any(s.pending)
+    assert s.red_threes == (cards("3D"), cards("3H"))
+    assert C("3H") not in s.hands[1] and C("3D") not in s.hands[2]
+    report = E.scores(s)
+    assert [b["red_three_points"] for b in report.breakdown] == [100, -100, 100, -100]
+    assert report.round[0] == 70 + 500 + 35 + 100 + 100 + 100 - 40
+    assert report.round[1] == -100 - 10 - 10
+    assert E.from_json(json.loads(json.dumps(E.to_json(s)))) == s
