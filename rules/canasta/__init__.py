@@ -51,10 +51,11 @@ Representation decisions:
   out is refused while the player can still go out (a going-out meld exists).
 - Double going out: after a player goes out, his partner gets a ``double-go-out`` (all his
   cards, all or nothing) or ``decline-double`` choice, offered only when he can meld all.
-- Going out from hand (concealed, +100): the player drew from the stock, had laid no card
-  this hand before this turn, and laid his cards in one ``meld`` move (then at most the
-  discard) that makes a new canasta of his own. For a side that has not opened, this also
-  lifts the opening minimum (§1.8 exception).
+- Going out from hand (concealed, +100): the player had laid no card this hand before this
+  turn and laid his cards in one ``meld`` move after drawing from the stock (then at most
+  the discard), or in one ``take-top-to-go-out``, making a new canasta of his own. Only
+  the stock draw lifts the opening minimum for a side that has not opened (§1.8 exception);
+  with the top card the minimum still applies.
 - ``end-hand``: only with an empty stock in the draw phase (the next player under K-7
   declines the pile).
 - A dealt red three still waiting for its owner's first turn (K-9) when the hand ends (a
@@ -563,11 +564,14 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
         problem = _go_out_problem(state, seat, melds_after)
         if problem:
             raise problem
+        # §1.9: laying the whole hand at once with a canasta of his own, having laid nothing before,
+        # is going out from hand; the privilege only keeps the opening minimum (checked above, §1.8)
+        concealed = not state.laid[seat] and any(is_canasta(m) for m in new_melds)
         state = replace(
             state, pile=pile[:-1], hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
             laid=_set(state.laid, seat, True), drew="pile",
         )
-        return _go_out(state, seat, concealed=False)
+        return _go_out(state, seat, concealed=concealed)
     if any(r == 3 for r, _ in groups):
         raise _err("black-threes-only-going-out", "black threes are melded only when going out by melding")
     reds = list(state.red_threes[side])

@@ -819,3 +819,30 @@ def test_red_threes_still_waiting_when_the_hand_ends_score_for_their_side():
     assert report.round[0] == 70 + 500 + 35 + 100 + 100 + 100 - 40
     assert report.round[1] == -100 - 10 - 10
     assert E.from_json(json.loads(json.dumps(E.to_json(s)))) == s
+
+
+def test_going_out_from_hand_with_the_top_card_keeps_the_minimum_and_scores_the_bonus():
+    """§1.8 exception and §1.9 going out from hand ("w chwili otwarcia gry jednocześnie ją kończy").
+
+        side A unopened; pile JC KH (top); seat 0 holds K K K K K K 9 9 9 (laid nothing yet)
+        total 3000 (minimum 120): K x7 (70) + 9 9 9 (30) = 100 -> below-minimum (the privilege is bound)
+        total 0 (minimum 50): legal; opens and goes out at once with a canasta of his own
+          -> going out +100 and from hand +100: 100 + 500 + 30 + 100 + 100 - 40 (partner A A) = 790
+        the partner of an opened side who had already laid a card: no from-hand bonus
+    """
+    hand = "KC KD KS KH KC KD 9C 9D 9S"
+    move = TakeTop(cards("KC KD KS KH KC KD"), (group("9", "9C 9D 9S"),))
+    s = build([hand, "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", pile="JC KH", totals=[3000, 0])
+    assert code_of(s, 0, move) == "canasta.below-minimum"
+    s = build([hand, "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", pile="JC KH")
+    after = E.apply(s, 0, move)
+    assert after.ending == "out" and after.concealed_out and after.pile == cards("JC")
+    b = E.scores(after).breakdown[0]
+    assert b["going_out"] == 100 and b["going_out_from_hand"] == 100
+    assert b["hand"] == 70 + 500 + 30 + 100 + 100 - 40
+    opened = [{"8": "8C 8D 8S"}, {}]
+    for laid_before, bonus in ((False, 100), (True, 0)):
+        s = build(["4C 4D", "4H 4S", hand, "7C 7D"], turn=2, phase="draw", melds=opened, pile="JC KH",
+                  laid=[True, False, laid_before, False])
+        after = E.apply(s, 2, move)
+        assert E.scores(after).breakdown[2]["going_out_from_hand"] == bonus
