@@ -846,3 +846,70 @@ def test_going_out_from_hand_with_the_top_card_keeps_the_minimum_and_scores_the_
                   laid=[True, False, laid_before, False])
         after = E.apply(s, 2, move)
         assert E.scores(after).breakdown[2]["going_out_from_hand"] == bonus
+
+
+def test_wild_card_on_top_blocks_the_pile():
+    """§1.7 blocked: a wild card on top cannot be matched, even with two wilds or a meld to take it.
+
+        side A opened (8 8 8); pile 9C 2H (top), closed; seat 0 holds 2S JK 9D 9S
+        -> take-pile with 2S JK, with 9D 9S or with nothing: pile-blocked-wild; no take is listed
+    """
+    melds = [{"8": "8C 8D 8S"}, {}]
+    s = build(["2S JK 9D 9S 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="9C 2H",
+              pile_closed=True)
+    for using in ("2S JK", "9D 9S", ""):
+        assert code_of(s, 0, TakePile(cards(using))) == "canasta.pile-blocked-wild"
+    assert not any(isinstance(m, TakePile | TakeTop) for m in E.legal_moves(s, 0))
+
+
+def test_open_pile_needs_a_pair_a_natural_and_a_wild_or_a_meld():
+    """§1.7 open pile: one natural alone (no meld of the rank) or a card of another rank is not enough.
+
+        side A opened (8 8 8); pile JC 9H (open); seat 0 holds 9D 2S KC KD
+        -> 9D alone: pile-needs-match; 2S alone: pile-needs-match; 9D KC: using-not-of-rank; 9D 2S: legal
+    """
+    melds = [{"8": "8C 8D 8S"}, {}]
+    s = build(["9D 2S KC KD", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
+    assert code_of(s, 0, TakePile(cards("9D"))) == "canasta.pile-needs-match"
+    assert code_of(s, 0, TakePile(cards("2S"))) == "canasta.pile-needs-match"
+    assert code_of(s, 0, TakePile(())) == "canasta.pile-needs-match"
+    assert code_of(s, 0, TakePile(cards("9D KC"))) == "canasta.using-not-of-rank"
+    assert E.is_legal(s, 0, TakePile(cards("9D 2S")))
+
+
+def test_closed_pile_cannot_be_taken_by_laying_off_on_a_meld():
+    """§1.7 closed pile: only two naturals of the rank from the hand; a lay-off or natural + wild is refused.
+
+        side A has 9 9 9 on the table; pile 7C 2C 9H (closed by the 2C); seat 0 holds 9D 2S KC
+        -> nothing (lay-off): pile-closed; 9D 2S: pile-closed
+        the same pile turned up at the start (K-8 default): closed too, even for an opened side
+    """
+    melds = [{"9": "9C 9D 9S"}, {}]
+    s = build(["9D 2S KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="7C 2C 9H",
+              pile_closed=True)
+    assert code_of(s, 0, TakePile(())) == "canasta.pile-closed"
+    assert code_of(s, 0, TakePile(cards("9D 2S"))) == "canasta.pile-closed"
+    assert not any(isinstance(m, TakePile) for m in E.legal_moves(s, 0))
+    opened = replace(s, pile_closed=False)
+    assert E.is_legal(opened, 0, TakePile(()))
+
+
+def test_last_stock_card_a_red_three_is_laid_without_replacement():
+    """K-7: the last stock card is a red 3: laid down, no replacement; the player finishes his turn.
+
+        stock: 3H alone; seat 0 (side A: K x7, three red threes) holds 9C 9D
+        -> draws 3H (side A now has all four: +800), still holds 9C 9D; discards 9C: hand over by the stock
+    """
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    hands = ["9C 9D", "4H 4S", "AC AD", "6C 6D"]
+    used = Counter(cards(" ".join(hands) + " KC KD KS KH KC KD KS 7C 3H 3H 3D 3D"))
+    filler = " ".join(str(c) for c in sorted((FULL_DECK - used).elements()))
+    s = build([hands[0], hands[1], hands[2] + " " + filler, hands[3]], turn=0, phase="draw",
+              melds=melds, stock="3H", reds=["3H 3D 3D", ""])
+    s = E.apply(s, 0, Draw())
+    assert s.stock == () and s.hands[0] == cards("9C 9D") and len(s.red_threes[0]) == 4
+    assert s.phase is Phase.PLAY
+    s = E.apply(s, 0, Discard(C("9C")))
+    assert s.phase is Phase.HAND_OVER and s.ending == "stock"
+    b = E.scores(s).breakdown[0]
+    assert b["red_three_points"] == 800 and b["going_out"] == 0
