@@ -913,3 +913,46 @@ def test_last_stock_card_a_red_three_is_laid_without_replacement():
     assert s.phase is Phase.HAND_OVER and s.ending == "stock"
     b = E.scores(s).breakdown[0]
     assert b["red_three_points"] == 800 and b["going_out"] == 0
+
+
+def test_every_item_of_the_scoring_table_in_play_and_on_the_score_sheet():
+    """§1.10, every plus item at once, and the score sheet agrees item by item.
+
+        side A: 8 8 8 laid by seat 2; four red threes on the table
+        seat 0 (laid nothing yet) holds Q x7, 9 9 9 9 2C JK 2D, 3C 3S 3C; draws QH
+          -> melds everything in one move: Q x8 (natural), 9 9 9 9 2 JK 2 (mixed), black threes
+             = going out, from hand; seat 2 then doubles out with 8H 8C
+        side A: Q 80 + 500, 9s 40 + 90 + 300, 8s 50, black threes 3 x 50, red threes 800,
+                out 100, double 100, from hand 100 -> 2310
+        side B: 5 5 5 JK (65), no canasta, no red three, hands K J | 7 2 (-45) -> 20
+    """
+    melds = [{"8": "8C 8D 8S"}, {"5": "5C 5D 5S JK"}]
+    hand = "QC QD QS QH QC QD QS 9C 9D 9S 9H 2C JK 2D 3C 3S 3C"
+    s = build([hand, "KH JD", "8H 8C", "7H 2H"], turn=0, phase="draw", melds=melds, stock_top="QH",
+              reds=["3H 3D 3H 3D", ""], laid=[False, True, True, True])
+    s = E.apply(s, 0, Draw())
+    s = E.apply(s, 0, MeldMove((group("Q", "QC QD QS QH QC QD QS QH"), group("9", "9C 9D 9S 9H 2C JK 2D"),
+                                group("3", "3C 3S 3C"))))
+    assert s.phase is Phase.DOUBLE and s.concealed_out
+    s = E.apply(s, 2, DoubleGoOut((group("8", "8H 8C"),)))
+    report = E.scores(s)
+    a, b = report.breakdown[0], report.breakdown[1]
+    assert (a["meld_cards"], a["natural_canasta_bonus"], a["mixed_canasta_bonus"], a["black_threes"]) == (
+        80 + 130 + 50, 500, 300, 150)
+    assert (a["red_three_points"], a["going_out"], a["double_going_out"], a["going_out_from_hand"]) == (
+        800, 100, 100, 100)
+    assert a["cards_in_hand"] == 0 and a["hand"] == 2310
+    assert b["meld_cards"] == 65 and b["red_three_points"] == 0 and b["cards_in_hand"] == -45 and b["hand"] == 20
+    tally = {"ended": "out", "sides": [
+        {"melds": [{"rank": "Q", "cards": ["QC", "QD", "QS", "QH", "QC", "QD", "QS", "QH"]},
+                   {"rank": "9", "cards": ["9C", "9D", "9S", "9H", "2C", "JK", "2D"]},
+                   {"rank": "8", "cards": ["8C", "8D", "8S", "8H", "8C"]},
+                   {"rank": "3", "cards": ["3C", "3S", "3C"]}],
+         "red_threes": 4, "hands": [[], []], "went_out": True, "double": True, "concealed": True},
+        {"melds": [{"rank": "5", "cards": ["5C", "5D", "5S", "JK"]}], "hands": [["KH", "JD"], ["7H", "2H"]]},
+    ]}
+    sheet = E.score_tally(tally)
+    assert sheet.round == report.round == (2310, 20, 2310, 20)
+    for key in ("meld_cards", "natural_canasta_bonus", "mixed_canasta_bonus", "black_threes", "red_three_points",
+                "going_out", "double_going_out", "going_out_from_hand", "cards_in_hand"):
+        assert sheet.breakdown[0][key] == a[key] and sheet.breakdown[1][key] == b[key], key
