@@ -956,3 +956,10 @@ def test_every_item_of_the_scoring_table_in_play_and_on_the_score_sheet():
     for key in ("meld_cards", "natural_canasta_bonus", "mixed_canasta_bonus", "black_threes", "red_three_points",
                 "going_out", "double_going_out", "going_out_from_hand", "cards_in_hand"):
         assert sheet.breakdown[0][key] == a[key] and sheet.breakdown[1][key] == b[key], key
+
+
+def test_from_json_refuses_black_threes_on_the_table_of_a_side_that_has_not_gone_out():
+    """§1.9: black threes reach the table only when their side goes out; a live hand showing them is invalid."""
+    with pytest.raises(InvalidState) as err:
+        build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], melds=[{"3": "3C 3S 3C", "K": "KC KD KS"}, {}])
+    assert err.value.code == "canasta.bad-meld"
