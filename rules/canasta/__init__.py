@@ -51,12 +51,16 @@ Representation decisions:
   out is refused while the player can still go out (a going-out meld exists).
 - Double going out: after a player goes out, his partner gets a ``double-go-out`` (all his
   cards, all or nothing) or ``decline-double`` choice, offered only when he can meld all.
-- Going out from hand (concealed, +100): the player drew from the stock, had laid no card
-  this hand before this turn, and laid his cards in one ``meld`` move (then at most the
-  discard) that makes a new canasta of his own. For a side that has not opened, this also
-  lifts the opening minimum (§1.8 exception).
+- Going out from hand (concealed, +100): the player had laid no card this hand before this
+  turn and laid his cards in one ``meld`` move after drawing from the stock (then at most
+  the discard), or in one ``take-top-to-go-out``, making a new canasta of his own. Only
+  the stock draw lifts the opening minimum for a side that has not opened (§1.8 exception);
+  with the top card the minimum still applies.
 - ``end-hand``: only with an empty stock in the draw phase (the next player under K-7
   declines the pile).
+- A dealt red three still waiting for its owner's first turn (K-9) when the hand ends (a
+  player went out on the first round) is laid out then, with no replacement, and scores for
+  its side like any other red three.
 - A black three left in a hand counts 5 against (its card value; SRC 1's -100 is not used);
   a red three never stays in a hand.
 - A red three drawn and laid with no replacement (the last stock card, or K-2 "dealt-only")
@@ -560,11 +564,14 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
         problem = _go_out_problem(state, seat, melds_after)
         if problem:
             raise problem
+        # §1.9: laying the whole hand at once with a canasta of his own, having laid nothing before,
+        # is going out from hand; the privilege only keeps the opening minimum (checked above, §1.8)
+        concealed = not state.laid[seat] and any(is_canasta(m) for m in new_melds)
         state = replace(
             state, pile=pile[:-1], hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
             laid=_set(state.laid, seat, True), drew="pile",
         )
-        return _go_out(state, seat, concealed=False)
+        return _go_out(state, seat, concealed=concealed)
     if any(r == 3 for r, _ in groups):
         raise _err("black-threes-only-going-out", "black threes are melded only when going out by melding")
     reds = list(state.red_threes[side])
@@ -664,8 +671,22 @@ def _double_plan(state: State, partner: int):
     return DoubleGoOut(found[0]) if found else None
 
 
+def _lay_waiting_red_threes(state: State) -> State:
+    """K-9 at the end of a hand: dealt red threes still waiting for a first turn that never came
+    go to their side's table (no replacement, nobody draws any more) and score for it (§1.10)."""
+    if not any(state.pending):
+        return state
+    hands, reds = list(state.hands), [list(r) for r in state.red_threes]
+    for seat in range(state.players):
+        if state.pending[seat]:
+            reds[_side(state, seat)].extend(c for c in hands[seat] if is_red_three(c))
+            hands[seat] = tuple(c for c in hands[seat] if not is_red_three(c))
+    return replace(state, hands=tuple(hands), red_threes=tuple(tuple(r) for r in reds),
+                   pending=(False,) * state.players)
+
+
 def _go_out(state: State, seat: int, concealed: bool) -> State:
-    state = replace(state, out_seat=seat, concealed_out=concealed)
+    state = _lay_waiting_red_threes(replace(state, out_seat=seat, concealed_out=concealed))
     if state.players == 4 and _double_plan(state, (seat + 2) % 4) is not None:
         return replace(state, phase=Phase.DOUBLE)
     return _end_hand(state, "out")
@@ -703,7 +724,7 @@ def _hand_scores(state: State) -> list[tuple[int, dict]]:
 
 def _end_hand(state: State, ending: str) -> State:
     """§1.10, §1.11: score the hand; the game ends when a side reached the target alone at the top."""
-    state = replace(state, ending=ending, out_seat=state.out_seat if ending == "out" else -1)
+    state = _lay_waiting_red_threes(replace(state, ending=ending, out_seat=state.out_seat if ending == "out" else -1))
     scores = _hand_scores(replace(state, phase=Phase.HAND_OVER))
     totals = tuple(t + s for t, (s, _) in zip(state.totals, scores, strict=True))
     best = max(totals)

@@ -412,6 +412,10 @@ def _state_from_json(data: Json, resolve_options, cap3_of) -> State:
     out_seat = _int(data["out_seat"], "out_seat", -1, players - 1)
     if (ending == "out" or phase is Phase.DOUBLE) != (out_seat >= 0):
         raise _inv("bad-turn", "out_seat names the player who went out, and only then")
+    out_side = -1 if out_seat < 0 else (out_seat % 2 if players == 4 else out_seat)
+    for i, side_melds in enumerate(melds):
+        if i != out_side and any(r == 3 for r, _ in side_melds):
+            raise _inv("bad-meld", f"sides[{i}] shows black threes, which only the side going out melds (§1.9)")
     state = State(
         players=players,
         options=tuple(options.items()),

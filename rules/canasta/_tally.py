@@ -113,6 +113,9 @@ def score_tally(tally: Json) -> ScoreReport:
         total = side.get("total", 0)
         if not isinstance(total, int) or isinstance(total, bool) or abs(total) > 10**7:
             raise _bad("tally-bad-field", f"sides[{i}].total must be an integer, got {total!r}")
+        if any(r == 3 for r, _ in melds) and not went:
+            raise _bad("tally-black-threes-without-going-out",
+                       f"sides[{i}]: black threes are melded only by the side that goes out (§1.9)")
         if (double or concealed) and not went:
             raise _bad("tally-bonus-without-going-out", f"sides[{i}]: double or concealed going out needs going out")
         if went:

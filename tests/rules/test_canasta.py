@@ -770,3 +770,196 @@ def test_second_meld_of_a_rank_only_under_option():
     # an addition joins the latest meld of the rank
     later = E.apply(after, 0, MeldMove(((9, cards("2H")),)))
     assert [m for m in later.melds[0] if m[0] == 9][-1] == (9, cards("9C 9D 9S 2H"))
+
+
+# --------------------------------------------------------------------------- review: §1.7-§1.10 scenarios
+
+
+def test_tally_black_three_set_belongs_to_the_side_that_went_out():
+    """§1.9, K-1 on the score sheet: black threes are melded only when going out.
+
+        hand ended by the stock; side A shows a set 3C 3S 3C     -> impossible sheet
+        hand ended by going out (side A); side B shows 3C 3S 3C -> impossible sheet
+        side A went out with K x7 and 3C 3S 3C                   -> 70 + 500 + 150 + 100 = 820
+    """
+    canasta = {"rank": "K", "cards": ["KC", "KD", "KS", "KH", "KC", "KD", "KS"]}
+    threes = {"rank": "3", "cards": ["3C", "3S", "3C"]}
+    for tally in (
+        {"ended": "stock", "sides": [{"melds": [canasta, threes]}, {}]},
+        {"ended": "out", "sides": [{"melds": [canasta], "went_out": True, "hands": [[], []]},
+                                   {"melds": [threes], "hands": [["5C"], ["6C"]]}]},
+    ):
+        with pytest.raises(InvalidState) as err:
+            E.score_tally(tally)
+        assert err.value.code == "canasta.tally-black-threes-without-going-out"
+    ok = E.score_tally({"ended": "out", "sides": [{"melds": [canasta, threes], "went_out": True, "hands": [[], []]},
+                                                  {}]})
+    assert ok.round[0] == 70 + 500 + 150 + 100 and ok.breakdown[0]["black_threes"] == 150
+
+
+def test_red_threes_still_waiting_when_the_hand_ends_score_for_their_side():
+    """§1.10 with K-9 "first-turn": a hand can end before a dealt red three's owner has had a turn.
+
+        seat 0 (first to play) draws 2H and goes out from hand on his first turn:
+          K x7, 5 5 5 2H, discards 9C
+        seat 1 (side B, no canasta) still holds a dealt 3H; seat 2 (side A) a dealt 3D
+        -> both are laid out at the end: side A +100 (it has a canasta), side B -100
+    """
+    hand = "KC KD KS KH KC KD KS 5C 5D 5S 9C"
+    s = build([hand, "3H 4H 4S", "3D AC AD", "6C 6D"], turn=0, phase="draw", stock_top="2H",
+              pending=[False, True, True, False])
+    s = E.apply(s, 0, Draw())
+    s = E.apply(s, 0, MeldMove((group("K", "KC KD KS KH KC KD KS"), group("5", "5C 5D 5S 2H"))))
+    s = E.apply(s, 0, Discard(C("9C")))
+    assert s.phase is Phase.HAND_OVER and not any(s.pending)
+    assert s.red_threes == (cards("3D"), cards("3H"))
+    assert C("3H") not in s.hands[1] and C("3D") not in s.hands[2]
+    report = E.scores(s)
+    assert [b["red_three_points"] for b in report.breakdown] == [100, -100, 100, -100]
+    assert report.round[0] == 70 + 500 + 35 + 100 + 100 + 100 - 40
+    assert report.round[1] == -100 - 10 - 10
+    assert E.from_json(json.loads(json.dumps(E.to_json(s)))) == s
+
+
+def test_going_out_from_hand_with_the_top_card_keeps_the_minimum_and_scores_the_bonus():
+    """§1.8 exception and §1.9 going out from hand ("w chwili otwarcia gry jednocześnie ją kończy").
+
+        side A unopened; pile JC KH (top); seat 0 holds K K K K K K 9 9 9 (laid nothing yet)
+        total 3000 (minimum 120): K x7 (70) + 9 9 9 (30) = 100 -> below-minimum (the privilege is bound)
+        total 0 (minimum 50): legal; opens and goes out at once with a canasta of his own
+          -> going out +100 and from hand +100: 100 + 500 + 30 + 100 + 100 - 40 (partner A A) = 790
+        the partner of an opened side who had already laid a card: no from-hand bonus
+    """
+    hand = "KC KD KS KH KC KD 9C 9D 9S"
+    move = TakeTop(cards("KC KD KS KH KC KD"), (group("9", "9C 9D 9S"),))
+    s = build([hand, "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", pile="JC KH", totals=[3000, 0])
+    assert code_of(s, 0, move) == "canasta.below-minimum"
+    s = build([hand, "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", pile="JC KH")
+    after = E.apply(s, 0, move)
+    assert after.ending == "out" and after.concealed_out and after.pile == cards("JC")
+    b = E.scores(after).breakdown[0]
+    assert b["going_out"] == 100 and b["going_out_from_hand"] == 100
+    assert b["hand"] == 70 + 500 + 30 + 100 + 100 - 40
+    opened = [{"8": "8C 8D 8S"}, {}]
+    for laid_before, bonus in ((False, 100), (True, 0)):
+        s = build(["4C 4D", "4H 4S", hand, "7C 7D"], turn=2, phase="draw", melds=opened, pile="JC KH",
+                  laid=[True, False, laid_before, False])
+        after = E.apply(s, 2, move)
+        assert E.scores(after).breakdown[2]["going_out_from_hand"] == bonus
+
+
+def test_wild_card_on_top_blocks_the_pile():
+    """§1.7 blocked: a wild card on top cannot be matched, even with two wilds or a meld to take it.
+
+        side A opened (8 8 8); pile 9C 2H (top), closed; seat 0 holds 2S JK 9D 9S
+        -> take-pile with 2S JK, with 9D 9S or with nothing: pile-blocked-wild; no take is listed
+    """
+    melds = [{"8": "8C 8D 8S"}, {}]
+    s = build(["2S JK 9D 9S 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="9C 2H",
+              pile_closed=True)
+    for using in ("2S JK", "9D 9S", ""):
+        assert code_of(s, 0, TakePile(cards(using))) == "canasta.pile-blocked-wild"
+    assert not any(isinstance(m, TakePile | TakeTop) for m in E.legal_moves(s, 0))
+
+
+def test_open_pile_needs_a_pair_a_natural_and_a_wild_or_a_meld():
+    """§1.7 open pile: one natural alone (no meld of the rank) or a card of another rank is not enough.
+
+        side A opened (8 8 8); pile JC 9H (open); seat 0 holds 9D 2S KC KD
+        -> 9D alone: pile-needs-match; 2S alone: pile-needs-match; 9D KC: using-not-of-rank; 9D 2S: legal
+    """
+    melds = [{"8": "8C 8D 8S"}, {}]
+    s = build(["9D 2S KC KD", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
+    assert code_of(s, 0, TakePile(cards("9D"))) == "canasta.pile-needs-match"
+    assert code_of(s, 0, TakePile(cards("2S"))) == "canasta.pile-needs-match"
+    assert code_of(s, 0, TakePile(())) == "canasta.pile-needs-match"
+    assert code_of(s, 0, TakePile(cards("9D KC"))) == "canasta.using-not-of-rank"
+    assert E.is_legal(s, 0, TakePile(cards("9D 2S")))
+
+
+def test_closed_pile_cannot_be_taken_by_laying_off_on_a_meld():
+    """§1.7 closed pile: only two naturals of the rank from the hand; a lay-off or natural + wild is refused.
+
+        side A has 9 9 9 on the table; pile 7C 2C 9H (closed by the 2C); seat 0 holds 9D 2S KC
+        -> nothing (lay-off): pile-closed; 9D 2S: pile-closed
+        the same pile turned up at the start (K-8 default): closed too, even for an opened side
+    """
+    melds = [{"9": "9C 9D 9S"}, {}]
+    s = build(["9D 2S KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="7C 2C 9H",
+              pile_closed=True)
+    assert code_of(s, 0, TakePile(())) == "canasta.pile-closed"
+    assert code_of(s, 0, TakePile(cards("9D 2S"))) == "canasta.pile-closed"
+    assert not any(isinstance(m, TakePile) for m in E.legal_moves(s, 0))
+    opened = replace(s, pile_closed=False)
+    assert E.is_legal(opened, 0, TakePile(()))
+
+
+def test_last_stock_card_a_red_three_is_laid_without_replacement():
+    """K-7: the last stock card is a red 3: laid down, no replacement; the player finishes his turn.
+
+        stock: 3H alone; seat 0 (side A: K x7, three red threes) holds 9C 9D
+        -> draws 3H (side A now has all four: +800), still holds 9C 9D; discards 9C: hand over by the stock
+    """
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    hands = ["9C 9D", "4H 4S", "AC AD", "6C 6D"]
+    used = Counter(cards(" ".join(hands) + " KC KD KS KH KC KD KS 7C 3H 3H 3D 3D"))
+    filler = " ".join(str(c) for c in sorted((FULL_DECK - used).elements()))
+    s = build([hands[0], hands[1], hands[2] + " " + filler, hands[3]], turn=0, phase="draw",
+              melds=melds, stock="3H", reds=["3H 3D 3D", ""])
+    s = E.apply(s, 0, Draw())
+    assert s.stock == () and s.hands[0] == cards("9C 9D") and len(s.red_threes[0]) == 4
+    assert s.phase is Phase.PLAY
+    s = E.apply(s, 0, Discard(C("9C")))
+    assert s.phase is Phase.HAND_OVER and s.ending == "stock"
+    b = E.scores(s).breakdown[0]
+    assert b["red_three_points"] == 800 and b["going_out"] == 0
+
+
+def test_every_item_of_the_scoring_table_in_play_and_on_the_score_sheet():
+    """§1.10, every plus item at once, and the score sheet agrees item by item.
+
+        side A: 8 8 8 laid by seat 2; four red threes on the table
+        seat 0 (laid nothing yet) holds Q x7, 9 9 9 9 2C JK 2D, 3C 3S 3C; draws QH
+          -> melds everything in one move: Q x8 (natural), 9 9 9 9 2 JK 2 (mixed), black threes
+             = going out, from hand; seat 2 then doubles out with 8H 8C
+        side A: Q 80 + 500, 9s 40 + 90 + 300, 8s 50, black threes 3 x 50, red threes 800,
+                out 100, double 100, from hand 100 -> 2310
+        side B: 5 5 5 JK (65), no canasta, no red three, hands K J | 7 2 (-45) -> 20
+    """
+    melds = [{"8": "8C 8D 8S"}, {"5": "5C 5D 5S JK"}]
+    hand = "QC QD QS QH QC QD QS 9C 9D 9S 9H 2C JK 2D 3C 3S 3C"
+    s = build([hand, "KH JD", "8H 8C", "7H 2H"], turn=0, phase="draw", melds=melds, stock_top="QH",
+              reds=["3H 3D 3H 3D", ""], laid=[False, True, True, True])
+    s = E.apply(s, 0, Draw())
+    s = E.apply(s, 0, MeldMove((group("Q", "QC QD QS QH QC QD QS QH"), group("9", "9C 9D 9S 9H 2C JK 2D"),
+                                group("3", "3C 3S 3C"))))
+    assert s.phase is Phase.DOUBLE and s.concealed_out
+    s = E.apply(s, 2, DoubleGoOut((group("8", "8H 8C"),)))
+    report = E.scores(s)
+    a, b = report.breakdown[0], report.breakdown[1]
+    assert (a["meld_cards"], a["natural_canasta_bonus"], a["mixed_canasta_bonus"], a["black_threes"]) == (
+        80 + 130 + 50, 500, 300, 150)
+    assert (a["red_three_points"], a["going_out"], a["double_going_out"], a["going_out_from_hand"]) == (
+        800, 100, 100, 100)
+    assert a["cards_in_hand"] == 0 and a["hand"] == 2310
+    assert b["meld_cards"] == 65 and b["red_three_points"] == 0 and b["cards_in_hand"] == -45 and b["hand"] == 20
+    tally = {"ended": "out", "sides": [
+        {"melds": [{"rank": "Q", "cards": ["QC", "QD", "QS", "QH", "QC", "QD", "QS", "QH"]},
+                   {"rank": "9", "cards": ["9C", "9D", "9S", "9H", "2C", "JK", "2D"]},
+                   {"rank": "8", "cards": ["8C", "8D", "8S", "8H", "8C"]},
+                   {"rank": "3", "cards": ["3C", "3S", "3C"]}],
+         "red_threes": 4, "hands": [[], []], "went_out": True, "double": True, "concealed": True},
+        {"melds": [{"rank": "5", "cards": ["5C", "5D", "5S", "JK"]}], "hands": [["KH", "JD"], ["7H", "2H"]]},
+    ]}
+    sheet = E.score_tally(tally)
+    assert sheet.round == report.round == (2310, 20, 2310, 20)
+    for key in ("meld_cards", "natural_canasta_bonus", "mixed_canasta_bonus", "black_threes", "red_three_points",
+                "going_out", "double_going_out", "going_out_from_hand", "cards_in_hand"):
+        assert sheet.breakdown[0][key] == a[key] and sheet.breakdown[1][key] == b[key], key
+
+
+def test_from_json_refuses_black_threes_on_the_table_of_a_side_that_has_not_gone_out():
+    """§1.9: black threes reach the table only when their side goes out; a live hand showing them is invalid."""
+    with pytest.raises(InvalidState) as err:
+        build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], melds=[{"3": "3C 3S 3C", "K": "KC KD KS"}, {}])
+    assert err.value.code == "canasta.bad-meld"
