@@ -77,11 +77,15 @@ class Card:
 JOKER = Card(Rank.JOKER, None)
 
 
-@cache
-def parse_card(text: str) -> Card:
-    """``"QH"`` -> Card(QUEEN, HEARTS). Raises ValueError naming the bad text."""
+def parse_card(text: object) -> Card:
+    """``"QH"`` -> Card(QUEEN, HEARTS). Raises ValueError naming the bad input (any type)."""
     if not isinstance(text, str):
         raise ValueError(f"a card is a string like 'QH' or '10S', got {text!r}")
+    return _parse_card(text)
+
+
+@cache
+def _parse_card(text: str) -> Card:
     if text == "JK":
         return JOKER
     rank = _SYMBOL_RANK.get(text[:-1])

@@ -167,7 +167,7 @@ def _cards(data: Json, what: str) -> tuple[Card, ...]:
     if not isinstance(data, list) or len(data) > 108:
         raise _bad(f"{what} must be a list of cards, got {data!r}")
     try:
-        return tuple(parse_card(c) if isinstance(c, str) else parse_card(repr(c)) for c in data)
+        return tuple(map(parse_card, data))
     except ValueError as exc:
         raise _bad(f"{what}: {exc}") from None
 
@@ -270,13 +270,14 @@ def _inv(code: str, msg: str) -> InvalidState:
     return InvalidState(f"{G}.{code}", msg)
 
 
-def _state_cards(data: Json, what: str) -> tuple[Card, ...]:
+def cards_from_json(data: Json, what: str, prefix: str = "") -> tuple[Card, ...]:
+    """A JSON list of cards in a state (or, with ``prefix="tally-"``, a score sheet)."""
     if not isinstance(data, list):
-        raise _inv("bad-field", f"{what} must be a list of cards, got {data!r}")
+        raise _inv(f"{prefix}bad-field", f"{what} must be a list of cards, got {data!r}")
     try:
-        return tuple(parse_card(c) if isinstance(c, str) else parse_card(repr(c)) for c in data)
+        return tuple(map(parse_card, data))
     except ValueError as exc:
-        raise _inv("bad-card", f"{what}: {exc}") from None
+        raise _inv(f"{prefix}bad-card", f"{what}: {exc}") from None
 
 
 def _flag(data: Json, what: str) -> bool:
@@ -329,7 +330,7 @@ def _state_from_json(data: Json, resolve_options, cap3_of) -> State:
         raise _inv("bad-hands", f"hands must list {players} hands")
     if not isinstance(sides, list) or len(sides) != nsides:
         raise _inv("bad-sides", f"sides must list {nsides} sides")
-    hand_t = tuple(tuple(sorted(_state_cards(h, f"hands[{i}]"))) for i, h in enumerate(hands))
+    hand_t = tuple(tuple(sorted(cards_from_json(h, f"hands[{i}]"))) for i, h in enumerate(hands))
     cap3 = cap3_of(options)
     one_per_rank = options["one_meld_per_rank"]
     melds = []
@@ -345,20 +346,20 @@ def _state_from_json(data: Json, resolve_options, cap3_of) -> State:
                 raise _inv("bad-meld", f"sides[{i}]: bad or repeated meld rank {g['rank']!r}")
             if set(g) != {"rank", "cards"}:
                 raise _inv("bad-meld", f"sides[{i}]: a meld is {{rank, cards}}")
-            cards = _state_cards(g["cards"], f"sides[{i}] meld {g['rank']}")
+            cards = cards_from_json(g["cards"], f"sides[{i}] meld {g['rank']}")
             try:
                 check_meld_shape(rank, cards, None, cap3)
             except IllegalMove as exc:
                 raise _inv("bad-meld", f"sides[{i}]: {exc.message}") from None
             table.append((rank, cards))
         melds.append(tuple(sorted(table, key=lambda m: m[0])))  # stable: duplicates keep their order
-        red = _state_cards(side["red_threes"], f"sides[{i}].red_threes")
+        red = cards_from_json(side["red_threes"], f"sides[{i}].red_threes")
         if not all(is_red_three(c) for c in red):
             raise _inv("bad-red-threes", f"sides[{i}].red_threes holds a card that is not a red three: {red}")
         reds.append(red)
         totals.append(_int(side["total"], f"sides[{i}].total", -10**7, 10**7))
-    stock = _state_cards(data["stock"], "stock")
-    pile = _state_cards(data["pile"], "pile")
+    stock = cards_from_json(data["stock"], "stock")
+    pile = cards_from_json(data["pile"], "pile")
     seen = Counter(stock) + Counter(pile)
     for h in hand_t:
         seen += Counter(h)

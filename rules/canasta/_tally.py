@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections import Counter
 
 from rules.base import IllegalMove, InvalidState, Json, ScoreReport
-from rules.cards import Card, parse_card
+from rules.cards import Card
 
 from ._melds import NAME_RANKS, check_meld_shape, is_canasta, is_red_three
-from ._model import FULL_DECK
+from ._model import FULL_DECK, cards_from_json
 from ._scoring import side_score
 
 G = "canasta"
@@ -31,12 +31,7 @@ def _bad(code: str, msg: str) -> InvalidState:
 
 
 def _cards(data: Json, what: str) -> tuple[Card, ...]:
-    if not isinstance(data, list):
-        raise _bad("tally-bad-field", f"{what} must be a list of cards, got {data!r}")
-    try:
-        return tuple(parse_card(c) if isinstance(c, str) else parse_card(repr(c)) for c in data)
-    except ValueError as exc:
-        raise _bad("tally-bad-card", f"{what}: {exc}") from None
+    return cards_from_json(data, what, prefix="tally-")
 
 
 def _bool(side: dict, key: str) -> bool:

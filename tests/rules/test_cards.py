@@ -1,0 +1,27 @@
+"""The card primitives shared by the card games."""
+
+import pytest
+
+from rules.cards import JOKER, Card, Rank, Suit, deck, parse_card
+
+
+@pytest.mark.parametrize(("text", "card"), [
+    ("QH", Card(Rank.QUEEN, Suit.HEARTS)), ("10S", Card(Rank.TEN, Suit.SPADES)),
+    ("TS", Card(Rank.TEN, Suit.SPADES)), ("2C", Card(Rank.TWO, Suit.CLUBS)), ("JK", JOKER),
+])
+def test_cards_read_as_rank_then_suit(text, card):
+    assert parse_card(text) == card
+    assert str(card) in (text, "10S")
+
+
+@pytest.mark.parametrize("bad", ["", "Q", "1H", "QX", "HQ", "11S", None, 12, ["QH"], {"QH": 1}])
+def test_anything_else_is_a_value_error_naming_it(bad):
+    """Hostile JSON may put any value where a card belongs: always ValueError, never TypeError."""
+    with pytest.raises(ValueError, match="card"):
+        parse_card(bad)
+
+
+def test_decks():
+    assert len(deck()) == len(set(deck())) == 52
+    two_packs = deck(packs=2, jokers=4)
+    assert len(two_packs) == 108 and two_packs.count(JOKER) == 4 and two_packs.count(parse_card("AS")) == 2
