@@ -286,6 +286,17 @@ class Outcome:
         return out
 
 
+# --------------------------------------------------------------------------- shared moves
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    """``{"kind": "next-round"}``: the chance step that starts the next round or game once a
+    round is over (DESIGN §3, Rounds). Every game with rounds uses this one move."""
+
+    kind: ClassVar[str] = "next-round"
+
+
 # --------------------------------------------------------------------------- protocol
 
 

@@ -73,6 +73,7 @@ from rules.base import (
     InvalidOption,
     InvalidState,
     Json,
+    NextRound,
     Option,
     Outcome,
     Rng,
@@ -175,11 +176,6 @@ class Take:
 @dataclass(frozen=True, slots=True)
 class NewStack:
     card: int
-
-
-@dataclass(frozen=True, slots=True)
-class NextRound:
-    pass
 
 
 Move = Play | Take | NewStack | NextRound

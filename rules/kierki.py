@@ -64,6 +64,7 @@ from rules.base import (
     InvalidOption,
     InvalidState,
     Json,
+    NextRound,
     Option,
     Outcome,
     Rng,
@@ -232,11 +233,6 @@ class NameTrump:
 @dataclass(frozen=True, slots=True)
 class Pass:
     kind = "pass"
-
-
-@dataclass(frozen=True, slots=True)
-class NextRound:
-    kind = "next-round"
 
 
 Move = PlayCard | NameTrump | Pass | NextRound

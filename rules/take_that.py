@@ -74,6 +74,7 @@ from rules.base import (
     InvalidOption,
     InvalidState,
     Json,
+    NextRound,
     Option,
     Outcome,
     Rng,
@@ -154,11 +155,6 @@ class Twist:
 class Take:
     card: int | None  # the hand card that opens the new row; None when the round ends
     kind = "take"
-
-
-@dataclass(frozen=True, slots=True)
-class NextRound:
-    kind = "next-round"
 
 
 Move = Lay | Twist | Take | NextRound

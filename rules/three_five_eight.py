@@ -58,6 +58,7 @@ from rules.base import (
     InvalidOption,
     InvalidState,
     Json,
+    NextRound,
     Option,
     Outcome,
     Rng,
@@ -217,11 +218,6 @@ class Discard:
 @dataclass(frozen=True, slots=True)
 class PlayCard:
     card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class NextRound:
-    pass
 
 
 Move = Choose | ExchangeCard | EndExchange | Discard | PlayCard | NextRound

@@ -13,6 +13,7 @@ from rules.base import (
     IllegalMove,
     InvalidOption,
     Json,
+    NextRound,
     Option,
     Outcome,
     Rng,
@@ -119,11 +120,6 @@ class AcceptResignation:
 @dataclass(frozen=True, slots=True)
 class RejectResignation:
     kind = "reject-resignation"
-
-
-@dataclass(frozen=True, slots=True)
-class NextRound:
-    kind = "next-round"
 
 
 Move = Roll | Play | Double | Take | Drop | Beaver | Resign | AcceptResignation | RejectResignation | NextRound

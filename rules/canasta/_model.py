@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.base import IllegalMove, InvalidState, Json, Rng, malformed
+from rules.base import IllegalMove, InvalidState, Json, NextRound, Rng, malformed
 from rules.cards import Card, deck, parse_card
 
 from ._melds import NAME_RANKS, RANK_NAMES, Meld, check_meld_shape, is_red_three
@@ -118,11 +118,6 @@ class DeclineDouble:
 @dataclass(frozen=True)
 class EndHand:
     kind = "end-hand"
-
-
-@dataclass(frozen=True)
-class NextRound:
-    kind = "next-round"
 
 
 Move = (
