@@ -113,6 +113,11 @@ def deck(ranks: Iterable[Rank] = RANKS, packs: int = 1, jokers: int = 0) -> tupl
     return one * packs + (JOKER,) * jokers
 
 
+def hands_seen_by(hands: Iterable[Iterable], seat: int | None) -> list:
+    """Hands as ``seat`` may see them: its own cards, every other hand only as a count."""
+    return [list(h) if s == seat else len(h) for s, h in enumerate(map(list, hands))]
+
+
 def same_cards(a: Iterable[Card], b: Iterable[Card]) -> bool:
     """True when ``a`` and ``b`` hold the same cards with the same multiplicities."""
     return Counter(a) == Counter(b)

@@ -83,6 +83,7 @@ from rules.base import (
     malformed,
     require,
 )
+from rules.cards import hands_seen_by
 
 # --------------------------------------------------------------------------- constants
 
@@ -395,7 +396,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
         data = self.to_json(state)
         del data["rng"]
         if state.phase is Phase.PLAY:
-            data["hands"] = [list(h) if s == seat else len(h) for s, h in enumerate(state.hands)]
+            data["hands"] = hands_seen_by(state.hands, seat)
         data["draw"] = len(state.draw)
         if not state.options.open_information:
             data["stacks"] = [stack[-1] for stack in state.stacks]

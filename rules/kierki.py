@@ -73,7 +73,7 @@ from rules.base import (
     malformed,
     require,
 )
-from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, missing_and_extra, parse_card
+from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, hands_seen_by, missing_and_extra, parse_card
 from rules.tricks import TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "kierki"
@@ -406,7 +406,7 @@ class Kierki(BaseEngine[State, Move]):
     def view(self, state: State, seat: int | None) -> Json:
         data = self.to_json(state)
         del data["rng"]
-        data["hands"] = [h if s == seat else len(h) for s, h in enumerate(data["hands"])]
+        data["hands"] = hands_seen_by(data["hands"], seat)
         data["stock"] = len(state.stock)
         return data
 

@@ -68,6 +68,7 @@ from rules.base import (
     malformed,
     require,
 )
+from rules.cards import hands_seen_by
 
 _GAME = "kniffel-cards"
 _VALUES = (1, 2, 3, 4, 5, 6)
@@ -440,7 +441,7 @@ class KniffelCards(BaseEngine[State, Move]):
     def view(self, state: State, seat: int | None) -> Json:
         data = self.to_json(state)
         del data["rng"]
-        data["hands"] = [h if p == seat else len(h) for p, h in enumerate(data["hands"])]
+        data["hands"] = hands_seen_by(data["hands"], seat)
         data["draw"] = len(state.draw)
         return data
 

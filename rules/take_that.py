@@ -83,6 +83,7 @@ from rules.base import (
     malformed,
     require,
 )
+from rules.cards import hands_seen_by
 
 _GAME = "take-that"
 _CARDS: tuple[int, ...] = tuple(n for n in range(12, 99) if n % 10)
@@ -371,7 +372,7 @@ class TakeThat(BaseEngine[State, Move]):
         out = self.to_json(state)
         del out["rng"]
         out["deck"] = len(state.deck)
-        out["hands"] = [list(h) if s == seat else len(h) for s, h in enumerate(state.hands)]
+        out["hands"] = hands_seen_by(state.hands, seat)
         mode = state.options.face_down_view
         if state.phase is not Phase.ROUND_OVER and mode != "open":
             out["face_down"] = [list(p) if (mode == "own" and s == seat) else len(p)

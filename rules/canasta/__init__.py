@@ -85,7 +85,7 @@ from rules.base import (
     Rng,
     ScoreReport,
 )
-from rules.cards import Card, deck
+from rules.cards import Card, deck, hands_seen_by
 
 from ._melds import (
     RANK_NAMES,
@@ -272,7 +272,7 @@ class Kanasta(BaseEngine[State, Move]):
         """
         data = state_to_json(state)
         del data["rng"]
-        data["hands"] = [h if i == seat else len(h) for i, h in enumerate(data["hands"])]
+        data["hands"] = hands_seen_by(data["hands"], seat)
         # a dealt red three waiting for its owner's first turn is still a card in his hand
         data["red_threes_pending"] = [p if i == seat else None for i, p in enumerate(data["red_threes_pending"])]
         data["stock"] = len(state.stock)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules.cards import JOKER, Card, Rank, Suit, deck, parse_card
+from rules.cards import JOKER, Card, Rank, Suit, deck, hands_seen_by, parse_card
 
 
 @pytest.mark.parametrize(("text", "card"), [
@@ -25,3 +25,9 @@ def test_decks():
     assert len(deck()) == len(set(deck())) == 52
     two_packs = deck(packs=2, jokers=4)
     assert len(two_packs) == 108 and two_packs.count(JOKER) == 4 and two_packs.count(parse_card("AS")) == 2
+
+
+def test_a_seat_sees_its_own_hand_and_only_counts_of_the_others():
+    hands = (("QH", "2C"), ("AS",), ())
+    assert hands_seen_by(hands, 0) == [["QH", "2C"], 1, 0]
+    assert hands_seen_by(hands, None) == [2, 1, 0]  # a spectator sees no hand
