@@ -122,8 +122,7 @@ def score(game: str):
 def view(game: str):
     binding = get_binding(game)
     req = body(common.ViewRequest)
-    state = binding.load_state(req["state"])
-    return {"seat": req["seat"], "state": binding.engine.view(state, req["seat"])}
+    return binding.view(binding.load_state(req["state"]), req["seat"])
 
 
 # --------------------------------------------------------------------------- sessions

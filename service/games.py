@@ -14,7 +14,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError
 
-from rules.base import Engine, IllegalMove, RulesError, UnknownGame
+from rules.base import Engine, IllegalMove, InvalidOption, RulesError, UnknownGame
 from rules.registry import ALIASES, ENGINES, canonical_id, get_engine
 from service.errors import problem_for
 from service.schemas import (
@@ -120,6 +120,14 @@ class GameBinding:
         if outcome is not None:
             out["outcome"] = outcome.to_json()
         return out
+
+    def view(self, state: Any, seat: int | None) -> Json:
+        """The state as ``seat`` (``None``: a spectator) may see it; a seat the game lacks is refused."""
+        players = len(self.engine.scores(state).totals)
+        if seat is not None and seat >= players:
+            raise InvalidOption(f"{self.engine.game_id}.no-such-seat",
+                                f"seat {seat} is not at this table of {players} (seats 0..{players - 1})", seat=seat)
+        return {"seat": seat, "state": self.engine.view(state, seat)}
 
     def apply(self, state: Any, seat: int, move: Any) -> tuple[Any, list[Json]]:
         new = self.engine.apply(state, seat, move)

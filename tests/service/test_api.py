@@ -117,6 +117,15 @@ def test_view_never_shows_the_rng(client, game):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_view_of_a_seat_the_table_lacks_is_422(client, game):
+    engine = BINDINGS[game].engine
+    players = engine.players.start
+    state = client.post(f"/v1/games/{game}/new", json={"players": players, "seed": 5}).json["state"]
+    r = client.post(f"/v1/games/{game}/view", json={"state": state, "seat": players})
+    assert r.status_code == 422 and r.json["code"] == f"{game}.no-such-seat"
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_replay_names_the_first_illegal_move(client, game):
     engine = BINDINGS[game].engine
     new = {"players": engine.players.start, "seed": 9}
