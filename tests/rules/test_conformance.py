@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.base import BaseEngine, Engine, IllegalMove, RulesError
+from rules.base import BaseEngine, Engine, GameOver, IllegalMove, RulesError
 from rules.registry import ENGINES
 from tests.playout import ENDLESS_VARIANTS, PLAYOUT_OPTIONS, choose
 
@@ -136,6 +136,10 @@ def test_random_playout_obeys_the_protocol(engine: Engine, players: int, seed: i
     assert engine.outcome(final) is not None
     report = engine.scores(final)
     assert report.winners == engine.outcome(final).winners
+    # a finished game takes no more moves, not even one that was legal before
+    last_seat, last_move = history[-1]
+    with pytest.raises(GameOver):
+        engine.check(final, last_seat, last_move)
     # same seed, same moves, same game
     again = engine.new(players, seed, options)
     for seat, move in history:
@@ -152,7 +156,7 @@ def test_variants_that_random_play_never_ends_obey_the_protocol_for_400_moves(ga
 
 
 @pytest.mark.parametrize("engine", ENGINES.values(), ids=list(ENGINES))
-def test_wrong_seat_and_finished_game_are_refused(engine: Engine) -> None:
+def test_a_seat_that_is_not_to_act_is_refused(engine: Engine) -> None:
     state = engine.new(engine.players.start, 7)
     acting = engine.to_act(state)
     idle = [s for s in range(engine.players.start) if s not in acting]
