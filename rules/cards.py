@@ -118,11 +118,6 @@ def hands_seen_by(hands: Iterable[Iterable], seat: int | None) -> list:
     return [list(h) if s == seat else len(h) for s, h in enumerate(map(list, hands))]
 
 
-def same_cards(a: Iterable[Card], b: Iterable[Card]) -> bool:
-    """True when ``a`` and ``b`` hold the same cards with the same multiplicities."""
-    return Counter(a) == Counter(b)
-
-
 def missing_and_extra(have: Iterable[Card], expected: Iterable[Card]) -> tuple[list[Card], list[Card]]:
     """Cards short of ``expected`` and cards beyond it (for conservation messages)."""
     h, e = Counter(have), Counter(expected)
