@@ -105,6 +105,19 @@ def malformed(code: str, what: str, error: type[RulesError] = InvalidState) -> I
         raise error(code, f"malformed {what}: {type(exc).__name__}: {exc}") from exc
 
 
+@dataclass(frozen=True)
+class Code:
+    """What a client may rely on for one stable error ``code`` (DESIGN 4.4): its English
+    ``title``, and the Polish ``title_pl`` and ``detail_pl``. ``detail_pl`` is a
+    ``str.format`` template over the context members the error is raised with (``{card}``,
+    ``{seat}``, ``{expected}`` ...); the English detail is the message given at the raise.
+    Each engine lists the codes it raises in its ``codes`` mapping."""
+
+    title: str
+    title_pl: str
+    detail_pl: str
+
+
 # --------------------------------------------------------------------------- rng
 
 
@@ -341,6 +354,8 @@ class BaseEngine(Generic[S, M]):
     options: ClassVar[Mapping[str, Option]] = {}
     move_kinds: ClassVar[tuple[str, ...]] = ()
     legal_moves_complete: ClassVar[bool] = True
+    #: every error code this engine raises, with its titles and Polish detail (DESIGN 4.4)
+    codes: ClassVar[Mapping[str, Code]] = {}
 
     # -- creation ------------------------------------------------------------------
 
