@@ -92,17 +92,25 @@ MALFORMED_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 @contextmanager
 def malformed(code: str, what: str, error: type[RulesError] = InvalidState) -> Iterator[None]:
     """Turn a stray KeyError/TypeError/ValueError/IndexError/AttributeError raised while reading
-    untrusted JSON into ``error(code, f"malformed {what}: {type(exc).__name__}: {exc}")``.
+    untrusted JSON into ``error(code, f"malformed {what}")``: no Python internals in the
+    message (``what`` should quote the input through :func:`excerpt`).
 
     A RulesError raised inside passes through unchanged (it already carries its own code)::
 
-        with malformed(f"{GAME}.bad-move", f"{GAME} move {data!r}", IllegalMove):
+        with malformed(f"{GAME}.bad-move", f"{GAME} move {excerpt(data)}", IllegalMove):
             return _move_from_json(data)
     """
     try:
         yield
     except MALFORMED_ERRORS as exc:
-        raise error(code, f"malformed {what}: {type(exc).__name__}: {exc}") from exc
+        raise error(code, f"malformed {what}") from exc
+
+
+def excerpt(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: messages quote a short excerpt of the
+    input, never a whole hostile state (DESIGN 4.4)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)
