@@ -32,7 +32,7 @@ def test_malformed_takes_the_error_class() -> None:
         {}["kind"]  # noqa: B018 - the KeyError is the point
     assert type(err.value) is IllegalMove
     assert err.value.code == "game.bad-move"
-    assert err.value.message == "malformed game move {}: KeyError: 'kind'"
+    assert err.value.message == "malformed game move {}"
 
 
 @pytest.mark.parametrize("error", [
