@@ -233,12 +233,14 @@ class Option:
         if self.choices is not None:
             if not any(value == c and type(value) is type(c) for c in self.choices):
                 raise InvalidOption(
-                    "options.bad-value", f"option {name!r} must be one of {list(self.choices)}, got {value!r}"
+                    "options.bad-value", f"option {name!r} must be one of {list(self.choices)}, got {excerpt(value)}",
+                    option=name, expected=list(self.choices),
                 )
             return value
         expected = {"boolean": bool, "integer": int, "string": str, "object": dict}[self.type or "string"]
         if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-            raise InvalidOption("options.bad-type", f"option {name!r} must be a {self.type}, got {value!r}")
+            raise InvalidOption("options.bad-type", f"option {name!r} must be a {self.type}, got {excerpt(value)}",
+                                option=name, expected=self.type)
         if expected is int and (
             (self.minimum is not None and value < self.minimum)
             or (self.maximum is not None and value > self.maximum)
@@ -246,6 +248,7 @@ class Option:
             raise InvalidOption(
                 "options.out-of-range",
                 f"option {name!r} must be between {self.minimum} and {self.maximum}, got {value!r}",
+                option=name, expected=[self.minimum, self.maximum],
             )
         return value
 

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
-from service import sessions
+from service import i18n, sessions
 from service.games import BINDINGS, get_binding
 from service.openapi import build_spec
 from service.schemas import common
@@ -161,6 +161,12 @@ def delete_session(session_id: str):
 
 
 # --------------------------------------------------------------------------- operations
+
+
+@bp.get("/v1/codes")
+def list_codes():
+    lang = i18n.negotiate(request.accept_languages)
+    return i18n.codes_json(lang), 200, {"Content-Language": lang, "Vary": "Accept-Language"}
 
 
 @bp.get("/healthz")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, json
+from flask import Flask, Response, has_request_context, json, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -21,6 +21,7 @@ from rules.base import (
     RulesError,
     UnknownGame,
 )
+from service import i18n
 
 log = logging.getLogger(__name__)
 PROBLEM_JSON = "application/problem+json"
@@ -85,7 +86,10 @@ def problem_for(exc: Exception) -> dict:
 
 
 def respond(body: dict, headers: dict | None = None) -> Response:
+    lang = i18n.negotiate(request.accept_languages) if has_request_context() else "en"
+    body = i18n.localize(body, lang)
     resp = Response(json.dumps(body), status=body["status"], mimetype=PROBLEM_JSON)  # app.json: orjson
+    resp.headers["Content-Language"] = lang
     for key, value in (headers or {}).items():
         resp.headers[key] = value
     return resp

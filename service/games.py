@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
 from typing import Any
 
+from flask import request
 from marshmallow import Schema, ValidationError
 
 from rules.base import Engine, IllegalMove, InvalidOption, RulesError, UnknownGame
 from rules.registry import ALIASES, ENGINES, canonical_id, get_engine
 from service.errors import problem_for
+from service.i18n import localize, negotiate
 from service.schemas import (
     backgammon,
     canasta,
@@ -138,7 +140,7 @@ class GameBinding:
         try:
             self.engine.check(state, seat, move)
         except IllegalMove as exc:
-            return {"legal": False, "problem": problem_for(exc)}
+            return {"legal": False, "problem": localize(problem_for(exc), negotiate(request.accept_languages))}
         return {"legal": True}
 
     def replay(self, start: Any, moves: Sequence[Json]) -> tuple[Any, int]:
