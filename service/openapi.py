@@ -16,7 +16,9 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from rules.base import Option
+from service.errors import problem_for
 from service.games import BINDINGS, GameBinding
+from service.i18n import catalogue
 from service.schemas import common
 
 Json = Any
@@ -31,9 +33,15 @@ def _pascal(text: str) -> str:
 def _schema_name(schema: Any) -> str:
     cls = schema if isinstance(schema, type) else type(schema)
     module = cls.__module__.rsplit(".", 1)[-1]
-    prefix = "" if module == "common" else _pascal(module)
+    prefix = "" if module in ("common", "abc", "schema") else _pascal(module)  # abc: Schema.from_dict
     name = cls.__name__.removesuffix("Schema")
-    return f"{prefix}{name}"
+    return name if name.startswith(prefix) else f"{prefix}{name}"
+
+
+def _prefix(b: GameBinding) -> str:
+    """The game's identifier prefix, from its schema module: ``ElevenNimmt``, ``ThreeFiveEight``
+    (component names and operation ids must be identifiers, so never ``11Nimmt``)."""
+    return _pascal(type(b.state).__module__.rsplit(".", 1)[-1])
 
 
 def _ref(name: str) -> Json:
@@ -54,7 +62,7 @@ PROBLEM = {
         "title": {"type": "string"},
         "status": {"type": "integer"},
         "detail": {"type": "string"},
-        "code": {"type": "string", "example": "11-nimmt.not-in-range"},
+        "code": {"type": "string", "description": "stable; GET /v1/codes lists every code"},
         "errors": {"type": "object", "description": "schema errors by field"},
         "index": {"type": "integer", "description": "replay: the index of the refused move"},
         "seat": {},
@@ -83,11 +91,49 @@ OUTCOME = {
 }
 
 
-def _problems(*statuses: int) -> Json:
-    titles = {400: "Malformed JSON", 401: "Token required", 403: "Wrong token", 404: "Not found",
-              409: "Stale version", 413: "Body too large", 415: "Not JSON",
-              422: "Invalid request, state, option or move", 503: "Session store unavailable"}
-    return {str(s): {"description": titles[s], "content": {P: {"schema": _ref("Problem")}}} for s in statuses}
+_TITLES = {400: "Malformed JSON", 401: "Token required", 403: "Wrong token", 404: "Not found",
+           409: "Stale version", 413: "Body too large", 415: "Not JSON", 429: "Too many requests",
+           422: "Invalid request, state, option or move", 503: "Session store unavailable"}
+
+
+def _problems(*statuses: int, examples: Json = None, codes: Json = None) -> Json:
+    """Problem responses; ``examples`` maps a status to real problems (``{code: problem}``) and
+    ``codes`` lists, per status, every code the operation can answer (from ``GET /v1/codes``)."""
+    out = {}
+    for s in statuses:
+        desc = _TITLES[s]
+        listed = (codes or {}).get(s)
+        if listed:
+            desc += ". Codes: " + ", ".join(f"`{c}`" for c in sorted(listed))
+        media: dict[str, Json] = {"schema": _ref("Problem")}
+        if examples and examples.get(s):
+            media["examples"] = {code: {"summary": problem["title"], "value": problem}
+                                 for code, problem in examples[s].items()}
+        out[str(s)] = {"description": desc, "content": {P: media}}
+    return out
+
+
+def _problem_of(call) -> Json:
+    """The real problem object that ``call()`` raises (an example made by the engines)."""
+    try:
+        call()
+    except Exception as exc:  # noqa: BLE001 - any refusal is an example
+        return problem_for(exc)
+    raise AssertionError("the example call was expected to be refused")
+
+
+def _refusals(b: GameBinding, state: Any, seat: int, move: Any) -> Json:
+    """Real refusals of one game, by operation: a bad player count, a move out of turn (or
+    after the end), a seat the table lacks, a malformed tally."""
+    e = b.engine
+    players = len(e.scores(state).totals)
+    idle = [s for s in range(players) if s not in e.to_act(state)]
+    bad_move = _problem_of(lambda: e.check(state, idle[0], move)) if idle else _problem_of(
+        lambda: b.load_move({"kind": "no-such-kind"}))
+    new = _problem_of(lambda: e.new(e.players.stop))
+    no_seat = _problem_of(lambda: b.view(state, players))
+    tally = _problem_of(lambda: b.score({"tally": {}})) if b.tally is not None else None
+    return {"new": new, "move": bad_move, "seat": no_seat, "tally": tally}
 
 
 def _json(schema: Json, example: Json = None) -> Json:
@@ -98,15 +144,16 @@ def _json(schema: Json, example: Json = None) -> Json:
 
 
 def _op(op_id: str, summary: str, request: Json | None, ok: tuple[int, str, Json], errors: tuple[int, ...],
-        tags: list[str], description: str = "", **extra: Json) -> Json:
+        tags: list[str], description: str = "", problems: Json = None, codes: Json = None, **extra: Json) -> Json:
     op: dict[str, Json] = {"operationId": op_id, "summary": summary, "tags": tags}
     if description:
         op["description"] = description
     if request is not None:
         op["requestBody"] = {"required": True, **request}
-    status, desc, schema = ok
-    op["responses"] = {str(status): {"description": desc, **({} if schema is None else _json(schema))},
-                       **_problems(*errors)}
+    status, desc, schema, *example = ok
+    op["responses"] = {str(status): {"description": desc,
+                                     **({} if schema is None else _json(schema, example[0] if example else None))},
+                       **_problems(*errors, examples=problems, codes=codes)}
     op.update(extra)
     return op
 
@@ -128,12 +175,16 @@ def _examples(b: GameBinding) -> Json:
     state = e.new(players, 1)
     seat = min(e.to_act(state))
     move = e.legal_moves(state, seat)[0]
-    return {"players": players, "state": e.to_json(state), "seat": seat, "move": e.move_to_json(move)}
+    after, events = b.apply(state, seat, move)
+    return {"players": players, "state": e.to_json(state), "seat": seat, "move": e.move_to_json(move),
+            "refusals": _refusals(b, state, seat, move), "new": b.result(state),
+            "applied": b.result(after, events=events), "legal": b.legal_moves(state, seat),
+            "scores": e.scores(after).to_json(), "view": b.view(state, seat)}
 
 
 def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
     e = b.engine
-    gid, p = e.game_id, _pascal(e.game_id)
+    gid, p = e.game_id, _prefix(b)
     tags = [gid]
     spec.components.schema(f"{p}State", schema=b.state)
     kinds = {}
@@ -177,14 +228,23 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
             "applied": {"type": "integer"},
         },
     }
+    ref = ex["refusals"]
+    game_codes = sorted(c for c, entry in catalogue().items() if gid in entry.games)
+    opt_codes = sorted(c for c in catalogue() if c.startswith("options."))
+    state_codes = [*game_codes, "request.invalid", *(c for c in catalogue() if c.startswith("state."))]
+
+    def errs(*examples: Json, codes: list[str] = state_codes) -> Json:
+        return {"problems": {422: {p["code"]: p for p in examples if p}}, "codes": {422: codes}}
+
     move_req = _obj(["state", "seat", "move"], state=state, seat=SEAT, move=move)
     move_ex = {"state": ex["state"], "seat": ex["seat"], "move": ex["move"]}
     base = f"/v1/games/{gid}"
-    oid = p[0].lower() + p[1:] if not p[0].isdigit() else "g" + p
+    oid = p[0].lower() + p[1:]
     paths = {
         f"{base}/new": {"post": _op(
             f"{oid}New", f"New {e.name} game", _json(new_req, {"players": ex["players"], "seed": 1}),
-            (201, "the new game", result), (400, 413, 415, 422), tags)},
+            (201, "the new game", result, ex["new"]), (400, 413, 415, 422), tags,
+            **errs(ref["new"], codes=[*opt_codes, "request.invalid", *(c for c in game_codes if "setup" in c)]))},
         f"{base}/legal-moves": {"post": _op(
             f"{oid}LegalMoves", f"Legal {e.name} moves",
             _json(_obj(["state"], state=state, seat={**SEAT, "nullable": True}),
@@ -192,18 +252,19 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
             (200, "the moves of `seat` (default: the first seat to act); each is accepted as is by apply",
              {"type": "object", "required": ["seat", "moves", "complete"], "properties": {
                  "seat": {**SEAT, "nullable": True}, "moves": {"type": "array", "items": move},
-                 "complete": {"type": "boolean", "description": "false where melds are sampled (Canasta)"}}}),
-            (400, 413, 415, 422), tags)},
+                 "complete": {"type": "boolean", "description": "false where melds are sampled (Canasta)"}}},
+             ex["legal"]),
+            (400, 413, 415, 422), tags, **errs(ref["seat"]))},
         f"{base}/validate": {"post": _op(
             f"{oid}Validate", f"Is this {e.name} move legal?", _json(move_req, move_ex),
             (200, "a verdict: an illegal move is an answer, not an error", {
                 "type": "object", "required": ["legal"], "properties": {
                     "legal": {"type": "boolean"}, "problem": _ref("Problem")}}),
-            (400, 413, 415, 422), tags)},
+            (400, 413, 415, 422), tags, **errs(ref["move"]))},
         f"{base}/apply": {"post": _op(
             f"{oid}Apply", f"Apply a {e.name} move", _json(move_req, move_ex),
-            (200, "the resulting state, events and (at a round's end) scores", result),
-            (400, 413, 415, 422), tags, "An illegal move answers 422 with its stable `code`.")},
+            (200, "the resulting state, events and (at a round's end) scores", result, ex["applied"]),
+            (400, 413, 415, 422), tags, "An illegal move answers 422 with its stable `code`.", **errs(ref["move"]))},
         f"{base}/replay": {"post": _op(
             f"{oid}Replay", f"Replay a recorded {e.name} game",
             _json({"type": "object", "additionalProperties": False, "required": ["moves"], "properties": {
@@ -212,22 +273,23 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
                 "description": "exactly one of `state` or `new`"},
                 {"new": {"players": ex["players"], "seed": 1}, "moves": [{"seat": ex["seat"], "move": ex["move"]}]}),
             (200, "the final state and scores", result), (400, 413, 415, 422), tags,
-            "The first illegal move answers 422; the problem's `index` names it.")},
+            "The first illegal move answers 422; the problem's `index` names it.", **errs(ref["move"]))},
         f"{base}/score": {"post": _op(
             f"{oid}Score", f"Score a {e.name} state or score sheet",
             _json({"type": "object", "additionalProperties": False, "properties": {
                 "state": state,
                 "tally": _ref(f"{p}Tally") if b.tally is not None else {"type": "object"}},
                 "description": "exactly one of `state` or `tally`"}, {"state": ex["state"]}),
-            (200, "round and running scores with breakdown", _ref("Scores")), (400, 413, 415, 422), tags)},
+            (200, "round and running scores with breakdown", _ref("Scores"), ex["scores"]), (400, 413, 415, 422), tags,
+            **errs(ref["tally"]))},
         f"{base}/view": {"post": _op(
             f"{oid}View", f"A {e.name} state as one seat may see it",
             _json(_obj(["state", "seat"], state=state, seat={**SEAT, "nullable": True}),
                   {"state": ex["state"], "seat": ex["seat"]}),
             (200, "the redacted state (`seat: null` for spectators)", {
                 "type": "object", "required": ["seat", "state"],
-                "properties": {"seat": {**SEAT, "nullable": True}, "state": {"type": "object"}}}),
-            (400, 413, 415, 422), tags)},
+                "properties": {"seat": {**SEAT, "nullable": True}, "state": {"type": "object"}}}, ex["view"]),
+            (400, 413, 415, 422), tags, **errs(ref["seat"]))},
     }
     if b.tally is not None:
         spec.components.schema(f"{p}Tally", schema=b.tally)
