@@ -12,4 +12,4 @@ USER arbiter
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s --retries=3 \
   CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz').status == 200 else 1)"
-CMD ["sh", "-c", "exec gunicorn --workers $WORKERS --threads $THREADS --bind $HOST:$PORT --access-logfile - 'service.app:create_app()'"]
+CMD ["sh", "-c", "exec gunicorn --workers $WORKERS --threads $THREADS --bind $HOST:$PORT 'service.app:create_app()'"]

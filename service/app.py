@@ -8,7 +8,7 @@ import orjson
 from flask import Blueprint, Flask
 from flask.json.provider import JSONProvider
 
-from service import api, errors
+from service import api, errors, ops
 from service.config import Config
 from service.sessions import make_store
 
@@ -21,6 +21,7 @@ def create_app(config: type | None = None, overrides: dict | None = None) -> Fla
     app.json = OrjsonProvider(app)
     app.extensions["arbiter.store"] = make_store(app.config)
     errors.register(app)
+    ops.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(_docs_assets())
     return app

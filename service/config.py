@@ -11,11 +11,14 @@ class Config:
     SESSION_TTL = int(os.environ.get("SESSION_TTL", 7 * 24 * 3600))
     REDIS_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", 2.0))
     MAX_REPLAY_MOVES = int(os.environ.get("MAX_REPLAY_MOVES", 10_000))
+    CORS_ORIGINS = os.environ.get("CORS_ORIGINS", "")  # comma-separated origins; default none
+    ACCESS_LOG = os.environ.get("ACCESS_LOG", "1") != "0"  # one JSON line per request
     JSON_SORT_KEYS = False
     TESTING = False
 
 
 class TestConfig(Config):
     TESTING = True
+    ACCESS_LOG = False
     REDIS_URL = None
     SESSION_TTL = 3600

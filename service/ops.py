@@ -1,0 +1,129 @@
+"""Operations (DESIGN 4.6): request ids, JSON log lines, Prometheus metrics and CORS.
+
+- ``X-Request-ID``: taken from the request when it is a short token, made otherwise, and
+  echoed on every response; every log line of the request carries it.
+- One JSON access line per request (method, route, path without its query string, so an
+  ``access_token`` never reaches the log, status, milliseconds, request id).
+- ``GET /metrics`` (prometheus-client): requests by route, game and status, latency
+  histograms by route, live sessions and open event streams.
+- ``CORS_ORIGINS`` (comma-separated, default none) through flask-cors.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import sys
+import time
+
+from flask import Flask, Response, g, request
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+access_log = logging.getLogger("arbiter.access")
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, request id and extras."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for key in ("request_id", "method", "route", "path", "status", "ms", "game"):
+            if hasattr(record, key):
+                out[key] = getattr(record, key)
+        if record.exc_info:
+            out["error"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False)
+
+
+class _RequestIdFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not hasattr(record, "request_id"):
+            try:
+                record.request_id = g.get("request_id")
+            except RuntimeError:  # outside a request
+                record.request_id = None
+        return True
+
+
+def configure_logging() -> None:
+    """JSON lines on stderr for the ``arbiter`` and ``service`` loggers (idempotent)."""
+    for name in ("arbiter", "service"):
+        logger = logging.getLogger(name)
+        if any(getattr(h, "_arbiter", False) for h in logger.handlers):
+            continue
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonFormatter())
+        handler.addFilter(_RequestIdFilter())
+        handler._arbiter = True  # type: ignore[attr-defined]
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+
+
+class Metrics:
+    """The app's Prometheus collectors, in a registry of its own (one per app)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter("arbiter_requests_total", "HTTP requests by route, game and status",
+                                ["method", "route", "game", "status"], registry=self.registry)
+        self.latency = Histogram("arbiter_request_seconds", "Request latency by route", ["method", "route"],
+                                 registry=self.registry,
+                                 buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5))
+        self.sessions = Gauge("arbiter_live_sessions", "Live sessions in the store", registry=self.registry)
+        self.streams = Gauge("arbiter_open_event_streams", "Open event streams in this process",
+                             registry=self.registry)
+
+
+def init_app(app: Flask) -> None:
+    configure_logging()
+    metrics = Metrics()
+    app.extensions["arbiter.metrics"] = metrics
+
+    origins = [o.strip() for o in (app.config.get("CORS_ORIGINS") or "").split(",") if o.strip()]
+    if origins:
+        from flask_cors import CORS
+
+        CORS(app, origins=origins, expose_headers=["X-Request-ID", "Content-Language", "Retry-After"],
+             allow_headers=["Content-Type", "Authorization", "Accept-Language", "Last-Event-ID", "X-Request-ID"],
+             max_age=600)
+
+    @app.before_request
+    def _start() -> None:
+        given = request.headers.get("X-Request-ID", "")
+        g.request_id = given if _REQUEST_ID.match(given) else secrets.token_hex(8)
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def _finish(resp: Response) -> Response:
+        rid = g.get("request_id") or secrets.token_hex(8)
+        resp.headers["X-Request-ID"] = rid
+        route = request.url_rule.rule if request.url_rule is not None else "(unmatched)"
+        game = (request.view_args or {}).get("game", "")
+        elapsed = time.perf_counter() - g.get("started", time.perf_counter())
+        metrics.requests.labels(request.method, route, game, str(resp.status_code)).inc()
+        metrics.latency.labels(request.method, route).observe(elapsed)
+        if app.config.get("ACCESS_LOG", True):
+            access_log.info("request", extra={"request_id": rid, "method": request.method, "route": route,
+                                              "path": request.path, "status": resp.status_code,
+                                              "ms": round(elapsed * 1000, 2), "game": game or None})
+        return resp
+
+    @app.get("/metrics")
+    def _metrics() -> Response:
+        store = app.extensions.get("arbiter.store")
+        count = getattr(store, "count", None)
+        if callable(count):
+            try:
+                metrics.sessions.set(count())
+            except Exception:  # noqa: BLE001 - a store that is down still lets /metrics answer
+                pass
+        return Response(generate_latest(metrics.registry), mimetype=CONTENT_TYPE_LATEST)
