@@ -334,8 +334,7 @@ def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: C
         run.push(cell.seat, {"kind": "roll", "dice": [a, b]}, game, cell.number, k)
     if not cell.play:
         forfeit = {"kind": "move", "steps": []}
-        resigns_next = following is not None and following.kind == "win" and following.seat != cell.seat
-        if resigns_next and not run.legal(cell.seat, forfeit):
+        if following is not None and following.kind == "win" and following.seat != cell.seat:
             return  # rolled, then resigned (GNU BG writes the roll with no play)
         run.push(cell.seat, forfeit, game, cell.number, k)
         return
