@@ -399,7 +399,7 @@ def _cube(run: _Run, game: GameRecord, k: int, cell: Cell) -> None:
     if cell.kind == "double":
         cube = run.view()["cube"]["value"]
         run.push(cell.seat, {"kind": "double"}, game, cell.number, k)
-        if cell.value != cube * 2:
+        if cell.value and cell.value != cube * 2:
             raise IllegalMove(f"{GAME_ID}.record-result-mismatch",
                               f"line {cell.line}: 'Doubles => {cell.value}' with the cube at {cube}",
                               index=run.count - 1, game=k, move=cell.number, line=cell.line,
@@ -446,6 +446,86 @@ def check_mat(engine, text: str, max_moves: int = 10_000) -> Replayed:
     return replay_record(engine, parse_mat(text), max_moves)
 
 
+# --------------------------------------------------------------------------- GNU BG .sgf reader
+
+_SGF_PROP = re.compile(r"([A-Z]{1,4})((?:\s*\[(?:[^\]\\]|\\.)*\])+)", re.S)
+_SGF_VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
+_SGF_RESULT = re.compile(r"^([WB])\+(\d{1,5})(R?)$")
+
+
+def parse_sgf(text: str) -> MatchRecord:
+    """Read GNU Backgammon's ``.sgf`` (``GM[6]``): one game tree per game, ``MI[length:7][ws:0][bs:0]``,
+    ``PW``/``PB`` the players (``W`` is seat 0), moves ``W[31fehe]`` (dice, then from/to letters:
+    ``a``..``x`` the points, ``y`` the bar, ``z`` off, from White's side ``a`` = 1, from Black's
+    ``a`` = 24), ``double``/``take``/``drop``/``beaver``, and the result ``RE[B+2R]`` (``R``: resigned)."""
+    if not isinstance(text, str) or len(text) > MAX_RECORD_CHARS:
+        raise _bad(1, f"a record is a text of at most {MAX_RECORD_CHARS} characters")
+    games: list[GameRecord] = []
+    length, players = None, ["", ""]
+    starts = [m.start() for m in re.finditer(r"\(\s*;", text)]
+    if not starts:
+        raise _bad(1, "no SGF game tree '(;' in the text")
+    for n, start in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(text)
+        line = text.count("\n", 0, start) + 1
+        game = GameRecord(n + 1, line)
+        result = None
+        for node in re.split(r";(?![^\[]*\])", text[start:end])[1:]:
+            node_line = line + text.count("\n", start, start + text.find(node, start) - start) if node else line
+            for m in _SGF_PROP.finditer(node):
+                key, values = m.group(1), [v.replace("\\]", "]") for v in _SGF_VALUE.findall(m.group(2))]
+                if key == "GM" and values[0] != "6":
+                    raise _bad(line, f"GM[{_cut(values[0], 8)}] is not a backgammon game (GM[6])")
+                elif key == "MI":
+                    info = dict(v.split(":", 1) for v in values if ":" in v)
+                    try:
+                        length = int(info.get("length", length or 0))
+                        game.score = (int(info.get("ws", 0)), int(info.get("bs", 0)))
+                    except ValueError:
+                        raise _bad(line, f"cannot read MI{_cut(m.group(2))}") from None
+                elif key in ("PW", "PB"):
+                    players[key == "PB"] = values[0]
+                elif key == "RE":
+                    result = _SGF_RESULT.match(values[0].strip())
+                    if not result:
+                        raise _bad(line, f"cannot read the result RE[{_cut(values[0], 12)}]")
+                elif key in ("W", "B"):
+                    game.cells.append(_sgf_cell(key, values[0].strip().lower(), node_line, len(game.cells) + 1))
+        if game.score is None:
+            game.score = (0, 0) if not games else None
+        if result is not None:
+            winner = 0 if result.group(1) == "W" else 1
+            game.cells.append(Cell(winner, "win", line, len(game.cells) + 1, value=int(result.group(2))))
+        games.append(game)
+    if length is None:
+        raise _bad(1, "no match length MI[length:N]")
+    for game in games:
+        if game.score is None:
+            raise _bad(game.line, f"game {game.number} has no score MI[ws:..][bs:..]")
+    return MatchRecord(length, players, {}, games)
+
+
+def _sgf_cell(color: str, value: str, line: int, number: int) -> Cell:
+    seat = 0 if color == "w" else 1
+    if value in ("double", "take", "drop", "beaver"):
+        return Cell(seat, value, line, number)
+    m = re.fullmatch(r"([1-6])([1-6])([a-z]*)", value)
+    if not m or len(m.group(3)) % 2 or len(m.group(3)) > 8:
+        raise _bad(line, f"cannot read the move {_cut(value, 20)!r}")
+    letters = m.group(3)
+
+    def point(ch: str) -> int:
+        idx = ord(ch) - ord("a")
+        if idx == 24:
+            return 25
+        if idx == 25:
+            return 0
+        return idx + 1 if seat == 0 else 24 - idx
+
+    hops = [f"{point(letters[i])}/{point(letters[i + 1])}" for i in range(0, len(letters), 2)]
+    return Cell(seat, "play", line, number, dice=(int(m.group(1)), int(m.group(2))), play=" ".join(hops))
+
+
 # --------------------------------------------------------------------------- .mat writer
 
 
@@ -475,10 +555,14 @@ def write_mat(engine, start: Any, moves: Sequence[Json], players: Sequence[str] 
     cells: list[tuple[int, str]] = []
     score = list(first["match"]["score"])
     totals = list(score)
-    for item in moves:
+    for index, item in enumerate(moves):
         seat, move = item["seat"], engine.move_to_json(engine.move_from_json(item["move"]))
         before = engine.to_json(state)
-        state = engine.apply(state, seat, engine.move_from_json(move))
+        try:
+            state = engine.apply(state, seat, engine.move_from_json(move))
+        except RulesError as exc:
+            exc.context["index"] = index
+            raise
         after = engine.to_json(state)
         kind = move["kind"]
         if kind == "next-round":
