@@ -506,7 +506,7 @@ def parse_sgf(text: str) -> MatchRecord:
 
 
 def _sgf_cell(color: str, value: str, line: int, number: int) -> Cell:
-    seat = 0 if color == "w" else 1
+    seat = 0 if color == "W" else 1
     if value in ("double", "take", "drop", "beaver"):
         return Cell(seat, value, line, number)
     m = re.fullmatch(r"([1-6])([1-6])([a-z]*)", value)

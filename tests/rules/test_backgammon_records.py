@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from rules.backgammon import ENGINE
-from rules.backgammon._records import RECORD_CODES, check_mat, parse_mat, write_mat
+from rules.backgammon._records import RECORD_CODES, check_mat, parse_mat, parse_sgf, write_mat
+from rules.backgammon._records import replay_record as _replay_record
 from rules.base import IllegalMove, InvalidState, NotYourTurn
 from tests.playout import choose
 
@@ -22,6 +23,10 @@ DATA = Path(__file__).parent / "data" / "backgammon" / "records"
 
 def read(name: str) -> str:
     return (DATA / name).read_text()
+
+
+def replay_record(record):
+    return _replay_record(ENGINE, record)
 
 
 def results(replayed) -> list[tuple]:
@@ -234,3 +239,32 @@ def test_export_writes_bar_as_25_off_as_0_and_marks_hits():
         plays += " ".join(line for line in text.splitlines() if re.match(r"^\s*\d+\)", line))
     assert "25/" in plays and "/0" in plays and "*" in plays
     assert "bar" not in plays and "off" not in plays
+
+
+# --------------------------------------------------------------------------- GNU BG .sgf
+
+
+def test_gnubg_sgf_reads_to_the_same_position_as_its_mat():
+    """The same ten moves of game 1 as GNU BG wrote them in ``.sgf`` (``B[41lpab]``: Black's
+    13/9 24/23, ``W[21ywyx]``: White's bar/23 bar/24) and in ``.mat``."""
+    sgf = replay_record(parse_sgf(read("gnubg-charlot-7p-excerpt.sgf")))
+    mat_lines = read("gnubg-charlot-7p.mat").splitlines()
+    cut = mat_lines.index("  6) 31: 23/22 24/21*            53: 25/22 13/8 ")
+    mat = check_mat(ENGINE, "\n".join([*mat_lines[:cut], "  6) 31: 23/22 24/21*"]) + "\n")
+    assert sgf.applied == mat.applied == 20
+    assert sgf.match["players"] == ["charlot1", "charlot2"]
+    mine, theirs = ENGINE.to_json(sgf.state), ENGINE.to_json(mat.state)
+    assert (mine["points"], mine["bar"]) == (theirs["points"], theirs["bar"])
+    assert mine["bar"] == [0, 1]  # 24/21* hit
+
+
+def test_gnubg_sgf_cube_actions_and_result():
+    """``double``/``drop`` nodes and ``RE[B+1]`` (a drop: not resigned); ``RE[..R]`` before the end
+    is a resignation (synthetic, in GNU BG's syntax)."""
+    head = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]RE[B+1];B[41lpab];W[31fehe];B[double];W[drop])"
+    assert results(replay_record(parse_sgf(head))) == [(1, 1, 1, False)]
+    resigned = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]RE[W+2R];B[41lpab];W[31fehe])"
+    assert results(replay_record(parse_sgf(resigned))) == [(1, 0, 2, True)]
+    with pytest.raises(InvalidState) as info:
+        parse_sgf("(;FF[4]GM[1]SZ[19];B[pd])")
+    assert info.value.code == "backgammon.bad-record" and info.value.context["line"] == 1

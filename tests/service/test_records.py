@@ -130,3 +130,9 @@ def test_the_session_log_hook_writes_mat(client, app):
     back = replay_record(client, text)
     assert back.status_code == 200, back.json
     assert back.json["state"]["points"] == stored["state"]["points"]
+
+
+def test_a_gnubg_sgf_record_replays(client):
+    r = replay_record(client, (RECORDS / "gnubg-charlot-7p-excerpt.sgf").read_text(), "sgf")
+    assert r.status_code == 200, r.json
+    assert r.json["applied"] == 20 and r.json["games"][0]["winner"] is None
