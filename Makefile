@@ -10,7 +10,7 @@ WORKERS ?= $(if $(REDIS_URL),2,1)
 THREADS ?= $(if $(REDIS_URL),1,4)
 export REDIS_URL
 # One gunicorn command line for `make run`, the Dockerfile and the benchmark.
-GUNICORN_ARGS = --workers $(WORKERS) --threads $(THREADS) --bind $(HOST):$(PORT) --access-logfile - 'service.app:create_app()'
+GUNICORN_ARGS = --workers $(WORKERS) --threads $(THREADS) --bind $(HOST):$(PORT) 'service.app:create_app()'
 
 .PHONY: run test lint bench oracle openapi openapi-check clean
 

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
-from service import i18n, sessions
+from service import i18n, records, sessions
 from service.games import BINDINGS, get_binding
 from service.openapi import build_spec
 from service.schemas import common
@@ -45,7 +45,7 @@ def _loader(schema: type[Schema]):
 
 _LOADERS = {cls: _loader(cls) for cls in (
     common.NewGameRequest, common.StateRequest, common.ViewRequest, common.MoveRequest,
-    common.ReplayRequest, common.ScoreRequest, common.SessionCreateRequest, common.SessionMoveRequest,
+    common.ReplayRequest, common.RecordRequest, common.ScoreRequest, common.SessionCreateRequest, common.SessionMoveRequest,
 )}
 
 
@@ -108,9 +108,16 @@ def apply(game: str):
 def replay(game: str):
     binding = get_binding(game)
     req = body(common.ReplayRequest)
+    if "record" in req:
+        return records.replay(binding, req["record"])
     start = binding.load_state(req["state"]) if "state" in req else binding.new(req["new"])
     final, applied = binding.replay(start, req["moves"])
     return {**binding.result(final), "applied": applied}
+
+
+@bp.post("/v1/games/<game>/record")
+def write_record(game: str):
+    return Response(records.write(get_binding(game), body(common.RecordRequest)), mimetype="text/plain")
 
 
 @bp.post("/v1/games/<game>/score")

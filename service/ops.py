@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -122,8 +123,6 @@ def init_app(app: Flask) -> None:
         store = app.extensions.get("arbiter.store")
         count = getattr(store, "count", None)
         if callable(count):
-            try:
+            with contextlib.suppress(Exception):  # a store that is down still lets /metrics answer
                 metrics.sessions.set(count())
-            except Exception:  # noqa: BLE001 - a store that is down still lets /metrics answer
-                pass
         return Response(generate_latest(metrics.registry), mimetype=CONTENT_TYPE_LATEST)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from flask import current_app
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from rules.base import Option
@@ -111,15 +112,54 @@ class SeatMove(Schema):
     move = fields.Dict(keys=fields.String(), required=True)
 
 
+class RecordText(Schema):
+    """A recorded match in a format other tools write (DESIGN 4.3)."""
+
+    format = fields.String(required=True, validate=validate.OneOf(["mat", "sgf"]),
+                           metadata={"description": "Jellyfish .mat, or GNU Backgammon .sgf"})
+    text = fields.String(required=True, validate=validate.Length(1, 1_000_000))
+
+
+def _max_replay_moves(moves: list, field: str = "moves") -> None:
+    """The ``MAX_REPLAY_MOVES`` configuration value bounds every replayed list."""
+    limit = current_app.config["MAX_REPLAY_MOVES"]
+    if len(moves) > limit:
+        raise ValidationError(f"at most {limit} moves (MAX_REPLAY_MOVES), got {len(moves)}", field)
+
+
 class ReplayRequest(Schema):
     state = fields.Dict(keys=fields.String())
     new = fields.Nested(NewGameRequest)
-    moves = fields.List(fields.Nested(SeatMove), required=True, validate=validate.Length(0, 10_000))
+    record = fields.Nested(RecordText)
+    moves = fields.List(fields.Nested(SeatMove), metadata={
+        "description": "required with 'state' or 'new'; at most MAX_REPLAY_MOVES (default 10000)"})
+
+    @validates_schema
+    def _one_start(self, data, **kwargs):
+        if sum(key in data for key in ("state", "new", "record")) != 1:
+            raise ValidationError("give exactly one of 'state', 'new' or 'record'", "_schema")
+        if "record" in data:
+            if "moves" in data:
+                raise ValidationError("a record carries its own moves", "moves")
+            return
+        if "moves" not in data:
+            raise ValidationError("Missing data for required field.", "moves")
+        _max_replay_moves(data["moves"])
+
+
+class RecordRequest(Schema):
+    """``POST /v1/games/{game}/record``: moves to write as a match record (``.mat``)."""
+
+    state = fields.Dict(keys=fields.String())
+    new = fields.Nested(NewGameRequest)
+    moves = fields.List(fields.Nested(SeatMove), required=True)
+    players = list_field(fields.String(validate=validate.Length(1, 40)), 2, 2, load_default=None)
 
     @validates_schema
     def _one_start(self, data, **kwargs):
         if ("state" in data) == ("new" in data):
             raise ValidationError("give exactly one of 'state' or 'new'", "_schema")
+        _max_replay_moves(data.get("moves", []))
 
 
 class ScoreRequest(Schema):

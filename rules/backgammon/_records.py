@@ -1,0 +1,624 @@
+"""Recorded backgammon matches (DESIGN 4.3): Jellyfish ``.mat`` read and written, GNU BG ``.sgf`` read.
+
+A record is checked by replaying it through the engine's public protocol (``new``, ``apply``,
+``check``, ``move_from_json``, ``to_json``): every roll, play and cube action of every game
+becomes an Arbiter move, so the engine is the one judge of legality. What the record adds is
+checked here: the score line written before each game must equal the results so far, and each
+``Wins N points`` must be the result the engine reached (or, before the last checker is off, a
+resignation worth N points: ``.mat`` does not say "resigns", so such a game is marked
+``resigned``).
+
+``.mat`` as written by GNU BG, eXtreme Gammon, BGBlitz, Backgammon Studio and Snowie:
+
+- a header of ``; [Key "Value"]`` tags (``Player 1``, ``Crawford``, ``Jacoby``, ``CubeLimit``),
+  ``N point match`` (0: money games), then per game ``Game k``, the score line
+  ``name : a    name : b`` and numbered rows ``  3) 52: 13/8 13/11     Doubles => 2``;
+- the left column is seat 0 (the first player), the right column seat 1; a cell is in the right
+  column when it starts near the second name of the score line (or is the second cell of a row);
+- a roll with no play (``51:``, ``65: Cannot Move``) is a forced pass, or a roll followed by a
+  resignation when the next cell is the opponent's ``Wins``;
+- plays: ``25/20`` or ``bar/20`` enters, ``3/0`` or ``3/off`` bears off, ``*`` marks a hit,
+  ``13/7(2)`` repeats; a hop may span several dice (``24/14``);
+- cube: ``Doubles => 2``, ``Takes``, ``Drops``, ``Beavers => 4``.
+
+Reading fails with ``backgammon.bad-record`` (and the 1-based ``line``) on text that is not a
+record; replaying fails with the engine's own code plus ``index`` (over the Arbiter moves),
+``game`` (1-based) and ``move`` (the record's row number).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import permutations
+from typing import Any
+
+from rules.base import Code, IllegalMove, InvalidState, RulesError
+
+Json = Any
+GAME_ID = "backgammon"
+MAX_RECORD_CHARS = 1_000_000
+
+RECORD_CODES: dict[str, Code] = {
+    f"{GAME_ID}.bad-record": Code(
+        "Unreadable match record",
+        "Nieczytelny zapis meczu",
+        "Wiersz {line} zapisu meczu nie daje się odczytać: {excerpt}",
+    ),
+    f"{GAME_ID}.record-score-mismatch": Code(
+        "The record's score line disagrees with the results",
+        "Wynik w zapisie nie zgadza się z wynikami partii",
+        "Przed partią {game} zapis podaje wynik {got}, a z rozegranych partii wynika {expected}",
+    ),
+    f"{GAME_ID}.record-result-mismatch": Code(
+        "The record's result disagrees with the game",
+        "Wynik partii w zapisie nie zgadza się z grą",
+        "Partia {game}: zapis podaje {got}, a z przebiegu gry wynika {expected}",
+    ),
+}
+
+
+def _bad(line: int, message: str) -> InvalidState:
+    return InvalidState(f"{GAME_ID}.bad-record", f"line {line}: {message}", line=line)
+
+
+# --------------------------------------------------------------------------- the record
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One entry of a record: a roll with its play, a cube action, or a result."""
+
+    seat: int
+    kind: str  # "play", "double", "take", "drop", "beaver", "win"
+    line: int
+    number: int | None  # the record's row number
+    dice: tuple[int, int] | None = None
+    play: str = ""  # the play as written ("" for none)
+    value: int = 0  # the cube value offered, or the points won
+
+
+@dataclass
+class GameRecord:
+    number: int
+    line: int
+    score: tuple[int, int] | None = None
+    cells: list[Cell] = field(default_factory=list)
+
+
+@dataclass
+class MatchRecord:
+    length: int
+    players: list[str]
+    tags: dict[str, str]
+    games: list[GameRecord]
+
+
+# --------------------------------------------------------------------------- .mat reader
+
+_TAG = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"([^"]*)"\s*\]\s*$')
+_LENGTH = re.compile(r"^\s*(\d{1,4})\s+point\s+match\s*$", re.I)
+_GAME = re.compile(r"^\s*Game\s+(\d{1,5})\s*$", re.I)
+_SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d{1,5})\s+(\S.*?)\s*:\s*(\d{1,5})\s*$")
+_ROW = re.compile(r"^\s*(\d{1,4})\)")
+_HOPS = r"(?:bar|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?\*?"
+_CELL = re.compile(
+    rf"(?P<roll>[1-6][1-6]):(?P<play>(?:[ \t]+{_HOPS})*)(?:[ \t]+(?P<cannot>Cannot\s+Move|No\s+Move))?(?![\w/])"
+    r"|Doubles\s*=>\s*(?P<double>\d{1,5})"
+    r"|Beavers\s*=>\s*(?P<beaver>\d{1,5})"
+    r"|(?P<take>Takes|Accepts)"
+    r"|(?P<drop>Drops|Passes|Rejects|Refuses)"
+    r"|Wins\s+(?P<win>\d{1,5})\s+points?(?:\s+and\s+the\s+match)?",
+    re.I,
+)
+
+
+def parse_mat(text: str) -> MatchRecord:
+    """Read a ``.mat`` text into games of cells (no rules checked yet)."""
+    if not isinstance(text, str) or len(text) > MAX_RECORD_CHARS:
+        raise _bad(1, f"a record is a text of at most {MAX_RECORD_CHARS} characters")
+    tags: dict[str, str] = {}
+    length: int | None = None
+    games: list[GameRecord] = []
+    boundary = 26
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip().replace("\t", "    ")
+        if not line.strip():
+            continue
+        if line.lstrip().startswith(";"):
+            m = _TAG.match(line.strip())
+            if m:
+                tags[m.group(1)] = m.group(2)
+            continue
+        m = _LENGTH.match(line)
+        if m:
+            if games or length is not None:
+                raise _bad(number, "a second 'point match' line")
+            length = int(m.group(1))
+            continue
+        m = _GAME.match(line)
+        if m:
+            if length is None:
+                raise _bad(number, "'Game' before the 'N point match' line")
+            games.append(GameRecord(int(m.group(1)), number))
+            continue
+        if not games:
+            raise _bad(number, f"expected 'N point match' or 'Game 1', got {_cut(line)!r}")
+        game = games[-1]
+        if game.score is None:
+            m = _SCORE.match(line)
+            if not m:
+                raise _bad(number, f"expected the score line 'name : 0   name : 0', got {_cut(line)!r}")
+            game.score = (int(m.group(2)), int(m.group(4)))
+            if not games[:-1]:
+                tags.setdefault("_left", m.group(1))
+                tags.setdefault("_right", m.group(3))
+            boundary = max(8, m.start(3) - 6)
+            continue
+        game.cells.extend(_row_cells(line, number, boundary))
+    if length is None:
+        raise _bad(max(1, len(text.splitlines())), "no 'N point match' line")
+    if not games:
+        raise _bad(max(1, len(text.splitlines())), "no game in the record")
+    for game in games:
+        if game.score is None:
+            raise _bad(game.line, f"game {game.number} has no score line")
+    players = [tags.get("Player 1") or tags.get("_left", ""), tags.get("Player 2") or tags.get("_right", "")]
+    return MatchRecord(length, players, {k: v for k, v in tags.items() if not k.startswith("_")}, games)
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _row_cells(line: str, number: int, boundary: int) -> list[Cell]:
+    m = _ROW.match(line)
+    row = int(m.group(1)) if m else None
+    pos = m.end() if m else 0
+    found: list[tuple[int, re.Match]] = []
+    while True:
+        while pos < len(line) and line[pos] in " \t":
+            pos += 1
+        if pos >= len(line):
+            break
+        cell = _CELL.match(line, pos)
+        if not cell:
+            raise _bad(number, f"cannot read {_cut(line[pos:])!r}")
+        found.append((pos, cell))
+        pos = cell.end()
+    if len(found) > 2:
+        raise _bad(number, f"a row has at most two entries (left and right), got {len(found)}")
+    cells = []
+    for i, (start, cell) in enumerate(found):
+        seat = i if len(found) == 2 else int(start >= boundary)
+        cells.append(_cell(cell, seat, number, row))
+    if len(cells) == 2 and cells[0].seat == cells[1].seat:
+        raise _bad(number, "two entries in one column")
+    return cells
+
+
+def _cell(m: re.Match, seat: int, line: int, row: int | None) -> Cell:
+    if m.group("roll"):
+        dice = (int(m.group("roll")[0]), int(m.group("roll")[1]))
+        return Cell(seat, "play", line, row, dice=dice, play=" ".join(m.group("play").split()))
+    for kind in ("double", "beaver", "win"):
+        if m.group(kind):
+            return Cell(seat, kind, line, row, value=int(m.group(kind)))
+    return Cell(seat, "take" if m.group("take") else "drop", line, row)
+
+
+# --------------------------------------------------------------------------- replay
+
+
+@dataclass
+class Replayed:
+    """The outcome of a checked record: the final state and the summary DESIGN 4.3 answers."""
+
+    state: Any
+    applied: int
+    games: list[Json]
+    match: Json
+    moves: list[Json]  # [{"seat", "move"}] as Arbiter moves (one match state in match play)
+
+
+def options_of(record: MatchRecord) -> dict[str, Json]:
+    tags = {k.lower(): v.strip().lower() for k, v in record.tags.items()}
+    options: dict[str, Json] = {"match_length": record.length, "cube": "on"}
+    if tags.get("crawford") == "off":
+        options["crawford"] = False
+    if record.length == 0:
+        options["jacoby"] = tags.get("jacoby") == "on"
+        options["beaver"] = tags.get("beaver") == "on"
+    limit = tags.get("cubelimit", "")
+    if limit.isdigit() and int(limit) and int(limit) & (int(limit) - 1) == 0 and int(limit) <= 1 << 15:
+        options["max_cube"] = int(limit)
+    return options
+
+
+def replay_record(engine, record: MatchRecord, max_moves: int = 10_000) -> Replayed:
+    """Replay ``record`` through ``engine``; raises the first refusal with ``index``, ``game`` and ``move``."""
+    options = options_of(record)
+    try:
+        state = engine.new(2, 0, options)
+    except RulesError as exc:
+        raise _bad(1, f"the match cannot be played here: {exc.message}") from None
+    run = _Run(engine, state, max_moves)
+    totals = [0, 0]
+    summary: list[Json] = []
+    for k, game in enumerate(record.games):
+        if k:
+            if record.length:
+                run.push(None, {"kind": "next-round"}, game, None, k + 1)
+            else:
+                run.state = engine.new(2, 0, options)
+        if game.score != tuple(totals):
+            raise IllegalMove(f"{GAME_ID}.record-score-mismatch",
+                              f"game {game.number} (line {game.line}) starts at {list(game.score)}, "
+                              f"but the results so far make {totals}",
+                              index=run.count, game=k + 1, move=None, line=game.line,
+                              expected=list(totals), got=list(game.score))
+        result = _replay_game(run, game, k + 1)
+        if result is None:
+            if k + 1 < len(record.games):
+                raise IllegalMove(f"{GAME_ID}.record-result-mismatch",
+                                  f"game {game.number} is not over, but the record goes on to game "
+                                  f"{record.games[k + 1].number}", index=run.count, game=k + 1, move=None,
+                                  line=record.games[k + 1].line, expected="a finished game", got="next game")
+            summary.append({"number": game.number, "winner": None, "points": 0, "score_after": list(totals)})
+            continue
+        totals[result["winner"]] += result["points"]
+        entry = {"number": game.number, "winner": result["winner"], "points": result["points"]}
+        if result["how"] == "resign":
+            entry["resigned"] = True
+        entry["score_after"] = list(totals)
+        summary.append(entry)
+    match = {"length": record.length, "players": list(record.players), "score": list(totals)}
+    return Replayed(run.state, run.count, summary, match, run.moves)
+
+
+class _Run:
+    """The engine state being replayed and the Arbiter moves so far."""
+
+    def __init__(self, engine, state, max_moves: int) -> None:
+        self.engine, self.state, self.max_moves = engine, state, max_moves
+        self.count = 0
+        self.moves: list[Json] = []
+
+    def push(self, seat: int | None, move: Json, game: GameRecord, row: int | None, k: int | None = None) -> None:
+        if self.count >= self.max_moves:
+            raise _bad(game.line, f"the record has more than {self.max_moves} moves (MAX_REPLAY_MOVES)")
+        if seat is None:  # anyone may send it: the lowest acting seat
+            acting = self.engine.to_act(self.state)
+            seat = min(acting) if acting else 0
+        try:
+            self.state = self.engine.apply(self.state, seat, self.engine.move_from_json(move))
+        except RulesError as exc:
+            exc.context.update(index=self.count, game=k if k is not None else None, move=row)
+            raise
+        self.moves.append({"seat": seat, "move": move})
+        self.count += 1
+
+    def legal(self, seat: int, move: Json) -> bool:
+        try:
+            self.engine.check(self.state, seat, self.engine.move_from_json(move))
+        except RulesError:
+            return False
+        return True
+
+    def view(self) -> Json:
+        return self.engine.to_json(self.state)
+
+
+def _replay_game(run: _Run, game: GameRecord, k: int) -> Json | None:
+    """Apply one game's cells; the engine's result (winner, points, how) or None when unfinished."""
+    cells = game.cells
+    for i, cell in enumerate(cells):
+        if cell.kind == "win":
+            return _finish(run, game, k, cell, i + 1 < len(cells) and cells[i + 1:])
+        if cell.kind == "play":
+            _roll_and_play(run, game, k, cell, cells[i + 1] if i + 1 < len(cells) else None)
+        else:
+            _cube(run, game, k, cell)
+    over = run.view()["result"]
+    return None if over is None else over
+
+
+def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: Cell | None) -> None:
+    a, b = cell.dice
+    if run.view()["phase"] == "opening":
+        dice = [max(a, b), min(a, b)] if cell.seat == 0 else [min(a, b), max(a, b)]
+        run.push(cell.seat, {"kind": "roll", "dice": dice}, game, cell.number, k)
+    else:
+        run.push(cell.seat, {"kind": "roll", "dice": [a, b]}, game, cell.number, k)
+    if not cell.play:
+        forfeit = {"kind": "move", "steps": []}
+        if following is not None and following.kind == "win" and following.seat != cell.seat:
+            return  # rolled, then resigned (GNU BG writes the roll with no play)
+        run.push(cell.seat, forfeit, game, cell.number, k)
+        return
+    run.push(cell.seat, _play_json(run, cell), game, cell.number, k)
+
+
+def _play_json(run: _Run, cell: Cell) -> Json:
+    """The play as an Arbiter move: the notation as written when the engine takes it; else, when
+    a hop spans several dice, the same hops cut at the dice in some order the engine takes."""
+    text = cell.play.lower().replace("*(", "(")
+    written = {"kind": "move", "notation": text}
+    if run.legal(cell.seat, written):
+        return written
+    for steps in _split_hops(text, cell.dice):
+        candidate = {"kind": "move", "steps": steps}
+        if run.legal(cell.seat, candidate):
+            return candidate
+    return written  # the engine refuses it and says why
+
+
+_TOKEN = re.compile(r"^(bar|\d{1,2})((?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?$")
+
+
+def _split_hops(text: str, dice: tuple[int, int]) -> list[list[list[int]]]:
+    """Every way to cut the written hops into single-die steps (at most a few dozen)."""
+    hops: list[tuple[int, int]] = []
+    for token in text.split():
+        m = _TOKEN.match(token.replace("*", ""))
+        if not m:
+            return []
+        points = [_point(m.group(1))] + [_point(p) for p in m.group(2).split("/")[1:]]
+        for _ in range(int(m.group(3) or 1)):
+            hops.extend(zip(points, points[1:], strict=False))
+    a, b = dice
+    pool = [a] * 4 if a == b else [a, b]
+    options: list[list[list[int]]] = []
+    for order in set(permutations(pool)):
+        steps, rest, ok = [], list(order), True
+        for src, dst in hops:
+            at = src
+            while ok and at != dst:
+                if not rest:
+                    ok = False
+                    break
+                die = rest.pop(0)
+                nxt = max(at - die, 0)
+                if nxt < dst or (nxt == 0 and dst != 0):
+                    ok = False
+                    break
+                steps.append([at, nxt])
+                at = nxt
+        if ok:
+            options.append(steps)
+    return options
+
+
+def _point(text: str) -> int:
+    return 25 if text == "bar" else 0 if text == "off" else int(text)
+
+
+def _cube(run: _Run, game: GameRecord, k: int, cell: Cell) -> None:
+    if cell.kind == "double":
+        cube = run.view()["cube"]["value"]
+        run.push(cell.seat, {"kind": "double"}, game, cell.number, k)
+        if cell.value and cell.value != cube * 2:
+            raise IllegalMove(f"{GAME_ID}.record-result-mismatch",
+                              f"line {cell.line}: 'Doubles => {cell.value}' with the cube at {cube}",
+                              index=run.count - 1, game=k, move=cell.number, line=cell.line,
+                              expected=cube * 2, got=cell.value)
+        return
+    run.push(cell.seat, {"kind": cell.kind}, game, cell.number, k)
+
+
+def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest) -> Json:
+    if rest:
+        raise _bad(rest[0].line, f"game {game.number} goes on after 'Wins'")
+    result = run.view()["result"]
+    if result is None:  # the game is not over: the other side resigned
+        loser = 1 - cell.seat
+        for level in ("single", "gammon", "backgammon"):
+            trial = _Run(run.engine, run.state, run.max_moves)
+            try:
+                trial.push(loser, {"kind": "resign", "level": level}, game, cell.number, k)
+                trial.push(cell.seat, {"kind": "accept-resignation"}, game, cell.number, k)
+            except RulesError:
+                break
+            if trial.view()["result"]["points"] == cell.value:
+                run.push(loser, {"kind": "resign", "level": level}, game, cell.number, k)
+                run.push(cell.seat, {"kind": "accept-resignation"}, game, cell.number, k)
+                return run.view()["result"]
+        # replay the single resignation so the engine's own refusal (if any) is reported
+        run.push(loser, {"kind": "resign", "level": "single"}, game, cell.number, k)
+        raise IllegalMove(f"{GAME_ID}.record-result-mismatch",
+                          f"line {cell.line}: 'Wins {cell.value}' before the game is over is no resignation's value "
+                          f"at cube {run.view()['cube']['value']}",
+                          index=run.count, game=k, move=cell.number, line=cell.line,
+                          expected="single, gammon or backgammon x cube", got=cell.value)
+    if result["winner"] != cell.seat or result["points"] != cell.value:
+        raise IllegalMove(f"{GAME_ID}.record-result-mismatch",
+                          f"line {cell.line}: the record says seat {cell.seat} wins {cell.value}, "
+                          f"but seat {result['winner']} won {result['points']}",
+                          index=run.count, game=k, move=cell.number, line=cell.line,
+                          expected=f"seat {result['winner']} wins {result['points']}",
+                          got=f"seat {cell.seat} wins {cell.value}")
+    return result
+
+
+def check_mat(engine, text: str, max_moves: int = 10_000) -> Replayed:
+    return replay_record(engine, parse_mat(text), max_moves)
+
+
+# --------------------------------------------------------------------------- GNU BG .sgf reader
+
+_SGF_PROP = re.compile(r"([A-Z]{1,4})((?:\s*\[(?:[^\]\\]|\\.)*\])+)", re.S)
+_SGF_VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
+_SGF_RESULT = re.compile(r"^([WB])\+(\d{1,5})(R?)$")
+
+
+def parse_sgf(text: str) -> MatchRecord:
+    """Read GNU Backgammon's ``.sgf`` (``GM[6]``): one game tree per game, ``MI[length:7][ws:0][bs:0]``,
+    ``PW``/``PB`` the players (``W`` is seat 0), moves ``W[31fehe]`` (dice, then from/to letters:
+    ``a``..``x`` the points, ``y`` the bar, ``z`` off, from White's side ``a`` = 1, from Black's
+    ``a`` = 24), ``double``/``take``/``drop``/``beaver``, and the result ``RE[B+2R]`` (``R``: resigned)."""
+    if not isinstance(text, str) or len(text) > MAX_RECORD_CHARS:
+        raise _bad(1, f"a record is a text of at most {MAX_RECORD_CHARS} characters")
+    games: list[GameRecord] = []
+    length, players = None, ["", ""]
+    starts = [m.start() for m in re.finditer(r"\(\s*;", text)]
+    if not starts:
+        raise _bad(1, "no SGF game tree '(;' in the text")
+    for n, start in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(text)
+        line = text.count("\n", 0, start) + 1
+        game = GameRecord(n + 1, line)
+        result = None
+        for node in re.split(r";(?![^\[]*\])", text[start:end])[1:]:
+            node_line = line + text.count("\n", start, start + text.find(node, start) - start) if node else line
+            for m in _SGF_PROP.finditer(node):
+                key, values = m.group(1), [v.replace("\\]", "]") for v in _SGF_VALUE.findall(m.group(2))]
+                if key == "GM" and values[0] != "6":
+                    raise _bad(line, f"GM[{_cut(values[0], 8)}] is not a backgammon game (GM[6])")
+                elif key == "MI":
+                    info = dict(v.split(":", 1) for v in values if ":" in v)
+                    try:
+                        length = int(info.get("length", length or 0))
+                        game.score = (int(info.get("ws", 0)), int(info.get("bs", 0)))
+                    except ValueError:
+                        raise _bad(line, f"cannot read MI{_cut(m.group(2))}") from None
+                elif key in ("PW", "PB"):
+                    players[key == "PB"] = values[0]
+                elif key == "RE":
+                    result = _SGF_RESULT.match(values[0].strip())
+                    if not result:
+                        raise _bad(line, f"cannot read the result RE[{_cut(values[0], 12)}]")
+                elif key in ("W", "B"):
+                    game.cells.append(_sgf_cell(key, values[0].strip().lower(), node_line, len(game.cells) + 1))
+        if game.score is None:
+            game.score = (0, 0) if not games else None
+        if result is not None:
+            winner = 0 if result.group(1) == "W" else 1
+            game.cells.append(Cell(winner, "win", line, len(game.cells) + 1, value=int(result.group(2))))
+        games.append(game)
+    if length is None:
+        raise _bad(1, "no match length MI[length:N]")
+    for game in games:
+        if game.score is None:
+            raise _bad(game.line, f"game {game.number} has no score MI[ws:..][bs:..]")
+    return MatchRecord(length, players, {}, games)
+
+
+def _sgf_cell(color: str, value: str, line: int, number: int) -> Cell:
+    seat = 0 if color == "W" else 1
+    if value in ("double", "take", "drop", "beaver"):
+        return Cell(seat, value, line, number)
+    m = re.fullmatch(r"([1-6])([1-6])([a-z]*)", value)
+    if not m or len(m.group(3)) % 2 or len(m.group(3)) > 8:
+        raise _bad(line, f"cannot read the move {_cut(value, 20)!r}")
+    letters = m.group(3)
+
+    def point(ch: str) -> int:
+        idx = ord(ch) - ord("a")
+        if idx == 24:
+            return 25
+        if idx == 25:
+            return 0
+        return idx + 1 if seat == 0 else 24 - idx
+
+    hops = [f"{point(letters[i])}/{point(letters[i + 1])}" for i in range(0, len(letters), 2)]
+    return Cell(seat, "play", line, number, dice=(int(m.group(1)), int(m.group(2))), play=" ".join(hops))
+
+
+# --------------------------------------------------------------------------- .mat writer
+
+
+def write_mat(engine, start: Any, moves: Sequence[Json], players: Sequence[str] = ("Player 0", "Player 1")) -> str:
+    """The ``.mat`` text of ``moves`` (``[{"seat", "move"}]``) played from ``start``, a new game.
+
+    Each game is written as GNU BG writes it: rows of the left (seat 0) and right (seat 1)
+    cells, plays as single steps with ``25`` for the bar and ``0`` for off, ``*`` on hits,
+    ``Doubles => n``/``Takes``/``Drops``/``Beavers => n``, and ``Wins n point(s)`` in the
+    winner's column. A forced pass is the roll with nothing after it.
+    """
+    names = [str(p).replace(":", " ").strip() or f"Player {i}" for i, p in enumerate(players)]
+    first = engine.to_json(start)
+    length = first["match"]["length"]
+    options = first["options"]
+    lines = ['; [Site "Arbiter"]', f'; [Player 1 "{names[0]}"]', f'; [Player 2 "{names[1]}"]']
+    if length:
+        lines.append(f'; [Crawford "{"On" if options.get("crawford", True) else "Off"}"]')
+    else:
+        lines += [f'; [Jacoby "{"On" if options.get("jacoby") else "Off"}"]',
+                  f'; [Beaver "{"On" if options.get("beaver") else "Off"}"]']
+    if options.get("max_cube"):
+        lines.append(f'; [CubeLimit "{options["max_cube"]}"]')
+    lines += ["", f" {length} point match", ""]
+    state = start
+    games: list[tuple[list[int], list[tuple[int, str]], Json]] = []
+    cells: list[tuple[int, str]] = []
+    score = list(first["match"]["score"])
+    totals = list(score)
+    for index, item in enumerate(moves):
+        seat, move = item["seat"], engine.move_to_json(engine.move_from_json(item["move"]))
+        before = engine.to_json(state)
+        try:
+            state = engine.apply(state, seat, engine.move_from_json(move))
+        except RulesError as exc:
+            exc.context["index"] = index
+            raise
+        after = engine.to_json(state)
+        kind = move["kind"]
+        if kind == "next-round":
+            games.append((score, cells, before["result"]))
+            cells, score = [], list(after["match"]["score"])
+        elif kind == "roll" and after["phase"] == "move":
+            dice = after["dice"]
+            mover = after["turn"]
+            hi, lo = max(dice), min(dice)
+            cells.append((mover, f"{hi}{lo}:"))
+        elif kind == "move":
+            if move["steps"]:
+                mover, text = cells[-1]
+                cells[-1] = (mover, f"{text} {_steps_text(before, seat, move['steps'])}")
+        elif kind == "double":
+            cells.append((seat, f" Doubles => {before['cube']['value'] * 2}"))
+        elif kind == "beaver":
+            cells.append((seat, f" Beavers => {before['cube']['value'] * 4}"))
+        elif kind in ("take", "drop"):
+            cells.append((seat, " Takes" if kind == "take" else " Drops"))
+        totals = list(after["match"]["score"])
+    games.append((score, cells, engine.to_json(state)["result"]))
+    width = max(33, len(f" {names[0]} : {max(totals)}") + 2)
+    for number, (score, game_cells, result) in enumerate(games, start=1):
+        lines.append(f" Game {number}")
+        lines.append(f" {names[0]} : {score[0]}".ljust(width - 1) + f"{names[1]} : {score[1]}")
+        rows: list[list[str]] = []
+        for seat, text in game_cells:
+            if seat == 0 or not rows or rows[-1][1] is not None:
+                rows.append([text, None] if seat == 0 else ["", text])
+            else:
+                rows[-1][1] = text
+        for i, (left, right) in enumerate(rows, start=1):
+            row = f"{i:3d}) {left}"
+            lines.append((row.ljust(width) + right) if right is not None else row.rstrip())
+        if result is not None:
+            points = result["points"]
+            text = f"Wins {points} point{'s' if points != 1 else ''}"
+            lines.append(("      " + text) if result["winner"] == 0 else (" " * (width + 1) + text))
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _steps_text(view: Json, seat: int, steps: Sequence[Sequence[int]]) -> str:
+    """Steps as ``.mat`` writes them (``25/20*``, ``3/0``), highest source first, hits marked."""
+    me = [0] * 26
+    for p, n in enumerate(view["points"][seat], start=1):
+        me[p] = n
+    me[25] = view["bar"][seat]
+    other = {25 - p: n for p, n in enumerate(view["points"][1 - seat], start=1)}
+    out = []
+    for src, dst in sorted(((s, t) for s, t in steps), key=lambda h: -h[0]):
+        hit = dst != 0 and other.get(dst, 0) == 1
+        if hit:
+            other[dst] = 0
+        me[src] -= 1
+        me[dst] += 1
+        out.append(f"{src}/{dst}{'*' if hit else ''}")
+    return " ".join(out)

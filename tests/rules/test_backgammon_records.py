@@ -1,0 +1,270 @@
+"""Recorded matches (DESIGN 4.3; docs/rules/backgammon.md, the match and cube sections): real
+``.mat`` files replayed end to end, the refusals a record can earn, and ``.mat`` export read back.
+
+The data files and their sources are listed in tests/rules/data/backgammon/records/README.md.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from rules.backgammon import ENGINE
+from rules.backgammon._records import RECORD_CODES, check_mat, parse_mat, parse_sgf, write_mat
+from rules.backgammon._records import replay_record as _replay_record
+from rules.base import IllegalMove, InvalidState, NotYourTurn
+from tests.playout import choose
+
+DATA = Path(__file__).parent / "data" / "backgammon" / "records"
+
+
+def read(name: str) -> str:
+    return (DATA / name).read_text()
+
+
+def replay_record(record):
+    return _replay_record(ENGINE, record)
+
+
+def results(replayed) -> list[tuple]:
+    return [(g["number"], g["winner"], g["points"], g.get("resigned", False)) for g in replayed.games]
+
+
+# (file, final score, [(game, winner seat, points, resigned)])
+REAL = [
+    ("gnubg-charlot-7p.mat", [9, 2], [(1, 1, 2, True), (2, 0, 2, False), (3, 0, 4, False), (4, 0, 3, True)]),
+    ("gnubg-selfplay-drops-7p.mat", [3, 7],
+     [(1, 0, 1, False), (2, 1, 1, False), (3, 1, 2, True), (4, 1, 2, False), (5, 0, 2, False), (6, 1, 2, False)]),
+    ("gnubg-roll-then-resign-1p.mat", [1, 0], [(1, 0, 1, True)]),
+    ("bgstudio-adrien75116-raphael_gin-13p.mat", [5, 13],
+     [(1, 0, 2, False), (2, 1, 4, False), (3, 1, 4, False), (4, 0, 2, False), (5, 1, 2, False), (6, 0, 1, False),
+      (7, 1, 1, False), (8, 1, 2, False)]),
+    ("bgstudio-raphael_gin-AnthonyPop-13p.mat", [11, 14],
+     [(1, 1, 2, False), (2, 0, 1, False), (3, 0, 1, False), (4, 0, 2, False), (5, 0, 2, False), (6, 0, 2, False),
+      (7, 1, 4, False), (8, 0, 2, False), (9, 1, 2, False), (10, 1, 1, False), (11, 1, 2, False), (12, 1, 1, False),
+      (13, 0, 1, False), (14, 1, 2, False)]),
+]
+
+
+@pytest.mark.parametrize(("name", "score", "games"), REAL, ids=[r[0] for r in REAL])
+def test_real_match_files_replay_to_their_written_results(name, score, games):
+    """Every game of a real match: each play legal, each ``Wins`` the engine's own result, each
+    score line equal to the results before it (the checks raise otherwise)."""
+    replayed = check_mat(ENGINE, read(name))
+    assert results(replayed) == games
+    assert replayed.match["score"] == score
+    assert ENGINE.outcome(replayed.state) is not None  # every file is a finished match
+
+
+def test_real_files_hold_at_least_twenty_games():
+    assert sum(len(games) for _, _, games in REAL) >= 20
+
+
+def test_the_crawford_game_is_played_without_the_cube():
+    """§ Crawford: AnthonyPop reaches 12 of 13 in game 12, so game 13 is the Crawford game and
+    game 14 (post-Crawford) opens with raphael_gin's double at row 2."""
+    text = read("bgstudio-raphael_gin-AnthonyPop-13p.mat")
+    record = parse_mat(text)
+    crawford = record.games[12]
+    assert crawford.score == (10, 12)
+    assert not [c for c in crawford.cells if c.kind == "double"]
+    assert [c.number for c in record.games[13].cells if c.kind == "double"] == [2]
+    # a double written into the Crawford game is refused by the engine, with the record's place
+    doctored = text.replace("  8) 41: 13/8                           61: 8/2 6/5",
+                            "  8)  Doubles => 2                       Takes")
+    with pytest.raises(IllegalMove) as info:
+        check_mat(ENGINE, doctored)
+    assert info.value.code == "backgammon.crawford-game"
+    assert info.value.context["game"] == 13 and info.value.context["move"] == 8
+
+
+def test_bar_entry_bear_off_hits_and_forced_passes_are_read():
+    """``25/21``, ``bar/20``, ``3/0``, ``6/off``, ``*`` and a roll with no play (``65:``,
+    ``61: Cannot Move``) as the programs write them."""
+    record = parse_mat(read("gnubg-charlot-7p.mat"))
+    cells = record.games[2].cells
+    passes = [c for c in cells if c.kind == "play" and not c.play]
+    assert passes and passes[0].dice == (6, 5) and passes[0].seat == 1
+    studio = parse_mat(read("bgstudio-adrien75116-raphael_gin-13p.mat"))
+    cannot = [c for c in studio.games[0].cells if c.number == 17][0]
+    assert (cannot.seat, cannot.dice, cannot.play) == (0, (6, 1), "")
+
+
+def test_a_hop_spanning_both_dice_to_off_is_read():
+    """``63: 9/off`` (Backgammon Studio, adrien75116 game 5 row 26): one hop over both dice,
+    9/3/off, whose landing on the 3 is legal."""
+    replayed = check_mat(ENGINE, read("bgstudio-adrien75116-raphael_gin-13p.mat"))
+    moves = [m["move"] for m in replayed.moves]
+    assert {"kind": "move", "steps": [[9, 3], [3, 0]]} in moves or {"kind": "move", "notation": "9/off"} in moves
+
+
+# --------------------------------------------------------------------------- refusals
+
+MINI = """ 3 point match
+
+ Game 1
+ Ann : 0                        Bob : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2) 64: 24/18 13/9              Doubles => 2
+  3)  Drops                      Wins 1 point
+
+ Game 2
+ Ann : 0                        Bob : 1
+  1)                             52: 13/8 13/11
+"""
+
+
+def test_a_short_record_replays_with_an_unfinished_last_game():
+    replayed = check_mat(ENGINE, MINI)
+    assert results(replayed)[0] == (1, 1, 1, False)
+    assert replayed.games[1]["winner"] is None
+    assert replayed.match == {"length": 3, "players": ["Ann", "Bob"], "score": [0, 1]}
+
+
+def test_an_illegal_play_names_the_game_the_row_and_the_index():
+    """Row 2 of game 2 plays 13/8 with a 6-4: refused by the engine's own rule, placed exactly."""
+    text = MINI + "  2) 64: 13/8\n"
+    with pytest.raises(IllegalMove) as info:
+        check_mat(ENGINE, text)
+    ctx = info.value.context
+    assert info.value.code in ("backgammon.illegal-play", "backgammon.must-use-all-dice", "backgammon.dice-mismatch")
+    # game 1: roll, move, roll, move, roll, move, double, drop (8); next-round (9); game 2: roll, move, roll, move
+    assert (ctx["game"], ctx["move"], ctx["index"]) == (2, 2, 12)
+
+
+def test_a_play_out_of_turn_is_refused_with_the_engine_code():
+    """Bob doubled and Ann took: Bob rolls next, so Ann's roll in the left column of row 4 is
+    out of turn."""
+    text = MINI.replace("  3)  Drops                      Wins 1 point\n",
+                        "  3)  Takes\n  4) 21: 13/11 6/5\n")
+    with pytest.raises(NotYourTurn) as info:
+        check_mat(ENGINE, text)
+    assert info.value.code == "backgammon.not-your-turn"
+    assert (info.value.context["game"], info.value.context["move"]) == (1, 4)
+
+
+def test_a_score_line_that_disagrees_with_the_results_is_refused():
+    text = MINI.replace(" Ann : 0                        Bob : 1", " Ann : 1                        Bob : 0")
+    with pytest.raises(IllegalMove) as info:
+        check_mat(ENGINE, text)
+    assert info.value.code == "backgammon.record-score-mismatch"
+    assert info.value.context["game"] == 2 and info.value.context["expected"] == [0, 1]
+
+
+def test_a_wins_line_that_disagrees_with_the_drop_is_refused():
+    """A dropped double scores the cube before the offer (1 point), not 2."""
+    with pytest.raises(IllegalMove) as info:
+        check_mat(ENGINE, MINI.replace("Wins 1 point", "Wins 2 points"))
+    assert info.value.code == "backgammon.record-result-mismatch"
+    assert info.value.context["game"] == 1
+
+
+def test_a_resignation_worth_no_level_is_refused():
+    """Before the game is over ``Wins 5 points`` at cube 1 is no single/gammon/backgammon."""
+    text = " 1 point match\n\n Game 1\n A : 0          B : 0\n  1) 31: 8/5 6/5\n      Wins 5 points\n"
+    with pytest.raises(IllegalMove) as info:
+        check_mat(ENGINE, text)
+    assert info.value.code == "backgammon.record-result-mismatch"
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ("hello\n", 1),
+    (" 3 point match\n\n Game 1\n Ann : 0    Bob : 0\n  1) 31: 8/5 6/5   what is this\n", 5),
+    (" 3 point match\n\n Game 1\n no score line here\n", 4),
+    (" Game 1\n", 1),
+    (" 3 point match\n", 1),
+])
+def test_unreadable_text_is_a_bad_record_with_its_line(text, line):
+    with pytest.raises(InvalidState) as info:
+        check_mat(ENGINE, text)
+    assert info.value.code == "backgammon.bad-record"
+    assert info.value.context["line"] == line
+
+
+def test_record_codes_are_catalogued_and_their_polish_details_format():
+    raised = {"backgammon.bad-record": {"line": 3, "excerpt": "'x'"},
+              "backgammon.record-score-mismatch": {"game": 2, "got": [0, 1], "expected": [1, 0]},
+              "backgammon.record-result-mismatch": {"game": 1, "got": 2, "expected": 1}}
+    assert set(raised) == set(RECORD_CODES)
+    for code, ctx in raised.items():
+        assert RECORD_CODES[code].detail_pl.format(**ctx)
+
+
+# --------------------------------------------------------------------------- export
+
+
+def _playout(seed: int, length: int, cube: str = "auto"):
+    rnd = random.Random(seed)
+    start = ENGINE.new(2, seed, {"match_length": length, "cube": cube})
+    state, moves, finished = start, [], []
+    for _ in range(4000):
+        acting = sorted(ENGINE.to_act(state))
+        if not acting:
+            break
+        seat = acting[0]
+        move = choose(rnd, "backgammon", list(ENGINE.legal_moves(state, seat)), lambda m: m.kind)
+        before = ENGINE.to_json(state)
+        state = ENGINE.apply(state, seat, move)
+        moves.append({"seat": seat, "move": ENGINE.move_to_json(move)})
+        after = ENGINE.to_json(state)
+        if after["result"] is not None and before["result"] is None:
+            res = after["result"]
+            finished.append((after["match"]["game"], res["winner"], res["points"], res["how"] == "resign"))
+    return start, state, moves, finished
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_exported_mat_reads_back_to_the_same_games_and_results(seed):
+    """Seeded random matches (cube, drops, resignations, Crawford; every fourth without the cube,
+    so that games run to the last checker) written as ``.mat`` and read back: the same games,
+    winners, points, resignations, final position and score."""
+    start, final, moves, finished = _playout(seed, 1 + seed % 5, "off" if seed % 4 == 3 else "auto")
+    text = write_mat(ENGINE, start, moves, ("North", "South"))
+    back = check_mat(ENGINE, text)
+    assert results(back) == finished
+    assert back.match["players"] == ["North", "South"]
+    mine, theirs = ENGINE.to_json(final), ENGINE.to_json(back.state)
+    for key in ("points", "bar", "off", "cube", "match", "result"):
+        assert mine[key] == theirs[key], key
+
+
+def test_export_writes_bar_as_25_off_as_0_and_marks_hits():
+    plays = ""
+    for seed in range(6):
+        start, _, moves, _ = _playout(seed, 3, "off")
+        text = write_mat(ENGINE, start, moves)
+        plays += " ".join(line for line in text.splitlines() if re.match(r"^\s*\d+\)", line))
+    assert "25/" in plays and "/0" in plays and "*" in plays
+    assert "bar" not in plays and "off" not in plays
+
+
+# --------------------------------------------------------------------------- GNU BG .sgf
+
+
+def test_gnubg_sgf_reads_to_the_same_position_as_its_mat():
+    """The same ten moves of game 1 as GNU BG wrote them in ``.sgf`` (``B[41lpab]``: Black's
+    13/9 24/23, ``W[21ywyx]``: White's bar/23 bar/24) and in ``.mat``."""
+    sgf = replay_record(parse_sgf(read("gnubg-charlot-7p-excerpt.sgf")))
+    mat_lines = read("gnubg-charlot-7p.mat").splitlines()
+    cut = mat_lines.index("  6) 31: 23/22 24/21*            53: 25/22 13/8 ")
+    mat = check_mat(ENGINE, "\n".join([*mat_lines[:cut], "  6) 31: 23/22 24/21*"]) + "\n")
+    assert sgf.applied == mat.applied == 20
+    assert sgf.match["players"] == ["charlot1", "charlot2"]
+    mine, theirs = ENGINE.to_json(sgf.state), ENGINE.to_json(mat.state)
+    assert (mine["points"], mine["bar"]) == (theirs["points"], theirs["bar"])
+    assert mine["bar"] == [0, 1]  # 24/21* hit
+
+
+def test_gnubg_sgf_cube_actions_and_result():
+    """``double``/``drop`` nodes and ``RE[B+1]`` (a drop: not resigned); ``RE[..R]`` before the end
+    is a resignation (synthetic, in GNU BG's syntax)."""
+    head = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]RE[B+1];B[41lpab];W[31fehe];B[double];W[drop])"
+    assert results(replay_record(parse_sgf(head))) == [(1, 1, 1, False)]
+    resigned = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]RE[W+2R];B[41lpab];W[31fehe])"
+    assert results(replay_record(parse_sgf(resigned))) == [(1, 0, 2, True)]
+    with pytest.raises(InvalidState) as info:
+        parse_sgf("(;FF[4]GM[1]SZ[19];B[pd])")
+    assert info.value.code == "backgammon.bad-record" and info.value.context["line"] == 1
