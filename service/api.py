@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
-from service import i18n, records, sessions
+from service import events, i18n, records, sessions
 from service.games import BINDINGS, get_binding
 from service.openapi import build_spec
 from service.schemas import common
@@ -57,6 +57,10 @@ def bearer() -> str | None:
 
 def store() -> sessions.SessionStore:
     return current_app.extensions["arbiter.store"]
+
+
+def notifier() -> events.Notifier:
+    return current_app.extensions["arbiter.events"]
 
 
 # --------------------------------------------------------------------------- catalogue
@@ -148,7 +152,9 @@ def get_session(session_id: str):
 
 @bp.post("/v1/sessions/<session_id>/moves")
 def session_move(session_id: str):
-    return sessions.move(store(), BINDINGS, session_id, bearer(), body(common.SessionMoveRequest))
+    out = sessions.move(store(), BINDINGS, session_id, bearer(), body(common.SessionMoveRequest))
+    notifier().notify(session_id)
+    return out
 
 
 @bp.get("/v1/sessions/<session_id>/legal-moves")
@@ -159,6 +165,18 @@ def session_legal_moves(session_id: str):
 @bp.get("/v1/sessions/<session_id>/log")
 def session_log(session_id: str):
     return sessions.log(store(), BINDINGS, session_id, bearer())
+
+
+@bp.get("/v1/sessions/<session_id>/events")
+def session_events(session_id: str):
+    """Server-Sent Events (DESIGN 4.2); a browser's EventSource sends the token as ``access_token``."""
+    cfg = current_app.config
+    chunks = events.stream(
+        store(), BINDINGS, notifier(), session_id, bearer() or request.args.get("access_token"),
+        request.headers.get("Last-Event-ID"), heartbeat=cfg["EVENTS_HEARTBEAT"],
+        resume_limit=cfg["EVENTS_RESUME_LIMIT"], show=sessions.show, seat_of=sessions.seat_of)
+    return Response(chunks, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 @bp.delete("/v1/sessions/<session_id>")

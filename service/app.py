@@ -8,7 +8,7 @@ import orjson
 from flask import Blueprint, Flask
 from flask.json.provider import JSONProvider
 
-from service import api, errors, ops
+from service import api, errors, events, ops
 from service.config import Config
 from service.sessions import make_store
 
@@ -19,7 +19,8 @@ def create_app(config: type | None = None, overrides: dict | None = None) -> Fla
     app.config.from_object(config or Config)
     app.config.update(overrides or {})
     app.json = OrjsonProvider(app)
-    app.extensions["arbiter.store"] = make_store(app.config)
+    app.extensions["arbiter.store"] = store = make_store(app.config)
+    app.extensions["arbiter.events"] = events.Notifier(getattr(store, "_redis", None))
     errors.register(app)
     ops.init_app(app)
     app.register_blueprint(api.bp)

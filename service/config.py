@@ -13,6 +13,8 @@ class Config:
     MAX_REPLAY_MOVES = int(os.environ.get("MAX_REPLAY_MOVES", 10_000))
     CORS_ORIGINS = os.environ.get("CORS_ORIGINS", "")  # comma-separated origins; default none
     ACCESS_LOG = os.environ.get("ACCESS_LOG", "1") != "0"  # one JSON line per request
+    EVENTS_HEARTBEAT = float(os.environ.get("EVENTS_HEARTBEAT", 15.0))  # seconds between keep-alive comments
+    EVENTS_RESUME_LIMIT = int(os.environ.get("EVENTS_RESUME_LIMIT", 100))  # further behind: a fresh snapshot
     JSON_SORT_KEYS = False
     TESTING = False
 

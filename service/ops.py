@@ -125,4 +125,7 @@ def init_app(app: Flask) -> None:
         if callable(count):
             with contextlib.suppress(Exception):  # a store that is down still lets /metrics answer
                 metrics.sessions.set(count())
+        notifier = app.extensions.get("arbiter.events")
+        if notifier is not None:
+            metrics.streams.set(notifier.open_streams)
         return Response(generate_latest(metrics.registry), mimetype=CONTENT_TYPE_LATEST)
