@@ -41,7 +41,7 @@ as 32 hex digits (White's then Black's 64-bit occupancy, bit ``rank * 8 + file``
 positions cannot repeat across a capture. Nothing is hidden and there is no chance.
 Scores: 1 for the winner, 0 otherwise (a draw scores 0 each).
 
-The small board helpers ``square_name`` / ``parse_square`` are shared with Northcott.
+Square names come from ``rules/boards.py``, shared with Northcott.
 """
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ from rules.base import (
     malformed,
     require,
 )
+from rules.boards import parse_square, square_name
 
-FILES = "abcdefgh"
 _SIZE = 8
 _MEN = 16
 _MAN = ("W", "B")
@@ -73,26 +73,6 @@ _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _AXES = (((1, 0), (-1, 0)), ((0, 1), (0, -1)))
 _START = "W" * 8 + "." * 8 + "W" * 8 + "." * 16 + "B" * 8 + "." * 8 + "B" * 8
 _UNLIMITED = "unlimited"
-
-
-# --------------------------------------------------------------------------- shared board helpers
-
-
-def square_name(file: int, rank: int) -> str:
-    """``(0, 0)`` -> ``"a1"``: file and rank are 0-based."""
-    return f"{FILES[file]}{rank + 1}"
-
-
-def parse_square(text: Json, ranks: int = _SIZE, files: int = _SIZE) -> tuple[int, int] | None:
-    """``"c4"`` -> ``(2, 3)`` (0-based file, rank); ``None`` for anything else or off the board."""
-    if not isinstance(text, str) or not 2 <= len(text) <= 3:
-        return None
-    file = FILES.find(text[0])
-    digits = text[1:]
-    if not 0 <= file < files or not all(c in "0123456789" for c in digits) or digits[0] == "0":
-        return None
-    rank = int(digits) - 1
-    return (file, rank) if rank < ranks else None
 
 
 # --------------------------------------------------------------------------- options, state, moves

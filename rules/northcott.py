@@ -62,7 +62,7 @@ from rules.base import (
     malformed,
     require,
 )
-from rules.mak_yek import FILES, parse_square, square_name
+from rules.boards import FILES, parse_square, square_name
 
 _FILES = 8
 _DIE_RANK = {1: 1, 5: 1, 2: 2, 6: 2, 3: 3, 4: 3}  # die -> rank from the player's own edge (§3.2)
