@@ -59,10 +59,11 @@ from rules.base import (
     Option,
     Outcome,
     ScoreReport,
+    excerpt,
     malformed,
     require,
 )
-from rules.boards import parse_square, square_name
+from rules.boards import COLORS, parse_square, square_name
 
 _SIZE = 8
 _MEN = 16
@@ -71,6 +72,9 @@ _COLOUR = ("White", "Black")
 _EMPTY = "."
 _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _AXES = (((1, 0), (-1, 0)), ((0, 1), (0, -1)))
+REASONS = ("agreement", "all-captured", "no-legal-move", "threefold-repetition", "no-capture-limit")
+_STATE_FIELDS = frozenset(("board", "colors", "turn", "plies_since_capture", "positions", "draw_offer", "draw_agreed",
+                           "result", "options"))
 _START = "W" * 8 + "." * 8 + "W" * 8 + "." * 16 + "B" * 8 + "." * 8 + "B" * 8
 _UNLIMITED = "unlimited"
 
@@ -151,9 +155,9 @@ class End:
 class State:
     options: Options
     board: str  # 64 cells, index rank * 8 + file
-    turn: int  # seat to move: 0 White, 1 Black
+    turn: int | None  # seat to move: 0 White, 1 Black; None once the game is over
     quiet: int  # plies since the last capture (or the start)
-    history: tuple[str, ...]  # position keys before each quiet ply (empty without repetition)
+    positions: tuple[str, ...]  # position keys before each quiet ply (empty without repetition)
     offer: int | None = None  # seat with an open draw offer
     agreed: bool = False  # a draw was agreed
     end: End | None = None  # derived from the fields above, never read from JSON
@@ -195,7 +199,7 @@ class MakYek(BaseEngine[State, Move]):
         if setup is not None:
             raise InvalidOption("mak-yek.setup-unsupported", f"mak-yek has no setup notation, got {setup!r}")
         opts = Options.from_mapping(options)
-        return _with_end(State(opts, _START, opts.first_player, 0, ()))
+        return _settle(State(opts, _START, opts.first_player, 0, ()))
 
     def to_act(self, state: State) -> frozenset[int]:
         return frozenset() if state.end is not None else frozenset((state.turn,))
@@ -267,20 +271,20 @@ class MakYek(BaseEngine[State, Move]):
         if isinstance(move, OfferDraw):
             return dataclasses.replace(state, offer=seat)
         if isinstance(move, AcceptDraw):
-            return _with_end(dataclasses.replace(state, offer=None, agreed=True))
+            return _settle(dataclasses.replace(state, offer=None, agreed=True))
         board = list(state.board)
         board[move.frm], board[move.to] = _EMPTY, _MAN[seat]
         taken = _captured(state, board, move)
         for square in taken:
             board[square] = _EMPTY
         if taken:
-            quiet, history = 0, ()
+            quiet, positions = 0, ()
         else:
             quiet = state.quiet + 1
-            history = (*state.history, position_key(state.board)) if state.options.repetition else ()
+            positions = (*state.positions, position_key(state.board)) if state.options.repetition else ()
         offer = state.offer if state.offer == seat else None  # a move declines the opponent's offer
-        return _with_end(dataclasses.replace(state, board="".join(board), turn=1 - seat, quiet=quiet,
-                                             history=history, offer=offer, end=None))
+        return _settle(dataclasses.replace(state, board="".join(board), turn=1 - seat, quiet=quiet,
+                                           positions=positions, offer=offer, end=None))
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
@@ -327,31 +331,36 @@ class MakYek(BaseEngine[State, Move]):
     # -- JSON ----------------------------------------------------------------------
 
     def to_json(self, state: State) -> Json:
+        end = state.end
         return {
             "board": [state.board[r * 8:(r + 1) * 8] for r in range(7, -1, -1)],
-            "to_move": state.turn,
+            "colors": list(COLORS),
+            "turn": state.turn,
             "plies_since_capture": state.quiet,
-            "history": list(state.history),
+            "positions": list(state.positions),
             "draw_offer": state.offer,
             "draw_agreed": state.agreed,
+            "result": None if end is None else {"winner": end.winner, "reason": end.reason},
             "options": state.options.to_json(),
         }
 
     def from_json(self, data: Json) -> State:
         try:
-            with malformed("mak-yek.malformed-state", "mak-yek state"):
+            with malformed("mak-yek.malformed-state", f"mak-yek state {excerpt(data)}"):
                 return self._from_json(data)
         except InvalidOption as exc:
             raise InvalidState("mak-yek.bad-options", exc.message) from exc
 
     def _from_json(self, data: Json) -> State:
-        require(isinstance(data, dict), InvalidState, "mak-yek.malformed-state", f"a state is an object, got {data!r}")
-        unknown = set(data) - {"board", "to_move", "plies_since_capture", "history", "draw_offer", "draw_agreed",
-                               "options"}
+        require(isinstance(data, dict), InvalidState, "mak-yek.malformed-state",
+                f"a state is an object, got {excerpt(data)}")
+        unknown = set(data) - _STATE_FIELDS
         require(not unknown, InvalidState, "mak-yek.malformed-state", f"unknown state fields {sorted(unknown)}")
+        require(data["colors"] == list(COLORS), InvalidState, "mak-yek.malformed-state",
+                f"colors must be {list(COLORS)} (seat 0 is White), got {excerpt(data['colors'])}")
         raw_options = data["options"]
         require(isinstance(raw_options, dict), InvalidState, "mak-yek.bad-options",
-                f"options must be an object, got {raw_options!r}")
+                f"options must be an object, got {excerpt(raw_options)}")
         missing = set(OPTIONS) - set(raw_options)
         require(not missing, InvalidState, "mak-yek.bad-options", f"state options lack {sorted(missing)}")
         opts = Options.from_mapping(self.resolve_options(raw_options))
@@ -359,34 +368,71 @@ class MakYek(BaseEngine[State, Move]):
         require(isinstance(rows, list) and len(rows) == 8
                 and all(isinstance(r, str) and len(r) == 8 and set(r) <= {"W", "B", "."} for r in rows),
                 InvalidState, "mak-yek.bad-board",
-                f"board must be 8 strings of 8 'W', 'B' or '.', rank 8 first; got {rows!r}")
+                f"board must be 8 strings of 8 'W', 'B' or '.', rank 8 first; got {excerpt(rows)}")
         board = "".join(reversed(rows))
         for man in _MAN:
             require(board.count(man) <= _MEN, InvalidState, "mak-yek.too-many-men",
                     f"{man} has {board.count(man)} men on the board; a side has only {_MEN}")
-        turn = data["to_move"]
-        require(isinstance(turn, int) and not isinstance(turn, bool) and turn in (0, 1), InvalidState, "mak-yek.bad-turn",
-                f"to_move must be seat 0 (White) or 1 (Black), got {turn!r}")
-        require(board.count(_MAN[1 - turn]) > 0, InvalidState, "mak-yek.bad-turn",
-                f"{_MAN[1 - turn]} has no men yet made the last move; it cannot be {_MAN[turn]}'s turn")
+        turn = data["turn"]
+        require(turn is None or (_is_int(turn) and turn in (0, 1)), InvalidState, "mak-yek.bad-turn",
+                f"turn must be seat 0 (White), 1 (Black) or null once the game is over, got {excerpt(turn)}")
         quiet = data["plies_since_capture"]
-        require(isinstance(quiet, int) and not isinstance(quiet, bool) and 0 <= quiet <= opts.no_capture_limit,
+        require(_is_int(quiet) and 0 <= quiet <= opts.no_capture_limit,
                 InvalidState, "mak-yek.bad-ply-count",
-                f"plies_since_capture must be 0..{opts.no_capture_limit}, got {quiet!r}")
-        history = data["history"]
-        require(isinstance(history, list) and all(isinstance(h, str) for h in history),
-                InvalidState, "mak-yek.bad-history", f"history must be a list of position keys, got {history!r}")
-        history = tuple(history)
-        _check_history(history, board, turn, quiet, opts.repetition)
+                f"plies_since_capture must be 0..{opts.no_capture_limit}, got {excerpt(quiet)}")
+        positions = data["positions"]
+        require(isinstance(positions, list) and all(isinstance(h, str) for h in positions),
+                InvalidState, "mak-yek.bad-positions",
+                f"positions must be a list of position keys, got {excerpt(positions)}")
+        positions = tuple(positions)
         offer, agreed = data["draw_offer"], data["draw_agreed"]
-        require(offer is None or (opts.draw_offers and isinstance(offer, int) and not isinstance(offer, bool)
-                                  and offer in (0, 1) and not agreed),
+        require(offer is None or (opts.draw_offers and _is_int(offer) and offer in (0, 1) and not agreed),
                 InvalidState, "mak-yek.bad-draw-offer",
                 f"draw_offer must be null{' or seat 0/1 (with no draw agreed)' if opts.draw_offers else ''}, "
-                f"got {offer!r}")
+                f"got {excerpt(offer)}")
         require(agreed is False or (agreed is True and opts.draw_offers), InvalidState, "mak-yek.bad-draw-offer",
-                f"draw_agreed must be {'a boolean' if opts.draw_offers else 'false'}, got {agreed!r}")
-        return _with_end(State(opts, board, turn, quiet, history, offer, agreed))
+                f"draw_agreed must be {'a boolean' if opts.draw_offers else 'false'}, got {excerpt(agreed)}")
+        result = data["result"]
+        given = None if result is None else End(result["winner"], result["reason"])
+        require(given is None or ((given.winner is None or (_is_int(given.winner) and given.winner in (0, 1)))
+                                  and set(result) == {"winner", "reason"} and given.reason in REASONS),
+                InvalidState, "mak-yek.bad-result",
+                f"result is null or {{winner: 0, 1 or null, reason: one of {list(REASONS)}}}, got {excerpt(result)}")
+        if turn is not None:
+            require(given is None, InvalidState, "mak-yek.bad-result",
+                    f"result must be null while seat {turn} is to move")
+            state = self._checked(opts, board, turn, quiet, positions, offer, agreed)
+            require(state.end is None, InvalidState, "mak-yek.bad-result",
+                    f"the game is over ({state.end.reason if state.end else ''}): turn must be null and result set")
+            return state
+        require(given is not None, InvalidState, "mak-yek.bad-result",
+                "turn is null only once the game is over, and then result says how it ended")
+        for mover in (0, 1):  # the seat that was to move when the game ended
+            try:
+                state = self._checked(opts, board, mover, quiet, positions, offer, agreed)
+            except InvalidState:
+                continue
+            if state.end == given:
+                return state
+        raise InvalidState("mak-yek.bad-result", f"result {excerpt(result)} does not follow from the position")
+
+    def _checked(self, opts: Options, board: str, turn: int, quiet: int, positions: tuple[str, ...],
+                 offer: int | None, agreed: bool) -> State:
+        """The state with ``turn`` to move, once its counters agree with the board and each other."""
+        require(board.count(_MAN[1 - turn]) > 0, InvalidState, "mak-yek.bad-turn",
+                f"{_MAN[1 - turn]} has no men yet made the last move; it cannot be {_MAN[turn]}'s turn")
+        if board.count("W") == board.count("B") == _MEN:
+            # no capture yet: every ply since the start counts, the first player's first
+            require((opts.first_player + quiet) % 2 == turn, InvalidState, "mak-yek.bad-turn",
+                    f"no man has been captured and {quiet} plies were played since {_COLOUR[opts.first_player]} "
+                    f"began: it is {_COLOUR[(opts.first_player + quiet) % 2]}'s turn")
+            first = positions[0] if positions else position_key(board)
+            require(quiet > 0 or board == _START, InvalidState, "mak-yek.bad-board",
+                    "no man has been captured and no ply played, yet the men are not on their starting squares")
+            require(not opts.repetition or first == position_key(_START), InvalidState, "mak-yek.bad-positions",
+                    "no man has been captured, so the first position since the start must be the starting one")
+        _check_positions(positions, board, turn, quiet, opts.repetition)
+        return _settle(State(opts, board, turn, quiet, positions, offer, agreed))
 
     def move_to_json(self, move: Move) -> Json:
         if isinstance(move, OfferDraw):
@@ -527,12 +573,14 @@ _BLACK_BITS = str.maketrans("WB.", "010")
 
 def _repetitions(state: State) -> int:
     """How often the current position (same player to move) has occurred since the last capture."""
-    key, history = position_key(state.board), state.history
-    n = len(history)
-    return 1 + sum(1 for i in range(n - 2, -1, -2) if history[i] == key)
+    key, positions = position_key(state.board), state.positions
+    n = len(positions)
+    return 1 + sum(1 for i in range(n - 2, -1, -2) if positions[i] == key)
 
 
-def _with_end(state: State) -> State:
+def _settle(state: State) -> State:
+    """Set ``end`` (how the game ended, if it has) for the position with ``turn`` to move;
+    once it has ended nobody is to move (``turn`` None)."""
     opts, man = state.options, _MAN[state.turn]
     end = None
     if state.agreed:
@@ -545,7 +593,7 @@ def _with_end(state: State) -> State:
         end = End(None, "threefold-repetition")
     elif state.quiet >= opts.no_capture_limit:
         end = End(None, "no-capture-limit")
-    return dataclasses.replace(state, end=end)
+    return dataclasses.replace(state, end=end, turn=state.turn if end is None else None)
 
 
 def _points(end: End) -> tuple[int, int]:
@@ -554,31 +602,39 @@ def _points(end: End) -> tuple[int, int]:
     return (1, 0) if end.winner == 0 else (0, 1)
 
 
-def _check_history(history: tuple[str, ...], board: str, turn: int, quiet: int, repetition: bool) -> None:
-    """Each key is a position with the current material, and consecutive positions differ by
-    one quiet slide of the side then to move (the sides alternating back from ``turn``)."""
+def _check_positions(positions: tuple[str, ...], board: str, turn: int, quiet: int, repetition: bool) -> None:
+    """Each key is a position with the current material, consecutive positions differ by one
+    quiet slide of the side then to move (the sides alternating back from ``turn``), and no
+    earlier position was the third occurrence of one (the game would have ended there)."""
     if not repetition:
-        require(not history, InvalidState, "mak-yek.bad-history", "history must be empty when repetition is off")
+        require(not positions, InvalidState, "mak-yek.bad-positions",
+                "positions must be empty when repetition is off")
         return
-    require(len(history) == quiet, InvalidState, "mak-yek.bad-history",
-            f"history holds {len(history)} positions but plies_since_capture is {quiet}")
-    keys = [*history, position_key(board)]
+    require(len(positions) == quiet, InvalidState, "mak-yek.bad-positions",
+            f"positions holds {len(positions)} entries but plies_since_capture is {quiet}")
+    keys = [*positions, position_key(board)]
     counts = (board.count("W"), board.count("B"))
     decoded = []
     for key in keys:
         require(len(key) == 32 and all(c in "0123456789abcdef" for c in key), InvalidState,
-                "mak-yek.bad-history", f"a history entry is 32 lowercase hex digits, got {key!r}")
+                "mak-yek.bad-positions", f"a position key is 32 lowercase hex digits, got {excerpt(key)}")
         white, black = int(key[:16], 16), int(key[16:], 16)
         require(white & black == 0 and (white.bit_count(), black.bit_count()) == counts, InvalidState,
-                "mak-yek.bad-history", f"history position {key!r} does not hold the men now on the board")
+                "mak-yek.bad-positions", f"position {key!r} does not hold the men now on the board")
         decoded.append((white, black))
     for i in range(len(decoded) - 1):
         mover = (turn - (len(decoded) - 1 - i)) % 2
         before, after = decoded[i], decoded[i + 1]
         moved = before[mover] ^ after[mover]
         require(before[1 - mover] == after[1 - mover] and moved.bit_count() == 2, InvalidState,
-                "mak-yek.bad-history",
-                f"history positions {keys[i]!r} -> {keys[i + 1]!r} are not one move by {_MAN[mover]}")
+                "mak-yek.bad-positions",
+                f"positions {keys[i]!r} -> {keys[i + 1]!r} are not one move by {_MAN[mover]}")
+        require(sum(1 for j in range(i, -1, -2) if keys[j] == keys[i]) < 3, InvalidState, "mak-yek.bad-positions",
+                f"position {keys[i]!r} occurred a third time, which ended the game in a draw")
+
+
+def _is_int(x: Json) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 ENGINE = MakYek()

@@ -14,7 +14,7 @@ from service.schemas.mak_yek import MOVES, StateSchema
 DEFAULTS = {name: opt.default for name, opt in ENGINE.options.items()}
 
 
-def position(white=(), black=(), turn=0, quiet=0, history=(), **options):
+def position(white=(), black=(), turn=0, quiet=0, positions=(), **options):
     """A state with White men on ``white`` and Black men on ``black`` (square names)."""
     rows = [["."] * 8 for _ in range(8)]
     for man, squares in (("W", white), ("B", black)):
@@ -22,11 +22,13 @@ def position(white=(), black=(), turn=0, quiet=0, history=(), **options):
             rows[int(sq[1]) - 1]["abcdefgh".index(sq[0])] = man
     return ENGINE.from_json({
         "board": ["".join(rows[r]) for r in range(7, -1, -1)],
-        "to_move": turn,
+        "colors": ["white", "black"],
+        "turn": turn,
         "plies_since_capture": quiet,
-        "history": list(history),
+        "positions": list(positions),
         "draw_offer": None,
         "draw_agreed": False,
+        "result": None,
         "options": {**DEFAULTS, **options},
     })
 
@@ -146,7 +148,7 @@ def test_intervention_captures_both_enemies_either_side():
     state = position(white=["d1"], black=["c4", "e4", "h8"])
     after = ENGINE.apply(state, 0, move("d1", "d4"))
     assert men(after) == {"d4": "W", "h8": "B"}
-    assert after.quiet == 0 and after.history == ()
+    assert after.quiet == 0 and after.positions == ()
 
 
 def test_intervention_and_custodian_combine_to_three_captures():
@@ -266,9 +268,9 @@ def test_a_capture_restarts_the_repetition_and_no_capture_counts():
     """
     state = position(white=["a1", "d1", "f4"], black=["e4", "h8"])
     state = play(state, "a1-a2", "h8-h7", "a2-a1", "h7-h8")
-    assert state.quiet == 4 and len(state.history) == 4
+    assert state.quiet == 4 and len(state.positions) == 4
     after = play(state, "d1-d4")
-    assert men(after).get("e4") is None and after.quiet == 0 and after.history == ()
+    assert men(after).get("e4") is None and after.quiet == 0 and after.positions == ()
     assert ENGINE.to_json(after)["plies_since_capture"] == 0
 
 
@@ -303,12 +305,12 @@ def test_third_occurrence_of_a_position_is_a_draw():
     start = position(white=["a1"], black=["h8"])
     shuffle = ("a1-a2", "h8-h7", "a2-a1", "h7-h8")
     seven = play(start, *shuffle, *shuffle[:3])
-    assert ENGINE.to_act(seven) == {1} and len(seven.history) == 7
+    assert ENGINE.to_act(seven) == {1} and len(seven.positions) == 7
     eight = play(seven, shuffle[3])
     assert ENGINE.outcome(eight).draw and ENGINE.outcome(eight).reason == "threefold-repetition"
     # the same positions with the other player to move do not count
     off = play(position(white=["a1"], black=["h8"], repetition="off"), *shuffle, *shuffle)
-    assert ENGINE.to_act(off) == {0} and off.history == ()
+    assert ENGINE.to_act(off) == {0} and off.positions == ()
 
 
 def test_no_capture_limit_draws_after_that_many_quiet_plies():
@@ -401,12 +403,13 @@ def state_json(**changes):
      "mak-yek.too-many-men"),
     ({"board": ["BBBBBBBB"] * 7 + ["WWWWWWWX"]}, "mak-yek.bad-board"),
     ({"board": ["BBBBBBBB"] * 7}, "mak-yek.bad-board"),
-    ({"to_move": 2}, "mak-yek.bad-turn"),
-    ({"to_move": True}, "mak-yek.bad-turn"),
+    ({"turn": 2}, "mak-yek.bad-turn"),
+    ({"turn": True}, "mak-yek.bad-turn"),
     ({"plies_since_capture": 101}, "mak-yek.bad-ply-count"),
-    ({"plies_since_capture": 3}, "mak-yek.bad-history"),
-    ({"history": ["0" * 32, "1" * 32]}, "mak-yek.bad-history"),
-    ({"history": ["zz"] * 2}, "mak-yek.bad-history"),
+    ({"plies_since_capture": 3}, "mak-yek.bad-turn"),  # 16 men each: 3 plies from White's start is Black's turn
+    ({"plies_since_capture": 4}, "mak-yek.bad-positions"),  # 2 positions kept, not 4
+    ({"positions": ["0" * 32, "1" * 32]}, "mak-yek.bad-positions"),
+    ({"positions": ["zz"] * 2}, "mak-yek.bad-positions"),
     ({"options": {**DEFAULTS, "line_custodian": "yes"}}, "mak-yek.bad-options"),
     ({"options": {"line_custodian": True}}, "mak-yek.bad-options"),
     ({"extra": 1}, "mak-yek.malformed-state"),
@@ -425,11 +428,11 @@ def test_from_json_rejects_tampered_states(changes, code):
 def test_from_json_rejects_a_history_that_is_not_one_move_per_ply():
     """Swap the two history entries: the plies no longer alternate White, Black."""
     data = state_json()
-    assert ENGINE.from_json(data) is not None and len(data["history"]) == 2
-    data["history"].reverse()
+    assert ENGINE.from_json(data) is not None and len(data["positions"]) == 2
+    data["positions"].reverse()
     with pytest.raises(InvalidState) as err:
         ENGINE.from_json(data)
-    assert err.value.code == "mak-yek.bad-history"
+    assert err.value.code == "mak-yek.bad-positions"
     with pytest.raises(InvalidState) as err:
         ENGINE.from_json([1, 2])
     assert err.value.code == "mak-yek.malformed-state"
@@ -440,7 +443,7 @@ def test_from_json_rejects_a_history_that_is_not_one_move_per_ply():
 def test_history_keys_are_the_occupancy_of_both_sides():
     start = ENGINE.new(2, 1)
     assert position_key(start.board) == "0000000000ff00ff" + "ff00ff0000000000"
-    assert play(start, "a3-a4").history == (position_key(start.board),)
+    assert play(start, "a3-a4").positions == (position_key(start.board),)
 
 
 @pytest.mark.parametrize("data", [
