@@ -36,9 +36,12 @@ Moves (JSON ``kind``):
 - ``place``: ``{"kind": "place", "file": "c"}`` (choose-file placement only).
 - ``move``: ``{"kind": "move", "from": "c2", "to": "c4"}``.
 
-State JSON: ``white`` / ``black`` are the absolute ranks (1-based) of each file's pawn, or
-null before it is placed; ``phase`` is ``setup``, ``first-roll`` or ``play``; ``die`` is a
-rolled die awaiting its ``place`` move. Nothing is hidden; views only drop the rng.
+State JSON: ``pawns`` lists, for seat 0 (White) then seat 1 (Black), the absolute rank
+(1-based, from seat 0's edge) of each file's pawn, or null before it is placed; ``colors`` is
+the label ``["white", "black"]``; ``phase`` is ``setup``, ``first-roll`` or ``play``; ``turn``
+is the seat to act (null in the first-player roll, where both act, and once the game is over);
+``result`` is null until the game ends, then ``{"winner", "reason"}``; ``die`` is a rolled die
+awaiting its ``place`` move. Nothing is hidden; views only drop the rng.
 Scores: 1 for the winner, 0 for the loser.
 """
 
@@ -59,15 +62,17 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    excerpt,
     malformed,
     require,
 )
-from rules.boards import FILES, parse_square, square_name
+from rules.boards import COLORS, FILES, parse_square, square_name
 
 _FILES = 8
 _DIE_RANK = {1: 1, 5: 1, 2: 2, 6: 2, 3: 3, 4: 3}  # die -> rank from the player's own edge (§3.2)
 _COLOUR = ("White", "Black")
 _BOARDS = {"8x8": 8, "8x10": 10, "8x12": 12}
+_STATE_FIELDS = frozenset(("phase", "colors", "turn", "pawns", "die", "result", "rng", "options"))
 
 OPTIONS: Mapping[str, Option] = {
     "variant": Option(
@@ -126,11 +131,10 @@ class State:
     options: Options
     rng: Rng
     phase: Phase
-    white: tuple[int | None, ...]  # 0-based absolute rank of each file's pawn, None before placement
-    black: tuple[int | None, ...]
-    turn: int  # seat to act in setup and play
+    pawns: tuple[tuple[int | None, ...], tuple[int | None, ...]]  # per seat: 0-based absolute rank per file, or None
+    turn: int | None  # the seat to act; None in the first-player roll (both act) and once the game is over
     die: int | None = None  # a rolled die awaiting its place move (choose-file)
-    over: bool = False  # derived: the player to move in play cannot move
+    winner: int | None = None  # derived: set once the player to move in play cannot move
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,10 +168,10 @@ class Northcott(BaseEngine[State, Move]):
         if setup is not None:
             raise InvalidOption("northcott.setup-unsupported", f"northcott has no setup notation, got {setup!r}")
         empty = (None,) * _FILES
-        return State(Options.from_mapping(options), rng, Phase.SETUP, empty, empty, 0)
+        return State(Options.from_mapping(options), rng, Phase.SETUP, (empty, empty), 0)
 
     def to_act(self, state: State) -> frozenset[int]:
-        if state.over:
+        if state.winner is not None:
             return frozenset()
         if state.phase is Phase.FIRST_ROLL:
             return frozenset((0, 1))
@@ -247,10 +251,7 @@ class Northcott(BaseEngine[State, Move]):
             return _place(state, seat, _open_files(state, seat)[0], die)
         if isinstance(move, Place):
             return _place(state, seat, move.file, state.die)
-        pawns = list(_pawns(state, seat))
-        pawns[move.file] = move.to
-        field = "white" if seat == 0 else "black"
-        return _finish(dataclasses.replace(state, **{field: tuple(pawns)}, turn=1 - seat))
+        return _finish(dataclasses.replace(state, pawns=_moved(state.pawns, seat, move.file, move.to), turn=1 - seat))
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
@@ -262,24 +263,23 @@ class Northcott(BaseEngine[State, Move]):
     # -- results -------------------------------------------------------------------
 
     def outcome(self, state: State) -> Outcome | None:
-        if not state.over:
+        winner = state.winner
+        if winner is None:
             return None
-        winner = _winner(state)
-        reason = "cannot-move-misere" if state.options.misere else "cannot-move"
-        return Outcome((winner,), reason, points=(1 - winner, winner))
+        return Outcome((winner,), _reason(state.options), points=(1 - winner, winner))
 
     def scores(self, state: State) -> ScoreReport:
-        if not state.over:
+        winner = state.winner
+        if winner is None:
             points = (0, 0)
             breakdown = tuple({"result": None, "points": 0} for _ in range(2))
             return ScoreReport(points, points, breakdown, False)
-        winner = _winner(state)
         points = (1 - winner, winner)
         breakdown = tuple({"result": "win" if seat == winner else "loss", "points": points[seat]} for seat in (0, 1))
         return ScoreReport(points, points, breakdown, True, (winner,))
 
     def round_over(self, state: State) -> bool:
-        return state.over
+        return state.winner is not None
 
     def view(self, state: State, seat: int | None) -> Json:
         out = self.to_json(state)
@@ -291,43 +291,52 @@ class Northcott(BaseEngine[State, Move]):
     def to_json(self, state: State) -> Json:
         return {
             "phase": state.phase.value,
-            "to_move": state.turn,
-            "white": [None if r is None else r + 1 for r in state.white],
-            "black": [None if r is None else r + 1 for r in state.black],
+            "colors": list(COLORS),
+            "turn": state.turn,
+            "pawns": [[None if r is None else r + 1 for r in own] for own in state.pawns],
             "die": state.die,
+            "result": None if state.winner is None else {"winner": state.winner, "reason": _reason(state.options)},
             "rng": state.rng.to_json(),
             "options": state.options.to_json(),
         }
 
     def from_json(self, data: Json) -> State:
         try:
-            with malformed("northcott.malformed-state", "northcott state"):
+            with malformed("northcott.malformed-state", f"northcott state {excerpt(data)}"):
                 return self._from_json(data)
         except InvalidOption as exc:
             raise InvalidState("northcott.bad-options", exc.message) from exc
 
     def _from_json(self, data: Json) -> State:
-        require(isinstance(data, dict), InvalidState, "northcott.malformed-state", f"a state is an object, got {data!r}")
-        unknown = set(data) - {"phase", "to_move", "white", "black", "die", "rng", "options"}
+        require(isinstance(data, dict), InvalidState, "northcott.malformed-state",
+                f"a state is an object, got {excerpt(data)}")
+        unknown = set(data) - _STATE_FIELDS
         require(not unknown, InvalidState, "northcott.malformed-state", f"unknown state fields {sorted(unknown)}")
+        require(data["colors"] == list(COLORS), InvalidState, "northcott.malformed-state",
+                f"colors must be {list(COLORS)} (seat 0 is White), got {excerpt(data['colors'])}")
         raw_options = data["options"]
         require(isinstance(raw_options, dict) and not set(OPTIONS) - set(raw_options), InvalidState,
-                "northcott.bad-options", f"options must name every option {sorted(OPTIONS)}, got {raw_options!r}")
+                "northcott.bad-options", f"options must name every option {sorted(OPTIONS)}, got {excerpt(raw_options)}")
         opts = Options.from_mapping(self.resolve_options(raw_options))
-        rng = Rng.from_json(data["rng"])
+        try:
+            rng = Rng.from_json(data["rng"])
+        except InvalidState as exc:
+            raise InvalidState("northcott.bad-rng", exc.message) from exc
         phase = Phase(data["phase"])
-        turn, die = data["to_move"], data["die"]
-        require(_is_int(turn) and turn in (0, 1), InvalidState, "northcott.bad-turn",
-                f"to_move must be seat 0 (White) or 1 (Black), got {turn!r}")
-        files = []
-        for key in ("white", "black"):
-            ranks = data[key]
+        turn, die = data["turn"], data["die"]
+        require(turn is None or (_is_int(turn) and turn in (0, 1)), InvalidState, "northcott.bad-turn",
+                f"turn must be seat 0 (White), 1 (Black) or null, got {excerpt(turn)}")
+        raw = data["pawns"]
+        require(isinstance(raw, list) and len(raw) == 2, InvalidState, "northcott.bad-rank",
+                f"pawns must list seat 0's and seat 1's pawns, got {excerpt(raw)}")
+        pawns = []
+        for seat, ranks in enumerate(raw):
             require(isinstance(ranks, list) and len(ranks) == _FILES
                     and all(r is None or (_is_int(r) and 1 <= r <= opts.ranks) for r in ranks),
                     InvalidState, "northcott.bad-rank",
-                    f"{key} must list 8 ranks 1..{opts.ranks} (or null), got {ranks!r}")
-            files.append(tuple(None if r is None else r - 1 for r in ranks))
-        white, black = files
+                    f"pawns[{seat}] must list 8 ranks 1..{opts.ranks} (or null), got {excerpt(ranks)}")
+            pawns.append(tuple(None if r is None else r - 1 for r in ranks))
+        white, black = pawns
         placed = (sum(r is not None for r in white), sum(r is not None for r in black))
         for f in range(_FILES):
             w, b = white[f], black[f]
@@ -337,24 +346,53 @@ class Northcott(BaseEngine[State, Move]):
         if phase is Phase.SETUP:
             require(placed[0] - placed[1] in (0, 1) and turn == placed[0] - placed[1] and placed[1] < _FILES,
                     InvalidState, "northcott.bad-setup",
-                    f"White has placed {placed[0]} and Black {placed[1]} pawns: seat {turn} cannot be to place next")
-            for colour, ranks in enumerate(files):
+                    f"White has placed {placed[0]} and Black {placed[1]} pawns: turn {turn} is not the seat to place")
+            for seat, ranks in enumerate(pawns):
                 for f, r in enumerate(ranks):
-                    home = r if colour == 0 or r is None else opts.ranks - 1 - r
+                    home = r if seat == 0 or r is None else opts.ranks - 1 - r
                     require(home is None or home < 3, InvalidState, "northcott.bad-setup",
-                            f"{_COLOUR[colour]}'s pawn in file {FILES[f]} is not on the 3 ranks nearest its edge")
-                    require(opts.choose_file or (r is not None) == (f < placed[colour]), InvalidState,
-                            "northcott.bad-setup", f"placement is in file order, but {_COLOUR[colour]}'s files "
+                            f"{_COLOUR[seat]}'s pawn in file {FILES[f]} is not on the 3 ranks nearest its edge")
+                    require(opts.choose_file or (r is not None) == (f < placed[seat]), InvalidState,
+                            "northcott.bad-setup", f"placement is in file order, but {_COLOUR[seat]}'s files "
                             f"are {''.join(FILES[g] for g in range(_FILES) if ranks[g] is not None)!r}")
         else:
             require(placed == (_FILES, _FILES), InvalidState, "northcott.bad-setup",
                     f"the {phase.value} phase needs all 16 pawns placed, got {placed[0]} + {placed[1]}")
-            require(phase is Phase.PLAY or (opts.roll_first and turn == 0), InvalidState, "northcott.bad-phase",
-                    "a first-player roll only happens with first_player 'higher-roll' (to_move 0)")
+        if phase is Phase.FIRST_ROLL:
+            require(opts.roll_first, InvalidState, "northcott.bad-phase",
+                    "a first-player roll only happens with first_player 'higher-roll'")
+            require(turn is None, InvalidState, "northcott.bad-turn",
+                    f"both seats roll for the first move: turn must be null, got {excerpt(turn)}")
+            require(all(_home(opts, seat, r) < 3 for seat in (0, 1) for r in pawns[seat]), InvalidState,
+                    "northcott.bad-phase", "before the first move every pawn stands where the dice placed it")
         needs_die = opts.choose_file and phase is Phase.SETUP
         require(die is None or (needs_die and _is_int(die) and 1 <= die <= 6), InvalidState, "northcott.bad-die",
-                f"die must be null{' or 1..6' if needs_die else ''} here, got {die!r}")
-        return _finish(State(opts, rng, phase, white, black, turn, die))
+                f"die must be null{' or 1..6' if needs_die else ''} here, got {excerpt(die)}")
+        result = data["result"]
+        require(result is None or phase is Phase.PLAY, InvalidState, "northcott.bad-result",
+                f"the game ends only in the play phase; result must be null, got {excerpt(result)}")
+        state = State(opts, rng, phase, (white, black), turn, die)
+        if phase is not Phase.PLAY:
+            return state
+        if turn is not None:
+            require(result is None, InvalidState, "northcott.bad-result",
+                    f"result must be null while seat {turn} is to move")
+            _check_moves_made(state, turn)
+            finished = _finish(state)
+            require(finished.winner is None, InvalidState, "northcott.bad-result",
+                    f"seat {turn} cannot move: the game is over, so turn must be null and result set")
+            return finished
+        require(isinstance(result, dict) and set(result) == {"winner", "reason"} and result["winner"] in (0, 1)
+                and _is_int(result["winner"]) and result["reason"] == _reason(opts), InvalidState,
+                "northcott.bad-result",
+                f"turn is null only once the game is over, and then result is {{winner: 0 or 1, reason: "
+                f"{_reason(opts)!r}}}; got {excerpt(result)}")
+        mover = result["winner"] if opts.misere else 1 - result["winner"]
+        _check_moves_made(state, mover)
+        finished = _finish(dataclasses.replace(state, turn=mover))
+        require(finished.winner == result["winner"], InvalidState, "northcott.bad-result",
+                f"seat {mover} can still move, so {excerpt(result)} has not happened")
+        return finished
 
     def move_to_json(self, move: Move) -> Json:
         if isinstance(move, Roll):
@@ -406,7 +444,14 @@ def _name(file: int, rank: int) -> str:
 
 
 def _pawns(state: State, seat: int) -> tuple[int | None, ...]:
-    return state.white if seat == 0 else state.black
+    return state.pawns[seat]
+
+
+def _moved(pawns: tuple, seat: int, file: int, rank: int) -> tuple:
+    """``pawns`` with the pawn of ``seat`` in ``file`` on ``rank``."""
+    own = list(pawns[seat])
+    own[file] = rank
+    return (tuple(own), pawns[1]) if seat == 0 else (pawns[0], tuple(own))
 
 
 def _open_files(state: State, seat: int) -> list[int]:
@@ -424,6 +469,36 @@ def _targets(state: State, seat: int, file: int) -> list[int]:
     return [own + forward * k for k in range(1, gap + 1)] + [own - forward * k for k in range(1, back + 1)]
 
 
+def _home(opts: Options, seat: int, rank: int) -> int:
+    """How far ``rank`` (0-based, absolute) is from the edge of ``seat``: 0 on its first rank."""
+    return rank if seat == 0 else opts.ranks - 1 - rank
+
+
+def _check_moves_made(state: State, turn: int) -> None:
+    """In the dice variant every move takes a pawn 1-3 squares forward from the rank its die
+    gave it (its first 3 ranks), and the players alternate from the first player: the moves each
+    side must have made (between the fewest and the most its pawns' advances allow) must agree
+    with ``turn``. Classic pawns may also retreat, so any count is possible there."""
+    opts = state.options
+    if opts.classic:
+        return
+    spans = []
+    for seat in (0, 1):
+        homes = [_home(opts, seat, r) for r in state.pawns[seat]]
+        spans.append((sum(-(-max(0, h - 2) // 3) for h in homes), sum(homes)))
+    firsts = (0, 1) if opts.roll_first else (0,)
+    for first in firsts:
+        other = 1 - first
+        extra = 0 if turn == first else 1  # the first player has made one move more when it is not his turn
+        lo = max(spans[first][0], spans[other][0] + extra)
+        hi = min(spans[first][1], spans[other][1] + extra)
+        if lo <= hi:
+            return
+    raise InvalidState("northcott.bad-turn",
+                       f"pawns that advanced {spans[0][0]}..{spans[0][1]} moves (White) and {spans[1][0]}..{spans[1][1]} "
+                       f"(Black) cannot have left seat {turn} to move")
+
+
 def _can_move(state: State, seat: int) -> bool:
     return any(_targets(state, seat, f) for f in range(_FILES))
 
@@ -431,25 +506,28 @@ def _can_move(state: State, seat: int) -> bool:
 def _place(state: State, seat: int, file: int, die: int) -> State:
     home = _DIE_RANK[die] - 1
     rank = home if seat == 0 else state.options.ranks - 1 - home
-    pawns = list(_pawns(state, seat))
-    pawns[file] = rank
-    field = "white" if seat == 0 else "black"
-    state = dataclasses.replace(state, **{field: tuple(pawns)}, die=None, turn=1 - seat)
-    if seat == 1 and None not in state.black:
-        phase = Phase.FIRST_ROLL if state.options.roll_first else Phase.PLAY
-        return _finish(dataclasses.replace(state, phase=phase, turn=0))
+    state = dataclasses.replace(state, pawns=_moved(state.pawns, seat, file, rank), die=None, turn=1 - seat)
+    if seat == 1 and None not in state.pawns[1]:
+        if state.options.roll_first:
+            return dataclasses.replace(state, phase=Phase.FIRST_ROLL, turn=None)
+        return _finish(dataclasses.replace(state, phase=Phase.PLAY, turn=0))
     return state
 
 
 def _finish(state: State) -> State:
-    """Set ``over`` when the player to move in play cannot move."""
-    over = state.phase is Phase.PLAY and not _can_move(state, state.turn)
-    return dataclasses.replace(state, over=over)
+    """In play, with ``turn`` to move: when he cannot move the game is over; he loses (wins under
+    misere), and nobody is to move any more (``turn`` None)."""
+    if state.phase is not Phase.PLAY or _can_move(state, state.turn):
+        return state
+    winner = state.turn if state.options.misere else 1 - state.turn
+    return dataclasses.replace(state, winner=winner, turn=None)
 
 
-def _winner(state: State) -> int:
-    """The player to move cannot move: he loses, or wins under misere."""
-    return state.turn if state.options.misere else 1 - state.turn
+REASONS = ("cannot-move", "cannot-move-misere")
+
+
+def _reason(options: Options) -> str:
+    return REASONS[options.misere]
 
 
 ENGINE = Northcott()

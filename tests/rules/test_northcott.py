@@ -25,11 +25,11 @@ DEFAULTS = {name: opt.default for name, opt in ENGINE.options.items()}
 RNG = Rng.from_seed(1).to_json()
 
 
-def position(white, black, turn=0, phase="play", die=None, **options):
-    """A state from absolute 1-based ranks per file a..h (None: not placed)."""
+def position(white, black, turn=0, phase="play", die=None, result=None, **options):
+    """A state from absolute 1-based ranks per file a..h (None: not placed) of seat 0 (White) and 1 (Black)."""
     return ENGINE.from_json({
-        "phase": phase, "to_move": turn, "white": list(white), "black": list(black), "die": die,
-        "rng": RNG, "options": {**DEFAULTS, **options},
+        "phase": phase, "colors": ["white", "black"], "turn": turn, "pawns": [list(white), list(black)], "die": die,
+        "result": result, "rng": RNG, "options": {**DEFAULTS, **options},
     })
 
 
@@ -48,7 +48,7 @@ def code_of(state, seat, move):
 
 
 def gaps(state):
-    return [b - w - 1 for w, b in zip(state.white, state.black, strict=True)]
+    return [b - w - 1 for w, b in zip(*state.pawns, strict=True)]
 
 
 def set_up(white_rolls, black_rolls, **options):
@@ -137,15 +137,15 @@ def classic_solve(files: int, ranks: int) -> dict:
     return result
 
 
-def engine_wins(state, memo: dict) -> bool:
-    """Does the player to move win, searching the ENGINE's own game tree (legal_moves / apply)?"""
-    key = (state.white, state.black, state.turn)
+def engine_wins(state, mover: int, memo: dict) -> bool:
+    """Does ``mover``, the player to move, win, searching the ENGINE's own game tree (legal_moves / apply)?"""
+    key = (state.pawns, mover)
     if key not in memo:
         if not ENGINE.to_act(state):
-            memo[key] = state.turn in ENGINE.outcome(state).winners
+            memo[key] = mover in ENGINE.outcome(state).winners
         else:
-            memo[key] = any(not engine_wins(ENGINE.apply(state, state.turn, m), memo)
-                            for m in ENGINE.legal_moves(state, state.turn))
+            memo[key] = any(not engine_wins(ENGINE.apply(state, mover, m), 1 - mover, memo)
+                            for m in ENGINE.legal_moves(state, mover))
     return memo[key]
 
 
@@ -161,8 +161,7 @@ def test_dice_setup_places_each_pawn_by_its_roll_v1_is_lost_for_white():
     state = set_up([5, 2, 6, 3, 1, 4, 2, 6], [3, 3, 1, 5, 4, 2, 6, 1])
     data = ENGINE.to_json(state)
     assert data["phase"] == "play" and ENGINE.to_act(state) == {0}
-    assert data["white"] == [1, 2, 2, 3, 1, 3, 2, 2]
-    assert data["black"] == [6, 6, 8, 8, 6, 7, 7, 8]
+    assert data["pawns"] == [[1, 2, 2, 3, 1, 3, 2, 2], [6, 6, 8, 8, 6, 7, 7, 8]]
     assert gaps(state) == [4, 3, 5, 4, 4, 3, 4, 5]
     assert not gaps_win(tuple(sorted(gaps(state))))
     grundy = 0
@@ -231,7 +230,7 @@ def test_black_moves_down_its_file_one_to_three_squares_without_jumping():
     assert ENGINE.is_legal(state, 1, mv("a8", "a5"))
     assert len(ENGINE.legal_moves(state, 1)) == 7 * 3 + 1
     after = ENGINE.apply(state, 1, mv("d6", "d5"))
-    assert ENGINE.to_json(after)["black"][3] == 5 and ENGINE.to_act(after) == {0}
+    assert ENGINE.to_json(after)["pawns"][1][3] == 5 and ENGINE.to_act(after) == {0}
     assert [m for m in ENGINE.legal_moves(after, 0) if m.file == 3] == []  # d4 is now blocked
 
 
@@ -261,28 +260,26 @@ def test_engine_classic_moves_match_the_rules_of_3_1():
             black.append(b)
         turn = rnd.randrange(2)
         state = position([w + 1 for w in white], [b + 1 for b in black], turn=turn, variant="classic")
-        got = {(state.turn, ENGINE.apply(state, turn, m).white, ENGINE.apply(state, turn, m).black)
-               for m in ENGINE.legal_moves(state, turn)}
+        got = {(state.turn, *ENGINE.apply(state, turn, m).pawns) for m in ENGINE.legal_moves(state, turn)}
         want = {(turn, w, b) for w, b in classic_moves(tuple(white), tuple(black), turn, 8)}
         assert got == want
 
 
 @pytest.mark.parametrize("misere", [False, True])
 def test_engine_game_tree_agrees_with_brute_force_solver(misere):
-    """Small dice positions (three open files, the rest closed): the engine's own game tree
-    (legal_moves, apply, outcome) gives the same winner as the independent raw solver."""
+    """Small dice positions (at most three open files, reached by random play from a random
+    setup): the engine's own game tree (legal_moves, apply, outcome) gives the same winner as
+    the independent raw solver."""
     rnd = random.Random(11 + misere)
     memo: dict = {}
     checked = 0
     for _ in range(40):
-        white = [rnd.randint(1, 3) for _ in range(8)]
-        black = [w + 1 for w in white]  # gap 0
-        for f in rnd.sample(range(8), 3):
-            black[f] = min(8, white[f] + 1 + rnd.randint(0, 4))
-        turn = rnd.randrange(2)
-        state = position(white, black, turn=turn, misere=misere)
-        expected = dice_wins(state.white, state.black, turn, misere)
-        assert engine_wins(state, memo) == expected, (white, black, turn)
+        state = set_up([rnd.randint(1, 6) for _ in range(8)], [rnd.randint(1, 6) for _ in range(8)], misere=misere)
+        while sum(g > 0 for g in gaps(state)) > 3:
+            state = ENGINE.apply(state, state.turn, rnd.choice(ENGINE.legal_moves(state, state.turn)))
+        turn = state.turn
+        expected = dice_wins(*state.pawns, turn, misere)
+        assert engine_wins(state, turn, memo) == expected, (state.pawns, turn)
         assert gaps_win(tuple(sorted(gaps(state))), misere) == expected
         checked += 1
     assert checked == 40 and len(memo) > 200
@@ -297,11 +294,11 @@ def test_black_places_on_its_own_ranks_and_rng_rolls_are_chance_steps():
     assert ENGINE.to_act(state) == {0} and ENGINE.legal_moves(state, 0) == [roll()]
     for die, rank in ((1, 1), (5, 1), (2, 2), (6, 2), (3, 3), (4, 3)):
         w = ENGINE.apply(state, 0, roll(die))
-        assert ENGINE.to_json(w)["white"][0] == rank
+        assert ENGINE.to_json(w)["pawns"][0][0] == rank
         b = ENGINE.apply(w, 1, roll(die))
-        assert ENGINE.to_json(b)["black"][0] == 9 - rank
+        assert ENGINE.to_json(b)["pawns"][1][0] == 9 - rank
     drawn = ENGINE.apply(state, 0, roll())
-    assert drawn.rng.counter > state.rng.counter and drawn.white[0] in (0, 1, 2)
+    assert drawn.rng.counter > state.rng.counter and drawn.pawns[0][0] in (0, 1, 2)
     assert ENGINE.events(state, 0, roll(), drawn)[1]["type"] == "rng-roll"
     assert code_of(state, 0, roll(7)) == "northcott.bad-dice"
     assert code_of(state, 0, roll(2, 3)) == "northcott.bad-dice"
@@ -326,7 +323,7 @@ def test_choose_file_placement_rolls_then_places():
         {"kind": "place", "file": f} for f in "abcdefgh"]
     assert code_of(rolled, 0, roll(3)) == "northcott.place-first"
     placed = ENGINE.apply(rolled, 0, ENGINE.move_from_json({"kind": "place", "file": "e"}))
-    assert ENGINE.to_json(placed)["white"] == [None] * 4 + [2] + [None] * 3
+    assert ENGINE.to_json(placed)["pawns"][0] == [None] * 4 + [2] + [None] * 3
     assert ENGINE.to_act(placed) == {1} and placed.die is None
     again = ENGINE.apply(ENGINE.apply(placed, 1, roll(1)), 1, ENGINE.move_from_json({"kind": "place", "file": "a"}))
     white_again = ENGINE.apply(again, 0, roll(4))
@@ -351,7 +348,7 @@ def test_higher_roll_decides_who_moves_first():
 def test_larger_board_places_black_near_its_own_edge():
     """N-1 option board=8x12: Black's rolls 1, 2, 3 place on ranks 12, 11, 10."""
     state = set_up([1, 2, 3, 1, 1, 1, 1, 1], [1, 2, 3, 1, 1, 1, 1, 1], board="8x12")
-    assert ENGINE.to_json(state)["black"][:3] == [12, 11, 10]
+    assert ENGINE.to_json(state)["pawns"][1][:3] == [12, 11, 10]
     assert gaps(state)[:3] == [10, 8, 6]
 
 
@@ -361,12 +358,12 @@ def test_larger_board_places_black_near_its_own_edge():
 def test_player_who_cannot_move_loses_and_wins_under_misere():
     """§3.3 end / N-4: c1-c4 closes the last gap; Black, to move, is blocked everywhere.
 
-    5 . . B        5 . . B
-    4 . . .   ->   4 . . W
-    1 . . W        1 . . .
+    5 B B B B ...     5 B B B B ...
+    4 W W . W   ->    4 W W W W
+    1 . . W .         1 . . . .
     """
-    white, black = [1] * 8, [2] * 8
-    white[2], black[2] = 1, 5
+    white, black = [4] * 8, [5] * 8
+    white[2] = 1
     state = position(white, black)
     after = ENGINE.apply(state, 0, mv("c1", "c4"))
     assert ENGINE.to_act(after) == frozenset()
@@ -377,7 +374,7 @@ def test_player_who_cannot_move_loses_and_wins_under_misere():
     misere = ENGINE.apply(position(white, black, misere=True), 0, mv("c1", "c4"))
     assert ENGINE.outcome(misere).winners == (1,) and ENGINE.scores(misere).totals == (0, 1)
     with pytest.raises(IllegalMove) as err:
-        ENGINE.check(after, 1, mv("c5", "c6"))
+        ENGINE.check(after, 1, mv("c5", "c4"))
     assert err.value.code == "northcott.game-over"
 
 
@@ -397,9 +394,12 @@ def test_classic_variant_moves_any_distance_both_ways():
     black_turn = position(white, black, turn=1, variant="classic")
     assert code_of(black_turn, 1, ENGINE.move_from_json({"kind": "move", "from": "a8", "to": "a9"})) \
         == "northcott.off-board"
-    # only a player pressed against his own edge and the enemy in every file is stuck
-    stuck = position([1] * 8, [2] * 8, variant="classic")
+    # only a player pressed against his own edge and the enemy in every file is stuck: the game is over
+    stuck = position([1] * 8, [2] * 8, turn=None, result={"winner": 1, "reason": "cannot-move"}, variant="classic")
     assert ENGINE.to_act(stuck) == frozenset() and ENGINE.outcome(stuck).winners == (1,)
+    with pytest.raises(InvalidState) as err:
+        position([1] * 8, [2] * 8, variant="classic")  # White to move, but he cannot
+    assert err.value.code == "northcott.bad-result"
 
 
 def test_dice_random_play_ends_quickly_in_every_option_mix():
@@ -424,14 +424,16 @@ def setup_json(**changes):
     for _ in range(5):
         state = ENGINE.apply(state, state.turn, roll())
     data = ENGINE.to_json(state)
+    if "white" in changes:
+        data["pawns"][0] = changes.pop("white")
     data.update(changes)
     return data
 
 
 @pytest.mark.parametrize(("changes", "code"), [
     ({"white": [1, 2, 3, 1, None, None, None, None]}, "northcott.bad-setup"),  # White 4 ahead by 2
-    ({"to_move": 0}, "northcott.bad-setup"),  # White placed 3, Black 2: Black is next
-    ({"to_move": 5}, "northcott.bad-turn"),
+    ({"turn": 0}, "northcott.bad-setup"),  # White placed 3, Black 2: Black is next
+    ({"turn": 5}, "northcott.bad-turn"),
     ({"white": [1, 2, None, 3, None, None, None, None]}, "northcott.bad-setup"),  # not file order
     ({"white": [1, 2, 5, None, None, None, None, None]}, "northcott.bad-setup"),  # rank 5 is no home rank
     ({"white": [1, 2, 9, None, None, None, None, None]}, "northcott.bad-rank"),
@@ -439,7 +441,7 @@ def setup_json(**changes):
     ({"die": 3}, "northcott.bad-die"),
     ({"phase": "play"}, "northcott.bad-setup"),
     ({"phase": "finished"}, "northcott.malformed-state"),
-    ({"rng": {"v": 1, "key": "xyz", "counter": 0}}, "state.rng"),
+    ({"rng": {"v": 1, "key": "xyz", "counter": 0}}, "northcott.bad-rng"),
     ({"options": {**DEFAULTS, "variant": "tiouk"}}, "northcott.bad-options"),
     ({"options": {"variant": "dice"}}, "northcott.bad-options"),
     ({"score": 3}, "northcott.malformed-state"),
