@@ -52,6 +52,7 @@ from dataclasses import dataclass
 
 from rules.base import (
     BaseEngine,
+    Code,
     IllegalMove,
     InvalidOption,
     InvalidState,
@@ -185,6 +186,85 @@ class AcceptDraw:
 Move = Slide | OfferDraw | AcceptDraw
 
 
+# --------------------------------------------------------------------------- error codes (DESIGN 4.4)
+
+CODES: Mapping[str, Code] = {
+    "mak-yek.not-your-turn": Code(
+        "Not your turn", "Nie twój ruch", "Gracz {seat} nie ma teraz ruchu: kolej na przeciwnika."),
+    "mak-yek.game-over": Code(
+        "The game is over", "Gra skończona", "Gra już się skończyła; gracz {seat} nie może wykonać ruchu."),
+    "mak-yek.no-such-seat": Code(
+        "No such seat", "Nie ma takiego gracza", "Przy tej planszy nie ma gracza {seat}: grają dwie osoby, 0 i 1."),
+    "mak-yek.tally-unsupported": Code(
+        "No score sheet", "Brak karty wyników",
+        "W Mak-yek nie podlicza się punktów z karty: wynik wynika z pozycji na planszy."),
+    "mak-yek.setup-unsupported": Code(
+        "No setup notation", "Brak zapisu ustawienia",
+        "Mak-yek zaczyna się zawsze od pionków w pierwszym i trzecim rzędzie; innego ustawienia gra nie przyjmuje."),
+    "mak-yek.draw-offers-off": Code(
+        "Draws by agreement are off", "Remis za zgodą wyłączony",
+        "Przy tym stole nie proponuje się remisu (opcja draw_by_agreement)."),
+    "mak-yek.draw-already-offered": Code(
+        "A draw is already offered", "Remis już zaproponowany", "Gracz {seat} już zaproponował remis."),
+    "mak-yek.no-draw-offer": Code(
+        "No draw offered", "Nikt nie proponował remisu",
+        "Gracz {seat} nie zaproponował remisu, więc nie ma czego przyjąć."),
+    "mak-yek.no-own-man": Code("Not your man", "To nie twój pionek", "Na polu {from} nie stoi twój pionek."),
+    "mak-yek.not-rook-move": Code(
+        "Not along a rank or file", "Ruch nie w linii prostej",
+        "Ruch {from}-{to} nie biegnie wzdłuż jednego rzędu ani kolumny: pionek idzie tylko poziomo lub pionowo."),
+    "mak-yek.target-occupied": Code(
+        "Square occupied", "Pole zajęte",
+        "Pole {to} jest zajęte; pionek staje tylko na wolnym polu, a zajęcie pola niczego nie bije."),
+    "mak-yek.path-blocked": Code(
+        "Path blocked", "Droga zagrodzona",
+        "Ruch {from}-{to} przeskakuje pionek; wszystkie pola po drodze muszą być wolne."),
+    "mak-yek.custodian-choice-required": Code(
+        "Name the capture", "Wskaż bicie",
+        "Ruch {from}-{to} może wziąć w kleszcze więcej niż jeden pionek ({expected}); przy jednym takim biciu "
+        "na ruch wskaż w polu custodian, który."),
+    "mak-yek.no-custodian-choice": Code(
+        "No capture to choose", "Nie ma czego wybierać",
+        "Wybór bicia ({got}) podaje się tylko wtedy, gdy ruch mógłby wziąć w kleszcze kilka pionków, "
+        "a wolno zbić jeden."),
+    "mak-yek.not-a-custodian-capture": Code(
+        "Not a capture of this move", "Ten ruch tak nie bije",
+        "Ruch {from}-{to} nie bierze w kleszcze pionka na polu {got}; może wziąć: {expected}."),
+    "mak-yek.bad-move": Code(
+        "Malformed move", "Niezrozumiały ruch",
+        "Nie rozumiem ruchu {got}: ruch to przesunięcie pionka (kind \"move\", from, to), "
+        "\"offer-draw\" albo \"accept-draw\"."),
+    "mak-yek.malformed-state": Code(
+        "Malformed state", "Błędny zapis stanu", "Zapis stanu gry Mak-yek ma złą postać albo nieznane pola."),
+    "mak-yek.bad-options": Code(
+        "Bad options", "Błędne opcje", "Opcje zapisane w stanie gry są błędne albo niepełne."),
+    "mak-yek.bad-board": Code(
+        "Impossible board", "Niemożliwa plansza",
+        "Plansza w stanie gry jest niemożliwa: 8 rzędów po 8 pól (W, B, .), a przed pierwszym ruchem "
+        "pionki stoją w pierwszym i trzecim rzędzie."),
+    "mak-yek.too-many-men": Code(
+        "Too many men", "Za dużo pionków",
+        "Gracz {seat} ma na planszy {got} pionków, a każdy gracz ma ich tylko {expected}."),
+    "mak-yek.bad-turn": Code(
+        "Impossible turn", "Niemożliwa kolej",
+        "W tej pozycji nie może być kolej tego gracza (turn): nie zgadza się z planszą albo liczbą ruchów."),
+    "mak-yek.bad-ply-count": Code(
+        "Impossible ply count", "Niemożliwy licznik ruchów",
+        "Licznik ruchów bez bicia musi mieścić się w granicach 0..{expected}."),
+    "mak-yek.bad-positions": Code(
+        "Positions disagree", "Poprzednie pozycje się nie zgadzają",
+        "Zapisane poprzednie pozycje nie prowadzą ruch po ruchu do tej planszy albo nie zgadzają się "
+        "z licznikiem ruchów bez bicia."),
+    "mak-yek.bad-draw-offer": Code(
+        "Impossible draw offer", "Niemożliwa propozycja remisu",
+        "Propozycja remisu zapisana w stanie gry jest niemożliwa przy tych opcjach."),
+    "mak-yek.bad-result": Code(
+        "Result disagrees", "Wynik się nie zgadza",
+        "Zapisany wynik nie wynika z pozycji: gra kończy się, gdy gracz straci wszystkie pionki, nie może się "
+        "ruszyć, pozycja powtórzy się trzeci raz, minie limit ruchów bez bicia albo gracze zgodzą się na remis."),
+}
+
+
 # --------------------------------------------------------------------------- engine
 
 
@@ -194,10 +274,11 @@ class MakYek(BaseEngine[State, Move]):
     players = range(2, 3)
     options = OPTIONS
     move_kinds = ("move", "offer-draw", "accept-draw")
+    codes = CODES
 
     def new_game(self, players: int, rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
-            raise InvalidOption("mak-yek.setup-unsupported", f"mak-yek has no setup notation, got {setup!r}")
+            raise InvalidOption("mak-yek.setup-unsupported", f"mak-yek has no setup notation, got {excerpt(setup)}")
         opts = Options.from_mapping(options)
         return _settle(State(opts, _START, opts.first_player, 0, ()))
 
@@ -235,37 +316,42 @@ class MakYek(BaseEngine[State, Move]):
                 if state.offer is not None:
                     raise IllegalMove("mak-yek.draw-already-offered",
                                       f"{_COLOUR[state.offer]} has already offered a draw"
-                                      + (": accept it or move" if state.offer != seat else "; now move"))
+                                      + (": accept it or move" if state.offer != seat else "; now move"),
+                                      seat=state.offer)
             else:
                 require(state.offer == 1 - seat, IllegalMove, "mak-yek.no-draw-offer",
-                        f"{_COLOUR[1 - seat]} has not offered a draw")
+                        f"{_COLOUR[1 - seat]} has not offered a draw", seat=1 - seat)
             return
         board, man = state.board, _MAN[seat]
         frm, to = _name(move.frm), _name(move.to)
+        where = {"from": frm, "to": to}
+        # "Każdy z pionków może poruszać się ... poziomo lub pionowo": one's own man
         require(board[move.frm] == man, IllegalMove, "mak-yek.no-own-man",
-                f"{frm} holds {_describe(board[move.frm])}, not one of your men ({man})")
+                f"{frm} holds {_describe(board[move.frm])}, not one of your men ({man})", **where)
         require(move.frm != move.to and (move.frm % 8 == move.to % 8 or move.frm // 8 == move.to // 8),
                 IllegalMove, "mak-yek.not-rook-move",
-                f"{frm}-{to} is not a move along one rank or file")
+                f"{frm}-{to} is not a move along one rank or file", **where)
         # "the target must be empty: there are no displacement captures" (T8)
         require(board[move.to] == _EMPTY, IllegalMove, "mak-yek.target-occupied",
-                f"{to} is occupied by {_describe(board[move.to])}; a man moves only to an empty square")
+                f"{to} is occupied by {_describe(board[move.to])}; a man moves only to an empty square", **where)
         # "any number of empty squares ... no jumping"
         require(move.to in _slides(board, move.frm), IllegalMove, "mak-yek.path-blocked",
-                f"{frm}-{to} jumps over a man; the squares between must be empty")
+                f"{frm}-{to} jumps over a man; the squares between must be empty", **where)
         spellings = _spellings(state, move.frm, move.to)
         if move not in spellings:
+            choices = [_name(m.custodian) for m in spellings if m.custodian is not None]
             if move.custodian is None:
-                choices = [_name(m.custodian) for m in spellings]
                 raise IllegalMove("mak-yek.custodian-choice-required",
                                   f"{frm}-{to} could make custodian captures at {choices}; with at most one per "
-                                  f"move, name it in 'custodian'")
+                                  f"move, name it in 'custodian'", **where, expected=choices)
+            got = _name(move.custodian)
             if len(spellings) == 1:
                 raise IllegalMove("mak-yek.no-custodian-choice",
-                                  f"'custodian': {_name(move.custodian)!r} is only allowed when the move could make "
-                                  f"several custodian captures under max_custodian_per_move=1")
+                                  f"'custodian': {got!r} is only allowed when the move could make "
+                                  f"several custodian captures under max_custodian_per_move=1", **where, got=got)
             raise IllegalMove("mak-yek.not-a-custodian-capture",
-                              f"{frm}-{to} makes no custodian capture starting at {_name(move.custodian)}")
+                              f"{frm}-{to} makes no custodian capture starting at {got}", **where, got=got,
+                              expected=choices)
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, OfferDraw):
@@ -370,16 +456,18 @@ class MakYek(BaseEngine[State, Move]):
                 InvalidState, "mak-yek.bad-board",
                 f"board must be 8 strings of 8 'W', 'B' or '.', rank 8 first; got {excerpt(rows)}")
         board = "".join(reversed(rows))
-        for man in _MAN:
+        for seat, man in enumerate(_MAN):
             require(board.count(man) <= _MEN, InvalidState, "mak-yek.too-many-men",
-                    f"{man} has {board.count(man)} men on the board; a side has only {_MEN}")
+                    f"{man} has {board.count(man)} men on the board; a side has only {_MEN}",
+                    seat=seat, got=board.count(man), expected=_MEN)
         turn = data["turn"]
         require(turn is None or (_is_int(turn) and turn in (0, 1)), InvalidState, "mak-yek.bad-turn",
                 f"turn must be seat 0 (White), 1 (Black) or null once the game is over, got {excerpt(turn)}")
         quiet = data["plies_since_capture"]
         require(_is_int(quiet) and 0 <= quiet <= opts.no_capture_limit,
                 InvalidState, "mak-yek.bad-ply-count",
-                f"plies_since_capture must be 0..{opts.no_capture_limit}, got {excerpt(quiet)}")
+                f"plies_since_capture must be 0..{opts.no_capture_limit}, got {excerpt(quiet)}",
+                expected=opts.no_capture_limit)
         positions = data["positions"]
         require(isinstance(positions, list) and all(isinstance(h, str) for h in positions),
                 InvalidState, "mak-yek.bad-positions",
@@ -447,15 +535,17 @@ class MakYek(BaseEngine[State, Move]):
     def move_from_json(self, data: Json) -> Move:
         if isinstance(data, dict) and data.get("kind") in ("offer-draw", "accept-draw"):
             if set(data) != {"kind"}:
-                raise IllegalMove("mak-yek.bad-move", f"{data['kind']!r} takes no fields, got {data!r}")
+                raise IllegalMove("mak-yek.bad-move", f"{data['kind']!r} takes no fields, got {excerpt(data)}",
+                                  got=excerpt(data))
             return OfferDraw() if data["kind"] == "offer-draw" else AcceptDraw()
         if not isinstance(data, dict) or data.get("kind") != "move":
             raise IllegalMove("mak-yek.bad-move",
                               f"a mak-yek move is {{'kind': 'move', 'from', 'to'}}, 'offer-draw' or 'accept-draw'; "
-                              f"got {data!r}")
+                              f"got {excerpt(data)}", got=excerpt(data))
         unknown = set(data) - {"kind", "from", "to", "custodian"}
         if unknown:
-            raise IllegalMove("mak-yek.bad-move", f"unknown move fields {sorted(unknown)} in {data!r}")
+            raise IllegalMove("mak-yek.bad-move", f"unknown move fields {sorted(unknown)} in {excerpt(data)}",
+                              got=excerpt(data))
         squares = []
         for key in ("from", "to", "custodian"):
             if key == "custodian" and key not in data:
@@ -463,7 +553,8 @@ class MakYek(BaseEngine[State, Move]):
                 continue
             parsed = parse_square(data.get(key))
             if parsed is None:
-                raise IllegalMove("mak-yek.bad-move", f"{key!r} must be a square a1..h8, got {data.get(key)!r}")
+                raise IllegalMove("mak-yek.bad-move", f"{key!r} must be a square a1..h8, got {excerpt(data.get(key))}",
+                                  got=excerpt(data))
             squares.append(parsed[1] * 8 + parsed[0])
         return Slide(*squares)
 

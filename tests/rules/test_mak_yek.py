@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
+import re
+import string
 
 import pytest
 
-from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn
+from rules import mak_yek
+from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn, RulesError
 from rules.mak_yek import ENGINE, Slide, position_key
+from service.games import BINDINGS
 from service.schemas.mak_yek import MOVES, StateSchema
 
 DEFAULTS = {name: opt.default for name, opt in ENGINE.options.items()}
@@ -482,3 +487,101 @@ def test_schemas_accept_every_reached_state_and_move(seed):
         state, ply = ENGINE.apply(state, state.turn, chosen), ply + 1
     assert StateSchema().validate(ENGINE.to_json(state)) == {}
     assert ENGINE.from_json(json.loads(json.dumps(ENGINE.to_json(state)))) == state
+
+
+# --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)
+
+
+def _raised(action):
+    """The RulesError that ``action`` raises."""
+    with pytest.raises(RulesError) as err:
+        action()
+    return err.value
+
+
+def _t4(**options):
+    """T4 with Murray's limit: d1-d4 could take d5 or e4 by custodian."""
+    return position(white=["d1", "d6", "f4"], black=["d5", "e4", "h8"], max_custodian_per_move=1, **options)
+
+
+def _state_with(**changes):
+    return lambda: ENGINE.from_json(state_json(**changes))
+
+
+START = ENGINE.new(2, 1)
+OFFER, ACCEPT = ENGINE.move_from_json({"kind": "offer-draw"}), ENGINE.move_from_json({"kind": "accept-draw"})
+#: one real raise of every code the engine (and the service, for a seat the table lacks) answers
+TRIGGERS = {
+    "mak-yek.not-your-turn": lambda: ENGINE.check(START, 1, move("a6", "a5")),
+    "mak-yek.game-over": lambda: ENGINE.check(ENGINE.apply(position(white=["d1", "f4"], black=["e4"]), 0,
+                                                           move("d1", "d4")), 1, move("e4", "e5")),
+    "mak-yek.no-such-seat": lambda: BINDINGS[ENGINE.game_id].view(START, 2),
+    "mak-yek.tally-unsupported": lambda: ENGINE.score_tally({}),
+    "mak-yek.setup-unsupported": lambda: ENGINE.new(2, 1, setup={"board": []}),
+    "mak-yek.draw-offers-off": lambda: ENGINE.check(ENGINE.new(2, 1, {"draw_by_agreement": False}), 0, OFFER),
+    "mak-yek.draw-already-offered": lambda: ENGINE.check(ENGINE.apply(START, 0, OFFER), 0, OFFER),
+    "mak-yek.no-draw-offer": lambda: ENGINE.check(START, 0, ACCEPT),
+    "mak-yek.no-own-man": lambda: ENGINE.check(START, 0, move("a2", "a4")),
+    "mak-yek.not-rook-move": lambda: ENGINE.check(START, 0, move("a3", "b4")),
+    "mak-yek.target-occupied": lambda: ENGINE.check(START, 0, move("a1", "a3")),
+    "mak-yek.path-blocked": lambda: ENGINE.check(START, 0, move("a1", "a4")),
+    "mak-yek.custodian-choice-required": lambda: ENGINE.check(_t4(), 0, move("d1", "d4")),
+    "mak-yek.no-custodian-choice": lambda: ENGINE.check(_t4(), 0, move("d1", "d2", custodian="d5")),
+    "mak-yek.not-a-custodian-capture": lambda: ENGINE.check(_t4(), 0, move("d1", "d4", custodian="c4")),
+    "mak-yek.bad-move": lambda: ENGINE.move_from_json({"kind": "jump", "from": "a1"}),
+    "mak-yek.malformed-state": lambda: ENGINE.from_json([]),
+    "mak-yek.bad-options": _state_with(options={"line_custodian": True}),
+    "mak-yek.bad-board": _state_with(board=["BBBBBBBB"] * 7),
+    "mak-yek.too-many-men": _state_with(board=["BBBBBBBB", "........", "BBBBBBBB", "B.......", "W.......",
+                                               ".WWWWWWW", "........", "WWWWWWWW"]),
+    "mak-yek.bad-turn": _state_with(turn=2),
+    "mak-yek.bad-ply-count": _state_with(plies_since_capture=101),
+    "mak-yek.bad-positions": _state_with(positions=["zz"] * 2),
+    "mak-yek.bad-draw-offer": _state_with(draw_offer=2),
+    "mak-yek.bad-result": _state_with(result={"winner": 0, "reason": "all-captured"}),
+}
+
+
+@pytest.mark.parametrize("code", sorted(TRIGGERS))
+def test_every_code_is_catalogued_and_its_polish_detail_formats_with_the_raise(code):
+    """DESIGN 4.4: a real raise of ``code`` carries the context its Polish template needs."""
+    exc = _raised(TRIGGERS[code])
+    assert exc.code == code
+    entry = ENGINE.codes[code]
+    wanted = {name for _, name, _, _ in string.Formatter().parse(entry.detail_pl) if name}
+    assert wanted <= set(exc.context) and entry.detail_pl.format(**exc.context)
+    assert entry.title and entry.title_pl
+    assert "None" not in exc.message and "Error" not in exc.message
+
+
+def test_the_catalogue_lists_exactly_the_codes_raised():
+    """Every code the module names (by reading its source; the base engine adds game-over,
+    not-your-turn and tally-unsupported, the service no-such-seat) is catalogued, and every
+    catalogued code is raised by a trigger above."""
+    named = set(re.findall(r'"(mak-yek\.[a-z-]+)"', inspect.getsource(mak_yek)))
+    named |= {f"mak-yek.{c}" for c in ("game-over", "not-your-turn", "tally-unsupported", "no-such-seat")}
+    assert named == set(ENGINE.codes) == set(TRIGGERS)
+
+
+def test_codes_met_in_play_are_catalogued():
+    """Random playouts that also try moves listed earlier (mostly illegal now) meet only catalogued codes."""
+    met = set()
+    for seed in range(6):
+        rnd = random.Random(seed)
+        state, pool = ENGINE.new(2, seed, {"max_custodian_per_move": rnd.choice(["unlimited", 1])}), []
+        while ENGINE.to_act(state):
+            moves = ENGINE.legal_moves(state, state.turn)
+            for other in pool[-10:]:
+                for seat in (0, 1):
+                    try:
+                        ENGINE.check(state, seat, other)
+                    except RulesError as exc:
+                        met.add(exc.code)
+            pool.extend(moves)
+            state = ENGINE.apply(state, state.turn, rnd.choice(moves))
+        try:
+            ENGINE.check(state, 0, pool[-1])
+        except RulesError as exc:
+            met.add(exc.code)
+    assert {"mak-yek.not-your-turn", "mak-yek.no-own-man", "mak-yek.game-over"} <= met
+    assert met <= set(ENGINE.codes)
