@@ -54,6 +54,7 @@ from enum import Enum
 
 from rules.base import (
     BaseEngine,
+    Code,
     IllegalMove,
     InvalidOption,
     InvalidState,
@@ -157,16 +158,105 @@ class Step:
 Move = Roll | Place | Step
 
 
+# --------------------------------------------------------------------------- error codes (DESIGN 4.4)
+
+CODES: Mapping[str, Code] = {
+    "northcott.not-your-turn": Code(
+        "Not your turn", "Nie twój ruch", "Gracz {seat} nie ma teraz ruchu: kolej na przeciwnika."),
+    "northcott.game-over": Code(
+        "The game is over", "Gra skończona", "Gra już się skończyła; gracz {seat} nie może wykonać ruchu."),
+    "northcott.no-such-seat": Code(
+        "No such seat", "Nie ma takiego gracza", "Przy tej planszy nie ma gracza {seat}: grają dwie osoby, 0 i 1."),
+    "northcott.tally-unsupported": Code(
+        "No score sheet", "Brak karty wyników",
+        "W grze Northcotta nie podlicza się punktów z karty: wygrywa ten, kto zablokuje pionki przeciwnika."),
+    "northcott.setup-unsupported": Code(
+        "No setup notation", "Brak zapisu ustawienia",
+        "Pionki ustawia się rzutami kostką; gra nie przyjmuje gotowego ustawienia."),
+    "northcott.wrong-phase": Code(
+        "Not in this phase", "Nie w tej fazie gry",
+        "Teraz trwa faza {got}: kostką rzuca się tylko przy ustawianiu pionków i o pierwszy ruch, "
+        "a pionki przesuwa się dopiero po ustawieniu wszystkich."),
+    "northcott.place-first": Code(
+        "Place the pawn first", "Najpierw postaw pionek",
+        "Na kostce wypadło już {die}: wybierz kolumnę dla pionka ruchem place."),
+    "northcott.bad-dice": Code(
+        "Impossible roll", "Niemożliwy rzut",
+        "W tym rzucie liczba kostek to {expected}, a każda pokazuje od 1 do 6 oczek; podano {got}."),
+    "northcott.tied-roll": Code(
+        "Tied roll", "Remis w rzucie", "W rzucie o pierwszy ruch wypadło {got}, czyli po równo: rzućcie jeszcze raz."),
+    "northcott.roll-first": Code(
+        "Roll first", "Najpierw rzut kostką",
+        "Pionek stawia się dopiero po rzucie kostką, który wyznacza jego rząd."),
+    "northcott.file-taken": Code(
+        "File taken", "Kolumna zajęta", "Masz już pionek w kolumnie {file}: każdy pionek stoi w innej kolumnie."),
+    "northcott.no-own-pawn": Code(
+        "Not your pawn", "To nie twój pionek",
+        "Na polu {from} nie stoi twój pionek; twój pionek w tej kolumnie stoi na {expected}."),
+    "northcott.no-move": Code("No move", "Brak ruchu", "Ruch {from}-{to} nie przesuwa pionka."),
+    "northcott.not-forward": Code(
+        "Not forward", "Ruch do tyłu",
+        "Ruch {from}-{to} nie idzie do przodu, a każdy pionek może się poruszać wyłącznie do przodu."),
+    "northcott.too-far": Code(
+        "Too far", "Za daleko",
+        "Ruch {from}-{to} jest za długi: pionek przesuwa się o jedno, dwa lub trzy pola."),
+    "northcott.blocked": Code(
+        "Blocked", "Droga zablokowana",
+        "Ruch {from}-{to} przeskakuje pionek przeciwnika na {square} albo na nim staje; nie wolno przeskakiwać "
+        "pionków."),
+    "northcott.off-board": Code("Off the board", "Poza planszą", "Ruch {from}-{to} wychodzi poza planszę."),
+    "northcott.not-same-file": Code(
+        "Not along the file", "Zmiana kolumny",
+        "Ruch {from}-{to} zmienia kolumnę; pionek porusza się tylko wzdłuż swojej kolumny."),
+    "northcott.bad-move": Code(
+        "Malformed move", "Niezrozumiały ruch",
+        "Nie rozumiem ruchu {got}: ruch to rzut kostką (roll), postawienie pionka (place) albo przesunięcie "
+        "(move, from, to)."),
+    "northcott.malformed-state": Code(
+        "Malformed state", "Błędny zapis stanu", "Zapis stanu gry Northcotta ma złą postać albo nieznane pola."),
+    "northcott.bad-options": Code(
+        "Bad options", "Błędne opcje", "Opcje zapisane w stanie gry są błędne albo niepełne."),
+    "northcott.bad-rng": Code(
+        "Bad random generator", "Błędny generator losowy",
+        "Zapis generatora rzutów kostką (rng) jest błędny."),
+    "northcott.bad-turn": Code(
+        "Impossible turn", "Niemożliwa kolej",
+        "W tej pozycji nie może być kolej tego gracza (turn): nie zgadza się z fazą gry albo z liczbą ruchów, "
+        "które pionki musiały wykonać."),
+    "northcott.bad-rank": Code(
+        "Impossible rank", "Niemożliwy rząd",
+        "Pionki to dwie listy po 8 kolumn, a każdy pionek stoi w rzędzie planszy (albo jeszcze nie stoi)."),
+    "northcott.pawns-crossed": Code(
+        "Pawns crossed", "Pionki się minęły",
+        "W kolumnie {file} pionki stoją na jednym polu albo się minęły, a nie wolno przeskakiwać pionków."),
+    "northcott.bad-setup": Code(
+        "Impossible setup", "Niemożliwe ustawienie",
+        "Ustawienie pionków jest niemożliwe: rzut kostką stawia pionek w jednym z trzech pierwszych rzędów "
+        "od brzegu gracza, gracze ustawiają na zmianę, a gra zaczyna się po ustawieniu wszystkich 16 pionków."),
+    "northcott.bad-phase": Code(
+        "Impossible phase", "Niemożliwa faza gry",
+        "Rzut o pierwszy ruch odbywa się tylko przy opcji higher-roll, zanim jakikolwiek pionek się ruszy."),
+    "northcott.bad-die": Code(
+        "Impossible die", "Niemożliwa kostka",
+        "Kostka czeka na postawienie pionka tylko przy wyborze kolumny (choose-file) w czasie ustawiania."),
+    "northcott.bad-result": Code(
+        "Result disagrees", "Wynik się nie zgadza",
+        "Zapisany wynik nie wynika z pozycji: gra kończy się, gdy gracz, na którego kolej, nie może ruszyć "
+        "żadnym pionkiem."),
+}
+
+
 class Northcott(BaseEngine[State, Move]):
     game_id = "northcott"
     name = "Northcott's game (dice variant; classic as an option)"
     players = range(2, 3)
     options = OPTIONS
     move_kinds = ("roll", "place", "move")
+    codes = CODES
 
     def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
-            raise InvalidOption("northcott.setup-unsupported", f"northcott has no setup notation, got {setup!r}")
+            raise InvalidOption("northcott.setup-unsupported", f"northcott has no setup notation, got {excerpt(setup)}")
         empty = (None,) * _FILES
         return State(Options.from_mapping(options), rng, Phase.SETUP, (empty, empty), 0)
 
@@ -196,43 +286,49 @@ class Northcott(BaseEngine[State, Move]):
         self.check_turn(state, seat)
         if isinstance(move, Roll):
             require(state.phase is not Phase.PLAY, IllegalMove, "northcott.wrong-phase",
-                    "dice are rolled only during the setup and for the first player; now pawns move")
+                    "dice are rolled only during the setup and for the first player; now pawns move",
+                    got=state.phase.value)
             require(state.die is None, IllegalMove, "northcott.place-first",
-                    f"the die already shows {state.die}: choose the file for your pawn with a 'place' move")
+                    f"the die already shows {state.die}: choose the file for your pawn with a 'place' move",
+                    die=state.die)
             if move.dice is not None:
                 count = 2 if state.phase is Phase.FIRST_ROLL else 1
-                require(len(move.dice) == count, IllegalMove, "northcott.bad-dice",
-                        f"this roll needs {count} die/dice, got {list(move.dice)}")
-                require(all(1 <= d <= 6 for d in move.dice), IllegalMove, "northcott.bad-dice",
-                        f"a die shows 1..6, got {list(move.dice)}")
+                dice = list(move.dice)
+                require(len(move.dice) == count and all(1 <= d <= 6 for d in move.dice), IllegalMove,
+                        "northcott.bad-dice", f"this roll is {count} die/dice showing 1..6, got {dice}",
+                        expected=count, got=dice)
                 require(count == 1 or move.dice[0] != move.dice[1], IllegalMove, "northcott.tied-roll",
-                        f"the first-player roll {list(move.dice)} is a tie: roll again")
+                        f"the first-player roll {dice} is a tie: roll again", got=dice)
         elif isinstance(move, Place):
             require(state.phase is Phase.SETUP and state.die is not None, IllegalMove, "northcott.roll-first",
                     "a pawn is placed only after its die is rolled (placement 'choose-file')")
             require(move.file in _open_files(state, seat), IllegalMove, "northcott.file-taken",
-                    f"you already have a pawn in file {FILES[move.file]!r}")
+                    f"you already have a pawn in file {FILES[move.file]!r}", file=FILES[move.file])
         else:
             require(state.phase is Phase.PLAY, IllegalMove, "northcott.wrong-phase",
-                    f"pawns move only after the setup; now is the {state.phase.value} phase")
+                    f"pawns move only after the setup; now is the {state.phase.value} phase", got=state.phase.value)
             frm, to = _name(move.file, move.frm), _name(move.file, move.to)
+            where = {"from": frm, "to": to}
             own, enemy = _pawns(state, seat)[move.file], _pawns(state, 1 - seat)[move.file]
             require(own == move.frm, IllegalMove, "northcott.no-own-pawn",
-                    f"your pawn in file {FILES[move.file]} is on {_name(move.file, own)}, not {frm}")
+                    f"your pawn in file {FILES[move.file]} is on {_name(move.file, own)}, not {frm}",
+                    **where, expected=_name(move.file, own))
             forward = 1 if seat == 0 else -1
             step = (move.to - move.frm) * forward
-            require(step != 0, IllegalMove, "northcott.no-move", f"{frm}-{to} does not move the pawn")
+            require(step != 0, IllegalMove, "northcott.no-move", f"{frm}-{to} does not move the pawn", **where)
             if not state.options.classic:
-                # "Pawns move forward only ... 1, 2 or 3 squares"
-                require(step > 0, IllegalMove, "northcott.not-forward", f"{frm}-{to} is not a forward move")
-                require(step <= 3, IllegalMove, "northcott.too-far", f"{frm}-{to} moves {step} squares; at most 3")
+                # "Każdy pionek może się poruszać wyłącznie do przodu" (forward only) ...
+                require(step > 0, IllegalMove, "northcott.not-forward", f"{frm}-{to} is not a forward move", **where)
+                # ... "przesuwając pionek o jedno, dwa lub trzy pola" (1, 2 or 3 squares)
+                require(step <= 3, IllegalMove, "northcott.too-far", f"{frm}-{to} moves {step} squares; at most 3",
+                        **where, got=step)
             if step > 0:
-                # "may not jump over pawns": the squares passed and the target must be empty
+                # "Nie wolno przeskakiwać pionków": the squares passed and the target must be empty
                 require((enemy - move.to) * forward > 0, IllegalMove, "northcott.blocked",
                         f"{frm}-{to} would {'land on' if enemy == move.to else 'jump'} the enemy pawn "
-                        f"on {_name(move.file, enemy)}")
+                        f"on {_name(move.file, enemy)}", **where, square=_name(move.file, enemy))
             require(move.to in _targets(state, seat, move.file), IllegalMove, "northcott.off-board",
-                    f"{frm}-{to} leaves the board")
+                    f"{frm}-{to} leaves the board", **where)
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, Roll):
@@ -342,7 +438,7 @@ class Northcott(BaseEngine[State, Move]):
             w, b = white[f], black[f]
             require(w is None or b is None or w < b, InvalidState, "northcott.pawns-crossed",
                     f"file {FILES[f]}: White's pawn on rank {w and w + 1} is not below Black's on {b and b + 1}; "
-                    "pawns never pass each other")
+                    "pawns never pass each other", file=FILES[f])
         if phase is Phase.SETUP:
             require(placed[0] - placed[1] in (0, 1) and turn == placed[0] - placed[1] and placed[1] < _FILES,
                     InvalidState, "northcott.bad-setup",
@@ -403,7 +499,7 @@ class Northcott(BaseEngine[State, Move]):
 
     def move_from_json(self, data: Json) -> Move:
         def bad(why: str) -> IllegalMove:
-            return IllegalMove("northcott.bad-move", f"{why}; got {data!r}")
+            return IllegalMove("northcott.bad-move", f"{why}; got {excerpt(data)}", got=excerpt(data))
 
         if not isinstance(data, dict) or data.get("kind") not in self.move_kinds:
             raise bad("a northcott move is an object with kind 'roll', 'place' or 'move'")
@@ -428,7 +524,8 @@ class Northcott(BaseEngine[State, Move]):
             raise bad("'from' and 'to' must be squares like 'c2'")
         (f1, r1), (f2, r2) = squares
         if f1 != f2:
-            raise IllegalMove("northcott.not-same-file", f"{data['from']}-{data['to']}: a pawn moves along its own file")
+            raise IllegalMove("northcott.not-same-file", f"{data['from']}-{data['to']}: a pawn moves along its own file",
+                              **{"from": data["from"], "to": data["to"]})
         return Step(f1, r1, r2)
 
 

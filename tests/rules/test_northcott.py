@@ -9,16 +9,21 @@ classic game, whose moves away make cycles, is solved by retrograde analysis.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
 import random
+import re
+import string
 from collections import deque
 from functools import cache
 
 import pytest
 
-from rules.base import IllegalMove, InvalidOption, InvalidState, NotYourTurn, Rng
+from rules import northcott
+from rules.base import IllegalMove, InvalidOption, InvalidState, NotYourTurn, Rng, RulesError
 from rules.northcott import ENGINE
+from service.games import BINDINGS
 from service.schemas.northcott import MOVES, StateSchema
 
 DEFAULTS = {name: opt.default for name, opt in ENGINE.options.items()}
@@ -511,3 +516,103 @@ def test_schemas_accept_every_reached_state_and_move(seed):
     assert schema.validate(ENGINE.to_json(state)) == {}
     for data in ({"kind": "roll", "dice": [3]}, {"kind": "roll", "dice": [2, 5]}, {"kind": "place", "file": "h"}):
         assert MOVES[data["kind"]]().validate(data) == {}
+
+
+# --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)
+
+
+def _raised(action):
+    """The RulesError that ``action`` raises."""
+    with pytest.raises(RulesError) as err:
+        action()
+    return err.value
+
+
+def _v3(**options):
+    """V3: White d4, Black d6; the other files closed at the edges (White to move)."""
+    return position([1, 1, 1, 4, 1, 1, 1, 1], [8, 8, 8, 6, 8, 8, 8, 8], **options)
+
+
+STUCK = {"turn": None, "result": {"winner": 1, "reason": "cannot-move"}, "variant": "classic"}
+START = ENGINE.new(2, 1)
+#: one real raise of every code the engine (and the service, for a seat the table lacks) answers
+TRIGGERS = {
+    "northcott.not-your-turn": lambda: ENGINE.check(START, 1, roll()),
+    "northcott.game-over": lambda: ENGINE.check(position([1] * 8, [2] * 8, **STUCK), 0, mv("a1", "a2")),
+    "northcott.no-such-seat": lambda: BINDINGS[ENGINE.game_id].view(START, 2),
+    "northcott.tally-unsupported": lambda: ENGINE.score_tally({}),
+    "northcott.setup-unsupported": lambda: ENGINE.new(2, 3, setup={"pawns": []}),
+    "northcott.wrong-phase": lambda: ENGINE.check(_v3(), 0, roll(3)),
+    "northcott.place-first": lambda: ENGINE.check(ENGINE.apply(ENGINE.new(2, 5, {"placement": "choose-file"}), 0,
+                                                               roll(2)), 0, roll(3)),
+    "northcott.bad-dice": lambda: ENGINE.check(START, 0, roll(7)),
+    "northcott.tied-roll": lambda: ENGINE.check(set_up([1] * 8, [1] * 8, first_player="higher-roll"), 1, roll(4, 4)),
+    "northcott.roll-first": lambda: ENGINE.check(START, 0, ENGINE.move_from_json({"kind": "place", "file": "a"})),
+    "northcott.file-taken": lambda: ENGINE.check(
+        position([2, None, None, None, None, None, None, None], [7, None, None, None, None, None, None, None],
+                 phase="setup", die=3, placement="choose-file"),
+        0, ENGINE.move_from_json({"kind": "place", "file": "a"})),
+    "northcott.no-own-pawn": lambda: ENGINE.check(_v3(), 0, mv("b2", "b3")),
+    "northcott.no-move": lambda: ENGINE.check(_v3(), 0, mv("d4", "d4")),
+    "northcott.not-forward": lambda: ENGINE.check(_v3(), 0, mv("d4", "d3")),
+    "northcott.too-far": lambda: ENGINE.check(_v3(), 0, mv("a1", "a5")),
+    "northcott.blocked": lambda: ENGINE.check(_v3(), 0, mv("d4", "d7")),
+    "northcott.off-board": lambda: ENGINE.check(_v3(variant="classic", turn=1), 1, mv("a8", "a9")),
+    "northcott.not-same-file": lambda: ENGINE.move_from_json({"kind": "move", "from": "a1", "to": "b2"}),
+    "northcott.bad-move": lambda: ENGINE.move_from_json({"kind": "jump"}),
+    "northcott.malformed-state": lambda: ENGINE.from_json("state"),
+    "northcott.bad-options": lambda: ENGINE.from_json(setup_json(options={"variant": "dice"})),
+    "northcott.bad-rng": lambda: ENGINE.from_json(setup_json(rng={"v": 1, "key": "xyz", "counter": 0})),
+    "northcott.bad-turn": lambda: ENGINE.from_json(setup_json(turn=5)),
+    "northcott.bad-rank": lambda: ENGINE.from_json(setup_json(white=[1, 2, 3])),
+    "northcott.pawns-crossed": lambda: position([1, 1, 1, 7, 1, 1, 1, 1], [8, 8, 8, 5, 8, 8, 8, 8]),
+    "northcott.bad-setup": lambda: ENGINE.from_json(setup_json(phase="play")),
+    "northcott.bad-phase": lambda: position([1] * 8, [8] * 8, phase="first-roll", turn=None),
+    "northcott.bad-die": lambda: position([1] * 8, [8] * 8, die=4),
+    "northcott.bad-result": lambda: position([1] * 8, [2] * 8, variant="classic"),
+}
+
+
+@pytest.mark.parametrize("code", sorted(TRIGGERS))
+def test_every_code_is_catalogued_and_its_polish_detail_formats_with_the_raise(code):
+    """DESIGN 4.4: a real raise of ``code`` carries the context its Polish template needs."""
+    exc = _raised(TRIGGERS[code])
+    assert exc.code == code
+    entry = ENGINE.codes[code]
+    wanted = {name for _, name, _, _ in string.Formatter().parse(entry.detail_pl) if name}
+    assert wanted <= set(exc.context) and entry.detail_pl.format(**exc.context)
+    assert entry.title and entry.title_pl
+    assert "None" not in exc.message and "Error" not in exc.message
+
+
+def test_the_catalogue_lists_exactly_the_codes_raised():
+    """Every code the module names (by reading its source; the base engine adds game-over,
+    not-your-turn and tally-unsupported, the service no-such-seat) is catalogued, and every
+    catalogued code is raised by a trigger above."""
+    named = set(re.findall(r'"(northcott\.[a-z-]+)"', inspect.getsource(northcott)))
+    named |= {f"northcott.{c}" for c in ("game-over", "not-your-turn", "tally-unsupported", "no-such-seat")}
+    assert named == set(ENGINE.codes) == set(TRIGGERS)
+
+
+def test_codes_met_in_play_are_catalogued():
+    """Random playouts in every option mix that also try moves listed earlier (mostly illegal
+    now), by both seats, meet only catalogued codes."""
+    met = set()
+    for seed, placement in itertools.product(range(3), ("in-order", "choose-file")):
+        rnd = random.Random(seed)
+        state = ENGINE.new(2, seed, {"placement": placement, "first_player": rnd.choice(["white", "higher-roll"])})
+        pool = [roll(4), roll(3, 3), roll(9), mv("a1", "a8")]
+        while ENGINE.to_act(state):
+            for other in pool[-12:]:
+                for seat in (0, 1):
+                    try:
+                        ENGINE.check(state, seat, other)
+                    except RulesError as exc:
+                        met.add(exc.code)
+            seat = rnd.choice(sorted(ENGINE.to_act(state)))
+            moves = ENGINE.legal_moves(state, seat)
+            pool.extend(moves)
+            state = ENGINE.apply(state, seat, rnd.choice(moves))
+        met.add(_raised(lambda s=state, last=pool[-1]: ENGINE.check(s, 0, last)).code)
+    assert {"northcott.not-your-turn", "northcott.wrong-phase", "northcott.game-over"} <= met
+    assert met <= set(ENGINE.codes)

@@ -216,7 +216,7 @@ def load(data):
     except ValidationError:
         return "refused"
     except InvalidState as exc:
-        assert exc.code.startswith(f"{GAME}."), exc.code
+        assert exc.code.startswith(f"{GAME}.") and exc.code in ENGINE.codes, exc.code
         return "refused"
 
 
