@@ -296,8 +296,9 @@ def test_player_who_cannot_move_loses_or_draws_by_option():
     drawn = ENGINE.apply(position(**pieces, no_legal_move="draw"), 0, move("c8", "b8"))
     assert ENGINE.outcome(drawn).draw and ENGINE.outcome(drawn).winners == ()
     assert ENGINE.scores(drawn).totals == (0, 0) and ENGINE.scores(drawn).breakdown[1]["result"] == "draw"
-    with pytest.raises(GameOver):
+    with pytest.raises(GameOver) as err:
         ENGINE.check(drawn, 1, move("a8", "b8"))
+    assert err.value.code == "mak-yek.game-over"
 
 
 def test_third_occurrence_of_a_position_is_a_draw():
@@ -376,8 +377,9 @@ def test_first_player_option_lets_black_start():
     state = ENGINE.new(2, 3, {"first_player": "black"})
     assert ENGINE.to_act(state) == {1}
     assert ENGINE.options_of(state)["first_player"] == "black"
-    with pytest.raises(InvalidOption):
+    with pytest.raises(InvalidOption) as err:
         ENGINE.new(2, 3, {"first_player": "red"})
+    assert err.value.code == "options.bad-value"
     with pytest.raises(InvalidOption) as err:
         ENGINE.new(2, 3, setup={"board": []})
     assert err.value.code == "mak-yek.setup-unsupported"
@@ -441,8 +443,9 @@ def test_from_json_rejects_a_history_that_is_not_one_move_per_ply():
     with pytest.raises(InvalidState) as err:
         ENGINE.from_json([1, 2])
     assert err.value.code == "mak-yek.malformed-state"
-    with pytest.raises(InvalidState):
+    with pytest.raises(InvalidState) as err:
         ENGINE.from_json({k: v for k, v in state_json().items() if k != "board"})
+    assert err.value.code == "mak-yek.malformed-state"
 
 
 def test_history_keys_are_the_occupancy_of_both_sides():

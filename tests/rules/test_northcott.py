@@ -211,8 +211,9 @@ def test_pawn_moves_one_to_three_squares_and_never_jumps():
     with pytest.raises(IllegalMove) as err:
         ENGINE.move_from_json({"kind": "move", "from": "a1", "to": "b2"})
     assert err.value.code == "northcott.not-same-file"
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as err:
         ENGINE.check(state, 1, mv("d6", "d5"))
+    assert err.value.code == "northcott.not-your-turn"
     moves = sorted(json.dumps(ENGINE.move_to_json(m)) for m in ENGINE.legal_moves(state, 0))
     assert len(moves) == 7 * 3 + 1
 
@@ -309,8 +310,9 @@ def test_black_places_on_its_own_ranks_and_rng_rolls_are_chance_steps():
     assert code_of(state, 0, roll(2, 3)) == "northcott.bad-dice"
     assert code_of(state, 0, mv("a1", "a2")) == "northcott.wrong-phase"
     assert code_of(state, 0, ENGINE.move_from_json({"kind": "place", "file": "a"})) == "northcott.roll-first"
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as err:
         ENGINE.check(state, 1, roll(3))
+    assert err.value.code == "northcott.not-your-turn"
 
 
 def test_rolls_are_refused_once_pawns_move():
