@@ -1,45 +1,27 @@
 """Mak-yek ("May-Yek" in the seed): the Thai/Malay custodian-capture game on an 8x8 board.
 
-Rule source: ``rules/compendium-003.md`` §4 (seed section 24, Wikipedia *Mak-yek*,
-boardandpieces after Murray); test vectors §4.3 (T1..T8); rulings §4.4 (M-1..M-4).
+The rules as applied here, each ruling with its source and option: ``docs/rules/mak-yek.md``
+(section numbers below refer to it).
 
-- Board 8x8; White (seat 0) fills ranks 1 and 3, Black (seat 1) ranks 8 and 6 (16 men each).
-- A move slides one man like a rook over empty squares; no jumps, no passing, the target
-  must be empty (no displacement captures, T8).
-- Captures are made only by the mover, around the square moved to, and removed at once:
+- §2: 8x8; seat 0 (White) fills ranks 1 and 3, seat 1 (Black) ranks 8 and 6 (16 men each).
+- §3: a man slides like a rook over empty squares; no jumps, no passing, the target must be
+  empty (no displacement captures, T8).
+- §4: captures are made only by the mover, around the square moved to, and removed at once:
   custodian (an enemy man next to the landing square with a friendly man beyond it) and
-  intervention (landing between two adjacent enemy men on a rank or file takes both).
-  One move may combine them (T3, T4); the moving man is never captured (T7); men that
-  already stood flanked stay (T6).
-- The player left with no men loses.
+  intervention (landing between two adjacent enemy men on a rank or file takes both). One move
+  may combine them (T3, T4; option ``max_custodian_per_move``); ``line_custodian`` takes whole
+  lines; the moving man is never captured (T7); men that already stood flanked stay (T6).
+- §5: the player left with no men loses; a player who cannot move loses (or draws:
+  ``no_legal_move``); draws by agreement, threefold repetition and a no-capture limit.
+- §6: every option with its default and why; §9: ``may-yek`` is an alias.
 
-Options (every PROPOSED ruling of §4.1/§4.4), with defaults:
-
-- ``first_player`` = ``"white"`` (M-3; ``"black"``).
-- ``max_custodian_per_move`` = ``"unlimited"`` (M-1, as Wikipedia); ``1`` applies Murray's
-  limit of one custodian capture (plus the intervention) per move: when a move could make
-  several, the move names the one it makes in ``"custodian"`` (the square of the first
-  enemy man of that capture), and ``legal_moves`` lists one move per choice.
-- ``line_custodian`` = ``false`` (M-2): when true, a contiguous line of enemy men closed by
-  a friendly man is captured whole (Low, 1839; T5).
-- ``no_legal_move`` = ``"loses"`` (§4.1): a player who cannot move loses; ``"draw"``.
-- ``repetition`` = ``"threefold"`` (§4.1 b): the third occurrence of a position with the
-  same player to move is a draw; ``"off"`` disables it.
-- ``no_capture_limit_plies`` = 100 (§4.1 c, 1..1000): that many consecutive plies without a
-  capture is a draw.
-- ``draw_by_agreement`` = ``true`` (§4.1 a): the player to move may offer a draw
-  (``{"kind": "offer-draw"}``, then he still moves); the opponent, on his turn, may answer
-  ``{"kind": "accept-draw"}`` instead of moving; any move declines the offer.
-
-M-4: "May-Yek" is the same game; the game id is ``mak-yek``.
-
-Representation: the board is a 64-character string, index ``rank * 8 + file`` (rank 0 is
-rank 1); its JSON is 8 strings of ``W``, ``B`` and ``.``, rank 8 first. Squares are named
-``a1``..``h8``; a move is ``{"kind": "move", "from": "a3", "to": "a5"}``. For repetition
-the state keeps ``history``: the positions before each ply since the last capture, each
-as 32 hex digits (White's then Black's 64-bit occupancy, bit ``rank * 8 + file``);
-positions cannot repeat across a capture. Nothing is hidden and there is no chance.
-Scores: 1 for the winner, 0 otherwise (a draw scores 0 each).
+Representation (§7): the board is a 64-character string, index ``rank * 8 + file`` (rank 0 is
+rank 1); its JSON is 8 strings of ``W``, ``B`` and ``.``, rank 8 first. Sides are seats 0/1;
+``colors`` labels them. ``turn`` is the seat to move (None once the game is over, when ``end``
+says how it ended; JSON ``result``). For repetition the state keeps ``positions``: the
+positions before each ply since the last capture, each as 32 hex digits (White's then Black's
+64-bit occupancy, bit ``rank * 8 + file``); positions cannot repeat across a capture. Nothing
+is hidden and there is no chance. ``from_json`` refuses states play cannot reach (§7).
 
 Square names come from ``rules/boards.py``, shared with Northcott.
 """
@@ -83,28 +65,31 @@ _UNLIMITED = "unlimited"
 # --------------------------------------------------------------------------- options, state, moves
 
 OPTIONS: Mapping[str, Option] = {
-    "first_player": Option("white", "who moves first (M-3: no traditional rule)", choices=("white", "black")),
+    "first_player": Option("white", "who moves first: no traditional rule exists (docs/rules/mak-yek.md §6)",
+                           choices=("white", "black")),
     "max_custodian_per_move": Option(
         _UNLIMITED,
-        "custodian captures per move (M-1): 'unlimited' (Wikipedia) or 1 (Murray; the mover "
-        "names the one he makes in the move's 'custodian' field)",
+        "custodian captures per move: 'unlimited' (Wikipedia) or 1 (Murray; the mover names the one he makes "
+        "in the move's 'custodian' field) (docs/rules/mak-yek.md §4.3)",
         choices=(_UNLIMITED, 1),
     ),
     "line_custodian": Option(
-        False, "a whole line of enemy men closed by a friendly man is captured (M-2, Low 1839)", type="boolean"
+        False, "a whole line of enemy men closed by a friendly man is captured (Low 1839) (docs/rules/mak-yek.md §4.4)",
+        type="boolean",
     ),
-    "no_legal_move": Option("loses", "a player who cannot move loses, or the game is drawn (§4.1)",
-                          choices=("loses", "draw")),
+    "no_legal_move": Option("loses", "a player who cannot move loses, or the game is drawn (docs/rules/mak-yek.md §5.2)",
+                            choices=("loses", "draw")),
     "repetition": Option(
-        "threefold", "the third occurrence of a position, same player to move, is a draw (§4.1 b)",
+        "threefold", "the third occurrence of a position, same player to move, is a draw (docs/rules/mak-yek.md §5.4)",
         choices=("threefold", "off"),
     ),
     "no_capture_limit_plies": Option(
-        100, "consecutive plies without a capture that draw the game (§4.1 c)", type="integer",
+        100, "consecutive plies without a capture that draw the game (docs/rules/mak-yek.md §5.5)", type="integer",
         minimum=1, maximum=1000,
     ),
     "draw_by_agreement": Option(
-        True, "the player to move may offer a draw, which the opponent may accept on his turn (§4.1 a)",
+        True, "the player to move may offer a draw, which the opponent may accept on his turn "
+        "(docs/rules/mak-yek.md §5.3)",
         type="boolean",
     ),
 }

@@ -1,48 +1,34 @@
-"""Northcott's game ("Gra Northcotta"): the seed's dice variant, with the classic game as an option.
+"""Northcott's game ("Gra Northcotta"): the seed's dice game, with the classic game as an option.
 
-Rule source: ``rules/compendium-003.md`` §3 (seed section 23): §3.1 the classic game
-(Winning Ways; cut-the-knot), §3.2 the seed's text, §3.3 the spec of the dice variant,
-§3.4 test vectors V1..V4, §3.5 ambiguities N-1..N-5.
+The rules as applied here, each ruling with its source and option: ``docs/rules/northcott.md``
+(section numbers below refer to it).
 
-Dice variant (default, §3.3): 8 files, one White (seat 0) and one Black (seat 1) pawn per
-file. Setup: file by file from a to h, White rolls for his pawn in that file, then Black;
-1 or 5 places it on the 1st rank from the player's own edge, 2 or 6 on the 2nd, 3 or 4 on
-the 3rd. Then White moves first: a pawn goes forward (towards the enemy edge) 1, 2 or 3
-squares; every square passed over and the target must be empty (no jumping, no captures).
-A player with no legal move on his turn loses (the game ends when every file's gap is 0).
-
-Options (every PROPOSED ruling of §3.3/§3.5), with defaults:
-
-- ``variant`` = ``"dice"`` (N-5); ``"classic"`` (§3.1): a pawn slides any number of empty
-  squares along its file, towards or away from the enemy pawn, never past it or off the
-  board. The setup stays the dice placement (it yields a legal classic position).
-  Under random play the classic game practically never ends (moves away are reversible;
-  a player is stuck only with every pawn pressed between his own edge and the enemy pawn;
-  none of 80 random playouts ended within 20000 moves). The spec gives it no move limit
-  or draw rule, so none is imposed here (reported to the lead).
-- ``board`` = ``"8x8"`` (N-1: files x ranks); ``"8x10"``, ``"8x12"`` (placement still uses
-  the 3 ranks nearest each player's edge).
-- ``placement`` = ``"in-order"`` (N-2: files a..h, White then Black per file);
-  ``"choose-file"``: after each roll the roller names the file (one where he has no pawn
-  yet) with a ``place`` move.
-- ``first_player`` = ``"white"`` (N-3); ``"higher-roll"``: after the setup both players roll
-  one die (a ``roll`` move by either seat with two dice ``[white, black]``, ties re-rolled)
-  and the higher roll moves first.
-- ``misere`` = ``false`` (N-4); when true a player who cannot move on his turn wins.
+- §2: 8 files, one pawn of seat 0 (White) and one of seat 1 (Black) per file; ``board``
+  ``"8x8"`` (default), ``"8x10"``, ``"8x12"``.
+- §3: the setup: file by file from a to h, White rolls for his pawn in that file, then Black;
+  1 or 5 places it on the 1st rank from the player's own edge, 2 or 6 on the 2nd, 3 or 4 on
+  the 3rd (``placement = "choose-file"``: the roller names the file). White moves first
+  (``first_player = "higher-roll"``: both roll one die, the higher starts).
+- §4: dice game (default): a pawn goes forward 1, 2 or 3 squares; every square passed over and
+  the target must be empty (no jumping, no captures). ``variant = "classic"``: any distance,
+  towards or away from the enemy pawn, never past it or off the board.
+- §5: a player with no legal move on his turn loses (``misere``: wins). The classic game may
+  never end under random play (moves away are reversible); no move limit is imposed.
 
 Moves (JSON ``kind``):
 - ``roll``: ``{"kind": "roll"}`` draws the die (or the two first-player dice) from the
-  state's rng; ``{"kind": "roll", "dice": [4]}`` (or ``[5, 2]``) carries physical dice.
+  state's rng; ``{"kind": "roll", "dice": [4]}`` (or ``[5, 2]``: seat 0's, seat 1's) carries
+  physical dice.
 - ``place``: ``{"kind": "place", "file": "c"}`` (choose-file placement only).
 - ``move``: ``{"kind": "move", "from": "c2", "to": "c4"}``.
 
-State JSON: ``pawns`` lists, for seat 0 (White) then seat 1 (Black), the absolute rank
+State JSON (§7): ``pawns`` lists, for seat 0 (White) then seat 1 (Black), the absolute rank
 (1-based, from seat 0's edge) of each file's pawn, or null before it is placed; ``colors`` is
 the label ``["white", "black"]``; ``phase`` is ``setup``, ``first-roll`` or ``play``; ``turn``
 is the seat to act (null in the first-player roll, where both act, and once the game is over);
 ``result`` is null until the game ends, then ``{"winner", "reason"}``; ``die`` is a rolled die
-awaiting its ``place`` move. Nothing is hidden; views only drop the rng.
-Scores: 1 for the winner, 0 for the loser.
+awaiting its ``place`` move. Nothing is hidden; views only drop the rng. ``from_json`` refuses
+states play cannot reach (§7). Scores: 1 for the winner, 0 for the loser.
 """
 
 from __future__ import annotations
@@ -77,19 +63,22 @@ _STATE_FIELDS = frozenset(("phase", "colors", "turn", "pawns", "die", "result", 
 
 OPTIONS: Mapping[str, Option] = {
     "variant": Option(
-        "dice", "'dice': the seed's game (forward 1-3 squares); 'classic': any distance, towards or away (N-5)",
+        "dice", "'dice': the seed's game (forward 1-3 squares); 'classic': any distance, towards or away "
+        "(docs/rules/northcott.md §4)",
         choices=("dice", "classic"),
     ),
-    "board": Option("8x8", "board size, files x ranks (N-1)", choices=tuple(_BOARDS)),
+    "board": Option("8x8", "board size, files x ranks (docs/rules/northcott.md §2)", choices=tuple(_BOARDS)),
     "placement": Option(
-        "in-order", "'in-order': files a..h, White then Black; 'choose-file': the roller picks the file (N-2)",
+        "in-order", "'in-order': files a..h, White then Black; 'choose-file': the roller picks the file "
+        "(docs/rules/northcott.md §3.2)",
         choices=("in-order", "choose-file"),
     ),
     "first_player": Option(
-        "white", "who moves first after the setup: White, or the higher roll of one die each (N-3)",
+        "white", "who moves first after the setup: White, or the higher roll of one die each "
+        "(docs/rules/northcott.md §3.4)",
         choices=("white", "higher-roll"),
     ),
-    "misere": Option(False, "misere: the player who cannot move wins (N-4)", type="boolean"),
+    "misere": Option(False, "misere: the player who cannot move wins (docs/rules/northcott.md §5.2)", type="boolean"),
 }
 
 

@@ -1,7 +1,8 @@
-"""Mak-yek scenario tests: spec compendium-003 §4 (vectors T1..T8 of §4.3, rulings M-1..M-4)."""
+"""Mak-yek scenario tests. Sections (§) are those of docs/rules/mak-yek.md; T1..T8 are its §8 vectors."""
 
 from __future__ import annotations
 
+import ast
 import inspect
 import json
 import random
@@ -10,7 +11,7 @@ import string
 
 import pytest
 
-from rules import mak_yek
+from rules import boards, mak_yek, northcott
 from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn, RulesError
 from rules.mak_yek import ENGINE, Slide, position_key
 from service.games import BINDINGS
@@ -74,7 +75,7 @@ def error_code(state, seat, mv):
 
 
 def test_men_start_on_ranks_one_and_three_and_white_has_32_rook_moves():
-    """§4.1 setup; every rank-1 man has one move (to rank 2), every rank-3 man three.
+    """§2 setup; every rank-1 man has one move (to rank 2), every rank-3 man three.
 
     8 B B B B B B B B
     7 . . . . . . . .
@@ -97,7 +98,7 @@ def test_men_start_on_ranks_one_and_three_and_white_has_32_rook_moves():
 
 
 def test_target_square_must_be_empty_no_displacement_capture():
-    """T8: W h1, B a1; h1-a1 is illegal (the target is occupied).
+    """§3.2, T8: W h1, B a1; h1-a1 is illegal (the target is occupied).
 
     1 B . . . . . . W
     """
@@ -107,7 +108,7 @@ def test_target_square_must_be_empty_no_displacement_capture():
 
 
 def test_rook_move_may_not_jump_turn_or_start_from_an_empty_square():
-    """§4.1 "no jumping, no diagonal moves": W a1, W a3, B h8.
+    """§3.1-3.2 "no jumping, no diagonal moves": W a1, W a3, B h8.
 
     3 W . .
     2 . . .
@@ -127,7 +128,7 @@ def test_rook_move_may_not_jump_turn_or_start_from_an_empty_square():
 
 
 def test_custodian_capture_takes_the_flanked_enemy():
-    """T1: W d1, B e4, W f4; d1-d4 captures e4 (and Black, left without men, loses).
+    """§4.1, T1: W d1, B e4, W f4; d1-d4 captures e4 (and Black, left without men, loses).
 
     4 . . . * B W      * = d4 after the move
     1 . . . W
@@ -145,7 +146,7 @@ def test_custodian_capture_takes_the_flanked_enemy():
 
 
 def test_intervention_captures_both_enemies_either_side():
-    """T2: W d1, B c4, B e4; d1-d4 lands between them and captures both.
+    """§4.2, T2: W d1, B c4, B e4; d1-d4 lands between them and captures both.
 
     4 . . B * B
     1 . . . W
@@ -157,7 +158,7 @@ def test_intervention_captures_both_enemies_either_side():
 
 
 def test_intervention_and_custodian_combine_to_three_captures():
-    """T3: W d1, B c5, B e5, B d6, W d7; d1-d5 takes c5, e5 (intervention) and d6 (custodian).
+    """§4.3, T3: W d1, B c5, B e5, B d6, W d7; d1-d5 takes c5, e5 (intervention) and d6 (custodian).
 
     7 . . . W
     6 . . . B
@@ -167,14 +168,14 @@ def test_intervention_and_custodian_combine_to_three_captures():
     state = position(white=["d1", "d7"], black=["c5", "e5", "d6", "h8"])
     after = ENGINE.apply(state, 0, move("d1", "d5"))
     assert men(after) == {"d5": "W", "d7": "W", "h8": "B"}
-    # Murray's limit (M-1) allows one custodian plus the intervention: still all three here
+    # Murray's limit (§4.3) allows one custodian plus the intervention: still all three here
     limited = position(white=["d1", "d7"], black=["c5", "e5", "d6", "h8"], max_custodian_per_move=1)
     assert ENGINE.legal_moves(limited, 0).count(move("d1", "d5")) == 1
     assert men(ENGINE.apply(limited, 0, move("d1", "d5"))) == men(after)
 
 
 def test_two_custodian_captures_in_one_move():
-    """T4: W d1, B d5, W d6, B e4, W f4; d1-d4 captures d5 and e4.
+    """§4.3, T4: W d1, B d5, W d6, B e4, W f4; d1-d4 captures d5 and e4.
 
     6 . . . W
     5 . . . B
@@ -187,7 +188,7 @@ def test_two_custodian_captures_in_one_move():
 
 
 def test_murray_limit_makes_the_mover_choose_one_custodian_capture():
-    """M-1 with max_custodian_per_move=1, on T4: d1-d4 is listed once per capture it may make.
+    """§4.3 with max_custodian_per_move=1, on T4: d1-d4 is listed once per capture it may make.
 
     6 . . . W
     5 . . . B
@@ -208,7 +209,7 @@ def test_murray_limit_makes_the_mover_choose_one_custodian_capture():
 
 
 def test_two_adjacent_enemies_are_not_captured_unless_line_custodian():
-    """T5: W e1, W b4, B c4, B d4; e1-e4: none by default; c4 and d4 under line_custodian (M-2).
+    """T5: W e1, W b4, B c4, B d4; e1-e4: none by default; c4 and d4 under line_custodian (§4.4).
 
     4 . W B B *
     1 . . . . W
@@ -225,7 +226,7 @@ def test_two_adjacent_enemies_are_not_captured_unless_line_custodian():
 
 
 def test_captures_happen_only_around_the_square_moved_to():
-    """T6: B e4 already between W d4 and W f4; White plays a1-a2: nothing is captured.
+    """§4.5, T6: B e4 already between W d4 and W f4; White plays a1-a2: nothing is captured.
 
     4 . . . W B W
     1 W
@@ -236,7 +237,7 @@ def test_captures_happen_only_around_the_square_moved_to():
 
 
 def test_mover_between_two_enemies_captures_them_and_is_never_captured():
-    """T7: Black to move, B e8, W d4, W f4; e8-e4 takes d4 and f4 by intervention.
+    """§4.5, T7: Black to move, B e8, W d4, W f4; e8-e4 takes d4 and f4 by intervention.
 
     8 . . . . B
     4 . . . W * W
@@ -248,7 +249,7 @@ def test_mover_between_two_enemies_captures_them_and_is_never_captured():
 
 
 def test_intervention_needs_an_enemy_on_both_sides_and_the_edge_never_flanks():
-    """§4.1/§4.2: a one-step slide c4-d4 leaves c4 empty, so B e4 alone is not taken by
+    """§4.1-4.2: a one-step slide c4-d4 leaves c4 empty, so B e4 alone is not taken by
     intervention (and not by custodian: f4 is empty); b1-b5 lands next to B a5 on the edge,
     and the board edge is no friendly man.
 
@@ -264,7 +265,7 @@ def test_intervention_needs_an_enemy_on_both_sides_and_the_edge_never_flanks():
 
 
 def test_a_capture_restarts_the_repetition_and_no_capture_counts():
-    """§4.1 b/c: after quiet shuffles, a capture sets plies_since_capture to 0 and empties the
+    """§5.4-5.5: after quiet shuffles, a capture sets plies_since_capture to 0 and empties the
     history, so earlier positions no longer count towards a repetition.
 
     4 . . . . B W
@@ -283,7 +284,7 @@ def test_a_capture_restarts_the_repetition_and_no_capture_counts():
 
 
 def test_player_who_cannot_move_loses_or_draws_by_option():
-    """§4.1 [PROPOSED]: c8-b8 boxes Black's only man in a8; Black cannot move and loses.
+    """§5.2: c8-b8 boxes Black's only man in a8; Black cannot move and loses.
 
     8 B . W          8 B W .
     7 W . .    ->    7 W . .
@@ -302,7 +303,7 @@ def test_player_who_cannot_move_loses_or_draws_by_option():
 
 
 def test_third_occurrence_of_a_position_is_a_draw():
-    """§4.1 b: W a1 and B h8 shuffle a1-a2, h8-h7, a2-a1, h7-h8 twice: the 8th ply repeats the
+    """§5.4: W a1 and B h8 shuffle a1-a2, h8-h7, a2-a1, h7-h8 twice: the 8th ply repeats the
     start (White to move) for the third time.
 
     8 . . . . . . . B
@@ -320,7 +321,7 @@ def test_third_occurrence_of_a_position_is_a_draw():
 
 
 def test_no_capture_limit_draws_after_that_many_quiet_plies():
-    """§4.1 c: no_capture_limit_plies=3: the third quiet ply ends the game in a draw."""
+    """§5.5: no_capture_limit_plies=3: the third quiet ply ends the game in a draw."""
     start = position(white=["a1"], black=["h8"], no_capture_limit_plies=3)
     two = play(start, "a1-a2", "h8-h7")
     assert ENGINE.to_act(two) == {0} and two.quiet == 2
@@ -329,7 +330,7 @@ def test_no_capture_limit_draws_after_that_many_quiet_plies():
 
 
 def test_default_no_capture_limit_is_one_hundred_plies():
-    """§4.1 c: the default draws after 100 plies without capture (a random quiet walk)."""
+    """§5.5: the default draws after 100 plies without capture (a random quiet walk)."""
     state = position(white=["a1", "c1"], black=["h8", "f8"], repetition="off")
     rnd = random.Random(5)
     for ply in range(100):
@@ -342,7 +343,7 @@ def test_default_no_capture_limit_is_one_hundred_plies():
 
 
 def test_draw_by_agreement_is_offered_before_a_move_and_accepted_instead_of_one():
-    """§4.1 a: White offers, then moves a1-a2; Black accepts instead of moving: a draw.
+    """§5.3: White offers, then moves a1-a2; Black accepts instead of moving: a draw.
 
     8 . . . . . . . B
     1 W . . . . . . .
@@ -373,7 +374,7 @@ def test_draw_by_agreement_is_offered_before_a_move_and_accepted_instead_of_one(
 
 
 def test_first_player_option_lets_black_start():
-    """M-3: first_player=black."""
+    """§6 first_player=black."""
     state = ENGINE.new(2, 3, {"first_player": "black"})
     assert ENGINE.to_act(state) == {1}
     assert ENGINE.options_of(state)["first_player"] == "black"
@@ -588,3 +589,16 @@ def test_codes_met_in_play_are_catalogued():
             met.add(exc.code)
     assert {"mak-yek.not-your-turn", "mak-yek.no-own-man", "mak-yek.game-over"} <= met
     assert met <= set(ENGINE.codes)
+
+
+def test_board_games_share_square_names_and_no_game_imports_another():
+    """Issue 12 §4: square names live in rules/boards.py; Mak-yek and Northcott import it, not each other."""
+    assert boards.square_name(0, 0) == "a1" and boards.square_name(7, 7) == "h8"
+    assert boards.parse_square("c4") == (2, 3) and boards.parse_square("h12", ranks=12) == (7, 11)
+    for bad in ("a0", "i1", "a9", "c04", "", None, 12, "a1x"):
+        assert boards.parse_square(bad) is None, bad
+    games = {"mak_yek", "northcott"}
+    for module in (mak_yek, northcott):
+        imported = {node.module for node in ast.walk(ast.parse(inspect.getsource(module)))
+                    if isinstance(node, ast.ImportFrom) and node.module}
+        assert "rules.boards" in imported and not {f"rules.{g}" for g in games} & imported

@@ -7,7 +7,7 @@ the schema (marshmallow ``ValidationError``) or by ``from_json`` (``InvalidState
 ``mak-yek.`` code), or be a state that play can reach; no other exception is allowed.
 
 Kinds marked ``REFUSED`` are refused every time. Kinds marked ``EITHER`` may give a reachable
-state, and each says when and why (docs/rules/mak-yek.md §6 lists what ``from_json`` checks).
+state, and each says when and why (docs/rules/mak-yek.md §7 lists what ``from_json`` checks).
 """
 
 from __future__ import annotations

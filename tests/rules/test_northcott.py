@@ -1,4 +1,4 @@
-"""Northcott's game scenario tests: spec compendium-003 §3 (vectors V1..V4 of §3.4, N-1..N-5).
+"""Northcott's game scenario tests. Sections (§) are those of docs/rules/northcott.md; V1..V4 are its §8 vectors.
 
 Ranks in the drawings and in the JSON are absolute and 1-based (White's edge is rank 1).
 Two brute-force solvers live here, independent of the engine and of the Nim / Grundy
@@ -97,7 +97,7 @@ def gaps_win(gap_multiset: tuple, misere: bool = False) -> bool:
 
 
 def classic_moves(white: tuple, black: tuple, mover: int, ranks: int):
-    """Classic moves (§3.1): any distance towards or away, never onto or past the enemy, on the board."""
+    """Classic moves (§4.2): any distance towards or away, never onto or past the enemy, on the board."""
     own, enemy = (white, black) if mover == 0 else (black, white)
     for f in range(len(own)):
         for target in range(ranks):
@@ -158,7 +158,7 @@ def engine_wins(state, mover: int, memo: dict) -> bool:
 
 
 def test_dice_setup_places_each_pawn_by_its_roll_v1_is_lost_for_white():
-    """V1: White rolls 5,2,6,3,1,4,2,6 and Black 3,3,1,5,4,2,6,1 for files a..h.
+    """§3.1, §8 V1: White rolls 5,2,6,3,1,4,2,6 and Black 3,3,1,5,4,2,6,1 for files a..h.
 
     White ranks 1,2,2,3,1,3,2,2; Black (from its edge) 3,3,1,1,3,2,2,1 = absolute 6,6,8,8,6,7,7,8;
     gaps 4,3,5,4,4,3,4,5; Grundy values (gap mod 4) XOR to 0: White, to move, loses.
@@ -176,7 +176,7 @@ def test_dice_setup_places_each_pawn_by_its_roll_v1_is_lost_for_white():
 
 
 def test_v2_winning_moves_for_white():
-    """V2: as V1 but Black's h-roll is 2 (rank 7): gaps 4,3,5,4,4,3,4,4, XOR 1.
+    """§8 V2: as V1 but Black's h-roll is 2 (rank 7): gaps 4,3,5,4,4,3,4,4, XOR 1.
 
     White wins; a1-a4 (gap 4 -> 1), b2-b3 and c2-c3 are winning moves.
     """
@@ -193,7 +193,7 @@ def test_v2_winning_moves_for_white():
 
 
 def test_pawn_moves_one_to_three_squares_and_never_jumps():
-    """V3: White on d4, Black on d6 (gap 1): d4-d5 is legal, d4-d6 lands on and d4-d7 jumps the enemy.
+    """§4.1, §8 V3: White on d4, Black on d6 (gap 1): d4-d5 is legal, d4-d6 lands on and d4-d7 jumps the enemy.
 
     6 . . . B
     5 . . . .
@@ -219,7 +219,7 @@ def test_pawn_moves_one_to_three_squares_and_never_jumps():
 
 
 def test_black_moves_down_its_file_one_to_three_squares_without_jumping():
-    """§3.3 for Black: forward is towards rank 1. Black d6, White d4 (gap 1): d6-d5 is legal,
+    """§4.1 for Black: forward is towards rank 1. Black d6, White d4 (gap 1): d6-d5 is legal,
     d6-d4 lands on and d6-d3 jumps White; d6-d7 goes backward; a8-a4 is 4 squares.
 
     6 . . . B
@@ -241,7 +241,7 @@ def test_black_moves_down_its_file_one_to_three_squares_without_jumping():
 
 
 def test_classic_nim_positions_v4_by_retrograde_analysis():
-    """V4 (classic, §3.1): gaps 1, 2, 3 lose for the mover; from gaps 2, 3 the move to 2, 2 wins.
+    """§8 V4 (classic, §4.2): gaps 1, 2, 3 lose for the mover; from gaps 2, 3 the move to 2, 2 wins.
 
     Solved on a 3-file (and 2-file) board of 6 ranks by retrograde analysis, moves away included.
     """
@@ -256,7 +256,7 @@ def test_classic_nim_positions_v4_by_retrograde_analysis():
 
 
 def test_engine_classic_moves_match_the_rules_of_3_1():
-    """The engine's classic moves equal §3.1's (towards or away, any distance) on random positions."""
+    """The engine's classic moves equal §4.2's (towards or away, any distance) on random positions."""
     rnd = random.Random(4)
     for _ in range(40):
         white, black = [], []
@@ -295,7 +295,7 @@ def test_engine_game_tree_agrees_with_brute_force_solver(misere):
 
 
 def test_black_places_on_its_own_ranks_and_rng_rolls_are_chance_steps():
-    """§3.3 mapping: 1,5 -> rank 1; 2,6 -> rank 2; 3,4 -> rank 3, counted from each player's edge."""
+    """§3.1 mapping: 1,5 -> rank 1; 2,6 -> rank 2; 3,4 -> rank 3, counted from each player's edge."""
     state = ENGINE.new(2, 5)
     assert ENGINE.to_act(state) == {0} and ENGINE.legal_moves(state, 0) == [roll()]
     for die, rank in ((1, 1), (5, 1), (2, 2), (6, 2), (3, 3), (4, 3)):
@@ -322,7 +322,7 @@ def test_rolls_are_refused_once_pawns_move():
 
 
 def test_choose_file_placement_rolls_then_places():
-    """N-2 option: the roller names the file (one where he has no pawn yet) after each roll."""
+    """§3.2 option: the roller names the file (one where he has no pawn yet) after each roll."""
     state = ENGINE.new(2, 5, {"placement": "choose-file"})
     rolled = ENGINE.apply(state, 0, roll(2))
     assert ENGINE.to_json(rolled)["die"] == 2 and ENGINE.to_act(rolled) == {0}
@@ -339,7 +339,7 @@ def test_choose_file_placement_rolls_then_places():
 
 
 def test_higher_roll_decides_who_moves_first():
-    """N-3 option: after the setup both roll one die; the higher moves first; ties are re-rolled."""
+    """§3.4 option: after the setup both roll one die; the higher moves first; ties are re-rolled."""
     state = set_up([1] * 8, [1] * 8, first_player="higher-roll")
     assert ENGINE.to_json(state)["phase"] == "first-roll" and ENGINE.to_act(state) == {0, 1}
     assert code_of(state, 1, roll(4, 4)) == "northcott.tied-roll"
@@ -353,7 +353,7 @@ def test_higher_roll_decides_who_moves_first():
 
 
 def test_larger_board_places_black_near_its_own_edge():
-    """N-1 option board=8x12: Black's rolls 1, 2, 3 place on ranks 12, 11, 10."""
+    """§2 option board=8x12: Black's rolls 1, 2, 3 place on ranks 12, 11, 10."""
     state = set_up([1, 2, 3, 1, 1, 1, 1, 1], [1, 2, 3, 1, 1, 1, 1, 1], board="8x12")
     assert ENGINE.to_json(state)["pawns"][1][:3] == [12, 11, 10]
     assert gaps(state)[:3] == [10, 8, 6]
@@ -363,7 +363,7 @@ def test_larger_board_places_black_near_its_own_edge():
 
 
 def test_player_who_cannot_move_loses_and_wins_under_misere():
-    """§3.3 end / N-4: c1-c4 closes the last gap; Black, to move, is blocked everywhere.
+    """§5.1 / §5.2: c1-c4 closes the last gap; Black, to move, is blocked everywhere.
 
     5 B B B B ...     5 B B B B ...
     4 W W . W   ->    4 W W W W
@@ -386,7 +386,7 @@ def test_player_who_cannot_move_loses_and_wins_under_misere():
 
 
 def test_classic_variant_moves_any_distance_both_ways():
-    """N-5 / §3.1: a1-a5 and a backward d4-d2 are legal classic moves; a1-a0 does not exist.
+    """§4.2: a1-a5 and a backward d4-d2 are legal classic moves; a1-a0 does not exist.
 
     8 B B B B ...
     4 . . . W
