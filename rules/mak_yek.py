@@ -1,47 +1,29 @@
 """Mak-yek ("May-Yek" in the seed): the Thai/Malay custodian-capture game on an 8x8 board.
 
-Rule source: ``rules/compendium-003.md`` §4 (seed section 24, Wikipedia *Mak-yek*,
-boardandpieces after Murray); test vectors §4.3 (T1..T8); rulings §4.4 (M-1..M-4).
+The rules as applied here, each ruling with its source and option: ``docs/rules/mak-yek.md``
+(section numbers below refer to it).
 
-- Board 8x8; White (seat 0) fills ranks 1 and 3, Black (seat 1) ranks 8 and 6 (16 men each).
-- A move slides one man like a rook over empty squares; no jumps, no passing, the target
-  must be empty (no displacement captures, T8).
-- Captures are made only by the mover, around the square moved to, and removed at once:
+- §2: 8x8; seat 0 (White) fills ranks 1 and 3, seat 1 (Black) ranks 8 and 6 (16 men each).
+- §3: a man slides like a rook over empty squares; no jumps, no passing, the target must be
+  empty (no displacement captures, T8).
+- §4: captures are made only by the mover, around the square moved to, and removed at once:
   custodian (an enemy man next to the landing square with a friendly man beyond it) and
-  intervention (landing between two adjacent enemy men on a rank or file takes both).
-  One move may combine them (T3, T4); the moving man is never captured (T7); men that
-  already stood flanked stay (T6).
-- The player left with no men loses.
+  intervention (landing between two adjacent enemy men on a rank or file takes both). One move
+  may combine them (T3, T4; option ``max_custodian_per_move``); ``line_custodian`` takes whole
+  lines; the moving man is never captured (T7); men that already stood flanked stay (T6).
+- §5: the player left with no men loses; a player who cannot move loses (or draws:
+  ``no_legal_move``); draws by agreement, threefold repetition and a no-capture limit.
+- §6: every option with its default and why; §9: ``may-yek`` is an alias.
 
-Options (every PROPOSED ruling of §4.1/§4.4), with defaults:
+Representation (§7): the board is a 64-character string, index ``rank * 8 + file`` (rank 0 is
+rank 1); its JSON is 8 strings of ``W``, ``B`` and ``.``, rank 8 first. Sides are seats 0/1;
+``colors`` labels them. ``turn`` is the seat to move (None once the game is over, when ``end``
+says how it ended; JSON ``result``). For repetition the state keeps ``positions``: the
+positions before each ply since the last capture, each as 32 hex digits (White's then Black's
+64-bit occupancy, bit ``rank * 8 + file``); positions cannot repeat across a capture. Nothing
+is hidden and there is no chance. ``from_json`` refuses states play cannot reach (§7).
 
-- ``first_player`` = ``"white"`` (M-3; ``"black"``).
-- ``max_custodian_per_move`` = ``"unlimited"`` (M-1, as Wikipedia); ``1`` applies Murray's
-  limit of one custodian capture (plus the intervention) per move: when a move could make
-  several, the move names the one it makes in ``"custodian"`` (the square of the first
-  enemy man of that capture), and ``legal_moves`` lists one move per choice.
-- ``line_custodian`` = ``false`` (M-2): when true, a contiguous line of enemy men closed by
-  a friendly man is captured whole (Low, 1839; T5).
-- ``no_legal_move`` = ``"loses"`` (§4.1): a player who cannot move loses; ``"draw"``.
-- ``repetition`` = ``"threefold"`` (§4.1 b): the third occurrence of a position with the
-  same player to move is a draw; ``"off"`` disables it.
-- ``no_capture_limit_plies`` = 100 (§4.1 c, 1..1000): that many consecutive plies without a
-  capture is a draw.
-- ``draw_by_agreement`` = ``true`` (§4.1 a): the player to move may offer a draw
-  (``{"kind": "offer-draw"}``, then he still moves); the opponent, on his turn, may answer
-  ``{"kind": "accept-draw"}`` instead of moving; any move declines the offer.
-
-M-4: "May-Yek" is the same game; the game id is ``mak-yek``.
-
-Representation: the board is a 64-character string, index ``rank * 8 + file`` (rank 0 is
-rank 1); its JSON is 8 strings of ``W``, ``B`` and ``.``, rank 8 first. Squares are named
-``a1``..``h8``; a move is ``{"kind": "move", "from": "a3", "to": "a5"}``. For repetition
-the state keeps ``history``: the positions before each ply since the last capture, each
-as 32 hex digits (White's then Black's 64-bit occupancy, bit ``rank * 8 + file``);
-positions cannot repeat across a capture. Nothing is hidden and there is no chance.
-Scores: 1 for the winner, 0 otherwise (a draw scores 0 each).
-
-The small board helpers ``square_name`` / ``parse_square`` are shared with Northcott.
+Square names come from ``rules/boards.py``, shared with Northcott.
 """
 
 from __future__ import annotations
@@ -52,6 +34,7 @@ from dataclasses import dataclass
 
 from rules.base import (
     BaseEngine,
+    Code,
     IllegalMove,
     InvalidOption,
     InvalidState,
@@ -59,11 +42,12 @@ from rules.base import (
     Option,
     Outcome,
     ScoreReport,
+    excerpt,
     malformed,
     require,
 )
+from rules.boards import COLORS, parse_square, square_name
 
-FILES = "abcdefgh"
 _SIZE = 8
 _MEN = 16
 _MAN = ("W", "B")
@@ -71,55 +55,41 @@ _COLOUR = ("White", "Black")
 _EMPTY = "."
 _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _AXES = (((1, 0), (-1, 0)), ((0, 1), (0, -1)))
+REASONS = ("agreement", "all-captured", "no-legal-move", "threefold-repetition", "no-capture-limit")
+_STATE_FIELDS = frozenset(("board", "colors", "turn", "plies_since_capture", "positions", "draw_offer", "draw_agreed",
+                           "result", "options"))
 _START = "W" * 8 + "." * 8 + "W" * 8 + "." * 16 + "B" * 8 + "." * 8 + "B" * 8
 _UNLIMITED = "unlimited"
-
-
-# --------------------------------------------------------------------------- shared board helpers
-
-
-def square_name(file: int, rank: int) -> str:
-    """``(0, 0)`` -> ``"a1"``: file and rank are 0-based."""
-    return f"{FILES[file]}{rank + 1}"
-
-
-def parse_square(text: Json, ranks: int = _SIZE, files: int = _SIZE) -> tuple[int, int] | None:
-    """``"c4"`` -> ``(2, 3)`` (0-based file, rank); ``None`` for anything else or off the board."""
-    if not isinstance(text, str) or not 2 <= len(text) <= 3:
-        return None
-    file = FILES.find(text[0])
-    digits = text[1:]
-    if not 0 <= file < files or not all(c in "0123456789" for c in digits) or digits[0] == "0":
-        return None
-    rank = int(digits) - 1
-    return (file, rank) if rank < ranks else None
 
 
 # --------------------------------------------------------------------------- options, state, moves
 
 OPTIONS: Mapping[str, Option] = {
-    "first_player": Option("white", "who moves first (M-3: no traditional rule)", choices=("white", "black")),
+    "first_player": Option("white", "who moves first: no traditional rule exists (docs/rules/mak-yek.md §6)",
+                           choices=("white", "black")),
     "max_custodian_per_move": Option(
         _UNLIMITED,
-        "custodian captures per move (M-1): 'unlimited' (Wikipedia) or 1 (Murray; the mover "
-        "names the one he makes in the move's 'custodian' field)",
+        "custodian captures per move: 'unlimited' (Wikipedia) or 1 (Murray; the mover names the one he makes "
+        "in the move's 'custodian' field) (docs/rules/mak-yek.md §4.3)",
         choices=(_UNLIMITED, 1),
     ),
     "line_custodian": Option(
-        False, "a whole line of enemy men closed by a friendly man is captured (M-2, Low 1839)", type="boolean"
+        False, "a whole line of enemy men closed by a friendly man is captured (Low 1839) (docs/rules/mak-yek.md §4.4)",
+        type="boolean",
     ),
-    "no_legal_move": Option("loses", "a player who cannot move loses, or the game is drawn (§4.1)",
-                          choices=("loses", "draw")),
+    "no_legal_move": Option("loses", "a player who cannot move loses, or the game is drawn (docs/rules/mak-yek.md §5.2)",
+                            choices=("loses", "draw")),
     "repetition": Option(
-        "threefold", "the third occurrence of a position, same player to move, is a draw (§4.1 b)",
+        "threefold", "the third occurrence of a position, same player to move, is a draw (docs/rules/mak-yek.md §5.4)",
         choices=("threefold", "off"),
     ),
     "no_capture_limit_plies": Option(
-        100, "consecutive plies without a capture that draw the game (§4.1 c)", type="integer",
+        100, "consecutive plies without a capture that draw the game (docs/rules/mak-yek.md §5.5)", type="integer",
         minimum=1, maximum=1000,
     ),
     "draw_by_agreement": Option(
-        True, "the player to move may offer a draw, which the opponent may accept on his turn (§4.1 a)",
+        True, "the player to move may offer a draw, which the opponent may accept on his turn "
+        "(docs/rules/mak-yek.md §5.3)",
         type="boolean",
     ),
 }
@@ -171,9 +141,9 @@ class End:
 class State:
     options: Options
     board: str  # 64 cells, index rank * 8 + file
-    turn: int  # seat to move: 0 White, 1 Black
+    turn: int | None  # seat to move: 0 White, 1 Black; None once the game is over
     quiet: int  # plies since the last capture (or the start)
-    history: tuple[str, ...]  # position keys before each quiet ply (empty without repetition)
+    positions: tuple[str, ...]  # position keys before each quiet ply (empty without repetition)
     offer: int | None = None  # seat with an open draw offer
     agreed: bool = False  # a draw was agreed
     end: End | None = None  # derived from the fields above, never read from JSON
@@ -201,6 +171,85 @@ class AcceptDraw:
 Move = Slide | OfferDraw | AcceptDraw
 
 
+# --------------------------------------------------------------------------- error codes (DESIGN 4.4)
+
+CODES: Mapping[str, Code] = {
+    "mak-yek.not-your-turn": Code(
+        "Not your turn", "Nie twój ruch", "Gracz {seat} nie ma teraz ruchu: kolej na przeciwnika."),
+    "mak-yek.game-over": Code(
+        "The game is over", "Gra skończona", "Gra już się skończyła; gracz {seat} nie może wykonać ruchu."),
+    "mak-yek.no-such-seat": Code(
+        "No such seat", "Nie ma takiego gracza", "Przy tej planszy nie ma gracza {seat}: grają dwie osoby, 0 i 1."),
+    "mak-yek.tally-unsupported": Code(
+        "No score sheet", "Brak karty wyników",
+        "W Mak-yek nie podlicza się punktów z karty: wynik wynika z pozycji na planszy."),
+    "mak-yek.setup-unsupported": Code(
+        "No setup notation", "Brak zapisu ustawienia",
+        "Mak-yek zaczyna się zawsze od pionków w pierwszym i trzecim rzędzie; innego ustawienia gra nie przyjmuje."),
+    "mak-yek.draw-offers-off": Code(
+        "Draws by agreement are off", "Remis za zgodą wyłączony",
+        "Przy tym stole nie proponuje się remisu (opcja draw_by_agreement)."),
+    "mak-yek.draw-already-offered": Code(
+        "A draw is already offered", "Remis już zaproponowany", "Gracz {seat} już zaproponował remis."),
+    "mak-yek.no-draw-offer": Code(
+        "No draw offered", "Nikt nie proponował remisu",
+        "Gracz {seat} nie zaproponował remisu, więc nie ma czego przyjąć."),
+    "mak-yek.no-own-man": Code("Not your man", "To nie twój pionek", "Na polu {from} nie stoi twój pionek."),
+    "mak-yek.not-rook-move": Code(
+        "Not along a rank or file", "Ruch nie w linii prostej",
+        "Ruch {from}-{to} nie biegnie wzdłuż jednego rzędu ani kolumny: pionek idzie tylko poziomo lub pionowo."),
+    "mak-yek.target-occupied": Code(
+        "Square occupied", "Pole zajęte",
+        "Pole {to} jest zajęte; pionek staje tylko na wolnym polu, a zajęcie pola niczego nie bije."),
+    "mak-yek.path-blocked": Code(
+        "Path blocked", "Droga zagrodzona",
+        "Ruch {from}-{to} przeskakuje pionek; wszystkie pola po drodze muszą być wolne."),
+    "mak-yek.custodian-choice-required": Code(
+        "Name the capture", "Wskaż bicie",
+        "Ruch {from}-{to} może wziąć w kleszcze więcej niż jeden pionek ({expected}); przy jednym takim biciu "
+        "na ruch wskaż w polu custodian, który."),
+    "mak-yek.no-custodian-choice": Code(
+        "No capture to choose", "Nie ma czego wybierać",
+        "Wybór bicia ({got}) podaje się tylko wtedy, gdy ruch mógłby wziąć w kleszcze kilka pionków, "
+        "a wolno zbić jeden."),
+    "mak-yek.not-a-custodian-capture": Code(
+        "Not a capture of this move", "Ten ruch tak nie bije",
+        "Ruch {from}-{to} nie bierze w kleszcze pionka na polu {got}; może wziąć: {expected}."),
+    "mak-yek.bad-move": Code(
+        "Malformed move", "Niezrozumiały ruch",
+        "Nie rozumiem ruchu {got}: ruch to przesunięcie pionka (kind \"move\", from, to), "
+        "\"offer-draw\" albo \"accept-draw\"."),
+    "mak-yek.malformed-state": Code(
+        "Malformed state", "Błędny zapis stanu", "Zapis stanu gry Mak-yek ma złą postać albo nieznane pola."),
+    "mak-yek.bad-options": Code(
+        "Bad options", "Błędne opcje", "Opcje zapisane w stanie gry są błędne albo niepełne."),
+    "mak-yek.bad-board": Code(
+        "Impossible board", "Niemożliwa plansza",
+        "Plansza w stanie gry jest niemożliwa: 8 rzędów po 8 pól (W, B, .), a przed pierwszym ruchem "
+        "pionki stoją w pierwszym i trzecim rzędzie."),
+    "mak-yek.too-many-men": Code(
+        "Too many men", "Za dużo pionków",
+        "Gracz {seat} ma na planszy {got} pionków, a każdy gracz ma ich tylko {expected}."),
+    "mak-yek.bad-turn": Code(
+        "Impossible turn", "Niemożliwa kolej",
+        "W tej pozycji nie może być kolej tego gracza (turn): nie zgadza się z planszą albo liczbą ruchów."),
+    "mak-yek.bad-ply-count": Code(
+        "Impossible ply count", "Niemożliwy licznik ruchów",
+        "Licznik ruchów bez bicia musi mieścić się w granicach 0..{expected}."),
+    "mak-yek.bad-positions": Code(
+        "Positions disagree", "Poprzednie pozycje się nie zgadzają",
+        "Zapisane poprzednie pozycje nie prowadzą ruch po ruchu do tej planszy albo nie zgadzają się "
+        "z licznikiem ruchów bez bicia."),
+    "mak-yek.bad-draw-offer": Code(
+        "Impossible draw offer", "Niemożliwa propozycja remisu",
+        "Propozycja remisu zapisana w stanie gry jest niemożliwa przy tych opcjach."),
+    "mak-yek.bad-result": Code(
+        "Result disagrees", "Wynik się nie zgadza",
+        "Zapisany wynik nie wynika z pozycji: gra kończy się, gdy gracz straci wszystkie pionki, nie może się "
+        "ruszyć, pozycja powtórzy się trzeci raz, minie limit ruchów bez bicia albo gracze zgodzą się na remis."),
+}
+
+
 # --------------------------------------------------------------------------- engine
 
 
@@ -210,12 +259,13 @@ class MakYek(BaseEngine[State, Move]):
     players = range(2, 3)
     options = OPTIONS
     move_kinds = ("move", "offer-draw", "accept-draw")
+    codes = CODES
 
     def new_game(self, players: int, rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
-            raise InvalidOption("mak-yek.setup-unsupported", f"mak-yek has no setup notation, got {setup!r}")
+            raise InvalidOption("mak-yek.setup-unsupported", f"mak-yek has no setup notation, got {excerpt(setup)}")
         opts = Options.from_mapping(options)
-        return _with_end(State(opts, _START, opts.first_player, 0, ()))
+        return _settle(State(opts, _START, opts.first_player, 0, ()))
 
     def to_act(self, state: State) -> frozenset[int]:
         return frozenset() if state.end is not None else frozenset((state.turn,))
@@ -251,56 +301,61 @@ class MakYek(BaseEngine[State, Move]):
                 if state.offer is not None:
                     raise IllegalMove("mak-yek.draw-already-offered",
                                       f"{_COLOUR[state.offer]} has already offered a draw"
-                                      + (": accept it or move" if state.offer != seat else "; now move"))
+                                      + (": accept it or move" if state.offer != seat else "; now move"),
+                                      seat=state.offer)
             else:
                 require(state.offer == 1 - seat, IllegalMove, "mak-yek.no-draw-offer",
-                        f"{_COLOUR[1 - seat]} has not offered a draw")
+                        f"{_COLOUR[1 - seat]} has not offered a draw", seat=1 - seat)
             return
         board, man = state.board, _MAN[seat]
         frm, to = _name(move.frm), _name(move.to)
+        where = {"from": frm, "to": to}
+        # "Każdy z pionków może poruszać się ... poziomo lub pionowo": one's own man
         require(board[move.frm] == man, IllegalMove, "mak-yek.no-own-man",
-                f"{frm} holds {_describe(board[move.frm])}, not one of your men ({man})")
+                f"{frm} holds {_describe(board[move.frm])}, not one of your men ({man})", **where)
         require(move.frm != move.to and (move.frm % 8 == move.to % 8 or move.frm // 8 == move.to // 8),
                 IllegalMove, "mak-yek.not-rook-move",
-                f"{frm}-{to} is not a move along one rank or file")
+                f"{frm}-{to} is not a move along one rank or file", **where)
         # "the target must be empty: there are no displacement captures" (T8)
         require(board[move.to] == _EMPTY, IllegalMove, "mak-yek.target-occupied",
-                f"{to} is occupied by {_describe(board[move.to])}; a man moves only to an empty square")
+                f"{to} is occupied by {_describe(board[move.to])}; a man moves only to an empty square", **where)
         # "any number of empty squares ... no jumping"
         require(move.to in _slides(board, move.frm), IllegalMove, "mak-yek.path-blocked",
-                f"{frm}-{to} jumps over a man; the squares between must be empty")
+                f"{frm}-{to} jumps over a man; the squares between must be empty", **where)
         spellings = _spellings(state, move.frm, move.to)
         if move not in spellings:
+            choices = [_name(m.custodian) for m in spellings if m.custodian is not None]
             if move.custodian is None:
-                choices = [_name(m.custodian) for m in spellings]
                 raise IllegalMove("mak-yek.custodian-choice-required",
                                   f"{frm}-{to} could make custodian captures at {choices}; with at most one per "
-                                  f"move, name it in 'custodian'")
+                                  f"move, name it in 'custodian'", **where, expected=choices)
+            got = _name(move.custodian)
             if len(spellings) == 1:
                 raise IllegalMove("mak-yek.no-custodian-choice",
-                                  f"'custodian': {_name(move.custodian)!r} is only allowed when the move could make "
-                                  f"several custodian captures under max_custodian_per_move=1")
+                                  f"'custodian': {got!r} is only allowed when the move could make "
+                                  f"several custodian captures under max_custodian_per_move=1", **where, got=got)
             raise IllegalMove("mak-yek.not-a-custodian-capture",
-                              f"{frm}-{to} makes no custodian capture starting at {_name(move.custodian)}")
+                              f"{frm}-{to} makes no custodian capture starting at {got}", **where, got=got,
+                              expected=choices)
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, OfferDraw):
             return dataclasses.replace(state, offer=seat)
         if isinstance(move, AcceptDraw):
-            return _with_end(dataclasses.replace(state, offer=None, agreed=True))
+            return _settle(dataclasses.replace(state, offer=None, agreed=True))
         board = list(state.board)
         board[move.frm], board[move.to] = _EMPTY, _MAN[seat]
         taken = _captured(state, board, move)
         for square in taken:
             board[square] = _EMPTY
         if taken:
-            quiet, history = 0, ()
+            quiet, positions = 0, ()
         else:
             quiet = state.quiet + 1
-            history = (*state.history, position_key(state.board)) if state.options.repetition else ()
+            positions = (*state.positions, position_key(state.board)) if state.options.repetition else ()
         offer = state.offer if state.offer == seat else None  # a move declines the opponent's offer
-        return _with_end(dataclasses.replace(state, board="".join(board), turn=1 - seat, quiet=quiet,
-                                             history=history, offer=offer, end=None))
+        return _settle(dataclasses.replace(state, board="".join(board), turn=1 - seat, quiet=quiet,
+                                           positions=positions, offer=offer, end=None))
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
@@ -347,31 +402,36 @@ class MakYek(BaseEngine[State, Move]):
     # -- JSON ----------------------------------------------------------------------
 
     def to_json(self, state: State) -> Json:
+        end = state.end
         return {
             "board": [state.board[r * 8:(r + 1) * 8] for r in range(7, -1, -1)],
-            "to_move": state.turn,
+            "colors": list(COLORS),
+            "turn": state.turn,
             "plies_since_capture": state.quiet,
-            "history": list(state.history),
+            "positions": list(state.positions),
             "draw_offer": state.offer,
             "draw_agreed": state.agreed,
+            "result": None if end is None else {"winner": end.winner, "reason": end.reason},
             "options": state.options.to_json(),
         }
 
     def from_json(self, data: Json) -> State:
         try:
-            with malformed("mak-yek.malformed-state", "mak-yek state"):
+            with malformed("mak-yek.malformed-state", f"mak-yek state {excerpt(data)}"):
                 return self._from_json(data)
         except InvalidOption as exc:
             raise InvalidState("mak-yek.bad-options", exc.message) from exc
 
     def _from_json(self, data: Json) -> State:
-        require(isinstance(data, dict), InvalidState, "mak-yek.malformed-state", f"a state is an object, got {data!r}")
-        unknown = set(data) - {"board", "to_move", "plies_since_capture", "history", "draw_offer", "draw_agreed",
-                               "options"}
+        require(isinstance(data, dict), InvalidState, "mak-yek.malformed-state",
+                f"a state is an object, got {excerpt(data)}")
+        unknown = set(data) - _STATE_FIELDS
         require(not unknown, InvalidState, "mak-yek.malformed-state", f"unknown state fields {sorted(unknown)}")
+        require(data["colors"] == list(COLORS), InvalidState, "mak-yek.malformed-state",
+                f"colors must be {list(COLORS)} (seat 0 is White), got {excerpt(data['colors'])}")
         raw_options = data["options"]
         require(isinstance(raw_options, dict), InvalidState, "mak-yek.bad-options",
-                f"options must be an object, got {raw_options!r}")
+                f"options must be an object, got {excerpt(raw_options)}")
         missing = set(OPTIONS) - set(raw_options)
         require(not missing, InvalidState, "mak-yek.bad-options", f"state options lack {sorted(missing)}")
         opts = Options.from_mapping(self.resolve_options(raw_options))
@@ -379,34 +439,73 @@ class MakYek(BaseEngine[State, Move]):
         require(isinstance(rows, list) and len(rows) == 8
                 and all(isinstance(r, str) and len(r) == 8 and set(r) <= {"W", "B", "."} for r in rows),
                 InvalidState, "mak-yek.bad-board",
-                f"board must be 8 strings of 8 'W', 'B' or '.', rank 8 first; got {rows!r}")
+                f"board must be 8 strings of 8 'W', 'B' or '.', rank 8 first; got {excerpt(rows)}")
         board = "".join(reversed(rows))
-        for man in _MAN:
+        for seat, man in enumerate(_MAN):
             require(board.count(man) <= _MEN, InvalidState, "mak-yek.too-many-men",
-                    f"{man} has {board.count(man)} men on the board; a side has only {_MEN}")
-        turn = data["to_move"]
-        require(isinstance(turn, int) and not isinstance(turn, bool) and turn in (0, 1), InvalidState, "mak-yek.bad-turn",
-                f"to_move must be seat 0 (White) or 1 (Black), got {turn!r}")
-        require(board.count(_MAN[1 - turn]) > 0, InvalidState, "mak-yek.bad-turn",
-                f"{_MAN[1 - turn]} has no men yet made the last move; it cannot be {_MAN[turn]}'s turn")
+                    f"{man} has {board.count(man)} men on the board; a side has only {_MEN}",
+                    seat=seat, got=board.count(man), expected=_MEN)
+        turn = data["turn"]
+        require(turn is None or (_is_int(turn) and turn in (0, 1)), InvalidState, "mak-yek.bad-turn",
+                f"turn must be seat 0 (White), 1 (Black) or null once the game is over, got {excerpt(turn)}")
         quiet = data["plies_since_capture"]
-        require(isinstance(quiet, int) and not isinstance(quiet, bool) and 0 <= quiet <= opts.no_capture_limit,
+        require(_is_int(quiet) and 0 <= quiet <= opts.no_capture_limit,
                 InvalidState, "mak-yek.bad-ply-count",
-                f"plies_since_capture must be 0..{opts.no_capture_limit}, got {quiet!r}")
-        history = data["history"]
-        require(isinstance(history, list) and all(isinstance(h, str) for h in history),
-                InvalidState, "mak-yek.bad-history", f"history must be a list of position keys, got {history!r}")
-        history = tuple(history)
-        _check_history(history, board, turn, quiet, opts.repetition)
+                f"plies_since_capture must be 0..{opts.no_capture_limit}, got {excerpt(quiet)}",
+                expected=opts.no_capture_limit)
+        positions = data["positions"]
+        require(isinstance(positions, list) and all(isinstance(h, str) for h in positions),
+                InvalidState, "mak-yek.bad-positions",
+                f"positions must be a list of position keys, got {excerpt(positions)}")
+        positions = tuple(positions)
         offer, agreed = data["draw_offer"], data["draw_agreed"]
-        require(offer is None or (opts.draw_offers and isinstance(offer, int) and not isinstance(offer, bool)
-                                  and offer in (0, 1) and not agreed),
+        require(offer is None or (opts.draw_offers and _is_int(offer) and offer in (0, 1) and not agreed),
                 InvalidState, "mak-yek.bad-draw-offer",
                 f"draw_offer must be null{' or seat 0/1 (with no draw agreed)' if opts.draw_offers else ''}, "
-                f"got {offer!r}")
+                f"got {excerpt(offer)}")
         require(agreed is False or (agreed is True and opts.draw_offers), InvalidState, "mak-yek.bad-draw-offer",
-                f"draw_agreed must be {'a boolean' if opts.draw_offers else 'false'}, got {agreed!r}")
-        return _with_end(State(opts, board, turn, quiet, history, offer, agreed))
+                f"draw_agreed must be {'a boolean' if opts.draw_offers else 'false'}, got {excerpt(agreed)}")
+        result = data["result"]
+        given = None if result is None else End(result["winner"], result["reason"])
+        require(given is None or ((given.winner is None or (_is_int(given.winner) and given.winner in (0, 1)))
+                                  and set(result) == {"winner", "reason"} and given.reason in REASONS),
+                InvalidState, "mak-yek.bad-result",
+                f"result is null or {{winner: 0, 1 or null, reason: one of {list(REASONS)}}}, got {excerpt(result)}")
+        if turn is not None:
+            require(given is None, InvalidState, "mak-yek.bad-result",
+                    f"result must be null while seat {turn} is to move")
+            state = self._checked(opts, board, turn, quiet, positions, offer, agreed)
+            require(state.end is None, InvalidState, "mak-yek.bad-result",
+                    f"the game is over ({state.end.reason if state.end else ''}): turn must be null and result set")
+            return state
+        require(given is not None, InvalidState, "mak-yek.bad-result",
+                "turn is null only once the game is over, and then result says how it ended")
+        for mover in (0, 1):  # the seat that was to move when the game ended
+            try:
+                state = self._checked(opts, board, mover, quiet, positions, offer, agreed)
+            except InvalidState:
+                continue
+            if state.end == given:
+                return state
+        raise InvalidState("mak-yek.bad-result", f"result {excerpt(result)} does not follow from the position")
+
+    def _checked(self, opts: Options, board: str, turn: int, quiet: int, positions: tuple[str, ...],
+                 offer: int | None, agreed: bool) -> State:
+        """The state with ``turn`` to move, once its counters agree with the board and each other."""
+        require(board.count(_MAN[1 - turn]) > 0, InvalidState, "mak-yek.bad-turn",
+                f"{_MAN[1 - turn]} has no men yet made the last move; it cannot be {_MAN[turn]}'s turn")
+        if board.count("W") == board.count("B") == _MEN:
+            # no capture yet: every ply since the start counts, the first player's first
+            require((opts.first_player + quiet) % 2 == turn, InvalidState, "mak-yek.bad-turn",
+                    f"no man has been captured and {quiet} plies were played since {_COLOUR[opts.first_player]} "
+                    f"began: it is {_COLOUR[(opts.first_player + quiet) % 2]}'s turn")
+            first = positions[0] if positions else position_key(board)
+            require(quiet > 0 or board == _START, InvalidState, "mak-yek.bad-board",
+                    "no man has been captured and no ply played, yet the men are not on their starting squares")
+            require(not opts.repetition or first == position_key(_START), InvalidState, "mak-yek.bad-positions",
+                    "no man has been captured, so the first position since the start must be the starting one")
+        _check_positions(positions, board, turn, quiet, opts.repetition)
+        return _settle(State(opts, board, turn, quiet, positions, offer, agreed))
 
     def move_to_json(self, move: Move) -> Json:
         if isinstance(move, OfferDraw):
@@ -421,15 +520,17 @@ class MakYek(BaseEngine[State, Move]):
     def move_from_json(self, data: Json) -> Move:
         if isinstance(data, dict) and data.get("kind") in ("offer-draw", "accept-draw"):
             if set(data) != {"kind"}:
-                raise IllegalMove("mak-yek.bad-move", f"{data['kind']!r} takes no fields, got {data!r}")
+                raise IllegalMove("mak-yek.bad-move", f"{data['kind']!r} takes no fields, got {excerpt(data)}",
+                                  got=excerpt(data))
             return OfferDraw() if data["kind"] == "offer-draw" else AcceptDraw()
         if not isinstance(data, dict) or data.get("kind") != "move":
             raise IllegalMove("mak-yek.bad-move",
                               f"a mak-yek move is {{'kind': 'move', 'from', 'to'}}, 'offer-draw' or 'accept-draw'; "
-                              f"got {data!r}")
+                              f"got {excerpt(data)}", got=excerpt(data))
         unknown = set(data) - {"kind", "from", "to", "custodian"}
         if unknown:
-            raise IllegalMove("mak-yek.bad-move", f"unknown move fields {sorted(unknown)} in {data!r}")
+            raise IllegalMove("mak-yek.bad-move", f"unknown move fields {sorted(unknown)} in {excerpt(data)}",
+                              got=excerpt(data))
         squares = []
         for key in ("from", "to", "custodian"):
             if key == "custodian" and key not in data:
@@ -437,7 +538,8 @@ class MakYek(BaseEngine[State, Move]):
                 continue
             parsed = parse_square(data.get(key))
             if parsed is None:
-                raise IllegalMove("mak-yek.bad-move", f"{key!r} must be a square a1..h8, got {data.get(key)!r}")
+                raise IllegalMove("mak-yek.bad-move", f"{key!r} must be a square a1..h8, got {excerpt(data.get(key))}",
+                                  got=excerpt(data))
             squares.append(parsed[1] * 8 + parsed[0])
         return Slide(*squares)
 
@@ -547,12 +649,14 @@ _BLACK_BITS = str.maketrans("WB.", "010")
 
 def _repetitions(state: State) -> int:
     """How often the current position (same player to move) has occurred since the last capture."""
-    key, history = position_key(state.board), state.history
-    n = len(history)
-    return 1 + sum(1 for i in range(n - 2, -1, -2) if history[i] == key)
+    key, positions = position_key(state.board), state.positions
+    n = len(positions)
+    return 1 + sum(1 for i in range(n - 2, -1, -2) if positions[i] == key)
 
 
-def _with_end(state: State) -> State:
+def _settle(state: State) -> State:
+    """Set ``end`` (how the game ended, if it has) for the position with ``turn`` to move;
+    once it has ended nobody is to move (``turn`` None)."""
     opts, man = state.options, _MAN[state.turn]
     end = None
     if state.agreed:
@@ -565,7 +669,7 @@ def _with_end(state: State) -> State:
         end = End(None, "threefold-repetition")
     elif state.quiet >= opts.no_capture_limit:
         end = End(None, "no-capture-limit")
-    return dataclasses.replace(state, end=end)
+    return dataclasses.replace(state, end=end, turn=state.turn if end is None else None)
 
 
 def _points(end: End) -> tuple[int, int]:
@@ -574,31 +678,39 @@ def _points(end: End) -> tuple[int, int]:
     return (1, 0) if end.winner == 0 else (0, 1)
 
 
-def _check_history(history: tuple[str, ...], board: str, turn: int, quiet: int, repetition: bool) -> None:
-    """Each key is a position with the current material, and consecutive positions differ by
-    one quiet slide of the side then to move (the sides alternating back from ``turn``)."""
+def _check_positions(positions: tuple[str, ...], board: str, turn: int, quiet: int, repetition: bool) -> None:
+    """Each key is a position with the current material, consecutive positions differ by one
+    quiet slide of the side then to move (the sides alternating back from ``turn``), and no
+    earlier position was the third occurrence of one (the game would have ended there)."""
     if not repetition:
-        require(not history, InvalidState, "mak-yek.bad-history", "history must be empty when repetition is off")
+        require(not positions, InvalidState, "mak-yek.bad-positions",
+                "positions must be empty when repetition is off")
         return
-    require(len(history) == quiet, InvalidState, "mak-yek.bad-history",
-            f"history holds {len(history)} positions but plies_since_capture is {quiet}")
-    keys = [*history, position_key(board)]
+    require(len(positions) == quiet, InvalidState, "mak-yek.bad-positions",
+            f"positions holds {len(positions)} entries but plies_since_capture is {quiet}")
+    keys = [*positions, position_key(board)]
     counts = (board.count("W"), board.count("B"))
     decoded = []
     for key in keys:
         require(len(key) == 32 and all(c in "0123456789abcdef" for c in key), InvalidState,
-                "mak-yek.bad-history", f"a history entry is 32 lowercase hex digits, got {key!r}")
+                "mak-yek.bad-positions", f"a position key is 32 lowercase hex digits, got {excerpt(key)}")
         white, black = int(key[:16], 16), int(key[16:], 16)
         require(white & black == 0 and (white.bit_count(), black.bit_count()) == counts, InvalidState,
-                "mak-yek.bad-history", f"history position {key!r} does not hold the men now on the board")
+                "mak-yek.bad-positions", f"position {key!r} does not hold the men now on the board")
         decoded.append((white, black))
     for i in range(len(decoded) - 1):
         mover = (turn - (len(decoded) - 1 - i)) % 2
         before, after = decoded[i], decoded[i + 1]
         moved = before[mover] ^ after[mover]
         require(before[1 - mover] == after[1 - mover] and moved.bit_count() == 2, InvalidState,
-                "mak-yek.bad-history",
-                f"history positions {keys[i]!r} -> {keys[i + 1]!r} are not one move by {_MAN[mover]}")
+                "mak-yek.bad-positions",
+                f"positions {keys[i]!r} -> {keys[i + 1]!r} are not one move by {_MAN[mover]}")
+        require(sum(1 for j in range(i, -1, -2) if keys[j] == keys[i]) < 3, InvalidState, "mak-yek.bad-positions",
+                f"position {keys[i]!r} occurred a third time, which ended the game in a draw")
+
+
+def _is_int(x: Json) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 ENGINE = MakYek()

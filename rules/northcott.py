@@ -1,45 +1,34 @@
-"""Northcott's game ("Gra Northcotta"): the seed's dice variant, with the classic game as an option.
+"""Northcott's game ("Gra Northcotta"): the seed's dice game, with the classic game as an option.
 
-Rule source: ``rules/compendium-003.md`` §3 (seed section 23): §3.1 the classic game
-(Winning Ways; cut-the-knot), §3.2 the seed's text, §3.3 the spec of the dice variant,
-§3.4 test vectors V1..V4, §3.5 ambiguities N-1..N-5.
+The rules as applied here, each ruling with its source and option: ``docs/rules/northcott.md``
+(section numbers below refer to it).
 
-Dice variant (default, §3.3): 8 files, one White (seat 0) and one Black (seat 1) pawn per
-file. Setup: file by file from a to h, White rolls for his pawn in that file, then Black;
-1 or 5 places it on the 1st rank from the player's own edge, 2 or 6 on the 2nd, 3 or 4 on
-the 3rd. Then White moves first: a pawn goes forward (towards the enemy edge) 1, 2 or 3
-squares; every square passed over and the target must be empty (no jumping, no captures).
-A player with no legal move on his turn loses (the game ends when every file's gap is 0).
-
-Options (every PROPOSED ruling of §3.3/§3.5), with defaults:
-
-- ``variant`` = ``"dice"`` (N-5); ``"classic"`` (§3.1): a pawn slides any number of empty
-  squares along its file, towards or away from the enemy pawn, never past it or off the
-  board. The setup stays the dice placement (it yields a legal classic position).
-  Under random play the classic game practically never ends (moves away are reversible;
-  a player is stuck only with every pawn pressed between his own edge and the enemy pawn;
-  none of 80 random playouts ended within 20000 moves). The spec gives it no move limit
-  or draw rule, so none is imposed here (reported to the lead).
-- ``board`` = ``"8x8"`` (N-1: files x ranks); ``"8x10"``, ``"8x12"`` (placement still uses
-  the 3 ranks nearest each player's edge).
-- ``placement`` = ``"in-order"`` (N-2: files a..h, White then Black per file);
-  ``"choose-file"``: after each roll the roller names the file (one where he has no pawn
-  yet) with a ``place`` move.
-- ``first_player`` = ``"white"`` (N-3); ``"higher-roll"``: after the setup both players roll
-  one die (a ``roll`` move by either seat with two dice ``[white, black]``, ties re-rolled)
-  and the higher roll moves first.
-- ``misere`` = ``false`` (N-4); when true a player who cannot move on his turn wins.
+- §2: 8 files, one pawn of seat 0 (White) and one of seat 1 (Black) per file; ``board``
+  ``"8x8"`` (default), ``"8x10"``, ``"8x12"``.
+- §3: the setup: file by file from a to h, White rolls for his pawn in that file, then Black;
+  1 or 5 places it on the 1st rank from the player's own edge, 2 or 6 on the 2nd, 3 or 4 on
+  the 3rd (``placement = "choose-file"``: the roller names the file). White moves first
+  (``first_player = "higher-roll"``: both roll one die, the higher starts).
+- §4: dice game (default): a pawn goes forward 1, 2 or 3 squares; every square passed over and
+  the target must be empty (no jumping, no captures). ``variant = "classic"``: any distance,
+  towards or away from the enemy pawn, never past it or off the board.
+- §5: a player with no legal move on his turn loses (``misere``: wins). The classic game may
+  never end under random play (moves away are reversible); no move limit is imposed.
 
 Moves (JSON ``kind``):
 - ``roll``: ``{"kind": "roll"}`` draws the die (or the two first-player dice) from the
-  state's rng; ``{"kind": "roll", "dice": [4]}`` (or ``[5, 2]``) carries physical dice.
+  state's rng; ``{"kind": "roll", "dice": [4]}`` (or ``[5, 2]``: seat 0's, seat 1's) carries
+  physical dice.
 - ``place``: ``{"kind": "place", "file": "c"}`` (choose-file placement only).
 - ``move``: ``{"kind": "move", "from": "c2", "to": "c4"}``.
 
-State JSON: ``white`` / ``black`` are the absolute ranks (1-based) of each file's pawn, or
-null before it is placed; ``phase`` is ``setup``, ``first-roll`` or ``play``; ``die`` is a
-rolled die awaiting its ``place`` move. Nothing is hidden; views only drop the rng.
-Scores: 1 for the winner, 0 for the loser.
+State JSON (§7): ``pawns`` lists, for seat 0 (White) then seat 1 (Black), the absolute rank
+(1-based, from seat 0's edge) of each file's pawn, or null before it is placed; ``colors`` is
+the label ``["white", "black"]``; ``phase`` is ``setup``, ``first-roll`` or ``play``; ``turn``
+is the seat to act (null in the first-player roll, where both act, and once the game is over);
+``result`` is null until the game ends, then ``{"winner", "reason"}``; ``die`` is a rolled die
+awaiting its ``place`` move. Nothing is hidden; views only drop the rng. ``from_json`` refuses
+states play cannot reach (§7). Scores: 1 for the winner, 0 for the loser.
 """
 
 from __future__ import annotations
@@ -51,6 +40,7 @@ from enum import Enum
 
 from rules.base import (
     BaseEngine,
+    Code,
     IllegalMove,
     InvalidOption,
     InvalidState,
@@ -59,31 +49,36 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    excerpt,
     malformed,
     require,
 )
-from rules.mak_yek import FILES, parse_square, square_name
+from rules.boards import COLORS, FILES, parse_square, square_name
 
 _FILES = 8
 _DIE_RANK = {1: 1, 5: 1, 2: 2, 6: 2, 3: 3, 4: 3}  # die -> rank from the player's own edge (§3.2)
 _COLOUR = ("White", "Black")
 _BOARDS = {"8x8": 8, "8x10": 10, "8x12": 12}
+_STATE_FIELDS = frozenset(("phase", "colors", "turn", "pawns", "die", "result", "rng", "options"))
 
 OPTIONS: Mapping[str, Option] = {
     "variant": Option(
-        "dice", "'dice': the seed's game (forward 1-3 squares); 'classic': any distance, towards or away (N-5)",
+        "dice", "'dice': the seed's game (forward 1-3 squares); 'classic': any distance, towards or away "
+        "(docs/rules/northcott.md §4)",
         choices=("dice", "classic"),
     ),
-    "board": Option("8x8", "board size, files x ranks (N-1)", choices=tuple(_BOARDS)),
+    "board": Option("8x8", "board size, files x ranks (docs/rules/northcott.md §2)", choices=tuple(_BOARDS)),
     "placement": Option(
-        "in-order", "'in-order': files a..h, White then Black; 'choose-file': the roller picks the file (N-2)",
+        "in-order", "'in-order': files a..h, White then Black; 'choose-file': the roller picks the file "
+        "(docs/rules/northcott.md §3.2)",
         choices=("in-order", "choose-file"),
     ),
     "first_player": Option(
-        "white", "who moves first after the setup: White, or the higher roll of one die each (N-3)",
+        "white", "who moves first after the setup: White, or the higher roll of one die each "
+        "(docs/rules/northcott.md §3.4)",
         choices=("white", "higher-roll"),
     ),
-    "misere": Option(False, "misere: the player who cannot move wins (N-4)", type="boolean"),
+    "misere": Option(False, "misere: the player who cannot move wins (docs/rules/northcott.md §5.2)", type="boolean"),
 }
 
 
@@ -126,11 +121,10 @@ class State:
     options: Options
     rng: Rng
     phase: Phase
-    white: tuple[int | None, ...]  # 0-based absolute rank of each file's pawn, None before placement
-    black: tuple[int | None, ...]
-    turn: int  # seat to act in setup and play
+    pawns: tuple[tuple[int | None, ...], tuple[int | None, ...]]  # per seat: 0-based absolute rank per file, or None
+    turn: int | None  # the seat to act; None in the first-player roll (both act) and once the game is over
     die: int | None = None  # a rolled die awaiting its place move (choose-file)
-    over: bool = False  # derived: the player to move in play cannot move
+    winner: int | None = None  # derived: set once the player to move in play cannot move
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,21 +147,110 @@ class Step:
 Move = Roll | Place | Step
 
 
+# --------------------------------------------------------------------------- error codes (DESIGN 4.4)
+
+CODES: Mapping[str, Code] = {
+    "northcott.not-your-turn": Code(
+        "Not your turn", "Nie twój ruch", "Gracz {seat} nie ma teraz ruchu: kolej na przeciwnika."),
+    "northcott.game-over": Code(
+        "The game is over", "Gra skończona", "Gra już się skończyła; gracz {seat} nie może wykonać ruchu."),
+    "northcott.no-such-seat": Code(
+        "No such seat", "Nie ma takiego gracza", "Przy tej planszy nie ma gracza {seat}: grają dwie osoby, 0 i 1."),
+    "northcott.tally-unsupported": Code(
+        "No score sheet", "Brak karty wyników",
+        "W grze Northcotta nie podlicza się punktów z karty: wygrywa ten, kto zablokuje pionki przeciwnika."),
+    "northcott.setup-unsupported": Code(
+        "No setup notation", "Brak zapisu ustawienia",
+        "Pionki ustawia się rzutami kostką; gra nie przyjmuje gotowego ustawienia."),
+    "northcott.wrong-phase": Code(
+        "Not in this phase", "Nie w tej fazie gry",
+        "Teraz trwa faza {got}: kostką rzuca się tylko przy ustawianiu pionków i o pierwszy ruch, "
+        "a pionki przesuwa się dopiero po ustawieniu wszystkich."),
+    "northcott.place-first": Code(
+        "Place the pawn first", "Najpierw postaw pionek",
+        "Na kostce wypadło już {die}: wybierz kolumnę dla pionka ruchem place."),
+    "northcott.bad-dice": Code(
+        "Impossible roll", "Niemożliwy rzut",
+        "W tym rzucie liczba kostek to {expected}, a każda pokazuje od 1 do 6 oczek; podano {got}."),
+    "northcott.tied-roll": Code(
+        "Tied roll", "Remis w rzucie", "W rzucie o pierwszy ruch wypadło {got}, czyli po równo: rzućcie jeszcze raz."),
+    "northcott.roll-first": Code(
+        "Roll first", "Najpierw rzut kostką",
+        "Pionek stawia się dopiero po rzucie kostką, który wyznacza jego rząd."),
+    "northcott.file-taken": Code(
+        "File taken", "Kolumna zajęta", "Masz już pionek w kolumnie {file}: każdy pionek stoi w innej kolumnie."),
+    "northcott.no-own-pawn": Code(
+        "Not your pawn", "To nie twój pionek",
+        "Na polu {from} nie stoi twój pionek; twój pionek w tej kolumnie stoi na {expected}."),
+    "northcott.no-move": Code("No move", "Brak ruchu", "Ruch {from}-{to} nie przesuwa pionka."),
+    "northcott.not-forward": Code(
+        "Not forward", "Ruch do tyłu",
+        "Ruch {from}-{to} nie idzie do przodu, a każdy pionek może się poruszać wyłącznie do przodu."),
+    "northcott.too-far": Code(
+        "Too far", "Za daleko",
+        "Ruch {from}-{to} jest za długi: pionek przesuwa się o jedno, dwa lub trzy pola."),
+    "northcott.blocked": Code(
+        "Blocked", "Droga zablokowana",
+        "Ruch {from}-{to} przeskakuje pionek przeciwnika na {square} albo na nim staje; nie wolno przeskakiwać "
+        "pionków."),
+    "northcott.off-board": Code("Off the board", "Poza planszą", "Ruch {from}-{to} wychodzi poza planszę."),
+    "northcott.not-same-file": Code(
+        "Not along the file", "Zmiana kolumny",
+        "Ruch {from}-{to} zmienia kolumnę; pionek porusza się tylko wzdłuż swojej kolumny."),
+    "northcott.bad-move": Code(
+        "Malformed move", "Niezrozumiały ruch",
+        "Nie rozumiem ruchu {got}: ruch to rzut kostką (roll), postawienie pionka (place) albo przesunięcie "
+        "(move, from, to)."),
+    "northcott.malformed-state": Code(
+        "Malformed state", "Błędny zapis stanu", "Zapis stanu gry Northcotta ma złą postać albo nieznane pola."),
+    "northcott.bad-options": Code(
+        "Bad options", "Błędne opcje", "Opcje zapisane w stanie gry są błędne albo niepełne."),
+    "northcott.bad-rng": Code(
+        "Bad random generator", "Błędny generator losowy",
+        "Zapis generatora rzutów kostką (rng) jest błędny."),
+    "northcott.bad-turn": Code(
+        "Impossible turn", "Niemożliwa kolej",
+        "W tej pozycji nie może być kolej tego gracza (turn): nie zgadza się z fazą gry albo z liczbą ruchów, "
+        "które pionki musiały wykonać."),
+    "northcott.bad-rank": Code(
+        "Impossible rank", "Niemożliwy rząd",
+        "Pionki to dwie listy po 8 kolumn, a każdy pionek stoi w rzędzie planszy (albo jeszcze nie stoi)."),
+    "northcott.pawns-crossed": Code(
+        "Pawns crossed", "Pionki się minęły",
+        "W kolumnie {file} pionki stoją na jednym polu albo się minęły, a nie wolno przeskakiwać pionków."),
+    "northcott.bad-setup": Code(
+        "Impossible setup", "Niemożliwe ustawienie",
+        "Ustawienie pionków jest niemożliwe: rzut kostką stawia pionek w jednym z trzech pierwszych rzędów "
+        "od brzegu gracza, gracze ustawiają na zmianę, a gra zaczyna się po ustawieniu wszystkich 16 pionków."),
+    "northcott.bad-phase": Code(
+        "Impossible phase", "Niemożliwa faza gry",
+        "Rzut o pierwszy ruch odbywa się tylko przy opcji higher-roll, zanim jakikolwiek pionek się ruszy."),
+    "northcott.bad-die": Code(
+        "Impossible die", "Niemożliwa kostka",
+        "Kostka czeka na postawienie pionka tylko przy wyborze kolumny (choose-file) w czasie ustawiania."),
+    "northcott.bad-result": Code(
+        "Result disagrees", "Wynik się nie zgadza",
+        "Zapisany wynik nie wynika z pozycji: gra kończy się, gdy gracz, na którego kolej, nie może ruszyć "
+        "żadnym pionkiem."),
+}
+
+
 class Northcott(BaseEngine[State, Move]):
     game_id = "northcott"
     name = "Northcott's game (dice variant; classic as an option)"
     players = range(2, 3)
     options = OPTIONS
     move_kinds = ("roll", "place", "move")
+    codes = CODES
 
     def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
-            raise InvalidOption("northcott.setup-unsupported", f"northcott has no setup notation, got {setup!r}")
+            raise InvalidOption("northcott.setup-unsupported", f"northcott has no setup notation, got {excerpt(setup)}")
         empty = (None,) * _FILES
-        return State(Options.from_mapping(options), rng, Phase.SETUP, empty, empty, 0)
+        return State(Options.from_mapping(options), rng, Phase.SETUP, (empty, empty), 0)
 
     def to_act(self, state: State) -> frozenset[int]:
-        if state.over:
+        if state.winner is not None:
             return frozenset()
         if state.phase is Phase.FIRST_ROLL:
             return frozenset((0, 1))
@@ -192,43 +275,49 @@ class Northcott(BaseEngine[State, Move]):
         self.check_turn(state, seat)
         if isinstance(move, Roll):
             require(state.phase is not Phase.PLAY, IllegalMove, "northcott.wrong-phase",
-                    "dice are rolled only during the setup and for the first player; now pawns move")
+                    "dice are rolled only during the setup and for the first player; now pawns move",
+                    got=state.phase.value)
             require(state.die is None, IllegalMove, "northcott.place-first",
-                    f"the die already shows {state.die}: choose the file for your pawn with a 'place' move")
+                    f"the die already shows {state.die}: choose the file for your pawn with a 'place' move",
+                    die=state.die)
             if move.dice is not None:
                 count = 2 if state.phase is Phase.FIRST_ROLL else 1
-                require(len(move.dice) == count, IllegalMove, "northcott.bad-dice",
-                        f"this roll needs {count} die/dice, got {list(move.dice)}")
-                require(all(1 <= d <= 6 for d in move.dice), IllegalMove, "northcott.bad-dice",
-                        f"a die shows 1..6, got {list(move.dice)}")
+                dice = list(move.dice)
+                require(len(move.dice) == count and all(1 <= d <= 6 for d in move.dice), IllegalMove,
+                        "northcott.bad-dice", f"this roll is {count} die/dice showing 1..6, got {dice}",
+                        expected=count, got=dice)
                 require(count == 1 or move.dice[0] != move.dice[1], IllegalMove, "northcott.tied-roll",
-                        f"the first-player roll {list(move.dice)} is a tie: roll again")
+                        f"the first-player roll {dice} is a tie: roll again", got=dice)
         elif isinstance(move, Place):
             require(state.phase is Phase.SETUP and state.die is not None, IllegalMove, "northcott.roll-first",
                     "a pawn is placed only after its die is rolled (placement 'choose-file')")
             require(move.file in _open_files(state, seat), IllegalMove, "northcott.file-taken",
-                    f"you already have a pawn in file {FILES[move.file]!r}")
+                    f"you already have a pawn in file {FILES[move.file]!r}", file=FILES[move.file])
         else:
             require(state.phase is Phase.PLAY, IllegalMove, "northcott.wrong-phase",
-                    f"pawns move only after the setup; now is the {state.phase.value} phase")
+                    f"pawns move only after the setup; now is the {state.phase.value} phase", got=state.phase.value)
             frm, to = _name(move.file, move.frm), _name(move.file, move.to)
+            where = {"from": frm, "to": to}
             own, enemy = _pawns(state, seat)[move.file], _pawns(state, 1 - seat)[move.file]
             require(own == move.frm, IllegalMove, "northcott.no-own-pawn",
-                    f"your pawn in file {FILES[move.file]} is on {_name(move.file, own)}, not {frm}")
+                    f"your pawn in file {FILES[move.file]} is on {_name(move.file, own)}, not {frm}",
+                    **where, expected=_name(move.file, own))
             forward = 1 if seat == 0 else -1
             step = (move.to - move.frm) * forward
-            require(step != 0, IllegalMove, "northcott.no-move", f"{frm}-{to} does not move the pawn")
+            require(step != 0, IllegalMove, "northcott.no-move", f"{frm}-{to} does not move the pawn", **where)
             if not state.options.classic:
-                # "Pawns move forward only ... 1, 2 or 3 squares"
-                require(step > 0, IllegalMove, "northcott.not-forward", f"{frm}-{to} is not a forward move")
-                require(step <= 3, IllegalMove, "northcott.too-far", f"{frm}-{to} moves {step} squares; at most 3")
+                # "Każdy pionek może się poruszać wyłącznie do przodu" (forward only) ...
+                require(step > 0, IllegalMove, "northcott.not-forward", f"{frm}-{to} is not a forward move", **where)
+                # ... "przesuwając pionek o jedno, dwa lub trzy pola" (1, 2 or 3 squares)
+                require(step <= 3, IllegalMove, "northcott.too-far", f"{frm}-{to} moves {step} squares; at most 3",
+                        **where, got=step)
             if step > 0:
-                # "may not jump over pawns": the squares passed and the target must be empty
+                # "Nie wolno przeskakiwać pionków": the squares passed and the target must be empty
                 require((enemy - move.to) * forward > 0, IllegalMove, "northcott.blocked",
                         f"{frm}-{to} would {'land on' if enemy == move.to else 'jump'} the enemy pawn "
-                        f"on {_name(move.file, enemy)}")
+                        f"on {_name(move.file, enemy)}", **where, square=_name(move.file, enemy))
             require(move.to in _targets(state, seat, move.file), IllegalMove, "northcott.off-board",
-                    f"{frm}-{to} leaves the board")
+                    f"{frm}-{to} leaves the board", **where)
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, Roll):
@@ -247,10 +336,7 @@ class Northcott(BaseEngine[State, Move]):
             return _place(state, seat, _open_files(state, seat)[0], die)
         if isinstance(move, Place):
             return _place(state, seat, move.file, state.die)
-        pawns = list(_pawns(state, seat))
-        pawns[move.file] = move.to
-        field = "white" if seat == 0 else "black"
-        return _finish(dataclasses.replace(state, **{field: tuple(pawns)}, turn=1 - seat))
+        return _finish(dataclasses.replace(state, pawns=_moved(state.pawns, seat, move.file, move.to), turn=1 - seat))
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
@@ -262,24 +348,23 @@ class Northcott(BaseEngine[State, Move]):
     # -- results -------------------------------------------------------------------
 
     def outcome(self, state: State) -> Outcome | None:
-        if not state.over:
+        winner = state.winner
+        if winner is None:
             return None
-        winner = _winner(state)
-        reason = "cannot-move-misere" if state.options.misere else "cannot-move"
-        return Outcome((winner,), reason, points=(1 - winner, winner))
+        return Outcome((winner,), _reason(state.options), points=(1 - winner, winner))
 
     def scores(self, state: State) -> ScoreReport:
-        if not state.over:
+        winner = state.winner
+        if winner is None:
             points = (0, 0)
             breakdown = tuple({"result": None, "points": 0} for _ in range(2))
             return ScoreReport(points, points, breakdown, False)
-        winner = _winner(state)
         points = (1 - winner, winner)
         breakdown = tuple({"result": "win" if seat == winner else "loss", "points": points[seat]} for seat in (0, 1))
         return ScoreReport(points, points, breakdown, True, (winner,))
 
     def round_over(self, state: State) -> bool:
-        return state.over
+        return state.winner is not None
 
     def view(self, state: State, seat: int | None) -> Json:
         out = self.to_json(state)
@@ -291,70 +376,108 @@ class Northcott(BaseEngine[State, Move]):
     def to_json(self, state: State) -> Json:
         return {
             "phase": state.phase.value,
-            "to_move": state.turn,
-            "white": [None if r is None else r + 1 for r in state.white],
-            "black": [None if r is None else r + 1 for r in state.black],
+            "colors": list(COLORS),
+            "turn": state.turn,
+            "pawns": [[None if r is None else r + 1 for r in own] for own in state.pawns],
             "die": state.die,
+            "result": None if state.winner is None else {"winner": state.winner, "reason": _reason(state.options)},
             "rng": state.rng.to_json(),
             "options": state.options.to_json(),
         }
 
     def from_json(self, data: Json) -> State:
         try:
-            with malformed("northcott.malformed-state", "northcott state"):
+            with malformed("northcott.malformed-state", f"northcott state {excerpt(data)}"):
                 return self._from_json(data)
         except InvalidOption as exc:
             raise InvalidState("northcott.bad-options", exc.message) from exc
 
     def _from_json(self, data: Json) -> State:
-        require(isinstance(data, dict), InvalidState, "northcott.malformed-state", f"a state is an object, got {data!r}")
-        unknown = set(data) - {"phase", "to_move", "white", "black", "die", "rng", "options"}
+        require(isinstance(data, dict), InvalidState, "northcott.malformed-state",
+                f"a state is an object, got {excerpt(data)}")
+        unknown = set(data) - _STATE_FIELDS
         require(not unknown, InvalidState, "northcott.malformed-state", f"unknown state fields {sorted(unknown)}")
+        require(data["colors"] == list(COLORS), InvalidState, "northcott.malformed-state",
+                f"colors must be {list(COLORS)} (seat 0 is White), got {excerpt(data['colors'])}")
         raw_options = data["options"]
         require(isinstance(raw_options, dict) and not set(OPTIONS) - set(raw_options), InvalidState,
-                "northcott.bad-options", f"options must name every option {sorted(OPTIONS)}, got {raw_options!r}")
+                "northcott.bad-options", f"options must name every option {sorted(OPTIONS)}, got {excerpt(raw_options)}")
         opts = Options.from_mapping(self.resolve_options(raw_options))
-        rng = Rng.from_json(data["rng"])
+        try:
+            rng = Rng.from_json(data["rng"])
+        except InvalidState as exc:
+            raise InvalidState("northcott.bad-rng", exc.message) from exc
         phase = Phase(data["phase"])
-        turn, die = data["to_move"], data["die"]
-        require(_is_int(turn) and turn in (0, 1), InvalidState, "northcott.bad-turn",
-                f"to_move must be seat 0 (White) or 1 (Black), got {turn!r}")
-        files = []
-        for key in ("white", "black"):
-            ranks = data[key]
+        turn, die = data["turn"], data["die"]
+        require(turn is None or (_is_int(turn) and turn in (0, 1)), InvalidState, "northcott.bad-turn",
+                f"turn must be seat 0 (White), 1 (Black) or null, got {excerpt(turn)}")
+        raw = data["pawns"]
+        require(isinstance(raw, list) and len(raw) == 2, InvalidState, "northcott.bad-rank",
+                f"pawns must list seat 0's and seat 1's pawns, got {excerpt(raw)}")
+        pawns = []
+        for seat, ranks in enumerate(raw):
             require(isinstance(ranks, list) and len(ranks) == _FILES
                     and all(r is None or (_is_int(r) and 1 <= r <= opts.ranks) for r in ranks),
                     InvalidState, "northcott.bad-rank",
-                    f"{key} must list 8 ranks 1..{opts.ranks} (or null), got {ranks!r}")
-            files.append(tuple(None if r is None else r - 1 for r in ranks))
-        white, black = files
+                    f"pawns[{seat}] must list 8 ranks 1..{opts.ranks} (or null), got {excerpt(ranks)}")
+            pawns.append(tuple(None if r is None else r - 1 for r in ranks))
+        white, black = pawns
         placed = (sum(r is not None for r in white), sum(r is not None for r in black))
         for f in range(_FILES):
             w, b = white[f], black[f]
             require(w is None or b is None or w < b, InvalidState, "northcott.pawns-crossed",
                     f"file {FILES[f]}: White's pawn on rank {w and w + 1} is not below Black's on {b and b + 1}; "
-                    "pawns never pass each other")
+                    "pawns never pass each other", file=FILES[f])
         if phase is Phase.SETUP:
             require(placed[0] - placed[1] in (0, 1) and turn == placed[0] - placed[1] and placed[1] < _FILES,
                     InvalidState, "northcott.bad-setup",
-                    f"White has placed {placed[0]} and Black {placed[1]} pawns: seat {turn} cannot be to place next")
-            for colour, ranks in enumerate(files):
+                    f"White has placed {placed[0]} and Black {placed[1]} pawns: turn {turn} is not the seat to place")
+            for seat, ranks in enumerate(pawns):
                 for f, r in enumerate(ranks):
-                    home = r if colour == 0 or r is None else opts.ranks - 1 - r
+                    home = r if seat == 0 or r is None else opts.ranks - 1 - r
                     require(home is None or home < 3, InvalidState, "northcott.bad-setup",
-                            f"{_COLOUR[colour]}'s pawn in file {FILES[f]} is not on the 3 ranks nearest its edge")
-                    require(opts.choose_file or (r is not None) == (f < placed[colour]), InvalidState,
-                            "northcott.bad-setup", f"placement is in file order, but {_COLOUR[colour]}'s files "
+                            f"{_COLOUR[seat]}'s pawn in file {FILES[f]} is not on the 3 ranks nearest its edge")
+                    require(opts.choose_file or (r is not None) == (f < placed[seat]), InvalidState,
+                            "northcott.bad-setup", f"placement is in file order, but {_COLOUR[seat]}'s files "
                             f"are {''.join(FILES[g] for g in range(_FILES) if ranks[g] is not None)!r}")
         else:
             require(placed == (_FILES, _FILES), InvalidState, "northcott.bad-setup",
                     f"the {phase.value} phase needs all 16 pawns placed, got {placed[0]} + {placed[1]}")
-            require(phase is Phase.PLAY or (opts.roll_first and turn == 0), InvalidState, "northcott.bad-phase",
-                    "a first-player roll only happens with first_player 'higher-roll' (to_move 0)")
+        if phase is Phase.FIRST_ROLL:
+            require(opts.roll_first, InvalidState, "northcott.bad-phase",
+                    "a first-player roll only happens with first_player 'higher-roll'")
+            require(turn is None, InvalidState, "northcott.bad-turn",
+                    f"both seats roll for the first move: turn must be null, got {excerpt(turn)}")
+            require(all(_home(opts, seat, r) < 3 for seat in (0, 1) for r in pawns[seat]), InvalidState,
+                    "northcott.bad-phase", "before the first move every pawn stands where the dice placed it")
         needs_die = opts.choose_file and phase is Phase.SETUP
         require(die is None or (needs_die and _is_int(die) and 1 <= die <= 6), InvalidState, "northcott.bad-die",
-                f"die must be null{' or 1..6' if needs_die else ''} here, got {die!r}")
-        return _finish(State(opts, rng, phase, white, black, turn, die))
+                f"die must be null{' or 1..6' if needs_die else ''} here, got {excerpt(die)}")
+        result = data["result"]
+        require(result is None or phase is Phase.PLAY, InvalidState, "northcott.bad-result",
+                f"the game ends only in the play phase; result must be null, got {excerpt(result)}")
+        state = State(opts, rng, phase, (white, black), turn, die)
+        if phase is not Phase.PLAY:
+            return state
+        if turn is not None:
+            require(result is None, InvalidState, "northcott.bad-result",
+                    f"result must be null while seat {turn} is to move")
+            _check_moves_made(state, turn)
+            finished = _finish(state)
+            require(finished.winner is None, InvalidState, "northcott.bad-result",
+                    f"seat {turn} cannot move: the game is over, so turn must be null and result set")
+            return finished
+        require(isinstance(result, dict) and set(result) == {"winner", "reason"} and result["winner"] in (0, 1)
+                and _is_int(result["winner"]) and result["reason"] == _reason(opts), InvalidState,
+                "northcott.bad-result",
+                f"turn is null only once the game is over, and then result is {{winner: 0 or 1, reason: "
+                f"{_reason(opts)!r}}}; got {excerpt(result)}")
+        mover = result["winner"] if opts.misere else 1 - result["winner"]
+        _check_moves_made(state, mover)
+        finished = _finish(dataclasses.replace(state, turn=mover))
+        require(finished.winner == result["winner"], InvalidState, "northcott.bad-result",
+                f"seat {mover} can still move, so {excerpt(result)} has not happened")
+        return finished
 
     def move_to_json(self, move: Move) -> Json:
         if isinstance(move, Roll):
@@ -365,7 +488,7 @@ class Northcott(BaseEngine[State, Move]):
 
     def move_from_json(self, data: Json) -> Move:
         def bad(why: str) -> IllegalMove:
-            return IllegalMove("northcott.bad-move", f"{why}; got {data!r}")
+            return IllegalMove("northcott.bad-move", f"{why}; got {excerpt(data)}", got=excerpt(data))
 
         if not isinstance(data, dict) or data.get("kind") not in self.move_kinds:
             raise bad("a northcott move is an object with kind 'roll', 'place' or 'move'")
@@ -390,7 +513,8 @@ class Northcott(BaseEngine[State, Move]):
             raise bad("'from' and 'to' must be squares like 'c2'")
         (f1, r1), (f2, r2) = squares
         if f1 != f2:
-            raise IllegalMove("northcott.not-same-file", f"{data['from']}-{data['to']}: a pawn moves along its own file")
+            raise IllegalMove("northcott.not-same-file", f"{data['from']}-{data['to']}: a pawn moves along its own file",
+                              **{"from": data["from"], "to": data["to"]})
         return Step(f1, r1, r2)
 
 
@@ -406,7 +530,14 @@ def _name(file: int, rank: int) -> str:
 
 
 def _pawns(state: State, seat: int) -> tuple[int | None, ...]:
-    return state.white if seat == 0 else state.black
+    return state.pawns[seat]
+
+
+def _moved(pawns: tuple, seat: int, file: int, rank: int) -> tuple:
+    """``pawns`` with the pawn of ``seat`` in ``file`` on ``rank``."""
+    own = list(pawns[seat])
+    own[file] = rank
+    return (tuple(own), pawns[1]) if seat == 0 else (pawns[0], tuple(own))
 
 
 def _open_files(state: State, seat: int) -> list[int]:
@@ -424,6 +555,36 @@ def _targets(state: State, seat: int, file: int) -> list[int]:
     return [own + forward * k for k in range(1, gap + 1)] + [own - forward * k for k in range(1, back + 1)]
 
 
+def _home(opts: Options, seat: int, rank: int) -> int:
+    """How far ``rank`` (0-based, absolute) is from the edge of ``seat``: 0 on its first rank."""
+    return rank if seat == 0 else opts.ranks - 1 - rank
+
+
+def _check_moves_made(state: State, turn: int) -> None:
+    """In the dice variant every move takes a pawn 1-3 squares forward from the rank its die
+    gave it (its first 3 ranks), and the players alternate from the first player: the moves each
+    side must have made (between the fewest and the most its pawns' advances allow) must agree
+    with ``turn``. Classic pawns may also retreat, so any count is possible there."""
+    opts = state.options
+    if opts.classic:
+        return
+    spans = []
+    for seat in (0, 1):
+        homes = [_home(opts, seat, r) for r in state.pawns[seat]]
+        spans.append((sum(-(-max(0, h - 2) // 3) for h in homes), sum(homes)))
+    firsts = (0, 1) if opts.roll_first else (0,)
+    for first in firsts:
+        other = 1 - first
+        extra = 0 if turn == first else 1  # the first player has made one move more when it is not his turn
+        lo = max(spans[first][0], spans[other][0] + extra)
+        hi = min(spans[first][1], spans[other][1] + extra)
+        if lo <= hi:
+            return
+    raise InvalidState("northcott.bad-turn",
+                       f"pawns that advanced {spans[0][0]}..{spans[0][1]} moves (White) and {spans[1][0]}..{spans[1][1]} "
+                       f"(Black) cannot have left seat {turn} to move")
+
+
 def _can_move(state: State, seat: int) -> bool:
     return any(_targets(state, seat, f) for f in range(_FILES))
 
@@ -431,25 +592,28 @@ def _can_move(state: State, seat: int) -> bool:
 def _place(state: State, seat: int, file: int, die: int) -> State:
     home = _DIE_RANK[die] - 1
     rank = home if seat == 0 else state.options.ranks - 1 - home
-    pawns = list(_pawns(state, seat))
-    pawns[file] = rank
-    field = "white" if seat == 0 else "black"
-    state = dataclasses.replace(state, **{field: tuple(pawns)}, die=None, turn=1 - seat)
-    if seat == 1 and None not in state.black:
-        phase = Phase.FIRST_ROLL if state.options.roll_first else Phase.PLAY
-        return _finish(dataclasses.replace(state, phase=phase, turn=0))
+    state = dataclasses.replace(state, pawns=_moved(state.pawns, seat, file, rank), die=None, turn=1 - seat)
+    if seat == 1 and None not in state.pawns[1]:
+        if state.options.roll_first:
+            return dataclasses.replace(state, phase=Phase.FIRST_ROLL, turn=None)
+        return _finish(dataclasses.replace(state, phase=Phase.PLAY, turn=0))
     return state
 
 
 def _finish(state: State) -> State:
-    """Set ``over`` when the player to move in play cannot move."""
-    over = state.phase is Phase.PLAY and not _can_move(state, state.turn)
-    return dataclasses.replace(state, over=over)
+    """In play, with ``turn`` to move: when he cannot move the game is over; he loses (wins under
+    misere), and nobody is to move any more (``turn`` None)."""
+    if state.phase is not Phase.PLAY or _can_move(state, state.turn):
+        return state
+    winner = state.turn if state.options.misere else 1 - state.turn
+    return dataclasses.replace(state, winner=winner, turn=None)
 
 
-def _winner(state: State) -> int:
-    """The player to move cannot move: he loses, or wins under misere."""
-    return state.turn if state.options.misere else 1 - state.turn
+REASONS = ("cannot-move", "cannot-move-misere")
+
+
+def _reason(options: Options) -> str:
+    return REASONS[options.misere]
 
 
 ENGINE = Northcott()

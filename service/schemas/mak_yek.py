@@ -4,35 +4,37 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.schemas.common import int_field, kind_field, list_field
+from rules.boards import COLORS
+from rules.mak_yek import ENGINE, REASONS
+from service.schemas.common import int_field, kind_field, list_field, options_schema
 
 GAME_ID = "mak-yek"
 
 SQUARE = r"^[a-h][1-8]$"
 
 
-class OptionsSchema(Schema):
-    first_player = fields.String(required=True, validate=validate.OneOf(["white", "black"]))
-    max_custodian_per_move = fields.Raw(required=True, validate=validate.OneOf(["unlimited", 1]),
-                                     metadata={"enum": ["unlimited", 1]})
-    line_custodian = fields.Boolean(required=True)
-    no_legal_move = fields.String(required=True, validate=validate.OneOf(["loses", "draw"]))
-    repetition = fields.String(required=True, validate=validate.OneOf(["threefold", "off"]))
-    no_capture_limit_plies = int_field(1, 1000, required=True)
-    draw_by_agreement = fields.Boolean(required=True)
+class ResultSchema(Schema):
+    winner = int_field(0, 1, required=True, allow_none=True, metadata={"description": "the winning seat; null: a draw"})
+    reason = fields.String(required=True, validate=validate.OneOf(list(REASONS)), metadata={"enum": list(REASONS)})
 
 
 class StateSchema(Schema):
     board = list_field(fields.String(validate=validate.Regexp(r"^[WB.]{8}$")), 8, 8, required=True,
-                       metadata={"description": "8 ranks of W, B and '.', rank 8 first, file a first"})
-    to_move = int_field(0, 1, required=True)
+                       metadata={"description": "8 ranks of W (seat 0's men), B (seat 1's) and '.', rank 8 first, "
+                                                "file a first"})
+    colors = list_field(fields.String(validate=validate.OneOf(list(COLORS))), 2, 2, required=True,
+                        metadata={"description": "colour labels of seats 0 and 1: always [\"white\", \"black\"]"})
+    turn = int_field(0, 1, required=True, allow_none=True,
+                     metadata={"description": "the seat to move; null once the game is over"})
     plies_since_capture = int_field(0, 1000, required=True)
-    history = list_field(fields.String(validate=validate.Regexp(r"^[0-9a-f]{32}$")), 1000, required=True,
-                         metadata={"description": "positions before each ply since the last capture"})
+    positions = list_field(fields.String(validate=validate.Regexp(r"^[0-9a-f]{32}$")), 1000, required=True,
+                           metadata={"description": "positions before each ply since the last capture (for repetition)"})
     draw_offer = int_field(0, 1, required=True, allow_none=True,
                            metadata={"description": "seat with an open draw offer, or null"})
     draw_agreed = fields.Boolean(required=True)
-    options = fields.Nested(OptionsSchema, required=True)
+    result = fields.Nested(ResultSchema, required=True, allow_none=True,
+                           metadata={"description": "how the game ended; null while it runs"})
+    options = fields.Nested(options_schema(ENGINE.options, "MakYekOptions"), required=True)
 
 
 class MoveSchema(Schema):

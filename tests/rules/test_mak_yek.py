@@ -1,20 +1,26 @@
-"""Mak-yek scenario tests: spec compendium-003 §4 (vectors T1..T8 of §4.3, rulings M-1..M-4)."""
+"""Mak-yek scenario tests. Sections (§) are those of docs/rules/mak-yek.md; T1..T8 are its §8 vectors."""
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import random
+import re
+import string
 
 import pytest
 
-from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn
+from rules import boards, mak_yek, northcott
+from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn, RulesError
 from rules.mak_yek import ENGINE, Slide, position_key
+from service.games import BINDINGS
 from service.schemas.mak_yek import MOVES, StateSchema
 
 DEFAULTS = {name: opt.default for name, opt in ENGINE.options.items()}
 
 
-def position(white=(), black=(), turn=0, quiet=0, history=(), **options):
+def position(white=(), black=(), turn=0, quiet=0, positions=(), **options):
     """A state with White men on ``white`` and Black men on ``black`` (square names)."""
     rows = [["."] * 8 for _ in range(8)]
     for man, squares in (("W", white), ("B", black)):
@@ -22,11 +28,13 @@ def position(white=(), black=(), turn=0, quiet=0, history=(), **options):
             rows[int(sq[1]) - 1]["abcdefgh".index(sq[0])] = man
     return ENGINE.from_json({
         "board": ["".join(rows[r]) for r in range(7, -1, -1)],
-        "to_move": turn,
+        "colors": ["white", "black"],
+        "turn": turn,
         "plies_since_capture": quiet,
-        "history": list(history),
+        "positions": list(positions),
         "draw_offer": None,
         "draw_agreed": False,
+        "result": None,
         "options": {**DEFAULTS, **options},
     })
 
@@ -67,7 +75,7 @@ def error_code(state, seat, mv):
 
 
 def test_men_start_on_ranks_one_and_three_and_white_has_32_rook_moves():
-    """§4.1 setup; every rank-1 man has one move (to rank 2), every rank-3 man three.
+    """§2 setup; every rank-1 man has one move (to rank 2), every rank-3 man three.
 
     8 B B B B B B B B
     7 . . . . . . . .
@@ -90,7 +98,7 @@ def test_men_start_on_ranks_one_and_three_and_white_has_32_rook_moves():
 
 
 def test_target_square_must_be_empty_no_displacement_capture():
-    """T8: W h1, B a1; h1-a1 is illegal (the target is occupied).
+    """§3.2, T8: W h1, B a1; h1-a1 is illegal (the target is occupied).
 
     1 B . . . . . . W
     """
@@ -100,7 +108,7 @@ def test_target_square_must_be_empty_no_displacement_capture():
 
 
 def test_rook_move_may_not_jump_turn_or_start_from_an_empty_square():
-    """§4.1 "no jumping, no diagonal moves": W a1, W a3, B h8.
+    """§3.1-3.2 "no jumping, no diagonal moves": W a1, W a3, B h8.
 
     3 W . .
     2 . . .
@@ -120,7 +128,7 @@ def test_rook_move_may_not_jump_turn_or_start_from_an_empty_square():
 
 
 def test_custodian_capture_takes_the_flanked_enemy():
-    """T1: W d1, B e4, W f4; d1-d4 captures e4 (and Black, left without men, loses).
+    """§4.1, T1: W d1, B e4, W f4; d1-d4 captures e4 (and Black, left without men, loses).
 
     4 . . . * B W      * = d4 after the move
     1 . . . W
@@ -138,7 +146,7 @@ def test_custodian_capture_takes_the_flanked_enemy():
 
 
 def test_intervention_captures_both_enemies_either_side():
-    """T2: W d1, B c4, B e4; d1-d4 lands between them and captures both.
+    """§4.2, T2: W d1, B c4, B e4; d1-d4 lands between them and captures both.
 
     4 . . B * B
     1 . . . W
@@ -146,11 +154,11 @@ def test_intervention_captures_both_enemies_either_side():
     state = position(white=["d1"], black=["c4", "e4", "h8"])
     after = ENGINE.apply(state, 0, move("d1", "d4"))
     assert men(after) == {"d4": "W", "h8": "B"}
-    assert after.quiet == 0 and after.history == ()
+    assert after.quiet == 0 and after.positions == ()
 
 
 def test_intervention_and_custodian_combine_to_three_captures():
-    """T3: W d1, B c5, B e5, B d6, W d7; d1-d5 takes c5, e5 (intervention) and d6 (custodian).
+    """§4.3, T3: W d1, B c5, B e5, B d6, W d7; d1-d5 takes c5, e5 (intervention) and d6 (custodian).
 
     7 . . . W
     6 . . . B
@@ -160,14 +168,14 @@ def test_intervention_and_custodian_combine_to_three_captures():
     state = position(white=["d1", "d7"], black=["c5", "e5", "d6", "h8"])
     after = ENGINE.apply(state, 0, move("d1", "d5"))
     assert men(after) == {"d5": "W", "d7": "W", "h8": "B"}
-    # Murray's limit (M-1) allows one custodian plus the intervention: still all three here
+    # Murray's limit (§4.3) allows one custodian plus the intervention: still all three here
     limited = position(white=["d1", "d7"], black=["c5", "e5", "d6", "h8"], max_custodian_per_move=1)
     assert ENGINE.legal_moves(limited, 0).count(move("d1", "d5")) == 1
     assert men(ENGINE.apply(limited, 0, move("d1", "d5"))) == men(after)
 
 
 def test_two_custodian_captures_in_one_move():
-    """T4: W d1, B d5, W d6, B e4, W f4; d1-d4 captures d5 and e4.
+    """§4.3, T4: W d1, B d5, W d6, B e4, W f4; d1-d4 captures d5 and e4.
 
     6 . . . W
     5 . . . B
@@ -180,7 +188,7 @@ def test_two_custodian_captures_in_one_move():
 
 
 def test_murray_limit_makes_the_mover_choose_one_custodian_capture():
-    """M-1 with max_custodian_per_move=1, on T4: d1-d4 is listed once per capture it may make.
+    """§4.3 with max_custodian_per_move=1, on T4: d1-d4 is listed once per capture it may make.
 
     6 . . . W
     5 . . . B
@@ -201,7 +209,7 @@ def test_murray_limit_makes_the_mover_choose_one_custodian_capture():
 
 
 def test_two_adjacent_enemies_are_not_captured_unless_line_custodian():
-    """T5: W e1, W b4, B c4, B d4; e1-e4: none by default; c4 and d4 under line_custodian (M-2).
+    """T5: W e1, W b4, B c4, B d4; e1-e4: none by default; c4 and d4 under line_custodian (§4.4).
 
     4 . W B B *
     1 . . . . W
@@ -218,7 +226,7 @@ def test_two_adjacent_enemies_are_not_captured_unless_line_custodian():
 
 
 def test_captures_happen_only_around_the_square_moved_to():
-    """T6: B e4 already between W d4 and W f4; White plays a1-a2: nothing is captured.
+    """§4.5, T6: B e4 already between W d4 and W f4; White plays a1-a2: nothing is captured.
 
     4 . . . W B W
     1 W
@@ -229,7 +237,7 @@ def test_captures_happen_only_around_the_square_moved_to():
 
 
 def test_mover_between_two_enemies_captures_them_and_is_never_captured():
-    """T7: Black to move, B e8, W d4, W f4; e8-e4 takes d4 and f4 by intervention.
+    """§4.5, T7: Black to move, B e8, W d4, W f4; e8-e4 takes d4 and f4 by intervention.
 
     8 . . . . B
     4 . . . W * W
@@ -241,7 +249,7 @@ def test_mover_between_two_enemies_captures_them_and_is_never_captured():
 
 
 def test_intervention_needs_an_enemy_on_both_sides_and_the_edge_never_flanks():
-    """§4.1/§4.2: a one-step slide c4-d4 leaves c4 empty, so B e4 alone is not taken by
+    """§4.1-4.2: a one-step slide c4-d4 leaves c4 empty, so B e4 alone is not taken by
     intervention (and not by custodian: f4 is empty); b1-b5 lands next to B a5 on the edge,
     and the board edge is no friendly man.
 
@@ -257,7 +265,7 @@ def test_intervention_needs_an_enemy_on_both_sides_and_the_edge_never_flanks():
 
 
 def test_a_capture_restarts_the_repetition_and_no_capture_counts():
-    """§4.1 b/c: after quiet shuffles, a capture sets plies_since_capture to 0 and empties the
+    """§5.4-5.5: after quiet shuffles, a capture sets plies_since_capture to 0 and empties the
     history, so earlier positions no longer count towards a repetition.
 
     4 . . . . B W
@@ -266,9 +274,9 @@ def test_a_capture_restarts_the_repetition_and_no_capture_counts():
     """
     state = position(white=["a1", "d1", "f4"], black=["e4", "h8"])
     state = play(state, "a1-a2", "h8-h7", "a2-a1", "h7-h8")
-    assert state.quiet == 4 and len(state.history) == 4
+    assert state.quiet == 4 and len(state.positions) == 4
     after = play(state, "d1-d4")
-    assert men(after).get("e4") is None and after.quiet == 0 and after.history == ()
+    assert men(after).get("e4") is None and after.quiet == 0 and after.positions == ()
     assert ENGINE.to_json(after)["plies_since_capture"] == 0
 
 
@@ -276,7 +284,7 @@ def test_a_capture_restarts_the_repetition_and_no_capture_counts():
 
 
 def test_player_who_cannot_move_loses_or_draws_by_option():
-    """§4.1 [PROPOSED]: c8-b8 boxes Black's only man in a8; Black cannot move and loses.
+    """§5.2: c8-b8 boxes Black's only man in a8; Black cannot move and loses.
 
     8 B . W          8 B W .
     7 W . .    ->    7 W . .
@@ -289,12 +297,13 @@ def test_player_who_cannot_move_loses_or_draws_by_option():
     drawn = ENGINE.apply(position(**pieces, no_legal_move="draw"), 0, move("c8", "b8"))
     assert ENGINE.outcome(drawn).draw and ENGINE.outcome(drawn).winners == ()
     assert ENGINE.scores(drawn).totals == (0, 0) and ENGINE.scores(drawn).breakdown[1]["result"] == "draw"
-    with pytest.raises(GameOver):
+    with pytest.raises(GameOver) as err:
         ENGINE.check(drawn, 1, move("a8", "b8"))
+    assert err.value.code == "mak-yek.game-over"
 
 
 def test_third_occurrence_of_a_position_is_a_draw():
-    """§4.1 b: W a1 and B h8 shuffle a1-a2, h8-h7, a2-a1, h7-h8 twice: the 8th ply repeats the
+    """§5.4: W a1 and B h8 shuffle a1-a2, h8-h7, a2-a1, h7-h8 twice: the 8th ply repeats the
     start (White to move) for the third time.
 
     8 . . . . . . . B
@@ -303,16 +312,16 @@ def test_third_occurrence_of_a_position_is_a_draw():
     start = position(white=["a1"], black=["h8"])
     shuffle = ("a1-a2", "h8-h7", "a2-a1", "h7-h8")
     seven = play(start, *shuffle, *shuffle[:3])
-    assert ENGINE.to_act(seven) == {1} and len(seven.history) == 7
+    assert ENGINE.to_act(seven) == {1} and len(seven.positions) == 7
     eight = play(seven, shuffle[3])
     assert ENGINE.outcome(eight).draw and ENGINE.outcome(eight).reason == "threefold-repetition"
     # the same positions with the other player to move do not count
     off = play(position(white=["a1"], black=["h8"], repetition="off"), *shuffle, *shuffle)
-    assert ENGINE.to_act(off) == {0} and off.history == ()
+    assert ENGINE.to_act(off) == {0} and off.positions == ()
 
 
 def test_no_capture_limit_draws_after_that_many_quiet_plies():
-    """§4.1 c: no_capture_limit_plies=3: the third quiet ply ends the game in a draw."""
+    """§5.5: no_capture_limit_plies=3: the third quiet ply ends the game in a draw."""
     start = position(white=["a1"], black=["h8"], no_capture_limit_plies=3)
     two = play(start, "a1-a2", "h8-h7")
     assert ENGINE.to_act(two) == {0} and two.quiet == 2
@@ -321,7 +330,7 @@ def test_no_capture_limit_draws_after_that_many_quiet_plies():
 
 
 def test_default_no_capture_limit_is_one_hundred_plies():
-    """§4.1 c: the default draws after 100 plies without capture (a random quiet walk)."""
+    """§5.5: the default draws after 100 plies without capture (a random quiet walk)."""
     state = position(white=["a1", "c1"], black=["h8", "f8"], repetition="off")
     rnd = random.Random(5)
     for ply in range(100):
@@ -334,7 +343,7 @@ def test_default_no_capture_limit_is_one_hundred_plies():
 
 
 def test_draw_by_agreement_is_offered_before_a_move_and_accepted_instead_of_one():
-    """§4.1 a: White offers, then moves a1-a2; Black accepts instead of moving: a draw.
+    """§5.3: White offers, then moves a1-a2; Black accepts instead of moving: a draw.
 
     8 . . . . . . . B
     1 W . . . . . . .
@@ -365,12 +374,13 @@ def test_draw_by_agreement_is_offered_before_a_move_and_accepted_instead_of_one(
 
 
 def test_first_player_option_lets_black_start():
-    """M-3: first_player=black."""
+    """§6 first_player=black."""
     state = ENGINE.new(2, 3, {"first_player": "black"})
     assert ENGINE.to_act(state) == {1}
     assert ENGINE.options_of(state)["first_player"] == "black"
-    with pytest.raises(InvalidOption):
+    with pytest.raises(InvalidOption) as err:
         ENGINE.new(2, 3, {"first_player": "red"})
+    assert err.value.code == "options.bad-value"
     with pytest.raises(InvalidOption) as err:
         ENGINE.new(2, 3, setup={"board": []})
     assert err.value.code == "mak-yek.setup-unsupported"
@@ -401,12 +411,13 @@ def state_json(**changes):
      "mak-yek.too-many-men"),
     ({"board": ["BBBBBBBB"] * 7 + ["WWWWWWWX"]}, "mak-yek.bad-board"),
     ({"board": ["BBBBBBBB"] * 7}, "mak-yek.bad-board"),
-    ({"to_move": 2}, "mak-yek.bad-turn"),
-    ({"to_move": True}, "mak-yek.bad-turn"),
+    ({"turn": 2}, "mak-yek.bad-turn"),
+    ({"turn": True}, "mak-yek.bad-turn"),
     ({"plies_since_capture": 101}, "mak-yek.bad-ply-count"),
-    ({"plies_since_capture": 3}, "mak-yek.bad-history"),
-    ({"history": ["0" * 32, "1" * 32]}, "mak-yek.bad-history"),
-    ({"history": ["zz"] * 2}, "mak-yek.bad-history"),
+    ({"plies_since_capture": 3}, "mak-yek.bad-turn"),  # 16 men each: 3 plies from White's start is Black's turn
+    ({"plies_since_capture": 4}, "mak-yek.bad-positions"),  # 2 positions kept, not 4
+    ({"positions": ["0" * 32, "1" * 32]}, "mak-yek.bad-positions"),
+    ({"positions": ["zz"] * 2}, "mak-yek.bad-positions"),
     ({"options": {**DEFAULTS, "line_custodian": "yes"}}, "mak-yek.bad-options"),
     ({"options": {"line_custodian": True}}, "mak-yek.bad-options"),
     ({"extra": 1}, "mak-yek.malformed-state"),
@@ -425,22 +436,23 @@ def test_from_json_rejects_tampered_states(changes, code):
 def test_from_json_rejects_a_history_that_is_not_one_move_per_ply():
     """Swap the two history entries: the plies no longer alternate White, Black."""
     data = state_json()
-    assert ENGINE.from_json(data) is not None and len(data["history"]) == 2
-    data["history"].reverse()
+    assert ENGINE.from_json(data) is not None and len(data["positions"]) == 2
+    data["positions"].reverse()
     with pytest.raises(InvalidState) as err:
         ENGINE.from_json(data)
-    assert err.value.code == "mak-yek.bad-history"
+    assert err.value.code == "mak-yek.bad-positions"
     with pytest.raises(InvalidState) as err:
         ENGINE.from_json([1, 2])
     assert err.value.code == "mak-yek.malformed-state"
-    with pytest.raises(InvalidState):
+    with pytest.raises(InvalidState) as err:
         ENGINE.from_json({k: v for k, v in state_json().items() if k != "board"})
+    assert err.value.code == "mak-yek.malformed-state"
 
 
 def test_history_keys_are_the_occupancy_of_both_sides():
     start = ENGINE.new(2, 1)
     assert position_key(start.board) == "0000000000ff00ff" + "ff00ff0000000000"
-    assert play(start, "a3-a4").history == (position_key(start.board),)
+    assert play(start, "a3-a4").positions == (position_key(start.board),)
 
 
 @pytest.mark.parametrize("data", [
@@ -479,3 +491,114 @@ def test_schemas_accept_every_reached_state_and_move(seed):
         state, ply = ENGINE.apply(state, state.turn, chosen), ply + 1
     assert StateSchema().validate(ENGINE.to_json(state)) == {}
     assert ENGINE.from_json(json.loads(json.dumps(ENGINE.to_json(state)))) == state
+
+
+# --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)
+
+
+def _raised(action):
+    """The RulesError that ``action`` raises."""
+    with pytest.raises(RulesError) as err:
+        action()
+    return err.value
+
+
+def _t4(**options):
+    """T4 with Murray's limit: d1-d4 could take d5 or e4 by custodian."""
+    return position(white=["d1", "d6", "f4"], black=["d5", "e4", "h8"], max_custodian_per_move=1, **options)
+
+
+def _state_with(**changes):
+    return lambda: ENGINE.from_json(state_json(**changes))
+
+
+START = ENGINE.new(2, 1)
+OFFER, ACCEPT = ENGINE.move_from_json({"kind": "offer-draw"}), ENGINE.move_from_json({"kind": "accept-draw"})
+#: one real raise of every code the engine (and the service, for a seat the table lacks) answers
+TRIGGERS = {
+    "mak-yek.not-your-turn": lambda: ENGINE.check(START, 1, move("a6", "a5")),
+    "mak-yek.game-over": lambda: ENGINE.check(ENGINE.apply(position(white=["d1", "f4"], black=["e4"]), 0,
+                                                           move("d1", "d4")), 1, move("e4", "e5")),
+    "mak-yek.no-such-seat": lambda: BINDINGS[ENGINE.game_id].view(START, 2),
+    "mak-yek.tally-unsupported": lambda: ENGINE.score_tally({}),
+    "mak-yek.setup-unsupported": lambda: ENGINE.new(2, 1, setup={"board": []}),
+    "mak-yek.draw-offers-off": lambda: ENGINE.check(ENGINE.new(2, 1, {"draw_by_agreement": False}), 0, OFFER),
+    "mak-yek.draw-already-offered": lambda: ENGINE.check(ENGINE.apply(START, 0, OFFER), 0, OFFER),
+    "mak-yek.no-draw-offer": lambda: ENGINE.check(START, 0, ACCEPT),
+    "mak-yek.no-own-man": lambda: ENGINE.check(START, 0, move("a2", "a4")),
+    "mak-yek.not-rook-move": lambda: ENGINE.check(START, 0, move("a3", "b4")),
+    "mak-yek.target-occupied": lambda: ENGINE.check(START, 0, move("a1", "a3")),
+    "mak-yek.path-blocked": lambda: ENGINE.check(START, 0, move("a1", "a4")),
+    "mak-yek.custodian-choice-required": lambda: ENGINE.check(_t4(), 0, move("d1", "d4")),
+    "mak-yek.no-custodian-choice": lambda: ENGINE.check(_t4(), 0, move("d1", "d2", custodian="d5")),
+    "mak-yek.not-a-custodian-capture": lambda: ENGINE.check(_t4(), 0, move("d1", "d4", custodian="c4")),
+    "mak-yek.bad-move": lambda: ENGINE.move_from_json({"kind": "jump", "from": "a1"}),
+    "mak-yek.malformed-state": lambda: ENGINE.from_json([]),
+    "mak-yek.bad-options": _state_with(options={"line_custodian": True}),
+    "mak-yek.bad-board": _state_with(board=["BBBBBBBB"] * 7),
+    "mak-yek.too-many-men": _state_with(board=["BBBBBBBB", "........", "BBBBBBBB", "B.......", "W.......",
+                                               ".WWWWWWW", "........", "WWWWWWWW"]),
+    "mak-yek.bad-turn": _state_with(turn=2),
+    "mak-yek.bad-ply-count": _state_with(plies_since_capture=101),
+    "mak-yek.bad-positions": _state_with(positions=["zz"] * 2),
+    "mak-yek.bad-draw-offer": _state_with(draw_offer=2),
+    "mak-yek.bad-result": _state_with(result={"winner": 0, "reason": "all-captured"}),
+}
+
+
+@pytest.mark.parametrize("code", sorted(TRIGGERS))
+def test_every_code_is_catalogued_and_its_polish_detail_formats_with_the_raise(code):
+    """DESIGN 4.4: a real raise of ``code`` carries the context its Polish template needs."""
+    exc = _raised(TRIGGERS[code])
+    assert exc.code == code
+    entry = ENGINE.codes[code]
+    wanted = {name for _, name, _, _ in string.Formatter().parse(entry.detail_pl) if name}
+    assert wanted <= set(exc.context) and entry.detail_pl.format(**exc.context)
+    assert entry.title and entry.title_pl
+    assert "None" not in exc.message and "Error" not in exc.message
+
+
+def test_the_catalogue_lists_exactly_the_codes_raised():
+    """Every code the module names (by reading its source; the base engine adds game-over,
+    not-your-turn and tally-unsupported, the service no-such-seat) is catalogued, and every
+    catalogued code is raised by a trigger above."""
+    named = set(re.findall(r'"(mak-yek\.[a-z-]+)"', inspect.getsource(mak_yek)))
+    named |= {f"mak-yek.{c}" for c in ("game-over", "not-your-turn", "tally-unsupported", "no-such-seat")}
+    assert named == set(ENGINE.codes) == set(TRIGGERS)
+
+
+def test_codes_met_in_play_are_catalogued():
+    """Random playouts that also try moves listed earlier (mostly illegal now) meet only catalogued codes."""
+    met = set()
+    for seed in range(6):
+        rnd = random.Random(seed)
+        state, pool = ENGINE.new(2, seed, {"max_custodian_per_move": rnd.choice(["unlimited", 1])}), []
+        while ENGINE.to_act(state):
+            moves = ENGINE.legal_moves(state, state.turn)
+            for other in pool[-10:]:
+                for seat in (0, 1):
+                    try:
+                        ENGINE.check(state, seat, other)
+                    except RulesError as exc:
+                        met.add(exc.code)
+            pool.extend(moves)
+            state = ENGINE.apply(state, state.turn, rnd.choice(moves))
+        try:
+            ENGINE.check(state, 0, pool[-1])
+        except RulesError as exc:
+            met.add(exc.code)
+    assert {"mak-yek.not-your-turn", "mak-yek.no-own-man", "mak-yek.game-over"} <= met
+    assert met <= set(ENGINE.codes)
+
+
+def test_board_games_share_square_names_and_no_game_imports_another():
+    """Issue 12 §4: square names live in rules/boards.py; Mak-yek and Northcott import it, not each other."""
+    assert boards.square_name(0, 0) == "a1" and boards.square_name(7, 7) == "h8"
+    assert boards.parse_square("c4") == (2, 3) and boards.parse_square("h12", ranks=12) == (7, 11)
+    for bad in ("a0", "i1", "a9", "c04", "", None, 12, "a1x"):
+        assert boards.parse_square(bad) is None, bad
+    games = {"mak_yek", "northcott"}
+    for module in (mak_yek, northcott):
+        imported = {node.module for node in ast.walk(ast.parse(inspect.getsource(module)))
+                    if isinstance(node, ast.ImportFrom) and node.module}
+        assert "rules.boards" in imported and not {f"rules.{g}" for g in games} & imported

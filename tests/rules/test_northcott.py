@@ -1,4 +1,4 @@
-"""Northcott's game scenario tests: spec compendium-003 §3 (vectors V1..V4 of §3.4, N-1..N-5).
+"""Northcott's game scenario tests. Sections (§) are those of docs/rules/northcott.md; V1..V4 are its §8 vectors.
 
 Ranks in the drawings and in the JSON are absolute and 1-based (White's edge is rank 1).
 Two brute-force solvers live here, independent of the engine and of the Nim / Grundy
@@ -9,27 +9,32 @@ classic game, whose moves away make cycles, is solved by retrograde analysis.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
 import random
+import re
+import string
 from collections import deque
 from functools import cache
 
 import pytest
 
-from rules.base import IllegalMove, InvalidOption, InvalidState, NotYourTurn, Rng
+from rules import northcott
+from rules.base import IllegalMove, InvalidOption, InvalidState, NotYourTurn, Rng, RulesError
 from rules.northcott import ENGINE
+from service.games import BINDINGS
 from service.schemas.northcott import MOVES, StateSchema
 
 DEFAULTS = {name: opt.default for name, opt in ENGINE.options.items()}
 RNG = Rng.from_seed(1).to_json()
 
 
-def position(white, black, turn=0, phase="play", die=None, **options):
-    """A state from absolute 1-based ranks per file a..h (None: not placed)."""
+def position(white, black, turn=0, phase="play", die=None, result=None, **options):
+    """A state from absolute 1-based ranks per file a..h (None: not placed) of seat 0 (White) and 1 (Black)."""
     return ENGINE.from_json({
-        "phase": phase, "to_move": turn, "white": list(white), "black": list(black), "die": die,
-        "rng": RNG, "options": {**DEFAULTS, **options},
+        "phase": phase, "colors": ["white", "black"], "turn": turn, "pawns": [list(white), list(black)], "die": die,
+        "result": result, "rng": RNG, "options": {**DEFAULTS, **options},
     })
 
 
@@ -48,7 +53,7 @@ def code_of(state, seat, move):
 
 
 def gaps(state):
-    return [b - w - 1 for w, b in zip(state.white, state.black, strict=True)]
+    return [b - w - 1 for w, b in zip(*state.pawns, strict=True)]
 
 
 def set_up(white_rolls, black_rolls, **options):
@@ -92,7 +97,7 @@ def gaps_win(gap_multiset: tuple, misere: bool = False) -> bool:
 
 
 def classic_moves(white: tuple, black: tuple, mover: int, ranks: int):
-    """Classic moves (§3.1): any distance towards or away, never onto or past the enemy, on the board."""
+    """Classic moves (§4.2): any distance towards or away, never onto or past the enemy, on the board."""
     own, enemy = (white, black) if mover == 0 else (black, white)
     for f in range(len(own)):
         for target in range(ranks):
@@ -137,15 +142,15 @@ def classic_solve(files: int, ranks: int) -> dict:
     return result
 
 
-def engine_wins(state, memo: dict) -> bool:
-    """Does the player to move win, searching the ENGINE's own game tree (legal_moves / apply)?"""
-    key = (state.white, state.black, state.turn)
+def engine_wins(state, mover: int, memo: dict) -> bool:
+    """Does ``mover``, the player to move, win, searching the ENGINE's own game tree (legal_moves / apply)?"""
+    key = (state.pawns, mover)
     if key not in memo:
         if not ENGINE.to_act(state):
-            memo[key] = state.turn in ENGINE.outcome(state).winners
+            memo[key] = mover in ENGINE.outcome(state).winners
         else:
-            memo[key] = any(not engine_wins(ENGINE.apply(state, state.turn, m), memo)
-                            for m in ENGINE.legal_moves(state, state.turn))
+            memo[key] = any(not engine_wins(ENGINE.apply(state, mover, m), 1 - mover, memo)
+                            for m in ENGINE.legal_moves(state, mover))
     return memo[key]
 
 
@@ -153,7 +158,7 @@ def engine_wins(state, memo: dict) -> bool:
 
 
 def test_dice_setup_places_each_pawn_by_its_roll_v1_is_lost_for_white():
-    """V1: White rolls 5,2,6,3,1,4,2,6 and Black 3,3,1,5,4,2,6,1 for files a..h.
+    """§3.1, §8 V1: White rolls 5,2,6,3,1,4,2,6 and Black 3,3,1,5,4,2,6,1 for files a..h.
 
     White ranks 1,2,2,3,1,3,2,2; Black (from its edge) 3,3,1,1,3,2,2,1 = absolute 6,6,8,8,6,7,7,8;
     gaps 4,3,5,4,4,3,4,5; Grundy values (gap mod 4) XOR to 0: White, to move, loses.
@@ -161,8 +166,7 @@ def test_dice_setup_places_each_pawn_by_its_roll_v1_is_lost_for_white():
     state = set_up([5, 2, 6, 3, 1, 4, 2, 6], [3, 3, 1, 5, 4, 2, 6, 1])
     data = ENGINE.to_json(state)
     assert data["phase"] == "play" and ENGINE.to_act(state) == {0}
-    assert data["white"] == [1, 2, 2, 3, 1, 3, 2, 2]
-    assert data["black"] == [6, 6, 8, 8, 6, 7, 7, 8]
+    assert data["pawns"] == [[1, 2, 2, 3, 1, 3, 2, 2], [6, 6, 8, 8, 6, 7, 7, 8]]
     assert gaps(state) == [4, 3, 5, 4, 4, 3, 4, 5]
     assert not gaps_win(tuple(sorted(gaps(state))))
     grundy = 0
@@ -172,7 +176,7 @@ def test_dice_setup_places_each_pawn_by_its_roll_v1_is_lost_for_white():
 
 
 def test_v2_winning_moves_for_white():
-    """V2: as V1 but Black's h-roll is 2 (rank 7): gaps 4,3,5,4,4,3,4,4, XOR 1.
+    """§8 V2: as V1 but Black's h-roll is 2 (rank 7): gaps 4,3,5,4,4,3,4,4, XOR 1.
 
     White wins; a1-a4 (gap 4 -> 1), b2-b3 and c2-c3 are winning moves.
     """
@@ -189,7 +193,7 @@ def test_v2_winning_moves_for_white():
 
 
 def test_pawn_moves_one_to_three_squares_and_never_jumps():
-    """V3: White on d4, Black on d6 (gap 1): d4-d5 is legal, d4-d6 lands on and d4-d7 jumps the enemy.
+    """§4.1, §8 V3: White on d4, Black on d6 (gap 1): d4-d5 is legal, d4-d6 lands on and d4-d7 jumps the enemy.
 
     6 . . . B
     5 . . . .
@@ -207,14 +211,15 @@ def test_pawn_moves_one_to_three_squares_and_never_jumps():
     with pytest.raises(IllegalMove) as err:
         ENGINE.move_from_json({"kind": "move", "from": "a1", "to": "b2"})
     assert err.value.code == "northcott.not-same-file"
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as err:
         ENGINE.check(state, 1, mv("d6", "d5"))
+    assert err.value.code == "northcott.not-your-turn"
     moves = sorted(json.dumps(ENGINE.move_to_json(m)) for m in ENGINE.legal_moves(state, 0))
     assert len(moves) == 7 * 3 + 1
 
 
 def test_black_moves_down_its_file_one_to_three_squares_without_jumping():
-    """§3.3 for Black: forward is towards rank 1. Black d6, White d4 (gap 1): d6-d5 is legal,
+    """§4.1 for Black: forward is towards rank 1. Black d6, White d4 (gap 1): d6-d5 is legal,
     d6-d4 lands on and d6-d3 jumps White; d6-d7 goes backward; a8-a4 is 4 squares.
 
     6 . . . B
@@ -231,12 +236,12 @@ def test_black_moves_down_its_file_one_to_three_squares_without_jumping():
     assert ENGINE.is_legal(state, 1, mv("a8", "a5"))
     assert len(ENGINE.legal_moves(state, 1)) == 7 * 3 + 1
     after = ENGINE.apply(state, 1, mv("d6", "d5"))
-    assert ENGINE.to_json(after)["black"][3] == 5 and ENGINE.to_act(after) == {0}
+    assert ENGINE.to_json(after)["pawns"][1][3] == 5 and ENGINE.to_act(after) == {0}
     assert [m for m in ENGINE.legal_moves(after, 0) if m.file == 3] == []  # d4 is now blocked
 
 
 def test_classic_nim_positions_v4_by_retrograde_analysis():
-    """V4 (classic, §3.1): gaps 1, 2, 3 lose for the mover; from gaps 2, 3 the move to 2, 2 wins.
+    """§8 V4 (classic, §4.2): gaps 1, 2, 3 lose for the mover; from gaps 2, 3 the move to 2, 2 wins.
 
     Solved on a 3-file (and 2-file) board of 6 ranks by retrograde analysis, moves away included.
     """
@@ -251,7 +256,7 @@ def test_classic_nim_positions_v4_by_retrograde_analysis():
 
 
 def test_engine_classic_moves_match_the_rules_of_3_1():
-    """The engine's classic moves equal §3.1's (towards or away, any distance) on random positions."""
+    """The engine's classic moves equal §4.2's (towards or away, any distance) on random positions."""
     rnd = random.Random(4)
     for _ in range(40):
         white, black = [], []
@@ -261,28 +266,26 @@ def test_engine_classic_moves_match_the_rules_of_3_1():
             black.append(b)
         turn = rnd.randrange(2)
         state = position([w + 1 for w in white], [b + 1 for b in black], turn=turn, variant="classic")
-        got = {(state.turn, ENGINE.apply(state, turn, m).white, ENGINE.apply(state, turn, m).black)
-               for m in ENGINE.legal_moves(state, turn)}
+        got = {(state.turn, *ENGINE.apply(state, turn, m).pawns) for m in ENGINE.legal_moves(state, turn)}
         want = {(turn, w, b) for w, b in classic_moves(tuple(white), tuple(black), turn, 8)}
         assert got == want
 
 
 @pytest.mark.parametrize("misere", [False, True])
 def test_engine_game_tree_agrees_with_brute_force_solver(misere):
-    """Small dice positions (three open files, the rest closed): the engine's own game tree
-    (legal_moves, apply, outcome) gives the same winner as the independent raw solver."""
+    """Small dice positions (at most three open files, reached by random play from a random
+    setup): the engine's own game tree (legal_moves, apply, outcome) gives the same winner as
+    the independent raw solver."""
     rnd = random.Random(11 + misere)
     memo: dict = {}
     checked = 0
     for _ in range(40):
-        white = [rnd.randint(1, 3) for _ in range(8)]
-        black = [w + 1 for w in white]  # gap 0
-        for f in rnd.sample(range(8), 3):
-            black[f] = min(8, white[f] + 1 + rnd.randint(0, 4))
-        turn = rnd.randrange(2)
-        state = position(white, black, turn=turn, misere=misere)
-        expected = dice_wins(state.white, state.black, turn, misere)
-        assert engine_wins(state, memo) == expected, (white, black, turn)
+        state = set_up([rnd.randint(1, 6) for _ in range(8)], [rnd.randint(1, 6) for _ in range(8)], misere=misere)
+        while sum(g > 0 for g in gaps(state)) > 3:
+            state = ENGINE.apply(state, state.turn, rnd.choice(ENGINE.legal_moves(state, state.turn)))
+        turn = state.turn
+        expected = dice_wins(*state.pawns, turn, misere)
+        assert engine_wins(state, turn, memo) == expected, (state.pawns, turn)
         assert gaps_win(tuple(sorted(gaps(state))), misere) == expected
         checked += 1
     assert checked == 40 and len(memo) > 200
@@ -292,23 +295,24 @@ def test_engine_game_tree_agrees_with_brute_force_solver(misere):
 
 
 def test_black_places_on_its_own_ranks_and_rng_rolls_are_chance_steps():
-    """§3.3 mapping: 1,5 -> rank 1; 2,6 -> rank 2; 3,4 -> rank 3, counted from each player's edge."""
+    """§3.1 mapping: 1,5 -> rank 1; 2,6 -> rank 2; 3,4 -> rank 3, counted from each player's edge."""
     state = ENGINE.new(2, 5)
     assert ENGINE.to_act(state) == {0} and ENGINE.legal_moves(state, 0) == [roll()]
     for die, rank in ((1, 1), (5, 1), (2, 2), (6, 2), (3, 3), (4, 3)):
         w = ENGINE.apply(state, 0, roll(die))
-        assert ENGINE.to_json(w)["white"][0] == rank
+        assert ENGINE.to_json(w)["pawns"][0][0] == rank
         b = ENGINE.apply(w, 1, roll(die))
-        assert ENGINE.to_json(b)["black"][0] == 9 - rank
+        assert ENGINE.to_json(b)["pawns"][1][0] == 9 - rank
     drawn = ENGINE.apply(state, 0, roll())
-    assert drawn.rng.counter > state.rng.counter and drawn.white[0] in (0, 1, 2)
+    assert drawn.rng.counter > state.rng.counter and drawn.pawns[0][0] in (0, 1, 2)
     assert ENGINE.events(state, 0, roll(), drawn)[1]["type"] == "rng-roll"
     assert code_of(state, 0, roll(7)) == "northcott.bad-dice"
     assert code_of(state, 0, roll(2, 3)) == "northcott.bad-dice"
     assert code_of(state, 0, mv("a1", "a2")) == "northcott.wrong-phase"
     assert code_of(state, 0, ENGINE.move_from_json({"kind": "place", "file": "a"})) == "northcott.roll-first"
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as err:
         ENGINE.check(state, 1, roll(3))
+    assert err.value.code == "northcott.not-your-turn"
 
 
 def test_rolls_are_refused_once_pawns_move():
@@ -318,7 +322,7 @@ def test_rolls_are_refused_once_pawns_move():
 
 
 def test_choose_file_placement_rolls_then_places():
-    """N-2 option: the roller names the file (one where he has no pawn yet) after each roll."""
+    """§3.2 option: the roller names the file (one where he has no pawn yet) after each roll."""
     state = ENGINE.new(2, 5, {"placement": "choose-file"})
     rolled = ENGINE.apply(state, 0, roll(2))
     assert ENGINE.to_json(rolled)["die"] == 2 and ENGINE.to_act(rolled) == {0}
@@ -326,7 +330,7 @@ def test_choose_file_placement_rolls_then_places():
         {"kind": "place", "file": f} for f in "abcdefgh"]
     assert code_of(rolled, 0, roll(3)) == "northcott.place-first"
     placed = ENGINE.apply(rolled, 0, ENGINE.move_from_json({"kind": "place", "file": "e"}))
-    assert ENGINE.to_json(placed)["white"] == [None] * 4 + [2] + [None] * 3
+    assert ENGINE.to_json(placed)["pawns"][0] == [None] * 4 + [2] + [None] * 3
     assert ENGINE.to_act(placed) == {1} and placed.die is None
     again = ENGINE.apply(ENGINE.apply(placed, 1, roll(1)), 1, ENGINE.move_from_json({"kind": "place", "file": "a"}))
     white_again = ENGINE.apply(again, 0, roll(4))
@@ -335,7 +339,7 @@ def test_choose_file_placement_rolls_then_places():
 
 
 def test_higher_roll_decides_who_moves_first():
-    """N-3 option: after the setup both roll one die; the higher moves first; ties are re-rolled."""
+    """§3.4 option: after the setup both roll one die; the higher moves first; ties are re-rolled."""
     state = set_up([1] * 8, [1] * 8, first_player="higher-roll")
     assert ENGINE.to_json(state)["phase"] == "first-roll" and ENGINE.to_act(state) == {0, 1}
     assert code_of(state, 1, roll(4, 4)) == "northcott.tied-roll"
@@ -349,9 +353,9 @@ def test_higher_roll_decides_who_moves_first():
 
 
 def test_larger_board_places_black_near_its_own_edge():
-    """N-1 option board=8x12: Black's rolls 1, 2, 3 place on ranks 12, 11, 10."""
+    """§2 option board=8x12: Black's rolls 1, 2, 3 place on ranks 12, 11, 10."""
     state = set_up([1, 2, 3, 1, 1, 1, 1, 1], [1, 2, 3, 1, 1, 1, 1, 1], board="8x12")
-    assert ENGINE.to_json(state)["black"][:3] == [12, 11, 10]
+    assert ENGINE.to_json(state)["pawns"][1][:3] == [12, 11, 10]
     assert gaps(state)[:3] == [10, 8, 6]
 
 
@@ -359,14 +363,14 @@ def test_larger_board_places_black_near_its_own_edge():
 
 
 def test_player_who_cannot_move_loses_and_wins_under_misere():
-    """§3.3 end / N-4: c1-c4 closes the last gap; Black, to move, is blocked everywhere.
+    """§5.1 / §5.2: c1-c4 closes the last gap; Black, to move, is blocked everywhere.
 
-    5 . . B        5 . . B
-    4 . . .   ->   4 . . W
-    1 . . W        1 . . .
+    5 B B B B ...     5 B B B B ...
+    4 W W . W   ->    4 W W W W
+    1 . . W .         1 . . . .
     """
-    white, black = [1] * 8, [2] * 8
-    white[2], black[2] = 1, 5
+    white, black = [4] * 8, [5] * 8
+    white[2] = 1
     state = position(white, black)
     after = ENGINE.apply(state, 0, mv("c1", "c4"))
     assert ENGINE.to_act(after) == frozenset()
@@ -377,12 +381,12 @@ def test_player_who_cannot_move_loses_and_wins_under_misere():
     misere = ENGINE.apply(position(white, black, misere=True), 0, mv("c1", "c4"))
     assert ENGINE.outcome(misere).winners == (1,) and ENGINE.scores(misere).totals == (0, 1)
     with pytest.raises(IllegalMove) as err:
-        ENGINE.check(after, 1, mv("c5", "c6"))
+        ENGINE.check(after, 1, mv("c5", "c4"))
     assert err.value.code == "northcott.game-over"
 
 
 def test_classic_variant_moves_any_distance_both_ways():
-    """N-5 / §3.1: a1-a5 and a backward d4-d2 are legal classic moves; a1-a0 does not exist.
+    """§4.2: a1-a5 and a backward d4-d2 are legal classic moves; a1-a0 does not exist.
 
     8 B B B B ...
     4 . . . W
@@ -397,9 +401,12 @@ def test_classic_variant_moves_any_distance_both_ways():
     black_turn = position(white, black, turn=1, variant="classic")
     assert code_of(black_turn, 1, ENGINE.move_from_json({"kind": "move", "from": "a8", "to": "a9"})) \
         == "northcott.off-board"
-    # only a player pressed against his own edge and the enemy in every file is stuck
-    stuck = position([1] * 8, [2] * 8, variant="classic")
+    # only a player pressed against his own edge and the enemy in every file is stuck: the game is over
+    stuck = position([1] * 8, [2] * 8, turn=None, result={"winner": 1, "reason": "cannot-move"}, variant="classic")
     assert ENGINE.to_act(stuck) == frozenset() and ENGINE.outcome(stuck).winners == (1,)
+    with pytest.raises(InvalidState) as err:
+        position([1] * 8, [2] * 8, variant="classic")  # White to move, but he cannot
+    assert err.value.code == "northcott.bad-result"
 
 
 def test_dice_random_play_ends_quickly_in_every_option_mix():
@@ -424,14 +431,16 @@ def setup_json(**changes):
     for _ in range(5):
         state = ENGINE.apply(state, state.turn, roll())
     data = ENGINE.to_json(state)
+    if "white" in changes:
+        data["pawns"][0] = changes.pop("white")
     data.update(changes)
     return data
 
 
 @pytest.mark.parametrize(("changes", "code"), [
     ({"white": [1, 2, 3, 1, None, None, None, None]}, "northcott.bad-setup"),  # White 4 ahead by 2
-    ({"to_move": 0}, "northcott.bad-setup"),  # White placed 3, Black 2: Black is next
-    ({"to_move": 5}, "northcott.bad-turn"),
+    ({"turn": 0}, "northcott.bad-setup"),  # White placed 3, Black 2: Black is next
+    ({"turn": 5}, "northcott.bad-turn"),
     ({"white": [1, 2, None, 3, None, None, None, None]}, "northcott.bad-setup"),  # not file order
     ({"white": [1, 2, 5, None, None, None, None, None]}, "northcott.bad-setup"),  # rank 5 is no home rank
     ({"white": [1, 2, 9, None, None, None, None, None]}, "northcott.bad-rank"),
@@ -439,7 +448,7 @@ def setup_json(**changes):
     ({"die": 3}, "northcott.bad-die"),
     ({"phase": "play"}, "northcott.bad-setup"),
     ({"phase": "finished"}, "northcott.malformed-state"),
-    ({"rng": {"v": 1, "key": "xyz", "counter": 0}}, "state.rng"),
+    ({"rng": {"v": 1, "key": "xyz", "counter": 0}}, "northcott.bad-rng"),
     ({"options": {**DEFAULTS, "variant": "tiouk"}}, "northcott.bad-options"),
     ({"options": {"variant": "dice"}}, "northcott.bad-options"),
     ({"score": 3}, "northcott.malformed-state"),
@@ -509,3 +518,103 @@ def test_schemas_accept_every_reached_state_and_move(seed):
     assert schema.validate(ENGINE.to_json(state)) == {}
     for data in ({"kind": "roll", "dice": [3]}, {"kind": "roll", "dice": [2, 5]}, {"kind": "place", "file": "h"}):
         assert MOVES[data["kind"]]().validate(data) == {}
+
+
+# --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)
+
+
+def _raised(action):
+    """The RulesError that ``action`` raises."""
+    with pytest.raises(RulesError) as err:
+        action()
+    return err.value
+
+
+def _v3(**options):
+    """V3: White d4, Black d6; the other files closed at the edges (White to move)."""
+    return position([1, 1, 1, 4, 1, 1, 1, 1], [8, 8, 8, 6, 8, 8, 8, 8], **options)
+
+
+STUCK = {"turn": None, "result": {"winner": 1, "reason": "cannot-move"}, "variant": "classic"}
+START = ENGINE.new(2, 1)
+#: one real raise of every code the engine (and the service, for a seat the table lacks) answers
+TRIGGERS = {
+    "northcott.not-your-turn": lambda: ENGINE.check(START, 1, roll()),
+    "northcott.game-over": lambda: ENGINE.check(position([1] * 8, [2] * 8, **STUCK), 0, mv("a1", "a2")),
+    "northcott.no-such-seat": lambda: BINDINGS[ENGINE.game_id].view(START, 2),
+    "northcott.tally-unsupported": lambda: ENGINE.score_tally({}),
+    "northcott.setup-unsupported": lambda: ENGINE.new(2, 3, setup={"pawns": []}),
+    "northcott.wrong-phase": lambda: ENGINE.check(_v3(), 0, roll(3)),
+    "northcott.place-first": lambda: ENGINE.check(ENGINE.apply(ENGINE.new(2, 5, {"placement": "choose-file"}), 0,
+                                                               roll(2)), 0, roll(3)),
+    "northcott.bad-dice": lambda: ENGINE.check(START, 0, roll(7)),
+    "northcott.tied-roll": lambda: ENGINE.check(set_up([1] * 8, [1] * 8, first_player="higher-roll"), 1, roll(4, 4)),
+    "northcott.roll-first": lambda: ENGINE.check(START, 0, ENGINE.move_from_json({"kind": "place", "file": "a"})),
+    "northcott.file-taken": lambda: ENGINE.check(
+        position([2, None, None, None, None, None, None, None], [7, None, None, None, None, None, None, None],
+                 phase="setup", die=3, placement="choose-file"),
+        0, ENGINE.move_from_json({"kind": "place", "file": "a"})),
+    "northcott.no-own-pawn": lambda: ENGINE.check(_v3(), 0, mv("b2", "b3")),
+    "northcott.no-move": lambda: ENGINE.check(_v3(), 0, mv("d4", "d4")),
+    "northcott.not-forward": lambda: ENGINE.check(_v3(), 0, mv("d4", "d3")),
+    "northcott.too-far": lambda: ENGINE.check(_v3(), 0, mv("a1", "a5")),
+    "northcott.blocked": lambda: ENGINE.check(_v3(), 0, mv("d4", "d7")),
+    "northcott.off-board": lambda: ENGINE.check(_v3(variant="classic", turn=1), 1, mv("a8", "a9")),
+    "northcott.not-same-file": lambda: ENGINE.move_from_json({"kind": "move", "from": "a1", "to": "b2"}),
+    "northcott.bad-move": lambda: ENGINE.move_from_json({"kind": "jump"}),
+    "northcott.malformed-state": lambda: ENGINE.from_json("state"),
+    "northcott.bad-options": lambda: ENGINE.from_json(setup_json(options={"variant": "dice"})),
+    "northcott.bad-rng": lambda: ENGINE.from_json(setup_json(rng={"v": 1, "key": "xyz", "counter": 0})),
+    "northcott.bad-turn": lambda: ENGINE.from_json(setup_json(turn=5)),
+    "northcott.bad-rank": lambda: ENGINE.from_json(setup_json(white=[1, 2, 3])),
+    "northcott.pawns-crossed": lambda: position([1, 1, 1, 7, 1, 1, 1, 1], [8, 8, 8, 5, 8, 8, 8, 8]),
+    "northcott.bad-setup": lambda: ENGINE.from_json(setup_json(phase="play")),
+    "northcott.bad-phase": lambda: position([1] * 8, [8] * 8, phase="first-roll", turn=None),
+    "northcott.bad-die": lambda: position([1] * 8, [8] * 8, die=4),
+    "northcott.bad-result": lambda: position([1] * 8, [2] * 8, variant="classic"),
+}
+
+
+@pytest.mark.parametrize("code", sorted(TRIGGERS))
+def test_every_code_is_catalogued_and_its_polish_detail_formats_with_the_raise(code):
+    """DESIGN 4.4: a real raise of ``code`` carries the context its Polish template needs."""
+    exc = _raised(TRIGGERS[code])
+    assert exc.code == code
+    entry = ENGINE.codes[code]
+    wanted = {name for _, name, _, _ in string.Formatter().parse(entry.detail_pl) if name}
+    assert wanted <= set(exc.context) and entry.detail_pl.format(**exc.context)
+    assert entry.title and entry.title_pl
+    assert "None" not in exc.message and "Error" not in exc.message
+
+
+def test_the_catalogue_lists_exactly_the_codes_raised():
+    """Every code the module names (by reading its source; the base engine adds game-over,
+    not-your-turn and tally-unsupported, the service no-such-seat) is catalogued, and every
+    catalogued code is raised by a trigger above."""
+    named = set(re.findall(r'"(northcott\.[a-z-]+)"', inspect.getsource(northcott)))
+    named |= {f"northcott.{c}" for c in ("game-over", "not-your-turn", "tally-unsupported", "no-such-seat")}
+    assert named == set(ENGINE.codes) == set(TRIGGERS)
+
+
+def test_codes_met_in_play_are_catalogued():
+    """Random playouts in every option mix that also try moves listed earlier (mostly illegal
+    now), by both seats, meet only catalogued codes."""
+    met = set()
+    for seed, placement in itertools.product(range(3), ("in-order", "choose-file")):
+        rnd = random.Random(seed)
+        state = ENGINE.new(2, seed, {"placement": placement, "first_player": rnd.choice(["white", "higher-roll"])})
+        pool = [roll(4), roll(3, 3), roll(9), mv("a1", "a8")]
+        while ENGINE.to_act(state):
+            for other in pool[-12:]:
+                for seat in (0, 1):
+                    try:
+                        ENGINE.check(state, seat, other)
+                    except RulesError as exc:
+                        met.add(exc.code)
+            seat = rnd.choice(sorted(ENGINE.to_act(state)))
+            moves = ENGINE.legal_moves(state, seat)
+            pool.extend(moves)
+            state = ENGINE.apply(state, seat, rnd.choice(moves))
+        met.add(_raised(lambda s=state, last=pool[-1]: ENGINE.check(s, 0, last)).code)
+    assert {"northcott.not-your-turn", "northcott.wrong-phase", "northcott.game-over"} <= met
+    assert met <= set(ENGINE.codes)
