@@ -83,7 +83,7 @@ from rules.base import (
     malformed,
     require,
 )
-from rules.cards import hands_seen_by
+from rules.cards import hands_view
 
 # --------------------------------------------------------------------------- constants
 
@@ -147,11 +147,11 @@ class State:
     phase: Phase
     round: int  # 1-based
     starter: int  # seat that started this round
-    current: int | None  # seat to act in PLAY, else None
+    turn: int | None  # the seat to act in PLAY; None once the round is over (every seat, or none, acts)
     went_out: int | None  # seat whose hand emptied, once the round is over
     hands: tuple[tuple[int, ...], ...]  # each sorted ascending
     stacks: tuple[tuple[int, ...], ...]  # bottom .. top
-    draw: tuple[int, ...]  # next card to reveal is the last
+    stock: tuple[int, ...]  # the face-down draw pile; the next card to reveal is the last
     bulls: tuple[int, ...]
     supply: int
     history: tuple[tuple[int, ...], ...]  # minus points per seat of each finished round
@@ -262,18 +262,18 @@ class ElevenNimmt(BaseEngine[State, Move]):
                 "options.out-of-range",
                 f"option 'start_player' must be a seat below {players}, got {opts.start_player}",
             )
-        hands, stacks, draw, rng = _deal(players, rng)
+        hands, stacks, stock, rng = _deal(players, rng)
         return State(
             players=players,
             options=opts,
             phase=Phase.PLAY,
             round=1,
             starter=opts.start_player,
-            current=opts.start_player,
+            turn=opts.start_player,
             went_out=None,
             hands=hands,
             stacks=stacks,
-            draw=draw,
+            stock=stock,
             bulls=(0,) * players,
             supply=_BULL_CARDS,
             history=(),
@@ -287,7 +287,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
 
     def to_act(self, state: State) -> frozenset[int]:
         if state.phase is Phase.PLAY:
-            return frozenset((state.current,))
+            return frozenset((state.turn,))
         if state.phase is Phase.ROUND_OVER:
             return frozenset(range(state.players))
         return frozenset()
@@ -348,10 +348,11 @@ class ElevenNimmt(BaseEngine[State, Move]):
         if isinstance(move, Take):
             gained = after.bulls[seat] - before.bulls[seat]
             if gained:
-                source: Json = "supply" if after.supply < before.supply else next(
+                # source: the seat the bull card came from, null for the supply
+                source = None if after.supply < before.supply else next(
                     s for s in range(before.players) if after.bulls[s] < before.bulls[s]
                 )
-                out.append({"type": "bull-card", "seat": seat, "from": source})
+                out.append({"type": "bull-card", "seat": seat, "source": source})
             revealed = after.stacks[len(before.stacks) - 1:]
             if revealed:
                 out.append({"type": "new-stacks", "cards": [stack[0] for stack in revealed]})
@@ -384,7 +385,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
         """Heads of the cards left in each hand at the end of a round (spec 3.6).
 
         ``{"hands": [[card, ...] per seat], "heads"?: table, "previous"?: [totals],
-        "bull_cards"?: [per seat]}``: exactly one hand is empty (the seat that went out),
+        "bulls"?: [per seat]}``: exactly one hand is empty (the seat that went out),
         no card twice, and at least one card is on the table. Bull cards score nothing.
         """
         with malformed(f"{_GAME}.bad-tally", f"11 nimmt! tally {tally!r}"):
@@ -395,9 +396,10 @@ class ElevenNimmt(BaseEngine[State, Move]):
     def view(self, state: State, seat: int | None) -> Json:
         data = self.to_json(state)
         del data["rng"]
-        if state.phase is Phase.PLAY:
-            data["hands"] = hands_seen_by(state.hands, seat)
-        data["draw"] = len(state.draw)
+        # hands: own list, null for the others (DESIGN 4.5); counted openly once the round is over
+        data.update(hands_view(state.hands, seat) if state.phase is Phase.PLAY else
+                    {"hands": data["hands"], "hand_sizes": [len(h) for h in state.hands]})
+        data["stock"] = len(state.stock)
         if not state.options.open_information:
             data["stacks"] = [stack[-1] for stack in state.stacks]
         return data
@@ -409,11 +411,11 @@ class ElevenNimmt(BaseEngine[State, Move]):
             "phase": state.phase.value,
             "round": state.round,
             "starter": state.starter,
-            "current": state.current,
+            "turn": state.turn,
             "went_out": state.went_out,
             "hands": [list(h) for h in state.hands],
             "stacks": [list(s) for s in state.stacks],
-            "draw": list(state.draw),
+            "stock": list(state.stock),
             "bulls": list(state.bulls),
             "supply": state.supply,
             "history": [list(r) for r in state.history],
@@ -649,7 +651,7 @@ def _after_turn(state: State, seat: int, hand: tuple[int, ...], **changes: objec
     """Finish a turn: the next seat plays, or the round ends when ``hand`` is empty (3.6)."""
     hands = _replace_at(state.hands, seat, hand)
     if hand:
-        return dataclasses.replace(state, hands=hands, current=(seat + 1) % state.players, **changes)
+        return dataclasses.replace(state, hands=hands, turn=(seat + 1) % state.players, **changes)
     table = _HEAD_TABLES[state.options.heads]
     round_heads = tuple(_heads(h, table) for h in hands)
     last = state.round >= _rounds(state.options, state.players)
@@ -657,7 +659,7 @@ def _after_turn(state: State, seat: int, hand: tuple[int, ...], **changes: objec
         state,
         hands=hands,
         phase=Phase.GAME_OVER if last else Phase.ROUND_OVER,
-        current=None,
+        turn=None,
         went_out=seat,
         history=(*state.history, round_heads),
         **changes,
@@ -691,12 +693,12 @@ def _apply_take(state: State, seat: int, move: Take) -> State:
             if source is not None:
                 bulls = _replace_at(bulls, source, bulls[source] - 1)
                 bulls = _replace_at(bulls, seat, bulls[seat] + 1)
-    reveal = min(_NEW_STACKS, len(state.draw))
-    revealed = tuple((state.draw[-1 - i],) for i in range(reveal))
+    reveal = min(_NEW_STACKS, len(state.stock))
+    revealed = tuple((state.stock[-1 - i],) for i in range(reveal))
     stacks = (*state.stacks[:move.stack], *state.stacks[move.stack + 1:], *revealed)
     return _after_turn(
         state, seat, hand,
-        stacks=stacks, draw=state.draw[:len(state.draw) - reveal], bulls=bulls, supply=supply,
+        stacks=stacks, stock=state.stock[:len(state.stock) - reveal], bulls=bulls, supply=supply,
     )
 
 
@@ -723,7 +725,7 @@ def _next_starter(state: State) -> int:
 
 def _apply_next_round(state: State) -> State:
     """Spec 3.6: reshuffle all 100 cards and deal again."""
-    hands, stacks, draw, rng = _deal(state.players, state.rng)
+    hands, stacks, stock, rng = _deal(state.players, state.rng)
     starter = _next_starter(state)
     keep = state.options.bulls_between_rounds == "keep"
     return dataclasses.replace(
@@ -731,11 +733,11 @@ def _apply_next_round(state: State) -> State:
         phase=Phase.PLAY,
         round=state.round + 1,
         starter=starter,
-        current=starter,
+        turn=starter,
         went_out=None,
         hands=hands,
         stacks=stacks,
-        draw=draw,
+        stock=stock,
         bulls=state.bulls if keep else (0,) * state.players,
         supply=state.supply if keep else _BULL_CARDS,
         rng=rng,
@@ -758,7 +760,7 @@ def _seat_breakdown(hand: Sequence[int], table: tuple[int, ...], *, went_out: bo
         "heads": _heads(hand, table),
         "cards": [{"card": c, "heads": table[c]} for c in hand],
         "went_out": went_out,
-        "bull_cards": bulls,
+        "bulls": bulls,
     }
 
 
@@ -784,7 +786,7 @@ def _card_list(value: Json, what: str, code: str = "bad-card") -> tuple[int, ...
 def _score_tally(tally: Json) -> ScoreReport:
     if not isinstance(tally, dict):
         raise InvalidState(f"{_GAME}.bad-tally", f"a tally is an object with 'hands', got {tally!r}")
-    unknown = sorted(set(tally) - {"hands", "heads", "previous", "bull_cards"})
+    unknown = sorted(set(tally) - {"hands", "heads", "previous", "bulls"})
     require(not unknown, InvalidState, f"{_GAME}.bad-tally", f"unknown tally field(s) {unknown}")
     table_name = tally.get("heads", "6-nimmt")
     require(
@@ -818,12 +820,12 @@ def _score_tally(tally: Json) -> ScoreReport:
         InvalidState, f"{_GAME}.bad-tally",
         f"'previous' must be {players} non-negative totals, got {previous!r}",
     )
-    bull_cards = tally.get("bull_cards", [0] * players)
+    bull_cards = tally.get("bulls", [0] * players)
     require(
         isinstance(bull_cards, list) and len(bull_cards) == players
         and all(_is_int(b) and b >= 0 for b in bull_cards) and sum(bull_cards) <= _BULL_CARDS,
         InvalidState, f"{_GAME}.bad-tally",
-        f"'bull_cards' must be {players} counts totalling at most {_BULL_CARDS}, got {bull_cards!r}",
+        f"'bulls' must be {players} counts totalling at most {_BULL_CARDS}, got {bull_cards!r}",
     )
     round_heads = tuple(_heads(h, table) for h in hands)
     totals = tuple(p + r for p, r in zip(previous, round_heads, strict=True))
@@ -910,8 +912,8 @@ def _bad_state(reason: str, message: str) -> InvalidState:
 def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
     if not isinstance(data, dict):
         raise _bad_state("malformed-state", f"a state is an object, got {type(data).__name__}")
-    keys = {"players", "options", "phase", "round", "starter", "current", "went_out", "hands",
-            "stacks", "draw", "bulls", "supply", "history", "rng"}
+    keys = {"players", "options", "phase", "round", "starter", "turn", "went_out", "hands",
+            "stacks", "stock", "bulls", "supply", "history", "rng"}
     missing, extra = sorted(keys - set(data)), sorted(set(data) - keys)
     if missing or extra:
         raise _bad_state("malformed-state", f"state fields: missing {missing}, unexpected {extra}")
@@ -940,12 +942,12 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
             raise _bad_state("bad-seat", f"{key} must be a seat 0..{players - 1} or null, got {value!r}")
         return value
 
-    starter, current, went_out = seat_or_none("starter"), seat_or_none("current"), seat_or_none("went_out")
+    starter, turn, went_out = seat_or_none("starter"), seat_or_none("turn"), seat_or_none("went_out")
     if starter is None:
         raise _bad_state("bad-seat", "starter must be a seat")
-    if (current is None) != (phase is not Phase.PLAY) or (went_out is None) != (phase is Phase.PLAY):
+    if (turn is None) != (phase is not Phase.PLAY) or (went_out is None) != (phase is Phase.PLAY):
         raise _bad_state(
-            "bad-turn", f"in phase {phase.value!r} current={current!r} and went_out={went_out!r} do not fit"
+            "bad-turn", f"in phase {phase.value!r} turn={turn!r} and went_out={went_out!r} do not fit"
         )
 
     if not isinstance(data["hands"], list) or len(data["hands"]) != players:
@@ -962,16 +964,16 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
                 raise _bad_state(
                     "bad-stack", f"stack {i} {list(stack)}: {above} cannot lie on {below} (distance rule)"
                 )
-    draw = _card_list(data["draw"], "draw pile")
-    everything = [c for h in hands for c in h] + [c for st in stacks for c in st] + list(draw)
+    stock = _card_list(data["stock"], "stock")
+    everything = [c for h in hands for c in h] + [c for st in stacks for c in st] + list(stock)
     seen = set(everything)
     if len(seen) != len(everything):
         dupes = sorted(c for c, n in Counter(everything).items() if n > 1)
         raise _bad_state("duplicate-card", f"card(s) {dupes} appear more than once")
     if len(seen) != 100:
         raise _bad_state("lost-card", f"card(s) {sorted(_ALL_CARDS - seen)} are missing: all 100 must be in play")
-    if not stacks and draw:
-        raise _bad_state("bad-stack", "no stacks on the table while the draw pile still has cards")
+    if not stacks and stock:
+        raise _bad_state("bad-stack", "no stacks on the table while the stock still has cards")
     empty = [s for s, h in enumerate(hands) if not h]
     if phase is Phase.PLAY and empty:
         raise _bad_state("bad-hands", f"seat(s) {empty} have no cards, so the round would be over")
@@ -1008,11 +1010,11 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
         phase=phase,
         round=rnd,
         starter=starter,
-        current=current,
+        turn=turn,
         went_out=went_out,
         hands=hands,
         stacks=stacks,
-        draw=draw,
+        stock=stock,
         bulls=tuple(bulls),
         supply=supply,
         history=tuple(tuple(r) for r in history),

@@ -41,7 +41,7 @@ def position(
     draw: list[int] | None = None,
     bulls: list[int] | None = None,
     supply: int | None = None,
-    current: int = 0,
+    turn: int = 0,
     options: dict | None = None,
     history: list[list[int]] = (),
     rnd: int | None = None,
@@ -68,11 +68,11 @@ def position(
         phase=Phase.PLAY,
         round=rnd or len(history) + 1,
         starter=0,
-        current=current,
+        turn=turn,
         went_out=None,
         hands=tuple(tuple(sorted(h)) for h in hands),
         stacks=tuple(tuple(s) for s in stacks),
-        draw=tuple(draw),
+        stock=tuple(draw),
         bulls=tuple(bulls),
         supply=10 - sum(bulls) if supply is None else supply,
         history=tuple(tuple(r) for r in history),
@@ -124,7 +124,7 @@ def test_card_5_fits_on_98_at_distance_7() -> None:
     ENGINE.check(state, 0, play((0, [5])))
     after = ENGINE.apply(state, 0, play((0, [5])))
     assert after.stacks == ((98, 5),)
-    assert after.hands[0] == (40,) and after.current == 1
+    assert after.hands[0] == (40,) and after.turn == 1
 
 
 def test_top_54_accepts_55_to_64() -> None:
@@ -286,9 +286,9 @@ def test_taking_three_cards_earns_a_bull_card_and_reveals_two_stacks() -> None:
     assert after.hands[2] == (17, 18, 31, 36, 46, 98)
     assert after.bulls == (0, 0, 1) and after.supply == 9
     assert after.stacks == ((23,), (87,))
-    assert after.current == 0
+    assert after.turn == 0
     events = ENGINE.events(state, 2, Take(0), after)
-    assert {"type": "bull-card", "seat": 2, "from": "supply"} in events
+    assert {"type": "bull-card", "seat": 2, "source": None} in events
     assert {"type": "new-stacks", "cards": [23, 87]} in events
 
 
@@ -315,7 +315,7 @@ def test_taking_one_card_earns_nothing_and_adds_a_stack() -> None:
     state = _after_11n6()
     for seat, card in [(0, 88), (1, 92), (2, 98), (0, 5)]:
         state = ENGINE.apply(state, seat, play((1, [card])))
-    assert state.current == 1
+    assert state.turn == 1
     assert ENGINE.legal_moves(state, 1) == [Take(0), Take(1)]
     after = ENGINE.apply(state, 1, Take(0))
     assert after.hands[1] == (23, 70, 71)
@@ -329,7 +329,7 @@ def test_empty_supply_taker_chooses_among_tied_opponents() -> None:
 
         stack 0: 10 12 15   stack 1: 70     bulls: 4 4 2, supply 0
     """
-    state = position([[1, 2], [3, 4], [5, 6]], [[10, 12, 15], [70]], bulls=[4, 4, 2], supply=0, current=2)
+    state = position([[1, 2], [3, 4], [5, 6]], [[10, 12, 15], [70]], bulls=[4, 4, 2], supply=0, turn=2)
     takes = [m for m in ENGINE.legal_moves(state, 2) if isinstance(m, Take)]
     assert takes == [Take(0, 0), Take(0, 1), Take(1, 0), Take(1, 1)]
     assert code_of(state, 2, Take(0)) == f"{GID}.source-required"
@@ -339,7 +339,7 @@ def test_empty_supply_taker_chooses_among_tied_opponents() -> None:
     assert from_a.bulls == (3, 4, 3) and from_b.bulls == (4, 3, 3)
     assert from_a.supply == from_b.supply == 0
     events = ENGINE.events(state, 2, Take(0, 1), from_b)
-    assert {"type": "bull-card", "seat": 2, "from": 1} in events
+    assert {"type": "bull-card", "seat": 2, "source": 1} in events
     # a stack of 1 card: the source is still required (public rule) but nothing moves
     small = ENGINE.apply(state, 2, Take(1, 0))
     assert small.bulls == (4, 4, 2)
@@ -378,7 +378,7 @@ def test_option_empty_supply_all_players_moves_nothing_when_taker_has_most() -> 
     assert code_of(state, 0, Take(0, 1)) == f"{GID}.bad-source"
     # the seat with 2 takes from the seat with the most overall
     other = position(
-        [[1, 2], [3, 4], [5, 6]], [[10, 12, 15]], bulls=[5, 3, 2], supply=0, current=2,
+        [[1, 2], [3, 4], [5, 6]], [[10, 12, 15]], bulls=[5, 3, 2], supply=0, turn=2,
         options={"empty_supply": "all-players"},
     )
     assert ENGINE.apply(other, 2, Take(0)).bulls == (4, 3, 3)
@@ -405,9 +405,9 @@ def test_take_reveals_only_the_cards_left_in_the_draw_pile() -> None:
     """
     state = position([[1, 2], [3, 4]], [[10, 12], [40]], draw=[77], spare_to=1)
     after = ENGINE.apply(state, 0, Take(0))
-    assert after.stacks == ((40,), (77,)) and after.draw == ()
+    assert after.stacks == ((40,), (77,)) and after.stock == ()
     again = ENGINE.apply(after, 1, Take(0))
-    assert again.stacks == ((77,),) and again.draw == ()
+    assert again.stacks == ((77,),) and again.stock == ()
 
 
 def test_no_stacks_means_placing_any_card_as_a_new_stack() -> None:
@@ -418,7 +418,7 @@ def test_no_stacks_means_placing_any_card_as_a_new_stack() -> None:
     """
     state = position([[1, 2], [3, 4]], [[10, 12]], draw=[], spare_to=1)
     after = ENGINE.apply(state, 0, Take(0))
-    assert after.stacks == () and after.current == 1
+    assert after.stacks == () and after.turn == 1
     hand = after.hands[1]
     assert ENGINE.legal_moves(after, 1) == [NewStack(c) for c in hand]
     assert code_of(after, 1, Take(0)) == f"{GID}.no-stacks"
@@ -450,7 +450,7 @@ def test_round_end_counts_heads_left_in_hand() -> None:
     """
     state = position([[21], [55, 10, 3, 100]], [[20]])
     after = ENGINE.apply(state, 0, play((0, [21])))
-    assert after.phase is Phase.ROUND_OVER and after.current is None and after.went_out == 0
+    assert after.phase is Phase.ROUND_OVER and after.turn is None and after.went_out == 0
     assert ENGINE.to_act(after) == frozenset({0, 1})
     report = ENGINE.scores(after)
     assert report.round == (0, 14) and report.totals == (0, 14) and report.final
@@ -488,8 +488,8 @@ def _round_over(players: int, history: list[list[int]], went_out: int, options: 
     rest = tuple(c for c in range(1, 101) if c not in held)
     return State(
         players=players, options=Options(**ENGINE.resolve_options(options)), phase=Phase.ROUND_OVER,
-        round=len(history), starter=0, current=None, went_out=went_out, hands=hands,
-        stacks=(rest[:1],), draw=rest[1:], bulls=(1,) * players, supply=10 - players,
+        round=len(history), starter=0, turn=None, went_out=went_out, hands=hands,
+        stacks=(rest[:1],), stock=rest[1:], bulls=(1,) * players, supply=10 - players,
         history=tuple(tuple(r) for r in history), rng=Rng.from_seed(1),
     )
 
@@ -502,9 +502,9 @@ def test_highest_cumulative_total_starts_the_next_round() -> None:
     state = _round_over(4, [[0, 9, 2, 3], [4, 0, 8, 2]], went_out=1)
     ENGINE.from_json(ENGINE.to_json(state))  # a consistent position
     nxt = ENGINE.apply(state, 3, NextRound())
-    assert nxt.round == 3 and nxt.starter == 2 and nxt.current == 2
+    assert nxt.round == 3 and nxt.starter == 2 and nxt.turn == 2
     assert nxt.phase is Phase.PLAY and all(len(h) == 10 for h in nxt.hands)
-    assert len(nxt.stacks) == 1 and len(nxt.draw) == 100 - 41
+    assert len(nxt.stacks) == 1 and len(nxt.stock) == 100 - 41
     assert nxt.bulls == (0, 0, 0, 0) and nxt.supply == 10, "bull cards return to the supply"
     assert nxt.rng.counter > state.rng.counter
 
@@ -590,9 +590,9 @@ def test_option_rounds_overrides_one_round_per_player() -> None:
 def test_option_start_player_and_new_game() -> None:
     """Spec 3.3: 10 cards each, one face-up stack, the rest in the draw pile; start_player starts."""
     state = ENGINE.new(5, 11, {"start_player": 3})
-    assert state.current == 3 and state.starter == 3
+    assert state.turn == 3 and state.starter == 3
     assert [len(h) for h in state.hands] == [10] * 5
-    assert len(state.stacks) == 1 and len(state.stacks[0]) == 1 and len(state.draw) == 49
+    assert len(state.stacks) == 1 and len(state.stacks[0]) == 1 and len(state.stock) == 49
     assert state.supply == 10 and state.bulls == (0,) * 5
     assert ENGINE.options_of(state)["start_player"] == 3
     with pytest.raises(InvalidOption):
@@ -617,11 +617,11 @@ def test_view_hides_hands_draw_pile_and_stack_contents() -> None:
     """
     state = position([[1, 2], [3, 4, 5]], [[31, 36, 46], [87]])
     view = ENGINE.view(state, 0)
-    assert view["hands"] == [[1, 2], 3]
+    assert view["hands"] == [[1, 2], None] and view["hand_sizes"] == [2, 3]
     assert view["stacks"] == [46, 87]
-    assert view["draw"] == len(state.draw)
+    assert view["stock"] == len(state.stock)
     assert "rng" not in view
-    assert ENGINE.view(state, None)["hands"] == [2, 3]
+    assert ENGINE.view(state, None)["hands"] == [None, None]
     text = json.dumps(ENGINE.view(state, 1))
     assert "36" not in text and "31" not in text
 
@@ -630,12 +630,14 @@ def test_option_open_information_shows_whole_stacks() -> None:
     state = position([[1, 2], [3, 4, 5]], [[31, 36, 46], [87]], options={"open_information": True})
     view = ENGINE.view(state, None)
     assert view["stacks"] == [[31, 36, 46], [87]]
-    assert view["hands"] == [2, 3] and isinstance(view["draw"], int)
+    assert view["hands"] == [None, None] and view["hand_sizes"] == [2, 3] and isinstance(view["stock"], int)
 
 
 def test_hands_are_shown_once_the_round_is_over() -> None:
     state = _round_over(3, [[0, 2, 3]], 0)
-    assert ENGINE.view(state, None)["hands"] == [list(h) for h in state.hands]
+    view = ENGINE.view(state, None)
+    assert view["hands"] == [list(h) for h in state.hands]
+    assert view["hand_sizes"] == [len(h) for h in state.hands]
 
 
 # --------------------------------------------------------------------------- tally
@@ -644,11 +646,11 @@ def test_hands_are_shown_once_the_round_is_over() -> None:
 def test_tally_counts_heads_per_seat_with_breakdown() -> None:
     """11N-12 as a score sheet: hands [55 10 3 100], [], [11 12] -> 14, 0, 6."""
     report = ENGINE.score_tally(
-        {"hands": [[55, 10, 3, 100], [], [11, 12]], "previous": [5, 0, 1], "bull_cards": [2, 0, 3]}
+        {"hands": [[55, 10, 3, 100], [], [11, 12]], "previous": [5, 0, 1], "bulls": [2, 0, 3]}
     )
     assert report.round == (14, 0, 6) and report.totals == (19, 0, 7) and report.final
     assert report.breakdown[2]["cards"] == [{"card": 11, "heads": 5}, {"card": 12, "heads": 1}]
-    assert report.breakdown[1]["went_out"] and report.breakdown[0]["bull_cards"] == 2
+    assert report.breakdown[1]["went_out"] and report.breakdown[0]["bulls"] == 2
 
 
 @pytest.mark.parametrize(
@@ -661,7 +663,7 @@ def test_tally_counts_heads_per_seat_with_breakdown() -> None:
         ({"hands": [[101], []]}, "bad-card"),
         ({"hands": [[True], []]}, "bad-card"),
         ({"hands": [list(range(1, 101)), []]}, "bad-tally"),
-        ({"hands": [[1], []], "bull_cards": [6, 5]}, "bad-tally"),
+        ({"hands": [[1], []], "bulls": [6, 5]}, "bad-tally"),
         ({"hands": [[1], []], "heads": "bullenparty"}, "bad-tally"),
         ({"hands": [[1], []], "extra": 1}, "bad-tally"),
         ({"hands": "x"}, "bad-tally"),
@@ -695,10 +697,10 @@ def _tampered(change) -> dict:
     [
         (lambda d: d["hands"][0].pop(), "lost-card"),
         (lambda d: d["hands"][1].append(d["hands"][0][0]), "duplicate-card"),
-        (lambda d: d["draw"].append(0), "bad-card"),
-        (lambda d: d.update(current=None), "bad-turn"),
-        (lambda d: d.update(current=3), "bad-seat"),
-        (lambda d: d.update(current=True), "bad-seat"),
+        (lambda d: d["stock"].append(0), "bad-card"),
+        (lambda d: d.update(turn=None), "bad-turn"),
+        (lambda d: d.update(turn=3), "bad-seat"),
+        (lambda d: d.update(turn=True), "bad-seat"),
         (lambda d: d.update(went_out=1), "bad-turn"),
         (lambda d: d.update(phase="round-over"), "bad-turn"),
         (lambda d: d.update(phase="dealing"), "bad-phase"),
@@ -903,7 +905,7 @@ def test_a_bull_card_won_by_taking_is_used_from_the_next_turn() -> None:
     state = position([[22, 23], [70, 71]], [[31, 36, 46]], draw_top=[60, 20])
     assert code_of(state, 0, play((0, [31]))) == f"{GID}.card-not-in-hand"
     after = ENGINE.apply(state, 0, Take(0))
-    assert after.current == 1 and after.bulls == (1, 0)
+    assert after.turn == 1 and after.bulls == (1, 0)
     assert after.stacks == ((20,), (60,))
     after = ENGINE.apply(after, 1, play((1, [70])))
     after = ENGINE.apply(after, 0, play((0, [23, 22])))
@@ -919,4 +921,4 @@ def test_bull_cards_held_at_the_round_end_score_nothing() -> None:
     state = position([[21], [10, 55]], [[20]], bulls=[0, 3])
     after = ENGINE.apply(state, 0, play((0, [21])))
     report = ENGINE.scores(after)
-    assert report.round == (0, 10) and report.breakdown[1]["bull_cards"] == 3
+    assert report.round == (0, 10) and report.breakdown[1]["bulls"] == 3
