@@ -79,11 +79,12 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    excerpt,
     fields_json,
     malformed,
     require,
 )
-from rules.cards import hands_seen_by
+from rules.cards import hands_view
 
 _GAME = "take-that"
 _CARDS: tuple[int, ...] = tuple(n for n in range(12, 99) if n % 10)
@@ -92,7 +93,9 @@ _TOADS = frozenset(n for n in _CARDS if n // 10 == n % 10)
 _HAND_SIZE = {2: 9, 3: 9, 4: 8}
 _REACH = 10
 _TOAD_PENALTY = 5
-_MAX_ROUND_SCORE = 200  # |one round's score| is at most 72 + 107; bounds tampered input
+_MAX_ROUND_SCORE = 200  # bounds a tally's totals
+_MAX_FACE_UP = 72  # the 36 twin pairs: the most a round can score, for one seat or all together
+_MIN_ROUND_SCORE = -(72 + _TOAD_PENALTY * 7)  # every plain card and every toad face down
 
 
 def is_toad(card: int) -> bool:
@@ -129,14 +132,14 @@ class State:
     options: Options
     round: int  # 1-based
     dealer: int
-    turn: int  # the seat to act while playing
+    turn: int | None  # the seat to act while playing; None once the round is over
     phase: Phase
-    deck: tuple[int, ...]  # draw pile, top at the end
+    stock: tuple[int, ...]  # the face-down draw pile, top at the end
     row: tuple[int, ...]  # left to right; the rightmost card is row[-1]
     hands: tuple[tuple[int, ...], ...]  # sorted
     face_up: tuple[tuple[int, ...], ...]  # twisted pairs, +1 a card
     face_down: tuple[tuple[int, ...], ...]  # taken cards, -1 / -5 (toad)
-    past: tuple[tuple[int, ...], ...]  # scores of the finished earlier rounds, per seat
+    history: tuple[tuple[int, ...], ...]  # scores of every finished round (this one too once over), per seat
     rng: Rng
 
 
@@ -229,7 +232,7 @@ class TakeThat(BaseEngine[State, Move]):
         last = row[-1]
         moves: list[Move] = [Lay(c) for c in hand if _can_lay(c, last)]
         moves += [Twist(r) for r in row if _can_twist(r, hand)]
-        if state.deck:
+        if state.stock:
             moves += [Take(c) for c in hand]
         else:
             moves.append(Take(None))
@@ -264,7 +267,7 @@ class TakeThat(BaseEngine[State, Move]):
                     f"twisting {move.card} needs its twin {twin(move.card)} in hand; hand: {list(hand)}")
             return
         if isinstance(move, Take):
-            if state.deck:
+            if state.stock:
                 # "then the taker must do action A: lay any card as the first card of a new row" (§1.5 C)
                 require(move.card is not None, IllegalMove, f"{_GAME}.must-open-new-row",
                         "after taking the row the taker opens a new row: the take needs a 'card' from the hand")
@@ -284,13 +287,12 @@ class TakeThat(BaseEngine[State, Move]):
         if isinstance(move, NextRound):
             opts = state.options
             dealer = (state.dealer + 1) % state.players if opts.next_dealer == "clockwise" else state.dealer
-            past = (*state.past, _round_scores(state))
-            return _deal(state.players, opts, state.round + 1, dealer, past, state.rng)
+            return _deal(state.players, opts, state.round + 1, dealer, state.history, state.rng)
         opts = state.options
-        started_empty = not state.deck
+        started_empty = not state.stock
         hand = list(state.hands[seat])
         row = list(state.row)
-        deck = list(state.deck)
+        deck = list(state.stock)
         face_up, face_down = state.face_up, state.face_down
         if isinstance(move, Lay):
             hand.remove(move.card)
@@ -316,12 +318,15 @@ class TakeThat(BaseEngine[State, Move]):
             hand.sort()
         hands = _with_hand(state.hands, seat, tuple(hand))
         ended = not row and not deck and (started_empty or opts.end_when_last_draw_empties_row)
-        return dataclasses.replace(
+        after = dataclasses.replace(
             state,
-            turn=seat if ended else (seat + 1) % state.players,
+            turn=None if ended else (seat + 1) % state.players,
             phase=Phase.ROUND_OVER if ended else Phase.PLAY,
-            deck=tuple(deck), row=tuple(row), hands=hands, face_up=face_up, face_down=face_down,
+            stock=tuple(deck), row=tuple(row), hands=hands, face_up=face_up, face_down=face_down,
         )
+        if ended:  # the round's scores are final: they join the history (DESIGN 4.5)
+            after = dataclasses.replace(after, history=(*state.history, _round_scores(after)))
+        return after
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         """Adds what the table saw: the row taken (and how many extra cards went face down
@@ -336,16 +341,17 @@ class TakeThat(BaseEngine[State, Move]):
         if not isinstance(move, NextRound) and len(after.hands[seat]) == len(before.hands[seat]) and (
             isinstance(move, Lay | Twist) or move.card is not None
         ):
-            extra.append({"type": "drew", "seat": seat, "pile_left": len(after.deck)})
+            extra.append({"type": "drew", "seat": seat, "stock": len(after.stock)})
         return out[:1] + extra + out[1:]
 
     # -- scores --------------------------------------------------------------------
 
     def scores(self, state: State) -> ScoreReport:
         current = _round_scores(state)
-        totals = tuple(sum(r[s] for r in state.past) + current[s] for s in range(state.players))
+        earlier = state.history if state.phase is Phase.PLAY else state.history[:-1]
+        totals = tuple(sum(r[s] for r in earlier) + current[s] for s in range(state.players))
         breakdown = tuple(
-            _breakdown(state.face_up[s], state.face_down[s], [r[s] for r in state.past], totals[s])
+            _breakdown(state.face_up[s], state.face_down[s], [r[s] for r in earlier], totals[s])
             for s in range(state.players)
         )
         out = self.outcome(state)
@@ -355,9 +361,8 @@ class TakeThat(BaseEngine[State, Move]):
     def outcome(self, state: State) -> Outcome | None:
         if state.phase is not Phase.ROUND_OVER or state.round < state.options.rounds:
             return None
-        current = _round_scores(state)
-        totals = [sum(r[s] for r in state.past) + current[s] for s in range(state.players)]
-        winners = _winners(totals, current, state.options.tie_break)
+        totals = [sum(r[s] for r in state.history) for s in range(state.players)]
+        winners = _winners(totals, state.history[-1], state.options.tie_break)
         return Outcome(winners, f"highest total after {state.round} round(s)", points=tuple(totals))
 
     def score_tally(self, tally: Json) -> ScoreReport:
@@ -371,12 +376,14 @@ class TakeThat(BaseEngine[State, Move]):
     def view(self, state: State, seat: int | None) -> Json:
         out = self.to_json(state)
         del out["rng"]
-        out["deck"] = len(state.deck)
-        out["hands"] = hands_seen_by(state.hands, seat)
+        out["stock"] = len(state.stock)
+        out.update(hands_view(state.hands, seat))
+        # face-down piles like hands: a list where this seat may see it, else null; sizes always
         mode = state.options.face_down_view
         if state.phase is not Phase.ROUND_OVER and mode != "open":
-            out["face_down"] = [list(p) if (mode == "own" and s == seat) else len(p)
+            out["face_down"] = [list(p) if (mode == "own" and s == seat) else None
                                 for s, p in enumerate(state.face_down)]
+        out["face_down_sizes"] = [len(p) for p in state.face_down]
         return out
 
     def to_json(self, state: State) -> Json:
@@ -387,12 +394,12 @@ class TakeThat(BaseEngine[State, Move]):
             "dealer": state.dealer,
             "turn": state.turn,
             "phase": state.phase.value,
-            "deck": list(state.deck),
+            "stock": list(state.stock),
             "row": list(state.row),
             "hands": [list(h) for h in state.hands],
             "face_up": [list(p) for p in state.face_up],
             "face_down": [list(p) for p in state.face_down],
-            "past": [list(r) for r in state.past],
+            "history": [list(r) for r in state.history],
             "rng": state.rng.to_json(),
         }
 
@@ -454,14 +461,14 @@ def _with_hand(hands: tuple[tuple[int, ...], ...], seat: int, hand: tuple[int, .
     return hands[:seat] + (hand,) + hands[seat + 1:]
 
 
-def _deal(players: int, opts: Options, round_no: int, dealer: int, past: tuple[tuple[int, ...], ...],
+def _deal(players: int, opts: Options, round_no: int, dealer: int, history: tuple[tuple[int, ...], ...],
           rng: Rng) -> State:
     cards, rng = rng.shuffle(_CARDS)
     size = _HAND_SIZE[players]
     hands = tuple(tuple(sorted(cards[s * size:(s + 1) * size])) for s in range(players))
     empty = tuple(() for _ in range(players))
     return State(players, opts, round_no, dealer, (dealer + 1) % players, Phase.PLAY,
-                 tuple(cards[players * size:]), (), hands, empty, empty, past, rng)
+                 tuple(cards[players * size:]), (), hands, empty, empty, history, rng)
 
 
 def _pile_score(face_up: Sequence[int], face_down: Sequence[int]) -> int:
@@ -498,8 +505,8 @@ def _winners(totals: Sequence[int], last: Sequence[int], tie_break: str) -> tupl
     return tuple(tied)
 
 
-def _invalid(code: str, message: str) -> InvalidState:
-    return InvalidState(f"{_GAME}.{code}", message)
+def _invalid(code: str, message: str, **context: Json) -> InvalidState:
+    return InvalidState(f"{_GAME}.{code}", message, **context)
 
 
 def _int(data: Mapping[str, Json], key: str, lo: int, hi: int) -> int:
@@ -546,25 +553,37 @@ def _check_conservation(groups: list[tuple[str, tuple[int, ...]]]) -> None:
 
 def _from_json(engine: TakeThat, data: Json) -> State:
     if not isinstance(data, dict):
-        raise _invalid("bad-state", f"a state is a JSON object, got {data!r}")
-    keys = {"players", "options", "round", "dealer", "turn", "phase", "deck", "row", "hands",
-            "face_up", "face_down", "past", "rng"}
+        raise _invalid("bad-state", f"a state is a JSON object, got {excerpt(data)}")
+    keys = {"players", "options", "round", "dealer", "turn", "phase", "stock", "row", "hands",
+            "face_up", "face_down", "history", "rng"}
     if set(data) != keys:
         raise _invalid("bad-state", f"state fields must be {sorted(keys)}; missing {sorted(keys - set(data))}, "
-                                    f"unexpected {sorted(set(data) - keys)}")
+                                    f"unexpected {excerpt(sorted(set(data) - keys))}")
     players = _int(data, "players", 2, 4)
     if not isinstance(data["options"], dict) or set(data["options"]) != set(engine.options):
         raise _invalid("bad-option", f"options must be an object naming every option {sorted(engine.options)}, "
-                                     f"got {data['options']!r}")
+                                     f"got {excerpt(data['options'])}")
     opts = Options(**engine.resolve_options(data["options"]))
     round_no = _int(data, "round", 1, opts.rounds)
     dealer = _int(data, "dealer", 0, players - 1)
-    turn = _int(data, "turn", 0, players - 1)
+    # "the dealer moves one seat clockwise each round" (docs/rules/take-that.md §7.1): the
+    # first dealer is the last seat, so the dealer follows from the round
+    expected_dealer = (players - 1 + (round_no - 1 if opts.next_dealer == "clockwise" else 0)) % players
+    if dealer != expected_dealer:
+        raise _invalid("bad-dealer", f"round {round_no} is dealt by seat {expected_dealer}, not seat {dealer}",
+                       seat=dealer, expected=expected_dealer)
     try:
         phase = Phase(data["phase"])
     except ValueError:
-        raise _invalid("bad-phase", f"phase must be 'play' or 'round-over', got {data['phase']!r}") from None
-    deck = _cards(data["deck"], "the draw pile")
+        raise _invalid("bad-phase", f"phase must be 'play' or 'round-over', got {excerpt(data['phase'])}") from None
+    turn = data["turn"]
+    if phase is Phase.ROUND_OVER:
+        if turn is not None:
+            raise _invalid("bad-turn", f"a finished round has no seat to act: turn must be null, got {excerpt(turn)}",
+                           seat=turn, expected=None)
+    else:
+        turn = _int(data, "turn", 0, players - 1)
+    stock = _cards(data["stock"], "the stock")
     row = _cards(data["row"], "the row")
     hands = tuple(tuple(sorted(_cards(h, f"seat {s}'s hand")))
                   for s, h in enumerate(_per_seat(data["hands"], players, "hands")))
@@ -572,44 +591,81 @@ def _from_json(engine: TakeThat, data: Json) -> State:
                     for s, p in enumerate(_per_seat(data["face_up"], players, "face_up")))
     face_down = tuple(_cards(p, f"seat {s}'s face-down pile")
                       for s, p in enumerate(_per_seat(data["face_down"], players, "face_down")))
-    _check_conservation([("the draw pile", deck), ("the row", row)]
+    _check_conservation([("the stock", stock), ("the row", row)]
                         + [(f"seat {s}'s hand", h) for s, h in enumerate(hands)]
                         + [(f"seat {s}'s face-up pile", p) for s, p in enumerate(face_up)]
                         + [(f"seat {s}'s face-down pile", p) for s, p in enumerate(face_down)])
     for s, p in enumerate(face_up):
         _check_face_up(p, f"seat {s}")
-    size = _HAND_SIZE[players]
-    for s, h in enumerate(hands):
-        if len(h) > size or (deck and len(h) != size):
-            raise _invalid("bad-hand-size", f"seat {s} holds {len(h)} cards; with {players} players a hand is "
-                                            f"{size} cards while the pile lasts and never more")
-    past_raw = data["past"]
-    if not isinstance(past_raw, list) or len(past_raw) != round_no - 1:
-        raise _invalid("bad-past", f"'past' must list the scores of the {round_no - 1} earlier round(s), "
-                                   f"got {past_raw!r}")
-    past = []
-    for r in past_raw:
-        if (not isinstance(r, list) or len(r) != players
-                or not all(isinstance(x, int) and not isinstance(x, bool) and abs(x) <= _MAX_ROUND_SCORE
-                           for x in r)):
-            raise _invalid("bad-past", f"each entry of 'past' is one round score per seat, got {r!r}")
-        past.append(tuple(r))
+    _check_hand_sizes(players, hands, bool(stock), turn)
     if phase is Phase.ROUND_OVER:
-        if deck or row:
-            raise _invalid("bad-phase", f"a round is over only once the pile is used up and the row is empty; "
-                                        f"pile {len(deck)} card(s), row {list(row)}")
+        if stock or row:
+            raise _invalid("bad-phase", f"a round is over only once the stock is used up and the row is empty; "
+                                        f"stock {len(stock)} card(s), row {excerpt(list(row))}")
     else:
-        if not deck and not row and opts.end_when_last_draw_empties_row:
-            raise _invalid("bad-phase", "the pile is used up and the row is empty: the round is over, "
+        if not stock and not row and opts.end_when_last_draw_empties_row:
+            raise _invalid("bad-phase", "the stock is used up and the row is empty: the round is over, "
                                         "phase must be 'round-over'")
         if not row and not hands[turn]:
-            raise _invalid("bad-turn", f"seat {turn} is to act on an empty row with an empty hand")
+            raise _invalid("bad-turn", f"seat {turn} is to act on an empty row with an empty hand", seat=turn)
+    history = _history(data["history"], players, round_no - (phase is Phase.PLAY))
+    if phase is Phase.ROUND_OVER:
+        scores = tuple(_pile_score(face_up[s], face_down[s]) for s in range(players))
+        if history[-1] != scores:
+            raise _invalid("bad-history", f"the finished round's scores {list(history[-1])} are not what the "
+                                          f"piles score: {list(scores)}", expected=list(scores), got=list(history[-1]))
     try:
         rng = Rng.from_json(data["rng"])
     except InvalidState as exc:
         raise _invalid("bad-rng", exc.message) from None
-    return State(players, opts, round_no, dealer, turn, phase, deck, row, hands, face_up, face_down,
-                 tuple(past), rng)
+    return State(players, opts, round_no, dealer, turn, phase, stock, row, hands, face_up, face_down, history, rng)
+
+
+def _check_hand_sizes(players: int, hands: tuple[tuple[int, ...], ...], stock_left: bool, turn: int | None) -> None:
+    """Hand sizes play can reach (docs/rules/take-that.md §4.4): while the stock lasts every hand
+    is full after each turn; once it is used up each turn takes one card out of the mover's hand
+    (the round-ending take none), seats moving in order. So, read clockwise from the seat to
+    act, the cards each seat is short are equal or grow by one; once the round is over (the last
+    mover unknown, its take free), they differ by at most two."""
+    size = _HAND_SIZE[players]
+    for s, h in enumerate(hands):
+        if len(h) > size or (stock_left and len(h) != size):
+            raise _invalid("bad-hand-size", f"seat {s} holds {len(h)} cards; with {players} players a hand is "
+                                            f"{size} cards while the stock lasts and never more",
+                           seat=s, expected=size, got=len(h))
+    if stock_left:
+        return
+    short = [size - len(h) for h in hands]
+    if turn is None:
+        if max(short) - min(short) > 2:
+            raise _invalid("bad-hand-size", f"hand sizes {[len(h) for h in hands]} cannot all be reached: "
+                                            "seats take turns, so they differ by at most two cards")
+        return
+    order = [short[(turn + i) % players] for i in range(players)]
+    if any(b not in (a, a + 1) for a, b in zip(order, order[1:], strict=False)) or order[-1] - order[0] > 1:
+        sizes = [len(h) for h in hands]
+        raise _invalid("bad-hand-size", f"hand sizes {sizes} cannot be reached with seat {turn} to act: since "
+                                        "the stock ran out each seat has played once in turn",
+                       seat=turn)
+
+
+def _history(raw: Json, players: int, finished: int) -> tuple[tuple[int, ...], ...]:
+    """Scores of the finished rounds: one row per round, one score per seat. A round's scores
+    are bounded by the deck (at most 72 cards face up, 72 plain and 7 toads face down)."""
+    if not isinstance(raw, list) or len(raw) != finished:
+        raise _invalid("bad-history", f"'history' must list the scores of the {finished} finished round(s), "
+                                      f"got {excerpt(raw)}", expected=finished)
+    history = []
+    for r in raw:
+        if (not isinstance(r, list) or len(r) != players
+                or not all(isinstance(x, int) and not isinstance(x, bool) and _MIN_ROUND_SCORE <= x <= _MAX_FACE_UP
+                           for x in r)
+                or sum(r) > _MAX_FACE_UP):
+            raise _invalid("bad-history", f"each row of 'history' is one round score per seat "
+                                          f"({_MIN_ROUND_SCORE}..{_MAX_FACE_UP}, {_MAX_FACE_UP} at most in all), "
+                                          f"got {excerpt(r)}")
+        history.append(tuple(r))
+    return tuple(history)
 
 
 def _score_tally(tally: Json) -> ScoreReport:

@@ -27,27 +27,32 @@ HAND = {2: 9, 3: 9, 4: 8}
 DEFAULT_OPTIONS = {name: opt.default for name, opt in ENGINE.options.items()}
 
 
-def position(*, players=2, row=(), hands=None, deck=None, face_up=None, face_down=None, turn=0,
-             options=None, phase="play", round=1, past=(), dealer=None, dump=None):
+def position(*, players=2, row=(), hands=None, stock=None, face_up=None, face_down=None, turn=0,
+             options=None, phase="play", round=1, history=(), dealer=None, dump=None):
     """A position as JSON, loaded with ``from_json``.
 
-    Unnamed hands are filled (to full size) with the lowest unused cards; the pile gets the
-    rest, top LAST, unless ``deck`` is given: then what is left goes to seat ``dump``'s
-    face-down pile (the last seat unless said otherwise).
+    Unnamed hands are filled with the lowest unused cards: to full size while the stock lasts,
+    else as short as the hand of the seat to act (or the shortest named hand), as play leaves
+    them. The stock gets the rest, top LAST, unless ``stock`` is given: then what is left goes
+    to seat ``dump``'s face-down pile (the last seat unless said otherwise). A finished round
+    (``phase="round-over"``) has no seat to act and its scores end ``history``.
     """
     hands = {s: list(h) for s, h in (hands or {}).items()}
     face_up = {s: list(p) for s, p in (face_up or {}).items()}
     face_down = {s: list(p) for s, p in (face_down or {}).items()}
-    used = set(row) | set(deck or ())
+    used = set(row) | set(stock or ())
     for group in (hands, face_up, face_down):
         for cards in group.values():
             used |= set(cards)
     rest = [c for c in CARDS if c not in used]
+    size = HAND[players]
+    if stock == [] and hands:
+        size = len(hands[turn]) if turn in hands else min(len(h) for h in hands.values())
     for s in range(players):
         if s not in hands:
-            hands[s], rest = rest[:HAND[players]], rest[HAND[players]:]
-    if deck is None:
-        deck = rest
+            hands[s], rest = rest[:size], rest[size:]
+    if stock is None:
+        stock = rest
     else:
         dump = players - 1 if dump is None else dump
         face_down[dump] = face_down.get(dump, []) + rest
@@ -55,18 +60,27 @@ def position(*, players=2, row=(), hands=None, deck=None, face_up=None, face_dow
         "players": players,
         "options": {**DEFAULT_OPTIONS, **(options or {})},
         "round": round,
-        "dealer": (players - 1) if dealer is None else dealer,
-        "turn": turn,
+        "dealer": _dealer(players, round, options) if dealer is None else dealer,
+        "turn": None if phase == "round-over" else turn,
         "phase": phase,
-        "deck": list(deck),
+        "stock": list(stock),
         "row": list(row),
         "hands": [hands[s] for s in range(players)],
         "face_up": [face_up.get(s, []) for s in range(players)],
         "face_down": [face_down.get(s, []) for s in range(players)],
-        "past": [list(r) for r in past],
+        "history": [list(r) for r in history],
         "rng": {"v": 1, "key": "0" * 64, "counter": 0},
     }
+    if phase == "round-over":
+        data["history"].append([len(face_up.get(s, [])) - sum(5 if is_toad(c) else 1 for c in face_down.get(s, []))
+                                for s in range(players)])
     return ENGINE.from_json(data)
+
+
+def _dealer(players, round, options) -> int:
+    """§7.1: the last seat deals the first round; the dealer moves one seat on each round."""
+    moves = (options or {}).get("next_dealer", "clockwise") == "clockwise"
+    return (players - 1 + (round - 1 if moves else 0)) % players
 
 
 def code_of(state, seat, move) -> str:
@@ -93,7 +107,7 @@ def takes(moves):
 def test_deck_has_79_cards_seven_toads_and_36_twin_pairs():
     """TT-12: 12..98 without multiples of 10; toads 22..88; every other card has one twin."""
     state = ENGINE.new(2, seed=1)
-    everything = [*state.deck, *state.row, *(c for h in state.hands for c in h)]
+    everything = [*state.stock, *state.row, *(c for h in state.hands for c in h)]
     assert sorted(everything) == CARDS and len(CARDS) == 79
     assert {c for c in CARDS if is_toad(c)} == {22, 33, 44, 55, 66, 77, 88}
     pairs = {frozenset((c, twin(c))) for c in CARDS if not is_toad(c)}
@@ -107,7 +121,7 @@ def test_deal_gives_nine_or_eight_cards_and_the_rest_is_the_pile(players, hand, 
     """§1.3: 9 cards each to 2-3 players, 8 to 4; the seat left of the dealer starts."""
     state = ENGINE.new(players, seed=players)
     assert [len(h) for h in state.hands] == [hand] * players
-    assert len(state.deck) == pile and state.row == ()
+    assert len(state.stock) == pile and state.row == ()
     assert state.dealer == players - 1 and ENGINE.to_act(state) == {0}
 
 
@@ -122,7 +136,7 @@ def test_empty_row_allows_laying_any_card_and_nothing_else():
     """
     hand = [12, 13, 14, 15, 16, 17, 18, 19, 34]
     rest = [c for c in CARDS if c not in hand]
-    state = position(hands={0: hand}, deck=[c for c in rest if c != 98][9:] + [98])
+    state = position(hands={0: hand}, stock=[c for c in rest if c != 98][9:] + [98])
     moves = ENGINE.legal_moves(state, 0)
     assert moves == tuple(Lay(c) for c in hand)
     assert code_of(state, 0, Take(12)) == "take-that.row-empty"
@@ -130,7 +144,7 @@ def test_empty_row_allows_laying_any_card_and_nothing_else():
     after = ENGINE.apply(state, 0, Lay(34))
     assert after.row == (34,)
     assert after.hands[0] == (12, 13, 14, 15, 16, 17, 18, 19, 98)
-    assert len(after.deck) == len(state.deck) - 1 and ENGINE.to_act(after) == {1}
+    assert len(after.stock) == len(state.stock) - 1 and ENGINE.to_act(after) == {1}
 
 
 def test_lay_must_be_within_ten_of_the_rightmost_card_inclusive():
@@ -157,7 +171,7 @@ def _layable_on(rightmost: int) -> list[int]:
     for c in CARDS:
         if c == rightmost:
             continue
-        state = position(row=[rightmost], hands={0: [c]}, deck=[], dump=1)
+        state = position(row=[rightmost], hands={0: [c]}, stock=[], dump=1)
         if ENGINE.is_legal(state, 0, Lay(c)):
             legal.append(c)
     return legal
@@ -258,7 +272,7 @@ def test_empty_hand_and_empty_pile_force_a_take_that_ends_the_round():
         row:  52      pile: (empty)
         P0:   (empty)
     """
-    state = position(row=[52], hands={0: []}, deck=[])
+    state = position(row=[52], hands={0: []}, stock=[])
     assert ENGINE.legal_moves(state, 0) == (Take(None),)
     after = ENGINE.apply(state, 0, Take(None))
     assert after.phase is Phase.ROUND_OVER and after.row == ()
@@ -273,7 +287,7 @@ def test_take_with_an_empty_pile_opens_no_new_row():
         row:  52 47      pile: (empty)
         P0:   13 14
     """
-    state = position(row=[52, 47], hands={0: [13, 14]}, deck=[])
+    state = position(row=[52, 47], hands={0: [13, 14]}, stock=[])
     assert takes(ENGINE.legal_moves(state, 0)) == [None]
     assert code_of(state, 0, Take(13)) == "take-that.no-new-row-at-end"
 
@@ -287,13 +301,13 @@ def test_professional_take_of_a_single_card_also_takes_the_pile_top():
     hand = [13, 14, 15, 16, 17, 18, 19, 21, 23]
     rest = [c for c in CARDS if c not in hand + [67, 33, 25]]
     deck = rest[9:] + [25, 33]
-    state = position(row=[67], hands={0: hand}, deck=deck, options={"professional": True})
+    state = position(row=[67], hands={0: hand}, stock=deck, options={"professional": True})
     after = ENGINE.apply(state, 0, Take(13))
     assert after.face_down[0] == (67, 33)
     assert ENGINE.scores(after).round[0] == -6
     assert after.row == (13,) and 25 in after.hands[0] and len(after.hands[0]) == 9
-    assert len(after.deck) == len(deck) - 2
-    plain = ENGINE.apply(position(row=[67], hands={0: hand}, deck=deck), 0, Take(13))
+    assert len(after.stock) == len(deck) - 2
+    plain = ENGINE.apply(position(row=[67], hands={0: hand}, stock=deck), 0, Take(13))
     assert plain.face_down[0] == (67,) and 33 in plain.hands[0]
 
 
@@ -305,7 +319,7 @@ def test_professional_take_of_a_longer_row_costs_no_extra_card():
     state = position(row=[67, 71], hands={0: [13, 14, 15, 16, 17, 18, 19, 21, 23]},
                      options={"professional": True})
     after = ENGINE.apply(state, 0, Take(13))
-    assert after.face_down[0] == (67, 71) and len(after.deck) == len(state.deck) - 1
+    assert after.face_down[0] == (67, 71) and len(after.stock) == len(state.stock) - 1
 
 
 def test_professional_take_with_an_empty_pile_ends_the_round_without_extra_card():
@@ -313,7 +327,7 @@ def test_professional_take_with_an_empty_pile_ends_the_round_without_extra_card(
 
         row:  67      pile: (empty)
     """
-    state = position(row=[67], hands={0: [13, 14]}, deck=[], options={"professional": True})
+    state = position(row=[67], hands={0: [13, 14]}, stock=[], options={"professional": True})
     after = ENGINE.apply(state, 0, Take(None))
     assert after.face_down[0] == (67,) and after.phase is Phase.ROUND_OVER
 
@@ -325,9 +339,9 @@ def test_professional_take_of_the_last_pile_card_still_opens_a_new_row():
         row:  67      pile: 33 (last)
     """
     hand = [13, 14, 15, 16, 17, 18, 19, 21, 23]
-    state = position(row=[67], hands={0: hand}, deck=[33], options={"professional": True})
+    state = position(row=[67], hands={0: hand}, stock=[33], options={"professional": True})
     after = ENGINE.apply(state, 0, Take(13))
-    assert after.face_down[0] == (67, 33) and after.row == (13,) and after.deck == ()
+    assert after.face_down[0] == (67, 33) and after.row == (13,) and after.stock == ()
     assert len(after.hands[0]) == 8 and after.phase is Phase.PLAY
 
 
@@ -355,7 +369,7 @@ def test_round_ends_when_the_last_draw_leaves_the_row_empty():
         row:  67      pile: 98 (last)
     """
     hand = [13, 14, 15, 16, 17, 18, 19, 21, 76]
-    state = position(row=[67], hands={0: hand}, deck=[98])
+    state = position(row=[67], hands={0: hand}, stock=[98])
     after = ENGINE.apply(state, 0, Twist(67))
     assert after.phase is Phase.ROUND_OVER and 98 in after.hands[0]
 
@@ -368,7 +382,7 @@ def test_option_continue_after_last_draw_empties_the_row():
     """
     hand = [13, 14, 15, 16, 17, 18, 19, 21, 76]
     opts = {"end_when_last_draw_empties_row": False}
-    state = position(row=[67], hands={0: hand}, deck=[98], options=opts)
+    state = position(row=[67], hands={0: hand}, stock=[98], options=opts)
     after = ENGINE.apply(state, 0, Twist(67))
     assert after.phase is Phase.PLAY and after.row == () and ENGINE.to_act(after) == {1}
     opened = ENGINE.apply(after, 1, ENGINE.legal_moves(after, 1)[0])
@@ -383,7 +397,7 @@ def test_round_continues_with_shrinking_hands_after_the_pile_is_used_up():
         row:  52      pile: (empty)
         P0:   13 47
     """
-    state = position(row=[52], hands={0: [13, 47]}, deck=[])
+    state = position(row=[52], hands={0: [13, 47]}, stock=[])
     after = ENGINE.apply(state, 0, Lay(47))
     assert after.hands[0] == (13,) and after.phase is Phase.PLAY and ENGINE.to_act(after) == {1}
 
@@ -407,8 +421,8 @@ def test_two_rounds_then_the_highest_total_wins():
     assert code_of(state, 2, Lay(state.hands[2][0])) == "take-that.round-over"
     state = ENGINE.apply(state, 2, NextRound())
     assert state.round == 2 and state.dealer == 0 and ENGINE.to_act(state) == {1}
-    assert state.past == (first,) and state.face_down == ((), (), ())
-    assert sum(map(len, state.hands)) == 27 and len(state.deck) == 52
+    assert state.history == (first,) and state.face_down == ((), (), ())
+    assert sum(map(len, state.hands)) == 27 and len(state.stock) == 52
     state = _finish_round(state, rnd)
     report = ENGINE.scores(state)
     totals = tuple(a + b for a, b in zip(first, report.round, strict=True))
@@ -439,7 +453,7 @@ def test_option_rounds_sets_the_number_of_rounds():
         if expected_round < 3:
             assert ENGINE.outcome(state) is None
             state = ENGINE.apply(state, 1, NextRound())
-    assert ENGINE.outcome(state) is not None and len(state.past) == 2
+    assert ENGINE.outcome(state) is not None and len(state.history) == 3
     with pytest.raises(InvalidOption):
         ENGINE.new(2, seed=1, options={"rounds": 0})
 
@@ -455,8 +469,8 @@ def test_option_next_dealer_same_keeps_the_dealer():
 
 def _final(totals_before, face_up, face_down, tie_break):
     return position(
-        players=2, row=[], deck=[], hands={0: [], 1: []}, face_up=face_up, face_down=face_down,
-        phase="round-over", round=2, past=[totals_before], options={"tie_break": tie_break}, dump=1,
+        players=2, row=[], stock=[], hands={0: [], 1: []}, face_up=face_up, face_down=face_down,
+        phase="round-over", round=2, history=[totals_before], options={"tie_break": tie_break}, dump=1,
     )
 
 
@@ -472,11 +486,11 @@ def test_tied_totals_share_the_victory_unless_the_last_round_breaks_the_tie():
     probe = _final([0, 0], face_up, {0: p0_down}, "shared")
     p1_round = ENGINE.scores(probe).round[1]
     assert ENGINE.scores(probe).round[0] == -3 and p1_round < -3
-    shared = _final([0, -3 - p1_round], face_up, {0: p0_down}, "shared")
+    shared = _final([p1_round + 3, 0], face_up, {0: p0_down}, "shared")
     report = ENGINE.scores(shared)
-    assert report.totals == (-3, -3) and report.winners == (0, 1)
+    assert report.totals == (p1_round, p1_round) and report.winners == (0, 1)
     assert ENGINE.outcome(shared).winners == (0, 1) and not ENGINE.outcome(shared).draw
-    broken = _final([0, -3 - p1_round], face_up, {0: p0_down}, "last-round")
+    broken = _final([p1_round + 3, 0], face_up, {0: p0_down}, "last-round")
     assert ENGINE.outcome(broken).winners == (0,) and ENGINE.scores(broken).winners == (0,)
 
 
@@ -497,7 +511,7 @@ def test_option_professional_twist_penalty_costs_the_pile_top():
         ({"professional": True, "professional_twist_penalty": True}, (33,), 25),
         ({"professional": False, "professional_twist_penalty": True}, (), 33),
     ):
-        after = ENGINE.apply(position(row=[67], hands={0: hand}, deck=deck, options=opts), 0, Twist(67))
+        after = ENGINE.apply(position(row=[67], hands={0: hand}, stock=deck, options=opts), 0, Twist(67))
         assert after.face_down[0] == down, opts
         assert drawn in after.hands[0], opts
 
@@ -537,13 +551,15 @@ def test_view_hides_other_hands_the_pile_and_face_down_cards():
     """§1.11.6: hands and face-down cards are private; the row, face-up cards and counts public."""
     state = _midgame()
     view = ENGINE.view(state, 0)
-    assert "rng" not in view and view["deck"] == len(state.deck)
-    assert view["hands"] == [list(state.hands[0]), 9]
-    assert view["face_down"] == [3, 0] and view["face_up"] == [[], [14, 41]]
+    assert "rng" not in view and view["stock"] == len(state.stock)
+    assert view["hands"] == [list(state.hands[0]), None] and view["hand_sizes"] == [9, 9]
+    assert view["face_down"] == [None, None] and view["face_down_sizes"] == [3, 0]
+    assert view["face_up"] == [[], [14, 41]]
     assert view["row"] == [34, 43]
     public = ENGINE.view(state, None)
-    assert public["hands"] == [9, 9] and public["face_down"] == [3, 0]
-    hidden = {*state.deck, *state.hands[1], 12, 21, 13}
+    assert public["hands"] == [None, None] and public["hand_sizes"] == [9, 9]
+    assert public["face_down"] == [None, None] and public["face_down_sizes"] == [3, 0]
+    hidden = {*state.stock, *state.hands[1], 12, 21, 13}
     assert not hidden & _listed_numbers(view)
     assert not (hidden | set(state.hands[0])) & _listed_numbers(public)
 
@@ -569,9 +585,9 @@ def _listed_numbers(data) -> set[int]:
 def test_option_face_down_view_own_and_open():
     """§1.11.6 alternatives: 'own' shows each seat its own face-down cards; 'open' shows all."""
     own = _with_options(_midgame(), face_down_view="own")
-    assert ENGINE.view(own, 0)["face_down"] == [[12, 21, 13], 0]
-    assert ENGINE.view(own, 1)["face_down"] == [3, []]
-    assert ENGINE.view(own, None)["face_down"] == [3, 0]
+    assert ENGINE.view(own, 0)["face_down"] == [[12, 21, 13], None]
+    assert ENGINE.view(own, 1)["face_down"] == [None, []]
+    assert ENGINE.view(own, None)["face_down"] == [None, None]
     opened = _with_options(_midgame(), face_down_view="open")
     assert ENGINE.view(opened, None)["face_down"] == [[12, 21, 13], []]
 
@@ -584,11 +600,11 @@ def _with_options(state, **changes):
 
 def test_face_down_cards_are_revealed_once_the_round_is_over():
     """§1.11.6: face-down piles are revealed at scoring; hands stay hidden."""
-    state = position(row=[52], hands={0: [], 1: [13]}, deck=[])
+    state = position(row=[52], hands={0: [], 1: []}, stock=[])
     after = ENGINE.apply(state, 0, Take(None))
     view = ENGINE.view(after, None)
     assert view["face_down"][0] == list(after.face_down[0])
-    assert view["hands"] == [0, 1]
+    assert view["hands"] == [None, None] and view["hand_sizes"] == [0, 0]
 
 
 # --------------------------------------------------------------------------- errors and JSON
@@ -625,20 +641,21 @@ def _tamper(mutate):
 
 
 @pytest.mark.parametrize(("mutate", "code"), [
-    (lambda d: d["deck"].pop(), "take-that.missing-card"),
-    (lambda d: d["row"].append(d["deck"][0]), "take-that.duplicate-card"),
+    (lambda d: d["stock"].pop(), "take-that.missing-card"),
+    (lambda d: d["row"].append(d["stock"][0]), "take-that.duplicate-card"),
     (lambda d: d["hands"][1].__setitem__(0, 40), "take-that.bad-card"),
     (lambda d: d["hands"][1].__setitem__(0, True), "take-that.bad-card"),
     (lambda d: d.__setitem__("turn", 2), "take-that.bad-turn"),
     (lambda d: d.__setitem__("players", 5), "take-that.bad-players"),
     (lambda d: d["face_down"][0].append(d["hands"][1].pop()), "take-that.bad-hand-size"),
-    (lambda d: d["face_up"][1].remove(41) or d["deck"].append(41), "take-that.bad-face-up"),
-    (lambda d: d.__setitem__("phase", "round-over"), "take-that.bad-phase"),
+    (lambda d: d["face_up"][1].remove(41) or d["stock"].append(41), "take-that.bad-face-up"),
+    (lambda d: d.update(phase="round-over", turn=None), "take-that.bad-phase"),
+    (lambda d: d.update(phase="round-over"), "take-that.bad-turn"),
     (lambda d: d.__setitem__("phase", "over"), "take-that.bad-phase"),
     (lambda d: d["options"].__setitem__("tie_break", "dice"), "take-that.bad-option"),
     (lambda d: d["options"].pop("rounds"), "take-that.bad-option"),
     (lambda d: d.__setitem__("round", 3), "take-that.bad-round"),
-    (lambda d: d.__setitem__("past", [[1, 2]]), "take-that.bad-past"),
+    (lambda d: d.__setitem__("history", [[1, 2]]), "take-that.bad-history"),
     (lambda d: d.pop("rng"), "take-that.bad-state"),
     (lambda d: d.__setitem__("hands", [[]]), "take-that.bad-state"),
     (lambda d: d.__setitem__("row", "34"), "take-that.bad-state"),
@@ -653,14 +670,14 @@ def test_from_json_rejects_tampered_states(mutate, code):
 
 def test_from_json_rejects_toads_face_up_and_an_unended_round():
     data = ENGINE.to_json(_midgame())
-    toad = next(c for c in data["deck"] if is_toad(c))
+    toad = next(c for c in data["stock"] if is_toad(c))
     data["face_up"][1] += [toad]
-    data["deck"].remove(toad)
+    data["stock"].remove(toad)
     with pytest.raises(InvalidState) as err:
         ENGINE.from_json(data)
     assert err.value.code == "take-that.bad-face-up"
     with pytest.raises(InvalidState) as err:
-        position(row=[], hands={0: [13]}, deck=[])
+        position(row=[], hands={0: [13]}, stock=[])
     assert err.value.code == "take-that.bad-phase"
 
 
@@ -742,7 +759,7 @@ def _brute_force_moves(state, seat):
         return {("lay", c) for c in hand}
     out = {("lay", c) for c in CARDS if c in hand and row[-1] - 10 <= c <= row[-1] + 10}
     out |= {("twist", r) for r in row if r // 10 != r % 10 and int(str(r)[::-1]) in hand}
-    out |= {("take", c) for c in hand} if state.deck else {("take", None)}
+    out |= {("take", c) for c in hand} if state.stock else {("take", None)}
     return out
 
 
@@ -765,7 +782,7 @@ def test_random_playouts_conserve_cards_and_agree_with_a_literal_reading(players
         count = 0
         for state, seat, moves in _playout_states(seed * 7 + players, players, options):
             count += 1
-            piles = [*state.deck, *state.row, *(c for group in (state.hands, state.face_up, state.face_down)
+            piles = [*state.stock, *state.row, *(c for group in (state.hands, state.face_up, state.face_down)
                                                  for p in group for c in p)]
             assert sorted(piles) == CARDS
             data = ENGINE.to_json(state)
@@ -800,16 +817,16 @@ def test_events_name_the_taken_row_the_twisted_pair_and_the_draw():
     """
     hand = [13, 14, 15, 16, 17, 18, 19, 21, 76]
     rest = [c for c in CARDS if c not in hand + [67, 33, 25]]
-    state = position(row=[67], hands={0: hand}, deck=rest[9:] + [25, 33], options={"professional": True})
+    state = position(row=[67], hands={0: hand}, stock=rest[9:] + [25, 33], options={"professional": True})
     after = ENGINE.apply(state, 0, Take(13))
     assert ENGINE.events(state, 0, Take(13), after) == [
         {"type": "move", "seat": 0, "move": {"kind": "take", "card": 13}},
         {"type": "row-taken", "seat": 0, "cards": [67], "extra_face_down": 1},
-        {"type": "drew", "seat": 0, "pile_left": len(state.deck) - 2},
+        {"type": "drew", "seat": 0, "stock": len(state.stock) - 2},
     ]
     twisted = ENGINE.apply(state, 0, Twist(67))
     assert [e["type"] for e in ENGINE.events(state, 0, Twist(67), twisted)] == ["move", "twisted", "drew"]
-    last = position(row=[52], hands={0: []}, deck=[])
+    last = position(row=[52], hands={0: []}, stock=[])
     over = ENGINE.apply(last, 0, Take(None))
     assert [e["type"] for e in ENGINE.events(last, 0, Take(None), over)] == ["move", "row-taken", "round-over"]
 
@@ -841,7 +858,7 @@ def test_twisting_the_last_row_card_with_the_pile_used_up_ends_the_round():
 
         row:  67      pile: (empty)      P0: 13 76
     """
-    state = position(row=[67], hands={0: [13, 76], 1: [14, 15]}, deck=[])
+    state = position(row=[67], hands={0: [13, 76], 1: [14, 15]}, stock=[])
     after = ENGINE.apply(state, 0, Twist(67))
     assert after.phase is Phase.ROUND_OVER and after.row == ()
     assert after.hands[0] == (13,) and sorted(after.face_up[0]) == [67, 76]
@@ -857,7 +874,7 @@ def test_four_players_draw_back_up_to_eight_after_every_kind_of_turn():
     """
     state = position(players=4, row=[34, 49], hands={0: [12, 13, 14, 15, 16, 17, 18, 41],
                                                       1: [19, 21, 23, 24, 25, 26, 27, 94]})
-    deck = len(state.deck)
+    deck = len(state.stock)
     state = ENGINE.apply(state, 0, Lay(41))
     state = ENGINE.apply(state, 1, Twist(49))
     assert state.row == (34, 41)
@@ -865,4 +882,4 @@ def test_four_players_draw_back_up_to_eight_after_every_kind_of_turn():
     state = ENGINE.apply(state, 2, Take(opener))
     assert state.row == (opener,) and state.face_down[2] == (34, 41)
     assert [len(h) for h in state.hands] == [8, 8, 8, 8]
-    assert len(state.deck) == deck - 3 and ENGINE.to_act(state) == {3}
+    assert len(state.stock) == deck - 3 and ENGINE.to_act(state) == {3}
