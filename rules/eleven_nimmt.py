@@ -91,6 +91,7 @@ _GAME = "11-nimmt"
 _CARDS = tuple(range(1, 101))
 _ALL_CARDS = frozenset(_CARDS)
 _HAND_SIZE = 10
+_CARDS_AFTER_DEAL = 99  # the first stack's card is turned up from the rest
 _BULL_CARDS = 10
 _MAX_DISTANCE = 10
 _BULL_STACK_SIZE = 3  # taking a stack of at least this many cards earns a bull card
@@ -709,16 +710,22 @@ def _apply_new_stack(state: State, seat: int, move: NewStack) -> State:
 
 
 def _next_starter(state: State) -> int:
-    """Spec 3.6 and 3.10.3: the seat with the most minus points starts the next round."""
-    n = state.players
-    cumulative = [sum(r[s] for r in state.history) for s in range(n)]
-    last = state.history[-1]
-    went_out = state.went_out if state.went_out is not None else n - 1
+    return _starter_after(state.history, state.options, state.players)
+
+
+def _starter_after(history: Sequence[Sequence[int]], options: Options, players: int) -> int:
+    """docs/rules/11-nimmt.md §6.2: the seat with the most minus points starts the next round;
+    ties as ``next_starter`` says, then clockwise after the seat that went out (the one 0 of
+    the last round's scores)."""
+    n = players
+    cumulative = [sum(r[s] for r in history) for s in range(n)]
+    last = history[-1]
+    went_out = list(last).index(0) if 0 in last else n - 1
 
     def clockwise(s: int) -> int:  # 0 for the seat right after the one who went out
         return (s - went_out - 1) % n
 
-    if state.options.next_starter == "round":
+    if options.next_starter == "round":
         return max(range(n), key=lambda s: (last[s], cumulative[s], -clockwise(s)))
     return max(range(n), key=lambda s: (cumulative[s], last[s], -clockwise(s)))
 
@@ -905,8 +912,8 @@ def _move_from_json(data: Json) -> Move:
     raise _bad_move(data, "'kind' must be one of play, take, new-stack, next-round")
 
 
-def _bad_state(reason: str, message: str) -> InvalidState:
-    return InvalidState(f"{_GAME}.{reason}", message)
+def _bad_state(reason: str, message: str, **context: Json) -> InvalidState:
+    return InvalidState(f"{_GAME}.{reason}", message, **context)
 
 
 def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
@@ -1000,10 +1007,13 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
             raise _bad_state("bad-history", f"each round in history has {players} scores 0..{max_heads}, got {r!r}")
         if r.count(0) != 1:
             raise _bad_state("bad-history", f"round scores {r} must have exactly one 0 (the seat that went out)")
+        if sum(r) >= max_heads:  # at least the last card played lies on a stack
+            raise _bad_state("bad-history", f"round scores {r} add up to more than the cards in hand can hold")
     if phase is not Phase.PLAY:
         table = _HEAD_TABLES[options.heads]
         if tuple(history[-1]) != tuple(_heads(h, table) for h in hands):
             raise _bad_state("bad-history", f"last round's scores {history[-1]} do not match the hands")
+    _check_reachable(players, options, phase, rnd, starter, turn, hands, stacks, stock, bulls, supply, history)
     return State(
         players=players,
         options=options,
@@ -1020,6 +1030,51 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
         history=tuple(tuple(r) for r in history),
         rng=_rng_from_json(data["rng"]),
     )
+
+
+def _check_reachable(players: int, options: Options, phase: Phase, rnd: int, starter: int, turn: int | None,
+                     hands: tuple[tuple[int, ...], ...], stacks: tuple[tuple[int, ...], ...], stock: tuple[int, ...],
+                     bulls: list[int], supply: int, history: list[list[int]]) -> None:
+    """What play can reach beyond card conservation (docs/rules/11-nimmt.md §8).
+
+    - The starter: round 1 is ``start_player``'s, every later one the seat the history gives.
+    - While the stock lasts every take revealed two cards, so the stock tells how many stacks
+      were taken (K) and how many lie on the table (1 + K), and at most K bull cards have left
+      the supply this round (when they return between rounds).
+    - Before the first take with no bull card out, every turn was one card onto the one stack:
+      its height tells how many turns were played, whose turn it is and every hand's size.
+    """
+    expected = options.start_player if rnd == 1 else _starter_after(history[:rnd - 1], options, players)
+    if starter != expected:
+        raise _bad_state("bad-starter", f"round {rnd} is started by seat {expected}, not seat {starter}",
+                         seat=starter, expected=expected)
+    if not stock:
+        return
+    first = _CARDS_AFTER_DEAL - players * _HAND_SIZE  # the stock once the first stack is turned up
+    taken, odd = divmod(first - len(stock), _NEW_STACKS)
+    if taken < 0 or odd:
+        raise _bad_state("bad-stock", f"a stock of {len(stock)} cards cannot follow a deal to {players}: it starts "
+                                      f"with {first} and every take reveals two", got=len(stock))
+    if len(stacks) != 1 + taken:
+        raise _bad_state("bad-stock", f"a stock of {len(stock)} cards means {taken} take(s) and {1 + taken} "
+                                      f"stack(s) on the table, not {len(stacks)}", expected=1 + taken, got=len(stacks))
+    fresh_bulls = options.bulls_between_rounds == "return" or rnd == 1
+    if fresh_bulls and _BULL_CARDS - supply > taken:
+        raise _bad_state("bad-bulls", f"{_BULL_CARDS - supply} bull card(s) are out of the supply after "
+                                      f"{taken} take(s) this round", expected=taken, got=_BULL_CARDS - supply)
+    if taken or any(bulls) or phase is not Phase.PLAY:
+        return
+    played = len(stacks[0]) - 1  # one card a turn, in turn from the starter
+    if turn != (starter + played) % players:
+        raise _bad_state("bad-turn", f"{played} card(s) played one a turn from seat {starter}: seat "
+                                     f"{(starter + played) % players} is to act, not seat {turn}",
+                         seat=turn, expected=(starter + played) % players)
+    for seat in range(players):
+        moves = played // players + ((seat - starter) % players < played % players)
+        if len(hands[seat]) != _HAND_SIZE - moves:
+            raise _bad_state("bad-hands", f"seat {seat} holds {len(hands[seat])} cards, but has played {moves} "
+                                          f"of its {_HAND_SIZE} before the first take",
+                             seat=seat, expected=_HAND_SIZE - moves, got=len(hands[seat]))
 
 
 def _rng_from_json(data: Json) -> Rng:

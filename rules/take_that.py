@@ -597,7 +597,7 @@ def _from_json(engine: TakeThat, data: Json) -> State:
                         + [(f"seat {s}'s face-down pile", p) for s, p in enumerate(face_down)])
     for s, p in enumerate(face_up):
         _check_face_up(p, f"seat {s}")
-    _check_hand_sizes(players, hands, bool(stock), turn)
+    _check_hand_sizes(players, opts, dealer, hands, stock, turn)
     if phase is Phase.ROUND_OVER:
         if stock or row:
             raise _invalid("bad-phase", f"a round is over only once the stock is used up and the row is empty; "
@@ -621,32 +621,52 @@ def _from_json(engine: TakeThat, data: Json) -> State:
     return State(players, opts, round_no, dealer, turn, phase, stock, row, hands, face_up, face_down, history, rng)
 
 
-def _check_hand_sizes(players: int, hands: tuple[tuple[int, ...], ...], stock_left: bool, turn: int | None) -> None:
-    """Hand sizes play can reach (docs/rules/take-that.md §4.4): while the stock lasts every hand
-    is full after each turn; once it is used up each turn takes one card out of the mover's hand
-    (the round-ending take none), seats moving in order. So, read clockwise from the seat to
-    act, the cards each seat is short are equal or grow by one; once the round is over (the last
-    mover unknown, its take free), they differ by at most two."""
+def _check_hand_sizes(players: int, opts: Options, dealer: int, hands: tuple[tuple[int, ...], ...],
+                      stock: tuple[int, ...], turn: int | None) -> None:
+    """Hand sizes and a turn that play can reach (docs/rules/take-that.md §8).
+
+    While the stock lasts every hand is full after each turn. Each turn draws one card, so
+    without the professional variant the stock tells how many turns were played, hence whose
+    turn it is (the seat left of the dealer opens). Once the stock is used up each turn takes
+    one card out of the mover's hand (the round-ending take none), seats moving in order from
+    the seat after the last draw: the cards each seat is short follow from their sum. With the
+    professional variant an extra card may leave the stock on a take, so the turns are not
+    counted; read clockwise from the seat to act, the shortfalls are equal or grow by one (by
+    at most two once the round is over, the last mover unknown)."""
     size = _HAND_SIZE[players]
     for s, h in enumerate(hands):
-        if len(h) > size or (stock_left and len(h) != size):
+        if len(h) > size or (stock and len(h) != size):
             raise _invalid("bad-hand-size", f"seat {s} holds {len(h)} cards; with {players} players a hand is "
                                             f"{size} cards while the stock lasts and never more",
                            seat=s, expected=size, got=len(h))
-    if stock_left:
-        return
+    first = len(_CARDS) - players * size  # the stock after the deal
     short = [size - len(h) for h in hands]
+    sizes = [len(h) for h in hands]
+    if not opts.professional:
+        turns = first - len(stock) + sum(short)
+        expected = (dealer + 1 + turns) % players
+        if turn is not None and turn != expected:
+            raise _invalid("bad-turn", f"{turns} turn(s) have been played from the seat left of the dealer: "
+                                       f"seat {expected} is to act, not seat {turn}", seat=turn, expected=expected)
+        if not stock:
+            start, k = (dealer + 1 + first) % players, sum(short)
+            want = [k // players + ((s - start) % players < k % players) for s in range(players)]
+            if short != want:
+                raise _invalid("bad-hand-size", f"hand sizes {sizes} cannot be reached: since the stock ran out "
+                                                f"the seats have played in turn from seat {start}",
+                               expected=[size - w for w in want], got=sizes)
+        return
+    if stock:
+        return
     if turn is None:
         if max(short) - min(short) > 2:
-            raise _invalid("bad-hand-size", f"hand sizes {[len(h) for h in hands]} cannot all be reached: "
-                                            "seats take turns, so they differ by at most two cards")
+            raise _invalid("bad-hand-size", f"hand sizes {sizes} cannot be reached: seats take turns, "
+                                            "so they differ by at most two cards", got=sizes)
         return
     order = [short[(turn + i) % players] for i in range(players)]
     if any(b not in (a, a + 1) for a, b in zip(order, order[1:], strict=False)) or order[-1] - order[0] > 1:
-        sizes = [len(h) for h in hands]
         raise _invalid("bad-hand-size", f"hand sizes {sizes} cannot be reached with seat {turn} to act: since "
-                                        "the stock ran out each seat has played once in turn",
-                       seat=turn)
+                                        "the stock ran out each seat has played once in turn", seat=turn, got=sizes)
 
 
 def _history(raw: Json, players: int, finished: int) -> tuple[tuple[int, ...], ...]:

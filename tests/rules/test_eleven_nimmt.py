@@ -24,6 +24,7 @@ from rules.eleven_nimmt import (
     Play,
     State,
     Take,
+    _starter_after,
     fits,
 )
 
@@ -485,11 +486,13 @@ def _round_over(players: int, history: list[list[int]], went_out: int, options: 
     ones = iter(c for c in range(1, 101) if c % 5 and c % 11)
     hands = tuple(tuple(next(ones) for _ in range(last[s])) for s in range(players))
     held = {c for h in hands for c in h}
-    rest = tuple(c for c in range(1, 101) if c not in held)
+    rest = tuple(c for c in range(1, 101) if c not in held)  # one ascending stack, the stock used up
+    opts = Options(**ENGINE.resolve_options(options))
+    starter = _starter_after(history[:-1], opts, players) if len(history) > 1 else 0
     return State(
-        players=players, options=Options(**ENGINE.resolve_options(options)), phase=Phase.ROUND_OVER,
-        round=len(history), starter=0, turn=None, went_out=went_out, hands=hands,
-        stacks=(rest[:1],), stock=rest[1:], bulls=(1,) * players, supply=10 - players,
+        players=players, options=opts, phase=Phase.ROUND_OVER,
+        round=len(history), starter=starter, turn=None, went_out=went_out, hands=hands,
+        stacks=(rest,), stock=(), bulls=(1,) * players, supply=10 - players,
         history=tuple(tuple(r) for r in history), rng=Rng.from_seed(1),
     )
 
@@ -727,7 +730,7 @@ def test_from_json_rejects_a_stack_breaking_the_distance_rule() -> None:
     """stack [31, 80]: 80 is not within 10 above 31."""
     state = position([[1, 2], [3]], [[31, 80]])
     assert invalid_code(ENGINE.to_json(state)) == f"{GID}.bad-stack"
-    assert ENGINE.from_json(ENGINE.to_json(position([[10, 11], [30]], [[96, 99, 2, 4]]))).stacks == ((96, 99, 2, 4),)
+    assert ENGINE.from_json(ENGINE.to_json(position([[10, 11], [30]], [[96, 99, 2, 4]], draw=[], spare_to=1))).stacks == ((96, 99, 2, 4),)
 
 
 def test_from_json_rejects_an_empty_hand_mid_round_and_garbage() -> None:

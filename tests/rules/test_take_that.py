@@ -45,22 +45,24 @@ def position(*, players=2, row=(), hands=None, stock=None, face_up=None, face_do
         for cards in group.values():
             used |= set(cards)
     rest = [c for c in CARDS if c not in used]
-    size = HAND[players]
-    if stock == [] and hands:
-        size = len(hands[turn]) if turn in hands else min(len(h) for h in hands.values())
+    dealer = _dealer(players, round, options) if dealer is None else dealer
+    sizes = _sizes(players, hands, turn, dealer) if stock == [] else [HAND[players]] * players
     for s in range(players):
         if s not in hands:
-            hands[s], rest = rest[:size], rest[size:]
-    if stock is None:
-        stock = rest
+            hands[s], rest = rest[:sizes[s]], rest[sizes[s]:]
+    dump = players - 1 if dump is None else dump
+    if stock is None:  # as many turns played as put ``turn`` to act (one card drawn a turn)
+        first = len(CARDS) - players * HAND[players]
+        extra = (first - len(rest) - (turn - dealer - 1)) % players if phase == "play" else 0
+        face_down[dump] = face_down.get(dump, []) + rest[:extra]
+        stock = rest[extra:]
     else:
-        dump = players - 1 if dump is None else dump
         face_down[dump] = face_down.get(dump, []) + rest
     data = {
         "players": players,
         "options": {**DEFAULT_OPTIONS, **(options or {})},
         "round": round,
-        "dealer": _dealer(players, round, options) if dealer is None else dealer,
+        "dealer": dealer,
         "turn": None if phase == "round-over" else turn,
         "phase": phase,
         "stock": list(stock),
@@ -81,6 +83,18 @@ def _dealer(players, round, options) -> int:
     """§7.1: the last seat deals the first round; the dealer moves one seat on each round."""
     moves = (options or {}).get("next_dealer", "clockwise") == "clockwise"
     return (players - 1 + (round - 1 if moves else 0)) % players
+
+
+def _sizes(players, hands, turn, dealer) -> list[int]:
+    """Hand sizes once the stock is used up (§8): the named hands as given, the others as play
+    leaves them with ``turn`` to act (each seat one card shorter a turn, in turn order)."""
+    size, first = HAND[players], len(CARDS) - players * HAND[players]
+    start = (dealer + 1 + first) % players
+    for k in range(players * size + 1):
+        want = [size - k // players - ((s - start) % players < k % players) for s in range(players)]
+        if (start + k) % players == turn and all(len(h) == want[s] for s, h in hands.items()):
+            return want
+    return [len(hands[turn]) if turn in hands else size] * players
 
 
 def code_of(state, seat, move) -> str:
@@ -272,7 +286,7 @@ def test_empty_hand_and_empty_pile_force_a_take_that_ends_the_round():
         row:  52      pile: (empty)
         P0:   (empty)
     """
-    state = position(row=[52], hands={0: []}, stock=[])
+    state = position(row=[52], hands={0: []}, stock=[], round=2, history=[[0, 0]], options={"rounds": 3})
     assert ENGINE.legal_moves(state, 0) == (Take(None),)
     after = ENGINE.apply(state, 0, Take(None))
     assert after.phase is Phase.ROUND_OVER and after.row == ()
@@ -300,7 +314,7 @@ def test_professional_take_of_a_single_card_also_takes_the_pile_top():
     """
     hand = [13, 14, 15, 16, 17, 18, 19, 21, 23]
     rest = [c for c in CARDS if c not in hand + [67, 33, 25]]
-    deck = rest[9:] + [25, 33]
+    deck = rest[10:] + [25, 33]
     state = position(row=[67], hands={0: hand}, stock=deck, options={"professional": True})
     after = ENGINE.apply(state, 0, Take(13))
     assert after.face_down[0] == (67, 33)
@@ -505,7 +519,7 @@ def test_option_professional_twist_penalty_costs_the_pile_top():
     """
     hand = [13, 14, 15, 16, 17, 18, 19, 21, 76]
     rest = [c for c in CARDS if c not in hand + [67, 33, 25]]
-    deck = rest[9:] + [25, 33]
+    deck = rest[10:] + [25, 33]
     for opts, down, drawn in (
         ({"professional": True}, (), 33),
         ({"professional": True, "professional_twist_penalty": True}, (33,), 25),
@@ -544,7 +558,7 @@ def test_options_are_echoed_and_validated():
 def _midgame():
     """row 34 41; P0 took 12 21 13 face down; P1 twisted 14/41 face up."""
     return position(row=[34, 43], hands={0: [15, 16, 17, 18, 19, 23, 24, 25, 26]},
-                    face_up={1: [14, 41]}, face_down={0: [12, 21, 13]}, turn=0)
+                    face_up={1: [14, 41]}, face_down={0: [12, 21, 13]}, turn=1)
 
 
 def test_view_hides_other_hands_the_pile_and_face_down_cards():
@@ -600,7 +614,7 @@ def _with_options(state, **changes):
 
 def test_face_down_cards_are_revealed_once_the_round_is_over():
     """§1.11.6: face-down piles are revealed at scoring; hands stay hidden."""
-    state = position(row=[52], hands={0: [], 1: []}, stock=[])
+    state = position(row=[52], hands={0: [], 1: []}, stock=[], round=2, history=[[0, 0]])
     after = ENGINE.apply(state, 0, Take(None))
     view = ENGINE.view(after, None)
     assert view["face_down"][0] == list(after.face_down[0])
@@ -817,7 +831,7 @@ def test_events_name_the_taken_row_the_twisted_pair_and_the_draw():
     """
     hand = [13, 14, 15, 16, 17, 18, 19, 21, 76]
     rest = [c for c in CARDS if c not in hand + [67, 33, 25]]
-    state = position(row=[67], hands={0: hand}, stock=rest[9:] + [25, 33], options={"professional": True})
+    state = position(row=[67], hands={0: hand}, stock=rest[10:] + [25, 33], options={"professional": True})
     after = ENGINE.apply(state, 0, Take(13))
     assert ENGINE.events(state, 0, Take(13), after) == [
         {"type": "move", "seat": 0, "move": {"kind": "take", "card": 13}},
@@ -826,7 +840,7 @@ def test_events_name_the_taken_row_the_twisted_pair_and_the_draw():
     ]
     twisted = ENGINE.apply(state, 0, Twist(67))
     assert [e["type"] for e in ENGINE.events(state, 0, Twist(67), twisted)] == ["move", "twisted", "drew"]
-    last = position(row=[52], hands={0: []}, stock=[])
+    last = position(row=[52], hands={0: []}, stock=[], round=2, history=[[0, 0]], options={"rounds": 3})
     over = ENGINE.apply(last, 0, Take(None))
     assert [e["type"] for e in ENGINE.events(last, 0, Take(None), over)] == ["move", "row-taken", "round-over"]
 
@@ -858,7 +872,7 @@ def test_twisting_the_last_row_card_with_the_pile_used_up_ends_the_round():
 
         row:  67      pile: (empty)      P0: 13 76
     """
-    state = position(row=[67], hands={0: [13, 76], 1: [14, 15]}, stock=[])
+    state = position(row=[67], hands={0: [13, 76], 1: [14, 15]}, stock=[], round=2, history=[[0, 0]])
     after = ENGINE.apply(state, 0, Twist(67))
     assert after.phase is Phase.ROUND_OVER and after.row == ()
     assert after.hands[0] == (13,) and sorted(after.face_up[0]) == [67, 76]
