@@ -69,6 +69,7 @@ from types import MappingProxyType
 
 from rules.base import (
     BaseEngine,
+    Code,
     IllegalMove,
     InvalidOption,
     InvalidState,
@@ -79,6 +80,7 @@ from rules.base import (
     Rng,
     RulesError,
     ScoreReport,
+    excerpt,
     fields_json,
     malformed,
     require,
@@ -183,6 +185,87 @@ class NewStack:
 Move = Play | Take | NewStack | NextRound
 
 
+# --------------------------------------------------------------------------- codes
+
+#: Every code this game answers (DESIGN 4.4), with English and Polish titles and the Polish
+#: detail, a template over the context each raise passes. Polish in the rulebook's words:
+#: "stos zagranych", "stos do dobierania", "karta byka", "bycze głowy", "punkty ujemne".
+_CODES: Mapping[str, Code] = MappingProxyType({
+    f"{_GAME}.{name}": Code(*texts) for name, texts in {
+        # moves
+        "not-your-turn": ("Not your turn", "Nie twoja kolej", "Teraz nie jest kolej gracza {seat}."),
+        "game-over": ("The game is over", "Gra skończona",
+                      "Rozegrano już wszystkie rundy: nie można wykonać żadnego ruchu."),
+        "no-such-seat": ("No such seat", "Nie ma takiego miejsca", "Przy tym stole nie ma miejsca {seat}."),
+        "bad-move": ("Malformed move", "Nieprawidłowy ruch",
+                     "Ruch nie ma postaci ruchu w 11. bierze! (zagranie, zebranie stosu, nowy stos, nowa runda)."),
+        "round-not-over": ("The round is not over", "Runda trwa",
+                           "Runda {round} jeszcze trwa: karty rozdaje się ponownie dopiero po jej końcu."),
+        "round-over": ("The round is over", "Runda skończona",
+                       "Runda {round} się skończyła: teraz można tylko rozdać karty do następnej rundy."),
+        "no-stacks": ("No stacks on the table", "Brak stosów zagranych",
+                      "Na stole nie ma żadnego stosu zagranych: gracz {seat} wykłada jedną kartę z ręki jako "
+                      "nowy stos."),
+        "empty-play": ("Empty play", "Puste zagranie", "Zagranie musi zawierać co najmniej jedną kartę."),
+        "no-such-stack": ("No such stack", "Nie ma takiego stosu",
+                          "Nie ma stosu zagranych o numerze {stack}: na stole leży ich {expected}."),
+        "duplicate-stack": ("Stack named twice", "Stos podany dwa razy",
+                            "Stos {stack} występuje w zagraniu dwa razy: wszystkie jego karty podaje się razem."),
+        "duplicate-card": ("Card twice", "Karta dwa razy", "Karta {card} występuje więcej niż raz."),
+        "needs-bull-card": ("A bull card is needed", "Potrzebna karta byka",
+                            "Bez karty byka gracz {seat} dokłada dokładnie jedną kartę, a nie {got}."),
+        "too-many-stacks": ("Too many stacks", "Za dużo stosów",
+                            "Karty byka gracza {seat} pozwalają dokładać karty na najwyżej tyle stosów: {expected}; "
+                            "zagranie obejmuje ich {got}."),
+        "card-not-in-hand": ("Card not in hand", "Karty nie ma na ręce", "Gracz {seat} nie ma na ręce karty {card}."),
+        "not-in-range": ("Card out of range", "Karta poza zasięgiem",
+                         "Karty {card} nie można dołożyć na stos {stack}: musi być wyższa od wierzchniej karty {top} "
+                         "najwyżej o 10 (po 100 liczy się dalej od 1)."),
+        "source-required": ("Name the bull card's source", "Wskaż, od kogo karta byka",
+                            "Karty byków w zapasie się skończyły, a najwięcej ich mają gracze {expected}: "
+                            "wskaż, od którego z nich bierzesz kartę byka."),
+        "source-not-needed": ("No source needed", "Karta byka jest w zapasie",
+                              "Karty byków są jeszcze w zapasie: nie bierze się ich od gracza {seat}."),
+        "bad-source": ("Wrong bull card source", "Nie od tego gracza",
+                       "Od gracza {seat} nie można wziąć karty byka; można od: {expected}."),
+        "stacks-on-table": ("Stacks on the table", "Na stole są stosy",
+                            "Nowy stos zaczyna się tylko wtedy, gdy na stole nie ma żadnego; leży ich {got}."),
+        "setup-unsupported": ("No setup notation", "Brak zapisu ustawienia",
+                              "W 11. bierze! karty zawsze się rozdaje: gra nie przyjmuje ustawienia początkowego."),
+        # states and tallies
+        "malformed-state": ("Malformed state", "Nieprawidłowy stan gry", "Stan gry nie ma właściwej postaci."),
+        "bad-players": ("Wrong number of players", "Zła liczba graczy",
+                        "W 11. bierze! gra od 2 do 7 osób, nie {got}."),
+        "bad-options": ("Wrong options", "Złe opcje", "Opcje zapisane w stanie gry są niepoprawne."),
+        "bad-phase": ("Wrong phase", "Zła faza gry", "Faza gry nie zgadza się z rundą i rękami graczy."),
+        "bad-round": ("Wrong round", "Zły numer rundy",
+                      "Runda {got} nie mieści się w grze: rund jest tyle, ilu graczy (albo ile ustalono)."),
+        "bad-seat": ("No such seat", "Nie ma takiego miejsca", "Stan gry wskazuje miejsce spoza stołu."),
+        "bad-turn": ("Wrong turn", "Nie ta kolej",
+                     "Kolej gracza nie zgadza się ze stanem gry: tego układu nie da się osiągnąć."),
+        "bad-hands": ("Impossible hands", "Niemożliwe karty na ręce",
+                      "Karty na rękach graczy nie zgadzają się z przebiegiem rundy."),
+        "bad-stack": ("Impossible stack", "Niemożliwy stos",
+                      "Stos zagranych jest pusty albo łamie zasadę maksymalnej różnicy 10."),
+        "bad-stock": ("Stock and stacks disagree", "Stos do dobierania nie zgadza się",
+                      "Liczba kart w stosie do dobierania nie zgadza się z liczbą stosów zagranych: każde "
+                      "zebranie stosu odkrywa dwie karty."),
+        "bad-card": ("Not a card", "To nie karta", "{card} nie jest kartą byczych głów (od 1 do 100)."),
+        "missing-card": ("Missing card", "Brak karty",
+                         "Brakuje karty {card}: wszystkie 100 kart musi być w grze."),
+        "bad-bulls": ("Impossible bull cards", "Niemożliwe karty byków",
+                      "Karty byków graczy i zapas nie dają razem 10 albo nie mogły zostać zdobyte."),
+        "bad-history": ("Wrong history", "Zły zapis rund",
+                        "Punkty ujemne zapisanych rund nie zgadzają się ze stanem gry."),
+        "bad-starter": ("Wrong starting player", "Zły gracz rozpoczynający",
+                        "Rundę rozpoczyna gracz {expected} (najwięcej punktów ujemnych), a nie gracz {seat}."),
+        "bad-rng": ("Malformed rng", "Nieprawidłowy generator", "Zapis generatora losowego jest niepoprawny."),
+        "bad-tally": ("Impossible tally", "Niemożliwe podliczenie",
+                      "Podliczenie musi podawać karty na ręce każdego gracza, z dokładnie jedną pustą ręką."),
+    }.items()
+})
+
+
 # --------------------------------------------------------------------------- engine
 
 
@@ -192,6 +275,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
     players = range(2, 8)
     move_kinds = ("play", "take", "new-stack", "next-round")
     legal_moves_complete = False
+    codes = _CODES
     options = MappingProxyType(
         {
             "heads": Option(
@@ -256,7 +340,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
 
     def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
-            raise InvalidOption(f"{_GAME}.setup-unsupported", f"11 nimmt! has no setup notation, got {setup!r}")
+            raise InvalidOption(f"{_GAME}.setup-unsupported", f"11 nimmt! has no setup notation, got {excerpt(setup)}")
         opts = Options(**options)
         if opts.start_player >= players:
             raise InvalidOption(
@@ -320,11 +404,12 @@ class ElevenNimmt(BaseEngine[State, Move]):
             require(
                 state.phase is Phase.ROUND_OVER, IllegalMove, f"{_GAME}.round-not-over",
                 f"next-round is only possible once a round is over; round {state.round} is still being played",
+                round=state.round,
             )
             return
         require(
             state.phase is Phase.PLAY, IllegalMove, f"{_GAME}.round-over",
-            f"round {state.round} is over: send next-round, not {move_to_json(move)}",
+            f"round {state.round} is over: send next-round, not {move_to_json(move)}", round=state.round,
         )
         if isinstance(move, Play):
             _check_play(state, seat, move)
@@ -333,7 +418,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
         elif isinstance(move, NewStack):
             _check_new_stack(state, seat, move)
         else:
-            raise IllegalMove(f"{_GAME}.bad-move", f"not an 11 nimmt! move: {move!r}")
+            raise IllegalMove(f"{_GAME}.bad-move", f"not an 11 nimmt! move: {excerpt(move)}")
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, Play):
@@ -389,7 +474,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
         "bulls"?: [per seat]}``: exactly one hand is empty (the seat that went out),
         no card twice, and at least one card is on the table. Bull cards score nothing.
         """
-        with malformed(f"{_GAME}.bad-tally", f"11 nimmt! tally {tally!r}"):
+        with malformed(f"{_GAME}.bad-tally", f"11 nimmt! tally {excerpt(tally)}"):
             return _score_tally(tally)
 
     # -- views and JSON ------------------------------------------------------------
@@ -436,7 +521,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
         return move_to_json(move)
 
     def move_from_json(self, data: Json) -> Move:
-        with malformed(f"{_GAME}.bad-move", f"11 nimmt! move {data!r}", IllegalMove):
+        with malformed(f"{_GAME}.bad-move", f"11 nimmt! move {excerpt(data)}", IllegalMove):
             return _move_from_json(data)
 
 
@@ -538,7 +623,7 @@ def _representative_plans(fitting: list[tuple[int, ...]], max_stacks: int) -> It
 def _check_play(state: State, seat: int, move: Play) -> None:
     require(
         bool(state.stacks), IllegalMove, f"{_GAME}.no-stacks",
-        "there are no stacks on the table: place one card as a new stack (spec 3.9)",
+        "there are no stacks on the table: place one card as a new stack (docs/rules/11-nimmt.md §5.3)", seat=seat,
     )
     plays = move.plays
     require(bool(plays), IllegalMove, f"{_GAME}.empty-play", "a play needs at least one card on one stack")
@@ -549,16 +634,18 @@ def _check_play(state: State, seat: int, move: Play) -> None:
         require(
             0 <= index < len(state.stacks), IllegalMove, f"{_GAME}.no-such-stack",
             f"there is no stack {index}: the stacks are 0..{len(state.stacks) - 1}",
+            stack=index, expected=len(state.stacks),
         )
         require(
             index not in seen_stacks, IllegalMove, f"{_GAME}.duplicate-stack",
-            f"stack {index} appears twice in the play; list all its cards once",
+            f"stack {index} appears twice in the play; list all its cards once", stack=index,
         )
         seen_stacks.add(index)
         require(bool(cards), IllegalMove, f"{_GAME}.empty-play", f"no cards given for stack {index}")
         for card in cards:
             require(
                 card not in seen_cards, IllegalMove, f"{_GAME}.duplicate-card", f"card {card} is played twice",
+                card=card,
             )
             seen_cards.add(card)
         total += len(cards)
@@ -566,11 +653,12 @@ def _check_play(state: State, seat: int, move: Play) -> None:
     require(
         bulls > 0 or total == 1, IllegalMove, f"{_GAME}.needs-bull-card",
         f"without a bull card a player plays exactly one card, not {total} ({sorted(seen_cards)})",
+        seat=seat, expected=1, got=total,
     )
     require(
         len(plays) <= _max_stacks(state, seat), IllegalMove, f"{_GAME}.too-many-stacks",
         f"with {bulls} bull card(s) a player plays onto at most {_max_stacks(state, seat)} stack(s), "
-        f"not {len(plays)} (stacks {[i for i, _ in plays]})",
+        f"not {len(plays)} (stacks {[i for i, _ in plays]})", seat=seat, expected=_max_stacks(state, seat), got=len(plays),
     )
     hand = set(state.hands[seat])
     for index, cards in plays:
@@ -578,11 +666,12 @@ def _check_play(state: State, seat: int, move: Play) -> None:
         for card in cards:
             require(
                 card in hand, IllegalMove, f"{_GAME}.card-not-in-hand", f"card {card} is not in seat {seat}'s hand",
+                card=card, seat=seat,
             )
             require(
                 fits(card, top), IllegalMove, f"{_GAME}.not-in-range",
                 f"card {card} cannot go on stack {index} (top {top}): distance {distance(card, top)}, "
-                f"must be 1..{_MAX_DISTANCE} above the top",
+                f"must be 1..{_MAX_DISTANCE} above the top", card=card, stack=index, top=top,
             )
 
 
@@ -607,29 +696,32 @@ def _bull_sources(state: State, seat: int) -> tuple[int, ...]:
 def _check_take(state: State, seat: int, move: Take) -> None:
     require(
         bool(state.stacks), IllegalMove, f"{_GAME}.no-stacks",
-        "there are no stacks to take: place one card as a new stack (spec 3.9)",
+        "there are no stacks to take: place one card as a new stack (docs/rules/11-nimmt.md §5.3)", seat=seat,
     )
     require(
         0 <= move.stack < len(state.stacks), IllegalMove, f"{_GAME}.no-such-stack",
         f"there is no stack {move.stack}: the stacks are 0..{len(state.stacks) - 1}",
+        stack=move.stack, expected=len(state.stacks),
     )
     sources = _bull_sources(state, seat)
     if move.source is None:
         require(
             len(sources) < 2, IllegalMove, f"{_GAME}.source-required",
             f"the bull supply is empty and seats {list(sources)} tie for the most bull cards: "
-            "name the source seat of the bull card",
+            "name the source seat of the bull card", expected=list(sources),
         )
         return
     if state.supply > 0:
         raise IllegalMove(
             f"{_GAME}.source-not-needed",
             f"source {move.source} given, but bull cards come from the supply ({state.supply} left)",
+            seat=move.source,
         )
     require(
         move.source in sources, IllegalMove, f"{_GAME}.bad-source",
         f"source {move.source} is not a seat to take a bull card from; choices: {list(sources)}"
         if sources else f"source {move.source} given, but no bull card would change hands",
+        seat=move.source, expected=list(sources),
     )
 
 
@@ -637,10 +729,11 @@ def _check_new_stack(state: State, seat: int, move: NewStack) -> None:
     require(
         not state.stacks, IllegalMove, f"{_GAME}.stacks-on-table",
         f"a new stack may be started only when no stacks are on the table; there are {len(state.stacks)}",
+        got=len(state.stacks),
     )
     require(
         move.card in state.hands[seat], IllegalMove, f"{_GAME}.card-not-in-hand",
-        f"card {move.card} is not in seat {seat}'s hand",
+        f"card {move.card} is not in seat {seat}'s hand", card=move.card, seat=seat,
     )
 
 
@@ -783,33 +876,35 @@ def _is_int(value: object) -> bool:
 
 def _card_list(value: Json, what: str, code: str = "bad-card") -> tuple[int, ...]:
     if not isinstance(value, list):
-        raise InvalidState(f"{_GAME}.{code}", f"{what} must be a list of cards 1..100, got {value!r}")
+        raise InvalidState(f"{_GAME}.{code}", f"{what} must be a list of cards 1..100, got {excerpt(value)}",
+                           card=excerpt(value))
     if not all(type(card) is int and 1 <= card <= 100 for card in value):  # bool is not int here
         card = next(c for c in value if not (type(c) is int and 1 <= c <= 100))
-        raise InvalidState(f"{_GAME}.bad-card", f"{what}: {card!r} is not a card 1..100")
+        raise InvalidState(f"{_GAME}.bad-card", f"{what}: {excerpt(card)} is not a card 1..100", card=excerpt(card))
     return tuple(value)
 
 
 def _score_tally(tally: Json) -> ScoreReport:
     if not isinstance(tally, dict):
-        raise InvalidState(f"{_GAME}.bad-tally", f"a tally is an object with 'hands', got {tally!r}")
+        raise InvalidState(f"{_GAME}.bad-tally", f"a tally is an object with 'hands', got {excerpt(tally)}")
     unknown = sorted(set(tally) - {"hands", "heads", "previous", "bulls"})
     require(not unknown, InvalidState, f"{_GAME}.bad-tally", f"unknown tally field(s) {unknown}")
     table_name = tally.get("heads", "6-nimmt")
     require(
         table_name in _HEAD_TABLES, InvalidState, f"{_GAME}.bad-tally",
-        f"unknown heads table {table_name!r}; known: {list(_HEAD_TABLES)}",
+        f"unknown heads table {excerpt(table_name)}; known: {list(_HEAD_TABLES)}",
     )
     table = _HEAD_TABLES[table_name]
     raw = tally["hands"]
     require(
         isinstance(raw, list) and 2 <= len(raw) <= 7, InvalidState, f"{_GAME}.bad-tally",
-        f"'hands' must list the hands of 2..7 seats, got {raw!r}",
+        f"'hands' must list the hands of 2..7 seats, got {excerpt(raw)}",
     )
     hands = [tuple(sorted(_card_list(h, f"hand of seat {s}"))) for s, h in enumerate(raw)]
     everything = [c for h in hands for c in h]
     dupes = sorted({c for c in everything if everything.count(c) > 1})
-    require(not dupes, InvalidState, f"{_GAME}.duplicate-card", f"card(s) {dupes} appear in more than one place")
+    require(not dupes, InvalidState, f"{_GAME}.duplicate-card", f"card(s) {dupes} appear in more than one place",
+            card=dupes[0] if dupes else None)
     empty = [s for s, h in enumerate(hands) if not h]
     require(
         len(empty) == 1, InvalidState, f"{_GAME}.bad-tally",
@@ -825,14 +920,14 @@ def _score_tally(tally: Json) -> ScoreReport:
         isinstance(previous, list) and len(previous) == players
         and all(_is_int(p) and p >= 0 for p in previous),
         InvalidState, f"{_GAME}.bad-tally",
-        f"'previous' must be {players} non-negative totals, got {previous!r}",
+        f"'previous' must be {players} non-negative totals, got {excerpt(previous)}",
     )
     bull_cards = tally.get("bulls", [0] * players)
     require(
         isinstance(bull_cards, list) and len(bull_cards) == players
         and all(_is_int(b) and b >= 0 for b in bull_cards) and sum(bull_cards) <= _BULL_CARDS,
         InvalidState, f"{_GAME}.bad-tally",
-        f"'bulls' must be {players} counts totalling at most {_BULL_CARDS}, got {bull_cards!r}",
+        f"'bulls' must be {players} counts totalling at most {_BULL_CARDS}, got {excerpt(bull_cards)}",
     )
     round_heads = tuple(_heads(h, table) for h in hands)
     totals = tuple(p + r for p, r in zip(previous, round_heads, strict=True))
@@ -861,7 +956,7 @@ def move_to_json(move: Move) -> Json:
 
 
 def _bad_move(data: Json, why: str) -> IllegalMove:
-    return IllegalMove(f"{_GAME}.bad-move", f"malformed 11 nimmt! move {data!r}: {why}")
+    return IllegalMove(f"{_GAME}.bad-move", f"malformed 11 nimmt! move {excerpt(data)}: {why}")
 
 
 def _expect_keys(data: dict, required: set[str], optional: set[str] = frozenset()) -> None:
@@ -873,7 +968,7 @@ def _expect_keys(data: dict, required: set[str], optional: set[str] = frozenset(
 
 def _expect_int(data: Json, value: Json, what: str, lo: int, hi: int) -> int:
     if not _is_int(value) or not lo <= value <= hi:
-        raise _bad_move(data, f"{what} must be an integer {lo}..{hi}, got {value!r}")
+        raise _bad_move(data, f"{what} must be an integer {lo}..{hi}, got {excerpt(value)}")
     return value
 
 
@@ -889,12 +984,12 @@ def _move_from_json(data: Json) -> Move:
         out = []
         for entry in plays:
             if not isinstance(entry, dict):
-                raise _bad_move(data, f"each play is an object {{stack, cards}}, got {entry!r}")
+                raise _bad_move(data, f"each play is an object {{stack, cards}}, got {excerpt(entry)}")
             _expect_keys(entry, {"stack", "cards"})
             stack = _expect_int(data, entry["stack"], "'stack'", 0, 99)
             cards = entry["cards"]
             if not isinstance(cards, list) or not cards:
-                raise _bad_move(data, f"'cards' must be a non-empty list of cards, got {cards!r}")
+                raise _bad_move(data, f"'cards' must be a non-empty list of cards, got {excerpt(cards)}")
             out.append((stack, tuple(sorted(_expect_int(data, c, "a card", 1, 100) for c in cards))))
         return Play(tuple(sorted(out)))
     if kind == "take":
@@ -923,30 +1018,32 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
             "stacks", "stock", "bulls", "supply", "history", "rng"}
     missing, extra = sorted(keys - set(data)), sorted(set(data) - keys)
     if missing or extra:
-        raise _bad_state("malformed-state", f"state fields: missing {missing}, unexpected {extra}")
+        raise _bad_state("malformed-state", f"state fields: missing {missing}, unexpected {excerpt(extra)}")
     players = data["players"]
     if not _is_int(players) or players not in engine.players:
-        raise _bad_state("bad-players", f"players must be 2..7, got {players!r}")
+        raise _bad_state("bad-players", f"players must be 2..7, got {excerpt(players)}", got=excerpt(players))
     if not isinstance(data["options"], dict) or set(data["options"]) != set(engine.options):
-        raise _bad_state("bad-options", f"options must name exactly {sorted(engine.options)}, got {data['options']!r}")
+        raise _bad_state("bad-options",
+                         f"options must name exactly {sorted(engine.options)}, got {excerpt(data['options'])}")
     options = Options(**engine.resolve_options(data["options"]))
     if options.start_player >= players:
         raise _bad_state("bad-options", f"start_player {options.start_player} is not a seat of {players}")
     try:
         phase = Phase(data["phase"])
     except ValueError:
-        raise _bad_state("bad-phase", f"phase must be play, round-over or game-over, got {data['phase']!r}") from None
+        raise _bad_state("bad-phase", f"phase must be play, round-over or game-over, got {excerpt(data['phase'])}") \
+            from None
     rounds = _rounds(options, players)
     rnd = data["round"]
     if not _is_int(rnd) or not 1 <= rnd <= rounds:
-        raise _bad_state("bad-round", f"round must be 1..{rounds}, got {rnd!r}")
+        raise _bad_state("bad-round", f"round must be 1..{rounds}, got {excerpt(rnd)}", got=excerpt(rnd))
     if (phase is Phase.GAME_OVER) != (phase is not Phase.PLAY and rnd == rounds):
         raise _bad_state("bad-phase", f"phase {phase.value!r} does not fit round {rnd} of {rounds}")
 
     def seat_or_none(key: str) -> int | None:
         value = data[key]
         if value is not None and (not _is_int(value) or not 0 <= value < players):
-            raise _bad_state("bad-seat", f"{key} must be a seat 0..{players - 1} or null, got {value!r}")
+            raise _bad_state("bad-seat", f"{key} must be a seat 0..{players - 1} or null, got {excerpt(value)}")
         return value
 
     starter, turn, went_out = seat_or_none("starter"), seat_or_none("turn"), seat_or_none("went_out")
@@ -954,7 +1051,7 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
         raise _bad_state("bad-seat", "starter must be a seat")
     if (turn is None) != (phase is not Phase.PLAY) or (went_out is None) != (phase is Phase.PLAY):
         raise _bad_state(
-            "bad-turn", f"in phase {phase.value!r} turn={turn!r} and went_out={went_out!r} do not fit"
+            "bad-turn", f"in phase {phase.value!r} turn={excerpt(turn)} and went_out={excerpt(went_out)} do not fit"
         )
 
     if not isinstance(data["hands"], list) or len(data["hands"]) != players:
@@ -976,11 +1073,12 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
     seen = set(everything)
     if len(seen) != len(everything):
         dupes = sorted(c for c, n in Counter(everything).items() if n > 1)
-        raise _bad_state("duplicate-card", f"card(s) {dupes} appear more than once")
+        raise _bad_state("duplicate-card", f"card(s) {dupes} appear more than once", card=dupes[0])
     if len(seen) != 100:
-        raise _bad_state("lost-card", f"card(s) {sorted(_ALL_CARDS - seen)} are missing: all 100 must be in play")
+        lost = sorted(_ALL_CARDS - seen)
+        raise _bad_state("missing-card", f"card(s) {excerpt(lost)} are missing: all 100 must be in play", card=lost[0])
     if not stacks and stock:
-        raise _bad_state("bad-stack", "no stacks on the table while the stock still has cards")
+        raise _bad_state("bad-stock", "no stacks on the table while the stock still has cards")
     empty = [s for s, h in enumerate(hands) if not h]
     if phase is Phase.PLAY and empty:
         raise _bad_state("bad-hands", f"seat(s) {empty} have no cards, so the round would be over")
@@ -994,7 +1092,7 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
         or sum(bulls) + supply != _BULL_CARDS
     ):
         raise _bad_state(
-            "bad-bulls", f"bulls {bulls!r} and supply {supply!r} must be non-negative and total {_BULL_CARDS}"
+            "bad-bulls", f"bulls {excerpt(bulls)} and supply {excerpt(supply)} must be non-negative and total {_BULL_CARDS}"
         )
 
     history = data["history"]
@@ -1004,7 +1102,8 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
     max_heads = sum(_HEAD_TABLES[options.heads])
     for r in history:
         if not isinstance(r, list) or len(r) != players or not all(_is_int(x) and 0 <= x <= max_heads for x in r):
-            raise _bad_state("bad-history", f"each round in history has {players} scores 0..{max_heads}, got {r!r}")
+            raise _bad_state("bad-history",
+                             f"each round in history has {players} scores 0..{max_heads}, got {excerpt(r)}")
         if r.count(0) != 1:
             raise _bad_state("bad-history", f"round scores {r} must have exactly one 0 (the seat that went out)")
         if sum(r) >= max_heads:  # at least the last card played lies on a stack

@@ -7,13 +7,16 @@ named in a position lie in the draw pile, whose next card to reveal is its last 
 from __future__ import annotations
 
 import copy
+import inspect
 import itertools
 import json
 import random
+import re
 
 import pytest
 
-from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn, Rng
+from rules import eleven_nimmt
+from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn, Rng, RulesError
 from rules.eleven_nimmt import (
     _PLAN_CAP,
     ENGINE,
@@ -27,6 +30,7 @@ from rules.eleven_nimmt import (
     _starter_after,
     fits,
 )
+from service.games import BINDINGS
 
 GID = "11-nimmt"
 
@@ -698,7 +702,7 @@ def _tampered(change) -> dict:
 @pytest.mark.parametrize(
     ("change", "code"),
     [
-        (lambda d: d["hands"][0].pop(), "lost-card"),
+        (lambda d: d["hands"][0].pop(), "missing-card"),
         (lambda d: d["hands"][1].append(d["hands"][0][0]), "duplicate-card"),
         (lambda d: d["stock"].append(0), "bad-card"),
         (lambda d: d.update(turn=None), "bad-turn"),
@@ -925,3 +929,121 @@ def test_bull_cards_held_at_the_round_end_score_nothing() -> None:
     after = ENGINE.apply(state, 0, play((0, [21])))
     report = ENGINE.scores(after)
     assert report.round == (0, 10) and report.breakdown[1]["bulls"] == 3
+
+
+# --------------------------------------------------------------------------- code catalogue (DESIGN 4.4)
+
+
+def _raised(action) -> RulesError:
+    with pytest.raises(RulesError) as err:
+        action()
+    return err.value
+
+
+def _state_with(change) -> dict:
+    return _tampered(change)
+
+
+def _no_stacks() -> State:
+    """stack: none    stock: empty    hand s0: 1 2    hand s1: 3 ..."""
+    return position([[1, 2], [3, 4]], [], draw=[], spare_to=1)
+
+
+def _with_bulls() -> State:
+    """stack 0: 33   stack 1: 60    hand s0: 34 35 61, one bull card"""
+    return position([[34, 35, 61], [70]], [[33], [60]], bulls=[1, 0], draw_top=[90])
+
+
+def _empty_supply() -> State:
+    """stack 0: 10 12 15    bulls 4 4 2, supply 0, seat 2 to act"""
+    return position([[1, 2], [3, 4], [5, 6]], [[10, 12, 15], [70]], bulls=[4, 4, 2], supply=0, turn=2)
+
+
+#: one real raise of every catalogued code: the action and the code it must raise
+TRIGGERS = {
+    "not-your-turn": lambda: ENGINE.check(ENGINE.new(3, 1), 2, Take(0)),
+    "game-over": lambda: ENGINE.check(
+        ENGINE.apply(position([[21], [1], [2], [3]], [[20]], history=[[0, 5, 3, 4], [10, 0, 2, 3], [0, 1, 2, 2]]),
+                     0, play((0, [21]))), 0, NextRound()),
+    "no-such-seat": lambda: BINDINGS[GID].view(ENGINE.new(3, 1), 5),
+    "bad-move": lambda: ENGINE.move_from_json({"kind": "fly"}),
+    "round-not-over": lambda: ENGINE.check(ENGINE.new(2, 1), 0, NextRound()),
+    "round-over": lambda: ENGINE.check(_round_over(3, [[0, 2, 3]], 0), 0, Take(0)),
+    "no-stacks": lambda: ENGINE.check(_no_stacks(), 0, Take(0)),
+    "empty-play": lambda: ENGINE.check(_with_bulls(), 0, Play(())),
+    "no-such-stack": lambda: ENGINE.check(_with_bulls(), 0, play((5, [34]))),
+    "duplicate-stack": lambda: ENGINE.check(_with_bulls(), 0, Play(((0, (34,)), (0, (35,))))),
+    "duplicate-card": lambda: ENGINE.check(_with_bulls(), 0, Play(((0, (34,)), (1, (34,))))),
+    "needs-bull-card": lambda: ENGINE.check(position([[34, 35], [70]], [[33]]), 0, play((0, [34, 35]))),
+    "too-many-stacks": lambda: ENGINE.check(_with_bulls(), 0, play((0, [34]), (1, [61]))),
+    "card-not-in-hand": lambda: ENGINE.check(_with_bulls(), 0, play((0, [36]))),
+    "not-in-range": lambda: ENGINE.check(_with_bulls(), 0, play((1, [34]))),
+    "source-required": lambda: ENGINE.check(_empty_supply(), 2, Take(0)),
+    "source-not-needed": lambda: ENGINE.check(_with_bulls(), 0, Take(0, 1)),
+    "bad-source": lambda: ENGINE.check(_empty_supply(), 2, Take(0, 2)),
+    "stacks-on-table": lambda: ENGINE.check(_with_bulls(), 0, NewStack(34)),
+    "setup-unsupported": lambda: ENGINE.new(3, 1, setup={"x": 1}),
+    "malformed-state": lambda: ENGINE.from_json([]),
+    "bad-players": lambda: ENGINE.from_json(_state_with(lambda d: d.update(players=9))),
+    "bad-options": lambda: ENGINE.from_json(_state_with(lambda d: d["options"].update(heads="x"))),
+    "bad-phase": lambda: ENGINE.from_json(_state_with(lambda d: d.update(phase="dealing"))),
+    "bad-round": lambda: ENGINE.from_json(_state_with(lambda d: d.update(round=4))),
+    "bad-seat": lambda: ENGINE.from_json(_state_with(lambda d: d.update(turn=3))),
+    "bad-turn": lambda: ENGINE.from_json(_state_with(lambda d: d.update(turn=None))),
+    "bad-hands": lambda: ENGINE.from_json(_state_with(lambda d: d.update(players=4))),
+    "bad-stack": lambda: ENGINE.from_json(_state_with(lambda d: d.update(stacks=[[]]))),
+    "bad-stock": lambda: ENGINE.from_json(_state_with(lambda d: d["stacks"].append([d["stock"].pop()]))),
+    "bad-card": lambda: ENGINE.from_json(_state_with(lambda d: d["stock"].append(0))),
+    "missing-card": lambda: ENGINE.from_json(_state_with(lambda d: d["hands"][0].pop())),
+    "bad-bulls": lambda: ENGINE.from_json(_state_with(lambda d: d.update(supply=9))),
+    "bad-history": lambda: ENGINE.from_json(_state_with(lambda d: d.update(history=[[0, 1, 2]]))),
+    "bad-starter": lambda: ENGINE.from_json(_state_with(lambda d: d.update(starter=1))),
+    "bad-rng": lambda: ENGINE.from_json(_state_with(lambda d: d.update(rng={"v": 1}))),
+    "bad-tally": lambda: ENGINE.score_tally({"hands": [[1], [2]]}),
+}
+
+
+def _codes_read_from_the_module() -> set[str]:
+    """Every code the module's source spells: ``{_GAME}.name``, and the short names passed to
+    its state helpers (``_bad_state("name"``, ``_card_list(value, what, "name")``)."""
+    source = inspect.getsource(eleven_nimmt)
+    names = set(re.findall(r'\{_GAME\}\.([a-z][a-z-]+)', source))
+    names |= set(re.findall(r'_bad_state\(\s*"([a-z][a-z-]+)"', source))
+    names |= set(re.findall(r'_card_list\([^(),]*,[^(),]*,\s*"([a-z][a-z-]+)"\)', source))  # its third argument
+    names |= {"not-your-turn", "game-over"}  # BaseEngine.check_turn, with the game id
+    names |= {"no-such-seat"}  # service.games.GameBinding.view, with the game id
+    return {f"{GID}.{n}" for n in names}
+
+
+def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised() -> None:
+    """DESIGN 4.4: the catalogue lists exactly the codes the module raises."""
+    assert _codes_read_from_the_module() == set(ENGINE.codes)
+    assert {f"{GID}.{name}" for name in TRIGGERS} == set(ENGINE.codes)
+
+
+@pytest.mark.parametrize("name", sorted(TRIGGERS))
+def test_each_code_is_raised_with_the_context_its_polish_detail_needs(name: str) -> None:
+    """A real raise of each code; its Polish detail formats with the raise's context."""
+    error = _raised(TRIGGERS[name])
+    assert error.code == f"{GID}.{name}"
+    entry = ENGINE.codes[error.code]
+    assert entry.title and entry.title_pl and entry.detail_pl
+    detail = entry.detail_pl.format(**error.context)
+    assert "{" not in detail and "None" not in detail
+
+
+def test_codes_raised_while_playing_are_catalogued() -> None:
+    """By playing: every refusal met by checking unlisted moves on random states is catalogued."""
+    rnd = random.Random(11)
+    seen = set()
+    for state, seat, _ in _random_states(3, 4, 300):
+        seat = 0 if seat is None else seat
+        for move in (Take(rnd.randrange(6)), NewStack(rnd.randrange(1, 101)), NextRound(),
+                     play((rnd.randrange(4), [rnd.randrange(1, 101)]))):
+            for who in (seat, (seat + 1) % 3):
+                try:
+                    ENGINE.check(state, who, move)
+                except RulesError as exc:
+                    seen.add(exc.code)
+                    ENGINE.codes[exc.code].detail_pl.format(**exc.context)
+    assert seen <= set(ENGINE.codes) and len(seen) >= 5
