@@ -70,6 +70,7 @@ from types import MappingProxyType
 
 from rules.base import (
     BaseEngine,
+    Code,
     IllegalMove,
     InvalidOption,
     InvalidState,
@@ -164,6 +165,77 @@ class Take:
 Move = Lay | Twist | Take | NextRound
 
 
+# --------------------------------------------------------------------------- codes
+
+#: Every code this game answers (DESIGN 4.4), with English and Polish titles and the Polish
+#: detail, a template over the context each raise passes. Polish in the rulebook's words:
+#: "rządek", "ropucha", "karta przekręcona", "stos do pobierania", "zakrytą/otwartą stroną".
+_CODES: Mapping[str, Code] = MappingProxyType({
+    f"{_GAME}.{name}": Code(*texts) for name, texts in {
+        # moves
+        "not-your-turn": ("Not your turn", "Nie twoja kolej", "Teraz nie jest kolej gracza {seat}."),
+        "game-over": ("The game is over", "Gra skończona",
+                      "Rozegrano już wszystkie rundy: nie można wykonać żadnego ruchu."),
+        "no-such-seat": ("No such seat", "Nie ma takiego miejsca", "Przy tym stole nie ma miejsca {seat}."),
+        "bad-move": ("Malformed move", "Nieprawidłowy ruch",
+                     "Ruch nie ma postaci ruchu w Take That (położenie, wyciągnięcie, zabranie rządka, nowa runda)."),
+        "round-not-over": ("The round is not over", "Runda trwa",
+                           "Runda {round} jeszcze trwa: karty rozdaje się ponownie dopiero po jej końcu."),
+        "round-over": ("The round is over", "Runda skończona",
+                       "Runda {round} się skończyła: teraz można tylko rozdać karty do następnej rundy."),
+        "card-not-in-hand": ("Card not in hand", "Karty nie ma w ręce", "Gracz {seat} nie ma w ręce karty {card}."),
+        "not-in-range": ("Card out of range", "Karta poza zasięgiem",
+                         "Karta {card} może być najwyżej o 10 wyższa lub o 10 niższa od karty leżącej w rządku "
+                         "najbardziej na prawo ({top})."),
+        "row-empty": ("The row is empty", "Rządek jest pusty",
+                      "Obok stosu do pobierania nie leży jeszcze żadna karta: gracz {seat} musi wyłożyć dowolną "
+                      "kartę jako początek rządka."),
+        "not-in-row": ("Card not in the row", "Karty nie ma w rządku", "Karty {card} nie ma w rządku."),
+        "toad-cannot-be-twisted": ("Toads cannot be twisted", "Ropuchy nie można wyciągnąć",
+                                   "Karta {card} to ropucha (dwie takie same cyfry): nie można jej wyciągnąć "
+                                   "z rządka."),
+        "twin-not-in-hand": ("Twisted twin not in hand", "Brak karty przekręconej",
+                             "Aby wyciągnąć z rządka kartę {card}, gracz {seat} musi mieć w ręce kartę "
+                             "przekręconą {expected}."),
+        "must-open-new-row": ("Open the new row", "Zacznij nowy rządek",
+                              "Kto zabrał rządek, wykłada od razu dowolną kartę z ręki jako początek nowego rządka: "
+                              "gracz {seat} musi ją wskazać."),
+        "no-new-row-at-end": ("No new row at the end", "Koniec rundy bez nowego rządka",
+                              "Stos do pobierania jest zużyty: zabranie rządka kończy rundę, więc karty {card} "
+                              "nie wykłada się."),
+        "setup-unsupported": ("No setup notation", "Brak zapisu ustawienia",
+                              "W Take That karty zawsze się rozdaje: gra nie przyjmuje ustawienia początkowego."),
+        # states and tallies
+        "malformed-state": ("Malformed state", "Nieprawidłowy stan gry", "Stan gry nie ma właściwej postaci."),
+        "bad-players": ("Wrong number of players", "Zła liczba graczy",
+                        "W Take That gra od 2 do 4 osób, nie {got}."),
+        "bad-options": ("Wrong options", "Złe opcje", "Opcje zapisane w stanie gry są niepoprawne."),
+        "bad-round": ("Wrong round", "Zły numer rundy", "Runda {got} nie mieści się w ustalonej liczbie rund."),
+        "bad-dealer": ("Wrong dealer", "Zły rozdający",
+                       "Rozdający nie zgadza się z rundą: pierwszą rundę rozdaje ostatni gracz, a potem rozdający "
+                       "zmienia się co rundę zgodnie z ruchem wskazówek zegara (albo zostaje ten sam)."),
+        "bad-turn": ("Wrong turn", "Nie ta kolej",
+                     "Kolej gracza nie zgadza się ze stanem gry: tego układu nie da się osiągnąć."),
+        "bad-phase": ("Wrong phase", "Zła faza gry",
+                      "Runda kończy się dokładnie wtedy, gdy stos do pobierania jest zużyty, a rządek pusty."),
+        "bad-card": ("Not a card", "To nie karta", "{card} nie jest kartą Take That (od 12 do 98, bez 20, 30 … 90)."),
+        "duplicate-card": ("Card twice", "Karta dwa razy", "Karta {card} występuje więcej niż raz."),
+        "missing-card": ("Missing card", "Brak karty", "Brakuje karty {card}: wszystkie 79 kart musi być w grze."),
+        "bad-face-up": ("Impossible face-up pile", "Niemożliwe karty odkryte",
+                        "Karta {card} nie może leżeć otwartą stroną: odkryte leżą tylko pary kart przekręconych, "
+                        "nigdy ropuchy."),
+        "bad-hand-size": ("Impossible hand size", "Niemożliwa liczba kart w ręce",
+                          "Liczba kart w ręce nie zgadza się z przebiegiem rundy: póki starcza stosu do pobierania, "
+                          "każdy ma pełną rękę, a potem ręce maleją po kolei."),
+        "bad-history": ("Wrong history", "Zły zapis rund",
+                        "Zapisane wyniki rund nie zgadzają się ze stanem gry."),
+        "bad-rng": ("Malformed rng", "Nieprawidłowy generator", "Zapis generatora losowego jest niepoprawny."),
+        "bad-tally": ("Impossible tally", "Niemożliwe podliczenie",
+                      "Podliczenie podaje dla każdego gracza karty odłożone otwartą i zakrytą stroną."),
+    }.items()
+})
+
+
 # --------------------------------------------------------------------------- engine
 
 
@@ -172,6 +244,7 @@ class TakeThat(BaseEngine[State, Move]):
     name = "Take That"
     players = range(2, 5)
     move_kinds = ("lay", "twist", "take", "next-round")
+    codes = _CODES
     options = MappingProxyType({
         "rounds": Option(2, "Number of rounds to play; the highest total wins (§1.8).",
                          type="integer", minimum=1, maximum=20),
@@ -199,7 +272,7 @@ class TakeThat(BaseEngine[State, Move]):
 
     def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
-            raise InvalidOption(f"{_GAME}.setup-unsupported", f"take-that has no setup notation, got {setup!r}")
+            raise InvalidOption(f"{_GAME}.setup-unsupported", f"take-that has no setup notation, got {excerpt(setup)}")
         opts = Options(**self.resolve_options(options))
         dealer = players - 1
         return _deal(players, opts, 1, dealer, (), rng)
@@ -242,44 +315,48 @@ class TakeThat(BaseEngine[State, Move]):
         self.check_turn(state, seat)
         if isinstance(move, NextRound):
             require(state.phase is Phase.ROUND_OVER, IllegalMove, f"{_GAME}.round-not-over",
-                    f"next-round is only possible once the round is over; round {state.round} is being played")
+                    f"next-round is only possible once the round is over; round {state.round} is being played",
+                    round=state.round)
             return
         require(state.phase is Phase.PLAY, IllegalMove, f"{_GAME}.round-over",
-                f"round {state.round} is over: the only move is next-round, got {move.kind!r}")
+                f"round {state.round} is over: the only move is next-round, got {move.kind!r}", round=state.round)
         hand, row = state.hands[seat], state.row
         if isinstance(move, Lay):
-            require(move.card in hand, IllegalMove, f"{_GAME}.not-in-hand",
-                    f"seat {seat} does not hold {move.card}; hand: {list(hand)}")
+            require(move.card in hand, IllegalMove, f"{_GAME}.card-not-in-hand",
+                    f"seat {seat} does not hold {move.card}; hand: {list(hand)}", card=move.card, seat=seat)
             # "its number may be at most 10 higher or 10 lower than the rightmost card" (§1.5 A)
             require(not row or _can_lay(move.card, row[-1]), IllegalMove, f"{_GAME}.not-in-range",
-                    f"{move.card} is more than {_REACH} away from the rightmost row card {row[-1] if row else ''}")
+                    f"{move.card} is more than {_REACH} away from the rightmost row card {row[-1] if row else ''}",
+                    card=move.card, top=row[-1] if row else None)
             return
         # "if no card lies beside the pile yet, the player must lay one (any) card" (§1.5 A)
         require(bool(row), IllegalMove, f"{_GAME}.row-empty",
-                f"the row is empty: seat {seat} must open it by laying a card, not {move.kind!r}")
+                f"the row is empty: seat {seat} must open it by laying a card, not {move.kind!r}", seat=seat)
         if isinstance(move, Twist):
             require(move.card in row, IllegalMove, f"{_GAME}.not-in-row",
-                    f"{move.card} is not in the row {list(row)}")
+                    f"{move.card} is not in the row {list(row)}", card=move.card)
             # "only the toads, with two equal digits, can never be pulled out" (§1.5 B)
             require(not is_toad(move.card), IllegalMove, f"{_GAME}.toad-cannot-be-twisted",
-                    f"{move.card} is a toad: toads can never be twisted out of the row")
+                    f"{move.card} is a toad: toads can never be twisted out of the row", card=move.card)
             require(twin(move.card) in hand, IllegalMove, f"{_GAME}.twin-not-in-hand",
-                    f"twisting {move.card} needs its twin {twin(move.card)} in hand; hand: {list(hand)}")
+                    f"twisting {move.card} needs its twin {twin(move.card)} in hand; hand: {list(hand)}",
+                    card=move.card, expected=twin(move.card), seat=seat)
             return
         if isinstance(move, Take):
             if state.stock:
                 # "then the taker must do action A: lay any card as the first card of a new row" (§1.5 C)
                 require(move.card is not None, IllegalMove, f"{_GAME}.must-open-new-row",
-                        "after taking the row the taker opens a new row: the take needs a 'card' from the hand")
-                require(move.card in hand, IllegalMove, f"{_GAME}.not-in-hand",
-                        f"seat {seat} does not hold {move.card}; hand: {list(hand)}")
+                        "after taking the row the taker opens a new row: the take needs a 'card' from the hand",
+                        seat=seat)
+                require(move.card in hand, IllegalMove, f"{_GAME}.card-not-in-hand",
+                        f"seat {seat} does not hold {move.card}; hand: {list(hand)}", card=move.card, seat=seat)
             else:
                 # "once the pile is used up ... the game ends as soon as the row is taken" (§1.7)
                 require(move.card is None, IllegalMove, f"{_GAME}.no-new-row-at-end",
                         f"the draw pile is used up: taking the row ends the round, so no new row is opened "
-                        f"(got card {move.card})")
+                        f"(got card {move.card})", card=move.card)
             return
-        raise IllegalMove(f"{_GAME}.bad-move", f"not a take-that move: {move!r}")
+        raise IllegalMove(f"{_GAME}.bad-move", f"not a take-that move: {excerpt(move)}")
 
     # -- transition ----------------------------------------------------------------
 
@@ -368,7 +445,7 @@ class TakeThat(BaseEngine[State, Move]):
     def score_tally(self, tally: Json) -> ScoreReport:
         """Score sheet of one round: ``{"seats": [{"face_up": [..], "face_down": [..]}, ..],
         "previous"?: [total of earlier rounds per seat], "tie_break"?: "shared" | "last-round"}``."""
-        with malformed(f"{_GAME}.bad-tally", f"take-that tally {tally!r}"):
+        with malformed(f"{_GAME}.bad-tally", f"take-that tally {excerpt(tally)}"):
             return _score_tally(tally)
 
     # -- views and JSON ------------------------------------------------------------
@@ -405,10 +482,10 @@ class TakeThat(BaseEngine[State, Move]):
 
     def from_json(self, data: Json) -> State:
         try:
-            with malformed(f"{_GAME}.bad-state", "take-that state"):
+            with malformed(f"{_GAME}.malformed-state", "take-that state"):
                 return _from_json(self, data)
         except InvalidOption as exc:
-            raise InvalidState(f"{_GAME}.bad-option", exc.message) from None
+            raise InvalidState(f"{_GAME}.bad-options", exc.message) from None
 
     def move_to_json(self, move: Move) -> Json:
         if isinstance(move, NextRound) or (isinstance(move, Take) and move.card is None):
@@ -417,24 +494,24 @@ class TakeThat(BaseEngine[State, Move]):
 
     def move_from_json(self, data: Json) -> Move:
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-            raise IllegalMove(f"{_GAME}.bad-move", f"a move is an object with a 'kind', got {data!r}")
+            raise IllegalMove(f"{_GAME}.bad-move", f"a move is an object with a 'kind', got {excerpt(data)}")
         kind = data["kind"]
         allowed = {"next-round": set(), "take": {"card"}, "lay": {"card"}, "twist": {"card"}}
         if kind not in allowed:
-            raise IllegalMove(f"{_GAME}.bad-move", f"unknown move kind {kind!r}; kinds: {list(self.move_kinds)}")
+            raise IllegalMove(f"{_GAME}.bad-move", f"unknown move kind {excerpt(kind)}; kinds: {list(self.move_kinds)}")
         extra = set(data) - {"kind"} - allowed[kind]
         if extra:
-            raise IllegalMove(f"{_GAME}.bad-move", f"unexpected field(s) {sorted(extra)} in {kind!r} move {data!r}")
+            raise IllegalMove(f"{_GAME}.bad-move", f"unexpected field(s) {excerpt(sorted(extra))} in {kind!r} move")
         if kind == "next-round":
             return NextRound()
         if kind == "take" and data.get("card") is None:
             return Take(None)
         if "card" not in data:
-            raise IllegalMove(f"{_GAME}.bad-move", f"a {kind!r} move needs a 'card', got {data!r}")
+            raise IllegalMove(f"{_GAME}.bad-move", f"a {kind!r} move needs a 'card', got {excerpt(data)}")
         card = data["card"]
         if not _is_card(card):
             raise IllegalMove(f"{_GAME}.bad-move",
-                              f"{card!r} is not a take-that card (an integer 12..98, not a multiple of 10)")
+                              f"{excerpt(card)} is not a take-that card (an integer 12..98, not a multiple of 10)")
         return {"lay": Lay, "twist": Twist, "take": Take}[kind](card)
 
 
@@ -509,25 +586,27 @@ def _invalid(code: str, message: str, **context: Json) -> InvalidState:
     return InvalidState(f"{_GAME}.{code}", message, **context)
 
 
-def _int(data: Mapping[str, Json], key: str, lo: int, hi: int) -> int:
+def _int(data: Mapping[str, Json], key: str, lo: int, hi: int, code: str) -> int:
     value = data[key]
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise _invalid(f"bad-{key}", f"{key!r} must be an integer {lo}..{hi}, got {value!r}")
+        raise _invalid(code, f"{key!r} must be an integer {lo}..{hi}, got {excerpt(value)}", got=excerpt(value))
     return value
 
 
 def _cards(value: Json, what: str) -> tuple[int, ...]:
     if not isinstance(value, list):
-        raise _invalid("bad-state", f"{what} must be a list of cards, got {value!r}")
+        raise _invalid("malformed-state", f"{what} must be a list of cards, got {excerpt(value)}")
     for c in value:
         if not _is_card(c):
-            raise _invalid("bad-card", f"{what} holds {c!r}, which is not a take-that card (12..98, no tens)")
+            raise _invalid("bad-card", f"{what} holds {excerpt(c)}, which is not a take-that card (12..98, no tens)",
+                           card=excerpt(c))
     return tuple(value)
 
 
 def _per_seat(value: Json, players: int, what: str) -> list[Json]:
     if not isinstance(value, list) or len(value) != players:
-        raise _invalid("bad-state", f"{what} must be a list with one entry per seat ({players}), got {value!r}")
+        raise _invalid("malformed-state",
+                       f"{what} must be a list with one entry per seat ({players}), got {excerpt(value)}")
     return value
 
 
@@ -536,7 +615,7 @@ def _check_face_up(pile: tuple[int, ...], who: str) -> None:
     for c in pile:
         if c in _TOADS or twin(c) not in held:
             raise _invalid("bad-face-up", f"{who}: face-up cards are twisted pairs and never toads; "
-                                          f"{c} has no twin {twin(c)} beside it in {list(pile)}")
+                                          f"{c} has no twin {twin(c)} beside it in {list(pile)}", card=c)
 
 
 def _check_conservation(groups: list[tuple[str, tuple[int, ...]]]) -> None:
@@ -544,28 +623,29 @@ def _check_conservation(groups: list[tuple[str, tuple[int, ...]]]) -> None:
     for where, cards in groups:
         for c in cards:
             if c in seen:
-                raise _invalid("duplicate-card", f"card {c} is both in {seen[c]} and in {where}")
+                raise _invalid("duplicate-card", f"card {c} is both in {seen[c]} and in {where}", card=c)
             seen[c] = where
     missing = sorted(_CARD_SET - set(seen))
     if missing:
-        raise _invalid("missing-card", f"{len(missing)} of the 79 cards are nowhere in the state: {missing}")
+        raise _invalid("missing-card", f"{len(missing)} of the 79 cards are nowhere in the state: {excerpt(missing)}",
+                       card=missing[0])
 
 
 def _from_json(engine: TakeThat, data: Json) -> State:
     if not isinstance(data, dict):
-        raise _invalid("bad-state", f"a state is a JSON object, got {excerpt(data)}")
+        raise _invalid("malformed-state", f"a state is a JSON object, got {excerpt(data)}")
     keys = {"players", "options", "round", "dealer", "turn", "phase", "stock", "row", "hands",
             "face_up", "face_down", "history", "rng"}
     if set(data) != keys:
-        raise _invalid("bad-state", f"state fields must be {sorted(keys)}; missing {sorted(keys - set(data))}, "
+        raise _invalid("malformed-state", f"state fields must be {sorted(keys)}; missing {sorted(keys - set(data))}, "
                                     f"unexpected {excerpt(sorted(set(data) - keys))}")
-    players = _int(data, "players", 2, 4)
+    players = _int(data, "players", 2, 4, "bad-players")
     if not isinstance(data["options"], dict) or set(data["options"]) != set(engine.options):
-        raise _invalid("bad-option", f"options must be an object naming every option {sorted(engine.options)}, "
+        raise _invalid("bad-options", f"options must be an object naming every option {sorted(engine.options)}, "
                                      f"got {excerpt(data['options'])}")
     opts = Options(**engine.resolve_options(data["options"]))
-    round_no = _int(data, "round", 1, opts.rounds)
-    dealer = _int(data, "dealer", 0, players - 1)
+    round_no = _int(data, "round", 1, opts.rounds, "bad-round")
+    dealer = _int(data, "dealer", 0, players - 1, "bad-dealer")
     # "the dealer moves one seat clockwise each round" (docs/rules/take-that.md §7.1): the
     # first dealer is the last seat, so the dealer follows from the round
     expected_dealer = (players - 1 + (round_no - 1 if opts.next_dealer == "clockwise" else 0)) % players
@@ -582,7 +662,7 @@ def _from_json(engine: TakeThat, data: Json) -> State:
             raise _invalid("bad-turn", f"a finished round has no seat to act: turn must be null, got {excerpt(turn)}",
                            seat=turn, expected=None)
     else:
-        turn = _int(data, "turn", 0, players - 1)
+        turn = _int(data, "turn", 0, players - 1, "bad-turn")
     stock = _cards(data["stock"], "the stock")
     row = _cards(data["row"], "the row")
     hands = tuple(tuple(sorted(_cards(h, f"seat {s}'s hand")))
@@ -690,15 +770,15 @@ def _history(raw: Json, players: int, finished: int) -> tuple[tuple[int, ...], .
 
 def _score_tally(tally: Json) -> ScoreReport:
     if not isinstance(tally, dict) or not set(tally) <= {"seats", "previous", "tie_break"} or "seats" not in tally:
-        raise _invalid("bad-tally", f"a tally is {{seats, previous?, tie_break?}}, got {tally!r}")
+        raise _invalid("bad-tally", f"a tally is {{seats, previous?, tie_break?}}, got {excerpt(tally)}")
     seats = tally["seats"]
     if not isinstance(seats, list) or not 2 <= len(seats) <= 4:
-        raise _invalid("bad-tally", f"a tally has one entry per seat (2-4), got {seats!r}")
+        raise _invalid("bad-tally", f"a tally has one entry per seat (2-4), got {excerpt(seats)}")
     groups: list[tuple[str, tuple[int, ...]]] = []
     piles = []
     for s, entry in enumerate(seats):
         if not isinstance(entry, dict) or set(entry) != {"face_up", "face_down"}:
-            raise _invalid("bad-tally", f"seat {s}: an entry is {{face_up, face_down}}, got {entry!r}")
+            raise _invalid("bad-tally", f"seat {s}: an entry is {{face_up, face_down}}, got {excerpt(entry)}")
         up = _cards(entry["face_up"], f"seat {s}'s face-up cards")
         down = _cards(entry["face_down"], f"seat {s}'s face-down cards")
         _check_face_up(up, f"seat {s}")
@@ -708,16 +788,16 @@ def _score_tally(tally: Json) -> ScoreReport:
     for where, cards in groups:
         for c in cards:
             if c in seen:
-                raise _invalid("duplicate-card", f"card {c} is both in {seen[c]} and in {where}")
+                raise _invalid("duplicate-card", f"card {c} is both in {seen[c]} and in {where}", card=c)
             seen[c] = where
     previous = tally.get("previous", [0] * len(seats))
     if (not isinstance(previous, list) or len(previous) != len(seats)
             or not all(isinstance(x, int) and not isinstance(x, bool) and abs(x) <= 20 * _MAX_ROUND_SCORE
                        for x in previous)):
-        raise _invalid("bad-tally", f"'previous' is one integer total per seat, got {previous!r}")
+        raise _invalid("bad-tally", f"'previous' is one integer total per seat, got {excerpt(previous)}")
     tie_break = tally.get("tie_break", "shared")
     if tie_break not in ("shared", "last-round"):
-        raise _invalid("bad-tally", f"'tie_break' is 'shared' or 'last-round', got {tie_break!r}")
+        raise _invalid("bad-tally", f"'tie_break' is 'shared' or 'last-round', got {excerpt(tie_break)}")
     current = tuple(_pile_score(up, down) for up, down in piles)
     totals = tuple(p + c for p, c in zip(previous, current, strict=True))
     breakdown = tuple(_breakdown(up, down, [previous[s]] if "previous" in tally else [], totals[s])

@@ -12,14 +12,18 @@ the engine's conservation checks (79 cards, no duplicates, full hands while the 
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import random
+import re
 
 import pytest
 
-from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn
+from rules import take_that
+from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn, RulesError
 from rules.registry import ENGINES
 from rules.take_that import ENGINE, Lay, NextRound, Phase, Take, Twist, is_toad, twin
+from service.games import BINDINGS
 from service.schemas import take_that as schemas
 
 CARDS = [n for n in range(12, 99) if n % 10]
@@ -174,7 +178,7 @@ def test_lay_must_be_within_ten_of_the_rightmost_card_inclusive():
     assert twists(moves) == [34]  # the row card 34 can be twisted: its twin 43 is in the hand
     assert code_of(state, 1, Lay(45)) == "take-that.not-in-range"
     assert code_of(state, 1, Lay(23)) == "take-that.not-in-range"
-    assert code_of(state, 1, Lay(35)) == "take-that.not-in-hand"
+    assert code_of(state, 1, Lay(35)) == "take-that.card-not-in-hand"
     after = ENGINE.apply(state, 1, Lay(41))
     assert after.row == (34, 41) and len(after.hands[1]) == 9 and 41 not in after.hands[1]
 
@@ -265,7 +269,7 @@ def test_voluntary_take_although_a_lay_is_possible_then_open_a_new_row():
     assert report.breakdown[0]["face_down_points"] == -3 and report.breakdown[0]["toad_points"] == -10
     assert ENGINE.to_act(after) == {1}
     assert code_of(state, 0, Take(None)) == "take-that.must-open-new-row"
-    assert code_of(state, 0, Take(52)) == "take-that.not-in-hand"
+    assert code_of(state, 0, Take(52)) == "take-that.card-not-in-hand"
 
 
 def test_take_is_forced_when_nothing_can_be_laid_or_twisted():
@@ -666,13 +670,13 @@ def _tamper(mutate):
     (lambda d: d.update(phase="round-over", turn=None), "take-that.bad-phase"),
     (lambda d: d.update(phase="round-over"), "take-that.bad-turn"),
     (lambda d: d.__setitem__("phase", "over"), "take-that.bad-phase"),
-    (lambda d: d["options"].__setitem__("tie_break", "dice"), "take-that.bad-option"),
-    (lambda d: d["options"].pop("rounds"), "take-that.bad-option"),
+    (lambda d: d["options"].__setitem__("tie_break", "dice"), "take-that.bad-options"),
+    (lambda d: d["options"].pop("rounds"), "take-that.bad-options"),
     (lambda d: d.__setitem__("round", 3), "take-that.bad-round"),
     (lambda d: d.__setitem__("history", [[1, 2]]), "take-that.bad-history"),
-    (lambda d: d.pop("rng"), "take-that.bad-state"),
-    (lambda d: d.__setitem__("hands", [[]]), "take-that.bad-state"),
-    (lambda d: d.__setitem__("row", "34"), "take-that.bad-state"),
+    (lambda d: d.pop("rng"), "take-that.malformed-state"),
+    (lambda d: d.__setitem__("hands", [[]]), "take-that.malformed-state"),
+    (lambda d: d.__setitem__("row", "34"), "take-that.malformed-state"),
     (lambda d: d["rng"].__setitem__("key", "x"), "take-that.bad-rng"),
     (lambda d: d["rng"].__setitem__("v", 2), "take-that.bad-rng"),
 ])
@@ -897,3 +901,112 @@ def test_four_players_draw_back_up_to_eight_after_every_kind_of_turn():
     assert state.row == (opener,) and state.face_down[2] == (34, 41)
     assert [len(h) for h in state.hands] == [8, 8, 8, 8]
     assert len(state.stock) == deck - 3 and ENGINE.to_act(state) == {3}
+
+
+# --------------------------------------------------------------------------- code catalogue (DESIGN 4.4)
+
+
+def _raised(action) -> RulesError:
+    with pytest.raises(RulesError) as err:
+        action()
+    return err.value
+
+
+def _tampered(mutate) -> dict:
+    data = ENGINE.to_json(_midgame())
+    mutate(data)
+    return data
+
+
+def _over():
+    """row: (empty), stock used up: round 1 of 2 is over."""
+    return ENGINE.apply(position(row=[52], hands={0: []}, stock=[], round=2, history=[[0, 0]],
+                                 options={"rounds": 3}), 0, Take(None))
+
+
+def _tt2():
+    """TT-2: row 34; P1 holds 23 24 29 41 43 44 45 52 67."""
+    return position(row=[34], hands={1: [23, 24, 29, 41, 43, 44, 45, 52, 67]}, turn=1)
+
+
+#: one real raise of every catalogued code: the action and the code it must raise
+TRIGGERS = {
+    "not-your-turn": lambda: ENGINE.check(ENGINE.new(3, seed=9), 2, Lay(13)),
+    "game-over": lambda: ENGINE.check(_final([0, 0], {}, {}, "shared"), 0, NextRound()),
+    "no-such-seat": lambda: BINDINGS["take-that"].view(ENGINE.new(3, seed=1), 3),
+    "bad-move": lambda: ENGINE.move_from_json({"kind": "fly"}),
+    "round-not-over": lambda: ENGINE.check(ENGINE.new(2, seed=3), 0, NextRound()),
+    "round-over": lambda: ENGINE.check(_over(), 0, Lay(13)),
+    "card-not-in-hand": lambda: ENGINE.check(_tt2(), 1, Lay(35)),
+    "not-in-range": lambda: ENGINE.check(_tt2(), 1, Lay(45)),
+    "row-empty": lambda: ENGINE.check(ENGINE.new(2, seed=3), 0, Take(None)),
+    "not-in-row": lambda: ENGINE.check(_midgame(), 1, Twist(49)),
+    "toad-cannot-be-twisted": lambda: ENGINE.check(
+        position(row=[51, 55, 58], hands={0: [12, 13, 14, 16, 17, 18, 19, 21, 85]}), 0, Twist(55)),
+    "twin-not-in-hand": lambda: ENGINE.check(_midgame(), 1, Twist(34)),
+    "must-open-new-row": lambda: ENGINE.check(_midgame(), 1, Take(None)),
+    "no-new-row-at-end": lambda: ENGINE.check(position(row=[52, 47], hands={0: [13, 14]}, stock=[]), 0, Take(13)),
+    "setup-unsupported": lambda: ENGINE.new(2, seed=1, setup={"dealer": 0}),
+    "malformed-state": lambda: ENGINE.from_json([]),
+    "bad-players": lambda: ENGINE.from_json(_tampered(lambda d: d.update(players=5))),
+    "bad-options": lambda: ENGINE.from_json(_tampered(lambda d: d["options"].update(tie_break="dice"))),
+    "bad-round": lambda: ENGINE.from_json(_tampered(lambda d: d.update(round=3))),
+    "bad-dealer": lambda: ENGINE.from_json(_tampered(lambda d: d.update(dealer=0))),
+    "bad-turn": lambda: ENGINE.from_json(_tampered(lambda d: d.update(turn=0))),
+    "bad-phase": lambda: ENGINE.from_json(_tampered(lambda d: d.update(phase="over"))),
+    "bad-card": lambda: ENGINE.from_json(_tampered(lambda d: d["hands"][1].__setitem__(0, 40))),
+    "duplicate-card": lambda: ENGINE.from_json(_tampered(lambda d: d["row"].append(d["stock"][0]))),
+    "missing-card": lambda: ENGINE.from_json(_tampered(lambda d: d["stock"].pop())),
+    "bad-face-up": lambda: ENGINE.from_json(_tampered(lambda d: d["face_up"][1].remove(41) or d["stock"].append(41))),
+    "bad-hand-size": lambda: ENGINE.from_json(_tampered(lambda d: d["face_down"][0].append(d["hands"][1].pop()))),
+    "bad-history": lambda: ENGINE.from_json(_tampered(lambda d: d.update(history=[[1, 2]]))),
+    "bad-rng": lambda: ENGINE.from_json(_tampered(lambda d: d["rng"].update(key="x"))),
+    "bad-tally": lambda: ENGINE.score_tally({"seats": []}),
+}
+
+
+def _codes_read_from_the_module() -> set[str]:
+    """Every code the module's source spells: ``{_GAME}.name``, the short names passed to
+    ``_invalid("name"`` and the codes given to ``_int(..., "name")``."""
+    source = inspect.getsource(take_that)
+    names = set(re.findall(r'\{_GAME\}\.([a-z][a-z-]+)', source))
+    names |= set(re.findall(r'_invalid\(\s*"([a-z][a-z-]+)"', source))
+    names |= set(re.findall(r'_int\(data, "[a-z]+", [^()]*, "([a-z][a-z-]+)"\)', source))
+    names |= {"not-your-turn", "game-over"}  # BaseEngine.check_turn, with the game id
+    names |= {"no-such-seat"}  # service.games.GameBinding.view, with the game id
+    return {f"take-that.{n}" for n in names}
+
+
+def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised():
+    """DESIGN 4.4: the catalogue lists exactly the codes the module raises."""
+    assert _codes_read_from_the_module() == set(ENGINE.codes)
+    assert {f"take-that.{name}" for name in TRIGGERS} == set(ENGINE.codes)
+
+
+@pytest.mark.parametrize("name", sorted(TRIGGERS))
+def test_each_code_is_raised_with_the_context_its_polish_detail_needs(name):
+    """A real raise of each code; its Polish detail formats with the raise's context."""
+    error = _raised(TRIGGERS[name])
+    assert error.code == f"take-that.{name}"
+    entry = ENGINE.codes[error.code]
+    assert entry.title and entry.title_pl and entry.detail_pl
+    detail = entry.detail_pl.format(**error.context)
+    assert "{" not in detail and "None" not in detail
+
+
+def test_codes_raised_while_playing_are_catalogued():
+    """By playing: every refusal met by checking unlisted moves on random states is catalogued."""
+    rnd = random.Random(12)
+    seen = set()
+    state = ENGINE.new(3, seed=12)
+    while ENGINE.to_act(state):
+        seat = min(ENGINE.to_act(state))
+        for move in (Lay(rnd.choice(CARDS)), Twist(rnd.choice(CARDS)), Take(rnd.choice([None, *CARDS])), NextRound()):
+            for who in (seat, (seat + 1) % 3):
+                try:
+                    ENGINE.check(state, who, move)
+                except RulesError as exc:
+                    seen.add(exc.code)
+                    ENGINE.codes[exc.code].detail_pl.format(**exc.context)
+        state = ENGINE.apply(state, seat, rnd.choice(ENGINE.legal_moves(state, seat)))
+    assert seen <= set(ENGINE.codes) and len(seen) >= 8
