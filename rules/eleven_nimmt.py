@@ -1,55 +1,46 @@
-"""11 nimmt! (Wolfgang Kramer, Amigo 2010; Polish edition "11. bierze!", G3).
+"""11 nimmt! (Wolfgang Kramer, Amigo 2010; Polish edition "11. bierze!", G3), 2-7 players.
 
-Rule source: ``rules/card-games-000-001-002-004.md`` §3 (components 3.2, setup 3.3, state
-3.4, legal moves 3.5, end of round and scoring 3.6, transitions 3.7, test vectors 3.8,
-empty draw pile 3.9, proposed rulings 3.10) and the cross-game notes of §5.
+The rules as Arbiter applies them, each ruling and option with its default and the rulebook
+passage it rests on, are in ``docs/rules/11-nimmt.md``; section numbers below (§5.2 ...) refer to
+that page.
 
 Cards are the integers 1..100. Card ``c`` may go on a stack whose top is ``t`` iff
-``1 <= (c - t) % 100 <= 10`` (higher by at most 10, counting on from 100 to 1).
+``1 <= (c - t) % 100 <= 10`` (higher by at most 10, counting on from 100 to 1; §5.1).
 
-Options (every PROPOSED ruling of §3.10 is one; defaults are the spec's):
+Options (defaults first; §2.2, §3, §4, §5.3, §5.4, §6.2-§6.4):
 
-- ``heads`` = ``"6-nimmt"``: the bull-head table (3.10.1). The one table the spec supports is
-  the 6 nimmt! formula of 3.2 (167 heads); it lives in ``_HEAD_TABLES`` so another named table
-  can be added without touching the rules.
-- ``empty_pile`` = ``"new-stack"``: 3.9 / 3.10.2. A take reveals as many new stacks as the
-  draw pile still has cards (2, 1 or 0); a player whose turn starts with no stacks on the
-  table places any one card from hand as a new stack (a ``new-stack`` move).
-- ``next_starter`` = ``"cumulative"``: 3.10.3. The next round's starter is the seat with the
-  most cumulative minus points; ties go to the tied seat that scored more in the round just
-  finished, then to the first tied seat clockwise after the seat that went out.
-  ``"round"``: most minus points in the round just finished; ties by cumulative total, then
-  clockwise after the seat that went out.
-- ``bulls_between_rounds`` = ``"return"``: 3.10.4, bull cards go back to the supply at the
-  end of every round. ``"keep"``: players keep them into the next round.
-- ``empty_supply`` = ``"opponents"``: 3.10.5. With the supply empty, the bull card comes from
-  the opponent holding the most (taker's choice among ties); if no opponent holds one,
-  nothing moves. ``"all-players"``: the literal reading, "from the player holding the most":
-  if the taker holds (or ties for) the most, nothing moves.
-- ``open_information`` = ``False``: 3.10.6. Views show stacks as their top cards only, without
-  counts; ``True`` shows whole stacks (for debugging).
-- ``final_ties`` = ``"shared"``: 3.10.7, seats tied on the fewest minus points share the win.
-- ``rounds`` = ``0``: 3.10.8, the number of rounds; 0 means one round per player (the seed's rule).
-- ``start_player`` = ``0``: the seat that starts the first round (3.3, "the youngest player").
+- ``heads`` = ``"6-nimmt"``: the bull-head table (§2.2), kept in ``_HEAD_TABLES`` so another
+  named table can be added without touching the rules.
+- ``empty_pile`` = ``"new-stack"``: a take reveals as many new stacks as the stock still has
+  cards; a player whose turn starts with no stacks places any one card as a new stack (§5.3).
+- ``empty_supply`` = ``"opponents"``: with the supply empty the bull card comes from the opponent
+  holding the most; ``"all-players"`` reads "the player holding the most" literally (§5.4).
+- ``next_starter`` = ``"cumulative"``: most cumulative minus points start the next round;
+  ``"round"``: most in the round just finished (§6.2).
+- ``bulls_between_rounds`` = ``"return"``: bull cards go back to the supply; ``"keep"`` (§6.3).
+- ``rounds`` = ``0`` (one round per player) and ``final_ties`` = ``"shared"`` (§6.4).
+- ``open_information`` = ``False``: views show stacks as top cards only (§4).
+- ``start_player`` = ``0``: the seat that starts the first round (§3).
 
 Representation decisions:
 
 - A turn is one move. ``play`` carries the whole plan, ``{"stack": i, "cards": [...]}`` per
   stack; every card is checked against the top its stack had before the turn and placed in
-  order of distance from it (3.5, 3.7). Cards and stacks are stored sorted in the move.
-- ``take`` names the stack and, when the supply is empty and several opponents tie for the
-  most bull cards, the ``source`` seat the bull card comes from. Whether a source is needed
-  depends only on public facts (supply and bull counts), never on the hidden stack size, so
-  a validation request cannot reveal how many cards a stack holds: with a choice the source is
-  required even if the stack turns out to hold fewer than 3 cards (then nothing moves).
-- ``new-stack`` is the 3.9 move; ``next-round`` deals the next round from the state's rng.
+  order of distance from it (§5.2). Cards and stacks are stored sorted in the move.
+- ``take`` names the stack and, when the supply is empty and several seats could give the bull
+  card, the ``source`` seat. Whether a source is needed depends only on public facts (supply and
+  bull counts), never on the hidden stack size, so a validation request cannot reveal how many
+  cards a stack holds (§5.4).
+- ``new-stack`` is the §5.3 move; ``next-round`` deals the next round from the state's rng.
 - Stack indices are positions in ``stacks``; a take removes its stack and appends the new ones.
-- The draw pile's next card is its last element.
+- The stock's next card is its last element. ``turn`` is the seat to act, ``null`` once the
+  round is over; ``history`` holds the minus points of every finished round (DESIGN 4.5).
 - Scores are minus points (bull heads), so lower is better; ``round`` is the heads in each hand
   (final once the round is over, since the seat that went out holds nothing).
-- Hidden information (3.4, §5): views show other hands as counts, the draw pile as a count and
-  stacks as top cards (see ``open_information``). Once a round is over its hands are shown,
-  as they are counted openly at the table.
+- Hidden information (§4): views show the seat's own hand, ``null`` for the others with
+  ``hand_sizes``, the stock as a count and stacks as top cards. Once a round is over its hands
+  are shown, as they are counted openly at the table.
+- ``from_json`` refuses states play cannot reach, beyond card conservation (§8).
 - ``legal_moves`` is not always complete: a player holding bull cards may play any subset of
   the fitting cards onto each of up to that many stacks, which can be exponentially many
   plans. Up to ``_PLAN_CAP`` plans are listed in full (the usual case); beyond that the list
@@ -102,7 +93,7 @@ _PLAN_CAP = 256  # list every play plan up to this many; beyond, the first ones 
 
 
 def _six_nimmt_heads() -> tuple[int, ...]:
-    """The 6 nimmt! bull-head formula on 1..100 (spec 3.2), indexed by card (index 0 unused)."""
+    """The 6 nimmt! bull-head formula on 1..100 (docs/rules/11-nimmt.md §2.2), indexed by card (index 0 unused)."""
     heads = [0] + [1] * 100
     for card in range(5, 101, 10):
         heads[card] = 2
@@ -280,55 +271,55 @@ class ElevenNimmt(BaseEngine[State, Move]):
         {
             "heads": Option(
                 "6-nimmt",
-                "Bull-head table (spec 3.10.1): '6-nimmt' is the 6 nimmt! formula on 1..100 "
+                "Bull-head table (docs/rules/11-nimmt.md §2.2): '6-nimmt' is the 6 nimmt! formula on 1..100 "
                 "(55: 7, multiples of 11: 5, of 10: 3, ending in 5: 2, others 1; 167 heads).",
                 choices=tuple(_HEAD_TABLES),
             ),
             "empty_pile": Option(
                 "new-stack",
-                "Empty draw pile (spec 3.9, 3.10.2): a take reveals as many stacks as cards are left; "
+                "Empty stock (docs/rules/11-nimmt.md §5.3): a take reveals as many stacks as cards are left; "
                 "with no stacks on the table the player places any one card as a new stack.",
                 choices=("new-stack",),
             ),
             "next_starter": Option(
                 "cumulative",
-                "Who starts the next round (spec 3.10.3): 'cumulative' = most cumulative minus points "
+                "Who starts the next round (docs/rules/11-nimmt.md §6.2): 'cumulative' = most cumulative minus points "
                 "(ties: more in the last round, then clockwise after the seat that went out); "
                 "'round' = most in the last round (ties: cumulative, then clockwise).",
                 choices=("cumulative", "round"),
             ),
             "bulls_between_rounds": Option(
                 "return",
-                "Bull cards at the end of a round (spec 3.10.4): 'return' to the supply, or 'keep'.",
+                "Bull cards at the end of a round (docs/rules/11-nimmt.md §6.3): 'return' to the supply, or 'keep'.",
                 choices=("return", "keep"),
             ),
             "empty_supply": Option(
                 "opponents",
-                "Bull card when the supply is empty (spec 3.10.5): 'opponents' = from the opponent with "
+                "Bull card when the supply is empty (docs/rules/11-nimmt.md §5.4): 'opponents' = from the opponent with "
                 "the most (taker's choice among ties; none if no opponent has one); 'all-players' = from "
                 "the player with the most, nothing if that is the taker.",
                 choices=("opponents", "all-players"),
             ),
             "open_information": Option(
                 False,
-                "Views show whole stacks instead of top cards only (spec 3.10.6; for debugging).",
+                "Views show whole stacks instead of top cards only (docs/rules/11-nimmt.md §4; for debugging).",
                 type="boolean",
             ),
             "final_ties": Option(
                 "shared",
-                "Final ties on the fewest minus points (spec 3.10.7): 'shared' win.",
+                "Final ties on the fewest minus points (docs/rules/11-nimmt.md §6.4): 'shared' win.",
                 choices=("shared",),
             ),
             "rounds": Option(
                 0,
-                "Number of rounds (spec 3.10.8); 0 = one round per player.",
+                "Number of rounds (docs/rules/11-nimmt.md §6.4); 0 = one round per player.",
                 type="integer",
                 minimum=0,
                 maximum=20,
             ),
             "start_player": Option(
                 0,
-                "Seat that starts the first round (spec 3.3: the youngest player).",
+                "Seat that starts the first round (docs/rules/11-nimmt.md §3: the youngest player).",
                 type="integer",
                 minimum=0,
                 maximum=6,
@@ -468,7 +459,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
         return Outcome(_winners(totals), "fewest minus points after the last round", points=totals)
 
     def score_tally(self, tally: Json) -> ScoreReport:
-        """Heads of the cards left in each hand at the end of a round (spec 3.6).
+        """Heads of the cards left in each hand at the end of a round (docs/rules/11-nimmt.md §7).
 
         ``{"hands": [[card, ...] per seat], "heads"?: table, "previous"?: [totals],
         "bulls"?: [per seat]}``: exactly one hand is empty (the seat that went out),
@@ -534,12 +525,12 @@ def distance(card: int, top: int) -> int:
 
 
 def fits(card: int, top: int) -> bool:
-    """Spec 3.5, distance rule: "1 <= (c - t) mod 100 <= 10"."""
+    """docs/rules/11-nimmt.md §5.1, distance rule: "1 <= (c - t) mod 100 <= 10"."""
     return 1 <= (card - top) % 100 <= _MAX_DISTANCE
 
 
 def _deal(players: int, rng: Rng) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...]], tuple[int, ...], Rng]:
-    """Spec 3.3: shuffle 100, deal 10 each, turn one card up as the first stack."""
+    """docs/rules/11-nimmt.md §3: shuffle 100, deal 10 each, turn one card up as the first stack."""
     deck, rng = rng.shuffle(_CARDS)
     dealt = players * _HAND_SIZE
     hands = tuple(tuple(sorted(deck[s * _HAND_SIZE:(s + 1) * _HAND_SIZE])) for s in range(players))
@@ -547,7 +538,7 @@ def _deal(players: int, rng: Rng) -> tuple[tuple[tuple[int, ...], ...], tuple[tu
 
 
 def _max_stacks(state: State, seat: int) -> int:
-    """Spec 3.5: one stack without bull cards, up to k stacks with k bull cards."""
+    """docs/rules/11-nimmt.md §5.2: one stack without bull cards, up to k stacks with k bull cards."""
     return max(1, state.bulls[seat])
 
 
@@ -676,7 +667,7 @@ def _check_play(state: State, seat: int, move: Play) -> None:
 
 
 def _bull_sources(state: State, seat: int) -> tuple[int, ...]:
-    """Seats the taker may take a bull card from when the supply is empty (3.5, 3.10.5).
+    """Seats the taker may take a bull card from when the supply is empty (docs/rules/11-nimmt.md §5.4).
 
     Depends only on public facts. Empty when the supply has cards or nothing would move.
     """
@@ -742,7 +733,7 @@ def _replace_at(items: tuple, index: int, value: object) -> tuple:
 
 
 def _after_turn(state: State, seat: int, hand: tuple[int, ...], **changes: object) -> State:
-    """Finish a turn: the next seat plays, or the round ends when ``hand`` is empty (3.6)."""
+    """Finish a turn: the next seat plays, or the round ends when ``hand`` is empty (docs/rules/11-nimmt.md §6.1)."""
     hands = _replace_at(state.hands, seat, hand)
     if hand:
         return dataclasses.replace(state, hands=hands, turn=(seat + 1) % state.players, **changes)
@@ -761,7 +752,7 @@ def _after_turn(state: State, seat: int, hand: tuple[int, ...], **changes: objec
 
 
 def _apply_play(state: State, seat: int, move: Play) -> State:
-    """Spec 3.7 PLAY: cards go on in order of distance from the old top."""
+    """docs/rules/11-nimmt.md §5.2: cards go on in order of distance from the old top."""
     stacks = list(state.stacks)
     played: set[int] = set()
     for index, cards in move.plays:
@@ -773,7 +764,7 @@ def _apply_play(state: State, seat: int, move: Play) -> State:
 
 
 def _apply_take(state: State, seat: int, move: Take) -> State:
-    """Spec 3.7 TAKE, with the bull-card rule and 3.9's short draw pile."""
+    """docs/rules/11-nimmt.md §5.4, with the bull-card rule and §5.3's short stock."""
     taken = state.stacks[move.stack]
     hand = tuple(sorted(state.hands[seat] + taken))
     bulls, supply = state.bulls, state.supply
@@ -797,7 +788,7 @@ def _apply_take(state: State, seat: int, move: Take) -> State:
 
 
 def _apply_new_stack(state: State, seat: int, move: NewStack) -> State:
-    """Spec 3.9: with no stacks, one card from hand becomes a new stack."""
+    """docs/rules/11-nimmt.md §5.3: with no stacks, one card from hand becomes a new stack."""
     hand = tuple(c for c in state.hands[seat] if c != move.card)
     return _after_turn(state, seat, hand, stacks=((move.card,),))
 
@@ -824,7 +815,7 @@ def _starter_after(history: Sequence[Sequence[int]], options: Options, players: 
 
 
 def _apply_next_round(state: State) -> State:
-    """Spec 3.6: reshuffle all 100 cards and deal again."""
+    """docs/rules/11-nimmt.md §6.1: reshuffle all 100 cards and deal again."""
     hands, stacks, stock, rng = _deal(state.players, state.rng)
     starter = _next_starter(state)
     keep = state.options.bulls_between_rounds == "keep"
@@ -865,7 +856,7 @@ def _seat_breakdown(hand: Sequence[int], table: tuple[int, ...], *, went_out: bo
 
 
 def _winners(totals: Sequence[int]) -> tuple[int, ...]:
-    """Spec 3.6 and 3.10.7: fewest minus points wins; ties share the win."""
+    """docs/rules/11-nimmt.md §6.4: fewest minus points wins; ties share the win."""
     best = min(totals)
     return tuple(s for s, t in enumerate(totals) if t == best)
 

@@ -1,58 +1,56 @@
 """Take That (Andreas Spies & Reinhard Staupe, NSV 2016), game id ``take-that``, 2-4 players.
 
-Rule source: /work/shared/rules/card-games-000-001-002-004.md §1 (from the Polish rulebook,
-seed 000, and the English rulebook) and §5 (views, conservation). Rule numbers below
-(§1.5 ...) refer to that file.
+The rules as Arbiter applies them, each ruling and option with its default and the rulebook
+passage it rests on, are in ``docs/rules/take-that.md``; section numbers below (§4.1 ...) refer
+to that page.
 
-The deck (§1.2): 79 number cards 12..98 without 20, 30, ..., 90. The seven cards with two
-equal digits (22 .. 88) are toads; every other card has exactly one twisted twin with the
-digits swapped (49/94): 36 twin pairs. Deal 9 cards each to 2 or 3 players, 8 to 4
-players; the rest is the draw pile (§1.3). A turn (§1.5) is exactly one of:
+The deck (§2): 79 number cards 12..98 without 20, 30, ..., 90. The seven cards with two equal
+digits (22 .. 88) are toads; every other card has exactly one twisted twin with the digits
+swapped (49/94): 36 twin pairs. Deal 9 cards each to 2 or 3 players, 8 to 4 players; the rest
+is the ``stock`` (§3). A turn is exactly one of:
 
-- ``{"kind": "lay", "card": 41}``: lay a hand card within 10 (inclusive) of the rightmost
-  row card; on an empty row any card, and then this is the only legal move;
+- ``{"kind": "lay", "card": 41}``: lay a hand card within 10 (inclusive) of the rightmost row
+  card; on an empty row any card, and then this is the only legal move (§4.1);
 - ``{"kind": "twist", "card": 49}``: ``card`` is the ROW card (anywhere in the row, never a
-  toad); its twin (94) leaves the hand; both go face up to the player's pile (+1 each);
-- ``{"kind": "take", "card": 57}``: take the whole row face down (voluntarily or because
-  nothing else is legal) and, in the same turn, open the new row with hand card ``card``.
-  While the draw pile is empty the take ends the round and carries no ``card``
-  (``{"kind": "take"}``). Representation decision: the take and its follow-up lay are
-  ONE move, so a turn is always one move and a state never waits half-way through a turn.
+  toad); its twin (94) leaves the hand; both go face up to the player's pile, +1 each (§4.2);
+- ``{"kind": "take", "card": 57}``: take the whole row face down (voluntarily or because nothing
+  else is legal) and, in the same turn, open the new row with hand card ``card``. While the
+  stock is empty the take ends the round and carries no ``card`` (``{"kind": "take"}``).
+  Representation decision: the take and its follow-up lay are ONE move, so a turn is always one
+  move and a state never waits half-way through a turn (§4.3).
 
-After the turn the player draws one card while the pile lasts. The round ends at once when
-the pile is used up and the row is empty (§1.7); scores: +1 per face-up card, -1 per
-face-down card, -5 per face-down toad; cards left in hand do not count. Then any seat may
-send ``{"kind": "next-round"}``: the cards are reshuffled (from the state's rng) and dealt
-again, until the agreed number of rounds is played; the highest total wins (§1.8).
+After the turn the player draws one card while the stock lasts (§4.4). The round ends at once
+when the stock is used up and the row is empty (§5.1); scores: +1 per face-up card, -1 per
+face-down card, -5 per face-down toad; cards left in hand do not count (§5.3). The round's
+scores then join ``history`` and any seat may send ``{"kind": "next-round"}``: the cards are
+reshuffled (from the state's rng) and dealt again, until the agreed number of rounds is played;
+the highest total wins (§7).
 
 Seats: 0-based, play goes clockwise = increasing seat. The first round's dealer is the last
-seat, so seat 0 starts (start player = left of the dealer, §1.3).
+seat, so seat 0 starts (§3). ``turn`` is the seat to act, ``null`` once the round is over.
 
-Options (name: default; "PROPOSED" marks the spec's rulings of §1.11):
+Options (name: default):
 
-- ``rounds``: 2 (§1.8; "players may agree on more"), 1..20.
-- ``professional``: false (§1.9): taking a one-card row also moves the top card of the
-  draw pile face down onto the taker's pile.
-- ``next_dealer``: "clockwise" (PROPOSED §1.11.1: the dealer moves one seat clockwise each
-  round); "same" keeps the dealer.
-- ``tie_break``: "shared" (PROPOSED §1.11.2: tied totals share the victory);
-  "last-round": among the tied, the best score of the last round wins (still tied: shared).
-- ``end_when_last_draw_empties_row``: true (PROPOSED §1.11.3: the end condition "pile used
-  up and row empty" is checked after every turn, so a twist that empties the row followed by
-  the draw of the last card ends the round). False: the next player opens a new row and the
-  round ends the next time a turn that began with an empty pile leaves the row empty.
-- ``professional_twist_penalty``: false (PROPOSED §1.11.5: twisting away a one-card row
-  costs no extra card). True: in the professional variant it costs the top pile card too.
-- ``face_down_view``: "count" (PROPOSED §1.11.6: face-down piles show only their counts until
-  the round is over); "own": each seat also sees its own face-down cards; "open": everyone
-  sees them (they were public when taken, except professional extra cards).
+- ``rounds``: 2, 1..20 (§7.2).
+- ``professional``: false: taking a one-card row also moves the top stock card face down onto
+  the taker's pile (§6.1).
+- ``next_dealer``: "clockwise": the dealer moves one seat on each round; "same" keeps it (§7.1).
+- ``tie_break``: "shared": tied totals share the victory; "last-round": among the tied, the best
+  score of the last round wins, still tied: shared (§7.3).
+- ``end_when_last_draw_empties_row``: true: the end condition is checked after every turn, so a
+  twist that empties the row followed by the draw of the stock's last card ends the round;
+  false: the next player opens a new row (§5.2).
+- ``professional_twist_penalty``: false: twisting away a one-card row costs no extra card;
+  true: in the professional variant it costs the top stock card too (§6.3).
+- ``face_down_view``: "count": face-down piles are hidden (``null``, with ``face_down_sizes``)
+  until the round is over; "own": each seat also sees its own; "open": everyone sees them (§9).
 
-Not options: §1.11.4 (no professional extra card when the pile is empty) has no
-alternative, since taking the row with an empty pile always ends the round and there is no
-card to move; §1.11.7 (keep the whole row in order) is a representation note, followed.
+Not an option: no professional extra card when the stock is empty, since such a take ends the
+round and there is no card to move (§6.2).
 
-Hidden information (§1.11.6, §5): hands, the draw pile's order and the face-down piles;
-public: the row, the face-up piles, the size of every hand and pile.
+Hidden information (§9): hands, the stock's order and the face-down piles; public: the row,
+the face-up piles, the size of every hand and pile. ``from_json`` refuses states play cannot
+reach, beyond card conservation (§8).
 
 Random play ends: every turn takes at least one card out of a hand (a lay, a twist, the
 lay after a take) and refills it from the 79-card deck at most once, so a round has at
@@ -246,24 +244,25 @@ class TakeThat(BaseEngine[State, Move]):
     move_kinds = ("lay", "twist", "take", "next-round")
     codes = _CODES
     options = MappingProxyType({
-        "rounds": Option(2, "Number of rounds to play; the highest total wins (§1.8).",
+        "rounds": Option(2, "Number of rounds to play; the highest total wins (docs/rules/take-that.md §7.2).",
                          type="integer", minimum=1, maximum=20),
-        "professional": Option(False, "Professional variant (§1.9): taking a one-card row also moves the top "
-                                      "draw-pile card face down onto the taker's pile.", type="boolean"),
-        "next_dealer": Option("clockwise", "Who deals the next round (PROPOSED §1.11.1): 'clockwise' moves the "
+        "professional": Option(False, "Professional variant (docs/rules/take-that.md §6.1): taking a one-card row "
+                                      "also moves the top stock card face down onto the taker's pile.", type="boolean"),
+        "next_dealer": Option("clockwise", "Who deals the next round (docs/rules/take-that.md §7.1): 'clockwise' moves the "
                                            "dealer one seat on; 'same' keeps the dealer.",
                               choices=("clockwise", "same")),
-        "tie_break": Option("shared", "Equal final totals (PROPOSED §1.11.2): 'shared' victory, or 'last-round': "
+        "tie_break": Option("shared", "Equal final totals (docs/rules/take-that.md §7.3): 'shared' victory, or 'last-round': "
                                       "the best score of the last round among the tied wins.",
                             choices=("shared", "last-round")),
         "end_when_last_draw_empties_row": Option(
-            True, "PROPOSED §1.11.3: true ends the round when the row is empty once the last pile card is drawn; "
+            True, "docs/rules/take-that.md §5.2: true ends the round when the row is empty once the last stock "
+                  "card is drawn; "
                   "false lets the next player open a new row.", type="boolean"),
         "professional_twist_penalty": Option(
-            False, "PROPOSED §1.11.5: in the professional variant, twisting away a one-card row also costs the "
-                   "top draw-pile card (face down).", type="boolean"),
+            False, "docs/rules/take-that.md §6.3: in the professional variant, twisting away a one-card row also costs the "
+                   "top stock card (face down).", type="boolean"),
         "face_down_view": Option(
-            "count", "Who sees face-down cards before the round is over (PROPOSED §1.11.6): 'count' nobody "
+            "count", "Who sees face-down cards before the round is over (docs/rules/take-that.md §9): 'count' nobody "
                      "(only counts), 'own' each seat its own pile, 'open' everyone.",
             choices=("count", "own", "open")),
     })
@@ -324,18 +323,18 @@ class TakeThat(BaseEngine[State, Move]):
         if isinstance(move, Lay):
             require(move.card in hand, IllegalMove, f"{_GAME}.card-not-in-hand",
                     f"seat {seat} does not hold {move.card}; hand: {list(hand)}", card=move.card, seat=seat)
-            # "its number may be at most 10 higher or 10 lower than the rightmost card" (§1.5 A)
+            # "its number may be at most 10 higher or 10 lower than the rightmost card" (§4.1)
             require(not row or _can_lay(move.card, row[-1]), IllegalMove, f"{_GAME}.not-in-range",
                     f"{move.card} is more than {_REACH} away from the rightmost row card {row[-1] if row else ''}",
                     card=move.card, top=row[-1] if row else None)
             return
-        # "if no card lies beside the pile yet, the player must lay one (any) card" (§1.5 A)
+        # "if no card lies beside the pile yet, the player must lay one (any) card" (§4.1)
         require(bool(row), IllegalMove, f"{_GAME}.row-empty",
                 f"the row is empty: seat {seat} must open it by laying a card, not {move.kind!r}", seat=seat)
         if isinstance(move, Twist):
             require(move.card in row, IllegalMove, f"{_GAME}.not-in-row",
                     f"{move.card} is not in the row {list(row)}", card=move.card)
-            # "only the toads, with two equal digits, can never be pulled out" (§1.5 B)
+            # "only the toads, with two equal digits, can never be pulled out" (§4.2)
             require(not is_toad(move.card), IllegalMove, f"{_GAME}.toad-cannot-be-twisted",
                     f"{move.card} is a toad: toads can never be twisted out of the row", card=move.card)
             require(twin(move.card) in hand, IllegalMove, f"{_GAME}.twin-not-in-hand",
@@ -344,14 +343,14 @@ class TakeThat(BaseEngine[State, Move]):
             return
         if isinstance(move, Take):
             if state.stock:
-                # "then the taker must do action A: lay any card as the first card of a new row" (§1.5 C)
+                # "then the taker must do action A: lay any card as the first card of a new row" (§4.3)
                 require(move.card is not None, IllegalMove, f"{_GAME}.must-open-new-row",
                         "after taking the row the taker opens a new row: the take needs a 'card' from the hand",
                         seat=seat)
                 require(move.card in hand, IllegalMove, f"{_GAME}.card-not-in-hand",
                         f"seat {seat} does not hold {move.card}; hand: {list(hand)}", card=move.card, seat=seat)
             else:
-                # "once the pile is used up ... the game ends as soon as the row is taken" (§1.7)
+                # "once the pile is used up ... the game ends as soon as the row is taken" (§5.1)
                 require(move.card is None, IllegalMove, f"{_GAME}.no-new-row-at-end",
                         f"the draw pile is used up: taking the row ends the round, so no new row is opened "
                         f"(got card {move.card})", card=move.card)

@@ -1,4 +1,4 @@
-"""Scenario tests for 11 nimmt! (spec rules/card-games-000-001-002-004.md §3, vectors 11N-1..13).
+"""Scenario tests for 11 nimmt! ("Rules §n" is docs/rules/11-nimmt.md; vectors 11N-1..13 are the rulebook's examples and edge cases).
 
 Positions are drawn as ``stack i: bottom .. top``; ``hand sN`` is seat N's hand. Cards not
 named in a position lie in the draw pile, whose next card to reveal is its last element.
@@ -109,7 +109,7 @@ def single_plays(state: State, seat: int) -> set[int]:
 
 
 def test_distance_rule_wraps_from_100_to_1_on_top_96() -> None:
-    """11N-1: a stack with top 96 accepts 97-100 and 1-6 (spec 3.5).
+    """11N-1: a stack with top 96 accepts 97-100 and 1-6 (rules §5.1).
 
         stack 0: 96          hand s0: 86..100 (not 96), 1..16
     """
@@ -173,7 +173,7 @@ def test_bull_card_allows_any_subset_of_34_to_43_on_33() -> None:
 
 
 def test_cards_go_on_in_order_of_distance_from_the_old_top() -> None:
-    """Spec 3.5: several cards go on ascending by distance from the old top, wrapping.
+    """Rules §5.2: several cards go on ascending by distance from the old top, wrapping.
 
         stack 0: 96          hand s0: 2 4 99 50      bulls s0: 1
         play {0: [2, 4, 99]}  ->  stack 0: 96 99 2 4
@@ -186,7 +186,7 @@ def test_cards_go_on_in_order_of_distance_from_the_old_top() -> None:
 
 
 def test_each_card_is_checked_against_the_top_before_the_turn() -> None:
-    """Spec 3.5: 44 fits on 34 but not on the old top 33, so {34, 44} is illegal.
+    """Rules §5.2: 44 fits on 34 but not on the old top 33, so {34, 44} is illegal.
 
         stack 0: 33          hand s0: 34 44 50      bulls s0: 1
     """
@@ -359,7 +359,7 @@ def test_source_is_refused_while_the_supply_has_bull_cards() -> None:
 
 def test_empty_supply_single_opponent_with_most_needs_no_source() -> None:
     """Supply empty; s0 5 bulls, s1 3, s2 2; s0 takes 3 cards: the bull comes from s1
-    (ruling 3.10.5: only opponents give); naming s1 is accepted too, s2 is not.
+    (rules §5.4: only opponents give); naming s1 is accepted too, s2 is not.
 
         stack 0: 10 12 15     bulls: 5 3 2, supply 0
     """
@@ -390,7 +390,7 @@ def test_option_empty_supply_all_players_moves_nothing_when_taker_has_most() -> 
 
 
 def test_no_opponent_with_bull_cards_means_no_bull_card_moves() -> None:
-    """Ruling 3.10.5: supply empty and only the taker holds bull cards: nothing moves.
+    """Rules §5.4: supply empty and only the taker holds bull cards: nothing moves.
 
         stack 0: 10 12 15     bulls: 10 0, supply 0
     """
@@ -400,11 +400,11 @@ def test_no_opponent_with_bull_cards_means_no_bull_card_moves() -> None:
     assert code_of(state, 0, Take(0, 1)) == f"{GID}.bad-source"
 
 
-# --------------------------------------------------------------------------- empty draw pile (3.9)
+# --------------------------------------------------------------------------- empty stock (§5.3)
 
 
 def test_take_reveals_only_the_cards_left_in_the_draw_pile() -> None:
-    """Spec 3.9: a take with one card left in the pile reveals one stack; with none, none.
+    """Rules §5.3: a take with one card left in the pile reveals one stack; with none, none.
 
         stack 0: 10 12   stack 1: 40     draw: 77
     """
@@ -416,7 +416,7 @@ def test_take_reveals_only_the_cards_left_in_the_draw_pile() -> None:
 
 
 def test_no_stacks_means_placing_any_card_as_a_new_stack() -> None:
-    """Spec 3.9: the pile is empty and the last stack was taken: the next player must place
+    """Rules §5.3: the pile is empty and the last stack was taken: the next player must place
     any one card from hand as a new stack.
 
         stack 0: 10 12     draw: (empty)     hand s1: 3 4 ...
@@ -435,7 +435,7 @@ def test_no_stacks_means_placing_any_card_as_a_new_stack() -> None:
 
 
 def test_placing_the_last_card_as_a_new_stack_ends_the_round() -> None:
-    """Spec 3.9: a new stack made from the last card in hand ends the round as usual.
+    """Rules §5.3: a new stack made from the last card in hand ends the round as usual.
 
         stacks: none     hand s0: 42     hand s1: everything else
     """
@@ -468,7 +468,7 @@ def test_round_end_counts_heads_left_in_hand() -> None:
 
 
 def test_heads_table_totals_167() -> None:
-    """Spec 3.2: the 6 nimmt! table on 1..100 has 167 heads: 55 has 7, multiples of 11 have 5."""
+    """Rules §2.2: the 6 nimmt! table on 1..100 has 167 heads: 55 has 7, multiples of 11 have 5."""
     report = ENGINE.score_tally({"hands": [list(range(1, 100)), []]})
     assert report.round == (167 - 3, 0)  # 100 (3 heads) is on the table
     cards = {e["card"]: e["heads"] for e in report.breakdown[0]["cards"]}
@@ -541,7 +541,7 @@ def test_next_round_only_once_the_round_is_over() -> None:
 
 
 def test_final_tie_is_a_shared_win() -> None:
-    """Ruling 3.10.7: equal fewest totals share the win (2 players, 2 rounds)."""
+    """Rules §6.4: equal fewest totals share the win (2 players, 2 rounds)."""
     state = position([[21], [10, 1]], [[20]], history=[[4, 0]])
     after = ENGINE.apply(state, 0, play((0, [21])))
     assert after.phase is Phase.GAME_OVER
@@ -550,7 +550,7 @@ def test_final_tie_is_a_shared_win() -> None:
 
 
 def test_starter_tie_goes_to_more_in_the_last_round_then_clockwise() -> None:
-    """Ruling 3.10.3: totals tie -> more in the last round; still tied -> clockwise after
+    """Rules §6.2: totals tie -> more in the last round; still tied -> clockwise after
     the seat that went out.
 
         a) history [0, 6, 3, 5], [3, 0, 3, 1]: totals [3, 6, 6, 6]; last round 0/3/1 -> s2
@@ -587,7 +587,7 @@ def test_option_keep_bull_cards_between_rounds() -> None:
 
 
 def test_option_rounds_overrides_one_round_per_player() -> None:
-    """Ruling 3.10.8: 'rounds' overrides the number of rounds (0 = one per player)."""
+    """Rules §6.4: 'rounds' overrides the number of rounds (0 = one per player)."""
     state = position([[21], [1], [2]], [[20]], options={"rounds": 1})
     assert ENGINE.apply(state, 0, play((0, [21]))).phase is Phase.GAME_OVER
     state = position([[21], [1], [2]], [[20]])
@@ -595,7 +595,7 @@ def test_option_rounds_overrides_one_round_per_player() -> None:
 
 
 def test_option_start_player_and_new_game() -> None:
-    """Spec 3.3: 10 cards each, one face-up stack, the rest in the draw pile; start_player starts."""
+    """Rules §3: 10 cards each, one face-up stack, the rest in the draw pile; start_player starts."""
     state = ENGINE.new(5, 11, {"start_player": 3})
     assert state.turn == 3 and state.starter == 3
     assert [len(h) for h in state.hands] == [10] * 5
@@ -617,8 +617,8 @@ def test_option_start_player_and_new_game() -> None:
 
 
 def test_view_hides_hands_draw_pile_and_stack_contents() -> None:
-    """Spec 3.4 and 3.10.6: a seat sees its own hand, the other hands as counts, the draw
-    pile as a count and stacks as top cards only; never the rng.
+    """Rules §4: a seat sees its own hand, the other hands as null with their sizes, the stock
+    as a count and stacks as top cards only; never the rng.
 
         stack 0: 31 36 46   stack 1: 87      hand s0: 1 2     hand s1: 3 4 5
     """
@@ -853,7 +853,7 @@ def test_two_player_random_games_end_well_within_the_cap() -> None:
 
 
 def test_two_stacks_in_one_turn_each_card_checked_against_its_own_old_top_with_wrap() -> None:
-    """Spec 3.5 / 3.7: with 2 bull cards a plan covers 2 stacks; every card is checked against
+    """Rules §5.2: with 2 bull cards a plan covers 2 stacks; every card is checked against
     the top ITS stack had before the turn, and each stack gets its cards in order of distance
     from that top (wrapping past 100).
 
@@ -874,7 +874,7 @@ def test_two_stacks_in_one_turn_each_card_checked_against_its_own_old_top_with_w
 
 
 def test_voluntary_take_although_a_play_is_possible() -> None:
-    """Spec 3.5: PLAY or TAKE is always allowed; taking is also a tactical choice. A take of
+    """Rules §5: PLAY or TAKE is always allowed; taking is also a tactical choice. A take of
     3 cards earns a bull card even though 47 could have been played.
 
         stack 0: 31 36 46      hand s0: 47 90      bulls 0, supply 10
@@ -889,7 +889,7 @@ def test_voluntary_take_although_a_play_is_possible() -> None:
 
 
 def test_last_supply_card_then_bull_cards_come_from_opponents() -> None:
-    """Spec 3.5 / ruling 3.10.5: the last supply card goes to the taker; the next taker of 3+
+    """Rules §5.2 / §5.4: the last supply card goes to the taker; the next taker of 3+
     cards gets one from the opponent holding the most.
 
         stack 0: 10 12 15   stack 1: 50 52 55      bulls: 5 4, supply 1
@@ -903,7 +903,7 @@ def test_last_supply_card_then_bull_cards_come_from_opponents() -> None:
 
 
 def test_a_bull_card_won_by_taking_is_used_from_the_next_turn() -> None:
-    """Spec 3.5: TAKE ends the turn; the bull card it earned lets the taker play several cards
+    """Rules §5.2: TAKE ends the turn; the bull card it earned lets the taker play several cards
     on their next turn.
 
         stack 0: 31 36 46      hand s0: 22 23     draw: ... 60 20 (20 revealed first)   bulls 0
@@ -921,7 +921,7 @@ def test_a_bull_card_won_by_taking_is_used_from_the_next_turn() -> None:
 
 
 def test_bull_cards_held_at_the_round_end_score_nothing() -> None:
-    """Spec 3.2 / 3.6: bull cards are not scored; only the heads in hand count.
+    """Rules §2.2 / §6.1: bull cards are not scored; only the heads in hand count.
 
         stack 0: 20     hand s0: 21 (goes out)     hand s1: 10 55, holds 3 bull cards
     """

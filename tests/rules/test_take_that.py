@@ -1,4 +1,4 @@
-"""Scenario tests for Take That (spec §1 of card-games-000-001-002-004.md; vectors TT-1 .. TT-12).
+"""Scenario tests for Take That ("§n" is docs/rules/take-that.md; vectors TT-1 .. TT-12 from the rulebook).
 
 Positions are drawn as::
 
@@ -136,7 +136,7 @@ def test_deck_has_79_cards_seven_toads_and_36_twin_pairs():
 
 @pytest.mark.parametrize(("players", "hand", "pile"), [(2, 9, 61), (3, 9, 52), (4, 8, 47)])
 def test_deal_gives_nine_or_eight_cards_and_the_rest_is_the_pile(players, hand, pile):
-    """§1.3: 9 cards each to 2-3 players, 8 to 4; the seat left of the dealer starts."""
+    """§3: 9 cards each to 2-3 players, 8 to 4; the seat left of the dealer starts."""
     state = ENGINE.new(players, seed=players)
     assert [len(h) for h in state.hands] == [hand] * players
     assert len(state.stock) == pile and state.row == ()
@@ -273,7 +273,7 @@ def test_voluntary_take_although_a_lay_is_possible_then_open_a_new_row():
 
 
 def test_take_is_forced_when_nothing_can_be_laid_or_twisted():
-    """§1.5 C: no hand card within 10 of 98 and no twin of a row card: only takes are legal.
+    """§4.3: no hand card within 10 of 98 and no twin of a row card: only takes are legal.
 
         row:  12 98
         P0:   13 14 15 16 17 18 19 23 24
@@ -300,7 +300,7 @@ def test_empty_hand_and_empty_pile_force_a_take_that_ends_the_round():
 
 
 def test_take_with_an_empty_pile_opens_no_new_row():
-    """§1.7: once the pile is used up a take ends the round, so it names no card.
+    """§5.1: once the pile is used up a take ends the round, so it names no card.
 
         row:  52 47      pile: (empty)
         P0:   13 14
@@ -330,7 +330,7 @@ def test_professional_take_of_a_single_card_also_takes_the_pile_top():
 
 
 def test_professional_take_of_a_longer_row_costs_no_extra_card():
-    """§1.9: only a one-card row costs the pile top.
+    """§6.1: only a one-card row costs the pile top.
 
         row:  67 71
     """
@@ -341,7 +341,7 @@ def test_professional_take_of_a_longer_row_costs_no_extra_card():
 
 
 def test_professional_take_with_an_empty_pile_ends_the_round_without_extra_card():
-    """§1.11.4: the pile is used up, so the take ends the round; there is no card to add.
+    """§6.2: the pile is used up, so the take ends the round; there is no card to add.
 
         row:  67      pile: (empty)
     """
@@ -351,7 +351,7 @@ def test_professional_take_with_an_empty_pile_ends_the_round_without_extra_card(
 
 
 def test_professional_take_of_the_last_pile_card_still_opens_a_new_row():
-    """§1.6: with one card left, the professional extra card uses it up; the taker still opens
+    """§6.1: with one card left, the professional extra card uses it up; the taker still opens
     the new row (the pile was not used up when the take began) and draws nothing.
 
         row:  67      pile: 33 (last)
@@ -381,7 +381,7 @@ def test_round_score_is_face_up_minus_face_down_with_toads_five():
 
 
 def test_round_ends_when_the_last_draw_leaves_the_row_empty():
-    """§1.11.3 (default): P0 twists the single row card and draws the last pile card: the
+    """§5.2 (default): P0 twists the single row card and draws the last pile card: the
     pile is used up and the row empty, so the round is over at once.
 
         row:  67      pile: 98 (last)
@@ -393,7 +393,7 @@ def test_round_ends_when_the_last_draw_leaves_the_row_empty():
 
 
 def test_option_continue_after_last_draw_empties_the_row():
-    """§1.11.3 alternative: the next player opens a new row; the round ends when a turn that
+    """§5.2 alternative: the next player opens a new row; the round ends when a turn that
     began with an empty pile leaves the row empty.
 
         row:  67      pile: 98 (last)
@@ -410,7 +410,7 @@ def test_option_continue_after_last_draw_empties_the_row():
 
 
 def test_round_continues_with_shrinking_hands_after_the_pile_is_used_up():
-    """§1.7: with the pile used up nobody draws; a lay leaves the hand one card shorter.
+    """§5.1: with the pile used up nobody draws; a lay leaves the hand one card shorter.
 
         row:  52      pile: (empty)
         P0:   13 47
@@ -431,7 +431,7 @@ def _finish_round(state, rnd: random.Random):
 
 
 def test_two_rounds_then_the_highest_total_wins():
-    """§1.8: two rounds by default; round scores add up; the dealer moves on (§1.11.1)."""
+    """§7.2: two rounds by default; round scores add up; the dealer moves on (§7.1)."""
     rnd = random.Random(5)
     state = _finish_round(ENGINE.new(3, seed=5), rnd)
     first = ENGINE.scores(state).round
@@ -460,7 +460,7 @@ def test_next_round_is_refused_while_the_round_is_played():
 
 
 def test_option_rounds_sets_the_number_of_rounds():
-    """§1.8 'players may agree on more': rounds=1 ends after one round, rounds=3 after three."""
+    """§7.2 'players may agree on more': rounds=1 ends after one round, rounds=3 after three."""
     rnd = random.Random(1)
     one = _finish_round(ENGINE.new(2, seed=1, options={"rounds": 1}), rnd)
     assert ENGINE.outcome(one) is not None and ENGINE.to_act(one) == frozenset()
@@ -477,7 +477,7 @@ def test_option_rounds_sets_the_number_of_rounds():
 
 
 def test_option_next_dealer_same_keeps_the_dealer():
-    """§1.11.1 alternative: the same dealer deals again; the seat to its left starts."""
+    """§7.1 alternative: the same dealer deals again; the seat to its left starts."""
     rnd = random.Random(4)
     state = _finish_round(ENGINE.new(4, seed=4, options={"next_dealer": "same"}), rnd)
     state = ENGINE.apply(state, 0, NextRound())
@@ -493,7 +493,7 @@ def _final(totals_before, face_up, face_down, tie_break):
 
 
 def test_tied_totals_share_the_victory_unless_the_last_round_breaks_the_tie():
-    """§1.11.2: equal totals share the win; option tie_break='last-round' prefers the better
+    """§7.3: equal totals share the win; option tie_break='last-round' prefers the better
     last round.
 
         round 2, P0: face up 13 31 14 41 15 51 (+6), face down 9 plain cards (-9): -3
@@ -516,7 +516,7 @@ def test_tied_totals_share_the_victory_unless_the_last_round_breaks_the_tie():
 
 
 def test_option_professional_twist_penalty_costs_the_pile_top():
-    """§1.11.5: by default twisting away a one-card row costs nothing; with the option (and
+    """§6.3: by default twisting away a one-card row costs nothing; with the option (and
     the professional variant) the top pile card goes face down.
 
         row:  67      pile: ... 25 33 (top)     P0 holds 76
@@ -535,7 +535,7 @@ def test_option_professional_twist_penalty_costs_the_pile_top():
 
 
 def test_twist_of_a_longer_row_never_costs_an_extra_card():
-    """§1.11.5: the penalty (when on) is only for a one-card row.
+    """§6.3: the penalty (when on) is only for a one-card row.
 
         row:  67 71      P0 holds 76
     """
@@ -566,7 +566,7 @@ def _midgame():
 
 
 def test_view_hides_other_hands_the_pile_and_face_down_cards():
-    """§1.11.6: hands and face-down cards are private; the row, face-up cards and counts public."""
+    """§9: hands and face-down cards are private; the row, face-up cards and counts public."""
     state = _midgame()
     view = ENGINE.view(state, 0)
     assert "rng" not in view and view["stock"] == len(state.stock)
@@ -601,7 +601,7 @@ def _listed_numbers(data) -> set[int]:
 
 
 def test_option_face_down_view_own_and_open():
-    """§1.11.6 alternatives: 'own' shows each seat its own face-down cards; 'open' shows all."""
+    """§9 alternatives: 'own' shows each seat its own face-down cards; 'open' shows all."""
     own = _with_options(_midgame(), face_down_view="own")
     assert ENGINE.view(own, 0)["face_down"] == [[12, 21, 13], None]
     assert ENGINE.view(own, 1)["face_down"] == [None, []]
@@ -617,7 +617,7 @@ def _with_options(state, **changes):
 
 
 def test_face_down_cards_are_revealed_once_the_round_is_over():
-    """§1.11.6: face-down piles are revealed at scoring; hands stay hidden."""
+    """§9: face-down piles are revealed at scoring; hands stay hidden."""
     state = position(row=[52], hands={0: [], 1: []}, stock=[], round=2, history=[[0, 0]])
     after = ENGINE.apply(state, 0, Take(None))
     view = ENGINE.view(after, None)
@@ -744,7 +744,7 @@ def test_tally_rejects_impossible_sheets(tally, code):
 
 
 def test_tally_adds_previous_totals_and_breaks_ties_on_request():
-    """§1.8: totals over rounds; §1.11.2 tie-break 'last-round'."""
+    """§7.2: totals over rounds; §7.3 tie-break 'last-round'."""
     seats = [{"face_up": [12, 21], "face_down": [33]}, {"face_up": [], "face_down": [14, 15]}]
     report = ENGINE.score_tally({"seats": seats, "previous": [0, -1]})
     assert report.round == (-3, -2) and report.totals == (-3, -3)
@@ -769,7 +769,7 @@ def _playout_states(seed: int, players: int, options: dict):
 
 
 def _brute_force_moves(state, seat):
-    """The rules of §1.5 read literally, card by card (an independent second reading)."""
+    """The rules of §4 read literally, card by card (an independent second reading)."""
     hand, row = set(state.hands[seat]), state.row
     if state.phase is Phase.ROUND_OVER:
         return {("next-round", None)}
@@ -853,7 +853,7 @@ def test_events_name_the_taken_row_the_twisted_pair_and_the_draw():
 
 
 def test_twisting_the_rightmost_card_makes_the_card_before_it_the_reference():
-    """§1.5 A + B, §1.11.7: the gap closes, so after the rightmost card is twisted away the
+    """§4.1 + §4.2: the gap closes, so after the rightmost card is twisted away the
     next lay is judged against the card that is now rightmost.
 
         row:  34 49      P0 holds 94      ->   row: 34; P1 may lay 24..44 only (not 39..59)
@@ -871,7 +871,7 @@ def test_twisting_the_rightmost_card_makes_the_card_before_it_the_reference():
 
 
 def test_twisting_the_last_row_card_with_the_pile_used_up_ends_the_round():
-    """§1.7: after the pile is used up the round ends at once when the row becomes empty,
+    """§5.1: after the pile is used up the round ends at once when the row becomes empty,
     also when its last card is twisted away (B); nobody opens a new row.
 
         row:  67      pile: (empty)      P0: 13 76
@@ -884,7 +884,7 @@ def test_twisting_the_last_row_card_with_the_pile_used_up_ends_the_round():
 
 
 def test_four_players_draw_back_up_to_eight_after_every_kind_of_turn():
-    """§1.3 / §1.5: with 4 players a hand is 8 cards; a lay, a twist and a take with its
+    """§3 / §4: with 4 players a hand is 8 cards; a lay, a twist and a take with its
     follow-up lay each end with one draw, back to 8 while the pile lasts.
 
         row:  34 49
