@@ -249,8 +249,9 @@ def test_malformed_plays_are_refused_with_their_codes() -> None:
     assert code_of(state, 0, Play(((0, (34,)), (0, (35,))))) == f"{GID}.duplicate-stack"
     assert code_of(state, 0, play((0, [36]))) == f"{GID}.card-not-in-hand"
     assert code_of(state, 1, play((0, [34]))) == f"{GID}.not-your-turn"
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as err:
         ENGINE.check(state, 1, play((0, [34])))
+    assert err.value.code == f"{GID}.not-your-turn" and err.value.context == {"seat": 1}
 
 
 # --------------------------------------------------------------------------- taking
@@ -530,8 +531,9 @@ def test_four_players_play_four_rounds_then_the_game_ends() -> None:
     totals = ENGINE.scores(after).totals
     assert totals == (10, 7, 8, 10)
     assert ENGINE.outcome(after).winners == (1,) == ENGINE.scores(after).winners
-    with pytest.raises(GameOver):
+    with pytest.raises(GameOver) as err:
         ENGINE.check(after, 0, NextRound())
+    assert err.value.code == f"{GID}.game-over"
     assert ENGINE.legal_moves(after, 0) == []
 
 
@@ -602,10 +604,12 @@ def test_option_start_player_and_new_game() -> None:
     assert len(state.stacks) == 1 and len(state.stacks[0]) == 1 and len(state.stock) == 49
     assert state.supply == 10 and state.bulls == (0,) * 5
     assert ENGINE.options_of(state)["start_player"] == 3
-    with pytest.raises(InvalidOption):
+    with pytest.raises(InvalidOption) as err:
         ENGINE.new(3, 1, {"start_player": 3})
-    with pytest.raises(InvalidOption):
+    assert err.value.code == "options.out-of-range"
+    with pytest.raises(InvalidOption) as err:
         ENGINE.new(8, 1)
+    assert err.value.code == "options.players"
     with pytest.raises(InvalidOption) as err:
         ENGINE.new(3, 1, setup={"x": 1})
     assert err.value.code == f"{GID}.setup-unsupported"

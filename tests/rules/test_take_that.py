@@ -449,8 +449,9 @@ def test_two_rounds_then_the_highest_total_wins():
     assert outcome is not None and ENGINE.to_act(state) == frozenset()
     assert outcome.winners == report.winners == tuple(s for s in range(3) if totals[s] == max(totals))
     assert report.breakdown[0]["earlier_rounds"] == [first[0]]
-    with pytest.raises(GameOver):
+    with pytest.raises(GameOver) as err:
         ENGINE.check(state, 0, NextRound())
+    assert err.value.code == "take-that.game-over"
 
 
 def test_next_round_is_refused_while_the_round_is_played():
@@ -472,8 +473,9 @@ def test_option_rounds_sets_the_number_of_rounds():
             assert ENGINE.outcome(state) is None
             state = ENGINE.apply(state, 1, NextRound())
     assert ENGINE.outcome(state) is not None and len(state.history) == 3
-    with pytest.raises(InvalidOption):
+    with pytest.raises(InvalidOption) as err:
         ENGINE.new(2, seed=1, options={"rounds": 0})
+    assert err.value.code == "options.out-of-range"
 
 
 def test_option_next_dealer_same_keeps_the_dealer():
@@ -548,9 +550,11 @@ def test_twist_of_a_longer_row_never_costs_an_extra_card():
 def test_options_are_echoed_and_validated():
     state = ENGINE.new(2, seed=1, options={"professional": True, "face_down_view": "own"})
     assert ENGINE.options_of(state) == {**DEFAULT_OPTIONS, "professional": True, "face_down_view": "own"}
-    for bad in ({"tie_break": "coin"}, {"professional": 1}, {"nope": True}):
-        with pytest.raises(InvalidOption):
+    for bad, code in (({"tie_break": "coin"}, "options.bad-value"), ({"professional": 1}, "options.bad-type"),
+                      ({"nope": True}, "options.unknown")):
+        with pytest.raises(InvalidOption) as err:
             ENGINE.new(2, seed=1, options=bad)
+        assert err.value.code == code
     with pytest.raises(InvalidOption) as err:
         ENGINE.new(2, seed=1, setup={"dealer": 0})
     assert err.value.code == "take-that.setup-unsupported"
@@ -719,8 +723,9 @@ def test_from_json_never_raises_anything_but_invalid_state_on_junk():
             assert exc.code.startswith("take-that."), exc.code
     assert rejected > 300  # almost every damage is caught; the rest (e.g. rng counter 0) is harmless
     for bad in (None, [], "state", 12):
-        with pytest.raises(InvalidState):
+        with pytest.raises(InvalidState) as err:
             ENGINE.from_json(bad)
+        assert err.value.code == "take-that.malformed-state"
 
 
 # --------------------------------------------------------------------------- tally
