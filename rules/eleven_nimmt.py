@@ -446,7 +446,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
         totals = tuple(sum(r[s] for r in previous) + current[s] for s in range(state.players))
         breakdown = tuple(
             _seat_breakdown(state.hands[s], table, went_out=state.went_out == s, bulls=state.bulls[s])
-            | {"previous_rounds": [r[s] for r in previous], "total": totals[s]}
+            | {"earlier_rounds": [r[s] for r in previous], "total": totals[s]}
             for s in range(state.players)
         )
         winners = _winners(totals) if state.phase is Phase.GAME_OVER else ()

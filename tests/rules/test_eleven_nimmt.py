@@ -481,7 +481,7 @@ def test_mid_round_scores_are_running_heads_in_hand() -> None:
     state = position([[55, 1], [10]], [[20]], history=[[0, 4]], options={"rounds": 3})
     report = ENGINE.scores(state)
     assert report.round == (8, 3) and report.totals == (8, 7) and not report.final
-    assert report.breakdown[1]["previous_rounds"] == [4] and report.winners == ()
+    assert report.breakdown[1]["earlier_rounds"] == [4] and report.winners == ()
 
 
 def _round_over(players: int, history: list[list[int]], went_out: int, options: dict | None = None) -> State:
