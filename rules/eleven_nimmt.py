@@ -1,55 +1,46 @@
-"""11 nimmt! (Wolfgang Kramer, Amigo 2010; Polish edition "11. bierze!", G3).
+"""11 nimmt! (Wolfgang Kramer, Amigo 2010; Polish edition "11. bierze!", G3), 2-7 players.
 
-Rule source: ``rules/card-games-000-001-002-004.md`` §3 (components 3.2, setup 3.3, state
-3.4, legal moves 3.5, end of round and scoring 3.6, transitions 3.7, test vectors 3.8,
-empty draw pile 3.9, proposed rulings 3.10) and the cross-game notes of §5.
+The rules as Arbiter applies them, each ruling and option with its default and the rulebook
+passage it rests on, are in ``docs/rules/11-nimmt.md``; section numbers below (§5.2 ...) refer to
+that page.
 
 Cards are the integers 1..100. Card ``c`` may go on a stack whose top is ``t`` iff
-``1 <= (c - t) % 100 <= 10`` (higher by at most 10, counting on from 100 to 1).
+``1 <= (c - t) % 100 <= 10`` (higher by at most 10, counting on from 100 to 1; §5.1).
 
-Options (every PROPOSED ruling of §3.10 is one; defaults are the spec's):
+Options (defaults first; §2.2, §3, §4, §5.3, §5.4, §6.2-§6.4):
 
-- ``heads`` = ``"6-nimmt"``: the bull-head table (3.10.1). The one table the spec supports is
-  the 6 nimmt! formula of 3.2 (167 heads); it lives in ``_HEAD_TABLES`` so another named table
-  can be added without touching the rules.
-- ``empty_pile`` = ``"new-stack"``: 3.9 / 3.10.2. A take reveals as many new stacks as the
-  draw pile still has cards (2, 1 or 0); a player whose turn starts with no stacks on the
-  table places any one card from hand as a new stack (a ``new-stack`` move).
-- ``next_starter`` = ``"cumulative"``: 3.10.3. The next round's starter is the seat with the
-  most cumulative minus points; ties go to the tied seat that scored more in the round just
-  finished, then to the first tied seat clockwise after the seat that went out.
-  ``"round"``: most minus points in the round just finished; ties by cumulative total, then
-  clockwise after the seat that went out.
-- ``bulls_between_rounds`` = ``"return"``: 3.10.4, bull cards go back to the supply at the
-  end of every round. ``"keep"``: players keep them into the next round.
-- ``empty_supply`` = ``"opponents"``: 3.10.5. With the supply empty, the bull card comes from
-  the opponent holding the most (taker's choice among ties); if no opponent holds one,
-  nothing moves. ``"all-players"``: the literal reading, "from the player holding the most":
-  if the taker holds (or ties for) the most, nothing moves.
-- ``open_information`` = ``False``: 3.10.6. Views show stacks as their top cards only, without
-  counts; ``True`` shows whole stacks (for debugging).
-- ``final_ties`` = ``"shared"``: 3.10.7, seats tied on the fewest minus points share the win.
-- ``rounds`` = ``0``: 3.10.8, the number of rounds; 0 means one round per player (the seed's rule).
-- ``start_player`` = ``0``: the seat that starts the first round (3.3, "the youngest player").
+- ``heads`` = ``"6-nimmt"``: the bull-head table (§2.2), kept in ``_HEAD_TABLES`` so another
+  named table can be added without touching the rules.
+- ``empty_pile`` = ``"new-stack"``: a take reveals as many new stacks as the stock still has
+  cards; a player whose turn starts with no stacks places any one card as a new stack (§5.3).
+- ``empty_supply`` = ``"opponents"``: with the supply empty the bull card comes from the opponent
+  holding the most; ``"all-players"`` reads "the player holding the most" literally (§5.4).
+- ``next_starter`` = ``"cumulative"``: most cumulative minus points start the next round;
+  ``"round"``: most in the round just finished (§6.2).
+- ``bulls_between_rounds`` = ``"return"``: bull cards go back to the supply; ``"keep"`` (§6.3).
+- ``rounds`` = ``0`` (one round per player) and ``final_ties`` = ``"shared"`` (§6.4).
+- ``open_information`` = ``False``: views show stacks as top cards only (§4).
+- ``start_player`` = ``0``: the seat that starts the first round (§3).
 
 Representation decisions:
 
 - A turn is one move. ``play`` carries the whole plan, ``{"stack": i, "cards": [...]}`` per
   stack; every card is checked against the top its stack had before the turn and placed in
-  order of distance from it (3.5, 3.7). Cards and stacks are stored sorted in the move.
-- ``take`` names the stack and, when the supply is empty and several opponents tie for the
-  most bull cards, the ``source`` seat the bull card comes from. Whether a source is needed
-  depends only on public facts (supply and bull counts), never on the hidden stack size, so
-  a validation request cannot reveal how many cards a stack holds: with a choice the source is
-  required even if the stack turns out to hold fewer than 3 cards (then nothing moves).
-- ``new-stack`` is the 3.9 move; ``next-round`` deals the next round from the state's rng.
+  order of distance from it (§5.2). Cards and stacks are stored sorted in the move.
+- ``take`` names the stack and, when the supply is empty and several seats could give the bull
+  card, the ``source`` seat. Whether a source is needed depends only on public facts (supply and
+  bull counts), never on the hidden stack size, so a validation request cannot reveal how many
+  cards a stack holds (§5.4).
+- ``new-stack`` is the §5.3 move; ``next-round`` deals the next round from the state's rng.
 - Stack indices are positions in ``stacks``; a take removes its stack and appends the new ones.
-- The draw pile's next card is its last element.
+- The stock's next card is its last element. ``turn`` is the seat to act, ``null`` once the
+  round is over; ``history`` holds the minus points of every finished round (DESIGN 4.5).
 - Scores are minus points (bull heads), so lower is better; ``round`` is the heads in each hand
   (final once the round is over, since the seat that went out holds nothing).
-- Hidden information (3.4, §5): views show other hands as counts, the draw pile as a count and
-  stacks as top cards (see ``open_information``). Once a round is over its hands are shown,
-  as they are counted openly at the table.
+- Hidden information (§4): views show the seat's own hand, ``null`` for the others with
+  ``hand_sizes``, the stock as a count and stacks as top cards. Once a round is over its hands
+  are shown, as they are counted openly at the table.
+- ``from_json`` refuses states play cannot reach, beyond card conservation (§8).
 - ``legal_moves`` is not always complete: a player holding bull cards may play any subset of
   the fitting cards onto each of up to that many stacks, which can be exponentially many
   plans. Up to ``_PLAN_CAP`` plans are listed in full (the usual case); beyond that the list
@@ -69,6 +60,7 @@ from types import MappingProxyType
 
 from rules.base import (
     BaseEngine,
+    Code,
     IllegalMove,
     InvalidOption,
     InvalidState,
@@ -79,11 +71,12 @@ from rules.base import (
     Rng,
     RulesError,
     ScoreReport,
+    excerpt,
     fields_json,
     malformed,
     require,
 )
-from rules.cards import hands_seen_by
+from rules.cards import hands_view
 
 # --------------------------------------------------------------------------- constants
 
@@ -91,6 +84,7 @@ _GAME = "11-nimmt"
 _CARDS = tuple(range(1, 101))
 _ALL_CARDS = frozenset(_CARDS)
 _HAND_SIZE = 10
+_CARDS_AFTER_DEAL = 99  # the first stack's card is turned up from the rest
 _BULL_CARDS = 10
 _MAX_DISTANCE = 10
 _BULL_STACK_SIZE = 3  # taking a stack of at least this many cards earns a bull card
@@ -99,7 +93,7 @@ _PLAN_CAP = 256  # list every play plan up to this many; beyond, the first ones 
 
 
 def _six_nimmt_heads() -> tuple[int, ...]:
-    """The 6 nimmt! bull-head formula on 1..100 (spec 3.2), indexed by card (index 0 unused)."""
+    """The 6 nimmt! bull-head formula on 1..100 (docs/rules/11-nimmt.md §2.2), indexed by card (index 0 unused)."""
     heads = [0] + [1] * 100
     for card in range(5, 101, 10):
         heads[card] = 2
@@ -147,11 +141,11 @@ class State:
     phase: Phase
     round: int  # 1-based
     starter: int  # seat that started this round
-    current: int | None  # seat to act in PLAY, else None
+    turn: int | None  # the seat to act in PLAY; None once the round is over (every seat, or none, acts)
     went_out: int | None  # seat whose hand emptied, once the round is over
     hands: tuple[tuple[int, ...], ...]  # each sorted ascending
     stacks: tuple[tuple[int, ...], ...]  # bottom .. top
-    draw: tuple[int, ...]  # next card to reveal is the last
+    stock: tuple[int, ...]  # the face-down draw pile; the next card to reveal is the last
     bulls: tuple[int, ...]
     supply: int
     history: tuple[tuple[int, ...], ...]  # minus points per seat of each finished round
@@ -182,6 +176,87 @@ class NewStack:
 Move = Play | Take | NewStack | NextRound
 
 
+# --------------------------------------------------------------------------- codes
+
+#: Every code this game answers (DESIGN 4.4), with English and Polish titles and the Polish
+#: detail, a template over the context each raise passes. Polish in the rulebook's words:
+#: "stos zagranych", "stos do dobierania", "karta byka", "bycze głowy", "punkty ujemne".
+_CODES: Mapping[str, Code] = MappingProxyType({
+    f"{_GAME}.{name}": Code(*texts) for name, texts in {
+        # moves
+        "not-your-turn": ("Not your turn", "Nie twoja kolej", "Teraz nie jest kolej gracza {seat}."),
+        "game-over": ("The game is over", "Gra skończona",
+                      "Rozegrano już wszystkie rundy: nie można wykonać żadnego ruchu."),
+        "no-such-seat": ("No such seat", "Nie ma takiego miejsca", "Przy tym stole nie ma miejsca {seat}."),
+        "bad-move": ("Malformed move", "Nieprawidłowy ruch",
+                     "Ruch nie ma postaci ruchu w 11. bierze! (zagranie, zebranie stosu, nowy stos, nowa runda)."),
+        "round-not-over": ("The round is not over", "Runda trwa",
+                           "Runda {round} jeszcze trwa: karty rozdaje się ponownie dopiero po jej końcu."),
+        "round-over": ("The round is over", "Runda skończona",
+                       "Runda {round} się skończyła: teraz można tylko rozdać karty do następnej rundy."),
+        "no-stacks": ("No stacks on the table", "Brak stosów zagranych",
+                      "Na stole nie ma żadnego stosu zagranych: gracz {seat} wykłada jedną kartę z ręki jako "
+                      "nowy stos."),
+        "empty-play": ("Empty play", "Puste zagranie", "Zagranie musi zawierać co najmniej jedną kartę."),
+        "no-such-stack": ("No such stack", "Nie ma takiego stosu",
+                          "Nie ma stosu zagranych o numerze {stack}: na stole leży ich {expected}."),
+        "duplicate-stack": ("Stack named twice", "Stos podany dwa razy",
+                            "Stos {stack} występuje w zagraniu dwa razy: wszystkie jego karty podaje się razem."),
+        "duplicate-card": ("Card twice", "Karta dwa razy", "Karta {card} występuje więcej niż raz."),
+        "needs-bull-card": ("A bull card is needed", "Potrzebna karta byka",
+                            "Bez karty byka gracz {seat} dokłada dokładnie jedną kartę, a nie {got}."),
+        "too-many-stacks": ("Too many stacks", "Za dużo stosów",
+                            "Karty byka gracza {seat} pozwalają dokładać karty na najwyżej tyle stosów: {expected}; "
+                            "zagranie obejmuje ich {got}."),
+        "card-not-in-hand": ("Card not in hand", "Karty nie ma na ręce", "Gracz {seat} nie ma na ręce karty {card}."),
+        "not-in-range": ("Card out of range", "Karta poza zasięgiem",
+                         "Karty {card} nie można dołożyć na stos {stack}: musi być wyższa od wierzchniej karty {top} "
+                         "najwyżej o 10 (po 100 liczy się dalej od 1)."),
+        "source-required": ("Name the bull card's source", "Wskaż, od kogo karta byka",
+                            "Karty byków w zapasie się skończyły, a najwięcej ich mają gracze {expected}: "
+                            "wskaż, od którego z nich bierzesz kartę byka."),
+        "source-not-needed": ("No source needed", "Karta byka jest w zapasie",
+                              "Karty byków są jeszcze w zapasie: nie bierze się ich od gracza {seat}."),
+        "bad-source": ("Wrong bull card source", "Nie od tego gracza",
+                       "Od gracza {seat} nie można wziąć karty byka; można od: {expected}."),
+        "stacks-on-table": ("Stacks on the table", "Na stole są stosy",
+                            "Nowy stos zaczyna się tylko wtedy, gdy na stole nie ma żadnego; leży ich {got}."),
+        "setup-unsupported": ("No setup notation", "Brak zapisu ustawienia",
+                              "W 11. bierze! karty zawsze się rozdaje: gra nie przyjmuje ustawienia początkowego."),
+        # states and tallies
+        "malformed-state": ("Malformed state", "Nieprawidłowy stan gry", "Stan gry nie ma właściwej postaci."),
+        "bad-players": ("Wrong number of players", "Zła liczba graczy",
+                        "W 11. bierze! gra od 2 do 7 osób, nie {got}."),
+        "bad-options": ("Wrong options", "Złe opcje", "Opcje zapisane w stanie gry są niepoprawne."),
+        "bad-phase": ("Wrong phase", "Zła faza gry", "Faza gry nie zgadza się z rundą i rękami graczy."),
+        "bad-round": ("Wrong round", "Zły numer rundy",
+                      "Runda {got} nie mieści się w grze: rund jest tyle, ilu graczy (albo ile ustalono)."),
+        "bad-seat": ("No such seat", "Nie ma takiego miejsca", "Stan gry wskazuje miejsce spoza stołu."),
+        "bad-turn": ("Wrong turn", "Nie ta kolej",
+                     "Kolej gracza nie zgadza się ze stanem gry: tego układu nie da się osiągnąć."),
+        "bad-hands": ("Impossible hands", "Niemożliwe karty na ręce",
+                      "Karty na rękach graczy nie zgadzają się z przebiegiem rundy."),
+        "bad-stack": ("Impossible stack", "Niemożliwy stos",
+                      "Stos zagranych jest pusty albo łamie zasadę maksymalnej różnicy 10."),
+        "bad-stock": ("Stock and stacks disagree", "Stos do dobierania nie zgadza się",
+                      "Liczba kart w stosie do dobierania nie zgadza się z liczbą stosów zagranych: każde "
+                      "zebranie stosu odkrywa dwie karty."),
+        "bad-card": ("Not a card", "To nie karta", "{card} nie jest kartą byczych głów (od 1 do 100)."),
+        "missing-card": ("Missing card", "Brak karty",
+                         "Brakuje karty {card}: wszystkie 100 kart musi być w grze."),
+        "bad-bulls": ("Impossible bull cards", "Niemożliwe karty byków",
+                      "Karty byków graczy i zapas nie dają razem 10 albo nie mogły zostać zdobyte."),
+        "bad-history": ("Wrong history", "Zły zapis rund",
+                        "Punkty ujemne zapisanych rund nie zgadzają się ze stanem gry."),
+        "bad-starter": ("Wrong starting player", "Zły gracz rozpoczynający",
+                        "Rundę rozpoczyna gracz {expected} (najwięcej punktów ujemnych), a nie gracz {seat}."),
+        "bad-rng": ("Malformed rng", "Nieprawidłowy generator", "Zapis generatora losowego jest niepoprawny."),
+        "bad-tally": ("Impossible tally", "Niemożliwe podliczenie",
+                      "Podliczenie musi podawać karty na ręce każdego gracza, z dokładnie jedną pustą ręką."),
+    }.items()
+})
+
+
 # --------------------------------------------------------------------------- engine
 
 
@@ -191,59 +266,60 @@ class ElevenNimmt(BaseEngine[State, Move]):
     players = range(2, 8)
     move_kinds = ("play", "take", "new-stack", "next-round")
     legal_moves_complete = False
+    codes = _CODES
     options = MappingProxyType(
         {
             "heads": Option(
                 "6-nimmt",
-                "Bull-head table (spec 3.10.1): '6-nimmt' is the 6 nimmt! formula on 1..100 "
+                "Bull-head table (docs/rules/11-nimmt.md §2.2): '6-nimmt' is the 6 nimmt! formula on 1..100 "
                 "(55: 7, multiples of 11: 5, of 10: 3, ending in 5: 2, others 1; 167 heads).",
                 choices=tuple(_HEAD_TABLES),
             ),
             "empty_pile": Option(
                 "new-stack",
-                "Empty draw pile (spec 3.9, 3.10.2): a take reveals as many stacks as cards are left; "
+                "Empty stock (docs/rules/11-nimmt.md §5.3): a take reveals as many stacks as cards are left; "
                 "with no stacks on the table the player places any one card as a new stack.",
                 choices=("new-stack",),
             ),
             "next_starter": Option(
                 "cumulative",
-                "Who starts the next round (spec 3.10.3): 'cumulative' = most cumulative minus points "
+                "Who starts the next round (docs/rules/11-nimmt.md §6.2): 'cumulative' = most cumulative minus points "
                 "(ties: more in the last round, then clockwise after the seat that went out); "
                 "'round' = most in the last round (ties: cumulative, then clockwise).",
                 choices=("cumulative", "round"),
             ),
             "bulls_between_rounds": Option(
                 "return",
-                "Bull cards at the end of a round (spec 3.10.4): 'return' to the supply, or 'keep'.",
+                "Bull cards at the end of a round (docs/rules/11-nimmt.md §6.3): 'return' to the supply, or 'keep'.",
                 choices=("return", "keep"),
             ),
             "empty_supply": Option(
                 "opponents",
-                "Bull card when the supply is empty (spec 3.10.5): 'opponents' = from the opponent with "
+                "Bull card when the supply is empty (docs/rules/11-nimmt.md §5.4): 'opponents' = from the opponent with "
                 "the most (taker's choice among ties; none if no opponent has one); 'all-players' = from "
                 "the player with the most, nothing if that is the taker.",
                 choices=("opponents", "all-players"),
             ),
             "open_information": Option(
                 False,
-                "Views show whole stacks instead of top cards only (spec 3.10.6; for debugging).",
+                "Views show whole stacks instead of top cards only (docs/rules/11-nimmt.md §4; for debugging).",
                 type="boolean",
             ),
             "final_ties": Option(
                 "shared",
-                "Final ties on the fewest minus points (spec 3.10.7): 'shared' win.",
+                "Final ties on the fewest minus points (docs/rules/11-nimmt.md §6.4): 'shared' win.",
                 choices=("shared",),
             ),
             "rounds": Option(
                 0,
-                "Number of rounds (spec 3.10.8); 0 = one round per player.",
+                "Number of rounds (docs/rules/11-nimmt.md §6.4); 0 = one round per player.",
                 type="integer",
                 minimum=0,
                 maximum=20,
             ),
             "start_player": Option(
                 0,
-                "Seat that starts the first round (spec 3.3: the youngest player).",
+                "Seat that starts the first round (docs/rules/11-nimmt.md §3: the youngest player).",
                 type="integer",
                 minimum=0,
                 maximum=6,
@@ -255,25 +331,25 @@ class ElevenNimmt(BaseEngine[State, Move]):
 
     def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
-            raise InvalidOption(f"{_GAME}.setup-unsupported", f"11 nimmt! has no setup notation, got {setup!r}")
+            raise InvalidOption(f"{_GAME}.setup-unsupported", f"11 nimmt! has no setup notation, got {excerpt(setup)}")
         opts = Options(**options)
         if opts.start_player >= players:
             raise InvalidOption(
                 "options.out-of-range",
                 f"option 'start_player' must be a seat below {players}, got {opts.start_player}",
             )
-        hands, stacks, draw, rng = _deal(players, rng)
+        hands, stacks, stock, rng = _deal(players, rng)
         return State(
             players=players,
             options=opts,
             phase=Phase.PLAY,
             round=1,
             starter=opts.start_player,
-            current=opts.start_player,
+            turn=opts.start_player,
             went_out=None,
             hands=hands,
             stacks=stacks,
-            draw=draw,
+            stock=stock,
             bulls=(0,) * players,
             supply=_BULL_CARDS,
             history=(),
@@ -287,7 +363,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
 
     def to_act(self, state: State) -> frozenset[int]:
         if state.phase is Phase.PLAY:
-            return frozenset((state.current,))
+            return frozenset((state.turn,))
         if state.phase is Phase.ROUND_OVER:
             return frozenset(range(state.players))
         return frozenset()
@@ -319,11 +395,12 @@ class ElevenNimmt(BaseEngine[State, Move]):
             require(
                 state.phase is Phase.ROUND_OVER, IllegalMove, f"{_GAME}.round-not-over",
                 f"next-round is only possible once a round is over; round {state.round} is still being played",
+                round=state.round,
             )
             return
         require(
             state.phase is Phase.PLAY, IllegalMove, f"{_GAME}.round-over",
-            f"round {state.round} is over: send next-round, not {move_to_json(move)}",
+            f"round {state.round} is over: send next-round, not {move_to_json(move)}", round=state.round,
         )
         if isinstance(move, Play):
             _check_play(state, seat, move)
@@ -332,7 +409,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
         elif isinstance(move, NewStack):
             _check_new_stack(state, seat, move)
         else:
-            raise IllegalMove(f"{_GAME}.bad-move", f"not an 11 nimmt! move: {move!r}")
+            raise IllegalMove(f"{_GAME}.bad-move", f"not an 11 nimmt! move: {excerpt(move)}")
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, Play):
@@ -348,10 +425,11 @@ class ElevenNimmt(BaseEngine[State, Move]):
         if isinstance(move, Take):
             gained = after.bulls[seat] - before.bulls[seat]
             if gained:
-                source: Json = "supply" if after.supply < before.supply else next(
+                # source: the seat the bull card came from, null for the supply
+                source = None if after.supply < before.supply else next(
                     s for s in range(before.players) if after.bulls[s] < before.bulls[s]
                 )
-                out.append({"type": "bull-card", "seat": seat, "from": source})
+                out.append({"type": "bull-card", "seat": seat, "source": source})
             revealed = after.stacks[len(before.stacks) - 1:]
             if revealed:
                 out.append({"type": "new-stacks", "cards": [stack[0] for stack in revealed]})
@@ -368,7 +446,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
         totals = tuple(sum(r[s] for r in previous) + current[s] for s in range(state.players))
         breakdown = tuple(
             _seat_breakdown(state.hands[s], table, went_out=state.went_out == s, bulls=state.bulls[s])
-            | {"previous_rounds": [r[s] for r in previous], "total": totals[s]}
+            | {"earlier_rounds": [r[s] for r in previous], "total": totals[s]}
             for s in range(state.players)
         )
         winners = _winners(totals) if state.phase is Phase.GAME_OVER else ()
@@ -381,13 +459,13 @@ class ElevenNimmt(BaseEngine[State, Move]):
         return Outcome(_winners(totals), "fewest minus points after the last round", points=totals)
 
     def score_tally(self, tally: Json) -> ScoreReport:
-        """Heads of the cards left in each hand at the end of a round (spec 3.6).
+        """Heads of the cards left in each hand at the end of a round (docs/rules/11-nimmt.md §7).
 
         ``{"hands": [[card, ...] per seat], "heads"?: table, "previous"?: [totals],
-        "bull_cards"?: [per seat]}``: exactly one hand is empty (the seat that went out),
+        "bulls"?: [per seat]}``: exactly one hand is empty (the seat that went out),
         no card twice, and at least one card is on the table. Bull cards score nothing.
         """
-        with malformed(f"{_GAME}.bad-tally", f"11 nimmt! tally {tally!r}"):
+        with malformed(f"{_GAME}.bad-tally", f"11 nimmt! tally {excerpt(tally)}"):
             return _score_tally(tally)
 
     # -- views and JSON ------------------------------------------------------------
@@ -395,9 +473,10 @@ class ElevenNimmt(BaseEngine[State, Move]):
     def view(self, state: State, seat: int | None) -> Json:
         data = self.to_json(state)
         del data["rng"]
-        if state.phase is Phase.PLAY:
-            data["hands"] = hands_seen_by(state.hands, seat)
-        data["draw"] = len(state.draw)
+        # hands: own list, null for the others (DESIGN 4.5); counted openly once the round is over
+        data.update(hands_view(state.hands, seat) if state.phase is Phase.PLAY else
+                    {"hands": data["hands"], "hand_sizes": [len(h) for h in state.hands]})
+        data["stock"] = len(state.stock)
         if not state.options.open_information:
             data["stacks"] = [stack[-1] for stack in state.stacks]
         return data
@@ -409,11 +488,11 @@ class ElevenNimmt(BaseEngine[State, Move]):
             "phase": state.phase.value,
             "round": state.round,
             "starter": state.starter,
-            "current": state.current,
+            "turn": state.turn,
             "went_out": state.went_out,
             "hands": [list(h) for h in state.hands],
             "stacks": [list(s) for s in state.stacks],
-            "draw": list(state.draw),
+            "stock": list(state.stock),
             "bulls": list(state.bulls),
             "supply": state.supply,
             "history": [list(r) for r in state.history],
@@ -433,7 +512,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
         return move_to_json(move)
 
     def move_from_json(self, data: Json) -> Move:
-        with malformed(f"{_GAME}.bad-move", f"11 nimmt! move {data!r}", IllegalMove):
+        with malformed(f"{_GAME}.bad-move", f"11 nimmt! move {excerpt(data)}", IllegalMove):
             return _move_from_json(data)
 
 
@@ -446,12 +525,12 @@ def distance(card: int, top: int) -> int:
 
 
 def fits(card: int, top: int) -> bool:
-    """Spec 3.5, distance rule: "1 <= (c - t) mod 100 <= 10"."""
+    """docs/rules/11-nimmt.md §5.1, distance rule: "1 <= (c - t) mod 100 <= 10"."""
     return 1 <= (card - top) % 100 <= _MAX_DISTANCE
 
 
 def _deal(players: int, rng: Rng) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...]], tuple[int, ...], Rng]:
-    """Spec 3.3: shuffle 100, deal 10 each, turn one card up as the first stack."""
+    """docs/rules/11-nimmt.md §3: shuffle 100, deal 10 each, turn one card up as the first stack."""
     deck, rng = rng.shuffle(_CARDS)
     dealt = players * _HAND_SIZE
     hands = tuple(tuple(sorted(deck[s * _HAND_SIZE:(s + 1) * _HAND_SIZE])) for s in range(players))
@@ -459,7 +538,7 @@ def _deal(players: int, rng: Rng) -> tuple[tuple[tuple[int, ...], ...], tuple[tu
 
 
 def _max_stacks(state: State, seat: int) -> int:
-    """Spec 3.5: one stack without bull cards, up to k stacks with k bull cards."""
+    """docs/rules/11-nimmt.md §5.2: one stack without bull cards, up to k stacks with k bull cards."""
     return max(1, state.bulls[seat])
 
 
@@ -535,7 +614,7 @@ def _representative_plans(fitting: list[tuple[int, ...]], max_stacks: int) -> It
 def _check_play(state: State, seat: int, move: Play) -> None:
     require(
         bool(state.stacks), IllegalMove, f"{_GAME}.no-stacks",
-        "there are no stacks on the table: place one card as a new stack (spec 3.9)",
+        "there are no stacks on the table: place one card as a new stack (docs/rules/11-nimmt.md §5.3)", seat=seat,
     )
     plays = move.plays
     require(bool(plays), IllegalMove, f"{_GAME}.empty-play", "a play needs at least one card on one stack")
@@ -546,16 +625,18 @@ def _check_play(state: State, seat: int, move: Play) -> None:
         require(
             0 <= index < len(state.stacks), IllegalMove, f"{_GAME}.no-such-stack",
             f"there is no stack {index}: the stacks are 0..{len(state.stacks) - 1}",
+            stack=index, expected=len(state.stacks),
         )
         require(
             index not in seen_stacks, IllegalMove, f"{_GAME}.duplicate-stack",
-            f"stack {index} appears twice in the play; list all its cards once",
+            f"stack {index} appears twice in the play; list all its cards once", stack=index,
         )
         seen_stacks.add(index)
         require(bool(cards), IllegalMove, f"{_GAME}.empty-play", f"no cards given for stack {index}")
         for card in cards:
             require(
                 card not in seen_cards, IllegalMove, f"{_GAME}.duplicate-card", f"card {card} is played twice",
+                card=card,
             )
             seen_cards.add(card)
         total += len(cards)
@@ -563,11 +644,12 @@ def _check_play(state: State, seat: int, move: Play) -> None:
     require(
         bulls > 0 or total == 1, IllegalMove, f"{_GAME}.needs-bull-card",
         f"without a bull card a player plays exactly one card, not {total} ({sorted(seen_cards)})",
+        seat=seat, expected=1, got=total,
     )
     require(
         len(plays) <= _max_stacks(state, seat), IllegalMove, f"{_GAME}.too-many-stacks",
         f"with {bulls} bull card(s) a player plays onto at most {_max_stacks(state, seat)} stack(s), "
-        f"not {len(plays)} (stacks {[i for i, _ in plays]})",
+        f"not {len(plays)} (stacks {[i for i, _ in plays]})", seat=seat, expected=_max_stacks(state, seat), got=len(plays),
     )
     hand = set(state.hands[seat])
     for index, cards in plays:
@@ -575,16 +657,17 @@ def _check_play(state: State, seat: int, move: Play) -> None:
         for card in cards:
             require(
                 card in hand, IllegalMove, f"{_GAME}.card-not-in-hand", f"card {card} is not in seat {seat}'s hand",
+                card=card, seat=seat,
             )
             require(
                 fits(card, top), IllegalMove, f"{_GAME}.not-in-range",
                 f"card {card} cannot go on stack {index} (top {top}): distance {distance(card, top)}, "
-                f"must be 1..{_MAX_DISTANCE} above the top",
+                f"must be 1..{_MAX_DISTANCE} above the top", card=card, stack=index, top=top,
             )
 
 
 def _bull_sources(state: State, seat: int) -> tuple[int, ...]:
-    """Seats the taker may take a bull card from when the supply is empty (3.5, 3.10.5).
+    """Seats the taker may take a bull card from when the supply is empty (docs/rules/11-nimmt.md §5.4).
 
     Depends only on public facts. Empty when the supply has cards or nothing would move.
     """
@@ -604,29 +687,32 @@ def _bull_sources(state: State, seat: int) -> tuple[int, ...]:
 def _check_take(state: State, seat: int, move: Take) -> None:
     require(
         bool(state.stacks), IllegalMove, f"{_GAME}.no-stacks",
-        "there are no stacks to take: place one card as a new stack (spec 3.9)",
+        "there are no stacks to take: place one card as a new stack (docs/rules/11-nimmt.md §5.3)", seat=seat,
     )
     require(
         0 <= move.stack < len(state.stacks), IllegalMove, f"{_GAME}.no-such-stack",
         f"there is no stack {move.stack}: the stacks are 0..{len(state.stacks) - 1}",
+        stack=move.stack, expected=len(state.stacks),
     )
     sources = _bull_sources(state, seat)
     if move.source is None:
         require(
             len(sources) < 2, IllegalMove, f"{_GAME}.source-required",
             f"the bull supply is empty and seats {list(sources)} tie for the most bull cards: "
-            "name the source seat of the bull card",
+            "name the source seat of the bull card", expected=list(sources),
         )
         return
     if state.supply > 0:
         raise IllegalMove(
             f"{_GAME}.source-not-needed",
             f"source {move.source} given, but bull cards come from the supply ({state.supply} left)",
+            seat=move.source,
         )
     require(
         move.source in sources, IllegalMove, f"{_GAME}.bad-source",
         f"source {move.source} is not a seat to take a bull card from; choices: {list(sources)}"
         if sources else f"source {move.source} given, but no bull card would change hands",
+        seat=move.source, expected=list(sources),
     )
 
 
@@ -634,10 +720,11 @@ def _check_new_stack(state: State, seat: int, move: NewStack) -> None:
     require(
         not state.stacks, IllegalMove, f"{_GAME}.stacks-on-table",
         f"a new stack may be started only when no stacks are on the table; there are {len(state.stacks)}",
+        got=len(state.stacks),
     )
     require(
         move.card in state.hands[seat], IllegalMove, f"{_GAME}.card-not-in-hand",
-        f"card {move.card} is not in seat {seat}'s hand",
+        f"card {move.card} is not in seat {seat}'s hand", card=move.card, seat=seat,
     )
 
 
@@ -646,10 +733,10 @@ def _replace_at(items: tuple, index: int, value: object) -> tuple:
 
 
 def _after_turn(state: State, seat: int, hand: tuple[int, ...], **changes: object) -> State:
-    """Finish a turn: the next seat plays, or the round ends when ``hand`` is empty (3.6)."""
+    """Finish a turn: the next seat plays, or the round ends when ``hand`` is empty (docs/rules/11-nimmt.md §6.1)."""
     hands = _replace_at(state.hands, seat, hand)
     if hand:
-        return dataclasses.replace(state, hands=hands, current=(seat + 1) % state.players, **changes)
+        return dataclasses.replace(state, hands=hands, turn=(seat + 1) % state.players, **changes)
     table = _HEAD_TABLES[state.options.heads]
     round_heads = tuple(_heads(h, table) for h in hands)
     last = state.round >= _rounds(state.options, state.players)
@@ -657,7 +744,7 @@ def _after_turn(state: State, seat: int, hand: tuple[int, ...], **changes: objec
         state,
         hands=hands,
         phase=Phase.GAME_OVER if last else Phase.ROUND_OVER,
-        current=None,
+        turn=None,
         went_out=seat,
         history=(*state.history, round_heads),
         **changes,
@@ -665,7 +752,7 @@ def _after_turn(state: State, seat: int, hand: tuple[int, ...], **changes: objec
 
 
 def _apply_play(state: State, seat: int, move: Play) -> State:
-    """Spec 3.7 PLAY: cards go on in order of distance from the old top."""
+    """docs/rules/11-nimmt.md §5.2: cards go on in order of distance from the old top."""
     stacks = list(state.stacks)
     played: set[int] = set()
     for index, cards in move.plays:
@@ -677,7 +764,7 @@ def _apply_play(state: State, seat: int, move: Play) -> State:
 
 
 def _apply_take(state: State, seat: int, move: Take) -> State:
-    """Spec 3.7 TAKE, with the bull-card rule and 3.9's short draw pile."""
+    """docs/rules/11-nimmt.md §5.4, with the bull-card rule and §5.3's short stock."""
     taken = state.stacks[move.stack]
     hand = tuple(sorted(state.hands[seat] + taken))
     bulls, supply = state.bulls, state.supply
@@ -691,39 +778,45 @@ def _apply_take(state: State, seat: int, move: Take) -> State:
             if source is not None:
                 bulls = _replace_at(bulls, source, bulls[source] - 1)
                 bulls = _replace_at(bulls, seat, bulls[seat] + 1)
-    reveal = min(_NEW_STACKS, len(state.draw))
-    revealed = tuple((state.draw[-1 - i],) for i in range(reveal))
+    reveal = min(_NEW_STACKS, len(state.stock))
+    revealed = tuple((state.stock[-1 - i],) for i in range(reveal))
     stacks = (*state.stacks[:move.stack], *state.stacks[move.stack + 1:], *revealed)
     return _after_turn(
         state, seat, hand,
-        stacks=stacks, draw=state.draw[:len(state.draw) - reveal], bulls=bulls, supply=supply,
+        stacks=stacks, stock=state.stock[:len(state.stock) - reveal], bulls=bulls, supply=supply,
     )
 
 
 def _apply_new_stack(state: State, seat: int, move: NewStack) -> State:
-    """Spec 3.9: with no stacks, one card from hand becomes a new stack."""
+    """docs/rules/11-nimmt.md §5.3: with no stacks, one card from hand becomes a new stack."""
     hand = tuple(c for c in state.hands[seat] if c != move.card)
     return _after_turn(state, seat, hand, stacks=((move.card,),))
 
 
 def _next_starter(state: State) -> int:
-    """Spec 3.6 and 3.10.3: the seat with the most minus points starts the next round."""
-    n = state.players
-    cumulative = [sum(r[s] for r in state.history) for s in range(n)]
-    last = state.history[-1]
-    went_out = state.went_out if state.went_out is not None else n - 1
+    return _starter_after(state.history, state.options, state.players)
+
+
+def _starter_after(history: Sequence[Sequence[int]], options: Options, players: int) -> int:
+    """docs/rules/11-nimmt.md §6.2: the seat with the most minus points starts the next round;
+    ties as ``next_starter`` says, then clockwise after the seat that went out (the one 0 of
+    the last round's scores)."""
+    n = players
+    cumulative = [sum(r[s] for r in history) for s in range(n)]
+    last = history[-1]
+    went_out = list(last).index(0) if 0 in last else n - 1
 
     def clockwise(s: int) -> int:  # 0 for the seat right after the one who went out
         return (s - went_out - 1) % n
 
-    if state.options.next_starter == "round":
+    if options.next_starter == "round":
         return max(range(n), key=lambda s: (last[s], cumulative[s], -clockwise(s)))
     return max(range(n), key=lambda s: (cumulative[s], last[s], -clockwise(s)))
 
 
 def _apply_next_round(state: State) -> State:
-    """Spec 3.6: reshuffle all 100 cards and deal again."""
-    hands, stacks, draw, rng = _deal(state.players, state.rng)
+    """docs/rules/11-nimmt.md §6.1: reshuffle all 100 cards and deal again."""
+    hands, stacks, stock, rng = _deal(state.players, state.rng)
     starter = _next_starter(state)
     keep = state.options.bulls_between_rounds == "keep"
     return dataclasses.replace(
@@ -731,11 +824,11 @@ def _apply_next_round(state: State) -> State:
         phase=Phase.PLAY,
         round=state.round + 1,
         starter=starter,
-        current=starter,
+        turn=starter,
         went_out=None,
         hands=hands,
         stacks=stacks,
-        draw=draw,
+        stock=stock,
         bulls=state.bulls if keep else (0,) * state.players,
         supply=state.supply if keep else _BULL_CARDS,
         rng=rng,
@@ -758,12 +851,12 @@ def _seat_breakdown(hand: Sequence[int], table: tuple[int, ...], *, went_out: bo
         "heads": _heads(hand, table),
         "cards": [{"card": c, "heads": table[c]} for c in hand],
         "went_out": went_out,
-        "bull_cards": bulls,
+        "bulls": bulls,
     }
 
 
 def _winners(totals: Sequence[int]) -> tuple[int, ...]:
-    """Spec 3.6 and 3.10.7: fewest minus points wins; ties share the win."""
+    """docs/rules/11-nimmt.md §6.4: fewest minus points wins; ties share the win."""
     best = min(totals)
     return tuple(s for s, t in enumerate(totals) if t == best)
 
@@ -774,33 +867,35 @@ def _is_int(value: object) -> bool:
 
 def _card_list(value: Json, what: str, code: str = "bad-card") -> tuple[int, ...]:
     if not isinstance(value, list):
-        raise InvalidState(f"{_GAME}.{code}", f"{what} must be a list of cards 1..100, got {value!r}")
+        raise InvalidState(f"{_GAME}.{code}", f"{what} must be a list of cards 1..100, got {excerpt(value)}",
+                           card=excerpt(value))
     if not all(type(card) is int and 1 <= card <= 100 for card in value):  # bool is not int here
         card = next(c for c in value if not (type(c) is int and 1 <= c <= 100))
-        raise InvalidState(f"{_GAME}.bad-card", f"{what}: {card!r} is not a card 1..100")
+        raise InvalidState(f"{_GAME}.bad-card", f"{what}: {excerpt(card)} is not a card 1..100", card=excerpt(card))
     return tuple(value)
 
 
 def _score_tally(tally: Json) -> ScoreReport:
     if not isinstance(tally, dict):
-        raise InvalidState(f"{_GAME}.bad-tally", f"a tally is an object with 'hands', got {tally!r}")
-    unknown = sorted(set(tally) - {"hands", "heads", "previous", "bull_cards"})
+        raise InvalidState(f"{_GAME}.bad-tally", f"a tally is an object with 'hands', got {excerpt(tally)}")
+    unknown = sorted(set(tally) - {"hands", "heads", "previous", "bulls"})
     require(not unknown, InvalidState, f"{_GAME}.bad-tally", f"unknown tally field(s) {unknown}")
     table_name = tally.get("heads", "6-nimmt")
     require(
         table_name in _HEAD_TABLES, InvalidState, f"{_GAME}.bad-tally",
-        f"unknown heads table {table_name!r}; known: {list(_HEAD_TABLES)}",
+        f"unknown heads table {excerpt(table_name)}; known: {list(_HEAD_TABLES)}",
     )
     table = _HEAD_TABLES[table_name]
     raw = tally["hands"]
     require(
         isinstance(raw, list) and 2 <= len(raw) <= 7, InvalidState, f"{_GAME}.bad-tally",
-        f"'hands' must list the hands of 2..7 seats, got {raw!r}",
+        f"'hands' must list the hands of 2..7 seats, got {excerpt(raw)}",
     )
     hands = [tuple(sorted(_card_list(h, f"hand of seat {s}"))) for s, h in enumerate(raw)]
     everything = [c for h in hands for c in h]
     dupes = sorted({c for c in everything if everything.count(c) > 1})
-    require(not dupes, InvalidState, f"{_GAME}.duplicate-card", f"card(s) {dupes} appear in more than one place")
+    require(not dupes, InvalidState, f"{_GAME}.duplicate-card", f"card(s) {dupes} appear in more than one place",
+            card=dupes[0] if dupes else None)
     empty = [s for s, h in enumerate(hands) if not h]
     require(
         len(empty) == 1, InvalidState, f"{_GAME}.bad-tally",
@@ -816,14 +911,14 @@ def _score_tally(tally: Json) -> ScoreReport:
         isinstance(previous, list) and len(previous) == players
         and all(_is_int(p) and p >= 0 for p in previous),
         InvalidState, f"{_GAME}.bad-tally",
-        f"'previous' must be {players} non-negative totals, got {previous!r}",
+        f"'previous' must be {players} non-negative totals, got {excerpt(previous)}",
     )
-    bull_cards = tally.get("bull_cards", [0] * players)
+    bull_cards = tally.get("bulls", [0] * players)
     require(
         isinstance(bull_cards, list) and len(bull_cards) == players
         and all(_is_int(b) and b >= 0 for b in bull_cards) and sum(bull_cards) <= _BULL_CARDS,
         InvalidState, f"{_GAME}.bad-tally",
-        f"'bull_cards' must be {players} counts totalling at most {_BULL_CARDS}, got {bull_cards!r}",
+        f"'bulls' must be {players} counts totalling at most {_BULL_CARDS}, got {excerpt(bull_cards)}",
     )
     round_heads = tuple(_heads(h, table) for h in hands)
     totals = tuple(p + r for p, r in zip(previous, round_heads, strict=True))
@@ -852,7 +947,7 @@ def move_to_json(move: Move) -> Json:
 
 
 def _bad_move(data: Json, why: str) -> IllegalMove:
-    return IllegalMove(f"{_GAME}.bad-move", f"malformed 11 nimmt! move {data!r}: {why}")
+    return IllegalMove(f"{_GAME}.bad-move", f"malformed 11 nimmt! move {excerpt(data)}: {why}")
 
 
 def _expect_keys(data: dict, required: set[str], optional: set[str] = frozenset()) -> None:
@@ -864,7 +959,7 @@ def _expect_keys(data: dict, required: set[str], optional: set[str] = frozenset(
 
 def _expect_int(data: Json, value: Json, what: str, lo: int, hi: int) -> int:
     if not _is_int(value) or not lo <= value <= hi:
-        raise _bad_move(data, f"{what} must be an integer {lo}..{hi}, got {value!r}")
+        raise _bad_move(data, f"{what} must be an integer {lo}..{hi}, got {excerpt(value)}")
     return value
 
 
@@ -880,12 +975,12 @@ def _move_from_json(data: Json) -> Move:
         out = []
         for entry in plays:
             if not isinstance(entry, dict):
-                raise _bad_move(data, f"each play is an object {{stack, cards}}, got {entry!r}")
+                raise _bad_move(data, f"each play is an object {{stack, cards}}, got {excerpt(entry)}")
             _expect_keys(entry, {"stack", "cards"})
             stack = _expect_int(data, entry["stack"], "'stack'", 0, 99)
             cards = entry["cards"]
             if not isinstance(cards, list) or not cards:
-                raise _bad_move(data, f"'cards' must be a non-empty list of cards, got {cards!r}")
+                raise _bad_move(data, f"'cards' must be a non-empty list of cards, got {excerpt(cards)}")
             out.append((stack, tuple(sorted(_expect_int(data, c, "a card", 1, 100) for c in cards))))
         return Play(tuple(sorted(out)))
     if kind == "take":
@@ -903,49 +998,51 @@ def _move_from_json(data: Json) -> Move:
     raise _bad_move(data, "'kind' must be one of play, take, new-stack, next-round")
 
 
-def _bad_state(reason: str, message: str) -> InvalidState:
-    return InvalidState(f"{_GAME}.{reason}", message)
+def _bad_state(reason: str, message: str, **context: Json) -> InvalidState:
+    return InvalidState(f"{_GAME}.{reason}", message, **context)
 
 
 def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
     if not isinstance(data, dict):
         raise _bad_state("malformed-state", f"a state is an object, got {type(data).__name__}")
-    keys = {"players", "options", "phase", "round", "starter", "current", "went_out", "hands",
-            "stacks", "draw", "bulls", "supply", "history", "rng"}
+    keys = {"players", "options", "phase", "round", "starter", "turn", "went_out", "hands",
+            "stacks", "stock", "bulls", "supply", "history", "rng"}
     missing, extra = sorted(keys - set(data)), sorted(set(data) - keys)
     if missing or extra:
-        raise _bad_state("malformed-state", f"state fields: missing {missing}, unexpected {extra}")
+        raise _bad_state("malformed-state", f"state fields: missing {missing}, unexpected {excerpt(extra)}")
     players = data["players"]
     if not _is_int(players) or players not in engine.players:
-        raise _bad_state("bad-players", f"players must be 2..7, got {players!r}")
+        raise _bad_state("bad-players", f"players must be 2..7, got {excerpt(players)}", got=excerpt(players))
     if not isinstance(data["options"], dict) or set(data["options"]) != set(engine.options):
-        raise _bad_state("bad-options", f"options must name exactly {sorted(engine.options)}, got {data['options']!r}")
+        raise _bad_state("bad-options",
+                         f"options must name exactly {sorted(engine.options)}, got {excerpt(data['options'])}")
     options = Options(**engine.resolve_options(data["options"]))
     if options.start_player >= players:
         raise _bad_state("bad-options", f"start_player {options.start_player} is not a seat of {players}")
     try:
         phase = Phase(data["phase"])
     except ValueError:
-        raise _bad_state("bad-phase", f"phase must be play, round-over or game-over, got {data['phase']!r}") from None
+        raise _bad_state("bad-phase", f"phase must be play, round-over or game-over, got {excerpt(data['phase'])}") \
+            from None
     rounds = _rounds(options, players)
     rnd = data["round"]
     if not _is_int(rnd) or not 1 <= rnd <= rounds:
-        raise _bad_state("bad-round", f"round must be 1..{rounds}, got {rnd!r}")
+        raise _bad_state("bad-round", f"round must be 1..{rounds}, got {excerpt(rnd)}", got=excerpt(rnd))
     if (phase is Phase.GAME_OVER) != (phase is not Phase.PLAY and rnd == rounds):
         raise _bad_state("bad-phase", f"phase {phase.value!r} does not fit round {rnd} of {rounds}")
 
     def seat_or_none(key: str) -> int | None:
         value = data[key]
         if value is not None and (not _is_int(value) or not 0 <= value < players):
-            raise _bad_state("bad-seat", f"{key} must be a seat 0..{players - 1} or null, got {value!r}")
+            raise _bad_state("bad-seat", f"{key} must be a seat 0..{players - 1} or null, got {excerpt(value)}")
         return value
 
-    starter, current, went_out = seat_or_none("starter"), seat_or_none("current"), seat_or_none("went_out")
+    starter, turn, went_out = seat_or_none("starter"), seat_or_none("turn"), seat_or_none("went_out")
     if starter is None:
         raise _bad_state("bad-seat", "starter must be a seat")
-    if (current is None) != (phase is not Phase.PLAY) or (went_out is None) != (phase is Phase.PLAY):
+    if (turn is None) != (phase is not Phase.PLAY) or (went_out is None) != (phase is Phase.PLAY):
         raise _bad_state(
-            "bad-turn", f"in phase {phase.value!r} current={current!r} and went_out={went_out!r} do not fit"
+            "bad-turn", f"in phase {phase.value!r} turn={excerpt(turn)} and went_out={excerpt(went_out)} do not fit"
         )
 
     if not isinstance(data["hands"], list) or len(data["hands"]) != players:
@@ -962,16 +1059,17 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
                 raise _bad_state(
                     "bad-stack", f"stack {i} {list(stack)}: {above} cannot lie on {below} (distance rule)"
                 )
-    draw = _card_list(data["draw"], "draw pile")
-    everything = [c for h in hands for c in h] + [c for st in stacks for c in st] + list(draw)
+    stock = _card_list(data["stock"], "stock")
+    everything = [c for h in hands for c in h] + [c for st in stacks for c in st] + list(stock)
     seen = set(everything)
     if len(seen) != len(everything):
         dupes = sorted(c for c, n in Counter(everything).items() if n > 1)
-        raise _bad_state("duplicate-card", f"card(s) {dupes} appear more than once")
+        raise _bad_state("duplicate-card", f"card(s) {dupes} appear more than once", card=dupes[0])
     if len(seen) != 100:
-        raise _bad_state("lost-card", f"card(s) {sorted(_ALL_CARDS - seen)} are missing: all 100 must be in play")
-    if not stacks and draw:
-        raise _bad_state("bad-stack", "no stacks on the table while the draw pile still has cards")
+        lost = sorted(_ALL_CARDS - seen)
+        raise _bad_state("missing-card", f"card(s) {excerpt(lost)} are missing: all 100 must be in play", card=lost[0])
+    if not stacks and stock:
+        raise _bad_state("bad-stock", "no stacks on the table while the stock still has cards")
     empty = [s for s, h in enumerate(hands) if not h]
     if phase is Phase.PLAY and empty:
         raise _bad_state("bad-hands", f"seat(s) {empty} have no cards, so the round would be over")
@@ -985,7 +1083,7 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
         or sum(bulls) + supply != _BULL_CARDS
     ):
         raise _bad_state(
-            "bad-bulls", f"bulls {bulls!r} and supply {supply!r} must be non-negative and total {_BULL_CARDS}"
+            "bad-bulls", f"bulls {excerpt(bulls)} and supply {excerpt(supply)} must be non-negative and total {_BULL_CARDS}"
         )
 
     history = data["history"]
@@ -995,29 +1093,78 @@ def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
     max_heads = sum(_HEAD_TABLES[options.heads])
     for r in history:
         if not isinstance(r, list) or len(r) != players or not all(_is_int(x) and 0 <= x <= max_heads for x in r):
-            raise _bad_state("bad-history", f"each round in history has {players} scores 0..{max_heads}, got {r!r}")
+            raise _bad_state("bad-history",
+                             f"each round in history has {players} scores 0..{max_heads}, got {excerpt(r)}")
         if r.count(0) != 1:
             raise _bad_state("bad-history", f"round scores {r} must have exactly one 0 (the seat that went out)")
+        if sum(r) >= max_heads:  # at least the last card played lies on a stack
+            raise _bad_state("bad-history", f"round scores {r} add up to more than the cards in hand can hold")
     if phase is not Phase.PLAY:
         table = _HEAD_TABLES[options.heads]
         if tuple(history[-1]) != tuple(_heads(h, table) for h in hands):
             raise _bad_state("bad-history", f"last round's scores {history[-1]} do not match the hands")
+    _check_reachable(players, options, phase, rnd, starter, turn, hands, stacks, stock, bulls, supply, history)
     return State(
         players=players,
         options=options,
         phase=phase,
         round=rnd,
         starter=starter,
-        current=current,
+        turn=turn,
         went_out=went_out,
         hands=hands,
         stacks=stacks,
-        draw=draw,
+        stock=stock,
         bulls=tuple(bulls),
         supply=supply,
         history=tuple(tuple(r) for r in history),
         rng=_rng_from_json(data["rng"]),
     )
+
+
+def _check_reachable(players: int, options: Options, phase: Phase, rnd: int, starter: int, turn: int | None,
+                     hands: tuple[tuple[int, ...], ...], stacks: tuple[tuple[int, ...], ...], stock: tuple[int, ...],
+                     bulls: list[int], supply: int, history: list[list[int]]) -> None:
+    """What play can reach beyond card conservation (docs/rules/11-nimmt.md §8).
+
+    - The starter: round 1 is ``start_player``'s, every later one the seat the history gives.
+    - While the stock lasts every take revealed two cards, so the stock tells how many stacks
+      were taken (K) and how many lie on the table (1 + K), and at most K bull cards have left
+      the supply this round (when they return between rounds).
+    - Before the first take with no bull card out, every turn was one card onto the one stack:
+      its height tells how many turns were played, whose turn it is and every hand's size.
+    """
+    expected = options.start_player if rnd == 1 else _starter_after(history[:rnd - 1], options, players)
+    if starter != expected:
+        raise _bad_state("bad-starter", f"round {rnd} is started by seat {expected}, not seat {starter}",
+                         seat=starter, expected=expected)
+    if not stock:
+        return
+    first = _CARDS_AFTER_DEAL - players * _HAND_SIZE  # the stock once the first stack is turned up
+    taken, odd = divmod(first - len(stock), _NEW_STACKS)
+    if taken < 0 or odd:
+        raise _bad_state("bad-stock", f"a stock of {len(stock)} cards cannot follow a deal to {players}: it starts "
+                                      f"with {first} and every take reveals two", got=len(stock))
+    if len(stacks) != 1 + taken:
+        raise _bad_state("bad-stock", f"a stock of {len(stock)} cards means {taken} take(s) and {1 + taken} "
+                                      f"stack(s) on the table, not {len(stacks)}", expected=1 + taken, got=len(stacks))
+    fresh_bulls = options.bulls_between_rounds == "return" or rnd == 1
+    if fresh_bulls and _BULL_CARDS - supply > taken:
+        raise _bad_state("bad-bulls", f"{_BULL_CARDS - supply} bull card(s) are out of the supply after "
+                                      f"{taken} take(s) this round", expected=taken, got=_BULL_CARDS - supply)
+    if taken or any(bulls) or phase is not Phase.PLAY:
+        return
+    played = len(stacks[0]) - 1  # one card a turn, in turn from the starter
+    if turn != (starter + played) % players:
+        raise _bad_state("bad-turn", f"{played} card(s) played one a turn from seat {starter}: seat "
+                                     f"{(starter + played) % players} is to act, not seat {turn}",
+                         seat=turn, expected=(starter + played) % players)
+    for seat in range(players):
+        moves = played // players + ((seat - starter) % players < played % players)
+        if len(hands[seat]) != _HAND_SIZE - moves:
+            raise _bad_state("bad-hands", f"seat {seat} holds {len(hands[seat])} cards, but has played {moves} "
+                                          f"of its {_HAND_SIZE} before the first take",
+                             seat=seat, expected=_HAND_SIZE - moves, got=len(hands[seat]))
 
 
 def _rng_from_json(data: Json) -> Rng:

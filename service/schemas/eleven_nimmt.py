@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.schemas.common import RngSchema, int_field, kind_field, list_field
+from rules.eleven_nimmt import ENGINE
+from service.schemas.common import RngSchema, int_field, kind_field, list_field, options_schema
 
 GAME_ID = "11-nimmt"
 
@@ -25,34 +26,25 @@ def _cards(**kwargs) -> fields.List:
     return list_field(_card(), 100, **kwargs)
 
 
-class OptionsSchema(Schema):
-    heads = fields.String(required=True, validate=validate.OneOf(["6-nimmt"]))
-    empty_pile = fields.String(required=True, validate=validate.OneOf(["new-stack"]))
-    next_starter = fields.String(required=True, validate=validate.OneOf(["cumulative", "round"]))
-    bulls_between_rounds = fields.String(required=True, validate=validate.OneOf(["return", "keep"]))
-    empty_supply = fields.String(required=True, validate=validate.OneOf(["opponents", "all-players"]))
-    open_information = fields.Boolean(required=True, truthy={True}, falsy={False})
-    final_ties = fields.String(required=True, validate=validate.OneOf(["shared"]))
-    rounds = int_field(0, MAX_ROUNDS, required=True)
-    start_player = int_field(0, MAX_PLAYERS - 1, required=True)
-
-
 class StateSchema(Schema):
     """The full state, exactly as ``ENGINE.to_json`` writes it."""
 
     players = int_field(2, MAX_PLAYERS, required=True)
-    options = fields.Nested(OptionsSchema, required=True)
+    options = fields.Nested(options_schema(ENGINE.options, "ElevenNimmtOptions"), required=True)
     phase = fields.String(required=True, validate=validate.OneOf(["play", "round-over", "game-over"]))
     round = int_field(1, MAX_ROUNDS, required=True)
     starter = int_field(0, MAX_PLAYERS - 1, required=True)
-    current = int_field(0, MAX_PLAYERS - 1, required=True, allow_none=True)
-    went_out = int_field(0, MAX_PLAYERS - 1, required=True, allow_none=True)
+    turn = int_field(0, MAX_PLAYERS - 1, required=True, allow_none=True,
+                     metadata={"description": "the seat to act; null once the round is over"})
+    went_out = int_field(0, MAX_PLAYERS - 1, required=True, allow_none=True,
+                         metadata={"description": "the seat whose hand emptied; null while the round runs"})
     hands = list_field(_cards(), MAX_PLAYERS, 2, required=True)
     stacks = list_field(list_field(_card(), 100, 1), 100, required=True)
-    draw = _cards(required=True)
+    stock = _cards(required=True, metadata={"description": "face-down draw pile, next card last"})
     bulls = list_field(int_field(0, 10), MAX_PLAYERS, 2, required=True)
     supply = int_field(0, 10, required=True)
-    history = list_field(list_field(int_field(0, MAX_HEADS), MAX_PLAYERS, 2), MAX_ROUNDS, required=True)
+    history = list_field(list_field(int_field(0, MAX_HEADS), MAX_PLAYERS, 2), MAX_ROUNDS, required=True,
+                         metadata={"description": "minus points per seat of each finished round"})
     rng = fields.Nested(RngSchema, required=True)
 
 
@@ -99,9 +91,9 @@ class TallySchema(Schema):
     """Cards left in each hand at the end of a round (exactly one hand empty)."""
 
     hands = list_field(_cards(), MAX_PLAYERS, 2, required=True)
-    heads = fields.String(validate=validate.OneOf(["6-nimmt"]))
+    heads = fields.String(validate=validate.OneOf(ENGINE.options["heads"].choices))
     previous = list_field(int_field(0, MAX_HEADS * MAX_ROUNDS), MAX_PLAYERS, 2)
-    bull_cards = list_field(int_field(0, 10), MAX_PLAYERS, 2)
+    bulls = list_field(int_field(0, 10), MAX_PLAYERS, 2)
 
 
 TALLY = TallySchema

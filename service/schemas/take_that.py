@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.schemas.common import RngSchema, int_field, kind_field, list_field
+from rules.take_that import ENGINE
+from service.schemas.common import RngSchema, int_field, kind_field, list_field, options_schema
 
 GAME_ID = "take-that"
 
@@ -28,30 +29,21 @@ def _per_seat(inner: fields.Field, **kwargs) -> fields.List:
     return list_field(inner, _MAX_PLAYERS, min_length=2, **kwargs)
 
 
-class OptionsSchema(Schema):
-    rounds = int_field(1, _MAX_ROUNDS, required=True)
-    professional = fields.Boolean(required=True)
-    next_dealer = fields.String(required=True, validate=validate.OneOf(["clockwise", "same"]))
-    tie_break = fields.String(required=True, validate=validate.OneOf(["shared", "last-round"]))
-    end_when_last_draw_empties_row = fields.Boolean(required=True)
-    professional_twist_penalty = fields.Boolean(required=True)
-    face_down_view = fields.String(required=True, validate=validate.OneOf(["count", "own", "open"]))
-
-
 class StateSchema(Schema):
     players = int_field(2, _MAX_PLAYERS, required=True)
-    options = fields.Nested(OptionsSchema, required=True)
+    options = fields.Nested(options_schema(ENGINE.options, "TakeThatOptions"), required=True)
     round = int_field(1, _MAX_ROUNDS, required=True)
     dealer = int_field(0, _MAX_PLAYERS - 1, required=True)
-    turn = int_field(0, _MAX_PLAYERS - 1, required=True)
+    turn = int_field(0, _MAX_PLAYERS - 1, required=True, allow_none=True,
+                     metadata={"description": "the seat to act; null once the round is over"})
     phase = fields.String(required=True, validate=validate.OneOf(["play", "round-over"]))
-    deck = _cards(required=True, metadata={"description": "draw pile, top card last"})
+    stock = _cards(required=True, metadata={"description": "face-down draw pile, top card last"})
     row = _cards(required=True, metadata={"description": "the row, left to right"})
     hands = _per_seat(_cards(_MAX_HAND), required=True)
     face_up = _per_seat(_cards(), required=True, metadata={"description": "twisted pairs, +1 a card"})
     face_down = _per_seat(_cards(), required=True, metadata={"description": "taken cards, -1 (toad -5) a card"})
-    past = list_field(_per_seat(int_field(-_MAX_ROUND_SCORE, _MAX_ROUND_SCORE)), _MAX_ROUNDS - 1, required=True,
-                      metadata={"description": "scores of the earlier rounds, one list per round"})
+    history = list_field(_per_seat(int_field(-_MAX_ROUND_SCORE, _MAX_ROUND_SCORE)), _MAX_ROUNDS, required=True,
+                         metadata={"description": "scores of the finished rounds, one list per round"})
     rng = fields.Nested(RngSchema, required=True)
 
 
@@ -85,7 +77,7 @@ class TallySeatSchema(Schema):
 class TallySchema(Schema):
     seats = _per_seat(fields.Nested(TallySeatSchema), required=True)
     previous = _per_seat(int_field(-_MAX_ROUNDS * _MAX_ROUND_SCORE, _MAX_ROUNDS * _MAX_ROUND_SCORE))
-    tie_break = fields.String(validate=validate.OneOf(["shared", "last-round"]))
+    tie_break = fields.String(validate=validate.OneOf(ENGINE.options["tie_break"].choices))
 
 
 TALLY = TallySchema

@@ -1,4 +1,4 @@
-"""Scenario tests for 11 nimmt! (spec rules/card-games-000-001-002-004.md §3, vectors 11N-1..13).
+"""Scenario tests for 11 nimmt! ("Rules §n" is docs/rules/11-nimmt.md; vectors 11N-1..13 are the rulebook's examples and edge cases).
 
 Positions are drawn as ``stack i: bottom .. top``; ``hand sN`` is seat N's hand. Cards not
 named in a position lie in the draw pile, whose next card to reveal is its last element.
@@ -7,13 +7,16 @@ named in a position lie in the draw pile, whose next card to reveal is its last 
 from __future__ import annotations
 
 import copy
+import inspect
 import itertools
 import json
 import random
+import re
 
 import pytest
 
-from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn, Rng
+from rules import eleven_nimmt
+from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn, Rng, RulesError
 from rules.eleven_nimmt import (
     _PLAN_CAP,
     ENGINE,
@@ -24,8 +27,10 @@ from rules.eleven_nimmt import (
     Play,
     State,
     Take,
+    _starter_after,
     fits,
 )
+from service.games import BINDINGS
 
 GID = "11-nimmt"
 
@@ -41,7 +46,7 @@ def position(
     draw: list[int] | None = None,
     bulls: list[int] | None = None,
     supply: int | None = None,
-    current: int = 0,
+    turn: int = 0,
     options: dict | None = None,
     history: list[list[int]] = (),
     rnd: int | None = None,
@@ -68,11 +73,11 @@ def position(
         phase=Phase.PLAY,
         round=rnd or len(history) + 1,
         starter=0,
-        current=current,
+        turn=turn,
         went_out=None,
         hands=tuple(tuple(sorted(h)) for h in hands),
         stacks=tuple(tuple(s) for s in stacks),
-        draw=tuple(draw),
+        stock=tuple(draw),
         bulls=tuple(bulls),
         supply=10 - sum(bulls) if supply is None else supply,
         history=tuple(tuple(r) for r in history),
@@ -104,7 +109,7 @@ def single_plays(state: State, seat: int) -> set[int]:
 
 
 def test_distance_rule_wraps_from_100_to_1_on_top_96() -> None:
-    """11N-1: a stack with top 96 accepts 97-100 and 1-6 (spec 3.5).
+    """11N-1: a stack with top 96 accepts 97-100 and 1-6 (rules §5.1).
 
         stack 0: 96          hand s0: 86..100 (not 96), 1..16
     """
@@ -124,7 +129,7 @@ def test_card_5_fits_on_98_at_distance_7() -> None:
     ENGINE.check(state, 0, play((0, [5])))
     after = ENGINE.apply(state, 0, play((0, [5])))
     assert after.stacks == ((98, 5),)
-    assert after.hands[0] == (40,) and after.current == 1
+    assert after.hands[0] == (40,) and after.turn == 1
 
 
 def test_top_54_accepts_55_to_64() -> None:
@@ -168,7 +173,7 @@ def test_bull_card_allows_any_subset_of_34_to_43_on_33() -> None:
 
 
 def test_cards_go_on_in_order_of_distance_from_the_old_top() -> None:
-    """Spec 3.5: several cards go on ascending by distance from the old top, wrapping.
+    """Rules §5.2: several cards go on ascending by distance from the old top, wrapping.
 
         stack 0: 96          hand s0: 2 4 99 50      bulls s0: 1
         play {0: [2, 4, 99]}  ->  stack 0: 96 99 2 4
@@ -181,7 +186,7 @@ def test_cards_go_on_in_order_of_distance_from_the_old_top() -> None:
 
 
 def test_each_card_is_checked_against_the_top_before_the_turn() -> None:
-    """Spec 3.5: 44 fits on 34 but not on the old top 33, so {34, 44} is illegal.
+    """Rules §5.2: 44 fits on 34 but not on the old top 33, so {34, 44} is illegal.
 
         stack 0: 33          hand s0: 34 44 50      bulls s0: 1
     """
@@ -244,8 +249,9 @@ def test_malformed_plays_are_refused_with_their_codes() -> None:
     assert code_of(state, 0, Play(((0, (34,)), (0, (35,))))) == f"{GID}.duplicate-stack"
     assert code_of(state, 0, play((0, [36]))) == f"{GID}.card-not-in-hand"
     assert code_of(state, 1, play((0, [34]))) == f"{GID}.not-your-turn"
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as err:
         ENGINE.check(state, 1, play((0, [34])))
+    assert err.value.code == f"{GID}.not-your-turn" and err.value.context == {"seat": 1}
 
 
 # --------------------------------------------------------------------------- taking
@@ -286,9 +292,9 @@ def test_taking_three_cards_earns_a_bull_card_and_reveals_two_stacks() -> None:
     assert after.hands[2] == (17, 18, 31, 36, 46, 98)
     assert after.bulls == (0, 0, 1) and after.supply == 9
     assert after.stacks == ((23,), (87,))
-    assert after.current == 0
+    assert after.turn == 0
     events = ENGINE.events(state, 2, Take(0), after)
-    assert {"type": "bull-card", "seat": 2, "from": "supply"} in events
+    assert {"type": "bull-card", "seat": 2, "source": None} in events
     assert {"type": "new-stacks", "cards": [23, 87]} in events
 
 
@@ -315,7 +321,7 @@ def test_taking_one_card_earns_nothing_and_adds_a_stack() -> None:
     state = _after_11n6()
     for seat, card in [(0, 88), (1, 92), (2, 98), (0, 5)]:
         state = ENGINE.apply(state, seat, play((1, [card])))
-    assert state.current == 1
+    assert state.turn == 1
     assert ENGINE.legal_moves(state, 1) == [Take(0), Take(1)]
     after = ENGINE.apply(state, 1, Take(0))
     assert after.hands[1] == (23, 70, 71)
@@ -329,7 +335,7 @@ def test_empty_supply_taker_chooses_among_tied_opponents() -> None:
 
         stack 0: 10 12 15   stack 1: 70     bulls: 4 4 2, supply 0
     """
-    state = position([[1, 2], [3, 4], [5, 6]], [[10, 12, 15], [70]], bulls=[4, 4, 2], supply=0, current=2)
+    state = position([[1, 2], [3, 4], [5, 6]], [[10, 12, 15], [70]], bulls=[4, 4, 2], supply=0, turn=2)
     takes = [m for m in ENGINE.legal_moves(state, 2) if isinstance(m, Take)]
     assert takes == [Take(0, 0), Take(0, 1), Take(1, 0), Take(1, 1)]
     assert code_of(state, 2, Take(0)) == f"{GID}.source-required"
@@ -339,7 +345,7 @@ def test_empty_supply_taker_chooses_among_tied_opponents() -> None:
     assert from_a.bulls == (3, 4, 3) and from_b.bulls == (4, 3, 3)
     assert from_a.supply == from_b.supply == 0
     events = ENGINE.events(state, 2, Take(0, 1), from_b)
-    assert {"type": "bull-card", "seat": 2, "from": 1} in events
+    assert {"type": "bull-card", "seat": 2, "source": 1} in events
     # a stack of 1 card: the source is still required (public rule) but nothing moves
     small = ENGINE.apply(state, 2, Take(1, 0))
     assert small.bulls == (4, 4, 2)
@@ -354,7 +360,7 @@ def test_source_is_refused_while_the_supply_has_bull_cards() -> None:
 
 def test_empty_supply_single_opponent_with_most_needs_no_source() -> None:
     """Supply empty; s0 5 bulls, s1 3, s2 2; s0 takes 3 cards: the bull comes from s1
-    (ruling 3.10.5: only opponents give); naming s1 is accepted too, s2 is not.
+    (rules §5.4: only opponents give); naming s1 is accepted too, s2 is not.
 
         stack 0: 10 12 15     bulls: 5 3 2, supply 0
     """
@@ -378,14 +384,14 @@ def test_option_empty_supply_all_players_moves_nothing_when_taker_has_most() -> 
     assert code_of(state, 0, Take(0, 1)) == f"{GID}.bad-source"
     # the seat with 2 takes from the seat with the most overall
     other = position(
-        [[1, 2], [3, 4], [5, 6]], [[10, 12, 15]], bulls=[5, 3, 2], supply=0, current=2,
+        [[1, 2], [3, 4], [5, 6]], [[10, 12, 15]], bulls=[5, 3, 2], supply=0, turn=2,
         options={"empty_supply": "all-players"},
     )
     assert ENGINE.apply(other, 2, Take(0)).bulls == (4, 3, 3)
 
 
 def test_no_opponent_with_bull_cards_means_no_bull_card_moves() -> None:
-    """Ruling 3.10.5: supply empty and only the taker holds bull cards: nothing moves.
+    """Rules §5.4: supply empty and only the taker holds bull cards: nothing moves.
 
         stack 0: 10 12 15     bulls: 10 0, supply 0
     """
@@ -395,30 +401,30 @@ def test_no_opponent_with_bull_cards_means_no_bull_card_moves() -> None:
     assert code_of(state, 0, Take(0, 1)) == f"{GID}.bad-source"
 
 
-# --------------------------------------------------------------------------- empty draw pile (3.9)
+# --------------------------------------------------------------------------- empty stock (§5.3)
 
 
 def test_take_reveals_only_the_cards_left_in_the_draw_pile() -> None:
-    """Spec 3.9: a take with one card left in the pile reveals one stack; with none, none.
+    """Rules §5.3: a take with one card left in the pile reveals one stack; with none, none.
 
         stack 0: 10 12   stack 1: 40     draw: 77
     """
     state = position([[1, 2], [3, 4]], [[10, 12], [40]], draw=[77], spare_to=1)
     after = ENGINE.apply(state, 0, Take(0))
-    assert after.stacks == ((40,), (77,)) and after.draw == ()
+    assert after.stacks == ((40,), (77,)) and after.stock == ()
     again = ENGINE.apply(after, 1, Take(0))
-    assert again.stacks == ((77,),) and again.draw == ()
+    assert again.stacks == ((77,),) and again.stock == ()
 
 
 def test_no_stacks_means_placing_any_card_as_a_new_stack() -> None:
-    """Spec 3.9: the pile is empty and the last stack was taken: the next player must place
+    """Rules §5.3: the pile is empty and the last stack was taken: the next player must place
     any one card from hand as a new stack.
 
         stack 0: 10 12     draw: (empty)     hand s1: 3 4 ...
     """
     state = position([[1, 2], [3, 4]], [[10, 12]], draw=[], spare_to=1)
     after = ENGINE.apply(state, 0, Take(0))
-    assert after.stacks == () and after.current == 1
+    assert after.stacks == () and after.turn == 1
     hand = after.hands[1]
     assert ENGINE.legal_moves(after, 1) == [NewStack(c) for c in hand]
     assert code_of(after, 1, Take(0)) == f"{GID}.no-stacks"
@@ -430,7 +436,7 @@ def test_no_stacks_means_placing_any_card_as_a_new_stack() -> None:
 
 
 def test_placing_the_last_card_as_a_new_stack_ends_the_round() -> None:
-    """Spec 3.9: a new stack made from the last card in hand ends the round as usual.
+    """Rules §5.3: a new stack made from the last card in hand ends the round as usual.
 
         stacks: none     hand s0: 42     hand s1: everything else
     """
@@ -450,7 +456,7 @@ def test_round_end_counts_heads_left_in_hand() -> None:
     """
     state = position([[21], [55, 10, 3, 100]], [[20]])
     after = ENGINE.apply(state, 0, play((0, [21])))
-    assert after.phase is Phase.ROUND_OVER and after.current is None and after.went_out == 0
+    assert after.phase is Phase.ROUND_OVER and after.turn is None and after.went_out == 0
     assert ENGINE.to_act(after) == frozenset({0, 1})
     report = ENGINE.scores(after)
     assert report.round == (0, 14) and report.totals == (0, 14) and report.final
@@ -463,7 +469,7 @@ def test_round_end_counts_heads_left_in_hand() -> None:
 
 
 def test_heads_table_totals_167() -> None:
-    """Spec 3.2: the 6 nimmt! table on 1..100 has 167 heads: 55 has 7, multiples of 11 have 5."""
+    """Rules §2.2: the 6 nimmt! table on 1..100 has 167 heads: 55 has 7, multiples of 11 have 5."""
     report = ENGINE.score_tally({"hands": [list(range(1, 100)), []]})
     assert report.round == (167 - 3, 0)  # 100 (3 heads) is on the table
     cards = {e["card"]: e["heads"] for e in report.breakdown[0]["cards"]}
@@ -475,7 +481,7 @@ def test_mid_round_scores_are_running_heads_in_hand() -> None:
     state = position([[55, 1], [10]], [[20]], history=[[0, 4]], options={"rounds": 3})
     report = ENGINE.scores(state)
     assert report.round == (8, 3) and report.totals == (8, 7) and not report.final
-    assert report.breakdown[1]["previous_rounds"] == [4] and report.winners == ()
+    assert report.breakdown[1]["earlier_rounds"] == [4] and report.winners == ()
 
 
 def _round_over(players: int, history: list[list[int]], went_out: int, options: dict | None = None) -> State:
@@ -485,11 +491,13 @@ def _round_over(players: int, history: list[list[int]], went_out: int, options: 
     ones = iter(c for c in range(1, 101) if c % 5 and c % 11)
     hands = tuple(tuple(next(ones) for _ in range(last[s])) for s in range(players))
     held = {c for h in hands for c in h}
-    rest = tuple(c for c in range(1, 101) if c not in held)
+    rest = tuple(c for c in range(1, 101) if c not in held)  # one ascending stack, the stock used up
+    opts = Options(**ENGINE.resolve_options(options))
+    starter = _starter_after(history[:-1], opts, players) if len(history) > 1 else 0
     return State(
-        players=players, options=Options(**ENGINE.resolve_options(options)), phase=Phase.ROUND_OVER,
-        round=len(history), starter=0, current=None, went_out=went_out, hands=hands,
-        stacks=(rest[:1],), draw=rest[1:], bulls=(1,) * players, supply=10 - players,
+        players=players, options=opts, phase=Phase.ROUND_OVER,
+        round=len(history), starter=starter, turn=None, went_out=went_out, hands=hands,
+        stacks=(rest,), stock=(), bulls=(1,) * players, supply=10 - players,
         history=tuple(tuple(r) for r in history), rng=Rng.from_seed(1),
     )
 
@@ -502,9 +510,9 @@ def test_highest_cumulative_total_starts_the_next_round() -> None:
     state = _round_over(4, [[0, 9, 2, 3], [4, 0, 8, 2]], went_out=1)
     ENGINE.from_json(ENGINE.to_json(state))  # a consistent position
     nxt = ENGINE.apply(state, 3, NextRound())
-    assert nxt.round == 3 and nxt.starter == 2 and nxt.current == 2
+    assert nxt.round == 3 and nxt.starter == 2 and nxt.turn == 2
     assert nxt.phase is Phase.PLAY and all(len(h) == 10 for h in nxt.hands)
-    assert len(nxt.stacks) == 1 and len(nxt.draw) == 100 - 41
+    assert len(nxt.stacks) == 1 and len(nxt.stock) == 100 - 41
     assert nxt.bulls == (0, 0, 0, 0) and nxt.supply == 10, "bull cards return to the supply"
     assert nxt.rng.counter > state.rng.counter
 
@@ -523,8 +531,9 @@ def test_four_players_play_four_rounds_then_the_game_ends() -> None:
     totals = ENGINE.scores(after).totals
     assert totals == (10, 7, 8, 10)
     assert ENGINE.outcome(after).winners == (1,) == ENGINE.scores(after).winners
-    with pytest.raises(GameOver):
+    with pytest.raises(GameOver) as err:
         ENGINE.check(after, 0, NextRound())
+    assert err.value.code == f"{GID}.game-over"
     assert ENGINE.legal_moves(after, 0) == []
 
 
@@ -534,7 +543,7 @@ def test_next_round_only_once_the_round_is_over() -> None:
 
 
 def test_final_tie_is_a_shared_win() -> None:
-    """Ruling 3.10.7: equal fewest totals share the win (2 players, 2 rounds)."""
+    """Rules §6.4: equal fewest totals share the win (2 players, 2 rounds)."""
     state = position([[21], [10, 1]], [[20]], history=[[4, 0]])
     after = ENGINE.apply(state, 0, play((0, [21])))
     assert after.phase is Phase.GAME_OVER
@@ -543,7 +552,7 @@ def test_final_tie_is_a_shared_win() -> None:
 
 
 def test_starter_tie_goes_to_more_in_the_last_round_then_clockwise() -> None:
-    """Ruling 3.10.3: totals tie -> more in the last round; still tied -> clockwise after
+    """Rules §6.2: totals tie -> more in the last round; still tied -> clockwise after
     the seat that went out.
 
         a) history [0, 6, 3, 5], [3, 0, 3, 1]: totals [3, 6, 6, 6]; last round 0/3/1 -> s2
@@ -580,7 +589,7 @@ def test_option_keep_bull_cards_between_rounds() -> None:
 
 
 def test_option_rounds_overrides_one_round_per_player() -> None:
-    """Ruling 3.10.8: 'rounds' overrides the number of rounds (0 = one per player)."""
+    """Rules §6.4: 'rounds' overrides the number of rounds (0 = one per player)."""
     state = position([[21], [1], [2]], [[20]], options={"rounds": 1})
     assert ENGINE.apply(state, 0, play((0, [21]))).phase is Phase.GAME_OVER
     state = position([[21], [1], [2]], [[20]])
@@ -588,17 +597,19 @@ def test_option_rounds_overrides_one_round_per_player() -> None:
 
 
 def test_option_start_player_and_new_game() -> None:
-    """Spec 3.3: 10 cards each, one face-up stack, the rest in the draw pile; start_player starts."""
+    """Rules §3: 10 cards each, one face-up stack, the rest in the draw pile; start_player starts."""
     state = ENGINE.new(5, 11, {"start_player": 3})
-    assert state.current == 3 and state.starter == 3
+    assert state.turn == 3 and state.starter == 3
     assert [len(h) for h in state.hands] == [10] * 5
-    assert len(state.stacks) == 1 and len(state.stacks[0]) == 1 and len(state.draw) == 49
+    assert len(state.stacks) == 1 and len(state.stacks[0]) == 1 and len(state.stock) == 49
     assert state.supply == 10 and state.bulls == (0,) * 5
     assert ENGINE.options_of(state)["start_player"] == 3
-    with pytest.raises(InvalidOption):
+    with pytest.raises(InvalidOption) as err:
         ENGINE.new(3, 1, {"start_player": 3})
-    with pytest.raises(InvalidOption):
+    assert err.value.code == "options.out-of-range"
+    with pytest.raises(InvalidOption) as err:
         ENGINE.new(8, 1)
+    assert err.value.code == "options.players"
     with pytest.raises(InvalidOption) as err:
         ENGINE.new(3, 1, setup={"x": 1})
     assert err.value.code == f"{GID}.setup-unsupported"
@@ -610,18 +621,18 @@ def test_option_start_player_and_new_game() -> None:
 
 
 def test_view_hides_hands_draw_pile_and_stack_contents() -> None:
-    """Spec 3.4 and 3.10.6: a seat sees its own hand, the other hands as counts, the draw
-    pile as a count and stacks as top cards only; never the rng.
+    """Rules §4: a seat sees its own hand, the other hands as null with their sizes, the stock
+    as a count and stacks as top cards only; never the rng.
 
         stack 0: 31 36 46   stack 1: 87      hand s0: 1 2     hand s1: 3 4 5
     """
     state = position([[1, 2], [3, 4, 5]], [[31, 36, 46], [87]])
     view = ENGINE.view(state, 0)
-    assert view["hands"] == [[1, 2], 3]
+    assert view["hands"] == [[1, 2], None] and view["hand_sizes"] == [2, 3]
     assert view["stacks"] == [46, 87]
-    assert view["draw"] == len(state.draw)
+    assert view["stock"] == len(state.stock)
     assert "rng" not in view
-    assert ENGINE.view(state, None)["hands"] == [2, 3]
+    assert ENGINE.view(state, None)["hands"] == [None, None]
     text = json.dumps(ENGINE.view(state, 1))
     assert "36" not in text and "31" not in text
 
@@ -630,12 +641,14 @@ def test_option_open_information_shows_whole_stacks() -> None:
     state = position([[1, 2], [3, 4, 5]], [[31, 36, 46], [87]], options={"open_information": True})
     view = ENGINE.view(state, None)
     assert view["stacks"] == [[31, 36, 46], [87]]
-    assert view["hands"] == [2, 3] and isinstance(view["draw"], int)
+    assert view["hands"] == [None, None] and view["hand_sizes"] == [2, 3] and isinstance(view["stock"], int)
 
 
 def test_hands_are_shown_once_the_round_is_over() -> None:
     state = _round_over(3, [[0, 2, 3]], 0)
-    assert ENGINE.view(state, None)["hands"] == [list(h) for h in state.hands]
+    view = ENGINE.view(state, None)
+    assert view["hands"] == [list(h) for h in state.hands]
+    assert view["hand_sizes"] == [len(h) for h in state.hands]
 
 
 # --------------------------------------------------------------------------- tally
@@ -644,11 +657,11 @@ def test_hands_are_shown_once_the_round_is_over() -> None:
 def test_tally_counts_heads_per_seat_with_breakdown() -> None:
     """11N-12 as a score sheet: hands [55 10 3 100], [], [11 12] -> 14, 0, 6."""
     report = ENGINE.score_tally(
-        {"hands": [[55, 10, 3, 100], [], [11, 12]], "previous": [5, 0, 1], "bull_cards": [2, 0, 3]}
+        {"hands": [[55, 10, 3, 100], [], [11, 12]], "previous": [5, 0, 1], "bulls": [2, 0, 3]}
     )
     assert report.round == (14, 0, 6) and report.totals == (19, 0, 7) and report.final
     assert report.breakdown[2]["cards"] == [{"card": 11, "heads": 5}, {"card": 12, "heads": 1}]
-    assert report.breakdown[1]["went_out"] and report.breakdown[0]["bull_cards"] == 2
+    assert report.breakdown[1]["went_out"] and report.breakdown[0]["bulls"] == 2
 
 
 @pytest.mark.parametrize(
@@ -661,7 +674,7 @@ def test_tally_counts_heads_per_seat_with_breakdown() -> None:
         ({"hands": [[101], []]}, "bad-card"),
         ({"hands": [[True], []]}, "bad-card"),
         ({"hands": [list(range(1, 101)), []]}, "bad-tally"),
-        ({"hands": [[1], []], "bull_cards": [6, 5]}, "bad-tally"),
+        ({"hands": [[1], []], "bulls": [6, 5]}, "bad-tally"),
         ({"hands": [[1], []], "heads": "bullenparty"}, "bad-tally"),
         ({"hands": [[1], []], "extra": 1}, "bad-tally"),
         ({"hands": "x"}, "bad-tally"),
@@ -693,12 +706,12 @@ def _tampered(change) -> dict:
 @pytest.mark.parametrize(
     ("change", "code"),
     [
-        (lambda d: d["hands"][0].pop(), "lost-card"),
+        (lambda d: d["hands"][0].pop(), "missing-card"),
         (lambda d: d["hands"][1].append(d["hands"][0][0]), "duplicate-card"),
-        (lambda d: d["draw"].append(0), "bad-card"),
-        (lambda d: d.update(current=None), "bad-turn"),
-        (lambda d: d.update(current=3), "bad-seat"),
-        (lambda d: d.update(current=True), "bad-seat"),
+        (lambda d: d["stock"].append(0), "bad-card"),
+        (lambda d: d.update(turn=None), "bad-turn"),
+        (lambda d: d.update(turn=3), "bad-seat"),
+        (lambda d: d.update(turn=True), "bad-seat"),
         (lambda d: d.update(went_out=1), "bad-turn"),
         (lambda d: d.update(phase="round-over"), "bad-turn"),
         (lambda d: d.update(phase="dealing"), "bad-phase"),
@@ -725,7 +738,7 @@ def test_from_json_rejects_a_stack_breaking_the_distance_rule() -> None:
     """stack [31, 80]: 80 is not within 10 above 31."""
     state = position([[1, 2], [3]], [[31, 80]])
     assert invalid_code(ENGINE.to_json(state)) == f"{GID}.bad-stack"
-    assert ENGINE.from_json(ENGINE.to_json(position([[10, 11], [30]], [[96, 99, 2, 4]]))).stacks == ((96, 99, 2, 4),)
+    assert ENGINE.from_json(ENGINE.to_json(position([[10, 11], [30]], [[96, 99, 2, 4]], draw=[], spare_to=1))).stacks == ((96, 99, 2, 4),)
 
 
 def test_from_json_rejects_an_empty_hand_mid_round_and_garbage() -> None:
@@ -844,7 +857,7 @@ def test_two_player_random_games_end_well_within_the_cap() -> None:
 
 
 def test_two_stacks_in_one_turn_each_card_checked_against_its_own_old_top_with_wrap() -> None:
-    """Spec 3.5 / 3.7: with 2 bull cards a plan covers 2 stacks; every card is checked against
+    """Rules §5.2: with 2 bull cards a plan covers 2 stacks; every card is checked against
     the top ITS stack had before the turn, and each stack gets its cards in order of distance
     from that top (wrapping past 100).
 
@@ -865,7 +878,7 @@ def test_two_stacks_in_one_turn_each_card_checked_against_its_own_old_top_with_w
 
 
 def test_voluntary_take_although_a_play_is_possible() -> None:
-    """Spec 3.5: PLAY or TAKE is always allowed; taking is also a tactical choice. A take of
+    """Rules §5: PLAY or TAKE is always allowed; taking is also a tactical choice. A take of
     3 cards earns a bull card even though 47 could have been played.
 
         stack 0: 31 36 46      hand s0: 47 90      bulls 0, supply 10
@@ -880,7 +893,7 @@ def test_voluntary_take_although_a_play_is_possible() -> None:
 
 
 def test_last_supply_card_then_bull_cards_come_from_opponents() -> None:
-    """Spec 3.5 / ruling 3.10.5: the last supply card goes to the taker; the next taker of 3+
+    """Rules §5.2 / §5.4: the last supply card goes to the taker; the next taker of 3+
     cards gets one from the opponent holding the most.
 
         stack 0: 10 12 15   stack 1: 50 52 55      bulls: 5 4, supply 1
@@ -894,7 +907,7 @@ def test_last_supply_card_then_bull_cards_come_from_opponents() -> None:
 
 
 def test_a_bull_card_won_by_taking_is_used_from_the_next_turn() -> None:
-    """Spec 3.5: TAKE ends the turn; the bull card it earned lets the taker play several cards
+    """Rules §5.2: TAKE ends the turn; the bull card it earned lets the taker play several cards
     on their next turn.
 
         stack 0: 31 36 46      hand s0: 22 23     draw: ... 60 20 (20 revealed first)   bulls 0
@@ -903,7 +916,7 @@ def test_a_bull_card_won_by_taking_is_used_from_the_next_turn() -> None:
     state = position([[22, 23], [70, 71]], [[31, 36, 46]], draw_top=[60, 20])
     assert code_of(state, 0, play((0, [31]))) == f"{GID}.card-not-in-hand"
     after = ENGINE.apply(state, 0, Take(0))
-    assert after.current == 1 and after.bulls == (1, 0)
+    assert after.turn == 1 and after.bulls == (1, 0)
     assert after.stacks == ((20,), (60,))
     after = ENGINE.apply(after, 1, play((1, [70])))
     after = ENGINE.apply(after, 0, play((0, [23, 22])))
@@ -912,11 +925,129 @@ def test_a_bull_card_won_by_taking_is_used_from_the_next_turn() -> None:
 
 
 def test_bull_cards_held_at_the_round_end_score_nothing() -> None:
-    """Spec 3.2 / 3.6: bull cards are not scored; only the heads in hand count.
+    """Rules §2.2 / §6.1: bull cards are not scored; only the heads in hand count.
 
         stack 0: 20     hand s0: 21 (goes out)     hand s1: 10 55, holds 3 bull cards
     """
     state = position([[21], [10, 55]], [[20]], bulls=[0, 3])
     after = ENGINE.apply(state, 0, play((0, [21])))
     report = ENGINE.scores(after)
-    assert report.round == (0, 10) and report.breakdown[1]["bull_cards"] == 3
+    assert report.round == (0, 10) and report.breakdown[1]["bulls"] == 3
+
+
+# --------------------------------------------------------------------------- code catalogue (DESIGN 4.4)
+
+
+def _raised(action) -> RulesError:
+    with pytest.raises(RulesError) as err:
+        action()
+    return err.value
+
+
+def _state_with(change) -> dict:
+    return _tampered(change)
+
+
+def _no_stacks() -> State:
+    """stack: none    stock: empty    hand s0: 1 2    hand s1: 3 ..."""
+    return position([[1, 2], [3, 4]], [], draw=[], spare_to=1)
+
+
+def _with_bulls() -> State:
+    """stack 0: 33   stack 1: 60    hand s0: 34 35 61, one bull card"""
+    return position([[34, 35, 61], [70]], [[33], [60]], bulls=[1, 0], draw_top=[90])
+
+
+def _empty_supply() -> State:
+    """stack 0: 10 12 15    bulls 4 4 2, supply 0, seat 2 to act"""
+    return position([[1, 2], [3, 4], [5, 6]], [[10, 12, 15], [70]], bulls=[4, 4, 2], supply=0, turn=2)
+
+
+#: one real raise of every catalogued code: the action and the code it must raise
+TRIGGERS = {
+    "not-your-turn": lambda: ENGINE.check(ENGINE.new(3, 1), 2, Take(0)),
+    "game-over": lambda: ENGINE.check(
+        ENGINE.apply(position([[21], [1], [2], [3]], [[20]], history=[[0, 5, 3, 4], [10, 0, 2, 3], [0, 1, 2, 2]]),
+                     0, play((0, [21]))), 0, NextRound()),
+    "no-such-seat": lambda: BINDINGS[GID].view(ENGINE.new(3, 1), 5),
+    "bad-move": lambda: ENGINE.move_from_json({"kind": "fly"}),
+    "round-not-over": lambda: ENGINE.check(ENGINE.new(2, 1), 0, NextRound()),
+    "round-over": lambda: ENGINE.check(_round_over(3, [[0, 2, 3]], 0), 0, Take(0)),
+    "no-stacks": lambda: ENGINE.check(_no_stacks(), 0, Take(0)),
+    "empty-play": lambda: ENGINE.check(_with_bulls(), 0, Play(())),
+    "no-such-stack": lambda: ENGINE.check(_with_bulls(), 0, play((5, [34]))),
+    "duplicate-stack": lambda: ENGINE.check(_with_bulls(), 0, Play(((0, (34,)), (0, (35,))))),
+    "duplicate-card": lambda: ENGINE.check(_with_bulls(), 0, Play(((0, (34,)), (1, (34,))))),
+    "needs-bull-card": lambda: ENGINE.check(position([[34, 35], [70]], [[33]]), 0, play((0, [34, 35]))),
+    "too-many-stacks": lambda: ENGINE.check(_with_bulls(), 0, play((0, [34]), (1, [61]))),
+    "card-not-in-hand": lambda: ENGINE.check(_with_bulls(), 0, play((0, [36]))),
+    "not-in-range": lambda: ENGINE.check(_with_bulls(), 0, play((1, [34]))),
+    "source-required": lambda: ENGINE.check(_empty_supply(), 2, Take(0)),
+    "source-not-needed": lambda: ENGINE.check(_with_bulls(), 0, Take(0, 1)),
+    "bad-source": lambda: ENGINE.check(_empty_supply(), 2, Take(0, 2)),
+    "stacks-on-table": lambda: ENGINE.check(_with_bulls(), 0, NewStack(34)),
+    "setup-unsupported": lambda: ENGINE.new(3, 1, setup={"x": 1}),
+    "malformed-state": lambda: ENGINE.from_json([]),
+    "bad-players": lambda: ENGINE.from_json(_state_with(lambda d: d.update(players=9))),
+    "bad-options": lambda: ENGINE.from_json(_state_with(lambda d: d["options"].update(heads="x"))),
+    "bad-phase": lambda: ENGINE.from_json(_state_with(lambda d: d.update(phase="dealing"))),
+    "bad-round": lambda: ENGINE.from_json(_state_with(lambda d: d.update(round=4))),
+    "bad-seat": lambda: ENGINE.from_json(_state_with(lambda d: d.update(turn=3))),
+    "bad-turn": lambda: ENGINE.from_json(_state_with(lambda d: d.update(turn=None))),
+    "bad-hands": lambda: ENGINE.from_json(_state_with(lambda d: d.update(players=4))),
+    "bad-stack": lambda: ENGINE.from_json(_state_with(lambda d: d.update(stacks=[[]]))),
+    "bad-stock": lambda: ENGINE.from_json(_state_with(lambda d: d["stacks"].append([d["stock"].pop()]))),
+    "bad-card": lambda: ENGINE.from_json(_state_with(lambda d: d["stock"].append(0))),
+    "missing-card": lambda: ENGINE.from_json(_state_with(lambda d: d["hands"][0].pop())),
+    "bad-bulls": lambda: ENGINE.from_json(_state_with(lambda d: d.update(supply=9))),
+    "bad-history": lambda: ENGINE.from_json(_state_with(lambda d: d.update(history=[[0, 1, 2]]))),
+    "bad-starter": lambda: ENGINE.from_json(_state_with(lambda d: d.update(starter=1))),
+    "bad-rng": lambda: ENGINE.from_json(_state_with(lambda d: d.update(rng={"v": 1}))),
+    "bad-tally": lambda: ENGINE.score_tally({"hands": [[1], [2]]}),
+}
+
+
+def _codes_read_from_the_module() -> set[str]:
+    """Every code the module's source spells: ``{_GAME}.name``, and the short names passed to
+    its state helpers (``_bad_state("name"``, ``_card_list(value, what, "name")``)."""
+    source = inspect.getsource(eleven_nimmt)
+    names = set(re.findall(r'\{_GAME\}\.([a-z][a-z-]+)', source))
+    names |= set(re.findall(r'_bad_state\(\s*"([a-z][a-z-]+)"', source))
+    names |= set(re.findall(r'_card_list\([^(),]*,[^(),]*,\s*"([a-z][a-z-]+)"\)', source))  # its third argument
+    names |= {"not-your-turn", "game-over"}  # BaseEngine.check_turn, with the game id
+    names |= {"no-such-seat"}  # service.games.GameBinding.view, with the game id
+    return {f"{GID}.{n}" for n in names}
+
+
+def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised() -> None:
+    """DESIGN 4.4: the catalogue lists exactly the codes the module raises."""
+    assert _codes_read_from_the_module() == set(ENGINE.codes)
+    assert {f"{GID}.{name}" for name in TRIGGERS} == set(ENGINE.codes)
+
+
+@pytest.mark.parametrize("name", sorted(TRIGGERS))
+def test_each_code_is_raised_with_the_context_its_polish_detail_needs(name: str) -> None:
+    """A real raise of each code; its Polish detail formats with the raise's context."""
+    error = _raised(TRIGGERS[name])
+    assert error.code == f"{GID}.{name}"
+    entry = ENGINE.codes[error.code]
+    assert entry.title and entry.title_pl and entry.detail_pl
+    detail = entry.detail_pl.format(**error.context)
+    assert "{" not in detail and "None" not in detail
+
+
+def test_codes_raised_while_playing_are_catalogued() -> None:
+    """By playing: every refusal met by checking unlisted moves on random states is catalogued."""
+    rnd = random.Random(11)
+    seen = set()
+    for state, seat, _ in _random_states(3, 4, 300):
+        seat = 0 if seat is None else seat
+        for move in (Take(rnd.randrange(6)), NewStack(rnd.randrange(1, 101)), NextRound(),
+                     play((rnd.randrange(4), [rnd.randrange(1, 101)]))):
+            for who in (seat, (seat + 1) % 3):
+                try:
+                    ENGINE.check(state, who, move)
+                except RulesError as exc:
+                    seen.add(exc.code)
+                    ENGINE.codes[exc.code].detail_pl.format(**exc.context)
+    assert seen <= set(ENGINE.codes) and len(seen) >= 5

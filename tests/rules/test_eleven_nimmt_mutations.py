@@ -1,0 +1,369 @@
+"""Impossible 11 nimmt! states are refused (issue 10 §2; docs/rules/11-nimmt.md §8).
+
+Real mid-game states come from seeded random playouts (``tests/playout.py``'s chooser) under
+several option sets. Each is mutated in one way (duplicate, missing and foreign cards; hand
+sizes; counters; scores; seats; phases; types) and loaded the way the service loads a state
+(``BINDINGS["11-nimmt"].load_state``: the schema, then ``from_json``). A mutation must be
+refused (a marshmallow ValidationError, or InvalidState with an ``11-nimmt.`` code), unless
+its kind names why play can reach the result (``reachable``); nothing else may be raised.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+from marshmallow import ValidationError
+
+from rules.base import InvalidState
+from rules.eleven_nimmt import ENGINE, Phase, State
+from service.games import BINDINGS
+from tests.playout import choose
+
+GAME = "11-nimmt"
+OPTION_SETS = (
+    {"rounds": 2},
+    {"rounds": 2, "bulls_between_rounds": "keep", "next_starter": "round"},
+    {"rounds": 2, "empty_supply": "all-players", "start_player": 1},
+)
+
+
+def _kind(move) -> str:
+    return ENGINE.move_to_json(move)["kind"]
+
+
+def _playout(seed: int, players: int, options: dict, taker: bool) -> list[State]:
+    """Every state of one seeded random game (takes weighted down, as in the conformance suite).
+    A ``taker`` game chooses among the takes alone half the time while the stock lasts, so that
+    the stock runs out before a hand empties."""
+    rnd = random.Random(seed)
+    state = ENGINE.new(players, seed, options)
+    states = [state]
+    while ENGINE.to_act(state) and len(states) < 3000:
+        seat = min(ENGINE.to_act(state))
+        moves = list(ENGINE.legal_moves(state, seat))
+        if taker and state.stock and rnd.random() < 0.5:
+            moves = [m for m in moves if _kind(m) == "take"] or moves
+        state = ENGINE.apply(state, seat, choose(rnd, GAME, moves, _kind))
+        states.append(state)
+    return states
+
+
+def _taken(state: State) -> int | None:
+    """Stacks taken this round, while the stock tells (docs/rules/11-nimmt.md §8)."""
+    if not state.stock:
+        return None
+    return (99 - 10 * state.players - len(state.stock)) // 2
+
+
+def _fresh(state: State) -> bool:
+    """No stack taken and no bull card out: every turn so far was one card on the one stack."""
+    return _taken(state) == 0 and not any(state.bulls)
+
+
+def _real_states() -> list[State]:
+    """About 100 states: a spread of each of 9 games (2, 4 and 7 players, each option set),
+    the fresh deals and every finished round, so fresh tables, stocks half gone and used up,
+    finished rounds and later rounds all appear."""
+    states = []
+    for i, options in enumerate(OPTION_SETS):
+        for players in (2, 4, 7):
+            game = _playout(200 + 10 * i + players, players, options, taker=players != 4)
+            step = max(1, len(game) // 8)
+            states += game[1:4] + game[5::step] + [s for s in game if s.phase is not Phase.PLAY]
+    return states
+
+
+REAL = _real_states()
+
+
+def _load(data) -> str:
+    """``"refused"`` or ``"accepted"``; any other exception fails the test."""
+    try:
+        BINDINGS[GAME].load_state(data)
+    except ValidationError:
+        return "refused"
+    except InvalidState as exc:
+        assert exc.code.startswith(f"{GAME}."), exc.code
+        return "refused"
+    return "accepted"
+
+
+# --------------------------------------------------------------------------- mutations
+
+Mutate = Callable[[dict, State, random.Random], bool]  # changes ``data``; False: does not apply
+
+
+def _cards_in(data: dict) -> list[tuple[list, int]]:
+    spots = []
+    for pile in [data["stock"], *data["hands"], *data["stacks"]]:
+        spots += [(pile, i) for i in range(len(pile))]
+    return spots
+
+
+def _duplicate(data, state, rnd) -> bool:
+    (a, i), (b, j) = rnd.sample(_cards_in(data), 2)
+    a[i] = b[j]
+    return True
+
+
+def _missing(data, state, rnd) -> bool:
+    pile, i = rnd.choice(_cards_in(data))
+    del pile[i]
+    return True
+
+
+def _foreign(data, state, rnd) -> bool:
+    pile, i = rnd.choice(_cards_in(data))
+    pile[i] = rnd.choice([0, 101, -5, 104])
+    return True
+
+
+def _hand_to_hand(data, state, rnd) -> bool:
+    givers = [s for s, h in enumerate(data["hands"]) if h]
+    a = rnd.choice(givers)
+    b = rnd.choice([s for s in range(state.players) if s != a])
+    data["hands"][b].append(data["hands"][a].pop(rnd.randrange(len(data["hands"][a]))))
+    return True
+
+
+def _stock_to_hand(data, state, rnd) -> bool:
+    if not data["stock"]:
+        return False
+    data["hands"][rnd.randrange(state.players)].append(data["stock"].pop())
+    return True
+
+
+def _stock_to_stack(data, state, rnd) -> bool:
+    if not data["stock"]:
+        return False
+    data["stacks"].append([data["stock"].pop()])
+    return True
+
+
+def _stack_to_hand(data, state, rnd) -> bool:
+    if not data["stacks"]:
+        return False
+    s = rnd.randrange(len(data["stacks"]))
+    data["hands"][rnd.randrange(state.players)] += data["stacks"].pop(s)
+    return True
+
+
+def _round(data, state, rnd) -> bool:
+    data["round"] += rnd.choice([-1, 1]) if data["round"] > 1 else 1
+    return True
+
+
+def _starter(data, state, rnd) -> bool:
+    data["starter"] = (data["starter"] + rnd.randrange(1, state.players)) % state.players
+    return True
+
+
+def _turn(data, state, rnd) -> bool:
+    turn = data["turn"]
+    data["turn"] = 0 if turn is None else (turn + rnd.randrange(1, state.players)) % state.players
+    return True
+
+
+def _went_out(data, state, rnd) -> bool:
+    went = data["went_out"]
+    data["went_out"] = rnd.randrange(state.players) if went is None else (went + 1) % state.players
+    return True
+
+
+def _seat_out_of_range(data, state, rnd) -> bool:
+    data[rnd.choice(["turn", "starter", "went_out"])] = rnd.choice([state.players, -1, 7])
+    return True
+
+
+def _phase(data, state, rnd) -> bool:
+    data["phase"] = rnd.choice([p.value for p in Phase if p is not state.phase])
+    return True
+
+
+def _supply(data, state, rnd) -> bool:
+    data["supply"] += rnd.choice([-1, 1])
+    return True
+
+
+def _bull_from_supply(data, state, rnd) -> bool:
+    if not data["supply"]:
+        return False
+    data["supply"] -= 1
+    data["bulls"][rnd.randrange(state.players)] += 1
+    return True
+
+
+def _history_earlier(data, state, rnd) -> bool:
+    earlier = len(data["history"]) - (state.phase is not Phase.PLAY)
+    if earlier < 1:
+        return False
+    row = data["history"][rnd.randrange(earlier)]
+    row[rnd.choice([s for s in range(state.players) if row[s]])] += 1
+    return True
+
+
+def _history_last(data, state, rnd) -> bool:
+    if state.phase is Phase.PLAY:
+        return False
+    row = data["history"][-1]
+    row[rnd.choice([s for s in range(state.players) if row[s]])] += rnd.choice([-1, 1])
+    return True
+
+
+def _history_length(data, state, rnd) -> bool:
+    if data["history"] and rnd.random() < 0.5:
+        data["history"].pop()
+    else:
+        data["history"].append([0] + [1] * (state.players - 1))
+    return True
+
+
+def _players(data, state, rnd) -> bool:
+    data["players"] += 1 if state.players < 7 else -1
+    return True
+
+
+def _types(data, state, rnd) -> bool:
+    key, value = rnd.choice([
+        ("players", "2"), ("round", 1.5), ("stock", {}), ("hands", "x"), ("options", []), ("history", None),
+        ("rng", "x"), ("phase", 3), ("stacks", [None]), ("bulls", None), ("turn", True), ("starter", "0"),
+        ("supply", [1]),
+    ])
+    data[key] = value
+    return True
+
+
+def _rng_counter(data, state, rnd) -> bool:
+    data["rng"]["counter"] += 1
+    return True
+
+
+@dataclass(frozen=True)
+class Kind:
+    mutate: Mutate
+    #: why play can reach the mutated state (then it may be accepted), or None: always refused
+    reachable: Callable[[State], str | None] = lambda state: None
+
+
+def _after_a_take(state: State) -> str | None:
+    if state.phase is Phase.PLAY and not _fresh(state):
+        return ("once a stack has been taken (or a bull card is out) the state records neither how many "
+                "turns were played nor who took what: any seat may be to act and hands of any size")
+    return None
+
+
+def _bull_reachable(state: State) -> str | None:
+    taken = _taken(state)
+    if taken is None or _bulls_kept(state) or 10 - state.supply + 1 <= taken:
+        return ("bull cards out of the supply need as many takes of three or more cards, which the "
+                "stock allows here (or the stock is used up, or bull cards were kept from earlier rounds)")
+    return None
+
+
+def _bulls_kept(state: State) -> bool:
+    return state.options.bulls_between_rounds == "keep" and state.round > 1
+
+
+def _last_stock_card(state: State) -> str | None:
+    if len(state.stock) == 1:
+        return ("moving the last stock card uses the stock up: a take that finds one card reveals it "
+                "as a stack, a later take brings it into a hand, and an empty stock no longer counts takes")
+    return None
+
+
+KINDS: dict[str, Kind] = {
+    "duplicate-card": Kind(_duplicate),
+    "missing-card": Kind(_missing),
+    "foreign-card": Kind(_foreign),
+    "hand-to-hand": Kind(_hand_to_hand, _after_a_take),
+    "stock-to-hand": Kind(_stock_to_hand, _last_stock_card),
+    "stock-to-stack": Kind(_stock_to_stack, _last_stock_card),
+    "stack-to-hand": Kind(_stack_to_hand, lambda s: (
+        "with the stock used up a take reveals nothing, so a stack can go to a hand without new "
+        "stacks" if not s.stock and s.phase is Phase.PLAY else None)),
+    "round": Kind(_round),
+    "starter": Kind(_starter),
+    "turn": Kind(_turn, _after_a_take),
+    "went-out": Kind(_went_out),
+    "seat-out-of-range": Kind(_seat_out_of_range),
+    "phase": Kind(_phase),
+    "supply": Kind(_supply),
+    "bull-from-supply": Kind(_bull_from_supply, _bull_reachable),
+    "history-earlier": Kind(_history_earlier, lambda s: (
+        "an earlier round's minus points were in hands no longer on the table; accepted when the "
+        "starter the history gives does not change")),
+    "history-last": Kind(_history_last),
+    "history-length": Kind(_history_length),
+    "players": Kind(_players),
+    "types": Kind(_types),
+    "rng-counter": Kind(_rng_counter, lambda s: (
+        "the rng only deals the rounds to come; nothing on the table records how many draws it "
+        "made (a state from another seed is as real)")),
+}
+
+
+def _mutations() -> list[tuple[str, int, dict]]:
+    rnd = random.Random(2026)
+    out = []
+    for index, state in enumerate(REAL):
+        for name, kind in KINDS.items():
+            data = copy.deepcopy(ENGINE.to_json(state))
+            if kind.mutate(data, state, rnd):
+                out.append((name, index, data))
+    return out
+
+
+MUTATIONS = _mutations()
+
+
+def test_real_states_are_mid_game_and_accepted():
+    """The playouts give fresh tables, stocks in use and used up, finished rounds and later
+    rounds, and every state loads unchanged."""
+    assert len(REAL) >= 100
+    assert any(_fresh(s) and s.phase is Phase.PLAY for s in REAL)
+    assert any(_taken(s) and s.phase is Phase.PLAY for s in REAL)
+    assert any(not s.stock and s.phase is Phase.PLAY for s in REAL)
+    assert any(s.phase is Phase.ROUND_OVER for s in REAL) and any(s.phase is Phase.GAME_OVER for s in REAL)
+    for state in REAL:
+        assert BINDINGS[GAME].load_state(ENGINE.to_json(state)) == state
+
+
+def test_at_least_100_mutations_of_every_kind():
+    counts = Counter(name for name, _, _ in MUTATIONS)
+    assert len(MUTATIONS) >= 100
+    assert set(counts) == set(KINDS), f"kinds never applied: {set(KINDS) - set(counts)}"
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+def test_mutations_are_refused_unless_reachable(name):
+    """Each mutation of this kind is refused with an 11-nimmt code or by the schema, or the
+    kind says why play reaches it; nothing else is ever raised."""
+    outcomes = Counter()
+    for kind_name, index, data in MUTATIONS:
+        if kind_name != name:
+            continue
+        result = _load(data)
+        outcomes[result] += 1
+        if result == "accepted":
+            why = KINDS[name].reachable(REAL[index])
+            assert why, f"{name} mutation of real state {index} was accepted but is not reachable"
+    assert sum(outcomes.values()) >= 1
+
+
+def test_some_mutations_play_cannot_reach_are_refused_for_the_new_reasons():
+    """The checks beyond conservation fire on real states: starter, stock, bull cards, turn."""
+    codes = Counter()
+    for name in ("starter", "stock-to-stack", "bull-from-supply", "turn", "hand-to-hand"):
+        for kind_name, _, data in MUTATIONS:
+            if kind_name == name:
+                try:
+                    ENGINE.from_json(data)
+                except InvalidState as exc:
+                    codes[exc.code] += 1
+    assert {"11-nimmt.bad-starter", "11-nimmt.bad-stock", "11-nimmt.bad-bulls", "11-nimmt.bad-turn",
+            "11-nimmt.bad-hands"} <= set(codes)
