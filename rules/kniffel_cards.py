@@ -17,9 +17,10 @@ Representation decisions:
   closed by ``{"kind": "draw", "count": n}``. ``draw`` straight away is the exchange with
   nothing discarded (count 1, or 0 = a pass). One card per step keeps the move lists short (a
   ten-card hand has hundreds of discard multisets), so random play reaches the end of a game.
-- A SCORE is ``{"kind": "score", "box": "full-house", "cards": [1, 1, 3, 3, 3], "announce": b}``.
-  ``announce`` must be true or false on the fill of the 11th box ("penultimate"), and false (or
-  absent) otherwise. When the default excess ruling asks for it, the player then discards down
+- A SCORE is ``{"kind": "score", "box": "full-house", "cards": [1, 1, 3, 3, 3]}``, with
+  ``"announce": true`` when the player announces the fill of the 11th box ("penultimate"); the
+  flag is refused on any other fill. Under ``auto_announce`` the flag is irrelevant: either
+  value is accepted on any fill, and the move is listed without it. When the default excess ruling asks for it, the player then discards down
   to 5 with ``discard`` steps (phase ``trim``) before the turn passes.
 - The draw pile is drawn from its end. When a card must be drawn and the draw pile is empty,
   the discard pile is shuffled (from the state's rng) into a new draw pile.
@@ -39,8 +40,9 @@ Options (4.10 PROPOSED rulings; defaults as the spec gives them):
 - ``second_kniffel_play`` (boolean, default false): 4.10 (3); when true, a player whose Kniffel box
   is filled may still play five equal cards "as Kniffel" for 0 points (no box is filled; excess
   penalty still applies). Default: no such play; a filled box is never scored again.
-- ``auto_announce`` (boolean, default false): 4.10 (4); when true, the 11th fill is always
-  announced and never penalised; otherwise an unannounced 11th fill costs 10 points at the end.
+- ``auto_announce`` (boolean, default false): 4.10 (4); when true, the 11th fill counts as
+  announced: the flag is never required, never penalised, and either value is accepted;
+  otherwise an unannounced 11th fill costs 10 points at the end.
 - ``upper_cards`` ("any" | "all", default "any"): 4.10 (9); an upper box takes any 1-5 matching
   cards, or (``all``) all matching cards in hand, up to 5.
 - ``start_player`` (integer 0-4, default 0): 4.3, the youngest player starts (seat index).
@@ -328,10 +330,13 @@ class KniffelCards(BaseEngine[State, Move]):
                 len(move.cards) == need, IllegalMove, f"{_GAME}.must-play-all-matching",
                 f"score {move.box.value} with {list(move.cards)}: the upper_cards option asks for all {need} matching cards",
             )
+        if state.options.auto_announce:  # the flag is irrelevant: never required, never penalised
+            return
+        fill = None if zero_kniffel else _filled(state, seat) + 1
         require(
-            move.announce in _announce_choices(state, seat, move.box) or (zero_kniffel and not move.announce),
-            IllegalMove, f"{_GAME}.nothing-to-announce",
-            f"announce is only for the fill of the penultimate (11th) box; this is fill {_filled(state, seat) + 1}",
+            not move.announce or fill == len(_BOXES) - 1, IllegalMove, f"{_GAME}.nothing-to-announce",
+            "announce is only for the fill of the penultimate (11th) box; this play "
+            + ("fills no box" if fill is None else f"is fill {fill}"),
         )
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
@@ -603,7 +608,10 @@ class KniffelCards(BaseEngine[State, Move]):
 
     def move_to_json(self, move: Move) -> Json:
         if isinstance(move, Score):
-            return {"kind": "score", "box": move.box.value, "cards": list(move.cards), "announce": move.announce}
+            out = {"kind": "score", "box": move.box.value, "cards": list(move.cards)}
+            if move.announce:  # as a client sends it: the flag only when announcing
+                out["announce"] = True
+            return out
         if isinstance(move, Discard):
             return {"kind": "discard", "card": move.card}
         return {"kind": "draw", "count": move.count}
@@ -679,10 +687,15 @@ def _best(totals: Sequence[int]) -> tuple[int, ...]:
 
 
 def _announce_choices(state: State, seat: int, box: Box) -> tuple[bool, ...]:
-    """``announce`` values allowed for a fill: both on the 11th fill (true under auto_announce), else false."""
-    if state.boxes[seat][_BOX_INDEX[box]] is not None or _filled(state, seat) != len(_BOXES) - 2:
+    """``announce`` values listed for a fill: both on the 11th fill, else false (not sent). Under
+    auto_announce the flag is irrelevant (either value is accepted), so the plain move is listed."""
+    if (
+        state.options.auto_announce
+        or state.boxes[seat][_BOX_INDEX[box]] is not None
+        or _filled(state, seat) != len(_BOXES) - 2
+    ):
         return (False,)
-    return (True,) if state.options.auto_announce else (True, False)
+    return (True, False)
 
 
 def _draw_counts(state: State, seat: int) -> list[int]:

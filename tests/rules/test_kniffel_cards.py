@@ -431,17 +431,42 @@ def test_announce_is_refused_on_any_other_fill() -> None:
     refused(s, 0, Score(Box.TWOS, (2,), announce=True), "nothing-to-announce")
 
 
-def test_auto_announce_option_never_penalises() -> None:
-    """4.10 (4) option auto_announce: the 11th fill is announced by the engine.
+def test_auto_announce_makes_the_announce_flag_irrelevant() -> None:
+    """4.10 (4) option auto_announce (issue 9): "Kiedy gracz zdobędzie przedostatnią kombinację,
+    musi to ogłosić" is done for the player, so the flag is never required, never penalised,
+    and either value is accepted; legal-moves lists the play as a client sends it (no flag).
 
-        P0: 2 2 3 4 5   sheet: 10 boxes filled
+        P0: 2 2 3 4 5   sheet: 10 boxes filled (Twos and Kniffel empty)   auto_announce
+        -> Twos with 2 2, with or without "announce": the 11th fill, no 10-point penalty
     """
     ten = sheet_with(*[b for b in BOXES if b not in ("twos", "kniffel")])
     s = position([(2, 2, 3, 4, 5), (1, 1, 1, 1, 1)], boxes={0: ten}, options={"auto_announce": True})
     plays = [m for m in E.legal_moves(s, 0) if isinstance(m, Score)]
-    assert plays == [Score(Box.TWOS, (2,), True), Score(Box.TWOS, (2, 2), True)]
-    after = E.apply(s, 0, Score(Box.TWOS, (2,), announce=True))
-    assert after.missed == (0, 0)
+    assert plays == [Score(Box.TWOS, (2,)), Score(Box.TWOS, (2, 2))]
+    assert E.move_to_json(plays[1]) == {"kind": "score", "box": "twos", "cards": [2, 2]}
+    for move in E.legal_moves(s, 0):  # every listed move is accepted as it is sent
+        E.apply(s, 0, E.move_from_json(json.loads(json.dumps(E.move_to_json(move)))))
+    sent = [{"kind": "score", "box": "twos", "cards": [2, 2]},
+            {"kind": "score", "box": "twos", "cards": [2, 2], "announce": False},
+            {"kind": "score", "box": "twos", "cards": [2, 2], "announce": True}]
+    results = [E.apply(s, 0, E.move_from_json(m)) for m in sent]
+    assert results[0] == results[1] == results[2]
+    assert results[0].missed == (0, 0) and E.scores(results[0]).breakdown[0]["announcement_penalty"] == 0
+    assert not any(e["type"] == "missed-announcement" for e in E.events(s, 0, E.move_from_json(sent[0]), results[0]))
+    # on any other fill the flag is just as irrelevant under the option
+    early = position([(2, 2, 3, 4, 5), (1, 1, 1, 1, 1)], options={"auto_announce": True})
+    assert E.apply(early, 0, Score(Box.TWOS, (2,), announce=True)) == E.apply(early, 0, Score(Box.TWOS, (2,)))
+
+
+def test_announce_on_another_fill_says_which_fill_it_is() -> None:
+    """4.10 (4): without auto_announce, announce belongs to the 11th fill only; the refusal
+    names the fill the play would be.
+
+        P0: 2 2 3 4 5   sheet: Ones filled   -> Twos with 2, "announce": true is fill 2
+    """
+    s = position([(2, 2, 3, 4, 5), (1, 1, 1, 1, 1)], boxes={0: sheet_with("ones")})
+    err = refused(s, 0, Score(Box.TWOS, (2,), announce=True), "nothing-to-announce")
+    assert "is fill 2" in err.message
 
 
 # ------------------------------------------------------------------------------ options
