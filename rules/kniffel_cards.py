@@ -70,7 +70,7 @@ from rules.base import (
     malformed,
     require,
 )
-from rules.cards import hands_seen_by
+from rules.cards import hands_view
 
 _GAME = "kniffel-cards"
 _VALUES = (1, 2, 3, 4, 5, 6)
@@ -112,9 +112,9 @@ _FACE = {b: i + 1 for i, b in enumerate(_UPPER)}
 
 
 class Phase(Enum):
-    TURN = "turn"          # the current seat chooses its action
-    EXCHANGE = "exchange"  # the current seat has discarded 1-5 cards and must draw
-    TRIM = "trim"          # after scoring, the current seat discards down to 5
+    ACTION = "action"      # the seat to act chooses its action (exchange or score)
+    EXCHANGE = "exchange"  # the seat to act has discarded 1-5 cards and must draw
+    TRIM = "trim"          # after scoring, the seat to act discards down to 5
     OVER = "over"
 
 
@@ -160,14 +160,14 @@ class State:
     players: int
     options: Options
     hands: tuple[tuple[int, ...], ...]        # sorted values per seat
-    draw: tuple[int, ...]                     # drawn from the end
+    stock: tuple[int, ...]                    # the draw pile, drawn from the end
     discard: tuple[int, ...]                  # face up, last = top
     boxes: tuple[tuple[int | None, ...], ...]  # 12 per seat, None = empty
     penalties: tuple[tuple[int, ...], ...]    # excess-card penalty recorded beside each box
     extra_penalties: tuple[int, ...]          # excess penalties of zero-point second Kniffels
     missed: tuple[int, ...]                   # 1 when the seat failed to announce its 11th fill
     turns: tuple[int, ...]                    # completed turns per seat
-    current: int
+    turn: int | None                          # the seat to act; None once the game is over
     phase: Phase
     discarded: int                            # cards discarded so far in this turn's exchange
     end_triggered_by: int | None
@@ -224,15 +224,15 @@ class KniffelCards(BaseEngine[State, Move]):
             players=players,
             options=opts,
             hands=hands,
-            draw=deck[: len(deck) - _HAND * players],
+            stock=deck[: len(deck) - _HAND * players],
             discard=(),
             boxes=((None,) * 12,) * players,
             penalties=((0,) * 12,) * players,
             extra_penalties=(0,) * players,
             missed=(0,) * players,
             turns=(0,) * players,
-            current=opts.start_player,
-            phase=Phase.TURN,
+            turn=opts.start_player,
+            phase=Phase.ACTION,
             discarded=0,
             end_triggered_by=None,
             rng=rng,
@@ -244,17 +244,17 @@ class KniffelCards(BaseEngine[State, Move]):
     # -- turn --------------------------------------------------------------------------
 
     def to_act(self, state: State) -> frozenset[int]:
-        return frozenset() if state.phase is Phase.OVER else frozenset((state.current,))
+        return frozenset() if state.phase is Phase.OVER else frozenset((state.turn,))
 
     def legal_moves(self, state: State, seat: int) -> Sequence[Move]:
-        if state.phase is Phase.OVER or seat != state.current:
+        if state.phase is Phase.OVER or seat != state.turn:
             return []
         hand = state.hands[seat]
         values = sorted(set(hand))
         if state.phase is Phase.TRIM:
             return [Discard(v) for v in values]
         moves: list[Move] = []
-        if state.phase is Phase.TURN:
+        if state.phase is Phase.ACTION:
             for box, cards in _score_plays(state, seat):
                 for announce in _announce_choices(state, seat, box):
                     moves.append(Score(box, cards, announce))
@@ -349,9 +349,9 @@ class KniffelCards(BaseEngine[State, Move]):
             if state.phase is Phase.TRIM:
                 return _end_turn(state) if len(new[seat]) == _HAND else state
             return replace(state, phase=Phase.EXCHANGE, discarded=state.discarded + 1)
-        drawn, draw, discard, rng = _draw_cards(state.draw, state.discard, state.rng, move.count)
+        drawn, stock, discard, rng = _draw_cards(state.stock, state.discard, state.rng, move.count)
         hands = _set(state.hands, seat, tuple(sorted(hand + drawn)))
-        return _end_turn(replace(state, hands=hands, draw=draw, discard=discard, rng=rng))
+        return _end_turn(replace(state, hands=hands, stock=stock, discard=discard, rng=rng))
 
     def _apply_score(self, state: State, seat: int, move: Score) -> State:
         hand = state.hands[seat]
@@ -372,11 +372,11 @@ class KniffelCards(BaseEngine[State, Move]):
                 state = replace(state, missed=_set(state.missed, seat, 1))
             if fills == len(_BOXES) and state.end_triggered_by is None:
                 state = replace(state, end_triggered_by=seat)
-        draw, rng = state.draw, state.rng
+        stock, rng = state.stock, state.rng
         if len(left) < _HAND:
-            drawn, draw, discard, rng = _draw_cards(draw, discard, rng, _HAND - len(left))
+            drawn, stock, discard, rng = _draw_cards(stock, discard, rng, _HAND - len(left))
             left = tuple(sorted(left + drawn))
-        state = replace(state, hands=_set(state.hands, seat, left), draw=draw, discard=discard, rng=rng)
+        state = replace(state, hands=_set(state.hands, seat, left), stock=stock, discard=discard, rng=rng)
         if len(left) > _HAND and state.options.excess_after_score == "discard":
             return replace(state, phase=Phase.TRIM)
         return _end_turn(state)
@@ -384,7 +384,7 @@ class KniffelCards(BaseEngine[State, Move]):
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
         if after.rng != before.rng:  # only a reshuffle draws from the rng
-            out.insert(1, {"type": "reshuffle", "draw": len(after.draw)})
+            out.insert(1, {"type": "reshuffle", "stock": len(after.stock)})
         if after.missed[seat] > before.missed[seat]:
             out.insert(1, {"type": "missed-announcement", "seat": seat, "penalty": _MISSED_ANNOUNCEMENT})
         if after.end_triggered_by is not None and before.end_triggered_by is None:
@@ -446,21 +446,21 @@ class KniffelCards(BaseEngine[State, Move]):
     def view(self, state: State, seat: int | None) -> Json:
         data = self.to_json(state)
         del data["rng"]
-        data["hands"] = hands_seen_by(data["hands"], seat)
-        data["draw"] = len(state.draw)
+        data.update(hands_view(state.hands, seat))
+        data["stock"] = len(state.stock)
         return data
 
     def to_json(self, state: State) -> Json:
         return {
             "players": state.players,
             "options": state.options.to_json(),
-            "current": state.current,
+            "turn": state.turn,
             "phase": state.phase.value,
             "discarded": state.discarded,
             "end_triggered_by": state.end_triggered_by,
             "turns": list(state.turns),
             "hands": [list(h) for h in state.hands],
-            "draw": list(state.draw),
+            "stock": list(state.stock),
             "discard": list(state.discard),
             "sheets": [
                 {
@@ -497,9 +497,9 @@ class KniffelCards(BaseEngine[State, Move]):
         )
         hands = _seq(data["hands"], players, "hands")
         hands = tuple(tuple(sorted(_cards(h, f"hands[{p}]"))) for p, h in enumerate(hands))
-        draw = _cards(data["draw"], "draw")
+        stock = _cards(data["stock"], "stock")
         discard = _cards(data["discard"], "discard")
-        counts = Counter(draw) + Counter(discard)
+        counts = Counter(stock) + Counter(discard)
         for h in hands:
             counts += Counter(h)
         wrong = {v: counts[v] for v in _VALUES if counts[v] != _COPIES}
@@ -556,7 +556,8 @@ class KniffelCards(BaseEngine[State, Move]):
             phase = Phase(data["phase"])
         except ValueError:
             raise InvalidState(f"{_GAME}.phase", f"phase must be one of {[x.value for x in Phase]}, got {data['phase']!r}") from None
-        current = _int(data["current"], "current")
+        turn = data["turn"]
+        turn = None if turn is None else _int(turn, "turn")
         discarded = _int(data["discarded"], "discarded")
         end_by = data["end_triggered_by"]
         complete = [p for p in range(players) if all(x is not None for x in boxes[p])]
@@ -567,16 +568,16 @@ class KniffelCards(BaseEngine[State, Move]):
             require(end_by in complete, InvalidState, f"{_GAME}.end", f"end_triggered_by {end_by} has not filled every box")
         if phase is Phase.OVER:
             require(
-                end_by is not None and total % players == 0 and discarded == 0 and current == (start - 1) % players,
-                InvalidState, f"{_GAME}.end", "a finished game needs a full sheet, equal turns and the last seat current",
+                end_by is not None and total % players == 0 and discarded == 0 and turn is None,
+                InvalidState, f"{_GAME}.end", "a finished game needs a full sheet, equal turns and no seat to act",
             )
         else:
             require(
-                current == (start + total) % players, InvalidState, f"{_GAME}.turns",
-                f"current seat {current} is not next after turns {list(turns)} from start seat {start}",
+                turn == (start + total) % players, InvalidState, f"{_GAME}.turns",
+                f"turn {turn} is not the seat next after turns {list(turns)} from start seat {start}",
             )
-            hand = hands[current]
-            if phase is Phase.TURN:
+            hand = hands[turn]
+            if phase is Phase.ACTION:
                 require(discarded == 0, InvalidState, f"{_GAME}.phase", f"discarded {discarded} outside an exchange")
             elif phase is Phase.EXCHANGE:
                 require(
@@ -592,14 +593,14 @@ class KniffelCards(BaseEngine[State, Move]):
             players=players,
             options=opts,
             hands=hands,
-            draw=draw,
+            stock=stock,
             discard=discard,
             boxes=tuple(boxes),
             penalties=tuple(pens),
             extra_penalties=tuple(extras),
             missed=tuple(missed),
             turns=turns,
-            current=current,
+            turn=turn,
             phase=phase,
             discarded=discarded,
             end_triggered_by=end_by,
@@ -669,12 +670,12 @@ def _remove(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
 
 def _end_turn(state: State) -> State:
     """Close the current seat's turn (4.8: after a full sheet, finish the round, then stop)."""
-    seat = state.current
+    seat = state.turn
     turns = _set(state.turns, seat, state.turns[seat] + 1)
     last = (state.options.start_player - 1) % state.players
     if state.end_triggered_by is not None and seat == last:
-        return replace(state, turns=turns, phase=Phase.OVER, discarded=0)
-    return replace(state, turns=turns, phase=Phase.TURN, discarded=0, current=(seat + 1) % state.players)
+        return replace(state, turns=turns, phase=Phase.OVER, discarded=0, turn=None)
+    return replace(state, turns=turns, phase=Phase.ACTION, discarded=0, turn=(seat + 1) % state.players)
 
 
 def _filled(state: State, seat: int) -> int:
@@ -705,19 +706,19 @@ def _draw_counts(state: State, seat: int) -> list[int]:
     return [n for n in (d, d + 1) if size + n <= _HAND_LIMIT and (n > 0 or state.options.allow_pass)]
 
 
-def _draw_cards(draw: tuple[int, ...], discard: tuple[int, ...], rng: Rng, count: int):
-    """Draw ``count`` cards from the end of the draw pile, reshuffling the discard pile when empty."""
+def _draw_cards(stock: tuple[int, ...], discard: tuple[int, ...], rng: Rng, count: int):
+    """Draw ``count`` cards from the end of the stock, reshuffling the discard pile when it is empty."""
     drawn: list[int] = []
     while len(drawn) < count:
-        if not draw:
+        if not stock:
             if not discard:  # 4.10 (6): draw as many as there are
                 break
-            draw, rng = rng.shuffle(discard)
+            stock, rng = rng.shuffle(discard)
             discard = ()
-        take = min(count - len(drawn), len(draw))
-        drawn.extend(draw[len(draw) - take:])
-        draw = draw[: len(draw) - take]
-    return tuple(drawn), draw, discard, rng
+        take = min(count - len(drawn), len(stock))
+        drawn.extend(stock[len(stock) - take:])
+        stock = stock[: len(stock) - take]
+    return tuple(drawn), stock, discard, rng
 
 
 def _score_plays(state: State, seat: int) -> list[tuple[Box, tuple[int, ...]]]:

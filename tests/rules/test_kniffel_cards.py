@@ -1,7 +1,7 @@
 """Scenario tests for Karten-Kniffel (``kniffel-cards``): spec §4, vectors KN-1 .. KN-21.
 
 Positions are built as JSON and loaded through ``from_json`` (so every position is a legal,
-conserved 108-card state). Hands are drawn as ``P0: 1 3 6 6 6``; the draw pile lists the cards
+conserved 108-card state). Hands are drawn as ``P0: 1 3 6 6 6``; the stock lists the cards
 that will be drawn next, in order.
 """
 
@@ -27,12 +27,12 @@ def position(
     *,
     boxes=None,
     penalties=None,
-    current=0,
+    turn=0,
     start=0,
     next_draws=(),
     discard=(),
     options=None,
-    phase="turn",
+    phase="action",
     discarded=0,
     end_triggered_by=None,
     turns=None,
@@ -45,10 +45,10 @@ def position(
         pool -= Counter(h)
         assert all(n >= 0 for n in pool.values())
     rest = sorted(pool.elements())
-    draw = rest + list(reversed(next_draws))  # drawn from the end
-    if turns is None:  # as many rounds as the fullest sheet; seats from start to current one more
+    stock = rest + list(reversed(next_draws))  # drawn from the end
+    if turns is None:  # as many rounds as the fullest sheet; seats from start to the one to act: one more
         base = max(len(b) for b in (boxes or {0: {}}).values())
-        turns = [base + ((p - start) % players < (current - start) % players) for p in range(players)]
+        turns = [base + ((p - start) % players < (turn - start) % players) for p in range(players)]
     sheets = []
     for p in range(players):
         filled = (boxes or {}).get(p, {})
@@ -62,13 +62,13 @@ def position(
     data = {
         "players": players,
         "options": DEFAULTS | {"start_player": start} | (options or {}),
-        "current": current,
+        "turn": turn,
         "phase": phase,
         "discarded": discarded,
         "end_triggered_by": end_triggered_by,
         "turns": turns,
         "hands": [list(h) for h in hands],
-        "draw": draw,
+        "stock": stock,
         "discard": list(discard),
         "sheets": sheets,
         "rng": Rng.from_seed(1).to_json(),
@@ -164,9 +164,9 @@ def test_exchange_draws_as_many_as_discarded_or_one_more() -> None:
     refused(s, 0, Draw(4), "draw-too-many")
     refused(s, 0, Score(Box.SIXES, (6, 6, 6)), "exchange-in-progress")
     two = E.apply(s, 0, Draw(2))
-    assert two.hands[0] == (6, 6, 6, 6, 6) and two.current == 1 and two.turns == (1, 0)
+    assert two.hands[0] == (6, 6, 6, 6, 6) and two.turn == 1 and two.turns == (1, 0)
     three = E.apply(s, 0, Draw(3))
-    assert three.hands[0] == (2, 6, 6, 6, 6, 6) and three.phase is Phase.TURN
+    assert three.hands[0] == (2, 6, 6, 6, 6, 6) and three.phase is Phase.ACTION
 
 
 def test_hand_may_never_exceed_ten_cards() -> None:
@@ -208,21 +208,21 @@ def test_discarding_a_card_not_in_hand_is_refused() -> None:
 def test_scoring_with_six_cards_costs_two_and_refills_to_five() -> None:
     """KN-8: P0: 2 4 5 6 6 6 scores Sixes with 6 6 6: 18, penalty 2, three left -> draw 2.
 
-        P0: 2 4 5 6 6 6   draw pile top: 1, 3
+        P0: 2 4 5 6 6 6   stock top: 1, 3
     """
     s = position([(2, 4, 5, 6, 6, 6), (1, 1, 1, 1, 1)], next_draws=(1, 3))
     after = E.apply(s, 0, Score(Box.SIXES, (6, 6, 6)))
     assert box_of(after, 0, Box.SIXES) == 18 and penalty_of(after, 0, Box.SIXES) == 2
     assert after.hands[0] == (1, 2, 3, 4, 5)
     assert after.discard == (6, 6, 6)
-    assert len(after.draw) == len(s.draw) - 2
+    assert len(after.stock) == len(s.stock) - 2
     assert E.scores(after).breakdown[0]["card_penalties"] == 2
 
 
 def test_seven_card_hand_scoring_sixes_costs_four_and_draws_one() -> None:
     """KN-9: P0: 1 3 5 6 6 6 6... (7 cards incl. 6 6 6 5 3) Sixes with 6 6 6 -> 18, penalty 4, draw 1.
 
-        P0: 1 2 3 5 6 6 6   draw pile top: 4
+        P0: 1 2 3 5 6 6 6   stock top: 4
     """
     s = position([(1, 2, 3, 5, 6, 6, 6), (1, 1, 1, 1, 1)], next_draws=(4,))
     after = E.apply(s, 0, Score(Box.SIXES, (6, 6, 6)))
@@ -233,7 +233,7 @@ def test_seven_card_hand_scoring_sixes_costs_four_and_draws_one() -> None:
 def test_seven_card_hand_three_of_a_kind_costs_four_and_draws_three() -> None:
     """KN-10: same 7-card hand, Three of a kind with 6 6 6 5 3: 26, penalty 4, draw 3.
 
-        P0: 1 2 3 5 6 6 6   draw pile top: 4 4 4
+        P0: 1 2 3 5 6 6 6   stock top: 4 4 4
     """
     s = position([(1, 2, 3, 5, 6, 6, 6), (1, 1, 1, 1, 1)], next_draws=(4, 4, 4))
     after = E.apply(s, 0, Score(Box.THREE_OF_A_KIND, (3, 5, 6, 6, 6)))
@@ -245,7 +245,7 @@ def test_seven_card_hand_three_of_a_kind_costs_four_and_draws_three() -> None:
 def test_eight_card_full_house_costs_six() -> None:
     """KN-11: an 8-card hand plays a Full House: 25, penalty 6, three left -> draw 2.
 
-        P0: 1 2 2 3 3 3 4 5   draw pile top: 6 6
+        P0: 1 2 2 3 3 3 4 5   stock top: 6 6
     """
     s = position([(1, 2, 2, 3, 3, 3, 4, 5), (1, 1, 1, 1, 1)], next_draws=(6, 6))
     after = E.apply(s, 0, Score(Box.FULL_HOUSE, (2, 2, 3, 3, 3)))
@@ -331,7 +331,7 @@ def test_a_filled_box_cannot_be_scored_again() -> None:
 def test_second_kniffel_play_option_scores_zero_and_fills_nothing() -> None:
     """4.10 (3) option second_kniffel_play: five equal cards played "as Kniffel" for 0 points.
 
-        P0: 1 4 4 4 4 4 (6 cards)   sheet: Kniffel 50   draw pile top: 2 2 2 2 2
+        P0: 1 4 4 4 4 4 (6 cards)   sheet: Kniffel 50   stock top: 2 2 2 2 2
     """
     s = position(
         [(1, 4, 4, 4, 4, 4), (1, 1, 1, 1, 1)], boxes={0: sheet_with("kniffel")},
@@ -373,7 +373,7 @@ def test_round_is_finished_after_a_full_sheet() -> None:
     eleven = sheet_with(*BOXES[:10], "kniffel")
     s = position(
         [(6, 6, 6, 6, 6), (1, 2, 3, 4, 5), (1, 1, 2, 2, 3)],
-        boxes={1: eleven}, current=1, turns=[12, 11, 11],
+        boxes={1: eleven}, turn=1, turns=[12, 11, 11],
     )
     s = E.apply(s, 1, Score(Box.LARGE_STRAIGHT, (1, 2, 3, 4, 5)))
     assert s.end_triggered_by == 1 and E.to_act(s) == {2} and E.outcome(s) is None
@@ -397,7 +397,7 @@ def test_game_ends_at_once_when_the_last_seat_of_the_round_fills_the_sheet() -> 
     eleven = sheet_with(*BOXES[1:])
     s = position(
         [(1, 1, 2, 3, 4), (6, 6, 6, 6, 6), (1, 1, 2, 2, 3)],
-        boxes={0: eleven}, start=1, current=0, turns=[11, 12, 12],
+        boxes={0: eleven}, start=1, turn=0, turns=[11, 12, 12],
     )
     s = E.apply(s, 0, Score(Box.ONES, (1, 1)))
     assert E.outcome(s) is not None and s.turns == (12, 12, 12)
@@ -480,7 +480,7 @@ def test_pass_is_allowed_by_default_and_refused_without_the_option() -> None:
     hands = [(1, 2, 3, 4, 6), (1, 1, 1, 1, 1)]
     s = position(hands)
     after = E.apply(s, 0, Draw(0))
-    assert after.hands[0] == s.hands[0] and after.current == 1
+    assert after.hands[0] == s.hands[0] and after.turn == 1
     strict = position(hands, options={"allow_pass": False})
     err = refused(strict, 0, Draw(0), "pass-not-allowed")
     assert "allow_pass" in err.message
@@ -503,7 +503,7 @@ def test_excess_after_scoring_is_discarded_down_to_five_by_default() -> None:
     for card in (2, 3, 4, 5):
         assert E.to_act(s) == {0}
         s = E.apply(s, 0, Discard(card))
-    assert s.hands[0] == (2, 3, 4, 5, 6) and s.phase is Phase.TURN and s.current == 1
+    assert s.hands[0] == (2, 3, 4, 5, 6) and s.phase is Phase.ACTION and s.turn == 1
     assert s.discard == (1, 2, 3, 4, 5)
 
 
@@ -514,7 +514,7 @@ def test_excess_after_scoring_is_kept_with_the_keep_option() -> None:
     """
     s = position([(1, 2, 2, 3, 3, 4, 4, 5, 5, 6), (1, 1, 1, 1, 1)], options={"excess_after_score": "keep"})
     s = E.apply(s, 0, Score(Box.ONES, (1,)))
-    assert s.hands[0] == (2, 2, 3, 3, 4, 4, 5, 5, 6) and s.current == 1 and s.phase is Phase.TURN
+    assert s.hands[0] == (2, 2, 3, 3, 4, 4, 5, 5, 6) and s.turn == 1 and s.phase is Phase.ACTION
 
 
 def test_upper_cards_all_option_requires_every_matching_card() -> None:
@@ -546,10 +546,10 @@ def test_start_player_option_sets_the_first_seat_and_is_checked() -> None:
 
 
 def test_new_game_deals_five_each_from_108_cards() -> None:
-    """4.3: 5 cards each; the rest is the draw pile; empty discard pile; same seed, same deal."""
+    """4.3: 5 cards each; the rest is the stock; empty discard pile; same seed, same deal."""
     s = E.new(5, "table-7")
-    assert [len(h) for h in s.hands] == [5] * 5 and len(s.draw) == 108 - 25 and s.discard == ()
-    total = Counter(s.draw)
+    assert [len(h) for h in s.hands] == [5] * 5 and len(s.stock) == 108 - 25 and s.discard == ()
+    total = Counter(s.stock)
     for h in s.hands:
         total += Counter(h)
     assert total == Counter({v: 18 for v in range(1, 7)})
@@ -557,38 +557,38 @@ def test_new_game_deals_five_each_from_108_cards() -> None:
 
 
 def test_empty_draw_pile_reshuffles_the_discard_pile_from_the_rng() -> None:
-    """4.8: the draw pile is empty; drawing shuffles the discard pile into a new draw pile.
+    """4.8: the stock is empty; drawing shuffles the discard pile into a new stock.
 
-        P0: 1 3 6 6 6   draw pile: empty   discard pile: the other 98 cards
+        P0: 1 3 6 6 6   stock: empty   discard pile: the other 98 cards
     """
     hands = [(1, 3, 6, 6, 6), (1, 2, 3, 4, 5)]
     full = position(hands)
-    s = position(hands, discard=full.draw)
-    s = E.from_json(E.to_json(s) | {"discard": list(full.draw), "draw": []})
+    s = position(hands, discard=full.stock)
+    s = E.from_json(E.to_json(s) | {"discard": list(full.stock), "stock": []})
     after = E.apply(s, 0, Draw(1))
-    expected, rng = s.rng.shuffle(full.draw)
+    expected, rng = s.rng.shuffle(full.stock)
     assert after.rng == rng and after.discard == ()
-    assert after.draw == expected[:-1] and after.hands[0] == tuple(sorted((1, 3, 6, 6, 6, expected[-1])))
-    assert {"type": "reshuffle", "draw": len(expected) - 1} in E.events(s, 0, Draw(1), after)
+    assert after.stock == expected[:-1] and after.hands[0] == tuple(sorted((1, 3, 6, 6, 6, expected[-1])))
+    assert {"type": "reshuffle", "stock": len(expected) - 1} in E.events(s, 0, Draw(1), after)
 
 
 def test_reshuffle_takes_the_cards_just_discarded_too() -> None:
     """4.8 + 4.10 (5): played cards go to the discard pile, which is reshuffled when needed.
 
-        P0: 1 1 1 2 3 (draw pile empty, discard pile: 103 cards) scores Ones with 1 1 1 -> draws 3
+        P0: 1 1 1 2 3 (stock empty, discard pile: 103 cards) scores Ones with 1 1 1 -> draws 3
     """
     hands = [(1, 1, 1, 2, 3), (1, 2, 3, 4, 5)]
-    rest = list(position(hands).draw)
-    s = E.from_json(E.to_json(position(hands)) | {"discard": rest, "draw": []})
+    rest = list(position(hands).stock)
+    s = E.from_json(E.to_json(position(hands)) | {"discard": rest, "stock": []})
     after = E.apply(s, 0, Score(Box.ONES, (1, 1, 1)))
-    assert len(after.hands[0]) == 5 and len(after.draw) == 98 + 3 - 3 and after.discard == ()
+    assert len(after.hands[0]) == 5 and len(after.stock) == 98 + 3 - 3 and after.discard == ()
 
 
 # ---------------------------------------------------------------------------- from_json
 
 
 def tampered(**changes):
-    data = E.to_json(position([(1, 3, 6, 6, 6), (1, 2, 3, 4, 5), (2, 2, 2, 2, 2)], current=1))
+    data = E.to_json(position([(1, 3, 6, 6, 6), (1, 2, 3, 4, 5), (2, 2, 2, 2, 2)], turn=1))
     for key, value in changes.items():
         data[key] = value(data[key]) if callable(value) else value
     return data
@@ -597,10 +597,10 @@ def tampered(**changes):
 @pytest.mark.parametrize(
     ("what", "changes", "code"),
     [
-        ("lost card", {"draw": lambda d: d[1:]}, "card-count"),
+        ("lost card", {"stock": lambda d: d[1:]}, "card-count"),
         ("duplicate card", {"discard": [6]}, "card-count"),
         ("card value 7", {"discard": [7]}, "bad-card"),
-        ("wrong turn", {"current": 2}, "turns"),
+        ("wrong turn", {"turn": 2}, "turns"),
         ("uneven turns", {"turns": [0, 2, 0]}, "turns"),
         ("phase", {"phase": "bidding"}, "phase"),
         ("exchange without discards", {"phase": "exchange"}, "phase"),
@@ -682,15 +682,17 @@ def test_move_from_json_rejects_malformed_moves(junk) -> None:
 # ------------------------------------------------------------------------------ view
 
 
-def test_view_hides_other_hands_and_the_draw_order() -> None:
-    """§5: hands and the draw order are hidden; the discard pile and sheets are public."""
+def test_view_hides_other_hands_and_the_stock_order() -> None:
+    """§5: hands and the stock order are hidden; the discard pile and sheets are public.
+    DESIGN 4.5: ``hands`` holds the seat's own hand and null for the others, ``hand_sizes``
+    every size, ``stock`` the number of cards left; a spectator sees no hand."""
     s = E.apply(E.new(3, 11), 0, Discard(E.new(3, 11).hands[0][0]))
     for seat in (None, 0, 1, 2):
         view = E.view(s, seat)
-        assert "rng" not in view and view["draw"] == len(s.draw)
+        assert "rng" not in view and view["stock"] == len(s.stock) and view["turn"] == 0
         assert view["discard"] == list(s.discard) and view["sheets"] == E.to_json(s)["sheets"]
-        for p in range(3):
-            assert view["hands"][p] == (list(s.hands[p]) if p == seat else len(s.hands[p]))
+        assert view["hands"] == [list(h) if p == seat else None for p, h in enumerate(s.hands)]
+        assert view["hand_sizes"] == [4, 5, 5]
         json.dumps(view)
 
 
@@ -773,7 +775,7 @@ def test_schemas_validate_states_and_moves_from_playouts(players, seed, options)
     for n, (state, move) in enumerate(random_game(players, seed, options)):
         if n % 7 == 0 or not E.to_act(state):
             assert state_schema.validate(E.to_json(state)) == {}
-            for m in E.legal_moves(state, state.current):
+            for m in E.legal_moves(state, state.turn):
                 data = E.move_to_json(m)
                 assert MOVES[data["kind"]]().validate(data) == {}
         if move is not None:
@@ -883,7 +885,7 @@ def test_unfilled_boxes_at_the_end_score_nothing_and_the_upper_sum_uses_filled_b
     s = position(
         [(1, 2, 3, 4, 5), (1, 1, 2, 2, 6)],
         boxes={0: full, 1: sheet_with("sixes", "fives", value_of={"sixes": 30, "fives": 25})},
-        current=1, end_triggered_by=0, turns=[12, 11],
+        turn=1, end_triggered_by=0, turns=[12, 11],
     )
     after = E.apply(s, 1, Draw(1))
     assert after.phase is Phase.OVER
@@ -899,11 +901,11 @@ def test_discard_nothing_and_draw_one_grows_the_hand_and_the_next_score_pays_for
     """4.5: 'd = 0, draw 1' is legal and the hand grows to 6; scoring from 6 cards next turn
     costs 2 penalty points beside the box filled, and the hand is refilled to 5.
 
-        P0: 1 3 6 6 6   draw pile top: 6, then 2 4 5
+        P0: 1 3 6 6 6   stock top: 6, then 2 4 5
     """
     s = position([(1, 3, 6, 6, 6), (1, 2, 3, 4, 5)], next_draws=(6, 2, 4, 5))
     s = E.apply(s, 0, Draw(1))
-    assert s.hands[0] == (1, 3, 6, 6, 6, 6) and s.current == 1
+    assert s.hands[0] == (1, 3, 6, 6, 6, 6) and s.turn == 1
     s = E.apply(s, 1, Draw(0))
     after = E.apply(s, 0, Score(Box.SIXES, (6, 6, 6, 6)))
     assert (box_of(after, 0, Box.SIXES), penalty_of(after, 0, Box.SIXES)) == (24, 2)
@@ -919,14 +921,14 @@ def test_end_of_game_waits_for_the_trim_and_wraps_past_the_last_seat() -> None:
     """
     s = position(
         [(1, 2, 2, 3, 3, 4, 4), (6, 6, 6, 6, 6), (1, 1, 2, 2, 3)],
-        boxes={0: sheet_with(*BOXES[1:])}, start=2, current=0, turns=[11, 11, 12],
+        boxes={0: sheet_with(*BOXES[1:])}, start=2, turn=0, turns=[11, 11, 12],
     )
     s = E.apply(s, 0, Score(Box.ONES, (1,)))
     assert s.phase is Phase.TRIM and s.end_triggered_by == 0 and E.to_act(s) == {0}
     assert penalty_of(s, 0, Box.ONES) == 4
     refused(s, 0, Draw(0), "must-discard-excess")
     s = E.apply(s, 0, Discard(4))
-    assert s.hands[0] == (2, 2, 3, 3, 4) and E.to_act(s) == {1} and s.phase is Phase.TURN
+    assert s.hands[0] == (2, 2, 3, 3, 4) and E.to_act(s) == {1} and s.phase is Phase.ACTION
     s = E.apply(s, 1, Score(Box.KNIFFEL, (6, 6, 6, 6, 6)))
     assert s.phase is Phase.OVER and s.turns == (12, 12, 12)
     assert E.outcome(s) is not None
