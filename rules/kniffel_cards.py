@@ -67,6 +67,7 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    excerpt,
     malformed,
     require,
 )
@@ -416,26 +417,32 @@ class KniffelCards(BaseEngine[State, Move]):
     def score_tally(self, tally: Json) -> ScoreReport:
         """Score sheets without a state: ``{"sheets": [{"boxes": {box: value|null},
         "penalties": {box: points}, "extra_penalties": n, "missed_announcement": bool}]}``."""
-        with malformed(f"{_GAME}.tally-shape", "kniffel-cards tally (it must be {'sheets': [...]})"):
+        with malformed(f"{_GAME}.tally-shape", f"{_GAME} tally {excerpt(tally)} (it is {{'sheets': [...]}})"):
             sheets = tally["sheets"]
             require(
                 isinstance(sheets, list) and 1 <= len(sheets) <= 5, InvalidState, f"{_GAME}.tally-sheets",
-                f"a tally holds 1-5 sheets, got {sheets!r}",
+                f"a tally holds 1-5 sheets, got {excerpt(sheets)}",
             )
             out = []
             for n, sheet in enumerate(sheets):
                 require(isinstance(sheet, dict), InvalidState, f"{_GAME}.tally-sheets", f"sheet {n} is not an object")
                 unknown = set(sheet) - {"boxes", "penalties", "extra_penalties", "missed_announcement"}
                 require(not unknown, InvalidState, f"{_GAME}.tally-sheets", f"sheet {n}: unknown fields {sorted(unknown)}")
-                boxes_in = sheet.get("boxes") or {}
-                pens_in = sheet.get("penalties") or {}
+                boxes_in, pens_in = sheet.get("boxes"), sheet.get("penalties", {})
+                require(
+                    isinstance(boxes_in, dict) and isinstance(pens_in, dict), InvalidState, f"{_GAME}.tally-sheets",
+                    f"sheet {n}: 'boxes' (required) and 'penalties' are objects keyed by box",
+                )
                 for name in (*boxes_in, *pens_in):
-                    require(name in _BOX_NAMES, InvalidState, f"{_GAME}.unknown-box", f"sheet {n}: no box {name!r}")
+                    require(name in _BOX_NAMES, InvalidState, f"{_GAME}.unknown-box", f"sheet {n}: no box {excerpt(name)}")
                 boxes = tuple(boxes_in.get(b.value) for b in _BOXES)
                 pens = tuple(pens_in.get(b.value, 0) for b in _BOXES)
                 extra = sheet.get("extra_penalties", 0)
                 missed = sheet.get("missed_announcement", False)
-                require(isinstance(missed, bool), InvalidState, f"{_GAME}.tally-sheets", f"sheet {n}: missed_announcement {missed!r}")
+                require(
+                    isinstance(missed, bool), InvalidState, f"{_GAME}.tally-sheets",
+                    f"sheet {n}: missed_announcement {excerpt(missed)} is not a boolean",
+                )
                 _check_sheet(boxes, pens, extra, int(missed), f"sheet {n}")
                 out.append(_sheet_score(boxes, pens, extra, int(missed)))
         totals = tuple(s["total"] for s in out)

@@ -733,6 +733,9 @@ def test_tally_ties_share_the_win() -> None:
         ({"sheets": [{"boxes": {"ones": 1}, "penalties": {"twos": 2}}]}, "penalties"),
         ({"sheets": [{"boxes": {"ones": 1}, "missed_announcement": True}]}, "announcement"),
         ({"sheets": []}, "tally-sheets"),
+        ({"sheets": [{"penalties": {"ones": 0}}]}, "tally-sheets"),
+        ({"sheets": [{"boxes": None}]}, "tally-sheets"),
+        ({"sheets": [{"boxes": {}, "penalties": None}]}, "tally-sheets"),
         ({"boxes": {}}, "tally-shape"),
     ],
 )
@@ -742,8 +745,20 @@ def test_tally_rejects_impossible_sheets(tally, code) -> None:
     assert err.value.code == f"kniffel-cards.{code}"
 
 
-def test_tally_schema_accepts_a_sheet() -> None:
-    assert TALLY().validate({"sheets": [{"boxes": {"ones": 3, "kniffel": None}, "missed_announcement": False}]}) == {}
+def test_tally_schema_says_what_the_engine_needs() -> None:
+    """The tally schema requires exactly what ``score_tally`` requires: ``sheets``, and
+    ``boxes`` in every sheet; the penalty fields and the missed announcement are optional."""
+    minimal = {"sheets": [{"boxes": {"ones": 3, "kniffel": None}}]}
+    assert TALLY().validate(minimal) == {}
+    assert E.score_tally(minimal).totals == (3 - 20,)
+    full = {"sheets": [{"boxes": {"ones": 3}, "penalties": {"ones": 2}, "extra_penalties": 0,
+                        "missed_announcement": False}]}
+    assert TALLY().validate(full) == {} and E.score_tally(full).totals == (3 - 20 - 2,)
+    for missing in ({}, {"sheets": [{}]}, {"sheets": [{"penalties": {}}]}):
+        assert TALLY().validate(missing) != {}
+        with pytest.raises(InvalidState) as err:
+            E.score_tally(missing)
+        assert err.value.code in ("kniffel-cards.tally-shape", "kniffel-cards.tally-sheets")
     assert TALLY().validate({"sheets": [{"boxes": {"ones": 0}}]}) != {}
 
 
