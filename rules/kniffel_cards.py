@@ -80,6 +80,7 @@ _DECK_SIZE = _COPIES * len(_VALUES)
 _HAND = 5
 _HAND_LIMIT = 10
 _MAX_DISCARD = 5
+_MAX_DRAW = _MAX_DISCARD + 1  # the most cards one turn draws (an exchange of 5 drawing 6)
 _PENALTY_PER_CARD = 2
 _MISSED_ANNOUNCEMENT = 10
 _BONUS, _BONUS_AT = 35, 63
@@ -443,7 +444,7 @@ class KniffelCards(BaseEngine[State, Move]):
                     isinstance(missed, bool), InvalidState, f"{_GAME}.tally-sheets",
                     f"sheet {n}: missed_announcement {excerpt(missed)} is not a boolean",
                 )
-                _check_sheet(boxes, pens, extra, int(missed), f"sheet {n}")
+                _check_sheet(boxes, pens, extra, int(missed), f"sheet {n}", seat=n)
                 out.append(_sheet_score(boxes, pens, extra, int(missed)))
         totals = tuple(s["total"] for s in out)
         return ScoreReport(totals, totals, tuple(out), True, _best(totals))
@@ -482,28 +483,32 @@ class KniffelCards(BaseEngine[State, Move]):
         }
 
     def from_json(self, data: Json) -> State:
-        with malformed(f"{_GAME}.bad-state", "kniffel-cards state"):
-            return self._from_json(data)
+        with malformed(f"{_GAME}.bad-state", f"{_GAME} state {excerpt(data)}"):
+            state = self._read(data)
+        _check_reachable(state)
+        return state
 
-    def _from_json(self, data: Json) -> State:
+    def _read(self, data: Json) -> State:
+        """The state's fields, each checked on its own (and the 108 cards); no cross-checks yet."""
         players = _int(data["players"], "players")
-        require(players in self.players, InvalidState, f"{_GAME}.players", f"players must be 2-5, got {players}")
+        require(
+            players in self.players, InvalidState, f"{_GAME}.players", f"players must be 2-5, got {players}",
+            got=players, expected="2-5",
+        )
         raw_opts = data["options"]
         require(
             isinstance(raw_opts, dict) and set(raw_opts) == set(OPTIONS), InvalidState, f"{_GAME}.options",
-            f"options must name exactly {sorted(OPTIONS)}, got {raw_opts!r}",
+            f"options must name exactly {sorted(OPTIONS)}, got {excerpt(raw_opts)}",
         )
         try:
-            resolved = self.resolve_options(raw_opts)
+            opts = Options(**self.resolve_options(raw_opts))
         except InvalidOption as exc:
             raise InvalidState(f"{_GAME}.options", exc.message) from exc
-        opts = Options(**resolved)
         require(
             opts.start_player < players, InvalidState, f"{_GAME}.options",
             f"start_player {opts.start_player} is not a seat of {players}",
         )
-        hands = _seq(data["hands"], players, "hands")
-        hands = tuple(tuple(sorted(_cards(h, f"hands[{p}]"))) for p, h in enumerate(hands))
+        hands = tuple(tuple(sorted(_cards(h, f"hands[{p}]"))) for p, h in enumerate(_seq(data["hands"], players, "hands")))
         stock = _cards(data["stock"], "stock")
         discard = _cards(data["discard"], "discard")
         counts = Counter(stock) + Counter(discard)
@@ -513,89 +518,50 @@ class KniffelCards(BaseEngine[State, Move]):
         require(
             not wrong, InvalidState, f"{_GAME}.card-count",
             f"each value 1-6 must appear {_COPIES} times over hands and piles ({_DECK_SIZE} cards); wrong: {wrong}",
+            expected=_COPIES, got=sum(counts.values()),
         )
-        for p, h in enumerate(hands):
-            require(len(h) <= _HAND_LIMIT, InvalidState, f"{_GAME}.hand-limit", f"hand {p} holds {len(h)} > 10 cards")
-        sheets = _seq(data["sheets"], players, "sheets")
         boxes, pens, extras, missed = [], [], [], []
-        for p, sheet in enumerate(sheets):
+        for p, sheet in enumerate(_seq(data["sheets"], players, "sheets")):
             require(
                 set(sheet) == {"boxes", "penalties", "extra_penalties", "missed_announcement"}, InvalidState,
                 f"{_GAME}.bad-state", f"sheets[{p}] has fields {sorted(sheet)}",
             )
             require(
                 set(sheet["boxes"]) == _BOX_NAMES and set(sheet["penalties"]) == _BOX_NAMES, InvalidState,
-                f"{_GAME}.unknown-box", f"sheets[{p}] must name the 12 boxes {sorted(_BOX_NAMES)}",
+                f"{_GAME}.unknown-box", f"sheets[{p}] must name the 12 boxes {sorted(_BOX_NAMES)}", seat=p,
             )
             b = tuple(sheet["boxes"][x.value] for x in _BOXES)
             pe = tuple(sheet["penalties"][x.value] for x in _BOXES)
             ex = sheet["extra_penalties"]
             mi = sheet["missed_announcement"]
             require(isinstance(mi, bool), InvalidState, f"{_GAME}.bad-state", f"sheets[{p}].missed_announcement {mi!r}")
-            _check_sheet(b, pe, ex, int(mi), f"sheets[{p}]")
+            _check_sheet(b, pe, ex, int(mi), f"sheets[{p}]", seat=p)
             require(
                 not mi or not opts.auto_announce, InvalidState, f"{_GAME}.announcement",
-                f"sheets[{p}] records a missed announcement under auto_announce",
+                f"sheets[{p}] records a missed announcement under auto_announce", seat=p,
             )
             require(
-                ex == 0 or opts.second_kniffel_play, InvalidState, f"{_GAME}.penalties",
-                f"sheets[{p}] has extra penalties {ex} without the second_kniffel_play option",
+                ex == 0 or opts.second_kniffel_play and b[_BOX_INDEX[Box.KNIFFEL]] is not None, InvalidState,
+                f"{_GAME}.penalties",
+                f"sheets[{p}] has extra penalties {ex}: they come only from a second Kniffel (second_kniffel_play)",
+                seat=p,
             )
             boxes.append(b)
             pens.append(pe)
             extras.append(ex)
             missed.append(int(mi))
-        turns = tuple(_int(t, "turns") for t in _seq(data["turns"], players, "turns"))
-        start = opts.start_player
-        total = sum(turns)
-        expected = tuple(total // players + (1 if (p - start) % players < total % players else 0) for p in range(players))
-        require(
-            turns == expected, InvalidState, f"{_GAME}.turns",
-            f"turns {list(turns)} are not a consistent round from start seat {start} (expected {list(expected)})",
-        )
-        for p in range(players):
-            filled = sum(x is not None for x in boxes[p])
-            require(
-                filled <= turns[p] + (1 if p == (start + total) % players else 0), InvalidState, f"{_GAME}.turns",
-                f"seat {p} has {filled} boxes filled in {turns[p]} turns",
-            )
         try:
             phase = Phase(data["phase"])
         except ValueError:
-            raise InvalidState(f"{_GAME}.phase", f"phase must be one of {[x.value for x in Phase]}, got {data['phase']!r}") from None
-        turn = data["turn"]
-        turn = None if turn is None else _int(turn, "turn")
-        discarded = _int(data["discarded"], "discarded")
-        end_by = data["end_triggered_by"]
-        complete = [p for p in range(players) if all(x is not None for x in boxes[p])]
-        if end_by is None:
-            require(not complete, InvalidState, f"{_GAME}.end", f"seats {complete} filled every box but no end is recorded")
-        else:
-            end_by = _int(end_by, "end_triggered_by")
-            require(end_by in complete, InvalidState, f"{_GAME}.end", f"end_triggered_by {end_by} has not filled every box")
-        if phase is Phase.OVER:
-            require(
-                end_by is not None and total % players == 0 and discarded == 0 and turn is None,
-                InvalidState, f"{_GAME}.end", "a finished game needs a full sheet, equal turns and no seat to act",
-            )
-        else:
-            require(
-                turn == (start + total) % players, InvalidState, f"{_GAME}.turns",
-                f"turn {turn} is not the seat next after turns {list(turns)} from start seat {start}",
-            )
-            hand = hands[turn]
-            if phase is Phase.ACTION:
-                require(discarded == 0, InvalidState, f"{_GAME}.phase", f"discarded {discarded} outside an exchange")
-            elif phase is Phase.EXCHANGE:
-                require(
-                    1 <= discarded <= _MAX_DISCARD and len(hand) + discarded <= _HAND_LIMIT, InvalidState,
-                    f"{_GAME}.phase", f"an exchange has 1-5 discarded cards from a hand of at most 10, got {discarded}",
-                )
-            else:
-                require(
-                    discarded == 0 and len(hand) > _HAND and opts.excess_after_score == "discard", InvalidState,
-                    f"{_GAME}.phase", f"trim phase with a hand of {len(hand)} and excess ruling {opts.excess_after_score!r}",
-                )
+            raise InvalidState(
+                f"{_GAME}.phase", f"phase must be one of {[x.value for x in Phase]}, got {excerpt(data['phase'])}",
+                got=excerpt(data["phase"]),
+            ) from None
+        turn, end_by = data["turn"], data["end_triggered_by"]
+        try:
+            rng = Rng.from_json(data["rng"])
+        except InvalidState as exc:
+            raise InvalidState(f"{_GAME}.rng", exc.message) from None
         return State(
             players=players,
             options=opts,
@@ -606,12 +572,12 @@ class KniffelCards(BaseEngine[State, Move]):
             penalties=tuple(pens),
             extra_penalties=tuple(extras),
             missed=tuple(missed),
-            turns=turns,
-            turn=turn,
+            turns=tuple(_int(t, "turns") for t in _seq(data["turns"], players, "turns")),
+            turn=None if turn is None else _int(turn, "turn"),
             phase=phase,
-            discarded=discarded,
-            end_triggered_by=end_by,
-            rng=Rng.from_json(data["rng"]),
+            discarded=_int(data["discarded"], "discarded"),
+            end_triggered_by=None if end_by is None else _int(end_by, "end_triggered_by"),
+            rng=rng,
         )
 
     def move_to_json(self, move: Move) -> Json:
@@ -683,6 +649,116 @@ def _end_turn(state: State) -> State:
     if state.end_triggered_by is not None and seat == last:
         return replace(state, turns=turns, phase=Phase.OVER, discarded=0, turn=None)
     return replace(state, turns=turns, phase=Phase.ACTION, discarded=0, turn=(seat + 1) % state.players)
+
+
+def _check_reachable(s: State) -> None:
+    """Refuse a state that conserves its 108 cards but that no sequence of moves reaches
+    (docs/rules/kniffel-cards.md §8): turns out of order, a seat to act that is not next, hand
+    sizes, penalties or fills that the seat's turns cannot explain, an end that is not the
+    round of the first full sheet."""
+    n, start, total = s.players, s.options.start_player, sum(s.turns)
+    require(
+        s.rng.counter >= _DECK_SIZE - 1, InvalidState, f"{_GAME}.rng",
+        f"the deal alone draws {_DECK_SIZE - 1} numbers from the rng; its counter is {s.rng.counter}",
+        got=s.rng.counter,
+    )
+    expected = tuple(total // n + ((p - start) % n < total % n) for p in range(n))
+    require(
+        s.turns == expected, InvalidState, f"{_GAME}.turns",
+        f"turns {list(s.turns)} are not a consistent round from start seat {start} (expected {list(expected)})",
+        expected=list(expected), got=list(s.turns),
+    )
+    over = s.phase is Phase.OVER
+    acting = None if over else (start + total) % n
+    require(
+        s.turn == acting, InvalidState, f"{_GAME}.turns",
+        f"turn {s.turn} is not the seat to act after turns {list(s.turns)} from start seat {start} ({acting})",
+        expected=acting, got=s.turn,
+    )
+    in_trim = s.phase is Phase.TRIM
+    held = len(s.hands[acting]) if acting is not None else 0
+    if s.phase is Phase.EXCHANGE:
+        require(
+            1 <= s.discarded <= _MAX_DISCARD and len(s.discard) >= s.discarded, InvalidState, f"{_GAME}.phase",
+            f"an exchange has 1-5 cards discarded, all still on the discard pile; got {s.discarded}",
+            got=s.discarded,
+        )
+    else:
+        require(
+            s.discarded == 0, InvalidState, f"{_GAME}.phase",
+            f"{s.discarded} cards counted as discarded outside an exchange", got=s.discarded,
+        )
+    if in_trim:
+        played = max(max(s.penalties[acting]), s.extra_penalties[acting]) // _PENALTY_PER_CARD + _HAND
+        require(
+            s.options.excess_after_score == "discard" and _HAND < held < played and s.discard, InvalidState,
+            f"{_GAME}.phase",
+            f"discarding down to {_HAND} after a score needs the 'discard' excess ruling and fewer cards than the "
+            f"scoring hand ({held} left, excess ruling {s.options.excess_after_score!r})",
+            got=held,
+        )
+    complete = [p for p in range(n) if None not in s.boxes[p]]
+    for p in range(n):
+        trimming = in_trim and p == acting
+        fills = sum(x is not None for x in s.boxes[p])
+        require(
+            fills <= s.turns[p] + trimming, InvalidState, f"{_GAME}.turns",
+            f"seat {p} has {fills} boxes filled in {s.turns[p]} turns", seat=p, got=fills,
+        )
+        # a turn that fills a box is no exchange; only an exchange grows the hand, by one card
+        exchanges = s.turns[p] - fills + trimming
+        size = len(s.hands[p]) + (s.discarded if p == acting else 0)
+        if not trimming:
+            require(
+                _HAND <= size <= _HAND + exchanges and size <= _HAND_LIMIT, InvalidState, f"{_GAME}.hand-size",
+                f"seat {p} holds {size} cards after {exchanges} exchange turns at most "
+                f"(5 dealt, at most one more per exchange, never above {_HAND_LIMIT})",
+                seat=p, got=size,
+            )
+        excess = 0 if trimming else size - _HAND
+        paid = [x // _PENALTY_PER_CARD for x in s.penalties[p]] + [s.extra_penalties[p] // _PENALTY_PER_CARD]
+        grown = excess + sum(paid) if s.options.excess_after_score == "discard" else max(excess, *paid)
+        require(
+            grown <= exchanges, InvalidState, f"{_GAME}.penalties",
+            f"seat {p}'s penalty points and hand need {grown} exchange turns that drew one more card; "
+            f"it has had {exchanges} at most", seat=p, got=grown, expected=exchanges,
+        )
+    dealt_stock = _DECK_SIZE - _HAND * n
+    if _MAX_DRAW * total < dealt_stock:  # the stock cannot have run out yet: nothing was reshuffled
+        require(
+            len(s.stock) >= dealt_stock - _MAX_DRAW * total, InvalidState, f"{_GAME}.piles",
+            f"{total} finished turns draw at most {_MAX_DRAW * total} of the {dealt_stock} cards left after the "
+            f"deal; the stock holds only {len(s.stock)}", expected=dealt_stock - _MAX_DRAW * total, got=len(s.stock),
+        )
+    e = s.end_triggered_by
+    pos = [(p - start) % n for p in range(n)]
+    if e is None:
+        require(
+            not complete and not over, InvalidState, f"{_GAME}.end",
+            f"seats {complete} filled every box but no end is recorded", got=complete,
+        )
+        return
+    require(
+        e in complete and all(pos[c] > pos[e] for c in complete if c != e), InvalidState, f"{_GAME}.end",
+        f"end_triggered_by {e} must be the first seat of the last round to fill its sheet; full sheets: {complete}",
+        seat=e, got=complete,
+    )
+    if over:
+        require(
+            total % n == 0, InvalidState, f"{_GAME}.end", "a finished game has equal turns for every seat",
+            got=list(s.turns),
+        )
+    else:
+        require(
+            pos[acting] > pos[e] or (acting == e and in_trim), InvalidState, f"{_GAME}.end",
+            f"seat {e} filled its sheet; only the seats after it in the round still play, not seat {acting}",
+            seat=acting,
+        )
+        done = [c for c in complete if c != e and not (pos[c] < pos[acting] or (c == acting and in_trim))]
+        require(
+            not done, InvalidState, f"{_GAME}.end",
+            f"seats {done} filled their sheets in turns of the last round not yet played", got=done,
+        )
 
 
 def _filled(state: State, seat: int) -> int:
@@ -807,28 +883,30 @@ def _possible_values(box: Box) -> frozenset[int]:
     )
 
 
-def _check_sheet(boxes: Sequence, pens: Sequence, extra: Json, missed: int, where: str) -> None:
+def _check_sheet(boxes: Sequence, pens: Sequence, extra: Json, missed: int, where: str, seat: int) -> None:
     for box, value, pen in zip(_BOXES, boxes, pens, strict=True):
         if value is not None:
             require(
                 _int_ok(value) and value in _possible_values(box), InvalidState, f"{_GAME}.impossible-box",
-                f"{where}: {box.value} = {value!r} is impossible; possible: {sorted(_possible_values(box))}",
+                f"{where}: {box.value} = {excerpt(value)} is impossible; possible: {sorted(_possible_values(box))}",
+                seat=seat, box=box.value, got=excerpt(value),
             )
         require(
             _int_ok(pen) and pen % 2 == 0 and 0 <= pen <= _PENALTY_PER_CARD * (_HAND_LIMIT - _HAND), InvalidState,
-            f"{_GAME}.penalties", f"{where}: penalty {pen!r} beside {box.value} must be an even 0-10",
+            f"{_GAME}.penalties", f"{where}: penalty {excerpt(pen)} beside {box.value} must be an even 0-10",
+            seat=seat, box=box.value, got=excerpt(pen),
         )
         require(
             value is not None or pen == 0, InvalidState, f"{_GAME}.penalties",
-            f"{where}: penalty {pen} beside the empty box {box.value}",
+            f"{where}: penalty {pen} beside the empty box {box.value}", seat=seat, box=box.value, got=pen,
         )
     require(
         _int_ok(extra) and extra >= 0 and extra % 2 == 0, InvalidState, f"{_GAME}.penalties",
-        f"{where}: extra_penalties {extra!r} must be an even number >= 0",
+        f"{where}: extra_penalties {excerpt(extra)} must be an even number >= 0", seat=seat, got=excerpt(extra),
     )
     require(
         not missed or sum(v is not None for v in boxes) >= len(_BOXES) - 1, InvalidState, f"{_GAME}.announcement",
-        f"{where}: a missed announcement needs at least 11 filled boxes",
+        f"{where}: a missed announcement needs at least 11 filled boxes", seat=seat,
     )
 
 

@@ -20,6 +20,7 @@ from service.schemas.kniffel_cards import MOVES, TALLY, StateSchema
 E = ENGINE
 BOXES = [b.value for b in Box]
 DEFAULTS = {name: opt.default for name, opt in E.options.items()}
+DEALT = Rng.from_seed(1).shuffle(range(108))[1]  # an rng that has dealt the 108 cards
 
 
 def position(
@@ -46,8 +47,15 @@ def position(
         assert all(n >= 0 for n in pool.values())
     rest = sorted(pool.elements())
     stock = rest + list(reversed(next_draws))  # drawn from the end
-    if turns is None:  # as many rounds as the fullest sheet; seats from start to the one to act: one more
-        base = max(len(b) for b in (boxes or {0: {}}).values())
+    if turns is None:
+        # the fewest rounds that explain every sheet and hand: a turn fills a box, or is an exchange
+        # that grows the hand by one (penalties paid for grown hands count as such turns too);
+        # the seats from the start player to the one to act have had one turn more
+        need = [
+            len((boxes or {}).get(p, {})) + max(0, len(hands[p]) - 5) + sum((penalties or {}).get(p, {}).values()) // 2
+            for p in range(players)
+        ]
+        base = max(*need, 1 if discard else 0)
         turns = [base + ((p - start) % players < (turn - start) % players) for p in range(players)]
     sheets = []
     for p in range(players):
@@ -71,7 +79,7 @@ def position(
         "stock": stock,
         "discard": list(discard),
         "sheets": sheets,
-        "rng": Rng.from_seed(1).to_json(),
+        "rng": DEALT.to_json(),
     }
     return E.from_json(data)
 
@@ -556,15 +564,14 @@ def test_new_game_deals_five_each_from_108_cards() -> None:
     assert E.new(5, "table-7") == s and E.new(5, "table-8") != s
 
 
-def test_empty_draw_pile_reshuffles_the_discard_pile_from_the_rng() -> None:
+def test_empty_stock_reshuffles_the_discard_pile_from_the_rng() -> None:
     """4.8: the stock is empty; drawing shuffles the discard pile into a new stock.
 
         P0: 1 3 6 6 6   stock: empty   discard pile: the other 98 cards
     """
     hands = [(1, 3, 6, 6, 6), (1, 2, 3, 4, 5)]
     full = position(hands)
-    s = position(hands, discard=full.stock)
-    s = E.from_json(E.to_json(s) | {"discard": list(full.stock), "stock": []})
+    s = position(hands, discard=full.stock, turns=[20, 20])  # 40 turns: the stock may have run out
     after = E.apply(s, 0, Draw(1))
     expected, rng = s.rng.shuffle(full.stock)
     assert after.rng == rng and after.discard == ()
@@ -579,7 +586,7 @@ def test_reshuffle_takes_the_cards_just_discarded_too() -> None:
     """
     hands = [(1, 1, 1, 2, 3), (1, 2, 3, 4, 5)]
     rest = list(position(hands).stock)
-    s = E.from_json(E.to_json(position(hands)) | {"discard": rest, "stock": []})
+    s = E.from_json(E.to_json(position(hands, turns=[20, 20])) | {"discard": rest, "stock": []})
     after = E.apply(s, 0, Score(Box.ONES, (1, 1, 1)))
     assert len(after.hands[0]) == 5 and len(after.stock) == 98 + 3 - 3 and after.discard == ()
 
@@ -606,7 +613,7 @@ def tampered(**changes):
         ("exchange without discards", {"phase": "exchange"}, "phase"),
         ("trim with five cards", {"phase": "trim"}, "phase"),
         ("end without a full sheet", {"end_triggered_by": 0}, "end"),
-        ("over too early", {"phase": "over"}, "end"),
+        ("over too early", {"phase": "over", "turn": None}, "end"),
         ("options", {"options": {"allow_pass": True}}, "options"),
         ("players", {"players": 6}, "players"),
         ("hands not a list", {"hands": "1 3 6 6 6"}, "bad-state"),
@@ -936,7 +943,7 @@ def test_end_of_game_waits_for_the_trim_and_wraps_past_the_last_seat() -> None:
     """
     s = position(
         [(1, 2, 2, 3, 3, 4, 4), (6, 6, 6, 6, 6), (1, 1, 2, 2, 3)],
-        boxes={0: sheet_with(*BOXES[1:])}, start=2, turn=0, turns=[11, 11, 12],
+        boxes={0: sheet_with(*BOXES[1:])}, start=2, turn=0, turns=[13, 13, 14],
     )
     s = E.apply(s, 0, Score(Box.ONES, (1,)))
     assert s.phase is Phase.TRIM and s.end_triggered_by == 0 and E.to_act(s) == {0}
@@ -945,5 +952,125 @@ def test_end_of_game_waits_for_the_trim_and_wraps_past_the_last_seat() -> None:
     s = E.apply(s, 0, Discard(4))
     assert s.hands[0] == (2, 2, 3, 3, 4) and E.to_act(s) == {1} and s.phase is Phase.ACTION
     s = E.apply(s, 1, Score(Box.KNIFFEL, (6, 6, 6, 6, 6)))
-    assert s.phase is Phase.OVER and s.turns == (12, 12, 12)
+    assert s.phase is Phase.OVER and s.turns == (14, 14, 14)
     assert E.outcome(s) is not None
+
+
+# ----------------------------------------------------------- impossible states (docs §8)
+
+
+def fresh_json(players=3, seed=4):
+    return E.to_json(E.new(players, seed))
+
+
+def move_cards(data, src, dst, count, value=None):
+    """Move ``count`` cards (of ``value``, or any) from pile/hand ``src`` to ``dst`` (JSON)."""
+    def ref(name):
+        return data["hands"][name] if isinstance(name, int) else data[name]
+    for _ in range(count):
+        pile = ref(src)
+        card = pile.pop(pile.index(value) if value is not None else -1)
+        ref(dst).append(card)
+    return data
+
+
+def refused_state(data, code):
+    with pytest.raises(InvalidState) as err:
+        E.from_json(data)
+    assert err.value.code == f"kniffel-cards.{code}", err.value
+    return err.value
+
+
+def test_a_fresh_table_with_an_eight_card_hand_is_refused() -> None:
+    """§8 (issue 10): every hand is dealt 5 cards and grows by one card per exchange at most;
+    before anyone has played a turn no hand holds more than 5, even if all 108 cards are there.
+
+        3 players, turns 0 0 0, P0 to act    P1: 5 cards + 3 from the stock = 8
+    """
+    data = move_cards(fresh_json(), "stock", 1, 3)
+    err = refused_state(data, "hand-size")
+    assert err.context == {"seat": 1, "got": 8}
+    assert "8 cards" in err.message
+
+
+def test_a_hand_grows_by_one_card_per_exchange_at_most() -> None:
+    """§8: a hand holds 5 + (turns that were exchanges) cards at most; a turn that filled a
+    box grew nothing. P1 has had 2 turns and filled 1 box: 6 cards at most, 7 refused.
+
+        P0: 5 cards (to act)   P1: 1 2 3 4 5 6 6   turns 2 2   P1 filled Ones
+    """
+    base = dict(boxes={1: sheet_with("ones")}, turns=[2, 2])
+    assert position([(1, 1, 2, 2, 3), (1, 2, 3, 4, 5, 6)], **base).hands[1] == (1, 2, 3, 4, 5, 6)
+    with pytest.raises(InvalidState) as err:
+        position([(1, 1, 2, 2, 3), (1, 2, 3, 4, 5, 6, 6)], **base)
+    assert err.value.code == "kniffel-cards.hand-size"
+    with pytest.raises(InvalidState) as err:  # and never fewer than 5 outside an exchange
+        position([(1, 1, 2, 2, 3), (1, 2, 3, 4)], **base)
+    assert err.value.code == "kniffel-cards.hand-size"
+
+
+def test_penalty_points_need_the_exchanges_that_grew_the_hand() -> None:
+    """§8 with §4.3 'discard': 2 penalty points are one card the hand grew by in an exchange,
+    and the hand is back to 5 after every score. P1 has had 3 turns, 2 of them filled boxes:
+    one exchange, so 2 penalty points at most (4 refused); with 'keep' only the largest penalty
+    is bound, since a kept hand can pay again.
+
+        P0: to act   P1: 1 1 2 2 3   turns 3 3   P1: Ones 3 (penalty p), Twos 6 (penalty 0)
+    """
+    hands = [(1, 1, 2, 2, 3), (1, 1, 2, 2, 3)]
+    filled = {1: sheet_with("ones", "twos")}
+    position(hands, boxes=filled, penalties={1: {"ones": 2}}, turns=[3, 3])
+    with pytest.raises(InvalidState) as err:
+        position(hands, boxes=filled, penalties={1: {"ones": 2, "twos": 2}}, turns=[3, 3])
+    assert err.value.code == "kniffel-cards.penalties" and err.value.context["seat"] == 1
+    position(hands, boxes=filled, penalties={1: {"ones": 2, "twos": 2}}, turns=[3, 3],
+             options={"excess_after_score": "keep"})
+
+
+def test_the_stock_shrinks_by_six_cards_a_turn_at_most() -> None:
+    """§8 with §2.1 and §6: a turn draws 6 cards at most (discard 5, draw 6); before the stock
+    can have run out, it holds at least the dealt stock less 6 per finished turn.
+
+        3 players, turns 1 0 0: the stock holds >= 93 - 6 = 87 cards; 10 moved to the discard pile
+    """
+    data = fresh_json()
+    data = move_cards(data, "stock", "discard", 6) | {"turns": [1, 0, 0], "turn": 1}
+    E.from_json(data)
+    refused_state(move_cards(data, "stock", "discard", 1), "piles")
+
+
+def test_the_seat_to_act_is_derived_and_null_once_over() -> None:
+    """§7.1 and DESIGN 4.5: ``turn`` is the seat after the finished turns, from the start
+    player; null once the game is over. A different seat, or null mid-game, is refused.
+
+        3 players, start P0, turns 1 1 0: P2 to act
+    """
+    data = E.to_json(position([(1, 1, 2, 2, 3)] * 3, turns=[1, 1, 0], turn=2))
+    assert data["turn"] == 2
+    for wrong in (0, None):
+        err = refused_state(data | {"turn": wrong}, "turns")
+        assert err.context == {"expected": 2, "got": wrong}
+
+
+def test_the_end_comes_in_the_round_of_the_first_full_sheet() -> None:
+    """§7.1: once a seat fills its 12th box, only the seats after it in that round still play.
+    P1 filled its sheet; P0 (before it in the round) cannot be the one to act.
+
+        3 players, start P0; P1 full sheet, end_triggered_by 1; turns 13 12 12 -> P1 to act: refused
+    """
+    full = sheet_with(*BOXES)
+    ok = position([(1, 1, 2, 2, 3)] * 3, boxes={1: full}, turns=[13, 13, 12], turn=2, end_triggered_by=1)
+    assert E.to_act(ok) == {2}
+    with pytest.raises(InvalidState) as err:
+        position([(1, 1, 2, 2, 3)] * 3, boxes={1: full}, turns=[13, 12, 12], turn=1, end_triggered_by=1)
+    assert err.value.code == "kniffel-cards.end"
+    with pytest.raises(InvalidState) as err:  # P2 full too, but P2 would have finished first ... not after P1
+        position([(1, 1, 2, 2, 3)] * 3, boxes={1: full, 2: full}, turns=[13, 13, 12], turn=2, end_triggered_by=1)
+    assert err.value.code == "kniffel-cards.end"
+
+
+def test_an_rng_that_has_not_dealt_is_refused() -> None:
+    """§1: the deal shuffles 108 cards, drawing 107 numbers from the rng at least."""
+    data = fresh_json()
+    data["rng"]["counter"] = 3
+    refused_state(data, "rng")
