@@ -59,6 +59,7 @@ from itertools import combinations_with_replacement
 
 from rules.base import (
     BaseEngine,
+    Code,
     IllegalMove,
     InvalidOption,
     InvalidState,
@@ -199,6 +200,96 @@ class Draw:
 Move = Score | Discard | Draw
 
 
+# ---------------------------------------------------------------------------------- codes
+
+#: Every code this engine answers (DESIGN 4.4): English title, Polish title and a Polish detail
+#: in the rulebook's words, formatted with the context each raise passes.
+CODES: Mapping[str, Code] = {
+    f"{_GAME}.{name}": Code(*texts)
+    for name, texts in {
+        # turns and moves
+        "not-your-turn": ("Not your turn", "Nie twoja tura", "Gracz {seat} nie wykonuje teraz tury."),
+        "game-over": ("The game is over", "Gra skończona",
+                      "Ktoś zdobył już wszystkie kombinacje i ostatnia runda dobiegła końca; ruchów już nie ma."),
+        "no-such-seat": ("No such seat", "Nie ma takiego gracza", "Przy tym stole nie siedzi gracz {seat}."),
+        "bad-move": ("Malformed move", "Niepoprawny ruch", "Tego ruchu nie da się odczytać: {got}."),
+        "card-not-in-hand": ("Card not in hand", "Nie ma tej karty na ręce",
+                             "Gracz {seat} nie ma na ręce karty {card}, więc nie może jej odrzucić."),
+        "discard-limit": ("Discard limit reached", "Limit odrzuconych kart",
+                          "W jednej turze można odrzucić najwyżej {expected} kart."),
+        "must-discard-excess": ("Discard down to five first", "Najpierw odrzuć nadmiarowe karty",
+                                "Po zagraniu kombinacji gracz {seat} ma {got} kart; najpierw odrzuca nadmiarowe, "
+                                "aż zostanie mu {expected}."),
+        "draw-too-few": ("Draw too few", "Za mało dobranych kart",
+                         "Nie można dobrać mniej kart, niż się odrzuciło: trzeba dobrać co najmniej {expected}."),
+        "draw-too-many": ("Draw too many", "Za dużo dobranych kart",
+                          "Można dobrać tyle kart, ile się odrzuciło, albo o jedną więcej: najwyżej {expected}."),
+        "hand-limit": ("More than ten cards", "Więcej niż dziesięć kart",
+                       "Nie można mieć na ręce więcej niż {expected} kart; po dobraniu byłoby ich {got}."),
+        "pass-not-allowed": ("Pass not allowed", "Pas niedozwolony",
+                             "Przy tym stole nie wolno odrzucić zera kart i nic nie dobrać."),
+        "exchange-in-progress": ("Exchange in progress", "Trwa wymiana kart",
+                                 "Gracz {seat} odrzucił już karty w tej turze; musi teraz dobrać, "
+                                 "a kombinacji zagrać już nie może."),
+        "cards-not-in-hand": ("Cards not in hand", "Nie ma tych kart na ręce",
+                              "Gracz {seat} nie ma na ręce wszystkich kart {cards}."),
+        "box-filled": ("Box already filled", "Pole już zapisane",
+                       "Pole „{box}” na karcie punktów gracza {seat} jest już zapisane; każde pole zapisuje się raz."),
+        "wrong-card-count": ("Wrong number of cards", "Zła liczba kart",
+                             "Liczba zagranych kart ({got}) nie pasuje do pola „{box}”, które wymaga: {expected}."),
+        "card-does-not-match": ("Card does not match the box", "Karta nie pasuje do pola",
+                                "W górnej części zagrywa się tylko pasujące karty: do pola „{box}” same {expected}."),
+        "invalid-combination": ("Not that combination", "To nie ta kombinacja",
+                                "Karty {cards} nie tworzą kombinacji „{box}”."),
+        "must-play-all-matching": ("Play every matching card", "Zagraj wszystkie pasujące karty",
+                                   "Przy tym stole do pola „{box}” zagrywa się wszystkie pasujące karty z ręki: "
+                                   "{expected}."),
+        "nothing-to-announce": ("Nothing to announce", "Nie ma czego ogłaszać",
+                                "Ogłasza się tylko zdobycie przedostatniej kombinacji (jedenastego pola)."),
+        # new games
+        "start-player": ("No such start player", "Nie ma takiego gracza rozpoczynającego",
+                         "Liczba graczy przy stole: {players}; nie ma wśród nich gracza {seat}, który miałby rozpoczynać."),
+        "setup-unsupported": ("No setup notation", "Brak zapisu układu",
+                              "W Karten-Kniffel nie ustawia się początkowego układu: karty się tasuje i rozdaje."),
+        # states
+        "bad-state": ("Malformed state", "Niepoprawny stan gry", "Stanu gry nie da się odczytać."),
+        "players": ("Wrong number of players", "Zła liczba graczy",
+                    "W Karten-Kniffel gra od 2 do 5 osób, a nie {got}."),
+        "options": ("Bad options", "Niepoprawne opcje", "Opcje zapisane w stanie gry są niepoprawne."),
+        "bad-card": ("Not a card", "To nie jest karta", "Karty mają wartości od 1 do 6."),
+        "card-count": ("Cards lost or added", "Karty zgubione lub dodane",
+                       "Na rękach i na stosach musi być razem 108 kart, po 18 każdej wartości od 1 do 6."),
+        "hand-size": ("Impossible hand size", "Niemożliwa liczba kart na ręce",
+                      "Gracz {seat} nie mógł mieć teraz tylu kart na ręce ({got}): każdy dostaje pięć, "
+                      "a każda wymiana dokłada najwyżej jedną kartę."),
+        "piles": ("Impossible piles", "Niemożliwe stosy",
+                  "Stos do dobierania jest za mały ({got}): przy tej liczbie tur musi w nim być co najmniej {expected}."),
+        "unknown-box": ("Unknown box", "Nieznane pole",
+                        "Karta punktów gracza {seat} ma inne pola niż dwanaście pól Karten-Kniffel."),
+        "impossible-box": ("Impossible box value", "Niemożliwa wartość pola",
+                           "Na karcie punktów gracza {seat} w polu „{box}” nie może stać {got}."),
+        "penalties": ("Impossible penalty points", "Niemożliwe punkty karne",
+                      "Punkty karne gracza {seat} nie mogły powstać w tej grze."),
+        "announcement": ("Impossible missed announcement", "Niemożliwe nieogłoszenie",
+                         "Gracz {seat} nie mógł zapomnieć ogłosić przedostatniej kombinacji."),
+        "turns": ("Turns out of order", "Tury nie po kolei",
+                  "Liczby tur i gracz, który ma ruch, nie zgadzają się z kolejnością gry."),
+        "phase": ("Impossible phase", "Niemożliwa faza tury", "Tura nie mogła dojść do tego miejsca."),
+        "end": ("Impossible end", "Niemożliwy koniec gry",
+                "Gra kończy się w rundzie, w której ktoś pierwszy zdobył wszystkie kombinacje, "
+                "gdy każdy wykonał tyle samo tur."),
+        "rng": ("Bad random generator", "Niepoprawny generator losowy",
+                "Generator losowy w stanie gry nie mógł potasować tej talii."),
+        # score sheets
+        "tally-shape": ("Malformed score sheets", "Niepoprawne karty punktów",
+                        "Karty punktów podaje się jako {{\"sheets\": [...]}}."),
+        "tally-sheets": ("Malformed score sheet", "Niepoprawna karta punktów",
+                         "Karta punktów ma pola „boxes” oraz opcjonalnie „penalties”, „extra_penalties” "
+                         "i „missed_announcement”; kart jest od 1 do 5."),
+    }.items()
+}
+
+
 # --------------------------------------------------------------------------------- engine
 
 
@@ -209,16 +300,18 @@ class KniffelCards(BaseEngine[State, Move]):
     options = OPTIONS
     move_kinds = ("score", "discard", "draw")
     legal_moves_complete = True
+    codes = CODES
 
     # -- creation ----------------------------------------------------------------------
 
     def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
-            raise InvalidOption(f"{_GAME}.setup-unsupported", f"{_GAME} has no setup notation; got {setup!r}")
+            raise InvalidOption(f"{_GAME}.setup-unsupported", f"{_GAME} has no setup notation; got {excerpt(setup)}")
         opts = Options(**{name: options.get(name, opt.default) for name, opt in OPTIONS.items()})
         if opts.start_player >= players:
             raise InvalidOption(
-                f"{_GAME}.start-player", f"start_player {opts.start_player} is not a seat of {players} players"
+                f"{_GAME}.start-player", f"start_player {opts.start_player} is not a seat of {players} players",
+                seat=opts.start_player, players=players,
             )
         deck, rng = rng.shuffle(tuple(v for v in _VALUES for _ in range(_COPIES)))
         hands = tuple(tuple(sorted(deck[len(deck) - _HAND * (p + 1): len(deck) - _HAND * p])) for p in range(players))
@@ -273,64 +366,73 @@ class KniffelCards(BaseEngine[State, Move]):
         elif isinstance(move, Discard):
             require(
                 move.card in hand, IllegalMove, f"{_GAME}.card-not-in-hand",
-                f"cannot discard a {move.card}: hand is {list(hand)}",
+                f"cannot discard a {move.card}: hand is {list(hand)}", card=move.card, seat=seat,
             )
             require(
                 state.phase is Phase.TRIM or state.discarded < _MAX_DISCARD, IllegalMove, f"{_GAME}.discard-limit",
                 f"at most {_MAX_DISCARD} cards may be discarded in an exchange; {state.discarded} already discarded",
+                expected=_MAX_DISCARD, got=state.discarded + 1,
             )
         else:
             require(
                 state.phase is not Phase.TRIM, IllegalMove, f"{_GAME}.must-discard-excess",
                 f"draw {move.count}: after scoring, first discard down to {_HAND} (hand has {len(hand)})",
+                seat=seat, expected=_HAND, got=len(hand),
             )
             d = state.discarded
             require(
                 move.count >= d, IllegalMove, f"{_GAME}.draw-too-few",
-                f"draw {move.count}: must draw at least as many as discarded ({d})",
+                f"draw {move.count}: must draw at least as many as discarded ({d})", expected=d, got=move.count,
             )
             require(
                 move.count <= d + 1, IllegalMove, f"{_GAME}.draw-too-many",
-                f"draw {move.count}: may draw at most one more than discarded ({d} + 1)",
+                f"draw {move.count}: may draw at most one more than discarded ({d} + 1)", expected=d + 1,
+                got=move.count,
             )
             require(
                 len(hand) + move.count <= _HAND_LIMIT, IllegalMove, f"{_GAME}.hand-limit",
                 f"draw {move.count}: hand of {len(hand)} would exceed {_HAND_LIMIT} cards",
+                expected=_HAND_LIMIT, got=len(hand) + move.count,
             )
             require(
                 move.count > 0 or state.options.allow_pass, IllegalMove, f"{_GAME}.pass-not-allowed",
-                "draw 0 after discarding nothing is a pass, which the allow_pass option forbids",
+                "draw 0 after discarding nothing is a pass, which the allow_pass option forbids", seat=seat,
             )
 
     def _check_score(self, state: State, seat: int, move: Score) -> None:
         require(
             state.phase is not Phase.TRIM, IllegalMove, f"{_GAME}.must-discard-excess",
             f"score {move.box.value}: this turn has scored already; discard down to {_HAND}",
+            seat=seat, expected=_HAND, got=len(state.hands[seat]),
         )
         require(
             state.phase is not Phase.EXCHANGE, IllegalMove, f"{_GAME}.exchange-in-progress",
             f"score {move.box.value}: this turn is an exchange ({state.discarded} discarded); finish it with a draw",
+            seat=seat, got=state.discarded,
         )
         hand = state.hands[seat]
         have = Counter(hand)
         require(
             not Counter(move.cards) - have, IllegalMove, f"{_GAME}.cards-not-in-hand",
-            f"cards {list(move.cards)} are not all in hand {list(hand)}",
+            f"cards {list(move.cards)} are not all in hand {list(hand)}", cards=list(move.cards), seat=seat,
         )
         filled = state.boxes[seat][_BOX_INDEX[move.box]] is not None
         zero_kniffel = filled and move.box is Box.KNIFFEL and state.options.second_kniffel_play
         require(
             not filled or zero_kniffel, IllegalMove, f"{_GAME}.box-filled",
             f"box {move.box.value} already holds {state.boxes[seat][_BOX_INDEX[move.box]]}; a box is filled once",
+            box=move.box.value, seat=seat,
         )
         problem = _combination_problem(move.box, move.cards)
         if problem:
-            raise IllegalMove(f"{_GAME}.{problem[0]}", problem[1])
+            code, message, context = problem
+            raise IllegalMove(code, message, **{k: list(v) if isinstance(v, list) else v for k, v in context})
         if state.options.upper_cards == "all" and move.box.face is not None:
             need = min(have[move.box.face], 5)
             require(
                 len(move.cards) == need, IllegalMove, f"{_GAME}.must-play-all-matching",
                 f"score {move.box.value} with {list(move.cards)}: the upper_cards option asks for all {need} matching cards",
+                box=move.box.value, expected=need, got=len(move.cards),
             )
         if state.options.auto_announce:  # the flag is irrelevant: never required, never penalised
             return
@@ -338,7 +440,7 @@ class KniffelCards(BaseEngine[State, Move]):
         require(
             not move.announce or fill == len(_BOXES) - 1, IllegalMove, f"{_GAME}.nothing-to-announce",
             "announce is only for the fill of the penultimate (11th) box; this play "
-            + ("fills no box" if fill is None else f"is fill {fill}"),
+            + ("fills no box" if fill is None else f"is fill {fill}"), seat=seat,
         )
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
@@ -428,7 +530,7 @@ class KniffelCards(BaseEngine[State, Move]):
             for n, sheet in enumerate(sheets):
                 require(isinstance(sheet, dict), InvalidState, f"{_GAME}.tally-sheets", f"sheet {n} is not an object")
                 unknown = set(sheet) - {"boxes", "penalties", "extra_penalties", "missed_announcement"}
-                require(not unknown, InvalidState, f"{_GAME}.tally-sheets", f"sheet {n}: unknown fields {sorted(unknown)}")
+                require(not unknown, InvalidState, f"{_GAME}.tally-sheets", f"sheet {n}: unknown fields {excerpt(sorted(unknown))}")
                 boxes_in, pens_in = sheet.get("boxes"), sheet.get("penalties", {})
                 require(
                     isinstance(boxes_in, dict) and isinstance(pens_in, dict), InvalidState, f"{_GAME}.tally-sheets",
@@ -524,7 +626,7 @@ class KniffelCards(BaseEngine[State, Move]):
         for p, sheet in enumerate(_seq(data["sheets"], players, "sheets")):
             require(
                 set(sheet) == {"boxes", "penalties", "extra_penalties", "missed_announcement"}, InvalidState,
-                f"{_GAME}.bad-state", f"sheets[{p}] has fields {sorted(sheet)}",
+                f"{_GAME}.bad-state", f"sheets[{p}] has fields {excerpt(sorted(sheet))}",
             )
             require(
                 set(sheet["boxes"]) == _BOX_NAMES and set(sheet["penalties"]) == _BOX_NAMES, InvalidState,
@@ -534,7 +636,7 @@ class KniffelCards(BaseEngine[State, Move]):
             pe = tuple(sheet["penalties"][x.value] for x in _BOXES)
             ex = sheet["extra_penalties"]
             mi = sheet["missed_announcement"]
-            require(isinstance(mi, bool), InvalidState, f"{_GAME}.bad-state", f"sheets[{p}].missed_announcement {mi!r}")
+            require(isinstance(mi, bool), InvalidState, f"{_GAME}.bad-state", f"sheets[{p}].missed_announcement {excerpt(mi)}")
             _check_sheet(b, pe, ex, int(mi), f"sheets[{p}]", seat=p)
             require(
                 not mi or not opts.auto_announce, InvalidState, f"{_GAME}.announcement",
@@ -592,7 +694,7 @@ class KniffelCards(BaseEngine[State, Move]):
 
     def move_from_json(self, data: Json) -> Move:
         def bad(why: str) -> IllegalMove:
-            return IllegalMove(f"{_GAME}.bad-move", f"bad move {data!r}: {why}")
+            return IllegalMove(f"{_GAME}.bad-move", f"bad move {excerpt(data)}: {why}", got=excerpt(data))
 
         if not isinstance(data, dict):
             raise bad("a move is an object with a 'kind'")
@@ -602,7 +704,7 @@ class KniffelCards(BaseEngine[State, Move]):
             raise bad(f"kind must be one of {list(self.move_kinds)}")
         extra = set(data) - fields - {"kind"}
         if extra:
-            raise bad(f"unknown fields {sorted(extra)}")
+            raise bad(f"unknown fields {excerpt(sorted(extra))}")
         if kind == "discard":
             card = data.get("card")
             if not _is_value(card):
@@ -831,18 +933,21 @@ def _plays_for_hand(hand: tuple[int, ...], all_matching: bool) -> tuple[tuple[Bo
 
 
 @cache
-def _combination_problem(box: Box, cards: tuple[int, ...]) -> tuple[str, str] | None:
-    """None when sorted ``cards`` validly fill ``box`` (4.6); else (code suffix, message)."""
+def _combination_problem(box: Box, cards: tuple[int, ...]) -> tuple[str, str, tuple] | None:
+    """None when sorted ``cards`` validly fill ``box`` (4.6); else (code, message, context items)."""
     shown = list(cards)
     if box.face is not None:
         if not 1 <= len(cards) <= 5:
-            return "wrong-card-count", f"{box.value} takes 1-5 cards, got {shown}"
+            return (f"{_GAME}.wrong-card-count", f"{box.value} takes 1-5 cards, got {shown}",
+                    (("box", box.value), ("expected", "1-5"), ("got", len(cards))))
         if any(c != box.face for c in cards):
-            return "card-does-not-match", f"{box.value} takes only {box.face}s, got {shown}"
+            return (f"{_GAME}.card-does-not-match", f"{box.value} takes only {box.face}s, got {shown}",
+                    (("box", box.value), ("expected", box.face), ("cards", shown)))
         return None
     size = 4 if box is Box.SMALL_STRAIGHT else 5
     if len(cards) != size:
-        return "wrong-card-count", f"{box.value} takes exactly {size} cards, got {shown}"
+        return (f"{_GAME}.wrong-card-count", f"{box.value} takes exactly {size} cards, got {shown}",
+                (("box", box.value), ("expected", size), ("got", len(cards))))
     counts = sorted(Counter(cards).values(), reverse=True)
     ok = {
         Box.THREE_OF_A_KIND: counts[0] >= 3,
@@ -862,7 +967,8 @@ def _combination_problem(box: Box, cards: tuple[int, ...]) -> tuple[str, str] | 
         Box.LARGE_STRAIGHT: "needs 1-5 or 2-6",
         Box.KNIFFEL: "needs 5 equal cards",
     }[box]
-    return "invalid-combination", f"{shown} is not a {box.value}: {why}"
+    return (f"{_GAME}.invalid-combination", f"{shown} is not a {box.value}: {why}",
+            (("box", box.value), ("cards", shown)))
 
 
 _FIXED_VALUE = {Box.FULL_HOUSE: 25, Box.SMALL_STRAIGHT: 30, Box.LARGE_STRAIGHT: 40, Box.KNIFFEL: 50}
@@ -939,19 +1045,19 @@ def _int_ok(x: Json) -> bool:
 
 
 def _int(x: Json, what: str) -> int:
-    require(_int_ok(x) and x >= 0, InvalidState, f"{_GAME}.bad-state", f"{what} must be a non-negative integer, got {x!r}")
+    require(_int_ok(x) and x >= 0, InvalidState, f"{_GAME}.bad-state", f"{what} must be a non-negative integer, got {excerpt(x)}")
     return x
 
 
 def _seq(x: Json, n: int, what: str) -> list:
-    require(isinstance(x, list) and len(x) == n, InvalidState, f"{_GAME}.bad-state", f"{what} must list {n} seats, got {x!r}")
+    require(isinstance(x, list) and len(x) == n, InvalidState, f"{_GAME}.bad-state", f"{what} must list {n} seats, got {excerpt(x)}")
     return x
 
 
 def _cards(x: Json, what: str) -> tuple[int, ...]:
     require(
         isinstance(x, list) and all(_is_value(c) for c in x), InvalidState, f"{_GAME}.bad-card",
-        f"{what} must be a list of card values 1-6, got {x!r}",
+        f"{what} must be a list of card values 1-6, got {excerpt(x)}",
     )
     return tuple(x)
 

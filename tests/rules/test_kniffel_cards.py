@@ -13,8 +13,9 @@ from collections import Counter
 
 import pytest
 
-from rules.base import IllegalMove, InvalidOption, InvalidState, Rng
+from rules.base import IllegalMove, InvalidOption, InvalidState, Rng, RulesError
 from rules.kniffel_cards import ENGINE, Box, Discard, Draw, Phase, Score
+from service.games import BINDINGS
 from service.schemas.kniffel_cards import MOVES, TALLY, StateSchema
 
 E = ENGINE
@@ -98,6 +99,7 @@ def refused(state, seat, move, code):
         E.apply(state, seat, move)
     assert err.value.code == f"kniffel-cards.{code}", err.value
     assert move not in E.legal_moves(state, seat)
+    E.codes[err.value.code].detail_pl.format(**err.value.context)
     return err.value
 
 
@@ -1074,3 +1076,111 @@ def test_an_rng_that_has_not_dealt_is_refused() -> None:
     data = fresh_json()
     data["rng"]["counter"] = 3
     refused_state(data, "rng")
+
+
+# ------------------------------------------------------------------- code catalogue (DESIGN 4.4)
+
+
+def _raised(action) -> RulesError:
+    with pytest.raises(RulesError) as err:
+        action()
+    return err.value
+
+
+def _state_with(change):
+    data = tampered()
+    change(data)
+    return lambda: E.from_json(data)
+
+
+TEN = {"boxes": {0: sheet_with(*[b for b in BOXES if b not in ("twos", "kniffel")])}}
+# one real raise of every code: what the engine (or the service, for no-such-seat) answers
+PRODUCERS = {
+    "not-your-turn": lambda: E.apply(position([(1, 2, 3, 4, 5)] * 2), 1, Draw(1)),
+    "game-over": lambda: E.apply(_finished(), 0, Draw(0)),
+    "no-such-seat": lambda: BINDINGS["kniffel-cards"].view(E.new(2, 1), 4),
+    "bad-move": lambda: E.move_from_json({"kind": "draw", "count": 9}),
+    "card-not-in-hand": lambda: E.apply(position([(1, 3, 6, 6, 6), (1, 1, 1, 1, 1)]), 0, Discard(4)),
+    "discard-limit": lambda: E.apply(_discarded([(1, 1, 2, 2, 3, 3, 4, 4), (6,) * 5], (1, 1, 2, 2, 3)), 0, Discard(3)),
+    "must-discard-excess": lambda: E.apply(E.apply(position([(1, 2, 2, 3, 3, 4, 4, 5, 5, 6), (1,) * 5]), 0,
+                                                   Score(Box.ONES, (1,))), 0, Draw(0)),
+    "draw-too-few": lambda: E.apply(_discarded([(1, 3, 6, 6, 6), (1,) * 5], (1, 3)), 0, Draw(1)),
+    "draw-too-many": lambda: E.apply(_discarded([(1, 3, 6, 6, 6), (1,) * 5], (1, 3)), 0, Draw(4)),
+    "hand-limit": lambda: E.apply(position([(1, 1, 2, 2, 3, 3, 4, 4, 5, 5), (6,) * 5]), 0, Draw(1)),
+    "pass-not-allowed": lambda: E.apply(position([(1, 2, 3, 4, 6), (1,) * 5], options={"allow_pass": False}), 0,
+                                        Draw(0)),
+    "exchange-in-progress": lambda: E.apply(_discarded([(1, 3, 6, 6, 6), (1,) * 5], (1,)), 0, Score(Box.SIXES, (6,))),
+    "cards-not-in-hand": lambda: E.apply(position([(1, 2, 4, 4, 5), (1,) * 5]), 0, Score(Box.FOURS, (4, 4, 4))),
+    "box-filled": lambda: E.apply(position([(4,) * 5, (1,) * 5], boxes={0: sheet_with("kniffel")}), 0,
+                                  Score(Box.KNIFFEL, (4,) * 5)),
+    "wrong-card-count": lambda: E.apply(position([(2, 2, 2, 3, 4), (1,) * 5]), 0,
+                                        Score(Box.THREE_OF_A_KIND, (2, 2, 2))),
+    "card-does-not-match": lambda: E.apply(position([(1, 2, 4, 4, 5), (1,) * 5]), 0, Score(Box.FOURS, (4, 4, 5))),
+    "invalid-combination": lambda: E.apply(position([(3,) * 5, (1,) * 5]), 0, Score(Box.FULL_HOUSE, (3,) * 5)),
+    "must-play-all-matching": lambda: E.apply(position([(2, 4, 6, 6, 6), (1,) * 5], options={"upper_cards": "all"}),
+                                              0, Score(Box.SIXES, (6, 6))),
+    "nothing-to-announce": lambda: E.apply(position([(2, 2, 3, 4, 5), (1,) * 5]), 0, Score(Box.TWOS, (2,), True)),
+    "start-player": lambda: E.new(2, 5, {"start_player": 3}),
+    "setup-unsupported": lambda: E.new(2, 5, None, setup={"hands": []}),
+    "bad-state": lambda: E.from_json([]),
+    "players": _state_with(lambda d: d.__setitem__("players", 7)),
+    "options": _state_with(lambda d: d.__setitem__("options", {"allow_pass": True})),
+    "bad-card": _state_with(lambda d: d.__setitem__("discard", [7])),
+    "card-count": _state_with(lambda d: d.__setitem__("discard", [6])),
+    "hand-size": lambda: E.from_json(move_cards(fresh_json(), "stock", 1, 3)),
+    "piles": lambda: E.from_json(move_cards(fresh_json(), "stock", "discard", 1)),
+    "unknown-box": _state_with(lambda d: d["sheets"][1]["boxes"].pop("ones")),
+    "impossible-box": _state_with(lambda d: d["sheets"][1]["boxes"].__setitem__("ones", 6)),
+    "penalties": _state_with(lambda d: d["sheets"][1]["penalties"].__setitem__("ones", 2)),
+    "announcement": _state_with(lambda d: d["sheets"][1].__setitem__("missed_announcement", True)),
+    "turns": _state_with(lambda d: d.__setitem__("turn", 2)),
+    "phase": _state_with(lambda d: d.__setitem__("phase", "exchange")),
+    "end": _state_with(lambda d: d.__setitem__("end_triggered_by", 0)),
+    "rng": _state_with(lambda d: d["rng"].__setitem__("counter", 2**50)),
+    "tally-shape": lambda: E.score_tally({"boxes": {}}),
+    "tally-sheets": lambda: E.score_tally({"sheets": []}),
+}
+
+
+def _finished():
+    """P0 filled its sheet; P1 (last in the round) passes: the game is over."""
+    s = position([(1, 2, 3, 4, 5), (1, 1, 2, 2, 6)], boxes={0: sheet_with(*BOXES)}, turn=1, end_triggered_by=0,
+                 turns=[12, 11])
+    return E.apply(s, 1, Draw(0))
+
+
+def _discarded(hands, cards):
+    s = position(hands)
+    for card in cards:
+        s = E.apply(s, 0, Discard(card))
+    return s
+
+
+def test_every_code_is_catalogued_raised_and_has_a_polish_detail() -> None:
+    """DESIGN 4.4: ``codes`` lists every code the engine raises (read from the module, and
+    raised here by playing), nothing else; every Polish detail formats with a real raise's context."""
+    import re
+    from pathlib import Path
+
+    import rules.kniffel_cards as module
+
+    source = Path(module.__file__).read_text()
+    in_source = {f"kniffel-cards.{c}" for c in re.findall(r'_GAME\}\.([a-z][a-z-]*)', source)}
+    assert in_source <= set(E.codes), in_source - set(E.codes)
+    assert {f"kniffel-cards.{name}" for name in PRODUCERS} == set(E.codes)
+    for name, action in PRODUCERS.items():
+        err = _raised(action)
+        assert err.code == f"kniffel-cards.{name}", (name, err)
+        entry = E.codes[err.code]
+        assert entry.title and entry.title_pl and entry.title != entry.title_pl
+        detail = entry.detail_pl.format(**err.context)
+        assert "None" not in detail, (name, detail)
+
+
+def test_refusals_seen_in_play_format_their_polish_detail() -> None:
+    """Every refusal met by the scenario helpers formats its Polish detail (no missing context)."""
+    s = position([(1, 3, 6, 6, 6), (1, 2, 3, 4, 5)])
+    for move in [Discard(2), Draw(3), Score(Box.TWOS, (2,)), Score(Box.FULL_HOUSE, (1, 3, 6, 6, 6)),
+                 Score(Box.SMALL_STRAIGHT, (1, 3, 6, 6, 6)), Score(Box.ONES, (1,), True)]:
+        err = _raised(lambda m=move: E.apply(s, 0, m))
+        E.codes[err.code].detail_pl.format(**err.context)

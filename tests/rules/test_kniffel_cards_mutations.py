@@ -568,6 +568,7 @@ def outcome(data) -> str:
         return "schema"
     except InvalidState as exc:
         assert exc.code.startswith(f"{GAME}."), exc
+        assert "None" not in E.codes[exc.code].detail_pl.format(**exc.context)  # catalogued, with its context
         return exc.code
     return "accepted"
 
