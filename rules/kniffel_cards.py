@@ -1,51 +1,31 @@
 """Karten-Kniffel (Michael Feldkötter; Schmidt Spiele 2014, Polish edition G3 2016), 2-5 players.
 
-Rule source: ``rules/card-games-000-001-002-004.md`` §4 (4.2 components, 4.3 setup, 4.5 the two
-actions, 4.6 combinations, 4.7 end-of-game scoring, 4.8 draw pile and end, 4.9 vectors KN-1..21,
-4.10 proposed rulings) and §5 (hidden information: hands and the draw order; 108 cards).
+The rules as Arbiter applies them, with every ruling, option and the rulebook passages they rest
+on: ``docs/rules/kniffel-cards.md`` (cited below as §n).
 
-108 cards, 18 each of the values 1-6, no suits. Each player has a sheet of 12 boxes (Ones ..
-Sixes; Three of a kind, Four of a kind, Full House, Small Straight, Large Straight, Kniffel; no
-Chance). On a turn a player does exactly one action: EXCHANGE (discard 0-5 cards, then draw as
-many or one more, never holding more than 10) or SCORE (play a valid combination into an empty
-box; never 0; 2 penalty points per card held above 5 before playing; refill to 5).
+108 cards, 18 each of the values 1-6, no suits (§1). Each player has a sheet of 12 boxes (§1.2).
+On a turn a player does exactly one action (§2): EXCHANGE (discard 0-5 cards, then draw as many
+or one more, never holding more than 10) or SCORE (play a valid combination, §3, into an empty
+box; never 0; 2 penalty points per card held above 5 before playing; refill to 5, §4).
 
 Representation decisions:
 - A card is its value, an int 1-6; hands are sorted tuples (cards have no other identity).
-- An EXCHANGE is spelled as steps inside one turn: ``{"kind": "discard", "card": v}`` once per
-  discarded card (the turn's phase becomes ``exchange``; scoring is then no longer possible),
-  closed by ``{"kind": "draw", "count": n}``. ``draw`` straight away is the exchange with
-  nothing discarded (count 1, or 0 = a pass). One card per step keeps the move lists short (a
+- An EXCHANGE is spelled as steps inside one turn (§2.1): ``{"kind": "discard", "card": v}``
+  once per discarded card (phase ``exchange``; the turn can no longer score), closed by
+  ``{"kind": "draw", "count": n}``. ``draw`` straight away is the exchange with nothing
+  discarded (count 1, or 0 = a pass, §2.2). One card per step keeps the move lists short (a
   ten-card hand has hundreds of discard multisets), so random play reaches the end of a game.
 - A SCORE is ``{"kind": "score", "box": "full-house", "cards": [1, 1, 3, 3, 3]}``, with
-  ``"announce": true`` when the player announces the fill of the 11th box ("penultimate"); the
-  flag is refused on any other fill. Under ``auto_announce`` the flag is irrelevant: either
-  value is accepted on any fill, and the move is listed without it. When the default excess ruling asks for it, the player then discards down
-  to 5 with ``discard`` steps (phase ``trim``) before the turn passes.
-- The draw pile is drawn from its end. When a card must be drawn and the draw pile is empty,
-  the discard pile is shuffled (from the state's rng) into a new draw pile.
-- Played cards go to the discard pile (4.5 / 4.10 (5): needed so the deck can cycle; removing
-  them would exhaust the 108 cards long before a sheet fills, so it is not an option). With both
-  piles empty a player draws as many as there are (4.10 (6), practically unreachable). The upper
-  bonus is computed from the filled upper boxes (4.8, 4.10 (7)); mid-game it is a running figure.
-  Equal best totals share the win (4.10 (8)). These four rulings (4.10 (5)-(8)) have no
-  alternative that a game could be played with, so they are fixed, not options.
-- End (4.8): once a player fills the 12th box, play goes on until the seat just before the start
-  player has finished a turn, so everyone has had the same number of turns.
-
-Options (4.10 PROPOSED rulings; defaults as the spec gives them):
-- ``allow_pass`` (boolean, default true): 4.10 (1), an exchange of 0 cards drawing 0 is legal.
-- ``excess_after_score`` ("discard" | "keep", default "discard"): 4.10 (2), a hand above 5 after
-  scoring is discarded down to 5 (the player chooses), or kept.
-- ``second_kniffel_play`` (boolean, default false): 4.10 (3); when true, a player whose Kniffel box
-  is filled may still play five equal cards "as Kniffel" for 0 points (no box is filled; excess
-  penalty still applies). Default: no such play; a filled box is never scored again.
-- ``auto_announce`` (boolean, default false): 4.10 (4); when true, the 11th fill counts as
-  announced: the flag is never required, never penalised, and either value is accepted;
-  otherwise an unannounced 11th fill costs 10 points at the end.
-- ``upper_cards`` ("any" | "all", default "any"): 4.10 (9); an upper box takes any 1-5 matching
-  cards, or (``all``) all matching cards in hand, up to 5.
-- ``start_player`` (integer 0-4, default 0): 4.3, the youngest player starts (seat index).
+  ``"announce": true`` when the player announces the fill of the 11th box (§5); under
+  ``auto_announce`` the flag is irrelevant and the move is listed without it (§5.2). With more
+  than 5 cards left, the player then discards down to 5 with ``discard`` steps (phase ``trim``)
+  before the turn passes (§4.3).
+- The stock is drawn from its end; when a card must be drawn and the stock is empty, the
+  discard pile is shuffled from the state's rng into a new stock (§6). Played cards go to the
+  discard pile (§6.1).
+- End (§7.1): once a seat fills its 12th box, play goes on until the seat just before the start
+  player has finished a turn; then ``turn`` is None and the phase ``over``. Scoring: §7.2-7.4.
+- ``from_json`` refuses states that conserve the cards but that play cannot reach (§8).
 """
 
 from __future__ import annotations
@@ -121,27 +101,36 @@ class Phase(Enum):
     OVER = "over"
 
 
+_DOC = "docs/rules/kniffel-cards.md"
 OPTIONS: Mapping[str, Option] = {
-    "allow_pass": Option(True, "4.10 (1): an exchange discarding 0 cards and drawing 0 (a pass) is legal", type="boolean"),
+    "allow_pass": Option(
+        True, f"{_DOC} §2.2: discarding nothing and drawing nothing (a pass) is a legal exchange", type="boolean"
+    ),
     "excess_after_score": Option(
         "discard",
-        "4.10 (2): more than 5 cards left after scoring: 'discard' the excess (player's choice) down to 5, or 'keep' them",
+        f"{_DOC} §4.3: more than 5 cards left after scoring: 'discard' the excess (the player chooses) down to 5, "
+        "or 'keep' them",
         choices=("discard", "keep"),
     ),
     "second_kniffel_play": Option(
         False,
-        "4.10 (3): with the Kniffel box filled, five equal cards may still be played as a Kniffel for 0 points",
+        f"{_DOC} §3.4: with the Kniffel box filled, five equal cards may still be played as a Kniffel for 0 points",
         type="boolean",
     ),
     "auto_announce": Option(
-        False, "4.10 (4): the penultimate (11th) fill is always announced; no 10-point penalty", type="boolean"
+        False,
+        f"{_DOC} §5.2: the penultimate (11th) fill counts as announced: the announce flag is never required and "
+        "never penalised",
+        type="boolean",
     ),
     "upper_cards": Option(
         "any",
-        "4.10 (9): an upper box takes 'any' 1-5 matching cards, or 'all' matching cards in hand (up to 5)",
+        f"{_DOC} §3.3: an upper box takes 'any' 1-5 matching cards, or 'all' matching cards in hand (up to 5)",
         choices=("any", "all"),
     ),
-    "start_player": Option(0, "4.3: the seat that starts (the youngest player)", type="integer", minimum=0, maximum=4),
+    "start_player": Option(
+        0, f"{_DOC} §1.4: the seat that starts (the youngest player)", type="integer", minimum=0, maximum=4
+    ),
 }
 
 
@@ -744,7 +733,7 @@ def _remove(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
 
 
 def _end_turn(state: State) -> State:
-    """Close the current seat's turn (4.8: after a full sheet, finish the round, then stop)."""
+    """Close the acting seat's turn (§7.1: after a full sheet, finish the round, then stop)."""
     seat = state.turn
     turns = _set(state.turns, seat, state.turns[seat] + 1)
     last = (state.options.start_player - 1) % state.players
@@ -896,7 +885,7 @@ def _draw_cards(stock: tuple[int, ...], discard: tuple[int, ...], rng: Rng, coun
     drawn: list[int] = []
     while len(drawn) < count:
         if not stock:
-            if not discard:  # 4.10 (6): draw as many as there are
+            if not discard:  # docs §6.3: draw as many as there are
                 break
             stock, rng = rng.shuffle(discard)
             discard = ()
@@ -934,7 +923,7 @@ def _plays_for_hand(hand: tuple[int, ...], all_matching: bool) -> tuple[tuple[Bo
 
 @cache
 def _combination_problem(box: Box, cards: tuple[int, ...]) -> tuple[str, str, tuple] | None:
-    """None when sorted ``cards`` validly fill ``box`` (4.6); else (code, message, context items)."""
+    """None when sorted ``cards`` validly fill ``box`` (docs §3); else (code, message, context items)."""
     shown = list(cards)
     if box.face is not None:
         if not 1 <= len(cards) <= 5:

@@ -1,7 +1,8 @@
 """Shapes of Karten-Kniffel (``kniffel-cards``) states, moves and score-sheet tallies.
 
-Exactly the JSON ``rules.kniffel_cards`` writes; only shape and types, never legality
-(``engine.from_json`` checks the meaning: 108 cards, possible box values, consistent turns).
+Exactly the JSON ``rules.kniffel_cards`` writes (docs/rules/kniffel-cards.md §10); only shape and
+types, never legality (``engine.from_json`` checks the meaning: 108 cards, possible box values,
+consistent turns, reachable hands, §8).
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ class StateSchema(Schema):
 
 
 class ScoreSchema(Schema):
-    """Play ``cards`` into the empty ``box``; ``announce`` the penultimate (11th) fill."""
+    """Play ``cards`` into the empty ``box``; ``announce`` the penultimate (11th) fill
+    (docs/rules/kniffel-cards.md §2.3, §5)."""
 
     kind = kind_field("score")
     box = fields.String(required=True, validate=validate.OneOf(list(BOXES)))

@@ -1,4 +1,5 @@
-"""Scenario tests for Karten-Kniffel (``kniffel-cards``): spec §4, vectors KN-1 .. KN-21.
+"""Scenario tests for Karten-Kniffel (``kniffel-cards``): docs/rules/kniffel-cards.md, cited as §n;
+KN-1 .. KN-21 name the rule examples of the specification the page was written from.
 
 Positions are built as JSON and loaded through ``from_json`` (so every position is a legal,
 conserved 108-card state). Hands are drawn as ``P0: 1 3 6 6 6``; the stock lists the cards
@@ -126,7 +127,7 @@ def penalty_of(state, seat, box):
     ],
 )
 def test_lower_combination_scores_its_value(vector, box, cards, value) -> None:
-    """KN-1..KN-6: the lower boxes (sums for N of a kind, fixed 25/30/40/50 otherwise).
+    """§3, KN-1..KN-6: the lower boxes (sums for N of a kind, fixed 25/30/40/50 otherwise).
 
         P0: the five cards (plus a 1 when only four are played)   sheet empty
     """
@@ -160,7 +161,7 @@ def test_legal_moves_at_turn_start_list_every_play_exchange_step_and_draw() -> N
 
 
 def test_exchange_draws_as_many_as_discarded_or_one_more() -> None:
-    """KN-7: Stefan discards 1 and 3, then may draw 2 or 3; never 1 or 4.
+    """§2.1, KN-7: Stefan discards 1 and 3, then may draw 2 or 3; never 1 or 4.
 
         P0: 1 3 6 6 6  -> discard 1, discard 3 -> P0: 6 6 6 (2 discarded)
     """
@@ -180,7 +181,7 @@ def test_exchange_draws_as_many_as_discarded_or_one_more() -> None:
 
 
 def test_hand_may_never_exceed_ten_cards() -> None:
-    """KN-16: with 10 cards, discard 2 then draw 3 would make 11: illegal; draw 2 is fine.
+    """§2.1, KN-16: with 10 cards, discard 2 then draw 3 would make 11: illegal; draw 2 is fine.
 
         P0: 1 1 2 2 3 3 4 4 5 5  -> discard 1, discard 2 -> draw 3?
     """
@@ -193,7 +194,7 @@ def test_hand_may_never_exceed_ten_cards() -> None:
 
 
 def test_at_most_five_cards_are_discarded() -> None:
-    """KN-17: a sixth discard in one exchange is refused.
+    """§2.1, KN-17: a sixth discard in one exchange is refused.
 
         P0: 1 1 2 2 3 3 4 4   discard 1 1 2 2 3 -> discard 3?
     """
@@ -216,7 +217,7 @@ def test_discarding_a_card_not_in_hand_is_refused() -> None:
 
 
 def test_scoring_with_six_cards_costs_two_and_refills_to_five() -> None:
-    """KN-8: P0: 2 4 5 6 6 6 scores Sixes with 6 6 6: 18, penalty 2, three left -> draw 2.
+    """§4.1-4.2, KN-8: P0: 2 4 5 6 6 6 scores Sixes with 6 6 6: 18, penalty 2, three left -> draw 2.
 
         P0: 2 4 5 6 6 6   stock top: 1, 3
     """
@@ -230,7 +231,7 @@ def test_scoring_with_six_cards_costs_two_and_refills_to_five() -> None:
 
 
 def test_seven_card_hand_scoring_sixes_costs_four_and_draws_one() -> None:
-    """KN-9: P0: 1 3 5 6 6 6 6... (7 cards incl. 6 6 6 5 3) Sixes with 6 6 6 -> 18, penalty 4, draw 1.
+    """§4.1-4.2, KN-9: P0: 1 3 5 6 6 6 6... (7 cards incl. 6 6 6 5 3) Sixes with 6 6 6 -> 18, penalty 4, draw 1.
 
         P0: 1 2 3 5 6 6 6   stock top: 4
     """
@@ -241,7 +242,7 @@ def test_seven_card_hand_scoring_sixes_costs_four_and_draws_one() -> None:
 
 
 def test_seven_card_hand_three_of_a_kind_costs_four_and_draws_three() -> None:
-    """KN-10: same 7-card hand, Three of a kind with 6 6 6 5 3: 26, penalty 4, draw 3.
+    """§4.1-4.2, KN-10: same 7-card hand, Three of a kind with 6 6 6 5 3: 26, penalty 4, draw 3.
 
         P0: 1 2 3 5 6 6 6   stock top: 4 4 4
     """
@@ -249,11 +250,11 @@ def test_seven_card_hand_three_of_a_kind_costs_four_and_draws_three() -> None:
     after = E.apply(s, 0, Score(Box.THREE_OF_A_KIND, (3, 5, 6, 6, 6)))
     assert (box_of(after, 0, Box.THREE_OF_A_KIND), penalty_of(after, 0, Box.THREE_OF_A_KIND)) == (26, 4)
     assert after.hands[0] == (1, 2, 4, 4, 4)
-    assert E.scores(after).totals[0] == 26 - 4 - 20  # upper malus: no upper box yet (4.10 (7))
+    assert E.scores(after).totals[0] == 26 - 4 - 20  # upper malus: no upper box yet (§7.3)
 
 
 def test_eight_card_full_house_costs_six() -> None:
-    """KN-11: an 8-card hand plays a Full House: 25, penalty 6, three left -> draw 2.
+    """§4.1-4.2, KN-11: an 8-card hand plays a Full House: 25, penalty 6, three left -> draw 2.
 
         P0: 1 2 2 3 3 3 4 5   stock top: 6 6
     """
@@ -267,7 +268,7 @@ def test_eight_card_full_house_costs_six() -> None:
 
 
 def test_five_equal_cards_are_not_a_full_house() -> None:
-    """KN-12: Full House with 3 3 3 3 3 is refused (the values must differ).
+    """§3.2, KN-12: Full House with 3 3 3 3 3 is refused (the values must differ).
 
         P0: 3 3 3 3 3
     """
@@ -279,7 +280,7 @@ def test_five_equal_cards_are_not_a_full_house() -> None:
 
 
 def test_five_equal_cards_are_four_of_a_kind() -> None:
-    """KN-13: Four of a kind with 5 5 5 5 5 scores 25.
+    """§3.2, KN-13: Four of a kind with 5 5 5 5 5 scores 25.
 
         P0: 5 5 5 5 5
     """
@@ -289,7 +290,7 @@ def test_five_equal_cards_are_four_of_a_kind() -> None:
 
 
 def test_small_straight_needs_exactly_four_consecutive_cards() -> None:
-    """KN-14: Small Straight with 2 3 4 6, or with five cards 1 2 3 4 5, is refused.
+    """§3, KN-14: Small Straight with 2 3 4 6, or with five cards 1 2 3 4 5, is refused.
 
         P0: 1 2 3 4 5 6
     """
@@ -301,7 +302,7 @@ def test_small_straight_needs_exactly_four_consecutive_cards() -> None:
 
 
 def test_upper_box_takes_only_matching_cards() -> None:
-    """KN-15: Fours with 4 4 5 is refused; Fours with one 4 scores 4 (4.10 (9): holding back is fine).
+    """§3.1, KN-15: Fours with 4 4 5 is refused; Fours with one 4 scores 4 (§3.3: holding back is fine).
 
         P0: 1 2 4 4 5
     """
@@ -314,7 +315,7 @@ def test_upper_box_takes_only_matching_cards() -> None:
 
 
 def test_lower_box_needs_five_cards() -> None:
-    """4.6: Three of a kind is always five cards.
+    """§3.1: Three of a kind is always five cards.
 
         P0: 2 2 2 3 4
     """
@@ -326,7 +327,7 @@ def test_lower_box_needs_five_cards() -> None:
 
 
 def test_a_filled_box_cannot_be_scored_again() -> None:
-    """KN-19: a second Kniffel into the filled Kniffel box is refused; no bonus exists.
+    """§3.4, KN-19: a second Kniffel into the filled Kniffel box is refused; no bonus exists.
 
         P0: 4 4 4 4 4   sheet: Kniffel 50
     """
@@ -334,12 +335,12 @@ def test_a_filled_box_cannot_be_scored_again() -> None:
     err = refused(s, 0, Score(Box.KNIFFEL, (4, 4, 4, 4, 4)), "box-filled")
     assert "kniffel" in err.message
     assert all(m.box is not Box.KNIFFEL for m in E.legal_moves(s, 0) if isinstance(m, Score))
-    # the five equal cards still fit other empty boxes (4.10 (3))
+    # the five equal cards still fit other empty boxes (§3.4)
     assert Score(Box.FOURS, (4, 4, 4, 4, 4)) in E.legal_moves(s, 0)
 
 
 def test_second_kniffel_play_option_scores_zero_and_fills_nothing() -> None:
-    """4.10 (3) option second_kniffel_play: five equal cards played "as Kniffel" for 0 points.
+    """§3.4 option second_kniffel_play: five equal cards played "as Kniffel" for 0 points.
 
         P0: 1 4 4 4 4 4 (6 cards)   sheet: Kniffel 50   stock top: 2 2 2 2 2
     """
@@ -363,7 +364,7 @@ def test_second_kniffel_play_option_scores_zero_and_fills_nothing() -> None:
 
 @pytest.mark.parametrize(("upper", "bonus"), [(63, 35), (62, 0), (43, 0), (42, -20)])
 def test_upper_bonus_and_malus_thresholds(upper, bonus) -> None:
-    """KN-18: U = 63 -> +35; 62 -> 0; 43 -> 0; 42 -> -20 (penalties do not count toward U)."""
+    """§7.2, KN-18: U = 63 -> +35; 62 -> 0; 43 -> 0; 42 -> -20 (penalties do not count toward U)."""
     fills = {63: (3, 6, 9, 12, 15, 18), 62: (2, 6, 9, 12, 15, 18), 43: (1, 2, 3, 4, 15, 18), 42: (1, 2, 3, 4, 20, 12)}[upper]
     boxes = dict(zip(BOXES[:6], fills, strict=True))
     report = E.score_tally({"sheets": [{"boxes": boxes, "penalties": {"ones": 4}}]})
@@ -376,7 +377,7 @@ def test_upper_bonus_and_malus_thresholds(upper, bonus) -> None:
 
 
 def test_round_is_finished_after_a_full_sheet() -> None:
-    """KN-20: 3 players, start P0; P1 fills its 12th box; P2 takes one more turn; then the end.
+    """§7.1, KN-20: 3 players, start P0; P1 fills its 12th box; P2 takes one more turn; then the end.
 
         P1: 1 2 3 4 5   sheet: all but Large Straight    P0 and P2 mid-game
     """
@@ -400,7 +401,7 @@ def test_round_is_finished_after_a_full_sheet() -> None:
 
 
 def test_game_ends_at_once_when_the_last_seat_of_the_round_fills_the_sheet() -> None:
-    """4.8: if the finisher sits just before the start player, the game ends at once.
+    """§7.1: if the finisher sits just before the start player, the game ends at once.
 
         3 players, start P1; P0 (last in the round) fills its 12th box
     """
@@ -414,7 +415,7 @@ def test_game_ends_at_once_when_the_last_seat_of_the_round_fills_the_sheet() -> 
 
 
 def test_unannounced_penultimate_fill_costs_ten_at_the_end() -> None:
-    """KN-21: P0 fills its 11th box without announcing: +10 penalty; announcing avoids it.
+    """§5.1, KN-21: P0 fills its 11th box without announcing: +10 penalty; announcing avoids it.
 
         P0: 2 2 3 4 5   sheet: 10 boxes filled, Twos and Kniffel empty
     """
@@ -433,7 +434,7 @@ def test_unannounced_penultimate_fill_costs_ten_at_the_end() -> None:
 
 
 def test_announce_is_refused_on_any_other_fill() -> None:
-    """4.10 (4): announce belongs to the 11th fill only.
+    """§5.1: announce belongs to the 11th fill only.
 
         P0: 2 2 3 4 5   sheet empty
     """
@@ -442,7 +443,7 @@ def test_announce_is_refused_on_any_other_fill() -> None:
 
 
 def test_auto_announce_makes_the_announce_flag_irrelevant() -> None:
-    """4.10 (4) option auto_announce (issue 9): "Kiedy gracz zdobędzie przedostatnią kombinację,
+    """§5.2 option auto_announce (issue 9): "Kiedy gracz zdobędzie przedostatnią kombinację,
     musi to ogłosić" is done for the player, so the flag is never required, never penalised,
     and either value is accepted; legal-moves lists the play as a client sends it (no flag).
 
@@ -469,7 +470,7 @@ def test_auto_announce_makes_the_announce_flag_irrelevant() -> None:
 
 
 def test_announce_on_another_fill_says_which_fill_it_is() -> None:
-    """4.10 (4): without auto_announce, announce belongs to the 11th fill only; the refusal
+    """§5.1: without auto_announce, announce belongs to the 11th fill only; the refusal
     names the fill the play would be.
 
         P0: 2 2 3 4 5   sheet: Ones filled   -> Twos with 2, "announce": true is fill 2
@@ -483,7 +484,7 @@ def test_announce_on_another_fill_says_which_fill_it_is() -> None:
 
 
 def test_pass_is_allowed_by_default_and_refused_without_the_option() -> None:
-    """4.10 (1) allow_pass: discard 0 / draw 0.
+    """§2.2 allow_pass: discard 0 / draw 0.
 
         P0: 1 2 3 4 6
     """
@@ -498,7 +499,7 @@ def test_pass_is_allowed_by_default_and_refused_without_the_option() -> None:
 
 
 def test_excess_after_scoring_is_discarded_down_to_five_by_default() -> None:
-    """4.10 (2) excess_after_score='discard': a 10-card hand scoring one card trims to 5.
+    """§4.3 excess_after_score='discard': a 10-card hand scoring one card trims to 5.
 
         P0: 1 2 2 3 3 4 4 5 5 6  -> Ones with 1 -> 9 cards -> discard 4 of the player's choice
     """
@@ -518,7 +519,7 @@ def test_excess_after_scoring_is_discarded_down_to_five_by_default() -> None:
 
 
 def test_excess_after_scoring_is_kept_with_the_keep_option() -> None:
-    """4.10 (2) excess_after_score='keep': the 9 remaining cards stay in hand.
+    """§4.3 excess_after_score='keep': the 9 remaining cards stay in hand.
 
         P0: 1 2 2 3 3 4 4 5 5 6  -> Ones with 1
     """
@@ -528,7 +529,7 @@ def test_excess_after_scoring_is_kept_with_the_keep_option() -> None:
 
 
 def test_upper_cards_all_option_requires_every_matching_card() -> None:
-    """4.10 (9) upper_cards='all': Sixes must take all three 6s.
+    """§3.3 upper_cards='all': Sixes must take all three 6s.
 
         P0: 2 4 6 6 6
     """
@@ -541,7 +542,7 @@ def test_upper_cards_all_option_requires_every_matching_card() -> None:
 
 
 def test_start_player_option_sets_the_first_seat_and_is_checked() -> None:
-    """4.3: the youngest player (start_player) starts; it must be a seat."""
+    """§1.4: the youngest player (start_player) starts; it must be a seat."""
     s = E.new(3, 5, {"start_player": 2})
     assert E.to_act(s) == {2} and E.options_of(s)["start_player"] == 2
     with pytest.raises(InvalidOption) as err:
@@ -556,7 +557,7 @@ def test_start_player_option_sets_the_first_seat_and_is_checked() -> None:
 
 
 def test_new_game_deals_five_each_from_108_cards() -> None:
-    """4.3: 5 cards each; the rest is the stock; empty discard pile; same seed, same deal."""
+    """§1.3: 5 cards each; the rest is the stock; empty discard pile; same seed, same deal."""
     s = E.new(5, "table-7")
     assert [len(h) for h in s.hands] == [5] * 5 and len(s.stock) == 108 - 25 and s.discard == ()
     total = Counter(s.stock)
@@ -567,7 +568,7 @@ def test_new_game_deals_five_each_from_108_cards() -> None:
 
 
 def test_empty_stock_reshuffles_the_discard_pile_from_the_rng() -> None:
-    """4.8: the stock is empty; drawing shuffles the discard pile into a new stock.
+    """§6.2: the stock is empty; drawing shuffles the discard pile into a new stock.
 
         P0: 1 3 6 6 6   stock: empty   discard pile: the other 98 cards
     """
@@ -582,7 +583,7 @@ def test_empty_stock_reshuffles_the_discard_pile_from_the_rng() -> None:
 
 
 def test_reshuffle_takes_the_cards_just_discarded_too() -> None:
-    """4.8 + 4.10 (5): played cards go to the discard pile, which is reshuffled when needed.
+    """§6.1 + §6.2: played cards go to the discard pile, which is reshuffled when needed.
 
         P0: 1 1 1 2 3 (stock empty, discard pile: 103 cards) scores Ones with 1 1 1 -> draws 3
     """
@@ -692,7 +693,7 @@ def test_move_from_json_rejects_malformed_moves(junk) -> None:
 
 
 def test_view_hides_other_hands_and_the_stock_order() -> None:
-    """§5: hands and the stock order are hidden; the discard pile and sheets are public.
+    """§10.3: hands and the stock order are hidden; the discard pile and sheets are public.
     DESIGN 4.5: ``hands`` holds the seat's own hand and null for the others, ``hand_sizes``
     every size, ``stock`` the number of cards left; a spectator sees no hand."""
     s = E.apply(E.new(3, 11), 0, Discard(E.new(3, 11).hands[0][0]))
@@ -709,7 +710,7 @@ def test_view_hides_other_hands_and_the_stock_order() -> None:
 
 
 def test_tally_scores_sheets_with_breakdown_and_winners() -> None:
-    """4.7: total = boxes + bonus/malus - card penalties - 10 per missed announcement."""
+    """§7.2: total = boxes + bonus/malus - card penalties - 10 per missed announcement."""
     full = {"ones": 3, "twos": 6, "threes": 12, "fours": 12, "fives": 15, "sixes": 18,
             "three-of-a-kind": 24, "four-of-a-kind": 27, "full-house": 25, "small-straight": 30,
             "large-straight": 40, "kniffel": 50}
@@ -726,7 +727,7 @@ def test_tally_scores_sheets_with_breakdown_and_winners() -> None:
 
 
 def test_tally_ties_share_the_win() -> None:
-    """4.10 (8): equal best totals share the win."""
+    """§7.4: equal best totals share the win."""
     sheet = {"boxes": {"kniffel": 50}}
     assert E.score_tally({"sheets": [sheet, sheet, {"boxes": {}}]}).winners == (0, 1)
 
@@ -826,7 +827,7 @@ def test_random_games_end_well_within_the_move_cap(players) -> None:
         assert length < 2500, (options, length)
 
 
-# ------------------------------------------------------------------ review additions: 4.6 table
+# ------------------------------------------------------------------ §3: the combinations table
 
 _COMBINATIONS = [
     # upper boxes: 1-5 cards, all of the box's face; value = face x count
@@ -865,7 +866,7 @@ _COMBINATIONS = [
 
 @pytest.mark.parametrize(("box", "cards", "expected"), _COMBINATIONS)
 def test_every_box_of_the_4_6_table_scores_its_value_or_refuses(box, cards, expected) -> None:
-    """4.6: each box's definition and value, legal and illegal cases, on an empty sheet.
+    """§3: each box's definition and value, legal and illegal cases, on an empty sheet.
 
         P0: the played cards, padded with 1s up to five cards
     """
@@ -882,7 +883,7 @@ def test_every_box_of_the_4_6_table_scores_its_value_or_refuses(box, cards, expe
 
 
 def test_a_box_is_never_filled_with_zero_or_struck_out() -> None:
-    """4.5: filling a box with 0 or striking it is not allowed: a score needs 1-5 cards and
+    """§2.3: filling a box with 0 or striking it is not allowed: a score needs 1-5 cards and
     a valid combination; with no valid play the only moves are exchange steps.
 
         P0: 1 1 2 2 6   sheet: every box filled but Kniffel (11th fill made, not announced)
@@ -900,7 +901,7 @@ def test_a_box_is_never_filled_with_zero_or_struck_out() -> None:
 
 
 def test_unfilled_boxes_at_the_end_score_nothing_and_the_upper_sum_uses_filled_boxes() -> None:
-    """4.8 + 4.10 (7): at the end, empty boxes score 0 and U counts only filled upper boxes.
+    """§7.3: at the end, empty boxes score 0 and U counts only filled upper boxes.
 
         P1 (not the finisher): Sixes 30, Fives 25 filled, nothing else -> U = 55, no adjustment;
         total 55 - 0 = 55.  P0: all 12 boxes; U = 3+6+9+12+15+18 = 63 -> +35
@@ -922,7 +923,7 @@ def test_unfilled_boxes_at_the_end_score_nothing_and_the_upper_sum_uses_filled_b
 
 
 def test_discard_nothing_and_draw_one_grows_the_hand_and_the_next_score_pays_for_it() -> None:
-    """4.5: 'd = 0, draw 1' is legal and the hand grows to 6; scoring from 6 cards next turn
+    """§2.1 + §4.1: 'd = 0, draw 1' is legal and the hand grows to 6; scoring from 6 cards next turn
     costs 2 penalty points beside the box filled, and the hand is refilled to 5.
 
         P0: 1 3 6 6 6   stock top: 6, then 2 4 5
@@ -937,7 +938,7 @@ def test_discard_nothing_and_draw_one_grows_the_hand_and_the_next_score_pays_for
 
 
 def test_end_of_game_waits_for_the_trim_and_wraps_past_the_last_seat() -> None:
-    """4.8 + 4.10 (2): 3 players, start P2 (order P2, P0, P1). P0 fills its 12th box from a
+    """§7.1 + §4.3: 3 players, start P2 (order P2, P0, P1). P0 fills its 12th box from a
     7-card hand (penalty 4), must first discard down to 5; then P1, the seat just before the
     start player, takes the last turn and the game ends with equal turns.
 
