@@ -197,10 +197,10 @@ CODES: Mapping[str, Code] = {
     f"{_GAME}.{name}": Code(*texts)
     for name, texts in {
         # turns and moves
-        "not-your-turn": ("Not your turn", "Nie twoja tura", "Gracz {seat} nie wykonuje teraz tury."),
+        "not-your-turn": ("Not your turn", "Nie twoja kolej", "Teraz nie jest kolej gracza {seat}."),
         "game-over": ("The game is over", "Gra skończona",
                       "Ktoś zdobył już wszystkie kombinacje i ostatnia runda dobiegła końca; ruchów już nie ma."),
-        "no-such-seat": ("No such seat", "Nie ma takiego gracza", "Przy tym stole nie siedzi gracz {seat}."),
+        "no-such-seat": ("No such seat", "Nie ma takiego miejsca", "Przy tym stole nie ma miejsca {seat}."),
         "bad-move": ("Malformed move", "Niepoprawny ruch", "Tego ruchu nie da się odczytać: {got}."),
         "card-not-in-hand": ("Card not in hand", "Nie ma tej karty na ręce",
                              "Gracz {seat} nie ma na ręce karty {card}, więc nie może jej odrzucić."),
@@ -241,40 +241,40 @@ CODES: Mapping[str, Code] = {
         "setup-unsupported": ("No setup notation", "Brak zapisu układu",
                               "W Karten-Kniffel nie ustawia się początkowego układu: karty się tasuje i rozdaje."),
         # states
-        "bad-state": ("Malformed state", "Niepoprawny stan gry", "Stanu gry nie da się odczytać."),
-        "players": ("Wrong number of players", "Zła liczba graczy",
+        "malformed-state": ("Malformed state", "Niepoprawny stan gry", "Stanu gry nie da się odczytać."),
+        "bad-players": ("Wrong number of players", "Zła liczba graczy",
                     "W Karten-Kniffel gra od 2 do 5 osób, a nie {got}."),
-        "options": ("Bad options", "Niepoprawne opcje", "Opcje zapisane w stanie gry są niepoprawne."),
+        "bad-options": ("Bad options", "Niepoprawne opcje", "Opcje zapisane w stanie gry są niepoprawne."),
         "bad-card": ("Not a card", "To nie jest karta", "Karty mają wartości od 1 do 6."),
-        "card-count": ("Cards lost or added", "Karty zgubione lub dodane",
-                       "Na rękach i na stosach musi być razem 108 kart, po 18 każdej wartości od 1 do 6."),
-        "hand-size": ("Impossible hand size", "Niemożliwa liczba kart na ręce",
+        "duplicate-card": ("Card too many times", "Za dużo kart jednej wartości",
+                           "Kart o wartości {card} jest więcej niż 18: talia ma po 18 kart każdej wartości."),
+        "missing-card": ("Missing card", "Brak karty",
+                         "Brakuje kart o wartości {card}: wszystkie 108 kart, po 18 każdej wartości, musi być w grze."),
+        "bad-hand-size": ("Impossible hand size", "Niemożliwa liczba kart na ręce",
                       "Gracz {seat} nie mógł mieć teraz tylu kart na ręce ({got}): każdy dostaje pięć, "
                       "a każda wymiana dokłada najwyżej jedną kartę."),
-        "piles": ("Impossible piles", "Niemożliwe stosy",
+        "bad-stock": ("Impossible piles", "Niemożliwe stosy",
                   "Stos do dobierania jest za mały ({got}): przy tej liczbie tur musi w nim być co najmniej {expected}."),
         "unknown-box": ("Unknown box", "Nieznane pole",
                         "Karta punktów gracza {seat} ma inne pola niż dwanaście pól Karten-Kniffel."),
         "impossible-box": ("Impossible box value", "Niemożliwa wartość pola",
                            "Na karcie punktów gracza {seat} w polu „{box}” nie może stać {got}."),
-        "penalties": ("Impossible penalty points", "Niemożliwe punkty karne",
+        "bad-penalties": ("Impossible penalty points", "Niemożliwe punkty karne",
                       "Punkty karne gracza {seat} nie mogły powstać w tej grze."),
-        "announcement": ("Impossible missed announcement", "Niemożliwe nieogłoszenie",
+        "bad-announcement": ("Impossible missed announcement", "Niemożliwe nieogłoszenie",
                          "Gracz {seat} nie mógł zapomnieć ogłosić przedostatniej kombinacji."),
-        "turns": ("Turns out of order", "Tury nie po kolei",
+        "bad-turn": ("Turns out of order", "Tury nie po kolei",
                   "Liczby tur i gracz, który ma ruch, nie zgadzają się z kolejnością gry."),
-        "phase": ("Impossible phase", "Niemożliwa faza tury", "Tura nie mogła dojść do tego miejsca."),
-        "end": ("Impossible end", "Niemożliwy koniec gry",
+        "bad-phase": ("Impossible phase", "Niemożliwa faza tury", "Tura nie mogła dojść do tego miejsca."),
+        "bad-end": ("Impossible end", "Niemożliwy koniec gry",
                 "Gra kończy się w rundzie, w której ktoś pierwszy zdobył wszystkie kombinacje, "
                 "gdy każdy wykonał tyle samo tur."),
-        "rng": ("Bad random generator", "Niepoprawny generator losowy",
+        "bad-rng": ("Bad random generator", "Niepoprawny generator losowy",
                 "Generator losowy w stanie gry nie mógł potasować tej talii."),
         # score sheets
-        "tally-shape": ("Malformed score sheets", "Niepoprawne karty punktów",
-                        "Karty punktów podaje się jako {{\"sheets\": [...]}}."),
-        "tally-sheets": ("Malformed score sheet", "Niepoprawna karta punktów",
-                         "Karta punktów ma pola „boxes” oraz opcjonalnie „penalties”, „extra_penalties” "
-                         "i „missed_announcement”; kart jest od 1 do 5."),
+        "bad-tally": ("Malformed score sheets", "Niepoprawne karty punktów",
+                      "Podaje się od 1 do 5 kart punktów, każdą z polami „boxes” oraz opcjonalnie „penalties”, "
+                      "„extra_penalties” i „missed_announcement”."),
     }.items()
 }
 
@@ -509,20 +509,20 @@ class KniffelCards(BaseEngine[State, Move]):
     def score_tally(self, tally: Json) -> ScoreReport:
         """Score sheets without a state: ``{"sheets": [{"boxes": {box: value|null},
         "penalties": {box: points}, "extra_penalties": n, "missed_announcement": bool}]}``."""
-        with malformed(f"{_GAME}.tally-shape", f"{_GAME} tally {excerpt(tally)} (it is {{'sheets': [...]}})"):
+        with malformed(f"{_GAME}.bad-tally", f"{_GAME} tally {excerpt(tally)} (it is {{'sheets': [...]}})"):
             sheets = tally["sheets"]
             require(
-                isinstance(sheets, list) and 1 <= len(sheets) <= 5, InvalidState, f"{_GAME}.tally-sheets",
+                isinstance(sheets, list) and 1 <= len(sheets) <= 5, InvalidState, f"{_GAME}.bad-tally",
                 f"a tally holds 1-5 sheets, got {excerpt(sheets)}",
             )
             out = []
             for n, sheet in enumerate(sheets):
-                require(isinstance(sheet, dict), InvalidState, f"{_GAME}.tally-sheets", f"sheet {n} is not an object")
+                require(isinstance(sheet, dict), InvalidState, f"{_GAME}.bad-tally", f"sheet {n} is not an object")
                 unknown = set(sheet) - {"boxes", "penalties", "extra_penalties", "missed_announcement"}
-                require(not unknown, InvalidState, f"{_GAME}.tally-sheets", f"sheet {n}: unknown fields {excerpt(sorted(unknown))}")
+                require(not unknown, InvalidState, f"{_GAME}.bad-tally", f"sheet {n}: unknown fields {excerpt(sorted(unknown))}")
                 boxes_in, pens_in = sheet.get("boxes"), sheet.get("penalties", {})
                 require(
-                    isinstance(boxes_in, dict) and isinstance(pens_in, dict), InvalidState, f"{_GAME}.tally-sheets",
+                    isinstance(boxes_in, dict) and isinstance(pens_in, dict), InvalidState, f"{_GAME}.bad-tally",
                     f"sheet {n}: 'boxes' (required) and 'penalties' are objects keyed by box",
                 )
                 for name in (*boxes_in, *pens_in):
@@ -532,7 +532,7 @@ class KniffelCards(BaseEngine[State, Move]):
                 extra = sheet.get("extra_penalties", 0)
                 missed = sheet.get("missed_announcement", False)
                 require(
-                    isinstance(missed, bool), InvalidState, f"{_GAME}.tally-sheets",
+                    isinstance(missed, bool), InvalidState, f"{_GAME}.bad-tally",
                     f"sheet {n}: missed_announcement {excerpt(missed)} is not a boolean",
                 )
                 _check_sheet(boxes, pens, extra, int(missed), f"sheet {n}", seat=n)
@@ -574,7 +574,7 @@ class KniffelCards(BaseEngine[State, Move]):
         }
 
     def from_json(self, data: Json) -> State:
-        with malformed(f"{_GAME}.bad-state", f"{_GAME} state {excerpt(data)}"):
+        with malformed(f"{_GAME}.malformed-state", f"{_GAME} state {excerpt(data)}"):
             state = self._read(data)
         _check_reachable(state)
         return state
@@ -583,20 +583,20 @@ class KniffelCards(BaseEngine[State, Move]):
         """The state's fields, each checked on its own (and the 108 cards); no cross-checks yet."""
         players = _int(data["players"], "players")
         require(
-            players in self.players, InvalidState, f"{_GAME}.players", f"players must be 2-5, got {players}",
+            players in self.players, InvalidState, f"{_GAME}.bad-players", f"players must be 2-5, got {players}",
             got=players, expected="2-5",
         )
         raw_opts = data["options"]
         require(
-            isinstance(raw_opts, dict) and set(raw_opts) == set(OPTIONS), InvalidState, f"{_GAME}.options",
+            isinstance(raw_opts, dict) and set(raw_opts) == set(OPTIONS), InvalidState, f"{_GAME}.bad-options",
             f"options must name exactly {sorted(OPTIONS)}, got {excerpt(raw_opts)}",
         )
         try:
             opts = Options(**self.resolve_options(raw_opts))
         except InvalidOption as exc:
-            raise InvalidState(f"{_GAME}.options", exc.message) from exc
+            raise InvalidState(f"{_GAME}.bad-options", exc.message) from exc
         require(
-            opts.start_player < players, InvalidState, f"{_GAME}.options",
+            opts.start_player < players, InvalidState, f"{_GAME}.bad-options",
             f"start_player {opts.start_player} is not a seat of {players}",
         )
         hands = tuple(tuple(sorted(_cards(h, f"hands[{p}]"))) for p, h in enumerate(_seq(data["hands"], players, "hands")))
@@ -606,16 +606,18 @@ class KniffelCards(BaseEngine[State, Move]):
         for h in hands:
             counts += Counter(h)
         wrong = {v: counts[v] for v in _VALUES if counts[v] != _COPIES}
-        require(
-            not wrong, InvalidState, f"{_GAME}.card-count",
-            f"each value 1-6 must appear {_COPIES} times over hands and piles ({_DECK_SIZE} cards); wrong: {wrong}",
-            expected=_COPIES, got=sum(counts.values()),
-        )
+        if wrong:
+            card = max(wrong, key=lambda v: (wrong[v] > _COPIES, v))
+            raise InvalidState(
+                f"{_GAME}.{'duplicate-card' if wrong[card] > _COPIES else 'missing-card'}",
+                f"each value 1-6 must appear {_COPIES} times over hands and piles ({_DECK_SIZE} cards); "
+                f"wrong: {wrong}", card=card, expected=_COPIES, got=wrong[card],
+            )
         boxes, pens, extras, missed = [], [], [], []
         for p, sheet in enumerate(_seq(data["sheets"], players, "sheets")):
             require(
                 set(sheet) == {"boxes", "penalties", "extra_penalties", "missed_announcement"}, InvalidState,
-                f"{_GAME}.bad-state", f"sheets[{p}] has fields {excerpt(sorted(sheet))}",
+                f"{_GAME}.malformed-state", f"sheets[{p}] has fields {excerpt(sorted(sheet))}",
             )
             require(
                 set(sheet["boxes"]) == _BOX_NAMES and set(sheet["penalties"]) == _BOX_NAMES, InvalidState,
@@ -625,15 +627,15 @@ class KniffelCards(BaseEngine[State, Move]):
             pe = tuple(sheet["penalties"][x.value] for x in _BOXES)
             ex = sheet["extra_penalties"]
             mi = sheet["missed_announcement"]
-            require(isinstance(mi, bool), InvalidState, f"{_GAME}.bad-state", f"sheets[{p}].missed_announcement {excerpt(mi)}")
+            require(isinstance(mi, bool), InvalidState, f"{_GAME}.malformed-state", f"sheets[{p}].missed_announcement {excerpt(mi)}")
             _check_sheet(b, pe, ex, int(mi), f"sheets[{p}]", seat=p)
             require(
-                not mi or not opts.auto_announce, InvalidState, f"{_GAME}.announcement",
+                not mi or not opts.auto_announce, InvalidState, f"{_GAME}.bad-announcement",
                 f"sheets[{p}] records a missed announcement under auto_announce", seat=p,
             )
             require(
                 ex == 0 or opts.second_kniffel_play and b[_BOX_INDEX[Box.KNIFFEL]] is not None, InvalidState,
-                f"{_GAME}.penalties",
+                f"{_GAME}.bad-penalties",
                 f"sheets[{p}] has extra penalties {ex}: they come only from a second Kniffel (second_kniffel_play)",
                 seat=p,
             )
@@ -645,14 +647,14 @@ class KniffelCards(BaseEngine[State, Move]):
             phase = Phase(data["phase"])
         except ValueError:
             raise InvalidState(
-                f"{_GAME}.phase", f"phase must be one of {[x.value for x in Phase]}, got {excerpt(data['phase'])}",
+                f"{_GAME}.bad-phase", f"phase must be one of {[x.value for x in Phase]}, got {excerpt(data['phase'])}",
                 got=excerpt(data["phase"]),
             ) from None
         turn, end_by = data["turn"], data["end_triggered_by"]
         try:
             rng = Rng.from_json(data["rng"])
         except InvalidState as exc:
-            raise InvalidState(f"{_GAME}.rng", exc.message) from None
+            raise InvalidState(f"{_GAME}.bad-rng", exc.message) from None
         return State(
             players=players,
             options=opts,
@@ -749,20 +751,20 @@ def _check_reachable(s: State) -> None:
     round of the first full sheet."""
     n, start, total = s.players, s.options.start_player, sum(s.turns)
     require(
-        s.rng.counter >= _DECK_SIZE - 1, InvalidState, f"{_GAME}.rng",
+        s.rng.counter >= _DECK_SIZE - 1, InvalidState, f"{_GAME}.bad-rng",
         f"the deal alone draws {_DECK_SIZE - 1} numbers from the rng; its counter is {s.rng.counter}",
         got=s.rng.counter,
     )
     expected = tuple(total // n + ((p - start) % n < total % n) for p in range(n))
     require(
-        s.turns == expected, InvalidState, f"{_GAME}.turns",
+        s.turns == expected, InvalidState, f"{_GAME}.bad-turn",
         f"turns {list(s.turns)} are not a consistent round from start seat {start} (expected {list(expected)})",
         expected=list(expected), got=list(s.turns),
     )
     over = s.phase is Phase.OVER
     acting = None if over else (start + total) % n
     require(
-        s.turn == acting, InvalidState, f"{_GAME}.turns",
+        s.turn == acting, InvalidState, f"{_GAME}.bad-turn",
         f"turn {s.turn} is not the seat to act after turns {list(s.turns)} from start seat {start} ({acting})",
         expected=acting, got=s.turn,
     )
@@ -770,20 +772,20 @@ def _check_reachable(s: State) -> None:
     held = len(s.hands[acting]) if acting is not None else 0
     if s.phase is Phase.EXCHANGE:
         require(
-            1 <= s.discarded <= _MAX_DISCARD and len(s.discard) >= s.discarded, InvalidState, f"{_GAME}.phase",
+            1 <= s.discarded <= _MAX_DISCARD and len(s.discard) >= s.discarded, InvalidState, f"{_GAME}.bad-phase",
             f"an exchange has 1-5 cards discarded, all still on the discard pile; got {s.discarded}",
             got=s.discarded,
         )
     else:
         require(
-            s.discarded == 0, InvalidState, f"{_GAME}.phase",
+            s.discarded == 0, InvalidState, f"{_GAME}.bad-phase",
             f"{s.discarded} cards counted as discarded outside an exchange", got=s.discarded,
         )
     if in_trim:
         played = max(max(s.penalties[acting]), s.extra_penalties[acting]) // _PENALTY_PER_CARD + _HAND
         require(
             s.options.excess_after_score == "discard" and _HAND < held < played and s.discard, InvalidState,
-            f"{_GAME}.phase",
+            f"{_GAME}.bad-phase",
             f"discarding down to {_HAND} after a score needs the 'discard' excess ruling and fewer cards than the "
             f"scoring hand ({held} left, excess ruling {s.options.excess_after_score!r})",
             got=held,
@@ -793,7 +795,7 @@ def _check_reachable(s: State) -> None:
         trimming = in_trim and p == acting
         fills = sum(x is not None for x in s.boxes[p])
         require(
-            fills <= s.turns[p] + trimming, InvalidState, f"{_GAME}.turns",
+            fills <= s.turns[p] + trimming, InvalidState, f"{_GAME}.bad-turn",
             f"seat {p} has {fills} boxes filled in {s.turns[p]} turns", seat=p, got=fills,
         )
         # a turn that fills a box is no exchange; only an exchange grows the hand, by one card
@@ -801,7 +803,7 @@ def _check_reachable(s: State) -> None:
         size = len(s.hands[p]) + (s.discarded if p == acting else 0)
         if not trimming:
             require(
-                _HAND <= size <= _HAND + exchanges and size <= _HAND_LIMIT, InvalidState, f"{_GAME}.hand-size",
+                _HAND <= size <= _HAND + exchanges and size <= _HAND_LIMIT, InvalidState, f"{_GAME}.bad-hand-size",
                 f"seat {p} holds {size} cards after {exchanges} exchange turns at most "
                 f"(5 dealt, at most one more per exchange, never above {_HAND_LIMIT})",
                 seat=p, got=size,
@@ -810,14 +812,14 @@ def _check_reachable(s: State) -> None:
         paid = [x // _PENALTY_PER_CARD for x in s.penalties[p]] + [s.extra_penalties[p] // _PENALTY_PER_CARD]
         grown = excess + sum(paid) if s.options.excess_after_score == "discard" else max(excess, *paid)
         require(
-            grown <= exchanges, InvalidState, f"{_GAME}.penalties",
+            grown <= exchanges, InvalidState, f"{_GAME}.bad-penalties",
             f"seat {p}'s penalty points and hand need {grown} exchange turns that drew one more card; "
             f"it has had {exchanges} at most", seat=p, got=grown, expected=exchanges,
         )
     dealt_stock = _DECK_SIZE - _HAND * n
     if _MAX_DRAW * total < dealt_stock:  # the stock cannot have run out yet: nothing was reshuffled
         require(
-            len(s.stock) >= dealt_stock - _MAX_DRAW * total, InvalidState, f"{_GAME}.piles",
+            len(s.stock) >= dealt_stock - _MAX_DRAW * total, InvalidState, f"{_GAME}.bad-stock",
             f"{total} finished turns draw at most {_MAX_DRAW * total} of the {dealt_stock} cards left after the "
             f"deal; the stock holds only {len(s.stock)}", expected=dealt_stock - _MAX_DRAW * total, got=len(s.stock),
         )
@@ -825,29 +827,29 @@ def _check_reachable(s: State) -> None:
     pos = [(p - start) % n for p in range(n)]
     if e is None:
         require(
-            not complete and not over, InvalidState, f"{_GAME}.end",
+            not complete and not over, InvalidState, f"{_GAME}.bad-end",
             f"seats {complete} filled every box but no end is recorded", got=complete,
         )
         return
     require(
-        e in complete and all(pos[c] > pos[e] for c in complete if c != e), InvalidState, f"{_GAME}.end",
+        e in complete and all(pos[c] > pos[e] for c in complete if c != e), InvalidState, f"{_GAME}.bad-end",
         f"end_triggered_by {e} must be the first seat of the last round to fill its sheet; full sheets: {complete}",
         seat=e, got=complete,
     )
     if over:
         require(
-            total % n == 0, InvalidState, f"{_GAME}.end", "a finished game has equal turns for every seat",
+            total % n == 0, InvalidState, f"{_GAME}.bad-end", "a finished game has equal turns for every seat",
             got=list(s.turns),
         )
     else:
         require(
-            pos[acting] > pos[e] or (acting == e and in_trim), InvalidState, f"{_GAME}.end",
+            pos[acting] > pos[e] or (acting == e and in_trim), InvalidState, f"{_GAME}.bad-end",
             f"seat {e} filled its sheet; only the seats after it in the round still play, not seat {acting}",
             seat=acting,
         )
         done = [c for c in complete if c != e and not (pos[c] < pos[acting] or (c == acting and in_trim))]
         require(
-            not done, InvalidState, f"{_GAME}.end",
+            not done, InvalidState, f"{_GAME}.bad-end",
             f"seats {done} filled their sheets in turns of the last round not yet played", got=done,
         )
 
@@ -988,19 +990,19 @@ def _check_sheet(boxes: Sequence, pens: Sequence, extra: Json, missed: int, wher
             )
         require(
             _int_ok(pen) and pen % 2 == 0 and 0 <= pen <= _PENALTY_PER_CARD * (_HAND_LIMIT - _HAND), InvalidState,
-            f"{_GAME}.penalties", f"{where}: penalty {excerpt(pen)} beside {box.value} must be an even 0-10",
+            f"{_GAME}.bad-penalties", f"{where}: penalty {excerpt(pen)} beside {box.value} must be an even 0-10",
             seat=seat, box=box.value, got=excerpt(pen),
         )
         require(
-            value is not None or pen == 0, InvalidState, f"{_GAME}.penalties",
+            value is not None or pen == 0, InvalidState, f"{_GAME}.bad-penalties",
             f"{where}: penalty {pen} beside the empty box {box.value}", seat=seat, box=box.value, got=pen,
         )
     require(
-        _int_ok(extra) and extra >= 0 and extra % 2 == 0, InvalidState, f"{_GAME}.penalties",
+        _int_ok(extra) and extra >= 0 and extra % 2 == 0, InvalidState, f"{_GAME}.bad-penalties",
         f"{where}: extra_penalties {excerpt(extra)} must be an even number >= 0", seat=seat, got=excerpt(extra),
     )
     require(
-        not missed or sum(v is not None for v in boxes) >= len(_BOXES) - 1, InvalidState, f"{_GAME}.announcement",
+        not missed or sum(v is not None for v in boxes) >= len(_BOXES) - 1, InvalidState, f"{_GAME}.bad-announcement",
         f"{where}: a missed announcement needs at least 11 filled boxes", seat=seat,
     )
 
@@ -1034,12 +1036,12 @@ def _int_ok(x: Json) -> bool:
 
 
 def _int(x: Json, what: str) -> int:
-    require(_int_ok(x) and x >= 0, InvalidState, f"{_GAME}.bad-state", f"{what} must be a non-negative integer, got {excerpt(x)}")
+    require(_int_ok(x) and x >= 0, InvalidState, f"{_GAME}.malformed-state", f"{what} must be a non-negative integer, got {excerpt(x)}")
     return x
 
 
 def _seq(x: Json, n: int, what: str) -> list:
-    require(isinstance(x, list) and len(x) == n, InvalidState, f"{_GAME}.bad-state", f"{what} must list {n} seats, got {excerpt(x)}")
+    require(isinstance(x, list) and len(x) == n, InvalidState, f"{_GAME}.malformed-state", f"{what} must list {n} seats, got {excerpt(x)}")
     return x
 
 

@@ -607,20 +607,20 @@ def tampered(**changes):
 @pytest.mark.parametrize(
     ("what", "changes", "code"),
     [
-        ("lost card", {"stock": lambda d: d[1:]}, "card-count"),
-        ("duplicate card", {"discard": [6]}, "card-count"),
+        ("lost card", {"stock": lambda d: d[1:]}, "missing-card"),
+        ("duplicate card", {"discard": [6]}, "duplicate-card"),
         ("card value 7", {"discard": [7]}, "bad-card"),
-        ("wrong turn", {"turn": 2}, "turns"),
-        ("uneven turns", {"turns": [0, 2, 0]}, "turns"),
-        ("phase", {"phase": "bidding"}, "phase"),
-        ("exchange without discards", {"phase": "exchange"}, "phase"),
-        ("trim with five cards", {"phase": "trim"}, "phase"),
-        ("end without a full sheet", {"end_triggered_by": 0}, "end"),
-        ("over too early", {"phase": "over", "turn": None}, "end"),
-        ("options", {"options": {"allow_pass": True}}, "options"),
-        ("players", {"players": 6}, "players"),
-        ("hands not a list", {"hands": "1 3 6 6 6"}, "bad-state"),
-        ("missing field", {"rng": None}, "rng"),
+        ("wrong turn", {"turn": 2}, "bad-turn"),
+        ("uneven turns", {"turns": [0, 2, 0]}, "bad-turn"),
+        ("phase", {"phase": "bidding"}, "bad-phase"),
+        ("exchange without discards", {"phase": "exchange"}, "bad-phase"),
+        ("trim with five cards", {"phase": "trim"}, "bad-phase"),
+        ("end without a full sheet", {"end_triggered_by": 0}, "bad-end"),
+        ("over too early", {"phase": "over", "turn": None}, "bad-end"),
+        ("options", {"options": {"allow_pass": True}}, "bad-options"),
+        ("players", {"players": 6}, "bad-players"),
+        ("hands not a list", {"hands": "1 3 6 6 6"}, "malformed-state"),
+        ("missing field", {"rng": None}, "bad-rng"),
     ],
 )
 def test_from_json_rejects_tampered_states(what, changes, code) -> None:
@@ -648,11 +648,11 @@ def test_from_json_rejects_impossible_box_values(box, value, code) -> None:
 def test_from_json_rejects_tampered_sheets() -> None:
     base = tampered()
     cases = [
-        (lambda d: d["sheets"][0]["penalties"].__setitem__("ones", 2), "penalties"),  # beside an empty box
-        (lambda d: d["sheets"][0].__setitem__("missed_announcement", True), "announcement"),
-        (lambda d: d["sheets"][0].__setitem__("extra_penalties", 2), "penalties"),
+        (lambda d: d["sheets"][0]["penalties"].__setitem__("ones", 2), "bad-penalties"),  # beside an empty box
+        (lambda d: d["sheets"][0].__setitem__("missed_announcement", True), "bad-announcement"),
+        (lambda d: d["sheets"][0].__setitem__("extra_penalties", 2), "bad-penalties"),
         (lambda d: d["sheets"][0]["boxes"].pop("ones"), "unknown-box"),
-        (lambda d: d.__setitem__("sheets", d["sheets"][:2]), "bad-state"),
+        (lambda d: d.__setitem__("sheets", d["sheets"][:2]), "malformed-state"),
     ]
     for change, code in cases:
         data = json.loads(json.dumps(base))
@@ -665,14 +665,14 @@ def test_from_json_rejects_tampered_sheets() -> None:
     data["sheets"][0]["boxes"]["twos"] = 4  # two boxes after one turn
     with pytest.raises(InvalidState) as err:
         E.from_json(data)
-    assert err.value.code == "kniffel-cards.turns"
+    assert err.value.code == "kniffel-cards.bad-turn"
 
 
 @pytest.mark.parametrize("junk", [None, [], "state", 5, {"players": 2}])
 def test_from_json_rejects_junk_with_invalid_state(junk) -> None:
     with pytest.raises(InvalidState) as err:
         E.from_json(junk)
-    assert err.value.code == "kniffel-cards.bad-state"
+    assert err.value.code == "kniffel-cards.malformed-state"
 
 
 @pytest.mark.parametrize(
@@ -740,14 +740,14 @@ def test_tally_ties_share_the_win() -> None:
         ({"sheets": [{"boxes": {"large-straight": 30}}]}, "impossible-box"),
         ({"sheets": [{"boxes": {"three-of-a-kind": 31}}]}, "impossible-box"),
         ({"sheets": [{"boxes": {"chance": 20}}]}, "unknown-box"),
-        ({"sheets": [{"boxes": {"ones": 1}, "penalties": {"ones": 3}}]}, "penalties"),
-        ({"sheets": [{"boxes": {"ones": 1}, "penalties": {"twos": 2}}]}, "penalties"),
-        ({"sheets": [{"boxes": {"ones": 1}, "missed_announcement": True}]}, "announcement"),
-        ({"sheets": []}, "tally-sheets"),
-        ({"sheets": [{"penalties": {"ones": 0}}]}, "tally-sheets"),
-        ({"sheets": [{"boxes": None}]}, "tally-sheets"),
-        ({"sheets": [{"boxes": {}, "penalties": None}]}, "tally-sheets"),
-        ({"boxes": {}}, "tally-shape"),
+        ({"sheets": [{"boxes": {"ones": 1}, "penalties": {"ones": 3}}]}, "bad-penalties"),
+        ({"sheets": [{"boxes": {"ones": 1}, "penalties": {"twos": 2}}]}, "bad-penalties"),
+        ({"sheets": [{"boxes": {"ones": 1}, "missed_announcement": True}]}, "bad-announcement"),
+        ({"sheets": []}, "bad-tally"),
+        ({"sheets": [{"penalties": {"ones": 0}}]}, "bad-tally"),
+        ({"sheets": [{"boxes": None}]}, "bad-tally"),
+        ({"sheets": [{"boxes": {}, "penalties": None}]}, "bad-tally"),
+        ({"boxes": {}}, "bad-tally"),
     ],
 )
 def test_tally_rejects_impossible_sheets(tally, code) -> None:
@@ -765,8 +765,8 @@ def test_tally_schema_says_what_the_engine_needs() -> None:
     full = {"sheets": [{"boxes": {"ones": 3}, "penalties": {"ones": 2}, "extra_penalties": 0,
                         "missed_announcement": False}]}
     assert TALLY().validate(full) == {} and E.score_tally(full).totals == (3 - 20 - 2,)
-    for missing, code in (({}, "tally-shape"), ({"sheets": [{}]}, "tally-sheets"),
-                          ({"sheets": [{"penalties": {}}]}, "tally-sheets")):
+    for missing, code in (({}, "bad-tally"), ({"sheets": [{}]}, "bad-tally"),
+                          ({"sheets": [{"penalties": {}}]}, "bad-tally")):
         assert TALLY().validate(missing) != {}
         with pytest.raises(InvalidState) as err:
             E.score_tally(missing)
@@ -993,7 +993,7 @@ def test_a_fresh_table_with_an_eight_card_hand_is_refused() -> None:
         3 players, turns 0 0 0, P0 to act    P1: 5 cards + 3 from the stock = 8
     """
     data = move_cards(fresh_json(), "stock", 1, 3)
-    err = refused_state(data, "hand-size")
+    err = refused_state(data, "bad-hand-size")
     assert err.context == {"seat": 1, "got": 8}
     assert "8 cards" in err.message
 
@@ -1008,10 +1008,10 @@ def test_a_hand_grows_by_one_card_per_exchange_at_most() -> None:
     assert position([(1, 1, 2, 2, 3), (1, 2, 3, 4, 5, 6)], **base).hands[1] == (1, 2, 3, 4, 5, 6)
     with pytest.raises(InvalidState) as err:
         position([(1, 1, 2, 2, 3), (1, 2, 3, 4, 5, 6, 6)], **base)
-    assert err.value.code == "kniffel-cards.hand-size"
+    assert err.value.code == "kniffel-cards.bad-hand-size"
     with pytest.raises(InvalidState) as err:  # and never fewer than 5 outside an exchange
         position([(1, 1, 2, 2, 3), (1, 2, 3, 4)], **base)
-    assert err.value.code == "kniffel-cards.hand-size"
+    assert err.value.code == "kniffel-cards.bad-hand-size"
 
 
 def test_penalty_points_need_the_exchanges_that_grew_the_hand() -> None:
@@ -1027,7 +1027,7 @@ def test_penalty_points_need_the_exchanges_that_grew_the_hand() -> None:
     position(hands, boxes=filled, penalties={1: {"ones": 2}}, turns=[3, 3])
     with pytest.raises(InvalidState) as err:
         position(hands, boxes=filled, penalties={1: {"ones": 2, "twos": 2}}, turns=[3, 3])
-    assert err.value.code == "kniffel-cards.penalties" and err.value.context["seat"] == 1
+    assert err.value.code == "kniffel-cards.bad-penalties" and err.value.context["seat"] == 1
     position(hands, boxes=filled, penalties={1: {"ones": 2, "twos": 2}}, turns=[3, 3],
              options={"excess_after_score": "keep"})
 
@@ -1041,7 +1041,7 @@ def test_the_stock_shrinks_by_six_cards_a_turn_at_most() -> None:
     data = fresh_json()
     data = move_cards(data, "stock", "discard", 6) | {"turns": [1, 0, 0], "turn": 1}
     E.from_json(data)
-    refused_state(move_cards(data, "stock", "discard", 1), "piles")
+    refused_state(move_cards(data, "stock", "discard", 1), "bad-stock")
 
 
 def test_the_seat_to_act_is_derived_and_null_once_over() -> None:
@@ -1053,7 +1053,7 @@ def test_the_seat_to_act_is_derived_and_null_once_over() -> None:
     data = E.to_json(position([(1, 1, 2, 2, 3)] * 3, turns=[1, 1, 0], turn=2))
     assert data["turn"] == 2
     for wrong in (0, None):
-        err = refused_state(data | {"turn": wrong}, "turns")
+        err = refused_state(data | {"turn": wrong}, "bad-turn")
         assert err.context == {"expected": 2, "got": wrong}
 
 
@@ -1068,17 +1068,17 @@ def test_the_end_comes_in_the_round_of_the_first_full_sheet() -> None:
     assert E.to_act(ok) == {2}
     with pytest.raises(InvalidState) as err:
         position([(1, 1, 2, 2, 3)] * 3, boxes={1: full}, turns=[13, 12, 12], turn=1, end_triggered_by=1)
-    assert err.value.code == "kniffel-cards.end"
+    assert err.value.code == "kniffel-cards.bad-end"
     with pytest.raises(InvalidState) as err:  # P2 full too, though its turn of the last round has not come
         position([(1, 1, 2, 2, 3)] * 3, boxes={1: full, 2: full}, turns=[13, 13, 12], turn=2, end_triggered_by=1)
-    assert err.value.code == "kniffel-cards.end"
+    assert err.value.code == "kniffel-cards.bad-end"
 
 
 def test_an_rng_that_has_not_dealt_is_refused() -> None:
     """§1: the deal shuffles 108 cards, drawing 107 numbers from the rng at least."""
     data = fresh_json()
     data["rng"]["counter"] = 3
-    refused_state(data, "rng")
+    refused_state(data, "bad-rng")
 
 
 # ------------------------------------------------------------------- code catalogue (DESIGN 4.4)
@@ -1125,23 +1125,23 @@ PRODUCERS = {
     "nothing-to-announce": lambda: E.apply(position([(2, 2, 3, 4, 5), (1,) * 5]), 0, Score(Box.TWOS, (2,), True)),
     "start-player": lambda: E.new(2, 5, {"start_player": 3}),
     "setup-unsupported": lambda: E.new(2, 5, None, setup={"hands": []}),
-    "bad-state": lambda: E.from_json([]),
-    "players": _state_with(lambda d: d.__setitem__("players", 7)),
-    "options": _state_with(lambda d: d.__setitem__("options", {"allow_pass": True})),
+    "malformed-state": lambda: E.from_json([]),
+    "bad-players": _state_with(lambda d: d.__setitem__("players", 7)),
+    "bad-options": _state_with(lambda d: d.__setitem__("options", {"allow_pass": True})),
     "bad-card": _state_with(lambda d: d.__setitem__("discard", [7])),
-    "card-count": _state_with(lambda d: d.__setitem__("discard", [6])),
-    "hand-size": lambda: E.from_json(move_cards(fresh_json(), "stock", 1, 3)),
-    "piles": lambda: E.from_json(move_cards(fresh_json(), "stock", "discard", 1)),
+    "duplicate-card": _state_with(lambda d: d.__setitem__("discard", [6])),
+    "missing-card": _state_with(lambda d: d["stock"].pop()),
+    "bad-hand-size": lambda: E.from_json(move_cards(fresh_json(), "stock", 1, 3)),
+    "bad-stock": lambda: E.from_json(move_cards(fresh_json(), "stock", "discard", 1)),
     "unknown-box": _state_with(lambda d: d["sheets"][1]["boxes"].pop("ones")),
     "impossible-box": _state_with(lambda d: d["sheets"][1]["boxes"].__setitem__("ones", 6)),
-    "penalties": _state_with(lambda d: d["sheets"][1]["penalties"].__setitem__("ones", 2)),
-    "announcement": _state_with(lambda d: d["sheets"][1].__setitem__("missed_announcement", True)),
-    "turns": _state_with(lambda d: d.__setitem__("turn", 2)),
-    "phase": _state_with(lambda d: d.__setitem__("phase", "exchange")),
-    "end": _state_with(lambda d: d.__setitem__("end_triggered_by", 0)),
-    "rng": _state_with(lambda d: d["rng"].__setitem__("counter", 2**50)),
-    "tally-shape": lambda: E.score_tally({"boxes": {}}),
-    "tally-sheets": lambda: E.score_tally({"sheets": []}),
+    "bad-penalties": _state_with(lambda d: d["sheets"][1]["penalties"].__setitem__("ones", 2)),
+    "bad-announcement": _state_with(lambda d: d["sheets"][1].__setitem__("missed_announcement", True)),
+    "bad-turn": _state_with(lambda d: d.__setitem__("turn", 2)),
+    "bad-phase": _state_with(lambda d: d.__setitem__("phase", "exchange")),
+    "bad-end": _state_with(lambda d: d.__setitem__("end_triggered_by", 0)),
+    "bad-rng": _state_with(lambda d: d["rng"].__setitem__("counter", 2**50)),
+    "bad-tally": lambda: E.score_tally({"boxes": {}}),
 }
 
 
