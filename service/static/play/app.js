@@ -601,6 +601,7 @@ async function buildTally() {
     let tally;
     try {
       tally = built.value();
+      window.__lastTally = tally; // what was sent, for the browser tests and the curious
     } catch (err) {
       out.replaceChildren(h("div", { class: "problem" }, String(err.message)));
       return;
