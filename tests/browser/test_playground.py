@@ -203,7 +203,7 @@ def test_check_an_xgid(open_page, artifacts):
     page.get_by_test_id("check-xgid").click()
     page.wait_for_selector("[data-testid=board] svg")
     moves = legal_moves(page)
-    assert moves and all(m["kind"] == "move" for m in moves)
+    assert any(m["kind"] == "move" for m in moves)
     page.get_by_test_id("score-sheet-toggle").click()
     assert "pips" in page.get_by_test_id("score-sheet").text_content()
     page.screenshot(path=str(artifacts / "check-xgid.png"), full_page=True)
