@@ -6,6 +6,12 @@ const PIPS = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 const card = (n, opts = {}) => numberCard(n, { ...opts, mark: PIPS[n] || "", cls: "kn" });
 
 export default {
+  label(move) {
+    if (move.kind === "score") return `${move.box}: ${move.cards.join(" ")}${move.announce ? " !" : ""}`;
+    if (move.kind === "draw") return `draw ${move.count}`;
+    return null;
+  },
+
   fromSelection(cards, ctx) {
     const boxes = Object.entries(((ctx.state.sheets || [])[ctx.seat] || {}).boxes || {});
     return boxes.filter(([, v]) => v === null).map(([box]) => ({ kind: "score", box, cards }));
