@@ -584,11 +584,24 @@ function step(delta) {
 
 // --------------------------------------------------------------------------- score sheets
 
-let schemas = null;
+let schemasOnce = null;
+let tallyFor = null;
 
 async function buildTally() {
-  if (!schemas) schemas = await get("/play/schemas.json");
   const game = $("tally-game").value;
+  if (game === tallyFor) return; // built already (or being built): keep what was typed
+  tallyFor = game;
+  schemasOnce = schemasOnce || get("/play/schemas.json");
+  let schemas;
+  try {
+    schemas = await schemasOnce;
+  } catch (err) {
+    schemasOnce = null;
+    tallyFor = null;
+    $("tally-result").replaceChildren(h("div", { class: "problem" }, String(err.message)));
+    return;
+  }
+  if (game !== tallyFor) return; // another game was picked meanwhile
   const name = schemas.tallies[game];
   const form = $("tally-form");
   $("tally-result").replaceChildren();
