@@ -321,3 +321,22 @@ def test_phone_width(browser, base_url, errors, artifacts):
     finally:
         ctx.close()
     assert not errors, errors
+
+
+def test_cards_selected_for_a_multi_card_move(open_page):
+    """Karten-Kniffel: select the cards of a several-card score in the hand, then click the box on
+    the sheet; the move is played."""
+    page = open_page()
+    start(page, "kniffel-cards", 2, seed=3)
+    for _ in range(6):
+        move = next((m for m in legal_moves(page) if m["kind"] == "score" and len(m["cards"]) >= 2), None)
+        if move:
+            break
+        click_legal(page)
+    assert move, "no several-card score came up in six moves"
+    before = version(page)
+    for card in move["cards"]:
+        page.locator(f"[data-testid=board] .hand button[data-card='{card}'][aria-pressed='false']").first.click()
+    assert page.locator("[data-testid=board] .hand button[aria-pressed='true']").count() == len(move["cards"])
+    page.locator(f"[data-testid=board] button.box-btn[data-box='{move['box']}']").click()
+    wait_version(page, before + 1)

@@ -10,13 +10,18 @@ export function heads(n) {
   return 1;
 }
 
-const card = (n, opts = {}) => numberCard(n, { ...opts, mark: "🐂".repeat(heads(n)), cls: `heads-${heads(n)}` });
+const card = (n, opts = {}) => numberCard(n, { ...opts, mark: "•".repeat(heads(n)), cls: `heads-${heads(n)}` });
 
 function top(stack) {
   return Array.isArray(stack) ? stack[stack.length - 1] : stack;
 }
 
 export default {
+  label(move) {
+    if (move.kind === "take") return `take →${move.stack + 1}${move.source !== undefined ? ` (${move.source})` : ""}`;
+    return null;
+  },
+
   fromSelection(cards, ctx) {
     const stacks = ctx.state.stacks || [];
     const out = stacks.map((_, i) => ({ kind: "play", plays: [{ stack: i, cards }] }));
@@ -40,7 +45,7 @@ export default {
         h("small", {}, `${i + 1}${Array.isArray(stack) ? ` · ${stack.length}` : ""}`));
     });
     return h("div", { class: "cards-table" },
-      seatsBar(ctx, (i) => `${ctx.t("cards")} ${sizes[i] ?? "?"} · 🐂 ${(st.bulls || [])[i] ?? 0}`),
+      seatsBar(ctx, (i) => `${ctx.t("cards")} ${sizes[i] ?? "?"} · ${ctx.t("supply")} ${(st.bulls || [])[i] ?? 0}`),
       h("div", { class: "zones" },
         section(ctx.t("stock"), pile(size(st.stock ?? st.draw))),
         section(ctx.t("supply"), pile(st.supply))),
