@@ -8,7 +8,7 @@ import orjson
 from flask import Blueprint, Flask
 from flask.json.provider import JSONProvider
 
-from service import api, errors, events, ops
+from service import api, errors, events, ops, play
 from service.config import Config
 from service.sessions import make_store
 from service.signing import StateSigner
@@ -27,6 +27,7 @@ def create_app(config: type | None = None, overrides: dict | None = None) -> Fla
     ops.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(_docs_assets())
+    app.register_blueprint(play.bp)
     return app
 
 
