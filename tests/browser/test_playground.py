@@ -163,7 +163,8 @@ def test_another_window_follows_the_move(open_page, context):
     assert "Seat 1" in other.get_by_test_id("board").text_content()
     assert other.get_by_test_id("legal-move").count() == 0  # seat 0 acts first
     click_legal(page)
-    wait_version(other, 1)  # the events stream (or, until it exists, polling) brought it
+    wait_version(other, 1)
+    assert other.evaluate("document.body.dataset.follow") == "events"  # the stream brought it, not polling
     row = page.locator("[data-testid=board] .zone").filter(has_text="Row").text_content()
     assert other.locator("[data-testid=board] .zone").filter(has_text="Row").text_content() == row
     click_legal(other)

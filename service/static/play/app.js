@@ -72,11 +72,11 @@ function renderProblem() {
   el.replaceChildren();
   if (!p) { delete el.dataset.code; return; }
   el.dataset.code = p.code || "";
-  el.append(h("strong", {}, p.title || t("refused")), " ",
+  el.append(...[h("strong", {}, p.title || t("refused")), " ",
     p.code ? h("code", { "data-testid": "problem-code" }, p.code) : null,
     p.detail ? h("p", {}, p.detail) : null,
     p.errors ? h("pre", {}, JSON.stringify(p.errors, null, 1)) : null,
-    p.index !== undefined ? h("p", {}, `index ${p.index}`) : null);
+    p.index !== undefined ? h("p", {}, `index ${p.index}`) : null].filter((x) => x !== null));
 }
 
 function ctxFor(data) {
