@@ -70,7 +70,7 @@ def _raw_body(limit: int) -> bytes:
     return b"".join(chunks)
 
 
-_DROP = bytes(range(256)).translate(None, b"[]{}")  # every byte but brackets
+_NOT_STRUCTURE = bytes(range(256)).translate(None, b'[]{}"')  # every byte but brackets and quotes
 _SIGNED = bytes.maketrans(b"[]{}", b"\x01\xff\x01\xff")  # opening +1, closing -1 (as signed bytes)
 
 
@@ -78,14 +78,18 @@ def too_deep(raw: bytes, limit: int) -> bool:
     """Whether valid JSON ``raw`` nests arrays and objects more than ``limit`` levels deep.
 
     Done on the bytes at C speed (a 240 KB body in about a millisecond, where walking the
-    parsed values costs tens): strings are cut out (escaped backslashes and quotes first),
-    the brackets left become +1/-1, and the deepest running sum is the nesting depth."""
+    parsed values costs tens): escaped backslashes and quotes go, then everything but brackets
+    and quotes; brackets inside strings go with the strings (two adjacent quotes close one
+    string and open the next, or enclose nothing: dropping them keeps the pairing); the
+    brackets left become +1/-1, and the deepest running sum is the nesting depth."""
     if raw.count(b"[") + raw.count(b"{") <= limit:
         return False
     if b"\\" in raw:
         raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
-    brackets = b"".join(raw.split(b'"')[::2]).translate(_SIGNED, _DROP)
-    return max(accumulate(array("b", brackets))) > limit
+    structure = raw.translate(None, _NOT_STRUCTURE).replace(b'""', b"")
+    if b'"' in structure:
+        structure = b"".join(structure.split(b'"')[::2])
+    return max(accumulate(array("b", structure.translate(_SIGNED))), default=0) > limit
 
 
 def _loader(schema: type[Schema]):

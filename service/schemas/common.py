@@ -83,36 +83,40 @@ class SeedField(fields.Field):
         return value
 
 
+# The envelopes' objects are fields.Dict() without ``keys=fields.String()``: JSON keys are strings
+# anyway, and checking them one by one cost 110 ms on a hostile state of 13,000 keys.
+
+
 class NewGameRequest(Schema):
     players = int_field(1, MAX_SEAT + 1, required=True)
     seed = SeedField(load_default=None, allow_none=False)
-    options = fields.Dict(keys=fields.String(), load_default=dict)
-    setup = fields.Dict(keys=fields.String(), load_default=None, allow_none=False)
+    options = fields.Dict(load_default=dict)
+    setup = fields.Dict(load_default=None, allow_none=False)
 
 
 class StateRequest(Schema):
-    state = fields.Dict(keys=fields.String(), required=True)
+    state = fields.Dict(required=True)
     seat = seat_field(load_default=None, allow_none=True)
 
 
 class ViewRequest(Schema):
-    state = fields.Dict(keys=fields.String(), required=True)
+    state = fields.Dict(required=True)
     seat = seat_field(required=True, allow_none=True)
 
 
 class MoveRequest(Schema):
-    state = fields.Dict(keys=fields.String(), required=True)
+    state = fields.Dict(required=True)
     seat = seat_field(required=True)
-    move = fields.Dict(keys=fields.String(), required=True)
+    move = fields.Dict(required=True)
 
 
 class SeatMove(Schema):
     seat = seat_field(required=True)
-    move = fields.Dict(keys=fields.String(), required=True)
+    move = fields.Dict(required=True)
 
 
 class ReplayRequest(Schema):
-    state = fields.Dict(keys=fields.String())
+    state = fields.Dict()
     new = fields.Nested(NewGameRequest)
     moves = fields.List(fields.Nested(SeatMove), required=True, validate=validate.Length(0, 10_000))
 
@@ -123,8 +127,8 @@ class ReplayRequest(Schema):
 
 
 class ScoreRequest(Schema):
-    state = fields.Dict(keys=fields.String())
-    tally = fields.Dict(keys=fields.String())
+    state = fields.Dict()
+    tally = fields.Dict()
 
     @validates_schema
     def _one_input(self, data, **kwargs):
@@ -137,5 +141,5 @@ class SessionCreateRequest(NewGameRequest):
 
 
 class SessionMoveRequest(Schema):
-    move = fields.Dict(keys=fields.String(), required=True)
+    move = fields.Dict(required=True)
     version = fields.Integer(strict=True, validate=validate.Range(0, 2**31), load_default=None)
