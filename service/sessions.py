@@ -173,7 +173,7 @@ class _Sweeper:
 
 
 # KEYS[1] = session key, KEYS[2] = index of live sessions (score: expiry time)
-_NOW = "local now = tonumber(redis.call('TIME')[1])\n"
+_NOW = "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) + tonumber(t[2]) / 1e6\n"
 
 # ARGV = record, ttl seconds, max sessions. 1 created, 0 full.
 _CREATE = _NOW + """
