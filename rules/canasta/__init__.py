@@ -169,9 +169,21 @@ class Kanasta(BaseEngine[State, Move]):
             "5000", "§1.8 opening minimum table: 5000 (15/50/90/120), 7500 (a whole canasta at 5000+), 10000 "
             "(15/30/60/90/120/150/180)", choices=("5000", "7500", "10000")),
         "target_score": Option(
-            5000, "the game ends after a hand in which a side reaches this score", type="integer",
-            minimum=50, maximum=100000),
+            5000, "the game ends after a hand in which a side reaches this score; when not given, the "
+            "opening table's length (5000, 7500 or 10000)", type="integer", minimum=50, maximum=100000),
+        "from_hand_after_buying": Option(
+            True, "a player who had laid nothing, buys the pile and lays his whole hand in that turn goes out "
+            "from hand (the seed; bound by the opening minimum); false: only after a stock draw or the top card",
+            type="boolean"),
     }
+
+    def resolve_options(self, given: Mapping[str, Json] | None) -> dict[str, Json]:
+        """The options, with ``target_score`` following ``opening_table`` unless it is given: a
+        7500 table plays to 7500 (issue 9: options that contradict each other)."""
+        resolved = super().resolve_options(given)
+        if "target_score" not in (given or {}):
+            resolved["target_score"] = int(resolved["opening_table"])
+        return resolved
 
     # ------------------------------------------------------------------ setup
 
@@ -356,7 +368,7 @@ def _deal(players: int, options: tuple, hand_no: int, dealer: int, totals: tuple
         hands=tuple(tuple(sorted(h)) for h in hands), melds=((),) * nsides, red_threes=((),) * nsides,
         totals=totals, laid=(False,) * players,
         pending=tuple(any(is_red_three(c) for c in h) for h in hands),
-        drew="", asked="", meld_moves=0, concealed_ok=False, buying=False, out_seat=-1,
+        drew="", asked="", meld_moves=0, concealed_melds=None, buying=False, out_seat=-1,
         double_out=False, concealed_out=False, ending="", rng=rng,
     )
     if opts["red_threes_laid"] == "deal":
@@ -395,7 +407,7 @@ def _lay_red_threes(state: State, seat: int) -> State:
 
 
 def _begin_turn(state: State, seat: int) -> State:
-    state = replace(state, turn=seat, phase=Phase.DRAW, drew="", asked="", meld_moves=0, concealed_ok=False)
+    state = replace(state, turn=seat, phase=Phase.DRAW, drew="", asked="", meld_moves=0, concealed_melds=None)
     if state.pending[seat]:
         state = _lay_red_threes(state, seat)
     return state
@@ -584,10 +596,14 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
         problem = _go_out_problem(state, seat, melds_after)
         if problem:
             raise _err("must-keep-card", f"one card would be left, so the discard would go out: {problem.message}")
+    # §1.9 going out from hand after buying the pile (option from_hand_after_buying): a player who had
+    # laid nothing may still lay his whole hand in this turn; remember the melds he starts
+    from_hand = not state.laid[seat] and _opt(state, "from_hand_after_buying")
     return replace(
         state, pile=(), pile_closed=False, hands=_set(state.hands, seat, tuple(sorted(new_hand))),
         melds=_set(state.melds, side, melds_after), red_threes=_set(state.red_threes, side, tuple(reds)),
         laid=_set(state.laid, seat, True), drew="pile", phase=Phase.PLAY,
+        concealed_melds=tuple(r for r, _ in new_melds) if from_hand else None,
     )
 
 
@@ -604,8 +620,9 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
         raise _err("black-threes-only-going-out", "black threes are melded only when going out by melding the last card")
     going = len(rest) <= 1
     own_canasta = any(is_canasta(m) for m in new_melds)
-    concealed = state.drew == "stock" and state.meld_moves == 0 and not state.laid[seat] and own_canasta
-    if not melds and not (going and concealed):
+    after_stock = state.drew == "stock" and state.meld_moves == 0 and not state.laid[seat]
+    if not melds and not (going and after_stock and own_canasta):
+        # §1.8 exception: going out from hand after a stock draw is not bound by the minimum
         _check_minimum(state, side, move.melds, new_melds)
     if going:
         problem = _go_out_problem(state, seat, melds_after)
@@ -617,11 +634,31 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
     state = replace(
         state, hands=_set(state.hands, seat, rest), melds=_set(state.melds, side, melds_after),
         laid=_set(state.laid, seat, True), meld_moves=state.meld_moves + 1,
-        concealed_ok=concealed if state.meld_moves == 0 else False,
+        concealed_melds=_concealed_after_meld(state, seat, new_melds),
     )
     if not rest:
-        return _go_out(state, seat, concealed=state.concealed_ok and state.meld_moves == 1)
+        return _go_out(state, seat, concealed=_from_hand(state, melds_after))
     return state
+
+
+def _concealed_after_meld(state: State, seat: int, new_melds) -> tuple[int, ...] | None:
+    """§1.9 going out from hand lays the whole hand at once: one meld move after a stock draw, or
+    the pile's take and one meld move after buying it; anything more ends the chance this turn."""
+    started = tuple(r for r, _ in new_melds)
+    if state.meld_moves:
+        return None
+    if state.drew == "stock":
+        return None if state.laid[seat] else started
+    return None if state.concealed_melds is None else state.concealed_melds + started
+
+
+def _from_hand(state: State, melds_after) -> bool:
+    """Going out now is going out from hand: the turn still qualifies and one of the melds the
+    player started in it is a canasta (his own, §1.9)."""
+    if state.concealed_melds is None:
+        return False
+    latest = dict(melds_after)  # with K-6's option, the player's meld is the latest of its rank
+    return any(r in latest and is_canasta((r, latest[r])) for r in state.concealed_melds)
 
 
 def _discard(state: State, seat: int, card: Card) -> State:
@@ -639,7 +676,7 @@ def _discard(state: State, seat: int, card: Card) -> State:
         pile_closed=state.pile_closed or is_wild(card),
     )
     if not rest:
-        return _go_out(state, seat, concealed=state.concealed_ok and state.meld_moves == 1)
+        return _go_out(state, seat, concealed=_from_hand(state, state.melds[side]))
     if not state.stock:
         if _opt(state, "last_pile_buyable") and not state.buying:
             return replace(_begin_turn(state, (seat + 1) % state.players), buying=True)

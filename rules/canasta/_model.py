@@ -44,7 +44,7 @@ class State:
     drew: str                             # this turn: "", "stock" or "pile"
     asked: str                            # this turn: "", "asked", "yes", "no"
     meld_moves: int                       # meld moves this turn
-    concealed_ok: bool                    # this turn's first meld qualifies for going out from hand
+    concealed_melds: tuple[int, ...] | None  # this turn can still go out from hand: ranks of the melds it started
     buying: bool                          # K-7: the turn after the stock ran out
     out_seat: int                         # who went out this hand, -1 if nobody
     double_out: bool
@@ -251,7 +251,7 @@ def state_to_json(s: State) -> Json:
         "drew": s.drew,
         "asked": s.asked,
         "meld_moves": s.meld_moves,
-        "concealed_ok": s.concealed_ok,
+        "concealed_melds": None if s.concealed_melds is None else [RANK_NAMES[r] for r in s.concealed_melds],
         "buying": s.buying,
         "out_seat": s.out_seat,
         "double_out": s.double_out,
@@ -285,6 +285,15 @@ def _int(data: Json, what: str, lo: int, hi: int) -> int:
     if not isinstance(data, int) or isinstance(data, bool) or not lo <= data <= hi:
         raise _inv("bad-field", f"{what} must be an integer in {lo}..{hi}, got {data!r}")
     return data
+
+
+def _ranks(data: Json, melds, players: int, phase: Phase) -> tuple[int, ...] | None:
+    """``concealed_melds``: null, or rank names of melds the player to act started this turn."""
+    if data is None:
+        return None
+    if not isinstance(data, list) or any(r not in NAME_RANKS for r in data) or len(set(data)) != len(data):
+        raise _inv("bad-field", f"concealed_melds is null or a list of distinct meld ranks, got {data!r}")
+    return tuple(NAME_RANKS[r] for r in data)
 
 
 def _rng(data: Json) -> Rng:
@@ -431,7 +440,7 @@ def _state_from_json(data: Json, resolve_options, cap3_of) -> State:
         drew=drew,
         asked=asked,
         meld_moves=_int(data["meld_moves"], "meld_moves", 0, 200),
-        concealed_ok=_flag(data["concealed_ok"], "concealed_ok"),
+        concealed_melds=_ranks(data["concealed_melds"], melds, players, phase),
         buying=_flag(data["buying"], "buying"),
         out_seat=out_seat,
         double_out=_flag(data["double_out"], "double_out"),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.schemas.common import RngSchema, card_field, int_field, kind_field, list_field
+from rules.canasta import ENGINE
+from service.schemas.common import RngSchema, card_field, int_field, kind_field, list_field, options_schema
 
 GAME_ID = "canasta"
 
@@ -33,20 +34,6 @@ def _groups(**kwargs) -> fields.List:
     return list_field(fields.Nested(GroupSchema), 12, **kwargs)
 
 
-class OptionsSchema(Schema):
-    black_three_meld_value = fields.Integer(strict=True, required=True, validate=validate.OneOf([50, 5]))
-    red_three_replacement = fields.String(required=True, validate=validate.OneOf(["dealt-and-drawn", "dealt-only"]))
-    canasta_blocks_pile = fields.String(required=True, validate=validate.OneOf(["own-side", "everyone"]))
-    one_card_rule = fields.String(required=True, validate=validate.OneOf(["one-card-pile", "any-pile"]))
-    max_three_wilds = fields.Boolean(required=True)
-    one_meld_per_rank = fields.Boolean(required=True)
-    last_pile_buyable = fields.Boolean(required=True)
-    wild_turn_up_closes_pile = fields.Boolean(required=True)
-    red_threes_laid = fields.String(required=True, validate=validate.OneOf(["first-turn", "deal"]))
-    opening_table = fields.String(required=True, validate=validate.OneOf(["5000", "7500", "10000"]))
-    target_score = int_field(50, 100000, required=True)
-
-
 class SideSchema(Schema):
     melds = list_field(fields.Nested(TableMeldSchema), 24, required=True)
     red_threes = _cards(4, required=True)
@@ -55,7 +42,7 @@ class SideSchema(Schema):
 
 class StateSchema(Schema):
     players = int_field(2, 4, required=True)
-    options = fields.Nested(OptionsSchema, required=True)
+    options = fields.Nested(options_schema(ENGINE.options, "CanastaOptions"), required=True)
     hand = int_field(1, 10**6, required=True)
     dealer = int_field(0, 3, required=True)
     turn = int_field(0, 3, required=True)
@@ -72,7 +59,7 @@ class StateSchema(Schema):
     drew = fields.String(required=True, validate=validate.OneOf(["", "stock", "pile"]))
     asked = fields.String(required=True, validate=validate.OneOf(["", "asked", "yes", "no"]))
     meld_moves = int_field(0, 200, required=True)
-    concealed_ok = fields.Boolean(required=True)
+    concealed_melds = fields.List(fields.String(validate=validate.OneOf(_RANKS)), allow_none=True, required=True)
     buying = fields.Boolean(required=True)
     out_seat = int_field(-1, 3, required=True)
     double_out = fields.Boolean(required=True)

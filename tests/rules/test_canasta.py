@@ -109,7 +109,7 @@ def build(
         drew=drew,
         asked=asked,
         meld_moves=meld_moves,
-        concealed_ok=False,
+        concealed_melds=None,
         buying=False,
         out_seat=-1,
         double_out=False,
@@ -963,3 +963,93 @@ def test_from_json_refuses_black_threes_on_the_table_of_a_side_that_has_not_gone
     with pytest.raises(InvalidState) as err:
         build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], melds=[{"3": "3C 3S 3C", "K": "KC KD KS"}, {}])
     assert err.value.code == "canasta.bad-meld"
+
+
+# --------------------------------------------------------------------------- issue 9 rulings
+
+
+FROM_HAND_SEED = ("Jeśli gracz w chwili otwarcia gry jednocześnie ją kończy (wykłada wszystkie karty z ręki i posiada "
+                  "kanastę) - jest to skończenie gry z ręki. W przypadku gdy gracz kończąc grę dobiera jedynie kartę "
+                  "z talonu, nie dotyczy go minimum punktowe dla otwarcia.")
+
+
+def _bought_pile_position(**kw):
+    """Side A unopened; seat 0 (laid nothing) holds K K K A A A Q Q Q J J; the pile is KC KD KS QH JH KH (top)."""
+    return build(["KC KD KS AC AD AS QC QD QS JC JD", "4H 4S", "6C 6D", "7H 7D"], turn=0, phase="draw",
+                 pile="KC KD KS QH JH KH", **kw)
+
+
+BUY = TakePile(cards("KC KD"), (group("A", "AC AD AS"),))
+MELD_ALL = MeldMove((group("K", "KC KD KS KS"), group("Q", "QC QD QS QH"), group("J", "JC JD JH")))
+
+
+def test_buying_the_pile_and_melding_everything_is_going_out_from_hand():
+    """docs/rules/canasta.md §9.4 (issue 9), the seed: "Jeśli gracz w chwili otwarcia gry jednocześnie ją
+    kończy … jest to skończenie gry z ręki. W przypadku gdy gracz kończąc grę dobiera jedynie kartę z
+    talonu, nie dotyczy go minimum". Only the stock draw lifts the minimum; buying the pile does not
+    take away the from-hand bonus.
+
+        side A unopened (total 0, minimum 50); seat 0 has laid nothing
+        hand: KC KD KS AC AD AS QC QD QS JC JD       pile: KC KD KS QH JH [KH]
+        take-pile with KC KD + A A A  (K K K 30 + A A A 60 = 90 >= 50) -> the rest of the pile to the hand
+        meld K K K K (7 kings: natural canasta), Q Q Q Q, J J J -> hand empty: going out from hand
+        side A: 70+500 + 60 + 40 + 30 + out 100 + from hand 100 - partner 6C 6D (10) = 890
+    """
+    assert "skończenie gry z ręki" in FROM_HAND_SEED
+    s = E.apply(_bought_pile_position(), 0, BUY)
+    assert s.concealed_melds == (13, 14)
+    s = E.apply(s, 0, MELD_ALL)
+    assert s.phase is Phase.HAND_OVER and s.out_seat == 0 and s.concealed_out
+    b = E.scores(s).breakdown[0]
+    assert (b["going_out"], b["going_out_from_hand"]) == (100, 100)
+    assert b["hand"] == 70 + 500 + 60 + 40 + 30 + 100 + 100 - 10
+
+
+def test_buying_the_pile_to_go_out_from_hand_is_bound_by_the_minimum():
+    """docs/rules/canasta.md §9.4, §6: the exception to the minimum is for the stock draw only.
+
+        the same position with side A at 3000 (minimum 120): K K K + A A A = 90 -> below-minimum
+    """
+    assert code_of(_bought_pile_position(totals=[3000, 0]), 0, BUY) == "canasta.below-minimum"
+
+
+def test_buying_the_pile_then_melding_in_two_moves_or_having_laid_before_earns_no_from_hand_bonus():
+    """docs/rules/canasta.md §9.4: the whole hand is laid at once (the take and one meld move).
+
+        take-pile, then meld K K K K, then meld Q Q Q Q J J J -> goes out, no from-hand bonus
+        option from_hand_after_buying=false (the other reading) -> goes out, no from-hand bonus
+    """
+    s = E.apply(_bought_pile_position(), 0, BUY)
+    s = E.apply(s, 0, MeldMove((group("K", "KC KD KS KS"),)))
+    assert s.concealed_melds == (13, 14)  # the take and one meld move still lay the hand "at once"
+    s = E.apply(s, 0, MeldMove((group("Q", "QC QD QS QH"), group("J", "JC JD JH"))))
+    assert s.out_seat == 0 and not s.concealed_out and s.concealed_melds is None
+    assert E.scores(s).breakdown[0]["going_out_from_hand"] == 0
+    s = E.apply(_bought_pile_position(options={"from_hand_after_buying": False}), 0, BUY)
+    s = E.apply(s, 0, MELD_ALL)
+    assert s.out_seat == 0 and not s.concealed_out
+
+
+def test_partner_who_laid_a_card_before_buying_gets_no_from_hand_bonus():
+    """docs/rules/canasta.md §9.4: the partner of an opened side goes out from hand only if he had laid
+    no card this hand ("nie dokładał swoich kart do układów na stole").
+
+        side A opened (8 8 8); seat 2 holds the hand of the scenario above; laid before: no -> +100, yes -> 0
+    """
+    melds = [{"8": "8C 8D 8S"}, {}]
+    for laid_before, bonus in ((False, 100), (True, 0)):
+        s = build(["6C 6D", "4H 4S", "KC KD KS AC AD AS QC QD QS JC JD", "7H 7D"], turn=2, phase="draw",
+                  melds=melds, pile="KC KD KS QH JH KH", laid=[True, False, laid_before, False])
+        s = E.apply(E.apply(s, 2, BUY), 2, MELD_ALL)
+        assert s.out_seat == 2 and E.scores(s).breakdown[2]["going_out_from_hand"] == bonus
+
+
+@pytest.mark.parametrize(("given", "target"), [
+    ({}, 5000), ({"opening_table": "7500"}, 7500), ({"opening_table": "10000"}, 10000),
+    ({"opening_table": "7500", "target_score": 6000}, 6000), ({"target_score": 5000, "opening_table": "7500"}, 5000),
+])
+def test_opening_table_brings_its_target_unless_target_score_is_given(given, target):
+    """docs/rules/canasta.md §11 (issue 9: options that contradict each other): the 7500 table plays to 7500."""
+    s = E.new(4, 1, given)
+    assert dict(s.options)["target_score"] == target
+    assert E.from_json(E.to_json(s)) == s
