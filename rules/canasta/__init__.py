@@ -85,7 +85,7 @@ from rules.base import (
     Rng,
     ScoreReport,
 )
-from rules.cards import Card, deck, hands_seen_by
+from rules.cards import Card, deck, hands_view
 
 from ._melds import (
     RANK_NAMES,
@@ -109,7 +109,7 @@ from ._model import (
     Discard,
     DoubleGoOut,
     Draw,
-    EndHand,
+    EndRound,
     MeldMove,
     Move,
     NextRound,
@@ -200,17 +200,14 @@ class Kanasta(BaseEngine[State, Move]):
     # ------------------------------------------------------------------ turn
 
     def to_act(self, state: State) -> frozenset[int]:
-        ph = state.phase
-        if ph is Phase.DRAW or ph is Phase.PLAY:
+        if state.turn is not None:
             return frozenset((state.turn,))
-        if ph is Phase.ANSWER or ph is Phase.DOUBLE:
-            return frozenset(((state.turn + 2) % 4,))
-        if ph is Phase.HAND_OVER:
+        if state.phase is Phase.ROUND_OVER:
             return frozenset(range(state.players))
         return frozenset()
 
     def round_over(self, state: State) -> bool:
-        return state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+        return state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
 
     def check(self, state: State, seat: int, move: Move) -> None:
         self.check_turn(state, seat)
@@ -239,7 +236,7 @@ class Kanasta(BaseEngine[State, Move]):
 
     def scores(self, state: State) -> ScoreReport:
         per_side = _hand_scores(state)
-        final = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+        final = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
         rounds = tuple(per_side[_side(state, s)][0] for s in range(state.players))
         totals = tuple(state.totals[_side(state, s)] for s in range(state.players))
         breakdown = tuple(
@@ -278,26 +275,25 @@ class Kanasta(BaseEngine[State, Move]):
         return move_from_json(data)
 
     def view(self, state: State, seat: int | None) -> Json:
-        """Hands of others and the stock become counts; of the pile, the top card and the count.
+        """Other hands become null (``hand_sizes`` counts every hand) and the stock a count.
 
-        The pile's closing wild card lies crosswise, visible to all: ``pile_closed`` says so.
+        The discard pile stays whole: every card in it was turned or thrown face up for all
+        to see, and its closing wild card lies crosswise (``discard_closed``).
         """
         data = state_to_json(state)
         del data["rng"]
-        data["hands"] = hands_seen_by(data["hands"], seat)
+        data.update(hands_view(data["hands"], seat))
         # a dealt red three waiting for its owner's first turn is still a card in his hand
         data["red_threes_pending"] = [p if i == seat else None for i, p in enumerate(data["red_threes_pending"])]
         data["stock"] = len(state.stock)
-        data["pile_top"] = str(state.pile[-1]) if state.pile else None
-        data["pile"] = len(state.pile)
         return data
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
         for side, (b, a) in enumerate(zip(before.red_threes, after.red_threes, strict=False)):
-            if len(a) > len(b) and after.hand_no == before.hand_no:
+            if len(a) > len(b) and after.round == before.round:
                 out.append({"type": "red-threes-laid", "side": side, "cards": cards_json(a[len(b):])})
-        if after.out_seat >= 0 and before.out_seat < 0:
+        if after.out_seat is not None and before.out_seat is None:
             out.append({"type": "went-out", "seat": after.out_seat, "concealed": after.concealed_out})
         return out
 
@@ -343,7 +339,7 @@ def _groups_text(groups) -> str:
 # ---------------------------------------------------------------------- dealing
 
 
-def _deal(players: int, options: tuple, hand_no: int, dealer: int, totals: tuple[int, ...], rng: Rng) -> State:
+def _deal(players: int, options: tuple, round: int, dealer: int, totals: tuple[int, ...], rng: Rng) -> State:
     """§1.3: shuffle, 11/13/15 cards each from the left of the dealer, turn up the pile."""
     cards, rng = rng.shuffle(deck(packs=2, jokers=4))
     stock = list(cards)
@@ -363,13 +359,13 @@ def _deal(players: int, options: tuple, hand_no: int, dealer: int, totals: tuple
             break
     nsides = _nsides(players)
     state = State(
-        players=players, options=options, hand_no=hand_no, dealer=dealer, turn=(dealer + 1) % players,
-        phase=Phase.DRAW, stock=tuple(stock), pile=tuple(pile), pile_closed=closed,
+        players=players, options=options, round=round, dealer=dealer, turn=(dealer + 1) % players,
+        phase=Phase.DRAW, stock=tuple(stock), discard=tuple(pile), discard_closed=closed,
         hands=tuple(tuple(sorted(h)) for h in hands), melds=((),) * nsides, red_threes=((),) * nsides,
         totals=totals, laid=(False,) * players,
         pending=tuple(any(is_red_three(c) for c in h) for h in hands),
-        drew="", asked="", meld_moves=0, concealed_melds=None, buying=False, out_seat=-1,
-        double_out=False, concealed_out=False, ending="", rng=rng,
+        drew=None, asked=None, meld_moves=0, concealed_melds=None, buying=False, out_seat=None,
+        double_out=False, concealed_out=False, ending=None, rng=rng,
     )
     if opts["red_threes_laid"] == "deal":
         for k in range(players):
@@ -407,7 +403,7 @@ def _lay_red_threes(state: State, seat: int) -> State:
 
 
 def _begin_turn(state: State, seat: int) -> State:
-    state = replace(state, turn=seat, phase=Phase.DRAW, drew="", asked="", meld_moves=0, concealed_melds=None)
+    state = replace(state, turn=seat, phase=Phase.DRAW, drew=None, asked=None, meld_moves=0, concealed_melds=None)
     if state.pending[seat]:
         state = _lay_red_threes(state, seat)
     return state
@@ -420,12 +416,12 @@ def _next(state: State, seat: int, move: Move) -> State:
     """The state after ``move`` (one source of legality for check, apply and legal_moves)."""
     ph = state.phase
     if isinstance(move, NextRound):
-        if ph is not Phase.HAND_OVER:
-            raise _err("wrong-phase", "next-round deals only after a hand is over")
-        return _deal(state.players, state.options, state.hand_no + 1, (state.dealer + 1) % state.players,
+        if ph is not Phase.ROUND_OVER:
+            raise _err("wrong-phase", "next-round deals only after a round is over")
+        return _deal(state.players, state.options, state.round + 1, (state.dealer + 1) % state.players,
                      state.totals, state.rng)
     allowed = {
-        Phase.DRAW: (Draw, TakePile, TakeTop, AskPartner, EndHand),
+        Phase.DRAW: (Draw, TakePile, TakeTop, AskPartner, EndRound),
         Phase.PLAY: (MeldMove, Discard, AskPartner),
         Phase.ANSWER: (Answer,),
         Phase.DOUBLE: (DoubleGoOut, DeclineDouble),
@@ -436,7 +432,7 @@ def _next(state: State, seat: int, move: Move) -> State:
             Phase.PLAY: "meld, discard or ask the partner",
             Phase.ANSWER: "the partner answers yes or no",
             Phase.DOUBLE: "the partner may go out too (double-go-out) or decline",
-            Phase.HAND_OVER: "the hand is over: next-round",
+            Phase.ROUND_OVER: "the round is over: next-round",
         }.get(ph, "nothing")
         raise _err("wrong-phase", f"{move.kind!r} is not allowed now ({ph.value} phase: {what})")
     if isinstance(move, Draw):
@@ -456,22 +452,23 @@ def _next(state: State, seat: int, move: Move) -> State:
             raise _err("ask-before-melding", "ask 'may I go out?' before melding in this turn")
         if state.drew and len(state.hands[seat]) < 2:
             raise _err("ask-too-late", "holding one card after taking the pile, the player is already going out")
-        return replace(state, phase=Phase.ANSWER, asked="asked")
+        return replace(state, phase=Phase.ANSWER, asked="asked", turn=(seat + 2) % 4)
     if isinstance(move, Answer):
-        return replace(state, phase=Phase.PLAY if state.drew else Phase.DRAW, asked="yes" if move.yes else "no")
+        return replace(state, phase=Phase.PLAY if state.drew else Phase.DRAW, asked="yes" if move.yes else "no",
+                       turn=(seat + 2) % 4)
     if isinstance(move, DoubleGoOut):
         return _double(state, seat, move)
     if isinstance(move, DeclineDouble):
-        return _end_hand(state, "out")
-    # EndHand
+        return _end_round(state, "out")
+    # EndRound
     if state.stock:
         raise _err("stock-not-empty", f"the hand goes on while the stock holds {len(state.stock)} cards: draw")
-    return _end_hand(state, "stock")
+    return _end_round(state, "stock")
 
 
 def _draw(state: State, seat: int) -> State:
     if not state.stock:
-        raise _err("stock-empty", "the stock is empty: take the pile or end the hand (end-hand)")
+        raise _err("stock-empty", "the stock is empty: take the pile or end the round (end-round)")
     side = _side(state, seat)
     stock, hand, reds = list(state.stock), list(state.hands[seat]), list(state.red_threes[side])
     _draw_cards(stock, hand, reds, 1, _opt(state, "red_three_replacement") == "dealt-and-drawn")
@@ -484,7 +481,7 @@ def _draw(state: State, seat: int) -> State:
         # "dealt-only") left a single card that cannot go out: no discard is possible, so
         # the turn ends here (and the hand, when the stock is empty).
         if not state.stock:
-            return _end_hand(state, "stock")
+            return _end_round(state, "stock")
         return _begin_turn(state, (seat + 1) % state.players)
     return state
 
@@ -522,7 +519,7 @@ def _check_minimum(state: State, side: int, groups, new_melds) -> None:
 
 def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
     """§1.7: taking the pile (or only its top card to go out)."""
-    pile = state.pile
+    pile = state.discard
     hand = state.hands[seat]
     side = _side(state, seat)
     if not pile:
@@ -553,7 +550,7 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
     wilds = len(move.using) - naturals
     has_meld = any(r == rank for r, _ in melds)
     shown = " ".join(map(str, move.using)) or "nothing"
-    if not opened or state.pile_closed:
+    if not opened or state.discard_closed:
         if naturals < 2:
             why = "the side has not opened" if not opened else "a wild card lies in it"
             raise _err("pile-closed", f"the pile is closed ({why}): take it only with two natural "
@@ -580,8 +577,8 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
         # is going out from hand; the privilege only keeps the opening minimum (checked above, §1.8)
         concealed = not state.laid[seat] and any(is_canasta(m) for m in new_melds)
         state = replace(
-            state, pile=pile[:-1], hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
-            laid=_set(state.laid, seat, True), drew="pile",
+            state, discard=pile[:-1], hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
+            laid=_set(state.laid, seat, True), drew="discard",
         )
         return _go_out(state, seat, concealed=concealed)
     if any(r == 3 for r, _ in groups):
@@ -600,9 +597,9 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
     # laid nothing may still lay his whole hand in this turn; remember the melds he starts
     from_hand = not state.laid[seat] and _opt(state, "from_hand_after_buying")
     return replace(
-        state, pile=(), pile_closed=False, hands=_set(state.hands, seat, tuple(sorted(new_hand))),
+        state, discard=(), discard_closed=False, hands=_set(state.hands, seat, tuple(sorted(new_hand))),
         melds=_set(state.melds, side, melds_after), red_threes=_set(state.red_threes, side, tuple(reds)),
-        laid=_set(state.laid, seat, True), drew="pile", phase=Phase.PLAY,
+        laid=_set(state.laid, seat, True), drew="discard", phase=Phase.PLAY,
         concealed_melds=tuple(r for r, _ in new_melds) if from_hand else None,
     )
 
@@ -672,15 +669,15 @@ def _discard(state: State, seat: int, card: Card) -> State:
         raise _err("must-go-out", f"the partner answered 'yes': this turn must end by going out, and it can "
                                   f"(discarding {card} keeps {len(rest)} cards)")
     state = replace(
-        state, hands=_set(state.hands, seat, rest), pile=state.pile + (card,),
-        pile_closed=state.pile_closed or is_wild(card),
+        state, hands=_set(state.hands, seat, rest), discard=state.discard + (card,),
+        discard_closed=state.discard_closed or is_wild(card),
     )
     if not rest:
         return _go_out(state, seat, concealed=_from_hand(state, state.melds[side]))
     if not state.stock:
         if _opt(state, "last_pile_buyable") and not state.buying:
             return replace(_begin_turn(state, (seat + 1) % state.players), buying=True)
-        return _end_hand(state, "stock")
+        return _end_round(state, "stock")
     return _begin_turn(state, (seat + 1) % state.players)
 
 
@@ -725,8 +722,8 @@ def _lay_waiting_red_threes(state: State) -> State:
 def _go_out(state: State, seat: int, concealed: bool) -> State:
     state = _lay_waiting_red_threes(replace(state, out_seat=seat, concealed_out=concealed))
     if state.players == 4 and _double_plan(state, (seat + 2) % 4) is not None:
-        return replace(state, phase=Phase.DOUBLE)
-    return _end_hand(state, "out")
+        return replace(state, phase=Phase.DOUBLE, turn=(seat + 2) % 4)
+    return _end_round(state, "out")
 
 
 def _double(state: State, seat: int, move: DoubleGoOut) -> State:
@@ -742,14 +739,14 @@ def _double(state: State, seat: int, move: DoubleGoOut) -> State:
         state, hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
         laid=_set(state.laid, seat, True), double_out=True,
     )
-    return _end_hand(state, "out")
+    return _end_round(state, "out")
 
 
 def _hand_scores(state: State) -> list[tuple[int, dict]]:
     out = []
-    ended = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER, Phase.DOUBLE)
+    ended = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER, Phase.DOUBLE)
     for side in range(len(state.melds)):
-        went = ended and state.out_seat >= 0 and _side(state, state.out_seat) == side
+        went = ended and state.out_seat is not None and _side(state, state.out_seat) == side
         hands = [state.hands[s] for s in _side_seats(state, side)]
         out.append(side_score(
             state.melds[side], len(state.red_threes[side]), hands,
@@ -759,14 +756,16 @@ def _hand_scores(state: State) -> list[tuple[int, dict]]:
     return out
 
 
-def _end_hand(state: State, ending: str) -> State:
+def _end_round(state: State, ending: str) -> State:
     """§1.10, §1.11: score the hand; the game ends when a side reached the target alone at the top."""
-    state = _lay_waiting_red_threes(replace(state, ending=ending, out_seat=state.out_seat if ending == "out" else -1))
-    scores = _hand_scores(replace(state, phase=Phase.HAND_OVER))
+    state = _lay_waiting_red_threes(replace(state, ending=ending, out_seat=state.out_seat if ending == "out" else None,
+                                            turn=None))
+    scores = _hand_scores(replace(state, phase=Phase.ROUND_OVER))
     totals = tuple(t + s for t, (s, _) in zip(state.totals, scores, strict=True))
     best = max(totals)
     over = best >= _opt(state, "target_score") and totals.count(best) == 1
-    return replace(state, totals=totals, phase=Phase.GAME_OVER if over else Phase.HAND_OVER, buying=False)
+    return replace(state, totals=totals, phase=Phase.GAME_OVER if over else Phase.ROUND_OVER, buying=False,
+                   drew=None, asked=None, meld_moves=0, concealed_melds=None)
 
 
 # ---------------------------------------------------------------------- listing
@@ -774,7 +773,7 @@ def _end_hand(state: State, ending: str) -> State:
 
 def _candidates(state: State, seat: int):
     ph = state.phase
-    if ph is Phase.HAND_OVER:
+    if ph is Phase.ROUND_OVER:
         yield NextRound()
         return
     if ph is Phase.ANSWER:
@@ -794,10 +793,10 @@ def _candidates(state: State, seat: int):
     if state.players == 4 and not state.asked and not state.meld_moves and (len(hand) > 1 or not state.drew):
         yield AskPartner()
     if ph is Phase.DRAW:
-        yield Draw() if state.stock else EndHand()
-        if not state.pile or not is_ordinary(state.pile[-1]):
+        yield Draw() if state.stock else EndRound()
+        if not state.discard or not is_ordinary(state.discard[-1]):
             return
-        top = state.pile[-1]
+        top = state.discard[-1]
         nat = tuple(c for c in hand if c.rank == top.rank)
         wild = tuple(c for c in hand if is_wild(c))
         usings = [nat[:2], nat, nat[:1] + wild[:1], ()]

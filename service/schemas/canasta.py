@@ -43,28 +43,29 @@ class SideSchema(Schema):
 class StateSchema(Schema):
     players = int_field(2, 4, required=True)
     options = fields.Nested(options_schema(ENGINE.options, "CanastaOptions"), required=True)
-    hand = int_field(1, 10**6, required=True)
+    round = int_field(1, 10**6, required=True)
     dealer = int_field(0, 3, required=True)
-    turn = int_field(0, 3, required=True)
+    turn = int_field(0, 3, required=True, allow_none=True,
+                     metadata={"description": "the one seat to act; null when several or none act"})
     phase = fields.String(
-        required=True, validate=validate.OneOf(["draw", "play", "answer", "double", "hand-over", "game-over"])
+        required=True, validate=validate.OneOf(["draw", "play", "answer", "double", "round-over", "game-over"])
     )
     stock = _cards(required=True)
-    pile = _cards(required=True)
-    pile_closed = fields.Boolean(required=True)
+    discard = _cards(required=True)
+    discard_closed = fields.Boolean(required=True)
     hands = list_field(_cards(), 4, 2, required=True)
     sides = list_field(fields.Nested(SideSchema), 3, 2, required=True)
     laid = list_field(fields.Boolean(), 4, 2, required=True)
     red_threes_pending = list_field(fields.Boolean(), 4, 2, required=True)
-    drew = fields.String(required=True, validate=validate.OneOf(["", "stock", "pile"]))
-    asked = fields.String(required=True, validate=validate.OneOf(["", "asked", "yes", "no"]))
+    drew = fields.String(required=True, allow_none=True, validate=validate.OneOf(["stock", "discard"]))
+    asked = fields.String(required=True, allow_none=True, validate=validate.OneOf(["asked", "yes", "no"]))
     meld_moves = int_field(0, 200, required=True)
-    concealed_melds = fields.List(fields.String(validate=validate.OneOf(_RANKS)), allow_none=True, required=True)
+    concealed_melds = list_field(fields.String(validate=validate.OneOf(_RANKS)), 12, required=True, allow_none=True)
     buying = fields.Boolean(required=True)
-    out_seat = int_field(-1, 3, required=True)
+    out_seat = int_field(0, 3, required=True, allow_none=True)
     double_out = fields.Boolean(required=True)
     concealed_out = fields.Boolean(required=True)
-    ending = fields.String(required=True, validate=validate.OneOf(["", "out", "stock"]))
+    ending = fields.String(required=True, allow_none=True, validate=validate.OneOf(["out", "stock"]))
     rng = fields.Nested(RngSchema, required=True)
 
 
@@ -112,8 +113,8 @@ class DeclineDoubleSchema(Schema):
     kind = kind_field("decline-double")
 
 
-class EndHandSchema(Schema):
-    kind = kind_field("end-hand")
+class EndRoundSchema(Schema):
+    kind = kind_field("end-round")
 
 
 class NextRoundSchema(Schema):
@@ -130,7 +131,7 @@ MOVES = {
     "answer": AnswerSchema,
     "double-go-out": DoubleGoOutSchema,
     "decline-double": DeclineDoubleSchema,
-    "end-hand": EndHandSchema,
+    "end-round": EndRoundSchema,
     "next-round": NextRoundSchema,
 }
 

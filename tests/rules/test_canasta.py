@@ -24,12 +24,13 @@ from rules.canasta._model import (
     Discard,
     DoubleGoOut,
     Draw,
-    EndHand,
+    EndRound,
     MeldMove,
     NextRound,
     Phase,
     TakePile,
     TakeTop,
+    _state_from_json,
 )
 from rules.cards import parse_card
 
@@ -54,14 +55,14 @@ def build(
     phase="play",
     melds=None,
     reds=None,
-    pile="7C",
-    pile_closed=False,
+    discard="7C",
+    discard_closed=False,
     totals=None,
     stock_top="",
     stock=None,
     laid=None,
     drew=None,
-    asked="",
+    asked=None,
     meld_moves=0,
     options=None,
     pending=None,
@@ -80,7 +81,7 @@ def build(
             used.update(cards(text))
     for r in reds:
         used.update(cards(r))
-    used.update(cards(pile))
+    used.update(cards(discard))
     top = cards(stock_top)
     used.update(top)
     if stock is None:
@@ -90,7 +91,7 @@ def build(
     else:
         stock_cards = list(cards(stock))
     if drew is None:
-        drew = "" if phase == "draw" else "stock"
+        drew = None if phase == "draw" else "stock"
     data = dict(base)
     data.update(
         hands=[list(h.split()) for h in hands],
@@ -98,8 +99,8 @@ def build(
             {"melds": [{"rank": r, "cards": t.split()} for r, t in m.items()], "red_threes": red.split(), "total": tot}
             for m, red, tot in zip(melds, reds, totals, strict=True)
         ],
-        pile=pile.split(),
-        pile_closed=pile_closed,
+        discard=discard.split(),
+        discard_closed=discard_closed,
         stock=[str(c) for c in stock_cards],
         turn=turn,
         dealer=(turn - 1) % players,
@@ -111,12 +112,19 @@ def build(
         meld_moves=meld_moves,
         concealed_melds=None,
         buying=False,
-        out_seat=-1,
+        out_seat=None,
         double_out=False,
         concealed_out=False,
-        ending="",
+        ending=None,
     )
-    return E.from_json(data)
+    return parse(data)
+
+
+def parse(data):
+    """A drawn position, parsed and checked for conservation and shape but not for reachability:
+    scenario positions keep only the cards that matter (the reachability checks of ``from_json``
+    are tested in test_canasta_mutations.py)."""
+    return _state_from_json(data, E.resolve_options, lambda o: o["max_three_wilds"])
 
 
 def code_of(state, seat, move) -> str:
@@ -139,10 +147,10 @@ def test_own_canasta_of_the_top_rank_blocks_the_pile():
         seat 1 (B) holds Q Q  -> take-pile legal
     """
     melds = [{"Q": "QC QD QS QC QH JK 2C"}, {"8": "8C 8D 8S"}]
-    s0 = build(["QH QS KD 5C", "KC 9D", "4D 4H", "5D 5S"], turn=0, phase="draw", melds=melds, pile="9C QD")
+    s0 = build(["QH QS KD 5C", "KC 9D", "4D 4H", "5D 5S"], turn=0, phase="draw", melds=melds, discard="9C QD")
     assert code_of(s0, 0, TakePile(cards("QH QS"))) == "canasta.pile-blocked-canasta"
     assert not any(isinstance(m, TakePile) for m in E.legal_moves(s0, 0))
-    s1 = build(["KD 5C", "QH QS KC 9D", "4D 4H", "5D 5S"], turn=1, phase="draw", melds=melds, pile="9C QD")
+    s1 = build(["KD 5C", "QH QS KC 9D", "4D 4H", "5D 5S"], turn=1, phase="draw", melds=melds, discard="9C QD")
     after = E.apply(s1, 1, TakePile(cards("QH QS")))
     assert dict(after.melds[1])[12] == cards("QD QH QS")
     assert TakePile(cards("QH QS")) in E.legal_moves(s1, 1)
@@ -151,7 +159,7 @@ def test_own_canasta_of_the_top_rank_blocks_the_pile():
 def test_canasta_blocks_everyone_under_option():
     """K-3 option "everyone": side A's canasta of queens blocks side B too."""
     melds = [{"Q": "QC QD QS QC QH JK 2C"}, {"8": "8C 8D 8S"}]
-    s1 = build(["KD 5C", "QH QS KC 9D", "4D 4H", "5D 5S"], turn=1, phase="draw", melds=melds, pile="9C QD",
+    s1 = build(["KD 5C", "QH QS KC 9D", "4D 4H", "5D 5S"], turn=1, phase="draw", melds=melds, discard="9C QD",
                options={"canasta_blocks_pile": "everyone"})
     assert code_of(s1, 1, TakePile(cards("QH QS"))) == "canasta.pile-blocked-canasta"
 
@@ -164,13 +172,13 @@ def test_black_three_on_top_blocks_the_pile_until_covered():
         seat 1 draws and discards 9S over it -> seat 2 with 9 9 takes it
     """
     melds = [{"8": "8C 8D 8S"}, {"K": "KC KD KS"}]
-    s = build(["4D 5D", "3C 3S 9D 9H 6H", "9C 9C 4H", "5S 6S"], turn=1, phase="draw", melds=melds, pile="7C 3S",
+    s = build(["4D 5D", "3C 3S 9D 9H 6H", "9C 9C 4H", "5S 6S"], turn=1, phase="draw", melds=melds, discard="7C 3S",
               stock_top="JD")
     assert code_of(s, 1, TakePile(cards("3C 3S"))) == "canasta.pile-blocked-black-three"
     assert not any(isinstance(m, TakePile) for m in E.legal_moves(s, 1))
     s = E.apply(s, 1, Draw())
     s = E.apply(s, 1, Discard(C("9H")))
-    assert s.turn == 2 and s.pile[-1] == C("9H")
+    assert s.turn == 2 and s.discard[-1] == C("9H")
     assert TakePile(cards("9C 9C")) in E.legal_moves(s, 2)
 
 
@@ -182,17 +190,17 @@ def test_wild_discard_closes_the_pile_for_everyone():
         seat 2 (side opened) holds 9D JK -> refused; 9D 9S -> legal; JK 2D -> never
     """
     melds = [{"8": "8C 8D 8S"}, {"K": "KC KD KS"}]
-    s = build(["2C 5D 6D", "9H 4H 4S", "9D 9S JK 2D 5S", "5C 6C"], turn=0, phase="play", melds=melds, pile="7C",
+    s = build(["2C 5D 6D", "9H 4H 4S", "9D 9S JK 2D 5S", "5C 6C"], turn=0, phase="play", melds=melds, discard="7C",
               stock_top="10H 10S")
     s = E.apply(s, 0, Discard(C("2C")))
-    assert s.pile_closed
+    assert s.discard_closed
     s = E.apply(s, 1, Draw())
     s = E.apply(s, 1, Discard(C("9H")))
-    assert s.turn == 2 and s.pile_closed and s.pile[-2:] == cards("2C 9H")
+    assert s.turn == 2 and s.discard_closed and s.discard[-2:] == cards("2C 9H")
     assert code_of(s, 2, TakePile(cards("9D JK"))) == "canasta.pile-closed"
     assert code_of(s, 2, TakePile(cards("JK 2D"))) == "canasta.pile-closed"
     after = E.apply(s, 2, TakePile(cards("9D 9S")))
-    assert not after.pile_closed and after.pile == ()
+    assert not after.discard_closed and after.discard == ()
     assert C("2C") in after.hands[2]  # the wild came to the hand with the pile
 
 
@@ -202,17 +210,17 @@ def test_natural_and_wild_take_an_open_pile():
         side A opened (8 8 8); top 9C; seat 0 holds 9D 2H -> 9 9 2 laid at once, rest to the hand
     """
     melds = [{"8": "8C 8D 8S"}, {}]
-    s = build(["9D 2H KC KD", "4H 4S", "5C 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC QC 9C")
+    s = build(["9D 2H KC KD", "4H 4S", "5C 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="JC QC 9C")
     after = E.apply(s, 0, TakePile(cards("9D 2H")))
     assert dict(after.melds[0])[9] == cards("9C 9D 2H")
     assert sorted(after.hands[0]) == sorted(cards("KC KD JC QC"))
-    assert after.phase is Phase.PLAY and after.drew == "pile"
+    assert after.phase is Phase.PLAY and after.drew == "discard"
 
 
 def test_top_card_laid_off_on_own_meld_takes_the_pile():
     """Vector 1.13-5 (seed): side A has 9 9 9; top 9; seat 0 holds no 9 -> takes by laying it off."""
     melds = [{"9": "9C 9D 9S"}, {}]
-    s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
+    s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="JC 9H")
     assert TakePile(()) in E.legal_moves(s, 0)
     after = E.apply(s, 0, TakePile(()))
     assert dict(after.melds[0])[9] == cards("9C 9D 9S 9H")
@@ -225,7 +233,7 @@ def test_unopened_side_needs_two_naturals_and_the_minimum_with_the_top_card():
         side A total 0 (minimum 50); top KH; seat 0: K K A A 2 ...
         K K + KH = 30 -> below; with A A 2 (60) in the same move -> 90, legal
     """
-    s = build(["KC KD AC AD 2S 5C 6C", "4H 4S", "5S 5D", "6D 6H"], turn=0, phase="draw", pile="JC KH")
+    s = build(["KC KD AC AD 2S 5C 6C", "4H 4S", "5S 5D", "6D 6H"], turn=0, phase="draw", discard="JC KH")
     assert code_of(s, 0, TakePile(cards("KC KD"))) == "canasta.below-minimum"
     assert code_of(s, 0, TakePile(cards("KC 2S"))) == "canasta.pile-closed"
     move = TakePile(cards("KC KD"), (group("A", "AC AD 2S"),))
@@ -237,11 +245,11 @@ def test_unopened_side_needs_two_naturals_and_the_minimum_with_the_top_card():
 def test_one_card_rule():
     """K-4 default: a player holding one card may not take a pile of one card; larger piles are fine."""
     melds = [{"9": "9C 9D 9S"}, {}]
-    s = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="9H")
+    s = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="9H")
     assert code_of(s, 0, TakePile(())) == "canasta.one-card-rule"
-    s2 = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
+    s2 = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="JC 9H")
     assert E.is_legal(s2, 0, TakePile(()))
-    s3 = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H",
+    s3 = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="JC 9H",
                options={"one_card_rule": "any-pile"})
     assert code_of(s3, 0, TakePile(())) == "canasta.one-card-rule"
 
@@ -253,11 +261,11 @@ def test_take_top_card_to_go_out():
         -> take-top-to-go-out with 9 9 9 and 5 5 5: the JC stays in the pile
     """
     melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
-    s = build(["9C 9D 5C 5D 5S", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
+    s = build(["9C 9D 5C 5D 5S", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, discard="JC 9H")
     move = TakeTop(cards("9C 9D"), (group("5", "5C 5D 5S"),))
     after = E.apply(s, 0, move)
-    assert after.phase is Phase.HAND_OVER and after.ending == "out" and after.out_seat == 0
-    assert after.pile == cards("JC")
+    assert after.phase is Phase.ROUND_OVER and after.ending == "out" and after.out_seat == 0
+    assert after.discard == cards("JC")
     assert any(isinstance(m, TakeTop) for m in E.legal_moves(s, 0))
     assert code_of(s, 0, TakeTop(cards("9C 9D"))) == "canasta.must-meld-all"
 
@@ -271,14 +279,14 @@ def test_red_three_dealt_is_laid_and_replaced_and_pile_red_three_is_not():
         seat 0 dealt 3H: at the start of his turn it goes to side A's table and he draws a replacement.
         A pile holding 3D is taken: 3D goes to the table, no replacement.
     """
-    s = build(["3H KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=3, phase="play", pile="JC", stock_top="QS 10S",
+    s = build(["3H KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=3, phase="play", discard="JC", stock_top="QS 10S",
               pending=[True, False, False, False])
     s = E.apply(s, 3, Discard(C("6C")))
     assert s.turn == 0 and s.phase is Phase.DRAW
     assert s.red_threes[0] == cards("3H")
     assert sorted(s.hands[0]) == sorted(cards("KC KD 5C 10S"))
     melds = [{"9": "9C 9D 9S"}, {}]
-    s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="3D JC 9H")
+    s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="3D JC 9H")
     stock_before = len(s.stock)
     after = E.apply(s, 0, TakePile(()))
     assert after.red_threes[0] == cards("3D") and len(after.stock) == stock_before
@@ -393,12 +401,12 @@ def test_partner_answer_no_forbids_going_out():
     assert code_of(s, 0, go_out) == "canasta.must-keep-card"
     assert code_of(s, 0, MeldMove((group("9", "9C 9D 9S"), ))) == "canasta.must-keep-card"
     assert code_of(s, 0, AskPartner()) == "canasta.already-asked"
-    s2 = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, pile="4D 9S",
+    s2 = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, discard="4D 9S",
                asked="no")
     assert code_of(s2, 0, TakeTop(cards("9C 9D"), (group("5", "5C"),))) in ("canasta.too-few-cards",)
-    s3 = build(["9C 9D", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, pile="4D 9S", asked="no")
+    s3 = build(["9C 9D", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, discard="4D 9S", asked="no")
     assert code_of(s3, 0, TakeTop(cards("9C 9D"))) == "canasta.partner-said-no"
-    assert E.is_legal(replace(s3, asked=""), 0, TakeTop(cards("9C 9D")))
+    assert E.is_legal(replace(s3, asked=None), 0, TakeTop(cards("9C 9D")))
 
 
 def test_partner_answer_yes_obliges_going_out():
@@ -438,12 +446,12 @@ def test_stock_running_out_ends_the_hand_without_going_out_bonuses():
     s = E.apply(s, 0, Draw())
     assert s.stock == ()
     s = E.apply(s, 0, Discard(C("5H")))
-    assert s.phase is Phase.HAND_OVER and s.ending == "stock"
+    assert s.phase is Phase.ROUND_OVER and s.ending == "stock"
     report = E.scores(s)
     assert report.final and report.breakdown[0]["going_out"] == 0
     assert E.to_act(s) == {0, 1, 2, 3}
     nxt = E.apply(s, 3, NextRound())
-    assert nxt.hand_no == 2 and nxt.phase is Phase.DRAW and nxt.totals == s.totals
+    assert nxt.round == 2 and nxt.phase is Phase.DRAW and nxt.totals == s.totals
 
 
 def test_last_pile_may_be_bought_under_option():
@@ -456,10 +464,10 @@ def test_last_pile_may_be_bought_under_option():
               melds=melds, stock="5H", options={"last_pile_buyable": True}, reds=["3H 3D 3H 3D", ""])
     s = E.apply(E.apply(s, 0, Draw()), 0, Discard(C("9C")))
     assert s.phase is Phase.DRAW and s.turn == 1 and s.buying
-    assert EndHand() in E.legal_moves(s, 1) and Draw() not in E.legal_moves(s, 1)
+    assert EndRound() in E.legal_moves(s, 1) and Draw() not in E.legal_moves(s, 1)
     assert code_of(s, 1, Draw()) == "canasta.stock-empty"
-    s2 = E.apply(s, 1, EndHand())
-    assert s2.ending == "stock" and s2.phase is Phase.HAND_OVER
+    s2 = E.apply(s, 1, EndRound())
+    assert s2.ending == "stock" and s2.phase is Phase.ROUND_OVER
 
 
 def test_going_out_from_hand_after_stock_draw_ignores_the_minimum():
@@ -477,7 +485,7 @@ def test_going_out_from_hand_after_stock_draw_ignores_the_minimum():
     listed = [m for m in E.legal_moves(s, 0) if isinstance(m, MeldMove)]
     assert any(sum(len(g[1]) for g in m.melds) == 12 for m in listed), "a going-out meld is listed"
     s = E.apply(s, 0, move)
-    assert s.phase is Phase.HAND_OVER and s.concealed_out
+    assert s.phase is Phase.ROUND_OVER and s.concealed_out
     b = E.scores(s).breakdown[0]
     assert b["going_out"] == 100 and b["going_out_from_hand"] == 100
     assert b["hand"] == 70 + 500 + 40 + 200 - 40  # partner holds A A
@@ -543,7 +551,7 @@ def test_hand_scores_885_and_minus_130():
     s = build(["9C", "KH QH 7H", "AC 4C", "2D JK"], melds=melds, reds=["3H 3D", "3H"])
     s = E.apply(s, 0, Discard(C("9C")))
     report = E.scores(s)
-    assert s.phase is Phase.HAND_OVER
+    assert s.phase is Phase.ROUND_OVER
     assert report.round == (885, -130, 885, -130)
     assert report.totals == (885, -130, 885, -130)
     tally = {
@@ -612,12 +620,12 @@ def test_deal_sizes_and_first_pile():
     for players, size in ((4, 11), (3, 13), (2, 15)):
         s = E.new(players, 3)
         assert all(len(h) in (size, size - 1, size + 1) or s.pending[i] for i, h in enumerate(s.hands))
-        assert 4 <= s.pile[-1].rank <= 14
-    closed = [seed for seed in range(200) if any(c.rank in (2, 15) for c in E.new(4, seed).pile)]
+        assert 4 <= s.discard[-1].rank <= 14
+    closed = [seed for seed in range(200) if any(c.rank in (2, 15) for c in E.new(4, seed).discard)]
     assert closed, "some deal turns up a wild card"
     seed = closed[0]
-    assert E.new(4, seed).pile_closed
-    assert not E.new(4, seed, {"wild_turn_up_closes_pile": False}).pile_closed
+    assert E.new(4, seed).discard_closed
+    assert not E.new(4, seed, {"wild_turn_up_closes_pile": False}).discard_closed
 
 
 def test_setup_is_unsupported():
@@ -657,8 +665,10 @@ def test_from_json_rejects_tampered_states():
         E.from_json(red)
 
 
-def test_view_hides_hands_stock_and_pile_below_top():
-    """Hidden: other hands (counts), the stock (count), the pile below its top, others' waiting red threes."""
+def test_view_hides_hands_and_the_stock_but_not_the_discard_pile():
+    """DESIGN 4.5 view: own hand as a list, null for the others, hand_sizes for all; the stock as a count;
+    others' waiting red threes hidden. The discard pile is public: every card went into it face up.
+    """
     p = build(["3H KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=3, phase="play", pending=[True, False, False, False])
     assert E.view(p, 0)["red_threes_pending"][0] is True
     assert E.view(p, 1)["red_threes_pending"] == [None, False, None, None]
@@ -666,11 +676,11 @@ def test_view_hides_hands_stock_and_pile_below_top():
     s = E.new(4, 5)
     v = E.view(s, 1)
     assert "rng" not in v
-    assert v["hands"][1] == [str(c) for c in s.hands[1]]
-    assert v["hands"][0] == len(s.hands[0]) and v["stock"] == len(s.stock)
-    assert v["pile"] == len(s.pile) and v["pile_top"] == str(s.pile[-1])
+    assert v["hands"] == [None, [str(c) for c in s.hands[1]], None, None]
+    assert v["hand_sizes"] == [len(h) for h in s.hands] and v["stock"] == len(s.stock)
+    assert v["discard"] == [str(c) for c in s.discard]
     spectator = E.view(s, None)
-    assert all(isinstance(h, int) for h in spectator["hands"])
+    assert spectator["hands"] == [None] * 4
 
 
 def test_bad_moves_are_rejected_with_bad_move():
@@ -704,7 +714,7 @@ def test_schemas_accept_what_the_engine_writes():
 def test_moves_round_trip_through_json():
     moves = [Draw(), TakePile(cards("9C 2H"), (group("A", "AC AD AS"),)), TakeTop(()), MeldMove((group("K", "KC KD KS"),)),
              Discard(C("10H")), AskPartner(), Answer(True), DoubleGoOut((group("3", "3C 3S 3S"),)), DeclineDouble(),
-             EndHand(), NextRound()]
+             EndRound(), NextRound()]
     for m in moves:
         assert E.move_from_json(json.loads(json.dumps(E.move_to_json(m)))) == m
 
@@ -714,7 +724,7 @@ def test_turn_structure_codes():
     melds = [{"8": "8C 8D 8S"}, {}]
     s = build(["KC KD KS 5C 6C", "4H 4S", "5S 5D", "6H 7H"], turn=0, phase="draw", melds=melds)
     assert code_of(s, 0, Discard(C("5C"))) == "canasta.wrong-phase"
-    assert code_of(s, 0, EndHand()) == "canasta.stock-not-empty"
+    assert code_of(s, 0, EndRound()) == "canasta.stock-not-empty"
     assert code_of(s, 0, NextRound()) == "canasta.wrong-phase"
     with pytest.raises(NotYourTurn):
         E.check(s, 1, Draw())
@@ -734,7 +744,7 @@ def test_taking_a_one_card_pile_down_to_one_card_commits_to_going_out():
         -> asking now is too late; the discard of 5C goes out
     """
     melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
-    s = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, pile="9H")
+    s = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, discard="9H")
     s = E.apply(s, 0, TakePile(cards("9C 9D")))
     assert s.hands[0] == cards("5C")
     assert code_of(s, 0, AskPartner()) == "canasta.ask-too-late"
@@ -742,7 +752,7 @@ def test_taking_a_one_card_pile_down_to_one_card_commits_to_going_out():
     s = E.apply(s, 0, Discard(C("5C")))
     assert s.ending == "out"
     no_canasta = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=[{"K": "KC KD KS"}, {}],
-                       pile="9H")
+                       discard="9H")
     assert code_of(no_canasta, 0, TakePile(cards("9C 9D"))) == "canasta.must-keep-card"
 
 
@@ -764,7 +774,7 @@ def test_second_meld_of_a_rank_only_under_option():
     after = E.apply(s, 0, move)
     assert [m for m in after.melds[0] if m[0] == 9] == [(9, cards("9H 9H 2C")), (9, cards("9C 9D 9S"))]
     assert move in E.legal_moves(s, 0)
-    again = E.from_json(json.loads(json.dumps(E.to_json(after))))
+    again = parse(json.loads(json.dumps(E.to_json(after))))
     assert again == after
     assert E.move_to_json(move)["melds"][0]["new"] is True
     # an addition joins the latest meld of the rank
@@ -811,14 +821,14 @@ def test_red_threes_still_waiting_when_the_hand_ends_score_for_their_side():
     s = E.apply(s, 0, Draw())
     s = E.apply(s, 0, MeldMove((group("K", "KC KD KS KH KC KD KS"), group("5", "5C 5D 5S 2H"))))
     s = E.apply(s, 0, Discard(C("9C")))
-    assert s.phase is Phase.HAND_OVER and not any(s.pending)
+    assert s.phase is Phase.ROUND_OVER and not any(s.pending)
     assert s.red_threes == (cards("3D"), cards("3H"))
     assert C("3H") not in s.hands[1] and C("3D") not in s.hands[2]
     report = E.scores(s)
     assert [b["red_three_points"] for b in report.breakdown] == [100, -100, 100, -100]
     assert report.round[0] == 70 + 500 + 35 + 100 + 100 + 100 - 40
     assert report.round[1] == -100 - 10 - 10
-    assert E.from_json(json.loads(json.dumps(E.to_json(s)))) == s
+    assert parse(json.loads(json.dumps(E.to_json(s)))) == s
 
 
 def test_going_out_from_hand_with_the_top_card_keeps_the_minimum_and_scores_the_bonus():
@@ -832,17 +842,17 @@ def test_going_out_from_hand_with_the_top_card_keeps_the_minimum_and_scores_the_
     """
     hand = "KC KD KS KH KC KD 9C 9D 9S"
     move = TakeTop(cards("KC KD KS KH KC KD"), (group("9", "9C 9D 9S"),))
-    s = build([hand, "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", pile="JC KH", totals=[3000, 0])
+    s = build([hand, "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", discard="JC KH", totals=[3000, 0])
     assert code_of(s, 0, move) == "canasta.below-minimum"
-    s = build([hand, "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", pile="JC KH")
+    s = build([hand, "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", discard="JC KH")
     after = E.apply(s, 0, move)
-    assert after.ending == "out" and after.concealed_out and after.pile == cards("JC")
+    assert after.ending == "out" and after.concealed_out and after.discard == cards("JC")
     b = E.scores(after).breakdown[0]
     assert b["going_out"] == 100 and b["going_out_from_hand"] == 100
     assert b["hand"] == 70 + 500 + 30 + 100 + 100 - 40
     opened = [{"8": "8C 8D 8S"}, {}]
     for laid_before, bonus in ((False, 100), (True, 0)):
-        s = build(["4C 4D", "4H 4S", hand, "7C 7D"], turn=2, phase="draw", melds=opened, pile="JC KH",
+        s = build(["4C 4D", "4H 4S", hand, "7C 7D"], turn=2, phase="draw", melds=opened, discard="JC KH",
                   laid=[True, False, laid_before, False])
         after = E.apply(s, 2, move)
         assert E.scores(after).breakdown[2]["going_out_from_hand"] == bonus
@@ -855,8 +865,8 @@ def test_wild_card_on_top_blocks_the_pile():
         -> take-pile with 2S JK, with 9D 9S or with nothing: pile-blocked-wild; no take is listed
     """
     melds = [{"8": "8C 8D 8S"}, {}]
-    s = build(["2S JK 9D 9S 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="9C 2H",
-              pile_closed=True)
+    s = build(["2S JK 9D 9S 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="9C 2H",
+              discard_closed=True)
     for using in ("2S JK", "9D 9S", ""):
         assert code_of(s, 0, TakePile(cards(using))) == "canasta.pile-blocked-wild"
     assert not any(isinstance(m, TakePile | TakeTop) for m in E.legal_moves(s, 0))
@@ -869,7 +879,7 @@ def test_open_pile_needs_a_pair_a_natural_and_a_wild_or_a_meld():
         -> 9D alone: pile-needs-match; 2S alone: pile-needs-match; 9D KC: using-not-of-rank; 9D 2S: legal
     """
     melds = [{"8": "8C 8D 8S"}, {}]
-    s = build(["9D 2S KC KD", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
+    s = build(["9D 2S KC KD", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="JC 9H")
     assert code_of(s, 0, TakePile(cards("9D"))) == "canasta.pile-needs-match"
     assert code_of(s, 0, TakePile(cards("2S"))) == "canasta.pile-needs-match"
     assert code_of(s, 0, TakePile(())) == "canasta.pile-needs-match"
@@ -885,12 +895,12 @@ def test_closed_pile_cannot_be_taken_by_laying_off_on_a_meld():
         the same pile turned up at the start (K-8 default): closed too, even for an opened side
     """
     melds = [{"9": "9C 9D 9S"}, {}]
-    s = build(["9D 2S KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="7C 2C 9H",
-              pile_closed=True)
+    s = build(["9D 2S KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="7C 2C 9H",
+              discard_closed=True)
     assert code_of(s, 0, TakePile(())) == "canasta.pile-closed"
     assert code_of(s, 0, TakePile(cards("9D 2S"))) == "canasta.pile-closed"
     assert not any(isinstance(m, TakePile) for m in E.legal_moves(s, 0))
-    opened = replace(s, pile_closed=False)
+    opened = replace(s, discard_closed=False)
     assert E.is_legal(opened, 0, TakePile(()))
 
 
@@ -910,7 +920,7 @@ def test_last_stock_card_a_red_three_is_laid_without_replacement():
     assert s.stock == () and s.hands[0] == cards("9C 9D") and len(s.red_threes[0]) == 4
     assert s.phase is Phase.PLAY
     s = E.apply(s, 0, Discard(C("9C")))
-    assert s.phase is Phase.HAND_OVER and s.ending == "stock"
+    assert s.phase is Phase.ROUND_OVER and s.ending == "stock"
     b = E.scores(s).breakdown[0]
     assert b["red_three_points"] == 800 and b["going_out"] == 0
 
@@ -960,8 +970,9 @@ def test_every_item_of_the_scoring_table_in_play_and_on_the_score_sheet():
 
 def test_from_json_refuses_black_threes_on_the_table_of_a_side_that_has_not_gone_out():
     """§1.9: black threes reach the table only when their side goes out; a live hand showing them is invalid."""
+    s = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], melds=[{"3": "3C 3S 3C", "K": "KC KD KS"}, {}])
     with pytest.raises(InvalidState) as err:
-        build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], melds=[{"3": "3C 3S 3C", "K": "KC KD KS"}, {}])
+        E.from_json(E.to_json(s))
     assert err.value.code == "canasta.bad-meld"
 
 
@@ -976,7 +987,7 @@ FROM_HAND_SEED = ("Jeśli gracz w chwili otwarcia gry jednocześnie ją kończy 
 def _bought_pile_position(**kw):
     """Side A unopened; seat 0 (laid nothing) holds K K K A A A Q Q Q J J; the pile is KC KD KS QH JH KH (top)."""
     return build(["KC KD KS AC AD AS QC QD QS JC JD", "4H 4S", "6C 6D", "7H 7D"], turn=0, phase="draw",
-                 pile="KC KD KS QH JH KH", **kw)
+                 discard="KC KD KS QH JH KH", **kw)
 
 
 BUY = TakePile(cards("KC KD"), (group("A", "AC AD AS"),))
@@ -999,7 +1010,7 @@ def test_buying_the_pile_and_melding_everything_is_going_out_from_hand():
     s = E.apply(_bought_pile_position(), 0, BUY)
     assert s.concealed_melds == (13, 14)
     s = E.apply(s, 0, MELD_ALL)
-    assert s.phase is Phase.HAND_OVER and s.out_seat == 0 and s.concealed_out
+    assert s.phase is Phase.ROUND_OVER and s.out_seat == 0 and s.concealed_out
     b = E.scores(s).breakdown[0]
     assert (b["going_out"], b["going_out_from_hand"]) == (100, 100)
     assert b["hand"] == 70 + 500 + 60 + 40 + 30 + 100 + 100 - 10
@@ -1039,7 +1050,7 @@ def test_partner_who_laid_a_card_before_buying_gets_no_from_hand_bonus():
     melds = [{"8": "8C 8D 8S"}, {}]
     for laid_before, bonus in ((False, 100), (True, 0)):
         s = build(["6C 6D", "4H 4S", "KC KD KS AC AD AS QC QD QS JC JD", "7H 7D"], turn=2, phase="draw",
-                  melds=melds, pile="KC KD KS QH JH KH", laid=[True, False, laid_before, False])
+                  melds=melds, discard="KC KD KS QH JH KH", laid=[True, False, laid_before, False])
         s = E.apply(E.apply(s, 2, BUY), 2, MELD_ALL)
         assert s.out_seat == 2 and E.scores(s).breakdown[2]["going_out_from_hand"] == bonus
 
@@ -1053,3 +1064,24 @@ def test_opening_table_brings_its_target_unless_target_score_is_given(given, tar
     s = E.new(4, 1, given)
     assert dict(s.options)["target_score"] == target
     assert E.from_json(E.to_json(s)) == s
+
+
+def test_turn_names_the_one_seat_to_act_and_nobody_is_null():
+    """DESIGN 4.5: ``turn`` is the seat to act (the partner while he answers or may double out), null
+    once the round is over; "nobody" is null in ``out_seat``, ``drew``, ``asked`` and ``ending``.
+
+        seat 0 asks "may I go out?" -> turn 2 (the partner answers) -> turn 0 again
+        seat 0 goes out -> round-over: turn null, out_seat 0, ending "out"
+    """
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    s = build(["9C 9D 9S 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="play", melds=melds)
+    data = E.to_json(s)
+    assert (data["out_seat"], data["asked"], data["ending"]) == (None, None, None)
+    s = E.apply(s, 0, AskPartner())
+    assert E.to_json(s)["turn"] == 2 and E.to_act(s) == {2}
+    s = E.apply(s, 2, Answer(True))
+    assert E.to_json(s)["turn"] == 0 and E.to_json(s)["asked"] == "yes"
+    s = E.apply(E.apply(s, 0, MeldMove((group("9", "9C 9D 9S"),))), 0, Discard(C("5C")))
+    data = E.to_json(s)
+    assert (data["phase"], data["turn"], data["out_seat"], data["ending"]) == ("round-over", None, 0, "out")
+    assert data["drew"] is None and data["round"] == 1
