@@ -9,7 +9,7 @@ from enum import Enum
 from rules.base import IllegalMove, InvalidState, Json, NextRound, Rng, RulesError, excerpt, malformed
 from rules.cards import Card, deck, parse_card
 
-from ._melds import NAME_RANKS, RANK_NAMES, Meld, check_meld_shape, is_red_three
+from ._melds import NAME_RANKS, RANK_NAMES, Meld, check_meld_shape, is_red_three, is_wild
 
 G = "canasta"
 FULL_DECK = Counter(deck(packs=2, jokers=4))
@@ -495,6 +495,8 @@ def _check_reachable(s: State) -> None:
     for side, table in enumerate(s.melds):
         if side != out_side and any(r == 3 for r, _ in table):
             raise _inv("bad-meld", f"sides[{side}] shows black threes, which only the side going out melds (§1.9)")
+    if s.discard_closed and not any(is_wild(c) for c in s.discard):
+        raise _inv("bad-discard", "the discard pile is closed only by a wild card lying in it (§1.7)")
     # -- this turn's flags
     if (s.drew == "discard" or s.meld_moves or s.concealed_melds is not None) and (
             player is None or not s.laid[player]):
