@@ -87,6 +87,7 @@ from rules.base import (
 )
 from rules.cards import Card, deck, hands_view
 
+from ._codes import CODES
 from ._melds import (
     RANK_NAMES,
     Meld,
@@ -102,6 +103,7 @@ from ._melds import (
     remove_cards,
 )
 from ._model import (
+    HAND_SIZE,
     MOVE_KINDS,
     Answer,
     AskPartner,
@@ -127,11 +129,10 @@ from ._scoring import CANASTA_MINIMUM, opening_minimum, side_score
 from ._tally import score_tally
 
 G = "canasta"
-_HAND_SIZE = {2: 15, 3: 13, 4: 11}
 
 
-def _err(code: str, message: str) -> IllegalMove:
-    return IllegalMove(f"{G}.{code}", message)
+def _err(code: str, message: str, **context: Json) -> IllegalMove:
+    return IllegalMove(f"{G}.{code}", message, **context)
 
 
 class Kanasta(BaseEngine[State, Move]):
@@ -140,6 +141,7 @@ class Kanasta(BaseEngine[State, Move]):
     players = range(2, 5)
     move_kinds = MOVE_KINDS
     legal_moves_complete = False
+    codes = CODES
     options = {
         "black_three_meld_value": Option(
             50, "K-1: points per black three melded as a set when going out (50: the seed; 5: SRC 1, Pagat)",
@@ -344,7 +346,7 @@ def _deal(players: int, options: tuple, round: int, dealer: int, totals: tuple[i
     cards, rng = rng.shuffle(deck(packs=2, jokers=4))
     stock = list(cards)
     hands: list[list[Card]] = [[] for _ in range(players)]
-    for _ in range(_HAND_SIZE[players]):
+    for _ in range(HAND_SIZE[players]):
         for k in range(players):
             hands[(dealer + 1 + k) % players].append(stock.pop())
     opts = dict(options)
@@ -462,7 +464,8 @@ def _next(state: State, seat: int, move: Move) -> State:
         return _end_round(state, "out")
     # EndRound
     if state.stock:
-        raise _err("stock-not-empty", f"the hand goes on while the stock holds {len(state.stock)} cards: draw")
+        raise _err("stock-not-empty", f"the round goes on while the stock holds {len(state.stock)} cards: draw",
+                   got=len(state.stock))
     return _end_round(state, "stock")
 
 
@@ -495,7 +498,7 @@ def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> Ill
         return _err(
             "no-canasta",
             f"going out needs {'a canasta' if need == 1 else 'two canastas'} on the side's table; "
-            f"the side would have {_canastas(melds_after)}",
+            f"the side would have {_canastas(melds_after)}", expected=need, got=_canastas(melds_after),
         )
     return None
 
@@ -506,14 +509,14 @@ def _check_minimum(state: State, side: int, groups, new_melds) -> None:
     if need == CANASTA_MINIMUM:
         if not any(is_canasta(m) for m in new_melds):
             raise _err("below-minimum", f"at {state.totals[side]} points the opening must make a whole canasta "
-                                        f"at once; melded {_groups_text(groups)}")
+                                        f"at once; melded {_groups_text(groups)}", expected="kanasta")
         return
     points = sum(card_value(c) for _, cs in groups for c in cs)
     if points < need:
         raise _err(
             "below-minimum",
             f"the side's opening must meld at least {need} points (its score is {state.totals[side]}); "
-            f"{_groups_text(groups)} is {points}",
+            f"{_groups_text(groups)} is {points}", expected=need, got=points,
         )
 
 
@@ -526,24 +529,26 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
         raise _err("pile-empty", "the discard pile is empty")
     if len(hand) == 1 and (len(pile) == 1 or _opt(state, "one_card_rule") == "any-pile"):
         what = "a pile of one card" if len(pile) == 1 else "the pile"
-        raise _err("one-card-rule", f"a player holding one card ({hand[0]}) may not take {what}")
+        raise _err("one-card-rule", f"a player holding one card ({hand[0]}) may not take {what}", card=str(hand[0]))
     top = pile[-1]
     if is_black_three(top):
-        raise _err("pile-blocked-black-three", f"the top card {top} is a black three: nobody may take the pile now")
+        raise _err("pile-blocked-black-three", f"the top card {top} is a black three: nobody may take the pile now",
+                   card=str(top))
     if is_wild(top):
-        raise _err("pile-blocked-wild", f"the top card {top} is a wild card: the pile cannot be taken now")
-    if not is_ordinary(top):
-        raise _err("pile-blocked", f"the top card {top} cannot be taken")
+        raise _err("pile-blocked-wild", f"the top card {top} is a wild card: the pile cannot be taken now",
+                   card=str(top))
     rank = int(top.rank)
     blockers = range(len(state.melds)) if _opt(state, "canasta_blocks_pile") == "everyone" else (side,)
     for b in blockers:
         for r, cs in state.melds[b]:
             if r == rank and len(cs) >= 7:
                 whose = "the side's own" if b == side else f"side {b}'s"
-                raise _err("pile-blocked-canasta", f"{whose} canasta of {RANK_NAMES[rank]} blocks a pile topped by {top}")
+                raise _err("pile-blocked-canasta", f"{whose} canasta of {RANK_NAMES[rank]} blocks a pile topped by {top}",
+                           card=str(top))
     for c in move.using:
         if not is_wild(c) and c.rank != top.rank:
-            raise _err("using-not-of-rank", f"{c} cannot be shown with the top card {top}")
+            raise _err("using-not-of-rank", f"{c} cannot be shown with the top card {top}", card=str(c),
+                       expected=str(top))
     melds = state.melds[side]
     opened = bool(melds)
     naturals = sum(1 for c in move.using if not is_wild(c))
@@ -554,12 +559,14 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
         if naturals < 2:
             why = "the side has not opened" if not opened else "a wild card lies in it"
             raise _err("pile-closed", f"the pile is closed ({why}): take it only with two natural "
-                                      f"{RANK_NAMES[rank]}s from the hand; shown: {shown}")
+                                      f"{RANK_NAMES[rank]}s from the hand; shown: {shown}", card=str(top))
     elif not (naturals >= 2 or (naturals >= 1 and wilds >= 1) or has_meld):
         raise _err("pile-needs-match", f"to take the pile topped by {top}, show two {RANK_NAMES[rank]}s, one and a "
-                                       f"wild card, or add it to a meld of {RANK_NAMES[rank]}; shown: {shown}")
+                                       f"wild card, or add it to a meld of {RANK_NAMES[rank]}; shown: {shown}",
+                   card=str(top))
     if any(r == rank for r, _ in move.melds):
-        raise _err("duplicate-rank", f"the cards of rank {RANK_NAMES[rank]} go in 'using', not in 'melds'")
+        raise _err("duplicate-rank", f"the cards of rank {RANK_NAMES[rank]} go in 'using', not in 'melds'",
+                   expected=RANK_NAMES[rank])
     groups = ((rank, (top,) + move.using),) + move.melds
     rest = remove_cards(hand, move.using + tuple(c for _, cs in move.melds for c in cs))
     cap3 = _opt(state, "max_three_wilds")
@@ -667,7 +674,7 @@ def _discard(state: State, seat: int, card: Card) -> State:
             raise problem
     elif state.asked == "yes" and _go_out_plan(state, seat) is not None:
         raise _err("must-go-out", f"the partner answered 'yes': this turn must end by going out, and it can "
-                                  f"(discarding {card} keeps {len(rest)} cards)")
+                                  f"(discarding {card} keeps {len(rest)} cards)", card=str(card))
     state = replace(
         state, hands=_set(state.hands, seat, rest), discard=state.discard + (card,),
         discard_closed=state.discard_closed or is_wild(card),

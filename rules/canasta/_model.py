@@ -171,27 +171,27 @@ def _bad(msg: str) -> IllegalMove:
 
 def _cards(data: Json, what: str) -> tuple[Card, ...]:
     if not isinstance(data, list) or len(data) > 108:
-        raise _bad(f"{what} must be a list of cards, got {data!r}")
+        raise _bad(f"{what} must be a list of cards, got {excerpt(data)}")
     try:
         return tuple(map(parse_card, data))
-    except ValueError as exc:
-        raise _bad(f"{what}: {exc}") from None
+    except ValueError:
+        raise _bad(f"{what}: not a list of cards: {excerpt(data)}") from None
 
 
 def _groups(data: Json) -> tuple[tuple[Group, ...], tuple[int, ...]]:
     """Groups and the ranks marked ``"new": true`` (another meld of a rank, K-6 option)."""
     if not isinstance(data, list) or len(data) > 20:
-        raise _bad(f"melds must be a list of {{rank, cards}} groups, got {data!r}")
+        raise _bad(f"melds must be a list of {{rank, cards}} groups, got {excerpt(data)}")
     out = []
     fresh = []
     for g in data:
         if not isinstance(g, dict) or not {"rank", "cards"} <= set(g) <= {"rank", "cards", "new"}:
-            raise _bad(f"a meld group is {{\"rank\": \"K\", \"cards\": [...], \"new\"?: true}}, got {g!r}")
+            raise _bad(f"a meld group is {{\"rank\": \"K\", \"cards\": [...], \"new\"?: true}}, got {excerpt(g)}")
         rank = NAME_RANKS.get(g["rank"]) if isinstance(g["rank"], str) else None
         if rank is None:
-            raise _bad(f"meld rank must be one of {list(NAME_RANKS)}, got {g['rank']!r}")
+            raise _bad(f"meld rank must be one of {list(NAME_RANKS)}, got {excerpt(g['rank'])}")
         if g.get("new", False) not in (True, False) or not isinstance(g.get("new", False), bool):
-            raise _bad(f"a group's 'new' is true or false, got {g['new']!r}")
+            raise _bad(f"a group's 'new' is true or false, got {excerpt(g['new'])}")
         out.append((rank, _cards(g["cards"], "meld cards")))
         if g.get("new") is True:
             fresh.append(rank)
@@ -200,7 +200,7 @@ def _groups(data: Json) -> tuple[tuple[Group, ...], tuple[int, ...]]:
 
 def move_from_json(data: Json) -> Move:
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-        raise _bad(f"a move is an object with a 'kind', got {data!r}")
+        raise _bad(f"a move is an object with a 'kind', got {excerpt(data)}")
     kind = data["kind"]
     fields = {
         "draw": set(), "ask-partner": set(), "decline-double": set(), "end-round": set(), "next-round": set(),
@@ -208,11 +208,11 @@ def move_from_json(data: Json) -> Move:
         "double-go-out": {"melds"}, "discard": {"card"}, "answer": {"yes"},
     }
     if kind not in fields:
-        raise _bad(f"unknown move kind {kind!r}; known: {list(MOVE_KINDS)}")
+        raise _bad(f"unknown move kind {excerpt(kind)}; known: {list(MOVE_KINDS)}")
     given = set(data) - {"kind"}
     optional = {"melds"} if kind in ("take-pile", "take-top-to-go-out") else set()
     if not (fields[kind] - optional) <= given <= fields[kind]:
-        raise _bad(f"move {kind!r} takes fields {sorted(fields[kind])}, got {sorted(given)}")
+        raise _bad(f"move {excerpt(kind)} takes fields {sorted(fields[kind])}, got {sorted(given)}")
     if kind == "draw":
         return Draw()
     if kind == "ask-partner":
@@ -234,7 +234,7 @@ def move_from_json(data: Json) -> Move:
         cards = _cards([data["card"]], "card")
         return Discard(cards[0])
     if not isinstance(data["yes"], bool):
-        raise _bad(f"answer 'yes' must be true or false, got {data['yes']!r}")
+        raise _bad(f"answer 'yes' must be true or false, got {excerpt(data['yes'])}")
     return Answer(data["yes"])
 
 
@@ -495,6 +495,8 @@ def _check_reachable(s: State) -> None:
     for side, table in enumerate(s.melds):
         if side != out_side and any(r == 3 for r, _ in table):
             raise _inv("bad-meld", f"sides[{side}] shows black threes, which only the side going out melds (§1.9)")
+    if s.discard and is_red_three(s.discard[-1]):
+        raise _inv("bad-discard", "a red three never lies on top of the pile: turned up, it is covered (§1.3)")
     if s.discard_closed and not any(is_wild(c) for c in s.discard):
         raise _inv("bad-discard", "the discard pile is closed only by a wild card lying in it (§1.7)")
     # -- this turn's flags

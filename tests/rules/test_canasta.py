@@ -14,7 +14,8 @@ from dataclasses import replace
 
 import pytest
 
-from rules.base import IllegalMove, InvalidState, NotYourTurn
+import rules.canasta
+from rules.base import IllegalMove, InvalidState, NotYourTurn, RulesError
 from rules.canasta import ENGINE as E
 from rules.canasta._model import (
     FULL_DECK,
@@ -33,6 +34,7 @@ from rules.canasta._model import (
     _state_from_json,
 )
 from rules.cards import parse_card
+from service.games import BINDINGS
 
 C = parse_card
 
@@ -1085,3 +1087,189 @@ def test_turn_names_the_one_seat_to_act_and_nobody_is_null():
     data = E.to_json(s)
     assert (data["phase"], data["turn"], data["out_seat"], data["ending"]) == ("round-over", None, 0, "out")
     assert data["drew"] is None and data["round"] == 1
+
+
+# --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)
+
+
+def _raised(thunk) -> RulesError:
+    try:
+        thunk()
+    except RulesError as exc:
+        return exc
+    raise AssertionError("nothing was raised")
+
+
+def _state(**changes):
+    """The JSON of a fresh four-player deal, changed."""
+    data = json.loads(json.dumps(E.to_json(E.new(4, 7))))
+    for key, value in changes.items():
+        data[key] = value(data) if callable(value) else value
+    return data
+
+
+def _move_stock_card_to_hand(data):
+    data["hands"][data["turn"]].append(data["stock"].pop(0))
+    return data["hands"]
+
+
+def _last_pile_buyable():
+    melds = [{}, {"K": "KC KD KS"}]
+    hands = ["9C 9D", "4H 4S KH", "AC AD", "6C 6D"]
+    used = Counter(cards(" ".join(hands) + " KC KD KS 7C 5H"))
+    filler = [str(c) for c in sorted((FULL_DECK - used).elements()) if str(c) not in ("3H", "3D")]
+    s = build([hands[0], hands[1], hands[2] + " " + " ".join(filler), hands[3]], turn=0, phase="draw",
+              melds=melds, stock="5H", options={"last_pile_buyable": True}, reds=["3H 3D 3H 3D", ""])
+    return E.apply(E.apply(s, 0, Draw()), 0, Discard(C("9C")))
+
+
+def _game_over():
+    s = build(["9C", "4H 4S", "AC AD", "6C 6D"], melds=[{"K": "KC KD KS KH KC KD KS"}, {}],
+              options={"target_score": 50})
+    return E.apply(s, 0, Discard(C("9C")))
+
+
+CANASTA = {"K": "KC KD KS KH KC KD KS"}
+OPENED = [{"8": "8C 8D 8S"}, {}]
+SHEET_CANASTA = {"rank": "K", "cards": ["KC", "KD", "KS", "KH", "KC", "KD", "KS"]}
+TRIGGERS = {
+    "not-your-turn": lambda: E.check(E.new(4, 1), (E.new(4, 1).turn + 1) % 4, Draw()),
+    "game-over": lambda: E.check(_game_over(), 0, NextRound()),
+    "no-such-seat": lambda: BINDINGS["canasta"].view(E.new(2, 1), 3),
+    "wrong-phase": lambda: E.check(E.new(4, 1), E.new(4, 1).turn, NextRound()),
+    "stock-empty": lambda: E.check(_last_pile_buyable(), 1, Draw()),
+    "stock-not-empty": lambda: E.check(build([FILL, "4H", "5S", "6H"], phase="draw"), 0, EndRound()),
+    "no-partner": lambda: E.check(build(["KC KD", "4H 4S"], players=2), 0, AskPartner()),
+    "already-asked": lambda: E.check(build([FILL, "4H", "5S", "6H"], asked="no"), 0, AskPartner()),
+    "ask-before-melding": lambda: E.check(build([FILL, "4H", "5S", "6H"], meld_moves=1, melds=OPENED), 0,
+                                          AskPartner()),
+    "ask-too-late": lambda: E.check(build(["5C", "4H", "5S", "6H"], melds=OPENED, drew="discard"), 0, AskPartner()),
+    "partner-said-no": lambda: E.check(build(["9C 9D", "4H 4S", "AC AD", "6C 6D"], phase="draw", discard="4D 9S",
+                                             melds=[CANASTA, {}], asked="no"), 0, TakeTop(cards("9C 9D"))),
+    "must-go-out": lambda: E.check(build(["9C 9D 9S 5C", "4H 4S", "AC AD", "6C 6D"], melds=[CANASTA, {}],
+                                         asked="yes"), 0, Discard(C("5C"))),
+    "pile-empty": lambda: E.check(build([FILL, "4H", "5S", "6H"], phase="draw", discard=""), 0, TakePile(())),
+    "one-card-rule": lambda: E.check(build(["KC", "4H 4S", "5S 5D", "6C 6D"], phase="draw", melds=[{"9": "9C 9D 9S"},
+                                           {}], discard="9H"), 0, TakePile(())),
+    "pile-blocked-black-three": lambda: E.check(build(["3C 3S 9D", "4H", "5S", "6H"], phase="draw",
+                                                      discard="7C 3S"), 0, TakePile(cards("3C 3S"))),
+    "pile-blocked-wild": lambda: E.check(build(["2S JK 9D", "4H", "5S", "6H"], phase="draw", discard="9C 2H",
+                                               discard_closed=True, melds=OPENED), 0, TakePile(cards("2S JK"))),
+    "pile-blocked-canasta": lambda: E.check(build(["QH QS KD", "4H", "5S", "6H"], phase="draw", discard="9C QD",
+                                                  melds=[{"Q": "QC QD QS QC QH JK 2C"}, {}]), 0,
+                                            TakePile(cards("QH QS"))),
+    "pile-closed": lambda: E.check(build(["KC 2S 5C", "4H", "5S", "6H"], phase="draw", discard="JC KH"), 0,
+                                   TakePile(cards("KC 2S"))),
+    "pile-needs-match": lambda: E.check(build(["9D KC", "4H", "5S", "6H"], phase="draw", discard="JC 9H",
+                                              melds=OPENED), 0, TakePile(cards("9D"))),
+    "using-not-of-rank": lambda: E.check(build(["9D KC", "4H", "5S", "6H"], phase="draw", discard="JC 9H",
+                                               melds=OPENED), 0, TakePile(cards("9D KC"))),
+    "must-meld-all": lambda: E.check(build(["9C 9D 5C 5D 5S", "4H", "5S", "6H"], phase="draw", discard="JC 9H",
+                                           melds=[CANASTA, {}]), 0, TakeTop(cards("9C 9D"))),
+    "use-take-top": lambda: E.check(build(["9C 9D", "4H", "5S", "6H"], phase="draw", discard="9H",
+                                          melds=[CANASTA, {}]), 0, TakePile(cards("9C 9D"))),
+    "must-keep-card": lambda: E.check(build(["9C 9D 5C", "4H", "5S", "6H"], phase="draw", discard="9H",
+                                            melds=[{"K": "KC KD KS"}, {}]), 0, TakePile(cards("9C 9D"))),
+    "below-minimum": lambda: E.check(build(["6C 6D 6S 5C", "4H", "5S", "6H"]), 0, MeldMove((group("6", "6C 6D 6S"),))),
+    "no-canasta": lambda: E.check(build(["9C 9D 9S KH", "4H 4S"], players=2, melds=[{"K": "KC KD KS KH KC KD"}, {}]),
+                                  0, MeldMove((group("9", "9C 9D 9S"), group("K", "KH")))),
+    "empty-meld": lambda: E.check(build([FILL, "4H", "5S", "6H"], melds=OPENED), 0, MeldMove(())),
+    "empty-group": lambda: E.check(build([FILL, "4H", "5S", "6H"], melds=OPENED), 0, MeldMove(((8, ()),))),
+    "duplicate-rank": lambda: E.check(build(["8H 8H 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                      MeldMove((group("8", "8H"), group("8", "8H")))),
+    "one-meld-per-rank": lambda: E.check(build(["8H 8H 8C 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                         MeldMove((group("8", "8H 8H 8C"),), (8,))),
+    "not-of-rank": lambda: E.check(build(["8H 9C 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                   MeldMove((group("8", "8H 9C"),))),
+    "three-in-meld": lambda: E.check(build(["8H 3C 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                     MeldMove((group("8", "3C"),))),
+    "bad-black-threes": lambda: E.check(build(["3C 3S 9C 9D 9S", "4H", "5S", "6H"], melds=[CANASTA, {}]), 0,
+                                        MeldMove((group("3", "3C 3S"), group("9", "9C 9D 9S")))),
+    "black-threes-only-going-out": lambda: E.check(build(["3C 3S 3C 9C", "4H", "5S", "6H"], melds=[CANASTA, {}]), 0,
+                                                   MeldMove((group("3", "3C 3S 3C"),))),
+    "too-few-cards": lambda: E.check(build(["KC KD 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                     MeldMove((group("K", "KC KD"),))),
+    "too-few-naturals": lambda: E.check(build(["KC 2H 2S 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                        MeldMove((group("K", "KC 2H 2S"),))),
+    "too-many-wilds": lambda: E.check(build(["2H 2S JK 2C 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                      MeldMove((group("8", "2H 2S JK 2C"),))),
+    "card-not-in-hand": lambda: E.check(build([FILL, "4H", "5S", "6H"]), 0, Discard(C("AS"))),
+    "double-not-all": lambda: E.check(E.apply(E.apply(build(["9C 9D 9S 5C", "4H 4S", "AC AD AS 8C 8D 8S", "6C 6D"],
+                                                            melds=[CANASTA, {}]), 0,
+                                                      MeldMove((group("9", "9C 9D 9S"),))), 0, Discard(C("5C"))),
+                                      2, DoubleGoOut((group("A", "AC AD AS"),))),
+    "bad-move": lambda: E.move_from_json({"kind": "fly"}),
+    "setup-unsupported": lambda: E.new(4, 1, None, setup={"x": 1}),
+    "bad-state": lambda: E.from_json("nonsense"),
+    "bad-options": lambda: E.from_json(_state(options={"colour": "red"})),
+    "bad-phase": lambda: E.from_json(_state(phase="bidding")),
+    "bad-hands": lambda: E.from_json(_state(hands=lambda d: d["hands"][:3])),
+    "bad-sides": lambda: E.from_json(_state(sides=lambda d: d["sides"][:1])),
+    "bad-field": lambda: E.from_json(_state(drew="")),
+    "bad-card": lambda: E.from_json(_state(stock=lambda d: d["stock"][:-1] + ["1Z"])),
+    "bad-rng": lambda: E.from_json(_state(rng={"v": 1, "key": "x", "counter": 0})),
+    "bad-meld": lambda: E.from_json(_state(sides=lambda d: [{**d["sides"][0], "melds": [{"rank": "K", "cards": []}]},
+                                                            d["sides"][1]])),
+    "bad-red-threes": lambda: E.from_json(_state(sides=lambda d: [{**d["sides"][0], "red_threes": ["KC"]},
+                                                                  d["sides"][1]])),
+    "cards-not-conserved": lambda: E.from_json(_state(stock=lambda d: d["stock"][:-1])),
+    "red-three-in-hand": lambda: E.from_json(_state(red_threes_pending=[True] * 4)),
+    "bad-turn": lambda: E.from_json(_state(phase="play")),
+    "bad-hand-size": lambda: E.from_json(_state(hands=_move_stock_card_to_hand)),
+    "bad-laid": lambda: E.from_json(_state(laid=lambda d: [not p for p in d["red_threes_pending"]])),
+    "bad-total": lambda: E.from_json(_state(sides=lambda d: [{**d["sides"][0], "total": 3}, d["sides"][1]])),
+    "bad-discard": lambda: E.from_json(_state(discard_closed=True, discard=lambda d: [
+        c for c in d["discard"] if c != "JK" and not c.startswith("2")] or d["discard"])),
+    "tally-bad-field": lambda: E.score_tally({"sides": [{}, {}], "ended": "later"}),
+    "tally-bad-card": lambda: E.score_tally({"sides": [{"hands": [["1Z"], []]}, {}], "ended": "stock"}),
+    "tally-bad-meld": lambda: E.score_tally({"sides": [{"melds": [{"rank": "K", "cards": ["KC", "2C", "2D"]}]}, {}],
+                                             "ended": "stock"}),
+    "tally-sides": lambda: E.score_tally({"sides": [{}]}),
+    "tally-red-three-in-hand": lambda: E.score_tally({"sides": [{"hands": [["3H"], []]}, {}], "ended": "stock"}),
+    "tally-black-threes-without-going-out": lambda: E.score_tally(
+        {"ended": "stock", "sides": [{"melds": [{"rank": "3", "cards": ["3C", "3S", "3C"]}]}, {}]}),
+    "tally-bonus-without-going-out": lambda: E.score_tally({"sides": [{"double": True}, {}], "ended": "stock"}),
+    "tally-stock-no-going-out": lambda: E.score_tally(
+        {"ended": "stock", "sides": [{"melds": [SHEET_CANASTA], "went_out": True, "hands": [[], []]}, {}]}),
+    "tally-out-without-canasta": lambda: E.score_tally({"sides": [{"went_out": True}, {}]}),
+    "tally-out-with-cards": lambda: E.score_tally(
+        {"sides": [{"melds": [SHEET_CANASTA], "went_out": True, "hands": [["4C"], ["5C"]]}, {}]}),
+    "tally-double": lambda: E.score_tally(
+        {"sides": [{"melds": [SHEET_CANASTA], "went_out": True, "double": True, "hands": [[], ["5C"]]}, {}]}),
+    "tally-who-went-out": lambda: E.score_tally({"sides": [{}, {}], "ended": "out"}),
+    "tally-cards": lambda: E.score_tally({"sides": [{"red_threes": 3}, {"red_threes": 2}], "ended": "stock"}),
+}
+
+
+def _code_literals() -> set[str]:
+    """Every code the engine's modules spell out (``_err("x"``, ``f"{G}.x"``, ``f"{prefix}x"`` ...)."""
+    import pathlib
+    import re
+
+    text = "".join(p.read_text() for p in pathlib.Path(rules.canasta.__file__).parent.glob("*.py")
+                   if p.name != "_codes.py")
+    found = set(re.findall(r'_(?:err|inv|bad)\(\s*"([a-z0-9-]+)"', text))
+    found |= set(re.findall(r'f"\{G\}\.([a-z0-9-]+)"', text))
+    for code in re.findall(r'f"\{prefix\}([a-z0-9-]+)"', text):
+        found |= {code, f"tally-{code}"}
+    return {f"canasta.{c}" for c in found}
+
+
+def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised():
+    """DESIGN 4.4: the catalogue lists exactly the codes the engine raises: by reading the modules, and by
+    triggering each code with a real position, move, state or score sheet."""
+    literals = _code_literals()
+    assert literals <= set(E.codes), literals - set(E.codes)
+    base = {"canasta.not-your-turn", "canasta.game-over", "canasta.no-such-seat"}  # raised by the shared plumbing
+    assert set(E.codes) <= literals | base, set(E.codes) - literals - base
+    assert {f"canasta.{c}" for c in TRIGGERS} == set(E.codes)
+
+
+@pytest.mark.parametrize("code", sorted(TRIGGERS))
+def test_each_code_has_polish_and_its_detail_formats_with_the_raise_context(code):
+    exc = _raised(TRIGGERS[code])
+    assert exc.code == f"canasta.{code}", exc.message
+    entry = E.codes[exc.code]
+    assert entry.title and entry.title_pl and entry.detail_pl
+    detail = entry.detail_pl.format(**exc.context)
+    assert "None" not in detail and "{" not in detail
