@@ -397,8 +397,9 @@ def test_partner_answer_no_forbids_going_out():
     assert E.is_legal(s, 0, go_out)
     s = E.apply(s, 0, AskPartner())
     assert E.to_act(s) == {2}
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as err:
         E.check(s, 0, go_out)
+    assert err.value.code == "canasta.not-your-turn"
     s = E.apply(s, 2, Answer(False))
     assert code_of(s, 0, go_out) == "canasta.must-keep-card"
     assert code_of(s, 0, MeldMove((group("9", "9C 9D 9S"), ))) == "canasta.must-keep-card"
@@ -656,15 +657,17 @@ def test_from_json_rejects_tampered_states():
     turn["phase"] = "play"
     red = _json(s)
     red["red_threes_pending"] = [False] * 4
-    red["hands"][0][0], red["stock"][0] = "3H", red["hands"][0][0]
+    at = red["stock"].index("3H")  # a red three in seat 0's hand, with nothing saying it waits (K-9)
+    red["hands"][0][0], red["stock"][at] = "3H", red["hands"][0][0]
     for data, code in ((lost, "canasta.cards-not-conserved"), (dup, "canasta.cards-not-conserved"),
                        (turn, "canasta.bad-turn"), ({"players": 4}, "canasta.bad-state"),
                        ("nonsense", "canasta.bad-state")):
         with pytest.raises(InvalidState) as err:
             E.from_json(data)
         assert err.value.code == code
-    with pytest.raises(InvalidState):
+    with pytest.raises(InvalidState) as err:
         E.from_json(red)
+    assert err.value.code == "canasta.red-three-in-hand"
 
 
 def test_view_hides_hands_and_the_stock_but_not_the_discard_pile():
@@ -728,8 +731,9 @@ def test_turn_structure_codes():
     assert code_of(s, 0, Discard(C("5C"))) == "canasta.wrong-phase"
     assert code_of(s, 0, EndRound()) == "canasta.stock-not-empty"
     assert code_of(s, 0, NextRound()) == "canasta.wrong-phase"
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as err:
         E.check(s, 1, Draw())
+    assert err.value.code == "canasta.not-your-turn" and err.value.context == {"seat": 1}
     s = E.apply(s, 0, Draw())
     assert code_of(s, 0, Draw()) == "canasta.wrong-phase"
     s = E.apply(s, 0, MeldMove((group("K", "KC KD KS"),)))
