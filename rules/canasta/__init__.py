@@ -1,38 +1,15 @@
 """Kanasta (Polish Canasta): the rules engine.
 
-Source: ``rules/compendium-003.md`` §1 (the seed's Kanasta text, filled in from
-casper01/CardGames ``games/Kanasta.jsx``): §1.3 deal, §1.6 turn, §1.7 the pile (closed,
-open, blocked), §1.8 opening minimum, §1.9 melds and going out, §1.10 scoring, §1.11 end,
-rulings K-1 .. K-10 in §1.14.
+The rules it applies are written down in docs/rules/canasta.md; a "§N" in this package is a
+section of that page (§3 deal, §5 turn, §6 opening minimum, §7 the discard pile, §8 melds,
+§9 going out, §10 scoring, §11 end, §12 options, §13 the state). Rulings K-1 .. K-11 are
+labelled there with the rulebook passage each rests on.
 
-108 cards (two packs and four jokers). Four players in two partnerships (seats 0+2
-against 1+3), 11 cards each; 3 players play alone with 13 cards, 2 players with 15, and
-then a side needs two canastas to go out. Sides are numbered 0, 1 (and 2): seat % 2 in the
-four-player game, the seat itself otherwise.
-
-Options (PROPOSED rulings and variants), with defaults:
-- ``black_three_meld_value`` (K-1): 50 (the seed) or 5, per black three melded when going out.
-- ``red_three_replacement`` (K-2): ``"dealt-and-drawn"`` (the seed: dealt and drawn red
-  threes are replaced, those in a taken pile are not) or ``"dealt-only"``.
-- ``canasta_blocks_pile`` (K-3): ``"own-side"`` (only the side holding a canasta of the top
-  card's rank is blocked) or ``"everyone"``.
-- ``one_card_rule`` (K-4): ``"one-card-pile"`` (a player with one card may not take a pile of
-  one card) or ``"any-pile"`` (a player with one card may take no pile at all).
-- ``max_three_wilds`` (K-5): true (at most 3 wild cards in a meld, besides no more wilds
-  than naturals).
-- ``last_pile_buyable`` (K-7): false (the hand ends at the discard of the player who drew the
-  last stock card); true lets the next player take that pile and finish his turn.
-- ``wild_turn_up_closes_pile`` (K-8): true (a wild card turned up at the start closes the pile).
-- ``red_threes_laid`` (K-9): ``"first-turn"`` (dealt red threes are laid out at the start of
-  the owner's first turn) or ``"deal"`` (at once, during the deal).
-- ``opening_table``: ``"5000"`` (§1.8: 15/50/90/120), ``"7500"`` (the same, but at 5000 and
-  more the opening must make a whole canasta) or ``"10000"`` (the long table).
-- ``target_score``: 5000; the game ends after the hand in which a side reaches it (a tie at
-  the top plays another hand, §1.11).
-- ``one_meld_per_rank`` (K-6): true (one meld per rank per side); false lets a group marked
-  ``"new": true`` start another meld of a rank the side already has (additions go to the
-  side's latest meld of that rank).
-Fixed ruling: "may I go out?" at most once per turn, the answer binding for this turn only (K-10).
+108 cards (two packs and four jokers). Four players in two partnerships (seats 0+2 against
+1+3), 11 cards each; 3 players play alone with 13 cards, 2 players with 15, and then a side
+needs two canastas to go out. Sides are numbered 0, 1 (and 2): seat % 2 in the four-player
+game, the seat itself otherwise. The options and their defaults are in ``Kanasta.options``
+(docs §12).
 
 Representation decisions:
 - ``legal_moves`` is not complete (meld combinations are too many): it lists every draw,
@@ -43,31 +20,26 @@ Representation decisions:
   meld of that rank, created if the side has none. ``take-pile`` names the hand cards shown
   with the top card (``using``; they and the top card go to the meld of its rank) and may
   carry more groups (``melds``) laid before the rest of the pile is picked up, so an
-  opening by the pile is judged as a whole; a ``meld`` move is judged as a whole the same way.
-- ``take-top-to-go-out`` takes only the top card and melds the whole hand in one move.
-- "May I go out?": ``ask-partner`` (before or after drawing, but before melding in this
-  turn; not once a taken pile left a single card, which commits to going out), then the partner's
-  ``answer``. "No" forbids going out this turn. "Yes" obliges: a discard that does not go
-  out is refused while the player can still go out (a going-out meld exists).
-- Double going out: after a player goes out, his partner gets a ``double-go-out`` (all his
-  cards, all or nothing) or ``decline-double`` choice, offered only when he can meld all.
-- Going out from hand (concealed, +100): the player had laid no card this hand before this
-  turn and laid his cards in one ``meld`` move after drawing from the stock (then at most
-  the discard), or in one ``take-top-to-go-out``, making a new canasta of his own. Only
-  the stock draw lifts the opening minimum for a side that has not opened (§1.8 exception);
-  with the top card the minimum still applies.
-- ``end-hand``: only with an empty stock in the draw phase (the next player under K-7
-  declines the pile).
-- A dealt red three still waiting for its owner's first turn (K-9) when the hand ends (a
-  player went out on the first round) is laid out then, with no replacement, and scores for
-  its side like any other red three.
-- A black three left in a hand counts 5 against (its card value; SRC 1's -100 is not used);
-  a red three never stays in a hand.
-- A red three drawn and laid with no replacement (the last stock card, or K-2 "dealt-only")
-  that leaves a single card which cannot go out ends the turn with no discard (and the hand,
-  when the stock is empty): the card-count invariant of §1.6.5 allows nothing else.
+  opening by the pile is judged as a whole (§7.5); a ``meld`` move is judged as a whole too.
+- ``take-top-to-go-out`` takes only the top card and melds the whole hand in one move (§7.6).
+- "May I go out?" is ``ask-partner`` then the partner's ``answer`` (§9.2); ``turn`` names
+  the partner while he answers, and while he may go out double (§9.3).
+- Going out from hand (§9.4): the player had laid no card this round before this turn and
+  lays his hand at once: one ``meld`` after a stock draw (which lifts the opening minimum),
+  the ``take-pile`` and at most one ``meld`` after buying the pile (option
+  ``from_hand_after_buying``), or one ``take-top-to-go-out``; a meld he started this turn is
+  a canasta. ``concealed_melds`` in the state carries the melds started so far.
+- ``end-round``: only with an empty stock in the draw phase (the next player under K-7
+  declines the pile, §9.5).
+- Dealt red threes still waiting for a first turn when the round ends are laid out then,
+  with no replacement, and score for their side (§10).
+- A black three left in a hand counts 5 against (its card value); a red three never stays in
+  a hand.
+- A red three drawn with no replacement that leaves a single card which cannot go out ends
+  the turn with no discard (and the round, when the stock is empty): §5.5.
 - Going out in the turn that drew the last stock card is going out (with its bonuses); the
-  hand ends "by the stock" only when the last drawer's discard leaves him cards.
+  round ends "by the stock" only when the last drawer's discard leaves him cards (§9.5).
+- ``from_json`` refuses states that no play reaches (§13).
 """
 
 from __future__ import annotations
@@ -144,38 +116,42 @@ class Kanasta(BaseEngine[State, Move]):
     codes = CODES
     options = {
         "black_three_meld_value": Option(
-            50, "K-1: points per black three melded as a set when going out (50: the seed; 5: SRC 1, Pagat)",
+            50, "K-1: points per black three melded as a set when going out (50: the seed; 5: the sister text, Pagat); "
+            "docs/rules/canasta.md §10",
             choices=(50, 5)),
         "red_three_replacement": Option(
             "dealt-and-drawn", "K-2: which red threes get a replacement card from the stock (never those in a "
-            "taken pile)", choices=("dealt-and-drawn", "dealt-only")),
+            "bought pile); docs/rules/canasta.md §5", choices=("dealt-and-drawn", "dealt-only")),
         "canasta_blocks_pile": Option(
             "own-side", "K-3: a canasta of the top card's rank blocks the pile for its own side only, or for "
-            "everyone", choices=("own-side", "everyone")),
+            "everyone; docs/rules/canasta.md §7.1", choices=("own-side", "everyone")),
         "one_card_rule": Option(
-            "one-card-pile", "K-4: a player holding one card may not take a one-card pile (or: no pile at all)",
+            "one-card-pile", "K-4: a player holding one card may not take a one-card pile (or: no pile at all); "
+            "docs/rules/canasta.md §7.4",
             choices=("one-card-pile", "any-pile")),
-        "max_three_wilds": Option(True, "K-5: at most 3 wild cards in any meld", type="boolean"),
+        "max_three_wilds": Option(True, "K-5: at most 3 wild cards in any meld; docs/rules/canasta.md §8", type="boolean"),
         "one_meld_per_rank": Option(
             True, "K-6: a side holds at most one meld of each rank (false: a group marked \"new\" starts another "
-            "meld of a rank the side already has)", type="boolean"),
+            "meld of a rank the side already has); docs/rules/canasta.md §8", type="boolean"),
         "last_pile_buyable": Option(
-            False, "K-7: after the last stock card, the next player may still take the pile and finish his turn",
+            False, "K-7: after the last stock card, the next player may still take the pile and finish his turn; "
+            "docs/rules/canasta.md §9.5",
             type="boolean"),
         "wild_turn_up_closes_pile": Option(
-            True, "K-8: a wild card turned up when starting the pile closes it for everyone", type="boolean"),
+            True, "K-8: a wild card turned up when starting the pile closes it for everyone; docs/rules/canasta.md §3", type="boolean"),
         "red_threes_laid": Option(
             "first-turn", "K-9: dealt red threes are laid out (and replaced) at the owner's first turn, or at the "
-            "deal", choices=("first-turn", "deal")),
+            "deal; docs/rules/canasta.md §5", choices=("first-turn", "deal")),
         "opening_table": Option(
-            "5000", "§1.8 opening minimum table: 5000 (15/50/90/120), 7500 (a whole canasta at 5000+), 10000 "
-            "(15/30/60/90/120/150/180)", choices=("5000", "7500", "10000")),
+            "5000", "opening minimum table: 5000 (15/50/90/120), 7500 (a whole canasta at 5000+), 10000 "
+            "(15/30/60/90/120/150/180); docs/rules/canasta.md §6", choices=("5000", "7500", "10000")),
         "target_score": Option(
             5000, "the game ends after a hand in which a side reaches this score; when not given, the "
-            "opening table's length (5000, 7500 or 10000)", type="integer", minimum=50, maximum=100000),
+            "opening table's length (5000, 7500 or 10000); docs/rules/canasta.md §11", type="integer", minimum=50, maximum=100000),
         "from_hand_after_buying": Option(
             True, "a player who had laid nothing, buys the pile and lays his whole hand in that turn goes out "
-            "from hand (the seed; bound by the opening minimum); false: only after a stock draw or the top card",
+            "from hand (the seed; bound by the opening minimum); false: only after a stock draw or the top card; "
+            "docs/rules/canasta.md §9.4",
             type="boolean"),
     }
 
@@ -342,7 +318,7 @@ def _groups_text(groups) -> str:
 
 
 def _deal(players: int, options: tuple, round: int, dealer: int, totals: tuple[int, ...], rng: Rng) -> State:
-    """§1.3: shuffle, 11/13/15 cards each from the left of the dealer, turn up the pile."""
+    """§3: shuffle, 11/13/15 cards each from the left of the dealer, turn up the pile."""
     cards, rng = rng.shuffle(deck(packs=2, jokers=4))
     stock = list(cards)
     hands: list[list[Card]] = [[] for _ in range(players)]
@@ -392,7 +368,7 @@ def _draw_cards(stock: list[Card], hand: list[Card], reds: list[Card], count: in
 
 
 def _lay_red_threes(state: State, seat: int) -> State:
-    """§1.6.1, K-9: dealt red threes go on the table, each replaced from the stock."""
+    """§5, K-9: dealt red threes go on the table, each replaced from the stock."""
     hand = [c for c in state.hands[seat] if not is_red_three(c)]
     side = _side(state, seat)
     reds = list(state.red_threes[side]) + [c for c in state.hands[seat] if is_red_three(c)]
@@ -490,7 +466,7 @@ def _draw(state: State, seat: int) -> State:
 
 
 def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> IllegalMove | None:
-    """§1.9: going out needs the side's canasta(s) (after this turn's melds) and no "no"."""
+    """§9.1, §9.2: going out needs the side's canasta(s) (after this turn's melds) and no "no"."""
     need = _need_canastas(state)
     if state.asked == "no":
         return _err("partner-said-no", "the partner answered 'no' to 'may I go out?': no going out this turn")
@@ -504,7 +480,7 @@ def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> Ill
 
 
 def _check_minimum(state: State, side: int, groups, new_melds) -> None:
-    """§1.8: a side's opening melds in one move reach the minimum for its score."""
+    """§6: a side's opening melds in one move reach the minimum for its score."""
     need = opening_minimum(state.totals[side], _opt(state, "opening_table"))
     if need == CANASTA_MINIMUM:
         if not any(is_canasta(m) for m in new_melds):
@@ -521,7 +497,7 @@ def _check_minimum(state: State, side: int, groups, new_melds) -> None:
 
 
 def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
-    """§1.7: taking the pile (or only its top card to go out)."""
+    """§7: taking the pile (or only its top card to go out)."""
     pile = state.discard
     hand = state.hands[seat]
     side = _side(state, seat)
@@ -580,8 +556,8 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
         problem = _go_out_problem(state, seat, melds_after)
         if problem:
             raise problem
-        # §1.9: laying the whole hand at once with a canasta of his own, having laid nothing before,
-        # is going out from hand; the privilege only keeps the opening minimum (checked above, §1.8)
+        # §9.4: laying the whole hand at once with a canasta of his own, having laid nothing before,
+        # is going out from hand; the privilege only keeps the opening minimum (checked above, §6)
         concealed = not state.laid[seat] and any(is_canasta(m) for m in new_melds)
         state = replace(
             state, discard=pile[:-1], hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
@@ -600,7 +576,7 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
         problem = _go_out_problem(state, seat, melds_after)
         if problem:
             raise _err("must-keep-card", f"one card would be left, so the discard would go out: {problem.message}")
-    # §1.9 going out from hand after buying the pile (option from_hand_after_buying): a player who had
+    # §9.4 going out from hand after buying the pile (option from_hand_after_buying): a player who had
     # laid nothing may still lay his whole hand in this turn; remember the melds he starts
     from_hand = not state.laid[seat] and _opt(state, "from_hand_after_buying")
     return replace(
@@ -612,7 +588,7 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
 
 
 def _meld(state: State, seat: int, move: MeldMove) -> State:
-    """§1.9: new melds and additions, judged as a whole (opening minimum, going out)."""
+    """§8, §6: new melds and additions, judged as a whole (opening minimum, going out)."""
     if not move.melds:
         raise _err("empty-meld", "a meld move lays at least one group")
     side = _side(state, seat)
@@ -626,7 +602,7 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
     own_canasta = any(is_canasta(m) for m in new_melds)
     after_stock = state.drew == "stock" and state.meld_moves == 0 and not state.laid[seat]
     if not melds and not (going and after_stock and own_canasta):
-        # §1.8 exception: going out from hand after a stock draw is not bound by the minimum
+        # §6 exception: going out from hand after a stock draw is not bound by the minimum
         _check_minimum(state, side, move.melds, new_melds)
     if going:
         problem = _go_out_problem(state, seat, melds_after)
@@ -646,7 +622,7 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
 
 
 def _concealed_after_meld(state: State, seat: int, new_melds) -> tuple[int, ...] | None:
-    """§1.9 going out from hand lays the whole hand at once: one meld move after a stock draw, or
+    """§9.4 going out from hand lays the whole hand at once: one meld move after a stock draw, or
     the pile's take and one meld move after buying it; anything more ends the chance this turn."""
     started = tuple(r for r, _ in new_melds)
     if state.meld_moves:
@@ -658,7 +634,7 @@ def _concealed_after_meld(state: State, seat: int, new_melds) -> tuple[int, ...]
 
 def _from_hand(state: State, melds_after) -> bool:
     """Going out now is going out from hand: the turn still qualifies and one of the melds the
-    player started in it is a canasta (his own, §1.9)."""
+    player started in it is a canasta (his own, §9.4)."""
     if state.concealed_melds is None:
         return False
     latest = dict(melds_after)  # with K-6's option, the player's meld is the latest of its rank
@@ -714,7 +690,7 @@ def _double_plan(state: State, partner: int):
 
 def _lay_waiting_red_threes(state: State) -> State:
     """K-9 at the end of a hand: dealt red threes still waiting for a first turn that never came
-    go to their side's table (no replacement, nobody draws any more) and score for it (§1.10)."""
+    go to their side's table (no replacement, nobody draws any more) and score for it (§10)."""
     if not any(state.pending):
         return state
     hands, reds = list(state.hands), [list(r) for r in state.red_threes]
@@ -734,7 +710,7 @@ def _go_out(state: State, seat: int, concealed: bool) -> State:
 
 
 def _double(state: State, seat: int, move: DoubleGoOut) -> State:
-    """§1.9 double going out: the partner melds all his cards, or none."""
+    """§9.3 double going out: the partner melds all his cards, or none."""
     side = _side(state, seat)
     rest = remove_cards(state.hands[seat], (c for _, cs in move.melds for c in cs))
     if rest:
@@ -764,7 +740,7 @@ def _hand_scores(state: State) -> list[tuple[int, dict]]:
 
 
 def _end_round(state: State, ending: str) -> State:
-    """§1.10, §1.11: score the hand; the game ends when a side reached the target alone at the top."""
+    """§10, §11: score the hand; the game ends when a side reached the target alone at the top."""
     state = _lay_waiting_red_threes(replace(state, ending=ending, out_seat=state.out_seat if ending == "out" else None,
                                             turn=None))
     scores = _hand_scores(replace(state, phase=Phase.ROUND_OVER))

@@ -1,4 +1,4 @@
-"""Card values, meld validation and the going-out solver (compendium-003 §1.4, §1.9).
+"""Card values, meld validation and the going-out solver (docs/rules/canasta.md §4, §8, §9).
 
 A meld is ``(rank, cards)``: ``rank`` is 4..14 (4 to Ace) or 3 for a set of black threes.
 A group in a move is the same pair: the cards go to the side's meld of that rank, which
@@ -40,12 +40,12 @@ def is_black_three(c: Card) -> bool:
 
 
 def is_ordinary(c: Card) -> bool:
-    """A card that may end the first turn-up: 4 to Ace (§1.3)."""
+    """A card that may end the first turn-up: 4 to Ace (§3)."""
     return Rank.FOUR <= c.rank <= Rank.ACE
 
 
 def card_value(c: Card, black_three: int = _BLACK_THREE_IN_HAND) -> int:
-    """§1.4: the value of a card; a black three counts ``black_three`` (melded set: K-1)."""
+    """§4: the value of a card; a black three counts ``black_three`` (melded set: K-1)."""
     if c.rank is Rank.THREE:
         return black_three if not c.suit.is_red else 0  # type: ignore[union-attr]
     return _VALUES[c.rank]

@@ -34,7 +34,7 @@ class State:
     phase: Phase
     stock: tuple[Card, ...]               # top = last
     discard: tuple[Card, ...]             # the pile, top = last
-    discard_closed: bool                  # a wild card lies in the pile (§1.7)
+    discard_closed: bool                  # a wild card lies in the pile (§7)
     hands: tuple[tuple[Card, ...], ...]   # per seat, sorted
     melds: tuple[tuple[Meld, ...], ...]   # per side, sorted by rank
     red_threes: tuple[tuple[Card, ...], ...]  # per side
@@ -494,11 +494,11 @@ def _check_reachable(s: State) -> None:
     out_side = None if s.out_seat is None else _side_of(s, s.out_seat)
     for side, table in enumerate(s.melds):
         if side != out_side and any(r == 3 for r, _ in table):
-            raise _inv("bad-meld", f"sides[{side}] shows black threes, which only the side going out melds (§1.9)")
+            raise _inv("bad-meld", f"sides[{side}] shows black threes, which only the side going out melds (§8)")
     if s.discard and is_red_three(s.discard[-1]):
-        raise _inv("bad-discard", "a red three never lies on top of the pile: turned up, it is covered (§1.3)")
+        raise _inv("bad-discard", "a red three never lies on top of the pile: turned up, it is covered (§3)")
     if s.discard_closed and not any(is_wild(c) for c in s.discard):
-        raise _inv("bad-discard", "the discard pile is closed only by a wild card lying in it (§1.7)")
+        raise _inv("bad-discard", "the discard pile is closed only by a wild card lying in it (§7)")
     # -- this turn's flags
     if (s.drew == "discard" or s.meld_moves or s.concealed_melds is not None) and (
             player is None or not s.laid[player]):

@@ -1,4 +1,4 @@
-"""The score-sheet calculator: one hand's score per side from its melds, threes and hands (§1.10).
+"""The score-sheet calculator: one hand's score per side from its melds, threes and hands (§10).
 
 Tally JSON::
 
@@ -110,7 +110,7 @@ def score_tally(tally: Json) -> ScoreReport:
             raise _bad("tally-bad-field", f"sides[{i}].total must be an integer, got {excerpt(total)}")
         if any(r == 3 for r, _ in melds) and not went:
             raise _bad("tally-black-threes-without-going-out",
-                       f"sides[{i}]: black threes are melded only by the side that goes out (§1.9)")
+                       f"sides[{i}]: black threes are melded only by the side that goes out (§8)")
         if (double or concealed) and not went:
             raise _bad("tally-bonus-without-going-out", f"sides[{i}]: double or concealed going out needs going out")
         if went:

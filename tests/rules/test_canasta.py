@@ -1,4 +1,6 @@
-"""Kanasta (Polish Canasta): the vectors of compendium-003 §1.13 and the rulings K-1..K-10.
+"""Kanasta (Polish Canasta): the rules of docs/rules/canasta.md, section by section ("§N" below
+is a section of that page), with the rulebook's test vectors ("Vector 1.13-n") and the rulings
+K-1..K-11.
 
 Positions are built from JSON: the cards named in a test are placed, every other card of
 the 108 goes to the stock (``stock_top`` names the next cards drawn, last = top).
@@ -138,7 +140,7 @@ def code_of(state, seat, move) -> str:
 FILL = "4C 4D 5H 6S 7D 8H 9S 10C JD QH KS"  # eleven unrelated cards
 
 
-# --------------------------------------------------------------------------- the pile (§1.7)
+# --------------------------------------------------------------------------- the pile (§7)
 
 
 def test_own_canasta_of_the_top_rank_blocks_the_pile():
@@ -230,7 +232,7 @@ def test_top_card_laid_off_on_own_meld_takes_the_pile():
 
 
 def test_unopened_side_needs_two_naturals_and_the_minimum_with_the_top_card():
-    """§1.7, §1.8: the first pile is closed; the top card counts toward the minimum, the rest does not.
+    """§7, §6: the first pile is closed; the top card counts toward the minimum, the rest does not.
 
         side A total 0 (minimum 50); top KH; seat 0: K K A A 2 ...
         K K + KH = 30 -> below; with A A 2 (60) in the same move -> 90, legal
@@ -257,7 +259,7 @@ def test_one_card_rule():
 
 
 def test_take_top_card_to_go_out():
-    """§1.6 exceptional privilege: only the top card, melded, and the hand goes out with no discard.
+    """§5 exceptional privilege: only the top card, melded, and the hand goes out with no discard.
 
         side A: canasta of K; top 9H over JC; seat 0 holds 9C 9D 5C 5D 5S
         -> take-top-to-go-out with 9 9 9 and 5 5 5: the JC stays in the pile
@@ -296,7 +298,7 @@ def test_red_three_dealt_is_laid_and_replaced_and_pile_red_three_is_not():
 
 
 def test_red_three_drawn_is_replaced_unless_dealt_only():
-    """§1.6.1 and K-2: a red three drawn from the stock is laid down and replaced ("dealt-only": not replaced)."""
+    """§5 and K-2: a red three drawn from the stock is laid down and replaced ("dealt-only": not replaced)."""
     s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", stock_top="QS 3H")
     after = E.apply(s, 0, Draw())
     assert after.red_threes[0] == cards("3H") and C("QS") in after.hands[0] and len(after.hands[0]) == 4
@@ -337,14 +339,14 @@ def test_opening_minimum_depends_on_the_side_score():
      ("10000", 995, 30), ("10000", 1000, 60), ("10000", 5000, 150), ("10000", 7000, 180), ("7500", 4995, 120)],
 )
 def test_opening_minimum_tables(table, total, minimum):
-    """§1.8 and the long-game tables (option opening_table)."""
+    """§6 and the long-game tables (option opening_table)."""
     from rules.canasta._scoring import opening_minimum
 
     assert opening_minimum(total, table) == minimum
 
 
 def test_7500_game_opening_needs_a_whole_canasta_at_5000():
-    """§1.8, opening_table "7500": at 5000 and more the opening melds a whole canasta at once."""
+    """§6, opening_table "7500": at 5000 and more the opening melds a whole canasta at once."""
     hand = "KC KD KS KH KC KD KS AC AD AS 9C 9D"
     s = build([hand, "4H 4S", "5S 5D", "6H 7H"], totals=[5000, 0], options={"opening_table": "7500"})
     assert code_of(s, 0, MeldMove((group("A", "AC AD AS"), group("K", "KC KD KS")))) == "canasta.below-minimum"
@@ -352,7 +354,7 @@ def test_7500_game_opening_needs_a_whole_canasta_at_5000():
 
 
 def test_meld_rules_are_judged_exactly():
-    """§1.9, K-5, K-6: rank, naturals, wild limits, one group per rank, threes."""
+    """§8, K-5, K-6: rank, naturals, wild limits, one group per rank, threes."""
     melds = [{"8": "8C 8D 8S"}, {}]
     s = build(["KC KD 2H 2S JK 2C 9C 9D 9S 9H 3C 3S 3C 5C", "4H 4S", "5S 5D", "6H 7H"], melds=melds)
     assert code_of(s, 0, MeldMove((group("K", "KC 2H 2S"),))) == "canasta.too-few-naturals"
@@ -413,7 +415,7 @@ def test_partner_answer_no_forbids_going_out():
 
 
 def test_partner_answer_yes_obliges_going_out():
-    """§1.9: once the partner says yes, a discard that does not go out is refused while going out is possible."""
+    """§9.2: once the partner says yes, a discard that does not go out is refused while going out is possible."""
     melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
     s = build(["9C 9D 9S 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="play", melds=melds, asked="yes")
     assert code_of(s, 0, Discard(C("5C"))) == "canasta.must-go-out"
@@ -423,7 +425,7 @@ def test_partner_answer_yes_obliges_going_out():
 
 
 def test_going_out_needs_a_canasta():
-    """§1.9: no going out while the side has no canasta (two in the 2- and 3-player games)."""
+    """§9.1: no going out while the side has no canasta (two in the 2- and 3-player games)."""
     melds = [{"K": "KC KD KS KH KC KD"}, {}]
     s = build(["9C 9D 9S 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="play", melds=melds)
     assert code_of(s, 0, MeldMove((group("9", "9C 9D 9S"),))) == "canasta.must-keep-card"
@@ -512,7 +514,7 @@ def test_partner_of_an_opened_side_goes_out_from_hand():
 
 
 def test_double_going_out_is_all_or_nothing():
-    """§1.9 double going out: the partner melds all his cards (+100 more) or none."""
+    """§9.3 double going out: the partner melds all his cards (+100 more) or none."""
     melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
     s = build(["9C 9D 9S 5C", "4H 4S", "AC AD AS 8C 8D 8S", "6C 6D"], turn=0, phase="play", melds=melds)
     s = E.apply(s, 0, MeldMove((group("9", "9C 9D 9S"),)))
@@ -606,7 +608,7 @@ def test_tally_rejects_impossible_sheets():
 
 
 def test_game_ends_when_a_side_reaches_the_target():
-    """§1.11 with target_score 50: the first hand a side ends at 50+ alone on top ends the game."""
+    """§11 with target_score 50: the first hand a side ends at 50+ alone on top ends the game."""
     melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
     s = build(["9C", "4H 4S", "AC AD", "6C 6D"], melds=melds, options={"target_score": 50})
     s = E.apply(s, 0, Discard(C("9C")))
@@ -619,7 +621,7 @@ def test_game_ends_when_a_side_reaches_the_target():
 
 
 def test_deal_sizes_and_first_pile():
-    """§1.3: 11/13/15 cards; the turned-up pile ends with an ordinary card; K-8 closes on a wild."""
+    """§3: 11/13/15 cards; the turned-up pile ends with an ordinary card; K-8 closes on a wild."""
     for players, size in ((4, 11), (3, 13), (2, 15)):
         s = E.new(players, 3)
         assert all(len(h) in (size, size - 1, size + 1) or s.pending[i] for i, h in enumerate(s.hands))
@@ -725,7 +727,7 @@ def test_moves_round_trip_through_json():
 
 
 def test_turn_structure_codes():
-    """§1.6: one draw per turn, then meld/discard; questions only with a partner, before melding."""
+    """§5: one draw per turn, then meld/discard; questions only with a partner, before melding."""
     melds = [{"8": "8C 8D 8S"}, {}]
     s = build(["KC KD KS 5C 6C", "4H 4S", "5S 5D", "6H 7H"], turn=0, phase="draw", melds=melds)
     assert code_of(s, 0, Discard(C("5C"))) == "canasta.wrong-phase"
@@ -744,7 +746,7 @@ def test_turn_structure_codes():
 
 
 def test_taking_a_one_card_pile_down_to_one_card_commits_to_going_out():
-    """§1.9 card-count invariant: left with one card after the take, the player goes out by discarding it.
+    """§5.5, §7.5 card-count invariant: left with one card after the take, the player goes out by discarding it.
 
         side A: canasta of K; pile: 9H alone; seat 0 holds 9C 9D 5C -> takes with 9 9, keeps 5C
         -> asking now is too late; the discard of 5C goes out
@@ -788,11 +790,11 @@ def test_second_meld_of_a_rank_only_under_option():
     assert [m for m in later.melds[0] if m[0] == 9][-1] == (9, cards("9C 9D 9S 2H"))
 
 
-# --------------------------------------------------------------------------- review: §1.7-§1.10 scenarios
+# --------------------------------------------------------------------------- review: §7-§10 scenarios
 
 
 def test_tally_black_three_set_belongs_to_the_side_that_went_out():
-    """§1.9, K-1 on the score sheet: black threes are melded only when going out.
+    """§8, K-1 on the score sheet: black threes are melded only when going out.
 
         hand ended by the stock; side A shows a set 3C 3S 3C     -> impossible sheet
         hand ended by going out (side A); side B shows 3C 3S 3C -> impossible sheet
@@ -814,7 +816,7 @@ def test_tally_black_three_set_belongs_to_the_side_that_went_out():
 
 
 def test_red_threes_still_waiting_when_the_hand_ends_score_for_their_side():
-    """§1.10 with K-9 "first-turn": a hand can end before a dealt red three's owner has had a turn.
+    """§10 with K-9 "first-turn": a hand can end before a dealt red three's owner has had a turn.
 
         seat 0 (first to play) draws 2H and goes out from hand on his first turn:
           K x7, 5 5 5 2H, discards 9C
@@ -838,7 +840,7 @@ def test_red_threes_still_waiting_when_the_hand_ends_score_for_their_side():
 
 
 def test_going_out_from_hand_with_the_top_card_keeps_the_minimum_and_scores_the_bonus():
-    """§1.8 exception and §1.9 going out from hand ("w chwili otwarcia gry jednocześnie ją kończy").
+    """§6 exception and §9.4 going out from hand ("w chwili otwarcia gry jednocześnie ją kończy").
 
         side A unopened; pile JC KH (top); seat 0 holds K K K K K K 9 9 9 (laid nothing yet)
         total 3000 (minimum 120): K x7 (70) + 9 9 9 (30) = 100 -> below-minimum (the privilege is bound)
@@ -865,7 +867,7 @@ def test_going_out_from_hand_with_the_top_card_keeps_the_minimum_and_scores_the_
 
 
 def test_wild_card_on_top_blocks_the_pile():
-    """§1.7 blocked: a wild card on top cannot be matched, even with two wilds or a meld to take it.
+    """§7 blocked: a wild card on top cannot be matched, even with two wilds or a meld to take it.
 
         side A opened (8 8 8); pile 9C 2H (top), closed; seat 0 holds 2S JK 9D 9S
         -> take-pile with 2S JK, with 9D 9S or with nothing: pile-blocked-wild; no take is listed
@@ -879,7 +881,7 @@ def test_wild_card_on_top_blocks_the_pile():
 
 
 def test_open_pile_needs_a_pair_a_natural_and_a_wild_or_a_meld():
-    """§1.7 open pile: one natural alone (no meld of the rank) or a card of another rank is not enough.
+    """§7 open pile: one natural alone (no meld of the rank) or a card of another rank is not enough.
 
         side A opened (8 8 8); pile JC 9H (open); seat 0 holds 9D 2S KC KD
         -> 9D alone: pile-needs-match; 2S alone: pile-needs-match; 9D KC: using-not-of-rank; 9D 2S: legal
@@ -894,7 +896,7 @@ def test_open_pile_needs_a_pair_a_natural_and_a_wild_or_a_meld():
 
 
 def test_closed_pile_cannot_be_taken_by_laying_off_on_a_meld():
-    """§1.7 closed pile: only two naturals of the rank from the hand; a lay-off or natural + wild is refused.
+    """§7 closed pile: only two naturals of the rank from the hand; a lay-off or natural + wild is refused.
 
         side A has 9 9 9 on the table; pile 7C 2C 9H (closed by the 2C); seat 0 holds 9D 2S KC
         -> nothing (lay-off): pile-closed; 9D 2S: pile-closed
@@ -932,7 +934,7 @@ def test_last_stock_card_a_red_three_is_laid_without_replacement():
 
 
 def test_every_item_of_the_scoring_table_in_play_and_on_the_score_sheet():
-    """§1.10, every plus item at once, and the score sheet agrees item by item.
+    """§10, every plus item at once, and the score sheet agrees item by item.
 
         side A: 8 8 8 laid by seat 2; four red threes on the table
         seat 0 (laid nothing yet) holds Q x7, 9 9 9 9 2C JK 2D, 3C 3S 3C; draws QH
@@ -975,7 +977,7 @@ def test_every_item_of_the_scoring_table_in_play_and_on_the_score_sheet():
 
 
 def test_from_json_refuses_black_threes_on_the_table_of_a_side_that_has_not_gone_out():
-    """§1.9: black threes reach the table only when their side goes out; a live hand showing them is invalid."""
+    """§8, §13: black threes reach the table only when their side goes out; a live hand showing them is invalid."""
     s = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], melds=[{"3": "3C 3S 3C", "K": "KC KD KS"}, {}])
     with pytest.raises(InvalidState) as err:
         E.from_json(E.to_json(s))
