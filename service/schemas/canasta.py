@@ -137,9 +137,13 @@ MOVES = {
 
 
 class TallyOptionsSchema(Schema):
-    black_three_meld_value = fields.Integer(strict=True, validate=validate.OneOf([50, 5]))
-    max_three_wilds = fields.Boolean()
-    one_meld_per_rank = fields.Boolean()
+    """The options that change a round's points; each defaults to the game's default."""
+
+    black_three_meld_value = fields.Integer(
+        strict=True, validate=validate.OneOf(list(ENGINE.options["black_three_meld_value"].choices)),
+        metadata={"description": ENGINE.options["black_three_meld_value"].description})
+    max_three_wilds = fields.Boolean(metadata={"description": ENGINE.options["max_three_wilds"].description})
+    one_meld_per_rank = fields.Boolean(metadata={"description": ENGINE.options["one_meld_per_rank"].description})
 
 
 class TallySideSchema(Schema):
