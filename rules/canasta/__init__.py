@@ -51,6 +51,7 @@ from rules.base import (
     BaseEngine,
     IllegalMove,
     InvalidOption,
+    InvalidState,
     Json,
     Option,
     Outcome,
@@ -170,7 +171,7 @@ class Kanasta(BaseEngine[State, Move]):
             raise InvalidOption(f"{G}.setup-unsupported", "Kanasta has no setup notation; deals come from the seed")
         dealer, rng = rng.randbelow(players)
         nsides = _nsides(players)
-        return _deal(players, tuple(options.items()), 1, dealer, (0,) * nsides, rng)
+        return _deal(players, tuple(options.items()), 1, dealer, (0,) * nsides, (), rng)
 
     def options_of(self, state: State) -> Mapping[str, Json]:
         return dict(state.options)
@@ -244,7 +245,15 @@ class Kanasta(BaseEngine[State, Move]):
         return state_to_json(state)
 
     def from_json(self, data: Json) -> State:
-        return state_from_json(data, self.resolve_options, lambda o: o["max_three_wilds"])
+        state = state_from_json(data, self.resolve_options, lambda o: o["max_three_wilds"])
+        if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+            # §13: the finished round's row of the history is what its table scores
+            scored = _hand_scores(state)
+            row = tuple(scored[_side(state, seat)][0] for seat in range(state.players))
+            if state.history[-1] != row:
+                raise InvalidState(f"{G}.bad-total", f"the last round's table scores {list(row)}, the history says "
+                                                     f"{list(state.history[-1])}", expected=list(row))
+        return state
 
     def move_to_json(self, move: Move) -> Json:
         return move_to_json(move)
@@ -317,7 +326,8 @@ def _groups_text(groups) -> str:
 # ---------------------------------------------------------------------- dealing
 
 
-def _deal(players: int, options: tuple, round: int, dealer: int, totals: tuple[int, ...], rng: Rng) -> State:
+def _deal(players: int, options: tuple, round: int, dealer: int, totals: tuple[int, ...],
+          history: tuple[tuple[int, ...], ...], rng: Rng) -> State:
     """§3: shuffle, 11/13/15 cards each from the left of the dealer, turn up the pile."""
     cards, rng = rng.shuffle(deck(packs=2, jokers=4))
     stock = list(cards)
@@ -340,7 +350,7 @@ def _deal(players: int, options: tuple, round: int, dealer: int, totals: tuple[i
         players=players, options=options, round=round, dealer=dealer, turn=(dealer + 1) % players,
         phase=Phase.DRAW, stock=tuple(stock), discard=tuple(pile), discard_closed=closed,
         hands=tuple(tuple(sorted(h)) for h in hands), melds=((),) * nsides, red_threes=((),) * nsides,
-        totals=totals, laid=(False,) * players,
+        totals=totals, history=history, laid=(False,) * players,
         pending=tuple(any(is_red_three(c) for c in h) for h in hands),
         drew=None, asked=None, meld_moves=0, concealed_melds=None, buying=False, out_seat=None,
         double_out=False, concealed_out=False, ending=None, rng=rng,
@@ -397,7 +407,7 @@ def _next(state: State, seat: int, move: Move) -> State:
         if ph is not Phase.ROUND_OVER:
             raise _err("wrong-phase", "next-round deals only after a round is over")
         return _deal(state.players, state.options, state.round + 1, (state.dealer + 1) % state.players,
-                     state.totals, state.rng)
+                     state.totals, state.history, state.rng)
     allowed = {
         Phase.DRAW: (Draw, TakePile, TakeTop, AskPartner, EndRound),
         Phase.PLAY: (MeldMove, Discard, AskPartner),
@@ -747,7 +757,9 @@ def _end_round(state: State, ending: str) -> State:
     totals = tuple(t + s for t, (s, _) in zip(state.totals, scores, strict=True))
     best = max(totals)
     over = best >= _opt(state, "target_score") and totals.count(best) == 1
-    return replace(state, totals=totals, phase=Phase.GAME_OVER if over else Phase.ROUND_OVER, buying=False,
+    row = tuple(scores[_side(state, seat)][0] for seat in range(state.players))
+    return replace(state, totals=totals, history=state.history + (row,),
+                   phase=Phase.GAME_OVER if over else Phase.ROUND_OVER, buying=False,
                    drew=None, asked=None, meld_moves=0, concealed_melds=None)
 
 

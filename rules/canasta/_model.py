@@ -39,6 +39,7 @@ class State:
     melds: tuple[tuple[Meld, ...], ...]   # per side, sorted by rank
     red_threes: tuple[tuple[Card, ...], ...]  # per side
     totals: tuple[int, ...]               # per side, after the last finished round
+    history: tuple[tuple[int, ...], ...]  # one row per finished round: each seat's points (partners alike)
     laid: tuple[bool, ...]                # per seat: has laid a card on the table this round
     pending: tuple[bool, ...]             # per seat: dealt red threes not yet laid out (K-9)
     drew: str | None                      # this turn: None, "stock" or "discard"
@@ -257,6 +258,7 @@ def state_to_json(s: State) -> Json:
             {"melds": groups_json(m), "red_threes": cards_json(r), "total": t}
             for m, r, t in zip(s.melds, s.red_threes, s.totals, strict=True)
         ],
+        "history": [list(row) for row in s.history],
         "laid": list(s.laid),
         "red_threes_pending": list(s.pending),
         "drew": s.drew,
@@ -311,6 +313,17 @@ def _one_of(data: Json, what: str, choices: tuple) -> Json:
     if not any(data is c or (isinstance(data, str) and data == c) for c in choices):
         raise _inv("bad-field", f"{what} must be one of {list(choices)}, got {excerpt(data)}", field=what)
     return data
+
+
+def _history(data: Json, players: int) -> tuple[tuple[int, ...], ...]:
+    if not isinstance(data, list) or len(data) > 10**6:
+        raise _inv("bad-field", f"history is a list of rounds, got {excerpt(data)}", field="history")
+    return tuple(tuple(_int(x, "history", -10**7, 10**7) for x in row) if isinstance(row, list) and
+                 len(row) == players else _bad_row(row, players) for row in data)
+
+
+def _bad_row(row: Json, players: int) -> tuple[int, ...]:
+    raise _inv("bad-field", f"a history row lists {players} seats' points, got {excerpt(row)}", field="history")
 
 
 def _ranks(data: Json) -> tuple[int, ...] | None:
@@ -432,6 +445,7 @@ def _state_from_json(data: Json, resolve_options, cap3_of) -> State:
         melds=tuple(melds),
         red_threes=tuple(reds),
         totals=tuple(totals),
+        history=_history(data["history"], players),
         laid=tuple(_flag(x, "laid") for x in laid),
         pending=tuple(_flag(x, "red_threes_pending") for x in pending),
         drew=_one_of(data["drew"], "drew", (None, "stock", "discard")),
@@ -530,18 +544,25 @@ def _check_reachable(s: State) -> None:
                    seat=player)
     if live:
         _check_hand_sizes(s, opts, player)
-    # -- the totals
+    # -- the totals and the history
+    finished = s.round - (1 if live else 0)
+    if len(s.history) != finished:
+        raise _inv("bad-total", f"round {s.round} ({s.phase.value}) follows {finished} finished rounds; the history "
+                                f"lists {len(s.history)}", expected=finished)
+    for row in s.history:
+        if any(x % 5 for x in row) or any(row[seat] != row[seat % 2] for seat in range(s.players) if s.players == 4):
+            raise _inv("bad-total", f"a round scores multiples of 5, the same for partners; got {list(row)}",
+                       expected=5)
     for side, total in enumerate(s.totals):
-        if total % 5:
-            raise _inv("bad-total", f"every score is a multiple of 5; side {side} has {total}", expected=5)
+        if total != sum(row[side] for row in s.history):
+            raise _inv("bad-total", f"side {side}'s total {total} is not the sum of its rounds in the history",
+                       expected=sum(row[side] for row in s.history))
     best = max(s.totals)
     won = best >= opts["target_score"] and s.totals.count(best) == 1
     if won != (s.phase is Phase.GAME_OVER):
         raise _inv("bad-total", f"the game is over exactly when one side alone has the best total and "
                                 f"{opts['target_score']} or more; totals {list(s.totals)}, phase {s.phase.value}",
                    expected=opts["target_score"])
-    if live and s.round == 1 and any(s.totals):
-        raise _inv("bad-total", "before the first round ends every total is 0", expected=0)
 
 
 def _check_hand_sizes(s: State, opts: Json, player: int | None) -> None:

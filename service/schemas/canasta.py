@@ -55,6 +55,8 @@ class StateSchema(Schema):
     discard_closed = fields.Boolean(required=True)
     hands = list_field(_cards(), 4, 2, required=True)
     sides = list_field(fields.Nested(SideSchema), 3, 2, required=True)
+    history = list_field(list_field(int_field(-_TOTAL, _TOTAL), 4, 2), 10**6, required=True,
+                         metadata={"description": "one row per finished round: each seat's points"})
     laid = list_field(fields.Boolean(), 4, 2, required=True)
     red_threes_pending = list_field(fields.Boolean(), 4, 2, required=True)
     drew = fields.String(required=True, allow_none=True, validate=validate.OneOf(["stock", "discard"]))

@@ -1076,7 +1076,8 @@ def test_opening_table_brings_its_target_unless_target_score_is_given(given, tar
 
 def test_turn_names_the_one_seat_to_act_and_nobody_is_null():
     """DESIGN 4.5: ``turn`` is the seat to act (the partner while he answers or may double out), null
-    once the round is over; "nobody" is null in ``out_seat``, ``drew``, ``asked`` and ``ending``.
+    once the round is over; "nobody" is null in ``out_seat``, ``drew``, ``asked`` and ``ending``;
+    ``history`` has one row of per-seat points per finished round (§13).
 
         seat 0 asks "may I go out?" -> turn 2 (the partner answers) -> turn 0 again
         seat 0 goes out -> round-over: turn null, out_seat 0, ending "out"
@@ -1093,6 +1094,10 @@ def test_turn_names_the_one_seat_to_act_and_nobody_is_null():
     data = E.to_json(s)
     assert (data["phase"], data["turn"], data["out_seat"], data["ending"]) == ("round-over", None, 0, "out")
     assert data["drew"] is None and data["round"] == 1
+    row = list(E.scores(s).round)
+    assert data["history"] == [row] and row[0] == row[2] and [x["total"] for x in data["sides"]] == row[:2]
+    nxt = E.to_json(E.apply(s, 1, NextRound()))
+    assert nxt["round"] == 2 and nxt["history"] == [row] and nxt["turn"] is not None
 
 
 # --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)

@@ -171,6 +171,28 @@ def total_past_the_target(d, rnd):
     return d, REFUSED  # one side alone past the target: the game would be over
 
 
+def history_row_dropped(d, rnd):
+    if not d["history"]:
+        return None
+    d["history"].pop()
+    return d, REFUSED  # the round counter and the totals follow the history
+
+
+def history_and_total_moved_together(d, rnd):
+    """A round's row and the side's total changed alike: the sums agree, but in a finished round the
+    last row is what the table scores, and partners score alike."""
+    if not d["history"]:
+        return None
+    d["history"][0] = [x + 100 for x in d["history"][0]]
+    for side in d["sides"]:
+        side["total"] += 100
+    if d["phase"] in ("round-over", "game-over") and len(d["history"]) == 1:
+        return d, REFUSED
+    if d["phase"] == "game-over" or max(s["total"] for s in d["sides"]) >= d["options"]["target_score"]:
+        return d, "an earlier round may have scored anything; the target decides the phase"
+    return d, "an earlier round may have scored 100 more: its table is gone"
+
+
 def turn_out_of_range(d, rnd):
     d["turn"] = d["players"]
     return d, REFUSED
@@ -351,7 +373,7 @@ def concealed_melds_unknown_rank(d, rnd):
 MUTATIONS: list[Mutation] = [
     duplicate_card, missing_card, extra_joker, foreign_card, stock_card_to_unlaid_hand, stock_card_to_laid_hand,
     hand_card_to_stock, empty_a_live_hand, round_zero, round_plus_one, meld_moves_in_draw_phase, drew_null_in_play,
-    total_not_a_multiple_of_five, total_in_the_first_round, total_past_the_target, turn_out_of_range,
+    total_not_a_multiple_of_five, total_in_the_first_round, history_row_dropped, history_and_total_moved_together, total_past_the_target, turn_out_of_range,
     turn_in_round_over, turn_null_in_play, turn_to_another_seat, out_seat_while_live, out_seat_minus_one,
     phase_round_over_mid_round, phase_play_before_drawing, phase_unknown, answer_without_a_question,
     ask_in_two_player_game, pending_without_red_three, laid_without_melds, unlaid_with_melds,
