@@ -519,7 +519,7 @@ def _check_reachable(s: State) -> None:
         raise turn_error("taking the pile or melding lays cards: the player has laid")
     if s.concealed_melds is not None:
         side_ranks = {r for r, _ in s.melds[_side_of(s, player)]}
-        if s.phase not in (Phase.PLAY, Phase.ANSWER) or not s.drew or not set(s.concealed_melds) <= side_ranks:
+        if s.phase is Phase.DRAW or not s.drew or not set(s.concealed_melds) <= side_ranks:
             raise turn_error("concealed_melds names melds of the side started in this turn after drawing")
         if s.meld_moves > 1 or (s.drew == "stock" and s.meld_moves != 1):
             raise turn_error("going out from hand lays the hand at once: one meld move")

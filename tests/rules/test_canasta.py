@@ -952,6 +952,7 @@ def test_every_item_of_the_scoring_table_in_play_and_on_the_score_sheet():
     s = E.apply(s, 0, MeldMove((group("Q", "QC QD QS QH QC QD QS QH"), group("9", "9C 9D 9S 9H 2C JK 2D"),
                                 group("3", "3C 3S 3C"))))
     assert s.phase is Phase.DOUBLE and s.concealed_out
+    assert E.from_json(json.loads(json.dumps(E.to_json(s)))) == s  # §13: reachable, with concealed_melds set
     s = E.apply(s, 2, DoubleGoOut((group("8", "8H 8C"),)))
     report = E.scores(s)
     a, b = report.breakdown[0], report.breakdown[1]
