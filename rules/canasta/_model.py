@@ -346,7 +346,7 @@ def _rng(data: Json) -> Rng:
 def state_from_json(data: Json, resolve_options, cap3_of) -> State:
     """Parse and check the meaning of a state; raises InvalidState only."""
     try:
-        with malformed(f"{G}.bad-state", f"Kanasta state {excerpt(data)}"):
+        with malformed(f"{G}.bad-state", "Kanasta state"):
             state = _state_from_json(data, resolve_options, cap3_of)
     except IllegalMove as exc:
         raise _inv("bad-state", f"not a Kanasta state: {exc.message}") from None
