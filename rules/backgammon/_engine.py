@@ -207,10 +207,18 @@ def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, 
     failure in every order. Raises for a hop that moves no checker, lands on a blocked
     point, leaves a checker on the bar or bears off too early; the dice are checked
     afterwards by comparing the result with the legal results.
+
+    A hop may span several dice (``13/3`` with 6-4, ``8/off`` with 6-2): it is legal exactly
+    when some stepwise form of it is (docs/rules/backgammon.md §4.6), which the comparison of
+    results decides. So "bears off too early" is judged on the end position: a bear-off is
+    refused here only when a checker is still outside the home board after the whole play
+    (checkers only move forward, so it was outside all along). A hit on a point the hop only
+    passes over is not made: it is written as a landing (``5/4*/off``), as GNU BG writes it.
     """
     hops = sorted(hops, key=lambda hop: -hop[0])
     m, o = mover_lists(me, other)
     hits = 0
+    bear_off = None
     for src, dst in hops:
         if not 1 <= src <= 25 or not 0 <= dst <= 24 or dst >= src:
             raise IllegalMove(f"{GAME_ID}.bad-step", f"step {_hop(src, dst)} in {text!r} does not move forward (bar is 25, off is 0)")
@@ -224,11 +232,42 @@ def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, 
             if o[dst] == 1:
                 o[dst] = 0
                 hits |= 1 << dst
-        elif any(m[p] for p in range(7, 26)):
-            raise IllegalMove(f"{GAME_ID}.cannot-bear-off", f"step {_hop(src, dst)} in {text!r}: not all your checkers are home")
+        elif bear_off is None:
+            bear_off = (src, dst)
         m[src] -= 1
         m[dst] += 1
+    if bear_off is not None and any(m[p] for p in range(7, 26)):
+        raise IllegalMove(f"{GAME_ID}.cannot-bear-off", f"step {_hop(*bear_off)} in {text!r}: not all your checkers are home")
     return m, hits
+
+
+def _dice_fit(hops: tuple[tuple[int, int], ...], dice: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The dice a play's hops would use, fewest first, or None when the rolled dice cannot make them.
+
+    Each hop takes one or more dice of its own: their sum is its distance, or for a bear-off
+    at least the distance with every die but the last falling short of it (the last die
+    bears off from a lower point, §5.4). ``24/19`` with 6-4 cannot be made (dice-mismatch);
+    ``24/18`` can, with one die of two (must-use-all-dice).
+    """
+    if not hops:
+        return ()
+    (src, dst), rest = hops[0], hops[1:]
+    need = src - dst
+    best: tuple[int, ...] | None = None
+    seen = set()
+    for mask in range(1, 1 << len(dice)):
+        part = tuple(d for i, d in enumerate(dice) if mask >> i & 1)
+        left = tuple(d for i, d in enumerate(dice) if not mask >> i & 1)
+        if (part, left) in seen:
+            continue
+        seen.add((part, left))
+        total = sum(part)
+        if total != need and not (dst == 0 and total > need and total - max(part) < need):
+            continue
+        tail = _dice_fit(rest, left)
+        if tail is not None and (best is None or len(part) + len(tail) < len(best)):
+            best = (*part, *tail)
+    return best
 
 
 def _hop(src: int, dst: int) -> str:
@@ -411,7 +450,14 @@ class Backgammon(BaseEngine[State, Move]):
             return
         if not move.steps:
             raise IllegalMove(f"{GAME_ID}.must-move", f"{d1}-{d2} can be played: an empty move is not allowed")
-        m, hits = _replay(me, other, move.steps, text)
+        try:
+            m, hits = _replay(me, other, move.steps, text)
+        except IllegalMove as err:
+            # the dice come first: a hop no rolled die makes is a dice mismatch wherever it lands
+            dice = (d1,) * 4 if d1 == d2 else (d1, d2)
+            if err.code != f"{GAME_ID}.bad-step" and _dice_fit(tuple(sorted(move.steps)), dice) is None:
+                raise IllegalMove(f"{GAME_ID}.dice-mismatch", f"{text!r} cannot be made with the dice {d1}-{d2}") from None
+            raise
         if move.notation is not None:
             marks = nt.parse_play(move.notation)[1]
             wrong = sorted(p for p in marks if not hits >> p & 1)
@@ -419,22 +465,24 @@ class Backgammon(BaseEngine[State, Move]):
                     f"{text!r} marks a hit on {wrong} but no blot is hit there")
         if (tuple(m), hits) in _results(me, other, d1, d2):
             return
-        raise IllegalMove(*self._diagnose(state, move.steps, used, plays, text))
+        raise IllegalMove(*self._diagnose(state, move.steps, used, plays, text, m))
 
-    def _diagnose(self, state: State, hops, used: int, plays: list, text: str) -> tuple[str, str]:
+    def _diagnose(self, state: State, hops, used: int, plays: list, text: str, end: list[int]) -> tuple[str, str]:
+        """The code of a refused play: dice it cannot be made of, the larger die, too few dice, or other."""
         d1, d2 = state.dice
         dice = [d1] * 4 if d1 == d2 else [d1, d2]
-        distances = [s - t for s, t in hops]
         legal = sorted(nt.format_play(v) for v in plays)
         shown = ", ".join(legal[:6]) + (" ..." if len(legal) > 6 else "")
-        if sum(distances) > sum(dice) or (len(hops) > len(dice) and d1 != d2):
-            return f"{GAME_ID}.dice-mismatch", f"{text!r} moves {sum(distances)} pips in {len(hops)} steps; the dice are {d1}-{d2}"
-        if d1 != d2 and used == 1 and all(x == min(d1, d2) for x in distances) and any(
+        fit = _dice_fit(tuple(sorted(hops)), tuple(dice))
+        if fit is None:
+            return f"{GAME_ID}.dice-mismatch", f"{text!r} cannot be made with the dice {d1}-{d2}"
+        if d1 != d2 and used == 1 and fit == (min(d1, d2),) and any(
             s - t >= max(d1, d2) or t == 0 for steps in plays for s, t, _ in steps
         ):
             return f"{GAME_ID}.must-use-larger-die", f"{text!r}: only one die can be played, and it must be the larger ({max(d1, d2)}); legal: {shown}"
-        pips_needed = sum(dice[:used])
-        if sum(distances) < pips_needed and len(hops) <= used and not any(t == 0 for _, t in hops):
+        # a bear-off past a checker still standing higher is wrong in itself, not a die short
+        overshot = any(t == 0 and any(end[p] for p in range(s + 1, 7)) for s, t in hops)
+        if len(fit) < used and not overshot:
             word = "both dice" if used == 2 else f"{used} dice"
             return f"{GAME_ID}.must-use-all-dice", f"{text!r} does not use {word}, which can be played; legal: {shown}"
         return f"{GAME_ID}.illegal-play", f"{text!r} is not a legal play of {d1}-{d2}; legal: {shown}"

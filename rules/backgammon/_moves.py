@@ -34,7 +34,9 @@ def generate(me: list[int], opp: list[int], d1: int, d2: int) -> tuple[int, list
     position (:func:`result_of` gives the position); an empty list when
     nothing can be played (the turn is forfeited). Plays use as many dice as possible; when
     only one die of a non-double can be used, the larger one if it can be (§5.4 steps 3-4).
-    A play that bears off the last checker counts as using every die (the game is over).
+    A play that bears off the last checker counts the dice it used: with 6-1 a last checker
+    on 5 and a blot on 4 must play 5/4*/off, not 5/off (as GNU BG). With doubles every way
+    of bearing off the last checkers reaches one position (each checker's path is forced).
     """
     board = me  # scratch: every change is undone before returning
     occ = [p for p in range(25, 0, -1) if me[p]]
@@ -99,10 +101,12 @@ def _two(me: list[int], opp: list[int], x: int, y: int, far: int, occ: list[int]
         nf = far
         while nf and not me[nf]:
             nf -= 1
-        if nf == 0:  # the last checker is off: the game is over (every die counts as used)
-            key = (s, 0, 0)
-            if key not in full:
-                full[key] = ((s, t, hit),)
+        if nf == 0:  # the last checker is off with one die: a play of both dice (say, hitting on
+            # the way, 5/4*/off with 6-1) beats it (§5.4 step 3), as in GNU BG
+            if not full:
+                key = (s, 0, 0)
+                if key not in single:
+                    single[key] = ((s, t, hit),)
         else:
             moved = False
             if me[BAR]:

@@ -955,10 +955,11 @@ def test_notation_edge_cases() -> None:
 
 def test_bear_off_notation_uses_the_highest_point_rule() -> None:
     """BG-8 in notation: me 6:1, 2:1 with 5-4. '6/off' (one checker, 6/2/off) is the same result
-    as '6/2 2/off'; '6/off 2/off' and '2/off' alone are illegal."""
+    as '6/2 2/off'; '6/off 2/off' needs three dice (no single 5 or 4 bears off from 6), and '2/off'
+    alone leaves the 4 unplayed."""
     state = position({6: 1, 2: 1}, {1: 15}, (5, 4))
     assert play(state, "6/off") == play(state, "6/2 2/off")
-    assert code_of(state, {"kind": "move", "notation": "6/off 2/off"}) == "backgammon.illegal-play"
+    assert code_of(state, {"kind": "move", "notation": "6/off 2/off"}) == "backgammon.dice-mismatch"
     assert code_of(state, {"kind": "move", "notation": "2/off"}) == "backgammon.illegal-play"
 
 
@@ -970,3 +971,59 @@ def test_tally_applies_jacoby_only_in_money_play() -> None:
     assert E.score_tally({**base, "jacoby": True}).round == (1, 0)
     assert E.score_tally({**base, "jacoby": True, "match_length": 5}).round == (2, 0)
     assert E.score_tally({**base, "jacoby": True, "cube": 2, "owner": 1}).round == (4, 0)
+
+
+# --------------------------------------------------------------------------- issue 9 rulings
+
+
+def test_one_hop_spanning_both_dice_may_bear_off_from_outside_home() -> None:
+    """docs/rules/backgammon.md §4.6: "a hop may span several dice; it is legal exactly when
+    some stepwise form of it is". 6-2, me 8:1, 4:3: '8/off' is 8/2/off (or 8/6/off).
+
+      9 | 8 | 7 | 6 5 4    3 2 1
+        | X |   |     X(3)         opp: 15 on my 24
+    """
+    state = position({8: 1, 4: 3}, {1: 15}, (6, 2))
+    assert play(state, "8/off") == play(state, "8/2/off") == play(state, "8/6 6/off")
+    assert E.apply(state, 0, E.move_from_json({"kind": "move", "steps": [[8, 0]]})) == play(state, "8/2/off")
+    nine = position({9: 1, 3: 2}, {1: 15}, (6, 3))  # 9/3/off or 9/6/off
+    assert play(nine, "9/off") == play(nine, "9/3/off")
+    # still refused: a checker left outside home, and a hop whose every landing is blocked
+    outside = position({10: 1, 9: 1, 3: 1}, {1: 14, 20: 1}, (6, 3))
+    assert code_of(outside, {"kind": "move", "notation": "9/off"}) == "backgammon.cannot-bear-off"
+    blocked = position({8: 1, 3: 1}, {23: 2, 19: 2, 1: 11}, (6, 2))  # opp holds my 2 and my 6
+    assert "8/off" not in notations(blocked)
+    assert code_of(blocked, {"kind": "move", "notation": "8/off"}) == "backgammon.illegal-play"
+
+
+def test_last_checker_that_can_hit_and_bear_off_must_use_both_dice() -> None:
+    """docs/rules/backgammon.md §4.4 (compendium §5.4 step 3, "keep only the sequences that use
+    the largest possible number of dice"): 6-1, my last checker on 5, an opposing blot on my 4.
+    5/4*/off uses both dice; 5/off uses only the 6 and is refused (GNU BG agrees).
+
+      6 5 4 3 2 1
+        X o          opp: blot on my 4, 14 on my 13
+    """
+    state = position({5: 1}, {21: 1, 12: 14}, (6, 1))
+    assert notations(state) == {"5/4*/off"}
+    assert code_of(state, {"kind": "move", "notation": "5/off"}) == "backgammon.must-use-all-dice"
+    assert code_of(state, {"kind": "move", "steps": [[5, 0]]}) == "backgammon.must-use-all-dice"
+    done = play(state, "5/4*/off")
+    assert done.sides[1][25] == 1 and E.outcome(done).reason == "backgammon"  # the hit checker is on the bar
+    assert E.scores(done).round == (3, 0)
+    # with nothing to hit, either way ends the game in the same position
+    clear = position({5: 1}, {12: 15}, (6, 1))
+    assert play(clear, "5/off") == play(clear, "5/4/off")
+
+
+def test_a_play_with_a_die_not_rolled_is_a_dice_mismatch() -> None:
+    """docs/rules/backgammon.md §4.6: hops must be made of the dice rolled. 6-4 from the start:
+    '24/19' moves a 5 (no 5 was rolled): dice-mismatch; '24/18' uses the 6 and leaves the 4
+    playable: must-use-all-dice."""
+    state = position(START, START, (6, 4))
+    assert code_of(state, {"kind": "move", "notation": "24/19"}) == "backgammon.dice-mismatch"
+    assert code_of(state, {"kind": "move", "notation": "24/19 13/9"}) == "backgammon.dice-mismatch"
+    assert code_of(state, {"kind": "move", "notation": "24/18"}) == "backgammon.must-use-all-dice"
+    doubles = position(START, START, (3, 3))
+    assert code_of(doubles, {"kind": "move", "notation": "13/7 8/4"}) == "backgammon.dice-mismatch"
+    assert code_of(doubles, {"kind": "move", "notation": "13/7"}) == "backgammon.must-use-all-dice"
