@@ -45,6 +45,8 @@ OPTIONS: Mapping[str, Option] = {
     "crawford": Option(True, "B-3: the Crawford rule in match play (one Crawford game, no cube in it)", type="boolean"),
     "jacoby": Option(False, "money play: gammons and backgammons count single unless the cube was turned", type="boolean"),
     "beaver": Option(False, "money play: a player doubled may beaver (redouble at once, keeping the cube)", type="boolean"),
+    "raccoon": Option(False, "money play with beavers: a player beavered may raccoon (redouble the beaver at once)",
+                      type="boolean"),
     "automatic_doubles": Option(
         False, "money play with the cube: each tie of the opening roll doubles the cube, which stays in the middle "
         "(up to max_cube)", type="boolean",
@@ -107,6 +109,11 @@ class Beaver:
 
 
 @dataclass(frozen=True, slots=True)
+class Raccoon:
+    kind = "raccoon"
+
+
+@dataclass(frozen=True, slots=True)
 class Resign:
     level: str = "single"
     kind = "resign"
@@ -122,9 +129,9 @@ class RejectResignation:
     kind = "reject-resignation"
 
 
-Move = Roll | Play | Double | Take | Drop | Beaver | Resign | AcceptResignation | RejectResignation | NextRound
-_SIMPLE = {c.kind: c for c in (Double, Take, Drop, Beaver, AcceptResignation, RejectResignation, NextRound)}
-MOVE_KINDS = ("roll", "move", "double", "take", "drop", "beaver", "resign", "accept-resignation",
+Move = Roll | Play | Double | Take | Drop | Beaver | Raccoon | Resign | AcceptResignation | RejectResignation | NextRound
+_SIMPLE = {c.kind: c for c in (Double, Take, Drop, Beaver, Raccoon, AcceptResignation, RejectResignation, NextRound)}
+MOVE_KINDS = ("roll", "move", "double", "take", "drop", "beaver", "raccoon", "resign", "accept-resignation",
               "reject-resignation", "next-round")
 
 
@@ -160,7 +167,8 @@ class State:
     game: int
     result: Result | None
     rng: Rng
-    beavered: bool = False  # ``1 - turn`` beavered: ``turn`` (the doubler) takes or drops the redouble
+    beavered: bool = False  # ``1 - turn`` beavered: ``turn`` (the doubler) takes, drops or raccoons the redouble
+    raccooned: bool = False  # ``turn`` raccooned the beaver: ``1 - turn`` (the beaverer) takes or drops
 
     def opt(self, name: str) -> Json:
         for key, value in self.options:
@@ -221,14 +229,14 @@ def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, 
     bear_off = None
     for src, dst in hops:
         if not 1 <= src <= 25 or not 0 <= dst <= 24 or dst >= src:
-            raise IllegalMove(f"{GAME_ID}.bad-step", f"step {_hop(src, dst)} in {text!r} does not move forward (bar is 25, off is 0)")
+            raise IllegalMove(f"{GAME_ID}.bad-step", f"step {_hop(src, dst)} in {nt.show(text)} does not move forward (bar is 25, off is 0)")
         if not m[src]:
-            raise IllegalMove(f"{GAME_ID}.no-checker", f"no checker of yours on {nt._name(src)} for step {_hop(src, dst)} in {text!r}")
+            raise IllegalMove(f"{GAME_ID}.no-checker", f"no checker of yours on {nt._name(src)} for step {_hop(src, dst)} in {nt.show(text)}")
         if m[BAR] and src != BAR:
-            raise IllegalMove(f"{GAME_ID}.must-enter-from-bar", f"step {_hop(src, dst)} in {text!r}: a checker on the bar must enter first")
+            raise IllegalMove(f"{GAME_ID}.must-enter-from-bar", f"step {_hop(src, dst)} in {nt.show(text)}: a checker on the bar must enter first")
         if dst:
             if o[dst] > 1:
-                raise IllegalMove(f"{GAME_ID}.blocked-point", f"step {_hop(src, dst)} in {text!r}: point {dst} holds {o[dst]} opposing checkers")
+                raise IllegalMove(f"{GAME_ID}.blocked-point", f"step {_hop(src, dst)} in {nt.show(text)}: point {dst} holds {o[dst]} opposing checkers")
             if o[dst] == 1:
                 o[dst] = 0
                 hits |= 1 << dst
@@ -237,7 +245,7 @@ def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, 
         m[src] -= 1
         m[dst] += 1
     if bear_off is not None and any(m[p] for p in range(7, 26)):
-        raise IllegalMove(f"{GAME_ID}.cannot-bear-off", f"step {_hop(*bear_off)} in {text!r}: not all your checkers are home")
+        raise IllegalMove(f"{GAME_ID}.cannot-bear-off", f"step {_hop(*bear_off)} in {nt.show(text)}: not all your checkers are home")
     return m, hits
 
 
@@ -300,7 +308,7 @@ class Backgammon(BaseEngine[State, Move]):
     def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         opts = dict(options)
         if opts["max_cube"] and not is_log2(opts["max_cube"]):
-            raise InvalidOption("options.bad-value", f"option 'max_cube' must be 0 or a power of two, got {opts['max_cube']!r}")
+            raise InvalidOption("options.bad-value", f"option 'max_cube' must be 0 or a power of two, got {nt.show(opts['max_cube'])}")
         state = State(
             options=tuple(sorted(opts.items())), sides=(START, START), phase=Phase.OPENING, turn=None, dice=(),
             cube=1, owner=None, offered=False, resign=0, score=(0, 0), crawford=False, post_crawford=False,
@@ -327,7 +335,7 @@ class Backgammon(BaseEngine[State, Move]):
             return frozenset((0, 1))
         if state.beavered:
             return frozenset((state.turn,))
-        if state.offered or state.resign:
+        if state.offered or state.resign or state.raccooned:
             return frozenset((1 - state.turn,))
         return frozenset((state.turn,))
 
@@ -353,6 +361,10 @@ class Backgammon(BaseEngine[State, Move]):
     def _may_beaver(self, state: State) -> bool:
         return _money(state) and state.opt("beaver") and state.cube * 4 <= effective_max(state.opt("max_cube"))
 
+    def _may_raccoon(self, state: State) -> bool:
+        return (_money(state) and state.opt("beaver") and state.opt("raccoon")
+                and state.cube * 4 <= effective_max(state.opt("max_cube")))
+
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if seat not in self.to_act(state):
             return []
@@ -362,6 +374,8 @@ class Backgammon(BaseEngine[State, Move]):
         if phase is Phase.OPENING:
             return [Roll()]
         if state.beavered:
+            return [Take(), Drop(), *([Raccoon()] if self._may_raccoon(state) else [])]
+        if state.raccooned:
             return [Take(), Drop()]
         if state.offered:
             return [Take(), Drop(), *([Beaver()] if self._may_beaver(state) else [])]
@@ -381,16 +395,26 @@ class Backgammon(BaseEngine[State, Move]):
         phase = state.phase
         if phase is Phase.OVER:
             require(kind == "next-round", IllegalMove, f"{GAME_ID}.round-over",
-                    f"the game is over; only 'next-round' is possible, got {kind!r}")
+                    f"the game is over; only 'next-round' is possible, got {nt.show(kind)}")
             return
         if state.beavered:
-            require(kind in ("take", "drop"), IllegalMove, f"{GAME_ID}.beaver-pending",
-                    f"seat {1 - state.turn} beavered: take the cube at {state.cube * 2} or drop ({state.cube} points)"
-                    f"{' (raccoons are not supported)' if kind == 'beaver' else ''}, got {kind!r}")
+            require(kind in ("take", "drop", "raccoon"), IllegalMove, f"{GAME_ID}.beaver-pending",
+                    f"seat {1 - state.turn} beavered: take the cube at {state.cube * 2}, drop ({state.cube} points) "
+                    f"or raccoon, got {nt.show(kind)}")
+            if kind == "raccoon":
+                require(bool(state.opt("raccoon")), IllegalMove, f"{GAME_ID}.raccoon-not-allowed",
+                        "raccoons are a money-play option and are not enabled")
+                require(self._may_raccoon(state), IllegalMove, f"{GAME_ID}.max-cube",
+                        f"a raccoon would put the cube at {state.cube * 4}, above the maximum")
+            return
+        if state.raccooned:
+            require(kind in ("take", "drop"), IllegalMove, f"{GAME_ID}.raccoon-pending",
+                    f"seat {state.turn} raccooned: take the cube at {state.cube * 2} or drop ({state.cube} points), "
+                    f"got {nt.show(kind)}")
             return
         if state.offered:
             require(kind in ("take", "drop", "beaver"), IllegalMove, f"{GAME_ID}.double-pending",
-                    f"a double to {state.cube * 2} is offered: take, drop or beaver, got {kind!r}")
+                    f"a double to {state.cube * 2} is offered: take, drop or beaver, got {nt.show(kind)}")
             if kind == "beaver":
                 require(_money(state) and bool(state.opt("beaver")), IllegalMove, f"{GAME_ID}.beaver-not-allowed",
                         "beavers are a money-play option and are not enabled")
@@ -399,22 +423,22 @@ class Backgammon(BaseEngine[State, Move]):
             return
         if state.resign:
             require(kind in ("accept-resignation", "reject-resignation"), IllegalMove, f"{GAME_ID}.resignation-pending",
-                    f"a resignation ({_level_name(state.resign)}) is offered: accept or reject it, got {kind!r}")
+                    f"a resignation ({_level_name(state.resign)}) is offered: accept or reject it, got {nt.show(kind)}")
             return
         if kind == "next-round":
             raise IllegalMove(f"{GAME_ID}.round-not-over", "the game is not over: 'next-round' is not possible")
-        if kind in ("take", "drop", "beaver"):
-            raise IllegalMove(f"{GAME_ID}.no-double-offered", f"no double is offered: {kind!r} is not possible")
+        if kind in ("take", "drop", "beaver", "raccoon"):
+            raise IllegalMove(f"{GAME_ID}.no-double-offered", f"no double is offered: {nt.show(kind)} is not possible")
         if kind in ("accept-resignation", "reject-resignation"):
-            raise IllegalMove(f"{GAME_ID}.no-resignation-offered", f"no resignation is offered: {kind!r} is not possible")
+            raise IllegalMove(f"{GAME_ID}.no-resignation-offered", f"no resignation is offered: {nt.show(kind)} is not possible")
         if phase is Phase.OPENING:
             require(kind == "roll", IllegalMove, f"{GAME_ID}.opening-roll",
-                    f"the game starts with the opening roll (one die each), got {kind!r}")
+                    f"the game starts with the opening roll (one die each), got {nt.show(kind)}")
             self._check_dice(move)
             return
         if kind == "resign":
             require(move.level in LEVELS, IllegalMove, f"{GAME_ID}.bad-resign-level",
-                    f"resign level must be one of {list(LEVELS)}, got {move.level!r}")
+                    f"resign level must be one of {list(LEVELS)}, got {nt.show(move.level)}")
             return
         if phase is Phase.ROLL:
             if kind == "double":
@@ -423,14 +447,14 @@ class Backgammon(BaseEngine[State, Move]):
                     raise IllegalMove(f"{GAME_ID}.{refusal}", _DOUBLE_REFUSALS[refusal].format(cube=state.cube, owner=state.owner))
                 return
             require(kind == "roll", IllegalMove, f"{GAME_ID}.must-roll",
-                    f"roll the dice (or double, or resign) before moving, got {kind!r}")
+                    f"roll the dice (or double, or resign) before moving, got {nt.show(kind)}")
             self._check_dice(move)
             return
         # phase MOVE
         if kind == "double":
             raise IllegalMove(f"{GAME_ID}.double-after-roll", "a double is offered before rolling, not after")
         require(kind == "move", IllegalMove, f"{GAME_ID}.must-move",
-                f"the dice {list(state.dice)} are rolled: play them, got {kind!r}")
+                f"the dice {list(state.dice)} are rolled: play them, got {nt.show(kind)}")
         self._check_play(state, move)
 
     @staticmethod
@@ -446,7 +470,7 @@ class Backgammon(BaseEngine[State, Move]):
         text = move.notation if move.notation is not None else str([list(h) for h in move.steps])
         if not plays:
             require(not move.steps, IllegalMove, f"{GAME_ID}.no-legal-play",
-                    f"nothing can be played with {d1}-{d2}: the turn is forfeited (send an empty move), got {text!r}")
+                    f"nothing can be played with {d1}-{d2}: the turn is forfeited (send an empty move), got {nt.show(text)}")
             return
         if not move.steps:
             raise IllegalMove(f"{GAME_ID}.must-move", f"{d1}-{d2} can be played: an empty move is not allowed")
@@ -456,13 +480,13 @@ class Backgammon(BaseEngine[State, Move]):
             # the dice come first: a hop no rolled die makes is a dice mismatch wherever it lands
             dice = (d1,) * 4 if d1 == d2 else (d1, d2)
             if err.code != f"{GAME_ID}.bad-step" and _dice_fit(tuple(sorted(move.steps)), dice) is None:
-                raise IllegalMove(f"{GAME_ID}.dice-mismatch", f"{text!r} cannot be made with the dice {d1}-{d2}") from None
+                raise IllegalMove(f"{GAME_ID}.dice-mismatch", f"{nt.show(text)} cannot be made with the dice {d1}-{d2}") from None
             raise
         if move.notation is not None:
             marks = nt.parse_play(move.notation)[1]
             wrong = sorted(p for p in marks if not hits >> p & 1)
             require(not wrong, IllegalMove, f"{GAME_ID}.no-hit-there",
-                    f"{text!r} marks a hit on {wrong} but no blot is hit there")
+                    f"{nt.show(text)} marks a hit on {wrong} but no blot is hit there")
         if (tuple(m), hits) in _results(me, other, d1, d2):
             return
         raise IllegalMove(*self._diagnose(state, move.steps, used, plays, text, m))
@@ -475,17 +499,17 @@ class Backgammon(BaseEngine[State, Move]):
         shown = ", ".join(legal[:6]) + (" ..." if len(legal) > 6 else "")
         fit = _dice_fit(tuple(sorted(hops)), tuple(dice))
         if fit is None:
-            return f"{GAME_ID}.dice-mismatch", f"{text!r} cannot be made with the dice {d1}-{d2}"
+            return f"{GAME_ID}.dice-mismatch", f"{nt.show(text)} cannot be made with the dice {d1}-{d2}"
         if d1 != d2 and used == 1 and fit == (min(d1, d2),) and any(
             s - t >= max(d1, d2) or t == 0 for steps in plays for s, t, _ in steps
         ):
-            return f"{GAME_ID}.must-use-larger-die", f"{text!r}: only one die can be played, and it must be the larger ({max(d1, d2)}); legal: {shown}"
+            return f"{GAME_ID}.must-use-larger-die", f"{nt.show(text)}: only one die can be played, and it must be the larger ({max(d1, d2)}); legal: {shown}"
         # a bear-off past a checker still standing higher is wrong in itself, not a die short
         overshot = any(t == 0 and any(end[p] for p in range(s + 1, 7)) for s, t in hops)
         if len(fit) < used and not overshot:
             word = "both dice" if used == 2 else f"{used} dice"
-            return f"{GAME_ID}.must-use-all-dice", f"{text!r} does not use {word}, which can be played; legal: {shown}"
-        return f"{GAME_ID}.illegal-play", f"{text!r} is not a legal play of {d1}-{d2}; legal: {shown}"
+            return f"{GAME_ID}.must-use-all-dice", f"{nt.show(text)} does not use {word}, which can be played; legal: {shown}"
+        return f"{GAME_ID}.illegal-play", f"{nt.show(text)} is not a legal play of {d1}-{d2}; legal: {shown}"
 
     # -- transitions ---------------------------------------------------------------
 
@@ -498,15 +522,21 @@ class Backgammon(BaseEngine[State, Move]):
         if kind == "double":
             return dataclasses.replace(state, offered=True)
         if kind == "take":
-            if state.beavered:  # the doubler takes the beaver: the beaverer keeps the cube
-                return dataclasses.replace(state, beavered=False, cube=state.cube * 2)
+            if state.beavered or state.raccooned:  # a beaver or raccoon taken: the beaverer keeps the cube
+                return dataclasses.replace(state, beavered=False, raccooned=False, cube=state.cube * 2)
             return dataclasses.replace(state, offered=False, cube=state.cube * 2, owner=1 - state.turn)
         if kind == "beaver":
             # take and redouble at once, keeping the cube; the doubler takes or drops the redouble
             return dataclasses.replace(state, offered=False, beavered=True, cube=state.cube * 2, owner=1 - state.turn)
+        if kind == "raccoon":
+            # the doubler takes the beaver and redoubles at once; as in GNU BG the beaverer keeps the
+            # cube (it is owned by the player not on roll), and takes or drops the raccoon
+            return dataclasses.replace(state, beavered=False, raccooned=True, cube=state.cube * 2)
         if kind == "drop":
             if state.beavered:  # a dropped beaver: the beaverer wins the cube as it stood before the beaver
                 return self._finish(state, 1 - state.turn, "drop", 1, state.cube)
+            if state.raccooned:  # a dropped raccoon: the raccooner wins the cube as it stood before it
+                return self._finish(state, state.turn, "drop", 1, state.cube)
             return self._finish(state, state.turn, "drop", 1, state.cube)
         if kind == "resign":
             return dataclasses.replace(state, resign=LEVELS.index(move.level) + 1)
@@ -556,7 +586,8 @@ class Backgammon(BaseEngine[State, Move]):
         score = list(state.score)
         score[winner] = min(_MAX_SCORE, score[winner] + points)
         return dataclasses.replace(
-            state, phase=Phase.OVER, dice=(), offered=False, beavered=False, resign=0, score=tuple(score),
+            state, phase=Phase.OVER, dice=(), offered=False, beavered=False, raccooned=False, resign=0,
+            score=tuple(score),
             result=Result(winner, how, level, state.cube, k, points),
         )
 

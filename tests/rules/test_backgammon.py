@@ -223,7 +223,7 @@ def test_match_id_decodes_as_the_manual_example() -> None:
     fields = nt.decode_match_id("QYkqASAAIAAA")
     assert fields == {
         "cube_log": 1, "owner": 0, "on_roll": 1, "crawford": 0, "game_state": 1, "turn": 1, "doubled": 0,
-        "resign": 0, "die1": 5, "die2": 2, "length": 9, "score0": 2, "score1": 4,
+        "resign": 0, "die1": 5, "die2": 2, "length": 9, "score0": 2, "score1": 4, "jacoby": 1,
     }
     assert nt.match_id(fields) == "QYkqASAAIAAA"
     state = E.new(2, 0, setup={"position_id": "4HPwATDgc/ABMA", "match_id": "QYkqASAAIAAA"})
@@ -454,7 +454,7 @@ def test_take_gives_the_cube_to_the_taker_and_only_he_may_redouble() -> None:
     assert (state.cube, state.owner, state.turn, E.to_act(state)) == (2, 1, 0, {0})
     assert code_of(state, {"kind": "double"}) == "backgammon.not-cube-owner"
     data = E.to_json(state)
-    assert data["cube"] == {"value": 2, "owner": 1, "offered": False, "beaver": False}
+    assert data["cube"] == {"value": 2, "owner": 1, "offered": False, "beaver": False, "raccoon": False}
 
 
 def test_max_cube_stops_doubling() -> None:
@@ -473,9 +473,10 @@ def test_beaver_redoubles_and_keeps_the_cube() -> None:
     assert (beavered.cube, beavered.owner, E.to_act(beavered)) == (2, 1, {0})
     assert [m.kind for m in E.legal_moves(beavered, 0)] == ["take", "drop"]
     assert code_of(beavered, {"kind": "roll"}) == "backgammon.beaver-pending"
-    assert code_of(beavered, {"kind": "beaver"}) == "backgammon.beaver-pending"  # no raccoons
+    assert code_of(beavered, {"kind": "beaver"}) == "backgammon.beaver-pending"
+    assert code_of(beavered, {"kind": "raccoon"}) == "backgammon.raccoon-not-allowed"
     data = E.to_json(beavered)
-    assert data["cube"] == {"value": 2, "owner": 1, "offered": False, "beaver": True}
+    assert data["cube"] == {"value": 2, "owner": 1, "offered": False, "beaver": True, "raccoon": False}
     assert data["xgid"].split(":")[4] == "B"
     assert E.from_json(data) == beavered
     for cube in ({"value": 2, "owner": 0, "offered": False, "beaver": True},  # the doubler cannot own it
@@ -638,17 +639,36 @@ def test_tally_scores_the_final_position() -> None:
     assert report.round == (6, 0) and report.winners == (0,) and report.breakdown[0]["result"] == "backgammon"
 
 
-def test_tally_from_an_xgid() -> None:
-    bottom = nt.xgid((0,) * 25, (0,) * 11 + (15,) + (0,) * 13, {
-        "cube_log": 2, "cube_pos": -1, "turn": 1, "dice": "00", "score_bottom": 0, "score_top": 0, "flags": 0,
-        "length": 0, "max_cube_log": 10})
-    assert E.score_tally({"winner": 0, "cube": 4, "owner": 1, "xgid": bottom}).round == (8, 0)
+def test_tally_needs_the_final_board_and_says_so() -> None:
+    """docs/rules/backgammon.md §10: a tally is the winner and the final board; the schema
+    requires exactly what the engine reads, and no message quotes Python internals."""
+    required = {name for name, field in schemas.TallySchema().fields.items() if field.required}
+    assert required == {"winner", "points", "bar", "off"}
+    pts, bar, off = side_json({12: 15})
+    base = {"winner": 0, "points": [[0] * 24, pts], "bar": [0, bar], "off": [15, off]}
+    for key in ("points", "winner", "bar", "off"):
+        partial = {k: v for k, v in base.items() if k != key}
+        assert key in schemas.TallySchema().validate(partial)
+        with pytest.raises(InvalidState) as err:
+            E.score_tally(partial)
+        assert err.value.code == "backgammon.bad-tally"
+        assert "KeyError" not in err.value.message and "None" not in err.value.message
+    for bad in ({**base, "points": [[0] * 24, None]}, {**base, "cube": 3}, {**base, "owner": 0},
+                {**base, "jacoby": "yes"}, {**base, "match_length": -1}, {**base, "xgid": "XGID=x"}, [1, 2]):
+        with pytest.raises(InvalidState) as err:
+            E.score_tally(bad)
+        assert err.value.code == "backgammon.bad-tally"
+        assert "Error" not in err.value.message and "None" not in err.value.message and "^" not in err.value.message
 
 
 def test_tally_rejects_a_winner_with_checkers_left() -> None:
+    start, bar, off = side_json(START)
     with pytest.raises(InvalidState) as err:
-        E.score_tally({"winner": 1, "cube": 1, "position_id": "4HPwATDgc/ABMA"})
+        E.score_tally({"winner": 1, "cube": 1, "points": [start, start], "bar": [0, 0], "off": [0, 0]})
     assert err.value.code == "backgammon.winner-not-off"
+    with pytest.raises(InvalidState) as err:
+        E.score_tally({"winner": 1, "points": [start, start], "bar": [0, 0], "off": [0, 1]})
+    assert err.value.code == "backgammon.checker-count"
 
 
 # --------------------------------------------------------------------------- schemas over playouts
@@ -794,7 +814,7 @@ def test_automatic_doubles_on_opening_ties() -> None:
     state = E.apply(state, 1, E.move_from_json({"kind": "roll", "dice": [2, 2]}))
     assert (state.cube, state.owner, state.phase.value) == (4, None, "opening")
     state = E.apply(state, 0, E.move_from_json({"kind": "roll", "dice": [6, 1]}))
-    assert state.turn == 0 and E.to_json(state)["cube"] == {"value": 4, "owner": None, "offered": False, "beaver": False}
+    assert state.turn == 0 and E.to_json(state)["cube"] == {"value": 4, "owner": None, "offered": False, "beaver": False, "raccoon": False}
     assert E.from_json(E.to_json(state)) == state
     plain = E.apply(E.new(2, 3, {"cube": "on"}), 0, E.move_from_json({"kind": "roll", "dice": [4, 4]}))
     assert plain.cube == 1
@@ -1027,3 +1047,141 @@ def test_a_play_with_a_die_not_rolled_is_a_dice_mismatch() -> None:
     doubles = position(START, START, (3, 3))
     assert code_of(doubles, {"kind": "move", "notation": "13/7 8/4"}) == "backgammon.dice-mismatch"
     assert code_of(doubles, {"kind": "move", "notation": "13/7"}) == "backgammon.must-use-all-dice"
+
+
+def test_xgid_of_a_money_game_with_a_turned_cube_and_a_session_score() -> None:
+    """docs/rules/backgammon.md §9.3: eXtreme Gammon's money XGIDs carry the session score and
+    the Jacoby (1) and beaver (2) flags; a turned cube means the cube is in use.
+
+    XGID=-b----E-C---eE---c-e----B-:1:-1:1:00:23:21:3:0:10 -- the start position, cube 2 owned
+    by the top player (seat 1), bottom (seat 0) on roll, session score 23-21, Jacoby and beavers.
+    """
+    xg = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:00:23:21:3:0:10"
+    state = E.new(2, 0, setup={"xgid": xg})
+    opts = E.options_of(state)
+    assert (state.cube, state.owner, state.turn, state.score, state.phase.value) == (2, 1, 0, (23, 21), "roll")
+    assert (opts["match_length"], opts["cube"], opts["jacoby"], opts["beaver"]) == (0, "on", True, True)
+    assert E.to_json(state)["xgid"] == xg
+    assert E.from_json(E.to_json(state)) == state
+    # the owner of a turned cube doubles on in money play; the score counts the session on
+    assert code_of(state, {"kind": "double"}) == "backgammon.not-cube-owner"
+    won = mv(mv(state, 0, {"kind": "resign", "level": "single"}), 1, {"kind": "accept-resignation"})
+    assert E.scores(won).round == (0, 2) and E.scores(won).totals == (23, 23)
+    with pytest.raises(InvalidState) as err:
+        E.new(2, 0, {"cube": "off"}, setup={"xgid": xg})
+    assert err.value.code == "backgammon.bad-setup"
+
+
+def test_ids_after_a_take_in_money_play_read_back() -> None:
+    """docs/rules/backgammon.md §9: after a take in money play (cube on, Jacoby) the state's own
+    XGID and Position/Match IDs give the same game through ``new``; the Match ID's Jacoby bit
+    (bit 66, stored by GNU BG as "not Jacoby") carries the Jacoby rule."""
+    state = mv(mv(position(START, START, options={"cube": "on", "jacoby": True}), 0, {"kind": "double"}),
+               1, {"kind": "take"})
+    data = E.to_json(state)
+    assert nt.decode_match_id(data["match_id"])["jacoby"] == 1
+    for setup in ({"xgid": data["xgid"]}, {"position_id": data["position_id"], "match_id": data["match_id"]}):
+        again = E.new(2, 0, setup=setup)
+        assert (again.sides, again.cube, again.owner, again.turn, again.score) == (state.sides, 2, 1, 0, (0, 0))
+        assert E.options_of(again)["jacoby"] and E.to_json(again)["match_id"] == data["match_id"]
+    plain = E.to_json(position(START, START, options={"cube": "on"}))["match_id"]
+    assert nt.decode_match_id(plain)["jacoby"] == 0
+    assert not E.options_of(E.new(2, 0, setup={"position_id": "4HPwATDgc/ABMA", "match_id": plain}))["jacoby"]
+
+
+def test_raccoon_redoubles_a_beaver() -> None:
+    """docs/rules/backgammon.md §6.3 (option ``raccoon``, money play with beavers): after a beaver
+    the doubler may raccoon: take the beaver and redouble at once. As in GNU BG the beaverer keeps
+    the cube and takes (cube x8 from before the double) or drops (the raccooner scores x4)."""
+    opts = {"cube": "on", "beaver": True, "raccoon": True}
+    beavered = mv(mv(position(START, START, options=opts), 0, {"kind": "double"}), 1, {"kind": "beaver"})
+    assert [m.kind for m in E.legal_moves(beavered, 0)] == ["take", "drop", "raccoon"]
+    raccooned = mv(beavered, 0, {"kind": "raccoon"})
+    assert (raccooned.cube, raccooned.owner, E.to_act(raccooned)) == (4, 1, {1})
+    assert [m.kind for m in E.legal_moves(raccooned, 1)] == ["take", "drop"]
+    assert code_of(raccooned, {"kind": "beaver"}, seat=1) == "backgammon.raccoon-pending"
+    data = E.to_json(raccooned)
+    assert data["cube"]["raccoon"] and data["xgid"].split(":")[4] == "R"
+    fields = nt.decode_match_id(data["match_id"])
+    assert (fields["doubled"], fields["on_roll"], fields["turn"], fields["owner"]) == (1, 0, 1, 1)
+    for setup in ({"xgid": data["xgid"]}, {"position_id": data["position_id"], "match_id": data["match_id"]}):
+        again = E.new(2, 0, setup=setup)
+        assert (again.raccooned, again.cube, again.owner, E.to_act(again)) == (True, 4, 1, {1})
+    taken = mv(raccooned, 1, {"kind": "take"})
+    assert (taken.cube, taken.owner, taken.turn, E.to_act(taken)) == (8, 1, 0, {0})
+    dropped = mv(raccooned, 1, {"kind": "drop"})
+    assert E.scores(dropped).round == (4, 0)
+    no_raccoon = mv(mv(position(START, START, options={"cube": "on", "beaver": True}), 0, {"kind": "double"}),
+                    1, {"kind": "beaver"})
+    assert code_of(no_raccoon, {"kind": "raccoon"}) == "backgammon.raccoon-not-allowed"
+
+
+_ROUND_TRIP_OPTIONS = [
+    {"cube": "on"}, {"cube": "on", "jacoby": True, "beaver": True, "raccoon": True},
+    {"cube": "on", "automatic_doubles": True, "max_cube": 64}, {"match_length": 5}, {"match_length": 3, "crawford": False},
+]
+
+
+def playout_states(seed: int, options: dict, limit: int = 400):
+    rnd = random.Random(seed)
+    state = E.new(2, seed, options)
+    for _ in range(limit):
+        yield state
+        acting = E.to_act(state)
+        if not acting:
+            return
+        seat = rnd.choice(sorted(acting))
+        moves = E.legal_moves(state, seat)
+        cube = [m for m in moves if m.kind in ("double", "take", "beaver", "raccoon")]
+        calm = [m for m in moves if m.kind != "resign" or rnd.random() < 0.02] or moves
+        state = E.apply(state, seat, rnd.choice(cube if cube and rnd.random() < 0.5 else calm))
+
+
+def test_round_trip_playouts_reach_every_cube_state() -> None:
+    """The round trip of every exported ID on seeds 0..59, whose playouts reach what they must."""
+    seen = set()
+    for seed in range(60):
+        for state in playout_states(seed, _ROUND_TRIP_OPTIONS[seed % len(_ROUND_TRIP_OPTIONS)]):
+            check_round_trip(state)
+            seen |= {name for name, flag in (
+                ("offered", state.offered), ("beaver", state.beavered), ("raccoon", state.raccooned),
+                ("resign", state.resign), ("owned", state.owner is not None), ("crawford", state.crawford),
+                ("centred>1", state.cube > 1 and state.owner is None), ("opening", state.phase.value == "opening"),
+                ("over", state.phase.value == "over"), ("move", state.phase.value == "move")) if flag}
+    assert seen == {"offered", "beaver", "raccoon", "resign", "owned", "crawford", "centred>1", "opening", "over",
+                    "move"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), which=st.integers(0, len(_ROUND_TRIP_OPTIONS) - 1))
+def test_every_exported_id_reads_back(seed, which) -> None:
+    """docs/rules/backgammon.md §9: over playout states (cube actions, beavers, raccoons,
+    resignations, automatic doubles, Crawford) state -> XGID -> new(setup) gives the same
+    position, cube, score and turn (an XGID cannot carry a resignation), and Position ID +
+    Match ID give that and the pending resignation. A finished game is not a setup."""
+    for state in playout_states(seed, _ROUND_TRIP_OPTIONS[which]):
+        check_round_trip(state)
+
+
+def check_round_trip(state) -> None:
+    """State -> IDs -> new(setup): the same game (see the property test)."""
+    data = E.to_json(state)
+    ids = {"position_id": data["position_id"], "match_id": data["match_id"]}
+    if state.phase.value == "over":
+        with pytest.raises(InvalidState) as err:
+            E.new(2, 0, setup=ids)
+        assert err.value.code == "backgammon.setup-game-over"
+        return
+    key = (state.sides, state.cube, state.owner, state.score, state.turn, state.dice, state.offered,
+           state.beavered, state.raccooned, state.crawford)
+    by_ids = E.new(2, 0, setup=ids)
+    assert (by_ids.sides, by_ids.cube, by_ids.owner, by_ids.score, by_ids.turn, by_ids.dice, by_ids.offered,
+            by_ids.beavered, by_ids.raccooned, by_ids.crawford, by_ids.resign) == (*key, state.resign)
+    assert E.to_json(by_ids)["match_id"] == data["match_id"]
+    if state.phase.value == "opening":
+        return  # an XGID has no opening roll: it reads as seat 0 to roll
+    by_xg = E.new(2, 0, setup={"xgid": data["xgid"]})
+    assert (by_xg.sides, by_xg.cube, by_xg.owner, by_xg.score, by_xg.turn, by_xg.dice, by_xg.offered,
+            by_xg.beavered, by_xg.raccooned, by_xg.crawford) == key
+    if not state.resign:
+        assert E.to_json(by_xg)["xgid"] == data["xgid"]
