@@ -164,7 +164,7 @@ class State:
     score: tuple[int, int]
     crawford: bool
     post_crawford: bool
-    game: int
+    round: int  # the game of the match, 1-based
     result: Result | None
     rng: Rng
     beavered: bool = False  # ``1 - turn`` beavered: ``turn`` (the doubler) takes, drops or raccoons the redouble
@@ -312,7 +312,7 @@ class Backgammon(BaseEngine[State, Move]):
         state = State(
             options=tuple(sorted(opts.items())), sides=(START, START), phase=Phase.OPENING, turn=None, dice=(),
             cube=1, owner=None, offered=False, resign=0, score=(0, 0), crawford=False, post_crawford=False,
-            game=1, result=None, rng=rng,
+            round=1, result=None, rng=rng,
         )
         if setup is None:
             return state
@@ -596,7 +596,7 @@ class Backgammon(BaseEngine[State, Move]):
                                        state.crawford, state.post_crawford)
         return dataclasses.replace(
             state, sides=(START, START), phase=Phase.OPENING, turn=None, dice=(), cube=1, owner=None,
-            offered=False, resign=0, crawford=crawford, post_crawford=post, game=state.game + 1, result=None,
+            offered=False, resign=0, crawford=crawford, post_crawford=post, round=state.round + 1, result=None,
         )
 
     # -- results -------------------------------------------------------------------

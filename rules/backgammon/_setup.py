@@ -27,6 +27,7 @@ from ._engine import (
 )
 
 _HOWS = ("bear-off", "drop", "resign")
+COLORS = ("white", "black")  # labels of seats 0 and 1 (the XGID's bottom and top player)
 _MAX_SCORE = 9999
 _MATCH_STATE = {"bear-off": 2, "resign": 3, "drop": 4}
 
@@ -105,7 +106,8 @@ def state_to_json(state: State) -> Json:
                  "raccoon": state.raccooned},
         "resign": LEVELS[state.resign - 1] if state.resign else None,
         "match": {"length": state.opt("match_length"), "score": list(state.score), "crawford": state.crawford,
-                  "post_crawford": state.post_crawford, "game": state.game},
+                  "post_crawford": state.post_crawford},
+        "round": state.round,
         "result": None if res is None else {
             "winner": res.winner, "how": res.how, "level": LEVELS[res.level - 1], "cube": res.cube,
             "multiplier": res.multiplier, "points": res.points,
@@ -114,6 +116,7 @@ def state_to_json(state: State) -> Json:
         "position_id": pos,
         "match_id": mid,
         "xgid": xg,
+        "colors": list(COLORS),
         "rng": state.rng.to_json(),
     }
 
@@ -199,7 +202,7 @@ def _state_from_json(engine, data: Json) -> State:
         raise _bad("bad-state", f"match.score must have 2 entries, got {_show(match['score'])}")
     crawford = _bool(match["crawford"], "match.crawford")
     post = _bool(match["post_crawford"], "match.post_crawford")
-    game = _int(match["game"], 1, 10**6, "match.game")
+    rnd = _int(data["round"], 1, 10**6, "round")
     res_j = data["result"]
     result = None
     if res_j is not None:
@@ -211,11 +214,13 @@ def _state_from_json(engine, data: Json) -> State:
             _int(res_j["cube"], 1, CUBE_LIMIT, "result.cube"), _int(res_j["multiplier"], 1, 3, "result.multiplier"),
             _int(res_j["points"], 1, 3 * CUBE_LIMIT, "result.points"),
         )
+    if "colors" in data and data["colors"] != list(COLORS):
+        raise _bad("bad-state", f"colors are the labels {list(COLORS)}, got {_show(data['colors'])}")
     rng = Rng.from_json(data["rng"])
     state = State(
         options=tuple(sorted(options.items())), sides=(sides[0], sides[1]), phase=phase, turn=turn, dice=dice,
         cube=cube, owner=owner, offered=offered, resign=resign, score=score, crawford=crawford,
-        post_crawford=post, game=game, result=result, rng=rng, beavered=beavered, raccooned=raccooned,
+        post_crawford=post, round=rnd, result=result, rng=rng, beavered=beavered, raccooned=raccooned,
     )
     _check_consistency(state)
     expected = state_to_json(state)
@@ -281,8 +286,13 @@ def _check_consistency(state: State) -> None:
             raise _bad("bad-result", "result points must be multiplier x cube, with the game's cube")
         if res.how == "drop" and res.multiplier != 1:
             raise _bad("bad-result", "a dropped double scores the cube value, multiplier 1")
-        if res.how != "drop" and res.multiplier not in (1, res.level):
-            raise _bad("bad-result", "the multiplier is the level (or 1 under the Jacoby rule)")
+        if res.how != "drop" and res.multiplier != res.level and not (
+                res.multiplier == 1 and not length and state.opt("jacoby") and state.owner is None):
+            raise _bad("bad-result", "the multiplier is the level (1 for a gammon or backgammon only under the "
+                       "Jacoby rule, in money play, with the cube never turned)")
+        if (res.how == "bear-off" and res.winner != turn) or (res.how == "resign" and res.winner != 1 - turn):
+            raise _bad("bad-result", "a bear-off is won by the player on turn, a resignation by the other",
+                       seat=res.winner)
         if state.score[res.winner] < res.points:
             raise _bad("bad-result", "the match score does not include the game's points")
     if length:
@@ -297,8 +307,19 @@ def _check_consistency(state: State) -> None:
             raise _bad("bad-crawford", "Crawford flags are set but the Crawford rule is off")
         if state.crawford and max(state.score) < length - 1:
             raise _bad("bad-crawford", f"the Crawford game needs a player at {length - 1}")
+        if state.post_crawford and max(state.score) < length - 1:
+            raise _bad("bad-crawford", f"post-Crawford games need a player at {length - 1}")
+        if (length > 1 and phase is not Phase.OVER and state.opt("crawford") and max(state.score) == length - 1
+                and not (state.crawford or state.post_crawford)):
+            raise _bad("bad-crawford", f"with a player at {length - 1} this game is the Crawford game or post-Crawford")
+        played = state.round - (phase is not Phase.OVER)  # games finished, each worth a point at least
+        if sum(state.score) < played:
+            raise _bad("bad-round", f"{played} game(s) finished but the match score is only "
+                       f"{state.score[0]}-{state.score[1]}", expected=played, got=sum(state.score))
     elif state.crawford or state.post_crawford:
         raise _bad("bad-crawford", "Crawford flags belong to match play")
+    elif state.round != 1:
+        raise _bad("bad-round", f"money play is a single game: round 1, got {state.round}", expected=1, got=state.round)
 
 
 # --------------------------------------------------------------------------- moves

@@ -41,7 +41,6 @@ class MatchSchema(Schema):
     score = _pair(int_field(0, 9999), required=True)
     crawford = fields.Boolean(required=True)
     post_crawford = fields.Boolean(required=True)
-    game = int_field(1, 10**6, required=True)
 
 
 class ResultSchema(Schema):
@@ -65,6 +64,9 @@ class _ViewFields(Schema):
     cube = fields.Nested(CubeSchema, required=True)
     resign = fields.String(required=True, allow_none=True, validate=validate.OneOf(_LEVELS))
     match = fields.Nested(MatchSchema, required=True)
+    round = int_field(1, 10**6, required=True, metadata={"description": "the game of the match, 1-based (1 in money play)"})
+    colors = list_field(fields.String(validate=validate.OneOf(["white", "black"])), 2, 2, required=True,
+                        metadata={"description": "labels only: seat 0 plays white, seat 1 black"})
     result = fields.Nested(ResultSchema, required=True, allow_none=True)
     pips = _pair(int_field(0, 375), required=True)
     position_id = fields.String(required=True, validate=validate.Regexp(_POSITION_ID))

@@ -286,7 +286,7 @@ def crawford_state(score, crawford=False, post=False, phase="over"):
         del data[key]
     data["match"].update(score=list(score), crawford=crawford, post_crawford=post)
     if phase == "over":
-        data.update(phase="over", turn=0, result={"winner": 0, "how": "resign", "level": "single", "cube": 1,
+        data.update(phase="over", turn=1, result={"winner": 0, "how": "resign", "level": "single", "cube": 1,
                                                   "multiplier": 1, "points": 1})
     return E.from_json(data)
 
@@ -526,7 +526,7 @@ def test_match_goes_on_with_next_round_and_ends_at_n() -> None:
     assert E.round_over(state) and E.to_act(state) == {0, 1} and E.outcome(state) is None
     assert E.scores(state).totals == (2, 0) and not E.scores(state).winners
     state = E.apply(state, 1, E.move_from_json({"kind": "next-round"}))
-    assert state.phase.value == "opening" and state.game == 2 and state.crawford  # 2 = N-1
+    assert state.phase.value == "opening" and state.round == 2 and state.crawford  # 2 = N-1
     data = strip_ids(E.to_json(state))
     data["points"][0], data["bar"][0], data["off"][0] = side_json({1: 1})
     data["points"][1], data["bar"][1], data["off"][1] = side_json({3: 2})
@@ -550,7 +550,7 @@ def test_position_id_puts_the_player_not_on_roll_first() -> None:
 def test_setup_from_ids_round_trips() -> None:
     state = position({"bar": 1, 6: 5, 8: 3, 13: 6}, {1: 2, 2: 2, 3: 2, 4: 2, 13: 7}, (5, 3), seat=1,
                      options={"match_length": 7}, match={"length": 7, "score": [3, 5], "crawford": False,
-                                                         "post_crawford": False, "game": 4},
+                                                         "post_crawford": False}, round=4,
                      cube={"value": 2, "owner": 0, "offered": False})
     data = E.to_json(state)
     again = E.new(2, 0, setup={"position_id": data["position_id"], "match_id": data["match_id"]})
@@ -938,13 +938,13 @@ def test_dropped_double_in_post_crawford_match_adds_the_pre_offer_cube() -> None
     seat 0 scores 1 (4-4) and the match goes on; at 4-4 a drop ends it 5-4."""
     opts = {"match_length": 5}
     state = position(START, START, options=opts,
-                     match={"length": 5, "score": [3, 4], "crawford": False, "post_crawford": True, "game": 5})
+                     match={"length": 5, "score": [3, 4], "crawford": False, "post_crawford": True}, round=5)
     done = mv(mv(state, 0, {"kind": "double"}), 1, {"kind": "drop"})
     assert E.scores(done).totals == (4, 4) and E.outcome(done) is None and E.to_act(done) == {0, 1}
     nxt = mv(done, 0, {"kind": "next-round"})
     assert (nxt.crawford, nxt.post_crawford, nxt.cube, nxt.owner) == (False, True, 1, None)
     state = position(START, START, options=opts,
-                     match={"length": 5, "score": [4, 4], "crawford": False, "post_crawford": True, "game": 6})
+                     match={"length": 5, "score": [4, 4], "crawford": False, "post_crawford": True}, round=6)
     done = mv(mv(state, 0, {"kind": "double"}), 1, {"kind": "drop"})
     assert E.outcome(done).winners == (0,) and E.outcome(done).reason == "match" and E.to_act(done) == frozenset()
 
