@@ -11,19 +11,18 @@ from functools import lru_cache
 from rules.base import (
     BaseEngine,
     IllegalMove,
-    InvalidOption,
     Json,
     NextRound,
     Option,
     Outcome,
     Rng,
     ScoreReport,
-    require,
 )
 
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
-from ._cube import CUBE_LIMIT, LEVELS, effective_max, game_points, is_log2, next_crawford
+from ._codes import CODES
+from ._cube import LEVELS, effective_max, game_points, next_crawford
 from ._moves import generate, result_of
 
 GAME_ID = "backgammon"
@@ -53,7 +52,7 @@ OPTIONS: Mapping[str, Option] = {
     ),
     "max_cube": Option(
         0, "the highest cube value allowed (a power of two); 0 is no limit (2**15, the Match ID's limit)",
-        type="integer", minimum=0, maximum=CUBE_LIMIT,
+        choices=(0, *(1 << k for k in range(16))),
     ),
 }
 
@@ -205,7 +204,12 @@ def _mover(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return state.sides[t], state.sides[1 - t]
 
 
-def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, int], ...], text: str) -> tuple[list[int], int]:
+def _text(move: Play) -> str:
+    """How a play was written, for messages: its notation, or its steps."""
+    return move.notation if move.notation is not None else str([list(h) for h in move.steps])
+
+
+def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, int], ...], move: Play) -> tuple[list[int], int]:
     """Apply submitted hops, highest source first: (mover's 26 counts, bitmask of points hit).
 
     The order a play is written in does not matter (``13/10 bar/20`` is ``bar/20 13/10``):
@@ -229,14 +233,18 @@ def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, 
     bear_off = None
     for src, dst in hops:
         if not 1 <= src <= 25 or not 0 <= dst <= 24 or dst >= src:
-            raise IllegalMove(f"{GAME_ID}.bad-step", f"step {_hop(src, dst)} in {nt.show(text)} does not move forward (bar is 25, off is 0)")
+            raise IllegalMove(f"{GAME_ID}.bad-step", f"step {_hop(src, dst)} in {nt.show(_text(move))} does not move "
+                              "forward (bar is 25, off is 0)", got=[src, dst])
         if not m[src]:
-            raise IllegalMove(f"{GAME_ID}.no-checker", f"no checker of yours on {nt._name(src)} for step {_hop(src, dst)} in {nt.show(text)}")
+            raise IllegalMove(f"{GAME_ID}.no-checker", f"no checker of yours on {nt._name(src)} for step "
+                              f"{_hop(src, dst)} in {nt.show(_text(move))}", point=nt._name(src))
         if m[BAR] and src != BAR:
-            raise IllegalMove(f"{GAME_ID}.must-enter-from-bar", f"step {_hop(src, dst)} in {nt.show(text)}: a checker on the bar must enter first")
+            raise IllegalMove(f"{GAME_ID}.must-enter-from-bar", f"step {_hop(src, dst)} in {nt.show(_text(move))}: "
+                              "a checker on the bar must enter first")
         if dst:
             if o[dst] > 1:
-                raise IllegalMove(f"{GAME_ID}.blocked-point", f"step {_hop(src, dst)} in {nt.show(text)}: point {dst} holds {o[dst]} opposing checkers")
+                raise IllegalMove(f"{GAME_ID}.blocked-point", f"step {_hop(src, dst)} in {nt.show(_text(move))}: "
+                                  f"point {dst} holds {o[dst]} opposing checkers", point=dst)
             if o[dst] == 1:
                 o[dst] = 0
                 hits |= 1 << dst
@@ -245,7 +253,8 @@ def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, 
         m[src] -= 1
         m[dst] += 1
     if bear_off is not None and any(m[p] for p in range(7, 26)):
-        raise IllegalMove(f"{GAME_ID}.cannot-bear-off", f"step {_hop(*bear_off)} in {nt.show(text)}: not all your checkers are home")
+        raise IllegalMove(f"{GAME_ID}.cannot-bear-off", f"step {_hop(*bear_off)} in {nt.show(_text(move))}: "
+                          "not all your checkers are home", point=bear_off[0])
     return m, hits
 
 
@@ -302,13 +311,12 @@ class Backgammon(BaseEngine[State, Move]):
     options = OPTIONS
     move_kinds = MOVE_KINDS
     legal_moves_complete = True
+    codes = CODES
 
     # -- creation ------------------------------------------------------------------
 
     def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         opts = dict(options)
-        if opts["max_cube"] and not is_log2(opts["max_cube"]):
-            raise InvalidOption("options.bad-value", f"option 'max_cube' must be 0 or a power of two, got {nt.show(opts['max_cube'])}")
         state = State(
             options=tuple(sorted(opts.items())), sides=(START, START), phase=Phase.OPENING, turn=None, dice=(),
             cube=1, owner=None, offered=False, resign=0, score=(0, 0), crawford=False, post_crawford=False,
@@ -393,105 +401,129 @@ class Backgammon(BaseEngine[State, Move]):
         self.check_turn(state, seat)
         kind = move.kind
         phase = state.phase
+        if phase is Phase.MOVE and kind == "move" and not state.resign:  # the hot path first
+            self._check_play(state, move)
+            return
         if phase is Phase.OVER:
-            require(kind == "next-round", IllegalMove, f"{GAME_ID}.round-over",
-                    f"the game is over; only 'next-round' is possible, got {nt.show(kind)}")
+            if kind != "next-round":
+                raise IllegalMove(f"{GAME_ID}.round-over",
+                                  f"the game is over; only 'next-round' is possible, got {nt.show(kind)}", got=kind)
             return
         if state.beavered:
-            require(kind in ("take", "drop", "raccoon"), IllegalMove, f"{GAME_ID}.beaver-pending",
-                    f"seat {1 - state.turn} beavered: take the cube at {state.cube * 2}, drop ({state.cube} points) "
-                    f"or raccoon, got {nt.show(kind)}")
+            if kind not in ("take", "drop", "raccoon"):
+                raise IllegalMove(f"{GAME_ID}.beaver-pending",
+                                  f"seat {1 - state.turn} beavered: take the cube at {state.cube * 2}, drop "
+                                  f"({state.cube} points) or raccoon, got {nt.show(kind)}", seat=1 - state.turn, got=kind)
             if kind == "raccoon":
-                require(bool(state.opt("raccoon")), IllegalMove, f"{GAME_ID}.raccoon-not-allowed",
-                        "raccoons are a money-play option and are not enabled")
-                require(self._may_raccoon(state), IllegalMove, f"{GAME_ID}.max-cube",
-                        f"a raccoon would put the cube at {state.cube * 4}, above the maximum")
+                if not state.opt("raccoon"):
+                    raise IllegalMove(f"{GAME_ID}.raccoon-not-allowed", "raccoons are a money-play option and are not enabled")
+                if not self._may_raccoon(state):
+                    raise IllegalMove(f"{GAME_ID}.max-cube", f"a raccoon would put the cube at {state.cube * 4}, "
+                                      "above the maximum", got=state.cube * 4)
             return
         if state.raccooned:
-            require(kind in ("take", "drop"), IllegalMove, f"{GAME_ID}.raccoon-pending",
-                    f"seat {state.turn} raccooned: take the cube at {state.cube * 2} or drop ({state.cube} points), "
-                    f"got {nt.show(kind)}")
+            if kind not in ("take", "drop"):
+                raise IllegalMove(f"{GAME_ID}.raccoon-pending",
+                                  f"seat {state.turn} raccooned: take the cube at {state.cube * 2} or drop "
+                                  f"({state.cube} points), got {nt.show(kind)}", seat=state.turn, got=kind)
             return
         if state.offered:
-            require(kind in ("take", "drop", "beaver"), IllegalMove, f"{GAME_ID}.double-pending",
-                    f"a double to {state.cube * 2} is offered: take, drop or beaver, got {nt.show(kind)}")
+            if kind not in ("take", "drop", "beaver"):
+                raise IllegalMove(f"{GAME_ID}.double-pending", f"a double to {state.cube * 2} is offered: take, drop "
+                                  f"or beaver, got {nt.show(kind)}", expected=state.cube * 2, got=kind)
             if kind == "beaver":
-                require(_money(state) and bool(state.opt("beaver")), IllegalMove, f"{GAME_ID}.beaver-not-allowed",
-                        "beavers are a money-play option and are not enabled")
-                require(self._may_beaver(state), IllegalMove, f"{GAME_ID}.max-cube",
-                        f"a beaver would put the cube at {state.cube * 4}, above the maximum")
+                if not (_money(state) and state.opt("beaver")):
+                    raise IllegalMove(f"{GAME_ID}.beaver-not-allowed", "beavers are a money-play option and are not enabled")
+                if not self._may_beaver(state):
+                    raise IllegalMove(f"{GAME_ID}.max-cube", f"a beaver would put the cube at {state.cube * 4}, "
+                                      "above the maximum", got=state.cube * 4)
             return
         if state.resign:
-            require(kind in ("accept-resignation", "reject-resignation"), IllegalMove, f"{GAME_ID}.resignation-pending",
-                    f"a resignation ({_level_name(state.resign)}) is offered: accept or reject it, got {nt.show(kind)}")
+            if kind not in ("accept-resignation", "reject-resignation"):
+                raise IllegalMove(f"{GAME_ID}.resignation-pending", f"a resignation ({_level_name(state.resign)}) is "
+                                  f"offered: accept or reject it, got {nt.show(kind)}", seat=state.turn, got=kind)
             return
         if kind == "next-round":
             raise IllegalMove(f"{GAME_ID}.round-not-over", "the game is not over: 'next-round' is not possible")
         if kind in ("take", "drop", "beaver", "raccoon"):
-            raise IllegalMove(f"{GAME_ID}.no-double-offered", f"no double is offered: {nt.show(kind)} is not possible")
+            raise IllegalMove(f"{GAME_ID}.no-double-offered", f"no double is offered: {nt.show(kind)} is not possible",
+                              got=kind)
         if kind in ("accept-resignation", "reject-resignation"):
-            raise IllegalMove(f"{GAME_ID}.no-resignation-offered", f"no resignation is offered: {nt.show(kind)} is not possible")
+            raise IllegalMove(f"{GAME_ID}.no-resignation-offered",
+                              f"no resignation is offered: {nt.show(kind)} is not possible", got=kind)
         if phase is Phase.OPENING:
-            require(kind == "roll", IllegalMove, f"{GAME_ID}.opening-roll",
-                    f"the game starts with the opening roll (one die each), got {nt.show(kind)}")
+            if kind != "roll":
+                raise IllegalMove(f"{GAME_ID}.opening-roll",
+                                  f"the game starts with the opening roll (one die each), got {nt.show(kind)}", got=kind)
             self._check_dice(move)
             return
         if kind == "resign":
-            require(move.level in LEVELS, IllegalMove, f"{GAME_ID}.bad-resign-level",
-                    f"resign level must be one of {list(LEVELS)}, got {nt.show(move.level)}")
+            if move.level not in LEVELS:
+                raise IllegalMove(f"{GAME_ID}.bad-resign-level",
+                                  f"resign level must be one of {list(LEVELS)}, got {nt.show(move.level)}", got=move.level)
             return
         if phase is Phase.ROLL:
             if kind == "double":
                 refusal = self.may_double(state, seat)
                 if refusal is not None:
-                    raise IllegalMove(f"{GAME_ID}.{refusal}", _DOUBLE_REFUSALS[refusal].format(cube=state.cube, owner=state.owner))
+                    raise IllegalMove(f"{GAME_ID}.{refusal}",
+                                      _DOUBLE_REFUSALS[refusal].format(cube=state.cube, owner=state.owner),
+                                      **({"seat": state.owner} if refusal == "not-cube-owner" else {}),
+                                      **({"got": state.cube * 2} if refusal == "max-cube" else {}))
                 return
-            require(kind == "roll", IllegalMove, f"{GAME_ID}.must-roll",
-                    f"roll the dice (or double, or resign) before moving, got {nt.show(kind)}")
+            if kind != "roll":
+                raise IllegalMove(f"{GAME_ID}.must-roll",
+                                  f"roll the dice (or double, or resign) before moving, got {nt.show(kind)}", got=kind)
             self._check_dice(move)
             return
         # phase MOVE
         if kind == "double":
             raise IllegalMove(f"{GAME_ID}.double-after-roll", "a double is offered before rolling, not after")
-        require(kind == "move", IllegalMove, f"{GAME_ID}.must-move",
-                f"the dice {list(state.dice)} are rolled: play them, got {nt.show(kind)}")
+        if kind != "move":
+            raise IllegalMove(f"{GAME_ID}.must-move", f"the dice {list(state.dice)} are rolled: play them, "
+                              f"got {nt.show(kind)}", got=kind)
         self._check_play(state, move)
 
     @staticmethod
     def _check_dice(move: Roll) -> None:
-        if move.dice is not None:
-            require(len(move.dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in move.dice),
-                    IllegalMove, f"{GAME_ID}.bad-dice", f"dice must be two numbers 1-6, got {list(move.dice)!r}")
+        if move.dice is not None and not (
+                len(move.dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in move.dice)):
+            raise IllegalMove(f"{GAME_ID}.bad-dice", f"dice must be two numbers 1-6, got {nt.show(list(move.dice))}",
+                              got=list(move.dice))
 
     def _check_play(self, state: State, move: Play) -> None:
         me, other = _mover(state)
         d1, d2 = state.dice
         used, plays = _plays(me, other, d1, d2)
-        text = move.notation if move.notation is not None else str([list(h) for h in move.steps])
         if not plays:
-            require(not move.steps, IllegalMove, f"{GAME_ID}.no-legal-play",
-                    f"nothing can be played with {d1}-{d2}: the turn is forfeited (send an empty move), got {nt.show(text)}")
+            if move.steps:
+                raise IllegalMove(f"{GAME_ID}.no-legal-play", f"nothing can be played with {d1}-{d2}: the turn is "
+                                  f"forfeited (send an empty move), got {nt.show(_text(move))}", expected=[d1, d2])
             return
         if not move.steps:
             raise IllegalMove(f"{GAME_ID}.must-move", f"{d1}-{d2} can be played: an empty move is not allowed")
         try:
-            m, hits = _replay(me, other, move.steps, text)
+            m, hits = _replay(me, other, move.steps, move)
         except IllegalMove as err:
             # the dice come first: a hop no rolled die makes is a dice mismatch wherever it lands
             dice = (d1,) * 4 if d1 == d2 else (d1, d2)
             if err.code != f"{GAME_ID}.bad-step" and _dice_fit(tuple(sorted(move.steps)), dice) is None:
-                raise IllegalMove(f"{GAME_ID}.dice-mismatch", f"{nt.show(text)} cannot be made with the dice {d1}-{d2}") from None
+                raise IllegalMove(f"{GAME_ID}.dice-mismatch", f"{nt.show(_text(move))} cannot be made with the dice "
+                                  f"{d1}-{d2}", expected=[d1, d2]) from None
             raise
         if move.notation is not None:
             marks = nt.parse_play(move.notation)[1]
-            wrong = sorted(p for p in marks if not hits >> p & 1)
-            require(not wrong, IllegalMove, f"{GAME_ID}.no-hit-there",
-                    f"{nt.show(text)} marks a hit on {wrong} but no blot is hit there")
+            if marks:
+                wrong = sorted(p for p in marks if not hits >> p & 1)
+                if wrong:
+                    raise IllegalMove(f"{GAME_ID}.no-hit-there",
+                                      f"{nt.show(_text(move))} marks a hit on {wrong} but no blot is hit there", got=wrong)
         if (tuple(m), hits) in _results(me, other, d1, d2):
             return
-        raise IllegalMove(*self._diagnose(state, move.steps, used, plays, text, m))
+        code, message, context = self._diagnose(state, move.steps, used, plays, _text(move), m)
+        raise IllegalMove(code, message, **context)
 
-    def _diagnose(self, state: State, hops, used: int, plays: list, text: str, end: list[int]) -> tuple[str, str]:
+    def _diagnose(self, state: State, hops, used: int, plays: list, text: str, end: list[int]) -> tuple[str, str, dict]:
         """The code of a refused play: dice it cannot be made of, the larger die, too few dice, or other."""
         d1, d2 = state.dice
         dice = [d1] * 4 if d1 == d2 else [d1, d2]
@@ -499,17 +531,21 @@ class Backgammon(BaseEngine[State, Move]):
         shown = ", ".join(legal[:6]) + (" ..." if len(legal) > 6 else "")
         fit = _dice_fit(tuple(sorted(hops)), tuple(dice))
         if fit is None:
-            return f"{GAME_ID}.dice-mismatch", f"{nt.show(text)} cannot be made with the dice {d1}-{d2}"
+            return f"{GAME_ID}.dice-mismatch", f"{nt.show(text)} cannot be made with the dice {d1}-{d2}", {
+                "expected": [d1, d2]}
         if d1 != d2 and used == 1 and fit == (min(d1, d2),) and any(
             s - t >= max(d1, d2) or t == 0 for steps in plays for s, t, _ in steps
         ):
-            return f"{GAME_ID}.must-use-larger-die", f"{nt.show(text)}: only one die can be played, and it must be the larger ({max(d1, d2)}); legal: {shown}"
+            return f"{GAME_ID}.must-use-larger-die", (f"{nt.show(text)}: only one die can be played, and it must be "
+                                                      f"the larger ({max(d1, d2)}); legal: {shown}"), {"expected": max(d1, d2)}
         # a bear-off past a checker still standing higher is wrong in itself, not a die short
         overshot = any(t == 0 and any(end[p] for p in range(s + 1, 7)) for s, t in hops)
         if len(fit) < used and not overshot:
             word = "both dice" if used == 2 else f"{used} dice"
-            return f"{GAME_ID}.must-use-all-dice", f"{nt.show(text)} does not use {word}, which can be played; legal: {shown}"
-        return f"{GAME_ID}.illegal-play", f"{nt.show(text)} is not a legal play of {d1}-{d2}; legal: {shown}"
+            return f"{GAME_ID}.must-use-all-dice", f"{nt.show(text)} does not use {word}, which can be played; legal: {shown}", {
+                "expected": used, "got": len(fit)}
+        return f"{GAME_ID}.illegal-play", f"{nt.show(text)} is not a legal play of {d1}-{d2}; legal: {shown}", {
+            "expected": [d1, d2]}
 
     # -- transitions ---------------------------------------------------------------
 

@@ -60,6 +60,13 @@ def _point(text: str, raw: str) -> int:
 
 def parse_play(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]:
     """``"24/18*/15 13/10"`` -> hops ``((24, 18), (18, 15), (13, 10))`` and the hit marks ``{18}``."""
+    if isinstance(text, str) and len(text) <= 200:
+        return _parse_play(text)
+    raise IllegalMove(f"{GAME_ID}.bad-move", f"notation must be a string of at most 200 characters, got {show(text)}")
+
+
+@lru_cache(maxsize=1 << 14)
+def _parse_play(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]:
     if not isinstance(text, str) or len(text) > 200:
         raise IllegalMove(f"{GAME_ID}.bad-move", f"notation must be a string of at most 200 characters, got {show(text)}")
     hops: list[tuple[int, int]] = []

@@ -151,8 +151,6 @@ def _state_from_json(engine, data: Json) -> State:
     if not isinstance(data, Mapping):
         raise _bad("bad-state", f"a state is a JSON object, got {type(data).__name__}")
     options = engine.resolve_options(data["options"])
-    if options["max_cube"] and not is_log2(options["max_cube"]):
-        raise _bad("bad-options", f"max_cube must be 0 or a power of two, got {_show(options['max_cube'])}")
     sides = []
     for seat in (0, 1):
         pts = data["points"][seat]
@@ -164,7 +162,8 @@ def _state_from_json(engine, data: Json) -> State:
             _int(data["bar"][seat], 0, CHECKERS, f"bar[{seat}]"),
         )
         if sum(side) != CHECKERS:
-            raise _bad("checker-count", f"seat {seat} has {sum(side)} checkers on the board, bar and off; must be {CHECKERS}")
+            raise _bad("checker-count", f"seat {seat} has {sum(side)} checkers on the board, bar and off; must be {CHECKERS}",
+                       seat=seat, expected=CHECKERS, got=sum(side))
         sides.append(side)
     if len(data["points"]) != 2 or len(data["bar"]) != 2 or len(data["off"]) != 2:
         raise _bad("bad-state", "points, bar and off hold one entry per seat (2)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import pathlib
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -1185,3 +1186,133 @@ def check_round_trip(state) -> None:
             by_xg.beavered, by_xg.raccooned, by_xg.crawford) == key
     if not state.resign:
         assert E.to_json(by_xg)["xgid"] == data["xgid"]
+
+
+# --------------------------------------------------------------------------- code catalogue (DESIGN 4.4)
+
+
+def _raise(fn):
+    try:
+        fn()
+    except (IllegalMove, InvalidState, InvalidOption) as err:
+        return err
+    raise AssertionError("no error raised")
+
+
+def _bare(data: dict) -> dict:
+    return strip_ids(data)
+
+
+def _triggers() -> dict:
+    """One real raise of every catalogued code: code -> the error."""
+    from service.games import BINDINGS
+
+    s = position(START, START, (6, 4))
+    roll = position(START, START)
+    cube = {"cube": "on", "beaver": True, "raccoon": True}
+    doubled = mv(position(START, START, options=cube), 0, {"kind": "double"})
+    beavered = mv(doubled, 1, {"kind": "beaver"})
+    raccooned = mv(beavered, 0, {"kind": "raccoon"})
+    resigned = mv(roll, 0, {"kind": "resign"})
+    over = mv(resigned, 1, {"kind": "accept-resignation"})
+    opening = E.new(2, 0)
+    match = crawford_state((3, 6))
+    data = E.to_json(s)
+    pts, _, _ = side_json({12: 15})
+    good_tally = {"winner": 0, "points": [[0] * 24, pts], "bar": [0, 0], "off": [15, 0]}
+
+    def state_with(**changes):
+        return lambda: E.from_json({**_bare(data), **changes})
+
+    def check(state, move, seat=None):
+        return lambda: E.check(state, state.turn if seat is None else seat, E.move_from_json(move))
+
+    cases = {
+        "not-your-turn": check(s, {"kind": "move", "notation": "24/18 24/20"}, seat=1),
+        "game-over": check(over, {"kind": "next-round"}, seat=0),
+        "no-such-seat": lambda: BINDINGS["backgammon"].view(s, 2),
+        "round-over": check(crawford_state((1, 1)), {"kind": "roll"}, seat=0),
+        "round-not-over": check(roll, {"kind": "next-round"}),
+        "opening-roll": check(opening, {"kind": "double"}, seat=0),
+        "must-roll": check(roll, {"kind": "move", "notation": "24/18"}),
+        "must-move": check(s, {"kind": "roll"}),
+        "bad-dice": check(roll, {"kind": "roll", "dice": [0, 7]}),
+        "bad-move": lambda: E.move_from_json({"kind": "fly"}),
+        "bad-notation": lambda: E.move_from_json({"kind": "move", "notation": "13-7"}),
+        "notation-mismatch": lambda: E.move_from_json({"kind": "move", "steps": [[13, 7]], "notation": "13/9"}),
+        "bad-resign-level": lambda: E.check(roll, 0, type(E.legal_moves(roll, 0)[-1])("triple")),
+        "no-legal-play": check(position({"bar": 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}, (6, 5)),
+                               {"kind": "move", "steps": [[25, 20]]}),
+        "bad-step": check(s, {"kind": "move", "steps": [[13, 17], [13, 9]]}),
+        "no-checker": check(s, {"kind": "move", "notation": "12/6 12/8"}),
+        "must-enter-from-bar": check(position({"bar": 1, 6: 5, 8: 3, 13: 6}, START, (5, 3)),
+                                     {"kind": "move", "notation": "13/8 13/10"}),
+        "blocked-point": check(position({13: 1, 1: 2, 6: 12}, {16: 2, 1: 13}, (6, 4)), {"kind": "move", "notation": "13/9 9/3"}),
+        "cannot-bear-off": check(position({9: 1, 3: 1, 2: 13}, {1: 15}, (3, 2)), {"kind": "move", "notation": "3/off 9/7"}),
+        "no-hit-there": check(s, {"kind": "move", "notation": "24/18* 13/9"}),
+        "dice-mismatch": check(s, {"kind": "move", "notation": "24/19"}),
+        "must-use-all-dice": check(s, {"kind": "move", "notation": "24/18"}),
+        "must-use-larger-die": check(position({12: 1}, {24: 2, 1: 13}, (6, 5)), {"kind": "move", "notation": "12/7"}),
+        "illegal-play": check(position({5: 2, 2: 1}, {1: 15}, (6, 1)), {"kind": "move", "steps": [[2, 0], [5, 4]]}),
+        "cube-disabled": check(roll, {"kind": "double"}),
+        "crawford-game": check(E.from_json({**_bare(E.to_json(match)), "phase": "roll", "result": None,
+                                            "match": {**E.to_json(match)["match"], "crawford": True}}),
+                               {"kind": "double"}),
+        "not-cube-owner": check(mv(doubled, 1, {"kind": "take"}), {"kind": "double"}),
+        "max-cube": check(position(START, START, options={"cube": "on", "max_cube": 2},
+                                   cube={"value": 2, "owner": 0, "offered": False}), {"kind": "double"}),
+        "double-after-roll": check(s, {"kind": "double"}),
+        "double-pending": check(doubled, {"kind": "roll"}, seat=1),
+        "no-double-offered": check(roll, {"kind": "take"}),
+        "beaver-not-allowed": check(mv(position(START, START, options={"cube": "on"}), 0, {"kind": "double"}),
+                                    {"kind": "beaver"}, seat=1),
+        "beaver-pending": check(beavered, {"kind": "roll"}),
+        "raccoon-not-allowed": check(mv(mv(position(START, START, options={"cube": "on", "beaver": True}), 0,
+                                           {"kind": "double"}), 1, {"kind": "beaver"}), {"kind": "raccoon"}),
+        "raccoon-pending": check(raccooned, {"kind": "beaver"}, seat=1),
+        "resignation-pending": check(resigned, {"kind": "take"}, seat=1),
+        "no-resignation-offered": check(roll, {"kind": "accept-resignation"}),
+        "bad-state": state_with(points=None),
+        "bad-options": state_with(options={"nope": 1}),
+        "checker-count": state_with(off=[1, 0]),
+        "shared-point": state_with(points=[[0] * 5 + [5, 0, 3] + [0] * 4 + [5] + [0] * 9 + [1, 1],
+                                           [0, 1] + [0] * 3 + [5, 0, 3] + [0] * 4 + [5] + [0] * 10 + [1]]),
+        "bad-turn": state_with(phase="roll"),
+        "bad-cube": state_with(cube={"value": 3, "owner": 0, "offered": False}),
+        "bad-result": state_with(result={"winner": 0, "how": "bear-off", "level": "single", "cube": 1, "multiplier": 1,
+                                         "points": 1}),
+        "bad-score": lambda: E.from_json({**_bare(E.to_json(match)), "phase": "roll", "result": None,
+                                          "match": {**E.to_json(match)["match"], "score": [7, 0]}}),
+        "bad-crawford": lambda: E.from_json({**_bare(data), "match": {**data["match"], "crawford": True}}),
+        "bad-round": state_with(round=2),
+        "id-mismatch": lambda: E.from_json({**data, "pips": [1, 1]}),
+        "bad-position-id": lambda: E.new(2, 0, setup={"position_id": "not-an-id"}),
+        "bad-match-id": lambda: E.new(2, 0, setup={"position_id": "4HPwATDgc/ABMA", "match_id": nt.match_id({
+            **nt.decode_match_id("QYkqASAAIAAA"), "owner": 2})}),
+        "bad-xgid": lambda: E.new(2, 0, setup={"xgid": "XGID=nope"}),
+        "bad-setup": lambda: E.new(2, 0, setup={"position_id": "4HPwATDgc/ABMA", "xgid": "x"}),
+        "setup-game-over": lambda: E.new(2, 0, setup={"position_id": E.to_json(over)["position_id"],
+                                                      "match_id": E.to_json(over)["match_id"]}),
+        "bad-tally": lambda: E.score_tally({"winner": 0}),
+        "winner-not-off": lambda: E.score_tally({**good_tally, "winner": 1}),
+    }
+    return {f"backgammon.{name}": _raise(fn) for name, fn in cases.items()}
+
+
+def test_code_catalogue_lists_every_code_raised_and_each_is_raised() -> None:
+    """DESIGN 4.4: ``codes`` lists every code the engine raises (read from the source, and seen
+    raised), each catalogued code is raised by a real call, and every ``detail_pl`` formats
+    with the context of that raise."""
+    source = "\n".join(p.read_text() for p in pathlib.Path(nt.__file__).parent.glob("*.py"))
+    written = {f"backgammon.{c}" for c in re.findall(r'(?:GAME_ID\}\.|_bad\(")([a-z][a-z-]+[a-z])(?![-{])', source)}
+    written |= {f"backgammon.{c}" for c in ("not-your-turn", "game-over", "no-such-seat", "bad-position-id",
+                                            "bad-match-id", "cube-disabled", "crawford-game", "not-cube-owner")}
+    assert written <= set(E.codes), written - set(E.codes)
+    raised = _triggers()
+    assert set(raised) == set(E.codes)
+    for code, err in raised.items():
+        assert err.code == code, (code, err.code, err.message)
+        entry = E.codes[code]
+        assert entry.title and entry.title_pl and entry.detail_pl
+        entry.detail_pl.format(**err.context)
+        assert "None" not in err.message and "Error" not in err.message, (code, err.message)
