@@ -149,7 +149,7 @@ def state_from_json(engine, data: Json) -> State:
 
 def _state_from_json(engine, data: Json) -> State:
     if not isinstance(data, Mapping):
-        raise _bad("bad-state", f"a state is a JSON object, got {type(data).__name__}")
+        raise _bad("bad-state", f"a state is a JSON object, got {_show(data)}")
     options = engine.resolve_options(data["options"])
     sides = []
     for seat in (0, 1):

@@ -395,8 +395,9 @@ def test_illegal_play_errors_name_the_rule() -> None:
     assert code_of(state, {"kind": "move", "notation": "24/14 13/7"}) == "backgammon.dice-mismatch"
     assert code_of(state, {"kind": "move", "notation": "24/18"}) == "backgammon.must-use-all-dice"
     assert code_of(state, {"kind": "move", "steps": []}) == "backgammon.must-move"
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as err:
         E.check(state, 1, E.move_from_json({"kind": "move", "notation": "24/18 24/20"}))
+    assert err.value.code == "backgammon.not-your-turn"
 
 
 # --------------------------------------------------------------------------- opening roll, dice
@@ -570,8 +571,9 @@ def test_setup_rejects_bad_ids() -> None:
     with pytest.raises(InvalidState) as err:
         E.new(2, 0, setup={"xgid": "XGID=nope"})
     assert err.value.code == "backgammon.bad-xgid"
-    with pytest.raises(InvalidOption):
+    with pytest.raises(InvalidOption) as err:
         E.new(2, 0, setup={"position_id": "4HPwATDgc/ABMA", "xgid": "x"})
+    assert err.value.code == "backgammon.bad-setup"
 
 
 # --------------------------------------------------------------------------- JSON, views, tampering
@@ -615,8 +617,10 @@ def test_from_json_rejects_a_point_held_by_both_sides() -> None:
 
 def test_from_json_never_leaks_python_errors() -> None:
     for junk in (None, [], {"options": {}}, {"options": 5}, {**tampered(), "dice": "xx"}):
-        with pytest.raises(InvalidState):
+        with pytest.raises(InvalidState) as err:
             E.from_json(junk)
+        assert err.value.code in ("backgammon.bad-state", "backgammon.bad-options")
+        assert "Error" not in err.value.message and "None" not in err.value.message
 
 
 def test_view_hides_only_the_rng_and_carries_the_ids() -> None:
@@ -906,8 +910,9 @@ def test_jacoby_applies_to_resignations_until_the_cube_is_turned() -> None:
 def test_only_the_player_on_turn_resigns_and_a_pending_resignation_blocks_play() -> None:
     """§5.5 resignation: offered by the player on turn; the opponent must answer it first."""
     state = position(START, START, options={"cube": "on"})
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as err:
         E.check(state, 1, E.move_from_json({"kind": "resign", "level": "single"}))
+    assert err.value.code == "backgammon.not-your-turn"
     offered = mv(state, 0, {"kind": "resign", "level": "single"})
     assert [m.kind for m in E.legal_moves(offered, 1)] == ["accept-resignation", "reject-resignation"]
     assert code_of(offered, {"kind": "take"}, seat=1) == "backgammon.resignation-pending"
