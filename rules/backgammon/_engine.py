@@ -31,27 +31,33 @@ _MAX_SCORE = 9999
 
 OPTIONS: Mapping[str, Option] = {
     "opening_roll": Option(
-        "use", "B-1: the higher opening roller plays both opening dice ('use'), or rolls two dice afresh ('reroll')",
+        "use", "docs/rules/backgammon.md §3: the higher opening roller plays both opening dice ('use'), or rolls "
+        "two dice afresh ('reroll')",
         choices=("use", "reroll"),
     ),
     "match_length": Option(
-        0, "match play to N points; 0 is a single (money) game", type="integer", minimum=0, maximum=_MAX_MATCH,
+        0, "docs/rules/backgammon.md §7: match play to N points; 0 is a single (money) game", type="integer", minimum=0, maximum=_MAX_MATCH,
     ),
     "cube": Option(
-        "auto", "B-3: the doubling cube; 'auto' is off in a single game and on in match play",
+        "auto", "docs/rules/backgammon.md §6.1: the doubling cube; 'auto' is off in a single game and on in match play",
         choices=("auto", "on", "off"),
     ),
-    "crawford": Option(True, "B-3: the Crawford rule in match play (one Crawford game, no cube in it)", type="boolean"),
-    "jacoby": Option(False, "money play: gammons and backgammons count single unless the cube was turned", type="boolean"),
-    "beaver": Option(False, "money play: a player doubled may beaver (redouble at once, keeping the cube)", type="boolean"),
-    "raccoon": Option(False, "money play with beavers: a player beavered may raccoon (redouble the beaver at once)",
+    "crawford": Option(True, "docs/rules/backgammon.md §7: the Crawford rule in match play (one Crawford game, no cube "
+                       "in it)", type="boolean"),
+    "jacoby": Option(False, "docs/rules/backgammon.md §6.4: money play: gammons and backgammons count single unless "
+                     "the cube was turned", type="boolean"),
+    "beaver": Option(False, "docs/rules/backgammon.md §6.2: money play: a player doubled may beaver (redouble at once, "
+                     "keeping the cube)", type="boolean"),
+    "raccoon": Option(False, "docs/rules/backgammon.md §6.3: money play with beavers: a player beavered may raccoon "
+                      "(redouble the beaver at once)",
                       type="boolean"),
     "automatic_doubles": Option(
-        False, "money play with the cube: each tie of the opening roll doubles the cube, which stays in the middle "
-        "(up to max_cube)", type="boolean",
+        False, "docs/rules/backgammon.md §6.5: money play with the cube: each tie of the opening roll doubles the "
+        "cube, which stays in the middle (up to max_cube)", type="boolean",
     ),
     "max_cube": Option(
-        0, "the highest cube value allowed (a power of two); 0 is no limit (2**15, the Match ID's limit)",
+        0, "docs/rules/backgammon.md §6.6: the highest cube value allowed (a power of two); 0 is no limit (2**15, "
+        "the Match ID's limit)",
         choices=(0, *(1 << k for k in range(16))),
     ),
 }
@@ -263,7 +269,7 @@ def _dice_fit(hops: tuple[tuple[int, int], ...], dice: tuple[int, ...]) -> tuple
 
     Each hop takes one or more dice of its own: their sum is its distance, or for a bear-off
     at least the distance with every die but the last falling short of it (the last die
-    bears off from a lower point, §5.4). ``24/19`` with 6-4 cannot be made (dice-mismatch);
+    bears off from a lower point, docs/rules/backgammon.md §4.3). ``24/19`` with 6-4 cannot be made (dice-mismatch);
     ``24/18`` can, with one die of two (must-use-all-dice).
     """
     if not hops:

@@ -1,10 +1,10 @@
-"""Notations (spec §5.7): standard play notation, GNU BG Position ID and Match ID, XGID.
+"""Notations (docs/rules/backgammon.md §4.6, §9): standard play notation, GNU BG Position ID and Match ID, XGID.
 
 Play notation: whitespace-separated checker paths ``13/7/3``, ``24/18*/15``, ``bar/20``,
 ``6/off``, with ``*`` after a point where a blot was hit and ``(n)`` for a path played by
 ``n`` checkers (``8/5(2)``). Points are in the mover's own numbering.
 
-Position ID (§5.7, orientation caveat verified against gnubg-nn): the side **not on roll**
+Position ID (§9.1, orientation verified against gnubg-nn): the side **not on roll**
 is encoded first, then the side on roll; for each, points 1..24 then the bar in its own
 numbering, one ``1`` bit per checker and a ``0`` after each point; 80 bits little-endian,
 Base64 without padding (14 characters).

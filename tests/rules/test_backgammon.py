@@ -1,5 +1,5 @@
-"""Backgammon scenarios: the vectors of compendium-003 §5.8 (BG-0..BG-10, scoring), rulings
-§5.9, notations §5.7, cube and match play, JSON and schemas.
+"""Backgammon scenarios, each citing docs/rules/backgammon.md: the GNU BG-checked vectors BG-0..BG-10,
+scoring, the rulings of issue 9, notations, cube and match play, JSON, schemas and codes.
 
 Diagrams show the mover ("me", X) on the bottom row, points in the mover's numbering;
 ``o`` are the opponent's checkers, counts in brackets.
@@ -68,7 +68,7 @@ def code_of(state, move_json, seat: int | None = None) -> str:
 START = {24: 2, 13: 5, 8: 3, 6: 5}
 
 
-# --------------------------------------------------------------------------- §5.8 vectors
+# --------------------------------------------------------------------------- vectors BG-0..BG-10 (docs/rules/backgammon.md §4, §9)
 
 
 def test_start_position_pip_count_and_position_id() -> None:
@@ -209,7 +209,7 @@ def test_no_bear_off_until_all_checkers_are_home() -> None:
 
 
 def test_larger_die_cannot_bear_off_from_below_an_occupied_point() -> None:
-    """§5.4: me 5:2, 2:1 with 6-1: the 6 may not bear off from 2 while 5 is occupied.
+    """docs/rules/backgammon.md §4.3: me 5:2, 2:1 with 6-1: the 6 may not bear off from 2 while 5 is occupied.
 
       6 5    4 3 2 1
         X(2)     X      legal: 5/off 5/4, 5/off 2/1, 5/4/off ... never 2/off 5/4
@@ -243,7 +243,7 @@ def finish(me: dict, opp: dict, dice, text: str, cube=1, owner=None, options=Non
 
 
 def test_gammon_with_cube_four_scores_eight() -> None:
-    """§5.8 scoring: a gammon (the loser has none off) with the cube at 4 -> 8.
+    """docs/rules/backgammon.md §5: a gammon (the loser has none off) with the cube at 4 -> 8.
 
       me: 1:1 (last checker) | opp: all 15 on its 7..12 (none off, none in my home)
     """
@@ -254,26 +254,26 @@ def test_gammon_with_cube_four_scores_eight() -> None:
 
 
 def test_backgammon_with_a_checker_on_the_bar_and_cube_two_scores_six() -> None:
-    """§5.8 scoring: backgammon (the loser has a checker on the bar) with the cube at 2 -> 6."""
+    """docs/rules/backgammon.md §5: backgammon (the loser has a checker on the bar) with the cube at 2 -> 6."""
     after = finish({2: 1}, {"bar": 1, 12: 14}, (4, 3), "2/off", cube=2, owner=0)
     assert E.scores(after).round == (6, 0)
     assert E.outcome(after).reason == "backgammon"
 
 
 def test_backgammon_when_loser_is_in_the_winners_home_board() -> None:
-    """§5.5: none off and a checker on the loser's 19..24 (the winner's home) is a backgammon."""
+    """docs/rules/backgammon.md §5: none off and a checker on the loser's 19..24 (the winner's home) is a backgammon."""
     after = finish({2: 1}, {20: 1, 12: 14}, (4, 3), "2/off")
     assert E.scores(after).round == (3, 0)
 
 
 def test_single_game_when_the_loser_has_borne_off() -> None:
-    """§5.5: the loser has borne off at least one checker -> single."""
+    """docs/rules/backgammon.md §5: the loser has borne off at least one checker -> single."""
     after = finish({2: 1}, {3: 14}, (4, 3), "2/off")
     assert E.scores(after).round == (1, 0) and E.outcome(after).reason == "single"
 
 
 def test_dropped_redouble_scores_the_cube_before_the_offer() -> None:
-    """§5.8 scoring: a dropped redouble from 2 to 4 -> the doubler gets 2."""
+    """docs/rules/backgammon.md §5, §6.1: a dropped redouble from 2 to 4 -> the doubler gets 2."""
     state = position(START, START, options={"cube": "on"}, cube={"value": 2, "owner": 0, "offered": False})
     state = E.apply(state, 0, E.move_from_json({"kind": "double"}))
     assert E.to_act(state) == {1}
@@ -293,7 +293,7 @@ def crawford_state(score, crawford=False, post=False, phase="over"):
 
 
 def test_crawford_game_has_no_cube_and_the_next_one_does() -> None:
-    """§5.8: 7-point match at 6-3: the next game is Crawford (no cube); at 6-4 after it, doubling is allowed."""
+    """docs/rules/backgammon.md §7: 7-point match at 6-3: the next game is Crawford (no cube); at 6-4 after it, doubling is allowed."""
     state = crawford_state((6, 3))
     state = E.apply(state, 0, E.move_from_json({"kind": "next-round"}))
     assert state.crawford and not state.post_crawford
@@ -404,21 +404,21 @@ def test_illegal_play_errors_name_the_rule() -> None:
 
 
 def test_opening_tie_is_rolled_again() -> None:
-    """§5.3: each side rolls one die; a tie is rolled again."""
+    """docs/rules/backgammon.md §3: each side rolls one die; a tie is rolled again."""
     state = E.new(2, 3)
     again = E.apply(state, 1, E.move_from_json({"kind": "roll", "dice": [4, 4]}))
     assert again.phase.value == "opening" and E.to_act(again) == {0, 1}
 
 
 def test_higher_opening_roller_plays_both_numbers() -> None:
-    """B-1 'use': seat 0 rolls 2, seat 1 rolls 6: seat 1 plays 6-2 at once."""
+    """docs/rules/backgammon.md §3 'use': seat 0 rolls 2, seat 1 rolls 6: seat 1 plays 6-2 at once."""
     state = E.apply(E.new(2, 3), 0, E.move_from_json({"kind": "roll", "dice": [2, 6]}))
     assert (state.turn, state.dice, state.phase.value) == (1, (2, 6), "move")
     assert "24/18 13/11" in notations(state)
 
 
 def test_opening_reroll_option_rolls_afresh() -> None:
-    """B-1 'reroll': the higher roller starts but rolls two dice afresh."""
+    """docs/rules/backgammon.md §3 'reroll': the higher roller starts but rolls two dice afresh."""
     state = E.apply(E.new(2, 3, {"opening_roll": "reroll"}), 0, E.move_from_json({"kind": "roll", "dice": [5, 1]}))
     assert (state.turn, state.dice, state.phase.value) == (0, (), "roll")
     rolled = E.apply(state, 0, E.move_from_json({"kind": "roll"}))
@@ -440,7 +440,7 @@ def test_physical_dice_must_be_possible() -> None:
 
 
 def test_cube_is_off_by_default_in_a_single_game() -> None:
-    """B-3: cube off by default for a single game, on in match play."""
+    """docs/rules/backgammon.md §6.1: cube off by default for a single game, on in match play."""
     state = position(START, START)
     assert all(m.kind != "double" for m in E.legal_moves(state, 0))
     assert code_of(state, {"kind": "double"}) == "backgammon.cube-disabled"
@@ -465,7 +465,7 @@ def test_max_cube_stops_doubling() -> None:
 
 
 def test_beaver_redoubles_and_keeps_the_cube() -> None:
-    """§5.6 beaver (money option): the doubled player takes and redoubles at once, keeping the
+    """docs/rules/backgammon.md §6.2 beaver (money option): the doubled player takes and redoubles at once, keeping the
     cube; like any redouble the original doubler then takes it (cube x4, the beaverer's) or
     drops it (the beaverer scores the cube at x2, its value before the beaver)."""
     state = position(START, START, options={"cube": "on", "beaver": True})
@@ -542,7 +542,7 @@ def test_match_goes_on_with_next_round_and_ends_at_n() -> None:
 
 
 def test_position_id_puts_the_player_not_on_roll_first() -> None:
-    """§5.7 caveat: one checker of the player NOT on roll on the bar -> 4HPwAVDgc/ABMA."""
+    """docs/rules/backgammon.md §9.1: one checker of the player NOT on roll on the bar -> 4HPwAVDgc/ABMA."""
     not_on_roll = position(START, {**START, 24: 1, "bar": 1})
     assert E.to_json(not_on_roll)["position_id"] == "4HPwAVDgc/ABMA"
     on_roll = position({**START, 24: 1, "bar": 1}, START)
@@ -812,7 +812,7 @@ def test_move_from_json_raises_only_bad_moves(move) -> None:
 
 
 def test_automatic_doubles_on_opening_ties() -> None:
-    """B-3 money option: an opening tie doubles the cube, which stays in the middle."""
+    """docs/rules/backgammon.md §6.5 money option: an opening tie doubles the cube, which stays in the middle."""
     opts = {"cube": "on", "automatic_doubles": True}
     state = E.new(2, 3, opts)
     state = E.apply(state, 0, E.move_from_json({"kind": "roll", "dice": [4, 4]}))
@@ -839,8 +839,8 @@ def mv(state, seat, move_json):
 
 
 def test_double_is_offered_only_before_the_roll() -> None:
-    """§5.6 "at the start of his own turn, before rolling": after rolling, doubling is refused,
-    and the opening roll (B-1 'use') goes straight to the move, with no chance to double."""
+    """docs/rules/backgammon.md §6.1 "at the start of his own turn, before rolling": after rolling, doubling is refused,
+    and the opening roll (§3 'use') goes straight to the move, with no chance to double."""
     rolled = position(START, START, (3, 1), options={"cube": "on"})
     assert all(m.kind != "double" for m in E.legal_moves(rolled, 0))
     assert code_of(rolled, {"kind": "double"}) == "backgammon.double-after-roll"
@@ -850,7 +850,7 @@ def test_double_is_offered_only_before_the_roll() -> None:
 
 
 def test_dropped_first_double_scores_one_point() -> None:
-    """§5.5: a dropped double scores the cube before the offer: the centred 1-cube -> 1, single."""
+    """docs/rules/backgammon.md §5: a dropped double scores the cube before the offer: the centred 1-cube -> 1, single."""
     state = mv(position(START, START, options={"cube": "on"}), 0, {"kind": "double"})
     assert [m.kind for m in E.legal_moves(state, 1)] == ["take", "drop"]  # no beaver unless enabled
     done = mv(state, 1, {"kind": "drop"})
@@ -858,7 +858,7 @@ def test_dropped_first_double_scores_one_point() -> None:
 
 
 def test_cube_owner_redoubles_and_the_cube_changes_hands() -> None:
-    """§5.6: after a take the taker owns the cube; on his next turn, before rolling, he may
+    """docs/rules/backgammon.md §6.1: after a take the taker owns the cube; on his next turn, before rolling, he may
     redouble; the other takes and now owns a 4-cube."""
     state = mv(position(START, START, options={"cube": "on"}), 0, {"kind": "double"})
     state = mv(state, 1, {"kind": "take"})
@@ -871,7 +871,7 @@ def test_cube_owner_redoubles_and_the_cube_changes_hands() -> None:
 
 
 def test_max_cube_allows_doubling_up_to_it_and_limits_beavers() -> None:
-    """§5.6 optional maximum cube: a double to exactly max_cube is allowed, past it not; a
+    """docs/rules/backgammon.md §6.6 optional maximum cube: a double to exactly max_cube is allowed, past it not; a
     beaver that would pass it is refused."""
     state = position(START, START, options={"cube": "on", "max_cube": 4}, cube={"value": 2, "owner": 0, "offered": False})
     assert E.move_from_json({"kind": "double"}) in E.legal_moves(state, 0)
@@ -883,7 +883,7 @@ def test_max_cube_allows_doubling_up_to_it_and_limits_beavers() -> None:
 
 
 def test_jacoby_and_beaver_are_money_play_only() -> None:
-    """§5.6: "None of these is used in match play": with match_length the Jacoby rule does not
+    """docs/rules/backgammon.md §6: "None of §6.2-6.5 is used in match play": with match_length the Jacoby rule does not
     count a gammon single, and a beaver is refused."""
     opts = {"match_length": 5, "jacoby": True, "beaver": True}
     assert E.scores(finish({1: 1}, {12: 15}, (3, 2), "1/off", options=opts)).round == (2, 0)
@@ -893,7 +893,7 @@ def test_jacoby_and_beaver_are_money_play_only() -> None:
 
 
 def test_jacoby_applies_to_resignations_until_the_cube_is_turned() -> None:
-    """§5.6 Jacoby (money): an accepted gammon resignation with the cube centred scores 1;
+    """docs/rules/backgammon.md §6.4 Jacoby (money): an accepted gammon resignation with the cube centred scores 1;
     with the cube turned to 2 it scores 4. A backgammon resignation is 3 x cube."""
     opts = {"cube": "on", "jacoby": True}
     centred = mv(mv(position(START, START, options=opts), 0, {"kind": "resign", "level": "gammon"}),
@@ -908,7 +908,7 @@ def test_jacoby_applies_to_resignations_until_the_cube_is_turned() -> None:
 
 
 def test_only_the_player_on_turn_resigns_and_a_pending_resignation_blocks_play() -> None:
-    """§5.5 resignation: offered by the player on turn; the opponent must answer it first."""
+    """docs/rules/backgammon.md §8 resignation: offered by the player on turn; the opponent must answer it first."""
     state = position(START, START, options={"cube": "on"})
     with pytest.raises(NotYourTurn) as err:
         E.check(state, 1, E.move_from_json({"kind": "resign", "level": "single"}))
@@ -921,7 +921,7 @@ def test_only_the_player_on_turn_resigns_and_a_pending_resignation_blocks_play()
 
 
 def test_crawford_option_off_plays_no_crawford_game() -> None:
-    """B-3: with crawford=false, reaching N-1 (7-point match, 6-3) starts an ordinary game with the cube."""
+    """docs/rules/backgammon.md §7: with crawford=false, reaching N-1 (7-point match, 6-3) starts an ordinary game with the cube."""
     data = strip_ids(E.to_json(crawford_state((6, 3))))
     data["options"]["crawford"] = False
     state = mv(E.from_json(data), 0, {"kind": "next-round"})
@@ -931,7 +931,7 @@ def test_crawford_option_off_plays_no_crawford_game() -> None:
 
 
 def test_crawford_game_follows_a_jump_to_n_minus_one_and_comes_once() -> None:
-    """§5.6: a gammon from 4-0 to 6-0 in a 7-point match still makes the next game Crawford;
+    """docs/rules/backgammon.md §7: a gammon from 4-0 to 6-0 in a 7-point match still makes the next game Crawford;
     when the trailer then also reaches 6 (6-6 after the Crawford game) there is no second one."""
     nxt = mv(crawford_state((6, 0)), 0, {"kind": "next-round"})
     assert (nxt.crawford, nxt.post_crawford) == (True, False)
@@ -940,7 +940,7 @@ def test_crawford_game_follows_a_jump_to_n_minus_one_and_comes_once() -> None:
 
 
 def test_dropped_double_in_post_crawford_match_adds_the_pre_offer_cube() -> None:
-    """§5.5/§5.6 match play: 5-point match at 3-4 post-Crawford, seat 0 doubles, seat 1 drops:
+    """docs/rules/backgammon.md §5, §7 match play: 5-point match at 3-4 post-Crawford, seat 0 doubles, seat 1 drops:
     seat 0 scores 1 (4-4) and the match goes on; at 4-4 a drop ends it 5-4."""
     opts = {"match_length": 5}
     state = position(START, START, options=opts,
@@ -956,7 +956,7 @@ def test_dropped_double_in_post_crawford_match_adds_the_pre_offer_cube() -> None
 
 
 def test_notation_edge_cases() -> None:
-    """§5.7 play notation: 'bar/20*' hits on entry (unmarked, the hit still happens), '25/20' is the bar, case does not matter,
+    """docs/rules/backgammon.md §4.6: 'bar/20*' hits on entry (unmarked, the hit still happens), '25/20' is the bar, case does not matter,
     '(n)' may not exceed the checkers there, a path played 5 times is unreadable, and
     '8/5(2)' alone does not use all four 3s."""
     opp = {1: 2, 2: 2, 3: 2, 4: 2, 5: 1, 13: 6}  # a blot on its 5 = my 20
@@ -1023,8 +1023,8 @@ def test_one_hop_spanning_both_dice_may_bear_off_from_outside_home() -> None:
 
 
 def test_last_checker_that_can_hit_and_bear_off_must_use_both_dice() -> None:
-    """docs/rules/backgammon.md §4.4 (compendium §5.4 step 3, "keep only the sequences that use
-    the largest possible number of dice"): 6-1, my last checker on 5, an opposing blot on my 4.
+    """docs/rules/backgammon.md §4.4: "A play must use as many dice as can be used" ... "counts
+    the dice it actually used": 6-1, my last checker on 5, an opposing blot on my 4.
     5/4*/off uses both dice; 5/off uses only the 6 and is refused (GNU BG agrees).
 
       6 5 4 3 2 1

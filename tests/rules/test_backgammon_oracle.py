@@ -177,7 +177,7 @@ def test_full_oracle_run() -> None:
 
 
 def test_spec_vectors_agree_with_gnubg() -> None:
-    """The §5.8 boards: gnubg's Position ID and legal set equal ours (BG-1..BG-9)."""
+    """The vectors BG-1..BG-9 (docs/rules/backgammon.md §4): gnubg's Position ID and legal set equal ours."""
     from tests.rules.test_backgammon import position
 
     vectors = [
