@@ -148,14 +148,6 @@ def format_play(steps: tuple[tuple[int, int, bool], ...]) -> str:
 # --------------------------------------------------------------------------- bits
 
 
-def _pack(bits: list[int], nbytes: int) -> str:
-    data = bytearray(nbytes)
-    for i, b in enumerate(bits):
-        if b:
-            data[i >> 3] |= 1 << (i & 7)
-    return base64.b64encode(bytes(data)).decode().rstrip("=")
-
-
 def _unpack(text: str, nchars: int, nbytes: int, what: str) -> list[int]:
     if not isinstance(text, str) or len(text) != nchars or not re.fullmatch(r"[A-Za-z0-9+/]+", text):
         raise InvalidState(f"{GAME_ID}.bad-{what}", f"a {what.replace('-', ' ')} is {nchars} Base64 characters, got {show(text)}")
@@ -172,12 +164,15 @@ def _unpack(text: str, nchars: int, nbytes: int, what: str) -> list[int]:
 
 def position_id(not_on_roll: tuple[int, ...], on_roll: tuple[int, ...]) -> str:
     """Each side: 25 counts, points 1..24 then the bar, in that side's own numbering."""
-    bits: list[int] = []
+    key = 0
+    at = 0
     for side in (not_on_roll, on_roll):
         for n in side:
-            bits.extend([1] * n)
-            bits.append(0)
-    return _pack(bits, 10)
+            if n:
+                key |= ((1 << n) - 1) << at
+                at += n
+            at += 1
+    return base64.b64encode(key.to_bytes(10, "little")).decode()[:14]
 
 
 def decode_position_id(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -213,12 +208,13 @@ _MATCH_FIELDS = (
 
 def match_id(fields: dict[str, int]) -> str:
     """Encode the Match ID fields (``owner`` 0, 1 or 3 for a centred cube; ``jacoby`` 0/1, default 1)."""
-    bits: list[int] = []
+    key = 0
+    at = 0
     for name, width in _MATCH_FIELDS:
-        value = fields[name]
-        bits.extend((value >> k) & 1 for k in range(width))
-    bits.append(1 - fields.get("jacoby", 1))
-    return _pack(bits, 9)
+        key |= (fields[name] & ((1 << width) - 1)) << at
+        at += width
+    key |= (1 - fields.get("jacoby", 1)) << at
+    return base64.b64encode(key.to_bytes(9, "little")).decode()
 
 
 def decode_match_id(text: str) -> dict[str, int]:

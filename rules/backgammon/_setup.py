@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from functools import lru_cache
 
 from rules.base import IllegalMove, InvalidOption, InvalidState, Json, Rng, RulesError, ScoreReport, malformed
 
@@ -43,10 +44,11 @@ def _bad(code: str, message: str, **context: Json) -> InvalidState:
 
 
 def ids_of(state: State) -> tuple[str, str, str]:
-    """(Position ID, Match ID, XGID) of a state; seat 0 is on roll while nobody is."""
-    on_roll = state.turn if state.turn is not None else 0
-    pos = nt.position_id(gnubg_side(state.sides[1 - on_roll]), gnubg_side(state.sides[on_roll]))
-    length = state.opt("match_length")
+    """(Position ID, Match ID, XGID) of a state; seat 0 is on roll while nobody is.
+
+    Cached on what the IDs show (not the rng or the round), so a state written by ``to_json``
+    and read back by ``from_json``, which checks the IDs, computes them once.
+    """
     res = state.result
     if state.phase is Phase.OPENING:
         game_state = 0
@@ -54,36 +56,36 @@ def ids_of(state: State) -> tuple[str, str, str]:
         game_state = _MATCH_STATE[res.how]
     else:
         game_state = 1
-    deciding = 1 - on_roll if (state.offered or state.resign or state.raccooned) else on_roll
-    dice = state.dice or (0, 0)
+    return _ids(state.sides, state.turn, game_state, state.dice, state.cube, state.owner, state.offered,
+                state.beavered, state.raccooned, state.resign, state.score, state.crawford, state.options)
+
+
+@lru_cache(maxsize=4096)
+def _ids(sides, turn, game_state, dice, cube, owner, offered, beavered, raccooned, resign, score, crawford,
+         options) -> tuple[str, str, str]:
+    opts = dict(options)
+    on_roll = turn if turn is not None else 0
+    pos = nt.position_id(gnubg_side(sides[1 - on_roll]), gnubg_side(sides[on_roll]))
+    length = opts["match_length"]
+    deciding = 1 - on_roll if (offered or resign or raccooned) else on_roll
+    d1, d2 = dice or (0, 0)
     # the Jacoby bit (GNU BG stores "not Jacoby"): the option in money play; set in match play
     # (GNU BG's default, and the manual's example), where the rule does not apply
-    jacoby = int(bool(state.opt("jacoby"))) if not length else 1
+    jacoby = int(bool(opts["jacoby"])) if not length else 1
+    cube_log = cube.bit_length() - 1
     mid = nt.match_id({
-        "cube_log": state.cube.bit_length() - 1, "owner": 3 if state.owner is None else state.owner,
-        "on_roll": on_roll, "crawford": int(state.crawford), "game_state": game_state, "turn": deciding,
-        "doubled": int(state.offered or state.beavered or state.raccooned), "resign": state.resign,
-        "die1": dice[0], "die2": dice[1], "length": length, "score0": state.score[0], "score1": state.score[1],
+        "cube_log": cube_log, "owner": 3 if owner is None else owner, "on_roll": on_roll, "crawford": int(crawford),
+        "game_state": game_state, "turn": deciding, "doubled": int(offered or beavered or raccooned),
+        "resign": resign, "die1": d1, "die2": d2, "length": length, "score0": score[0], "score1": score[1],
         "jacoby": jacoby,
     })
-    if state.offered:
-        xdice = "D"
-    elif state.beavered:
-        xdice = "B"
-    elif state.raccooned:
-        xdice = "R"
-    elif state.dice:
-        xdice = f"{state.dice[0]}{state.dice[1]}"
-    else:
-        xdice = "00"
-    flags = int(state.crawford) if length else int(bool(state.opt("jacoby"))) + 2 * int(bool(state.opt("beaver")))
-    max_cube = state.opt("max_cube")
-    xg = nt.xgid(gnubg_side(state.sides[0]), gnubg_side(state.sides[1]), {
-        "cube_log": state.cube.bit_length() - 1,
-        "cube_pos": 0 if state.owner is None else (1 if state.owner == 0 else -1),
-        "turn": 1 if on_roll == 0 else -1, "dice": xdice,
-        "score_bottom": state.score[0], "score_top": state.score[1], "flags": flags, "length": length,
-        "max_cube_log": max_cube.bit_length() - 1 if max_cube else 10,
+    xdice = "D" if offered else "B" if beavered else "R" if raccooned else f"{d1}{d2}" if dice else "00"
+    flags = int(crawford) if length else int(bool(opts["jacoby"])) + 2 * int(bool(opts["beaver"]))
+    max_cube = opts["max_cube"]
+    xg = nt.xgid(gnubg_side(sides[0]), gnubg_side(sides[1]), {
+        "cube_log": cube_log, "cube_pos": 0 if owner is None else (1 if owner == 0 else -1),
+        "turn": 1 if on_roll == 0 else -1, "dice": xdice, "score_bottom": score[0], "score_top": score[1],
+        "flags": flags, "length": length, "max_cube_log": max_cube.bit_length() - 1 if max_cube else 10,
     })
     return pos, mid, xg
 
@@ -222,7 +224,8 @@ def _state_from_json(engine, data: Json) -> State:
         post_crawford=post, round=rnd, result=result, rng=rng, beavered=beavered, raccooned=raccooned,
     )
     _check_consistency(state)
-    expected = state_to_json(state)
+    pos, mid, xg = ids_of(state)
+    expected = {"position_id": pos, "match_id": mid, "xgid": xg, "pips": [pips(side) for side in state.sides]}
     for key in ("position_id", "match_id", "xgid", "pips"):
         if key in data and data[key] != expected[key]:
             raise _bad("id-mismatch", f"{key} {_show(data[key])} does not match the board and match ({_show(expected[key])})")
