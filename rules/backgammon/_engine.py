@@ -22,6 +22,7 @@ from rules.base import (
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
 from ._codes import CODES
+from ._records import RECORD_CODES
 from ._cube import LEVELS, effective_max, game_points, next_crawford
 from ._moves import generate, result_of
 
@@ -317,7 +318,7 @@ class Backgammon(BaseEngine[State, Move]):
     options = OPTIONS
     move_kinds = MOVE_KINDS
     legal_moves_complete = True
-    codes = CODES
+    codes = {**CODES, **RECORD_CODES}
 
     # -- creation ------------------------------------------------------------------
 
