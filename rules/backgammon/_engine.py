@@ -22,9 +22,9 @@ from rules.base import (
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
 from ._codes import CODES
-from ._records import RECORD_CODES
 from ._cube import LEVELS, effective_max, game_points, next_crawford
 from ._moves import generate, result_of
+from ._records import RECORD_CODES
 
 GAME_ID = "backgammon"
 _MAX_MATCH = 64

@@ -336,6 +336,8 @@ def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: C
         forfeit = {"kind": "move", "steps": []}
         if following is not None and following.kind == "win" and following.seat != cell.seat:
             return  # rolled, then resigned (GNU BG writes the roll with no play)
+        if following is None and not run.legal(cell.seat, forfeit):
+            return  # the record ends between a roll and its play (a game in progress, as a session exports it)
         run.push(cell.seat, forfeit, game, cell.number, k)
         return
     run.push(cell.seat, _play_json(run, cell), game, cell.number, k)
