@@ -6,10 +6,10 @@ and the cross-game notes of §5. Sections cited next to the code they rule.
 Game: 3 players, 18 deals; the dealer moves one seat clockwise after each deal. In a deal
 with dealer ``d`` the chooser is ``(d+1)%3`` (target 8, BL limit 3), the third ``(d+2)%3``
 (5 / 5) and the dealer ``d`` (3 / 8) (§2.3). Each deal (§2.4): 16 cards each and a 4-card
-musik; the chooser picks a contract he has not used yet (♥ ♠ ♦ ♣ trump, BA, BL) seeing only
+musik; the chooser picks a contract he has not used yet (♥ ♠ ♦ ♣ trump, NT no trump, BL no tricks) seeing only
 his first 6 cards; the card exchange (trump contracts, from deal 2); the musik is shown to
 all and goes to the chooser, who discards 4; 16 tricks led first by the chooser (§2.5:
-follow suit, else trump when ``must_trump``, no duty to beat). Scores (§2.6): trump and BA
+follow suit, else trump when ``must_trump``, no duty to beat). Scores (§2.6): trump and NT
 ``tricks - target``, BL ``limit - tricks``; every deal sums to 0 (asserted). Highest total
 after 18 deals wins.
 
@@ -53,6 +53,7 @@ from enum import Enum
 from typing import Any
 
 from rules.base import (
+    MALFORMED_ERRORS,
     BaseEngine,
     IllegalMove,
     InvalidOption,
@@ -63,10 +64,11 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    excerpt,
     malformed,
     require,
 )
-from rules.cards import Card, Suit, card_strs, deck, missing_and_extra, parse_card
+from rules.cards import Card, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card
 from rules.tricks import Play, TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "3-5-8"
@@ -97,7 +99,7 @@ class Contract(Enum):
     SPADES = "S"
     DIAMONDS = "D"
     CLUBS = "C"
-    NO_TRUMP = "BA"
+    NO_TRUMP = "NT"
     NO_TRICKS = "BL"
 
     @property
@@ -171,7 +173,7 @@ class Exchange:
 @dataclass(frozen=True, slots=True)
 class State:
     options: Options
-    deal: int  # 1..18
+    round: int  # 1..18, the deal being played
     dealer: int
     phase: Phase
     contract: Contract | None
@@ -223,8 +225,8 @@ class PlayCard:
 Move = Choose | ExchangeCard | EndExchange | Discard | PlayCard | NextRound
 
 _STATE_KEYS = frozenset({
-    "options", "deal", "dealer", "phase", "contract", "hands", "musik", "discards", "leader", "trick",
-    "last_trick", "won", "exchange", "history", "rng",
+    "players", "options", "round", "dealer", "phase", "turn", "contract", "hands", "musik", "discards", "leader",
+    "trick", "last_trick", "won", "exchange", "history", "contracts", "rng",
 })
 
 
@@ -243,7 +245,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
 
     def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
-            raise InvalidOption(f"{GAME_ID}.setup-unsupported", f"3-5-8 has no setup notation, got {setup!r}")
+            raise InvalidOption(f"{GAME_ID}.setup-unsupported", f"3-5-8 has no setup notation, got {excerpt(setup)}")
         opts = Options(**{name: options.get(name, opt.default) for name, opt in _OPTIONS.items()})
         if opts.first_dealer == "random":
             dealer, rng = rng.randbelow(_PLAYERS)
@@ -343,7 +345,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         if isinstance(move, EndExchange):
             return _next_exchanger(state)
         # NextRound: §2.6 "the dealer moves one seat clockwise after each deal"
-        return _deal(state, state.deal + 1, next_seat(state.dealer, _PLAYERS))
+        return _deal(state, state.round + 1, next_seat(state.dealer, _PLAYERS))
 
     # -- scores ------------------------------------------------------------------------
 
@@ -378,29 +380,22 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         return Outcome(top, reason, points=totals)
 
     def score_tally(self, tally: Json) -> ScoreReport:
-        """Scores of one deal from its sheet: ``{"contract", "dealer" or "chooser", "tricks": [3]}``."""
-        with malformed(f"{GAME_ID}.bad-tally", f"3-5-8 tally {tally!r}"):
-            if not isinstance(tally, dict) or not {"contract", "tricks"} <= set(tally):
-                raise ValueError("a tally needs 'contract' and 'tricks'")
-            extra = set(tally) - {"contract", "tricks", "dealer", "chooser"}
-            if extra:
-                raise ValueError(f"unknown field(s) {sorted(extra)}")
-            contract = Contract(tally["contract"])
-            tricks = tuple(_int(t, 0, _TRICKS, "tricks") for t in tally["tricks"])
-            if len(tricks) != _PLAYERS:
-                raise ValueError(f"tricks must have 3 entries, got {len(tricks)}")
-            dealer = _int(tally["dealer"], 0, 2, "dealer") if "dealer" in tally else None
-            chooser = _int(tally["chooser"], 0, 2, "chooser") if "chooser" in tally else None
-        if dealer is None and chooser is None:
-            raise InvalidState(f"{GAME_ID}.bad-tally", "a tally needs 'dealer' or 'chooser' to fix the roles")
-        if dealer is None:
-            dealer = (chooser - 1) % _PLAYERS  # type: ignore[operator]
-        require(chooser is None or chooser == (dealer + 1) % _PLAYERS, InvalidState, f"{GAME_ID}.bad-roles",
-                f"the chooser sits left of the dealer: dealer {dealer} makes chooser {(dealer + 1) % 3}, "
-                f"not {chooser}")
+        """Scores of one deal from its sheet: ``{"contract", "dealer", "tricks": [3 counts]}``
+        (docs/rules/3-5-8.md §7)."""
+        keys = {"contract", "dealer", "tricks"}
+        if not isinstance(tally, dict) or set(tally) != keys:
+            raise InvalidState(f"{GAME_ID}.bad-tally", f"a 3-5-8 tally is {{contract, dealer, tricks}}, got "
+                                                       f"{excerpt(sorted(tally) if isinstance(tally, dict) else tally)}")
+        try:
+            contract = _enum(Contract, tally["contract"], "contract")
+            dealer = _int(tally["dealer"], 0, _PLAYERS - 1, "dealer")
+            tricks = tuple(_int(t, 0, _TRICKS, "tricks") for t in _triple(tally["tricks"], "tricks"))
+        except _Malformed as exc:
+            raise InvalidState(f"{GAME_ID}.bad-tally", f"3-5-8 tally: {exc}") from None
         require(sum(tricks) == _TRICKS, InvalidState, f"{GAME_ID}.tricks-sum",
-                f"a deal has 16 tricks; the tally's tricks {list(tricks)} sum to {sum(tricks)}")
-        rnd = _deal_scores(contract, dealer, tricks)  # type: ignore[arg-type]
+                f"a deal has 16 tricks; the tally's tricks {list(tricks)} sum to {sum(tricks)}",
+                expected=_TRICKS, got=sum(tricks))
+        rnd = _deal_scores(contract, dealer, tricks)
         assert sum(rnd) == 0, f"3-5-8 deal scores must sum to 0, got {rnd}"  # §2.6 invariant
         breakdown = tuple(_seat_breakdown(dealer, contract, s, tricks[s], rnd[s], 0, rnd[s], ())
                           for s in range(_PLAYERS))
@@ -409,23 +404,21 @@ class ThreeFiveEight(BaseEngine[State, Move]):
     # -- views and events -----------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> Json:
+        """The state without rng; ``hands``: own hand, ``null`` for the others, plus ``hand_sizes``
+        (the chooser sees only his first 6 cards while choosing, §2.4.2); ``musik`` ``null`` until
+        revealed; ``discards`` ``null`` but for the chooser (face down); ``won`` piles ``null``
+        (tricks are turned face down) with ``tricks_won`` counting them."""
         data = self.to_json(state)
         del data["rng"]
-        hands: list[Any] = []
-        for s, hand in enumerate(state.hands):
-            if s != seat:
-                hands.append(len(hand))
-            elif state.phase is Phase.CHOOSE and s == state.chooser:
-                hands.append(card_strs(hand[:_FIRST_SEEN]))  # §2.4.2: only the first 6 are seen
-            else:
-                hands.append(card_strs(hand))
-        data["hands"] = hands
-        data["hand_counts"] = [len(h) for h in state.hands]
+        data.update(hands_view(data["hands"], seat))
+        if seat == state.chooser and state.phase is Phase.CHOOSE:
+            data["hands"][seat] = card_strs(state.hands[seat][:_FIRST_SEEN])
         if not _musik_revealed(state):
-            data["musik"] = len(state.musik)
+            data["musik"] = None
         if seat != state.chooser:
-            data["discards"] = len(state.discards)  # §2.10.4: discards are face down
-        data["won"] = list(_trick_counts(state))
+            data["discards"] = None  # §2.10.4: discards are face down
+        data["won"] = [None] * _PLAYERS
+        data["tricks_won"] = list(_trick_counts(state))
         return data
 
     def move_view(self, move: Move, actor: int, viewer: int | None) -> Json | None:
@@ -437,7 +430,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
-        if _musik_revealed(after) and not _musik_revealed(before) and after.deal == before.deal:
+        if _musik_revealed(after) and not _musik_revealed(before) and after.round == before.round:
             out.append({"type": "musik-revealed", "cards": card_strs(after.musik), "to": after.chooser})
         if isinstance(move, PlayCard) and len(before.trick) == _PLAYERS - 1:
             plays = after.last_trick
@@ -451,10 +444,12 @@ class ThreeFiveEight(BaseEngine[State, Move]):
 
     def to_json(self, state: State) -> Json:
         return {
+            "players": _PLAYERS,
             "options": state.options.to_json(),
-            "deal": state.deal,
+            "round": state.round,
             "dealer": state.dealer,
             "phase": state.phase.value,
+            "turn": _turn(self, state),
             "contract": state.contract.value if state.contract else None,
             "hands": [card_strs(h) for h in state.hands],
             "musik": card_strs(state.musik),
@@ -465,16 +460,17 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             "won": [card_strs(w) for w in state.won],
             "exchange": None if state.exchange is None else {
                 "queue": list(state.exchange.queue), "steps": list(state.exchange.steps)},
-            "history": [
-                {"dealer": r.dealer, "contract": r.contract.value, "tricks": list(r.tricks), "scores": list(r.scores)}
-                for r in state.history
-            ],
+            "history": [list(r.scores) for r in state.history],
+            "contracts": [r.contract.value for r in state.history],
             "rng": state.rng.to_json(),
         }
 
     def from_json(self, data: Json) -> State:
-        state = _parse_state(self, data)
+        state, turn = _parse_state(self, data)
         _check_state(state)
+        require(turn == _turn(self, state), InvalidState, f"{GAME_ID}.bad-turn",
+                f"turn {turn} disagrees with the position: seat to act {_turn(self, state)}",
+                seat=turn, expected=_turn(self, state))
         return state
 
     def move_to_json(self, move: Move) -> Json:
@@ -491,7 +487,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         return {"kind": "next-round"}
 
     def move_from_json(self, data: Json) -> Move:
-        with malformed(f"{GAME_ID}.bad-move", f"3-5-8 move {data!r}", IllegalMove):
+        with malformed(f"{GAME_ID}.bad-move", f"3-5-8 move {excerpt(data)}", IllegalMove):
             kind = data["kind"]
             keys = set(data)
             if kind == "play" and keys == {"kind", "card"}:
@@ -508,7 +504,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
                 return NextRound()
         raise IllegalMove(
             f"{GAME_ID}.bad-move",
-            f"malformed 3-5-8 move {data!r}: expected one of {list(self.move_kinds)} with its fields "
+            f"malformed 3-5-8 move {excerpt(data)}: expected one of {list(self.move_kinds)} with its fields "
             "(play/discard: card; choose: contract; exchange: to, card)",
         )
 
@@ -534,7 +530,7 @@ def _role(dealer: int, seat: int) -> int:
 
 
 def _deal_scores(contract: Contract, dealer: int, tricks: Sequence[int]) -> tuple[int, int, int]:
-    """§2.6: trump and BA ``tricks - target``; BL ``limit - tricks``. A whole deal sums to 0."""
+    """§2.6: trump and NT ``tricks - target``; BL ``limit - tricks``. A whole deal sums to 0."""
     if contract is Contract.NO_TRICKS:
         return tuple(_BL_LIMITS[_role(dealer, s)] - tricks[s] for s in range(_PLAYERS))  # type: ignore[return-value]
     return tuple(tricks[s] - _TARGETS[_role(dealer, s)] for s in range(_PLAYERS))  # type: ignore[return-value]
@@ -672,7 +668,7 @@ def _deal(state: State, number: int, dealer: int) -> State:
     chooser = (dealer + 1) % _PLAYERS
     hands = tuple(h if s == chooser else _sorted(h) for s, h in enumerate(hands))
     return replace(
-        state, deal=number, dealer=dealer, phase=Phase.CHOOSE, contract=None, hands=hands,
+        state, round=number, dealer=dealer, phase=Phase.CHOOSE, contract=None, hands=hands,
         musik=_sorted(cards[_PLAYERS * _HAND:]), discards=(), leader=chooser, trick=(), last_trick=(),
         won=((), (), ()), exchange=None, rng=rng,
     )
@@ -704,7 +700,7 @@ def _play(state: State, seat: int, card: Card) -> State:
     scores = _deal_scores(state.contract, state.dealer, tricks)  # type: ignore[arg-type]
     assert sum(scores) == 0, f"3-5-8 deal scores must sum to 0, got {scores}"  # §2.6 invariant
     record = DealRecord(state.dealer, state.contract, tricks, scores)  # type: ignore[arg-type]
-    phase = Phase.GAME_OVER if state.deal == _DEALS else Phase.DEAL_OVER
+    phase = Phase.GAME_OVER if state.round == _DEALS else Phase.DEAL_OVER
     return replace(out, phase=phase, history=(*state.history, record))
 
 
@@ -720,86 +716,119 @@ def _seat_breakdown(dealer: int, contract: Contract | None, seat: int, tricks: i
         out["limit"] = _BL_LIMITS[role]
     else:
         out["target"] = _TARGETS[role]
-    out["deal"] = score
+    out["round"] = score
     out["previous_total"] = previous
     out["total"] = total
     out["contracts_used"] = sorted(r.contract.value for r in done if r.chooser == seat)
-    out["deals"] = [r.scores[seat] for r in done]
+    out["history"] = [r.scores[seat] for r in done]
     return out
 
 
 # --------------------------------------------------------------------------- helpers: JSON
 
 
+class _Malformed(ValueError):
+    """A shape problem found while reading JSON, with a message fit for people."""
+
+
 def _int(value: Any, lo: int, hi: int, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise ValueError(f"{what} must be an integer in {lo}..{hi}, got {value!r}")
+        raise _Malformed(f"{what} must be an integer in {lo}..{hi}, got {excerpt(value)}")
     return value
 
 
+def _enum(cls: type[Enum], value: Any, what: str) -> Any:
+    choices = [m.value for m in cls]
+    if value not in choices or not isinstance(value, str):
+        raise _Malformed(f"{what} must be one of {choices}, got {excerpt(value)}")
+    return cls(value)
+
+
 def _card(text: Any) -> Card:
-    card = parse_card(text)
+    try:
+        card = parse_card(text)
+    except ValueError:
+        raise _Malformed(f"not a card: {excerpt(text)} (write rank then suit, like 'QH' or '10S')") from None
     if card.is_joker:
-        raise ValueError("3-5-8 has no jokers")
+        raise _Malformed("3-5-8 has no jokers")
     return card
 
 
 def _cards(items: Any, what: str) -> tuple[Card, ...]:
     if not isinstance(items, list):
-        raise ValueError(f"{what} must be a list of cards, got {items!r}")
+        raise _Malformed(f"{what} must be a list of cards, got {excerpt(items)}")
     return tuple(_card(c) for c in items)
 
 
 def _plays(items: Any, what: str) -> tuple[Play, ...]:
     if not isinstance(items, list):
-        raise ValueError(f"{what} must be a list of plays, got {items!r}")
+        raise _Malformed(f"{what} must be a list of plays, got {excerpt(items)}")
     out = []
     for p in items:
         if not isinstance(p, dict) or set(p) != {"seat", "card"}:
-            raise ValueError(f"a play in {what} is {{seat, card}}, got {p!r}")
+            raise _Malformed(f"a play in {what} is {{seat, card}}, got {excerpt(p)}")
         out.append((_int(p["seat"], 0, 2, "seat"), _card(p["card"])))
     return tuple(out)
 
 
 def _triple(items: Any, what: str) -> list:
     if not isinstance(items, list) or len(items) != _PLAYERS:
-        raise ValueError(f"{what} must be a list of 3 entries, got {items!r}")
+        raise _Malformed(f"{what} must be a list of 3 entries, got {excerpt(items)}")
     return items
 
 
-def _parse_state(engine: ThreeFiveEight, data: Json) -> State:
+def _history(data: Json, dealer: int, number: int) -> tuple[DealRecord, ...]:
+    """The score sheet from ``history`` (points per seat per finished deal) and ``contracts``
+    (the contract of each): the dealers rotate back from ``dealer`` of deal ``number``, and the
+    tricks follow from the points (§2.6: ``tricks - target`` or ``limit - tricks``)."""
+    rows, names = data["history"], data["contracts"]
+    if not isinstance(rows, list) or not isinstance(names, list) or len(rows) != len(names):
+        raise _Malformed(f"history and contracts are lists of one entry per finished deal, got "
+                         f"{excerpt(rows)} and {excerpt(names)}")
+    out = []
+    for i, (row, name) in enumerate(zip(rows, names, strict=True)):
+        contract = _enum(Contract, name, "a contract")
+        scores = tuple(_int(p, -_TRICKS, _TRICKS, "a deal's points") for p in _triple(row, "a history row"))
+        deal_dealer = (dealer - (number - 1 - i)) % _PLAYERS
+        roles = [_role(deal_dealer, s) for s in range(_PLAYERS)]
+        if contract is Contract.NO_TRICKS:
+            tricks = tuple(_BL_LIMITS[roles[s]] - scores[s] for s in range(_PLAYERS))
+        else:
+            tricks = tuple(scores[s] + _TARGETS[roles[s]] for s in range(_PLAYERS))
+        if any(not 0 <= t <= _TRICKS for t in tricks):
+            raise _bad("bad-history", f"deal {i + 1} ({contract.value}): points {list(scores)} need tricks "
+                                      f"{list(tricks)}, outside 0..16")
+        out.append(DealRecord(deal_dealer, contract, tricks, scores))  # type: ignore[arg-type]
+    return tuple(out)
+
+
+def _parse_state(engine: ThreeFiveEight, data: Json) -> tuple[State, int | None]:
+    """The state and the ``turn`` it claims (checked against the derived one by ``from_json``)."""
     try:
         if not isinstance(data, dict) or set(data) != _STATE_KEYS:
-            got = sorted(data) if isinstance(data, dict) else type(data).__name__
-            raise ValueError(f"a 3-5-8 state has the keys {sorted(_STATE_KEYS)}, got {got}")
+            got = sorted(data)[:20] if isinstance(data, dict) else type(data).__name__
+            raise _Malformed(f"a 3-5-8 state has the keys {sorted(_STATE_KEYS)}, got {excerpt(got)}")
+        _int(data["players"], _PLAYERS, _PLAYERS, "players")
         try:
             opts = Options(**engine.resolve_options(data["options"]))
         except InvalidOption as exc:
-            raise ValueError(exc.message) from None
+            raise _Malformed(exc.message) from None
         ex = data["exchange"]
         exchange = None
         if ex is not None:
             if not isinstance(ex, dict) or set(ex) != {"queue", "steps"} or not isinstance(ex["queue"], list):
-                raise ValueError(f"exchange must be null or {{queue, steps}}, got {ex!r}")
+                raise _Malformed(f"exchange must be null or {{queue, steps}}, got {excerpt(ex)}")
             exchange = Exchange(tuple(_int(s, 0, 2, "exchange queue seat") for s in ex["queue"]),
                                 tuple(_int(n, 0, _HAND, "exchange steps") for n in _triple(ex["steps"], "steps")))
-        history = []
-        if not isinstance(data["history"], list):
-            raise ValueError("history must be a list")
-        for r in data["history"]:
-            if not isinstance(r, dict) or set(r) != {"dealer", "contract", "tricks", "scores"}:
-                raise ValueError(f"a history entry is {{dealer, contract, tricks, scores}}, got {r!r}")
-            history.append(DealRecord(
-                _int(r["dealer"], 0, 2, "dealer"), Contract(r["contract"]),
-                tuple(_int(t, 0, _TRICKS, "tricks") for t in _triple(r["tricks"], "tricks")),  # type: ignore[arg-type]
-                tuple(_int(t, -_TRICKS, _TRICKS, "scores") for t in _triple(r["scores"], "scores")),  # type: ignore[arg-type]
-            ))
-        return State(
+        number = _int(data["round"], 1, _DEALS, "round")
+        dealer = _int(data["dealer"], 0, 2, "dealer")
+        turn = None if data["turn"] is None else _int(data["turn"], 0, 2, "turn")
+        state = State(
             options=opts,
-            deal=_int(data["deal"], 1, _DEALS, "deal"),
-            dealer=_int(data["dealer"], 0, 2, "dealer"),
-            phase=Phase(data["phase"]),
-            contract=None if data["contract"] is None else Contract(data["contract"]),
+            round=number,
+            dealer=dealer,
+            phase=_enum(Phase, data["phase"], "phase"),
+            contract=None if data["contract"] is None else _enum(Contract, data["contract"], "contract"),
             hands=tuple(_cards(h, "a hand") for h in _triple(data["hands"], "hands")),
             musik=_cards(data["musik"], "musik"),
             discards=_cards(data["discards"], "discards"),
@@ -808,13 +837,20 @@ def _parse_state(engine: ThreeFiveEight, data: Json) -> State:
             last_trick=_plays(data["last_trick"], "last_trick"),
             won=tuple(_cards(w, "a won pile") for w in _triple(data["won"], "won")),
             exchange=exchange,
-            history=tuple(history),
+            history=_history(data, dealer, number),
             rng=Rng.from_json(data["rng"]),
         )
-    except InvalidState:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        return state, turn
+    except _Malformed as exc:
         raise InvalidState(f"{GAME_ID}.malformed", f"malformed 3-5-8 state: {exc}") from None
+    except MALFORMED_ERRORS:
+        raise InvalidState(f"{GAME_ID}.malformed", f"malformed 3-5-8 state {excerpt(data)}") from None
+
+
+def _turn(engine: ThreeFiveEight, state: State) -> int | None:
+    """DESIGN 4.5: the one seat to act, or ``None`` when all three (next-round) or none act."""
+    acting = engine.to_act(state)
+    return next(iter(acting)) if len(acting) == 1 else None
 
 
 def _bad(code: str, message: str) -> InvalidState:
@@ -826,20 +862,20 @@ def _check_state(s: State) -> None:
     phase = s.phase
     over = phase in (Phase.DEAL_OVER, Phase.GAME_OVER)
     # -- the score sheet (§2.6): dealers rotate, contracts once per chooser, scores follow from tricks
-    finished = s.deal if over else s.deal - 1
+    finished = s.round if over else s.round - 1
     if len(s.history) != finished:
-        raise _bad("bad-history", f"deal {s.deal} in phase {phase.value!r} needs {finished} finished deal(s) "
+        raise _bad("bad-history", f"deal {s.round} in phase {phase.value!r} needs {finished} finished deal(s) "
                                   f"in history, got {len(s.history)}")
-    if phase is Phase.GAME_OVER and s.deal != _DEALS:
-        raise _bad("bad-phase", f"the game ends after deal {_DEALS}, not deal {s.deal}")
-    if phase is Phase.DEAL_OVER and s.deal == _DEALS:
+    if phase is Phase.GAME_OVER and s.round != _DEALS:
+        raise _bad("bad-phase", f"the game ends after deal {_DEALS}, not deal {s.round}")
+    if phase is Phase.DEAL_OVER and s.round == _DEALS:
         raise _bad("bad-phase", f"deal {_DEALS} is the last: its end is 'game-over', not 'deal-over'")
-    if s.options.first_dealer != "random" and (s.dealer - s.deal + 1) % 3 != s.options.first_dealer:
-        raise _bad("bad-dealer", f"first_dealer {s.options.first_dealer} makes the dealer of deal {s.deal} "
-                                 f"seat {(s.options.first_dealer + s.deal - 1) % 3}, not {s.dealer}")
+    if s.options.first_dealer != "random" and (s.dealer - s.round + 1) % 3 != s.options.first_dealer:
+        raise _bad("bad-dealer", f"first_dealer {s.options.first_dealer} makes the dealer of deal {s.round} "
+                                 f"seat {(s.options.first_dealer + s.round - 1) % 3}, not {s.dealer}")
     used: list[set[Contract]] = [set(), set(), set()]
     for i, r in enumerate(s.history):
-        want = (s.dealer - (s.deal - 1 - i)) % _PLAYERS
+        want = (s.dealer - (s.round - 1 - i)) % _PLAYERS
         if r.dealer != want:
             raise _bad("bad-history", f"deal {i + 1} was dealt by seat {want} (the dealer rotates), not {r.dealer}")
         if r.contract in used[r.chooser]:
@@ -850,7 +886,8 @@ def _check_state(s: State) -> None:
                                       f"{list(_deal_scores(r.contract, r.dealer, r.tricks))}, not {list(r.scores)}")
     # -- the contract
     if (phase is Phase.CHOOSE) != (s.contract is None):
-        raise _bad("bad-contract", f"phase {phase.value!r} with contract {s.contract and s.contract.value!r}")
+        named = f"contract {s.contract.value!r}" if s.contract else "no contract"
+        raise _bad("bad-contract", f"phase {phase.value!r} with {named}")
     if s.contract is not None and not over and s.contract in used[s.chooser]:
         raise _bad("contract-reused", f"seat {s.chooser} has already played {s.contract.value!r}")
     if over and s.contract is not s.history[-1].contract:
@@ -918,7 +955,8 @@ def _check_state(s: State) -> None:
             raise _bad("bad-turn", "the last trick's cards are in a won pile")
     # -- the exchange (§2.7)
     if (phase is Phase.EXCHANGE) != (s.exchange is not None):
-        raise _bad("bad-exchange", f"phase {phase.value!r} with exchange {s.exchange!r}")
+        how = "with an exchange in progress" if s.exchange else "without the exchange"
+        raise _bad("bad-exchange", f"phase {phase.value!r} {how}")
     if s.exchange is not None:
         prev = _previous_scores(s)
         order = [x for x in sorted(range(3), key=lambda x: _role(s.dealer, x)) if prev[x] > 0]

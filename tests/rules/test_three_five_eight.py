@@ -59,16 +59,36 @@ def fill(fixed: dict[int, list[str]], sizes: list[int], void: dict[int, str] | N
     return hands, rest
 
 
+def turn_of(data: dict) -> int | None:
+    """The one seat to act (DESIGN 4.5 ``turn``): the player due in the trick, the chooser while
+    choosing and discarding, the current exchanger; nobody single once a deal is over."""
+    phase = data["phase"]
+    if phase == "play":
+        return (data["leader"] + len(data["trick"])) % 3
+    if phase in ("choose", "discard"):
+        return (data["dealer"] + 1) % 3
+    if phase == "exchange":
+        return data["exchange"]["queue"][0] if data["exchange"] and data["exchange"]["queue"] else None
+    return None
+
+
 def state(**fields) -> dict:
-    """A state JSON with defaults for a fresh deal 1, dealer 0; ``options`` merged over defaults."""
+    """A state JSON with defaults for a fresh deal 1, dealer 0; ``options`` merged over defaults;
+    ``history`` given as ``record()`` rows (split into ``history`` points and ``contracts``);
+    ``turn`` derived unless given."""
     base = {
-        "options": dict(DEFAULTS), "deal": 1, "dealer": 0, "phase": "choose", "contract": None,
+        "players": 3, "options": dict(DEFAULTS), "round": 1, "dealer": 0, "phase": "choose", "contract": None,
         "hands": [[], [], []], "musik": [], "discards": [], "leader": 1, "trick": [], "last_trick": [],
-        "won": [[], [], []], "exchange": None, "history": [],
+        "won": [[], [], []], "exchange": None, "history": [], "contracts": [],
         "rng": {"v": 1, "key": "ab" * 32, "counter": 0},
     }
     base["options"].update(fields.pop("options", {}))
+    records = fields.pop("history", [])
+    base["history"] = [r["scores"] for r in records]
+    base["contracts"] = [r["contract"] for r in records]
     base.update(fields)
+    if "turn" not in fields:
+        base["turn"] = turn_of(base)
     return base
 
 
@@ -100,7 +120,7 @@ def deal2_exchange(prev_tricks: list[int], fixed: dict[int, list[str]], *, contr
     dealer with ``prev_tricks``. The engine decides whether and who exchanges."""
     hands, rest = fill(fixed, [16, 16, 16], void)
     pre = E.from_json(state(
-        deal=2, dealer=dealer, phase="choose", hands=hands, musik=rest, leader=(dealer + 1) % 3,
+        round=2, dealer=dealer, phase="choose", hands=hands, musik=rest, leader=(dealer + 1) % 3,
         history=[record((dealer - 1) % 3, "S", prev_tricks)], options=options or {},
     ))
     return E.apply(pre, (dealer + 1) % 3, Choose(Contract(contract)))
@@ -178,11 +198,11 @@ def test_lowest_trump_beats_the_led_king():
 
 
 def test_off_suit_card_never_wins_in_no_trump():
-    """358-5: BA; trick 1:♣5 (lead), 2:♦A, 0:♣2 -> ♣5 wins.
+    """358-5: NT; trick 1:♣5 (lead), 2:♦A, 0:♣2 -> ♣5 wins.
 
         1:5C  2:AD  0:2C   => winner 1
     """
-    s = first_trick("BA", {0: ["2C"]}, [(1, "5C"), (2, "AD")], void={2: "C"})
+    s = first_trick("NT", {0: ["2C"]}, [(1, "5C"), (2, "AD")], void={2: "C"})
     after = E.apply(s, 0, PlayCard(parse_card("2C")))
     assert after.leader == 1 and len(after.won[1]) == 3
 
@@ -200,23 +220,21 @@ def test_play_out_of_turn_and_card_not_held_are_refused():
 
 @pytest.mark.parametrize(("vector", "contract", "tricks", "expected"), [
     ("358-6", "H", [2, 10, 4], [-1, 2, -1]),     # trump: chooser 10 / third 4 / dealer 2
-    ("358-7", "BA", [3, 8, 5], [0, 0, 0]),       # BA: 8 / 5 / 3
+    ("358-7", "NT", [3, 8, 5], [0, 0, 0]),       # NT: 8 / 5 / 3
     ("358-8", "BL", [10, 1, 5], [-2, 2, 0]),     # BL: chooser 1 / third 5 / dealer 10
     ("358-9", "BL", [8, 5, 3], [0, -2, 2]),      # BL: chooser 5 / third 3 / dealer 8
 ])
 def test_deal_scores_are_tricks_against_target_and_sum_to_zero(vector, contract, tricks, expected):
-    """358-6..9 via the tally (dealer 0, chooser 1, third 2): trump/BA tricks - target, BL limit - tricks."""
+    """358-6..9 via the tally (dealer 0, chooser 1, third 2): trump/NT tricks - target, BL limit - tricks."""
     report = E.score_tally({"contract": contract, "dealer": 0, "tricks": tricks})
     assert list(report.round) == expected and sum(report.round) == 0 and report.final
-    assert [b["deal"] for b in report.breakdown] == expected
+    assert [b["round"] for b in report.breakdown] == expected
     assert [b["tricks"] for b in report.breakdown] == tricks
-    same = E.score_tally({"contract": contract, "chooser": 1, "tricks": tricks})
-    assert same.round == report.round
 
 
 @pytest.mark.parametrize(("tally", "code"), [
     ({"contract": "H", "dealer": 0, "tricks": [5, 5, 5]}, "3-5-8.tricks-sum"),
-    ({"contract": "H", "dealer": 0, "chooser": 0, "tricks": [8, 5, 3]}, "3-5-8.bad-roles"),
+    ({"contract": "H", "chooser": 1, "tricks": [8, 5, 3]}, "3-5-8.bad-tally"),
     ({"contract": "X", "dealer": 0, "tricks": [8, 5, 3]}, "3-5-8.bad-tally"),
     ({"contract": "H", "tricks": [8, 5, 3]}, "3-5-8.bad-tally"),
     ({"contract": "H", "dealer": 0, "tricks": [8, 5]}, "3-5-8.bad-tally"),
@@ -298,9 +316,9 @@ def test_trump_card_may_not_be_offered():
     assert EndExchange() in E.legal_moves(s, 1)
 
 
-@pytest.mark.parametrize("contract", ["BA", "BL"])
+@pytest.mark.parametrize("contract", ["NT", "BL"])
 def test_no_exchange_phase_in_no_trump_or_no_tricks(contract):
-    """358-14: previous deal had plus and minus players, but BA / BL skip to the musik."""
+    """358-14: previous deal had plus and minus players, but NT / BL skip to the musik."""
     s = deal2_exchange([8, 7, 1], {}, contract=contract)
     assert s.phase is Phase.DISCARD and s.exchange is None and len(s.hands[1]) == 20
 
@@ -377,15 +395,15 @@ def test_exchange_after_discard_timing():
 def test_last_unused_contract_is_forced():
     """358-16: chooser 1 has used ♥ ♠ ♦ ♣ BA (deals 1, 4, 7, 10, 13): only BL is legal in deal 16."""
     history = []
-    used = iter(["H", "S", "D", "C", "BA"])
-    others = iter(["H", "S", "D", "C", "BA", "BL"] * 2)
+    used = iter(["H", "S", "D", "C", "NT"])
+    others = iter(["H", "S", "D", "C", "NT", "BL"] * 2)
     for i in range(15):
         dealer = i % 3
         chooser = (dealer + 1) % 3
-        contract = next(used) if chooser == 1 else next(others) if chooser == 2 else ["H", "S", "D", "C", "BA"][i // 3]
+        contract = next(used) if chooser == 1 else next(others) if chooser == 2 else ["H", "S", "D", "C", "NT"][i // 3]
         history.append(record(dealer, contract, [8, 5, 3]))
     hands, rest = fill({}, [16, 16, 16])
-    s = E.from_json(state(deal=16, dealer=0, hands=hands, musik=rest, history=history))
+    s = E.from_json(state(round=16, dealer=0, hands=hands, musik=rest, history=history))
     assert E.legal_moves(s, 1) == (Choose(Contract.NO_TRICKS),)
     with pytest.raises(IllegalMove) as err:
         E.check(s, 1, Choose(Contract.HEARTS))
@@ -439,7 +457,7 @@ def tied_final(tie: str):
     won = [ALL[0:t0], ALL[t0:t0 + t1], ALL[t0 + t1:48]]
     last = [{"seat": 2, "card": ALL[47]}, {"seat": 0, "card": ALL[0]}, {"seat": 1, "card": ALL[1]}]
     return E.from_json(state(
-        deal=18, dealer=2, phase="game-over", contract=history[-1]["contract"], hands=[[], [], []],
+        round=18, dealer=2, phase="game-over", contract=history[-1]["contract"], hands=[[], [], []],
         musik=ALL[48:], discards=ALL[48:], leader=2, last_trick=last, won=won, history=history,
         options={"tie": tie},
     ))
@@ -468,7 +486,7 @@ def test_next_round_rotates_the_dealer_and_deals_afresh():
         E.check(s, 0, PlayCard(parse_card("2C")))
     assert err.value.code == "3-5-8.wrong-phase"
     nxt = E.apply(s, 2, NextRound())
-    assert (nxt.deal, nxt.dealer, nxt.phase) == (2, 2, Phase.CHOOSE) and E.to_act(nxt) == {0}
+    assert (nxt.round, nxt.dealer, nxt.phase) == (2, 2, Phase.CHOOSE) and E.to_act(nxt) == {0}
     assert [len(h) for h in nxt.hands] == [16, 16, 16] and len(nxt.musik) == 4
     assert nxt.rng.counter > s.rng.counter
 
@@ -519,7 +537,7 @@ def test_moves_in_the_wrong_phase_are_refused():
 
 @pytest.mark.parametrize("data", [
     {"kind": "play"}, {"kind": "play", "card": "1X"}, {"kind": "play", "card": "JK"},
-    {"kind": "choose", "contract": "NT"}, {"kind": "exchange", "to": 3, "card": "2C"},
+    {"kind": "choose", "contract": "BA"}, {"kind": "exchange", "to": 3, "card": "2C"},
     {"kind": "exchange", "to": True, "card": "2C"}, {"kind": "next-round", "x": 1}, {"kind": "bid"}, [], "play",
 ])
 def test_malformed_moves_are_bad_move(data):
@@ -536,11 +554,11 @@ def test_view_shows_own_hand_and_only_the_chooser_first_six_cards():
     nobody sees the musik; no view holds the rng."""
     s = E.new(3, 6, {"first_dealer": 0})
     v1 = E.view(s, 1)
-    assert v1["hands"] == [16, card_strs(s.hands[1][:6]), 16] and v1["hand_counts"] == [16, 16, 16]
-    assert v1["musik"] == 4 and "rng" not in v1
+    assert v1["hands"] == [None, card_strs(s.hands[1][:6]), None] and v1["hand_sizes"] == [16, 16, 16]
+    assert v1["musik"] is None and "rng" not in v1
     v0 = E.view(s, 0)
-    assert v0["hands"] == [card_strs(s.hands[0]), 16, 16]
-    assert E.view(s, None)["hands"] == [16, 16, 16]
+    assert v0["hands"] == [card_strs(s.hands[0]), None, None]
+    assert E.view(s, None)["hands"] == [None, None, None]
     for viewer in (None, 0, 1, 2):
         text = json.dumps(E.view(s, viewer))
         assert not any(f'"{c}"' in text for c in card_strs(s.musik))
@@ -555,7 +573,7 @@ def test_view_shows_musik_once_revealed_but_never_others_discards():
     s = E.apply(s, 1, Discard(discarded))
     for viewer in (None, 0, 2):
         view = E.view(s, viewer)
-        assert view["discards"] == 1 and view["hands"][1] == 19
+        assert view["discards"] is None and view["hands"][1] is None and view["hand_sizes"][1] == 19
     assert E.view(s, 1)["discards"] == [str(discarded)]
     assert E.move_view(Discard(discarded), 1, 0) == {"kind": "discard"}
     assert E.move_view(Discard(discarded), 1, 1) == {"kind": "discard", "card": str(discarded)}
@@ -584,7 +602,7 @@ def tamper(change) -> dict:
     (lambda d: d.__setitem__("leader", 2), "3-5-8.bad-turn"),                     # trick not from the leader
     (lambda d: d["trick"].__setitem__(0, {"seat": 0, "card": "KS"}), "3-5-8.bad-turn"),
     (lambda d: d.__setitem__("phase", "choose"), "3-5-8.bad-contract"),
-    (lambda d: d.__setitem__("deal", 2), "3-5-8.bad-history"),
+    (lambda d: d.__setitem__("round", 2), "3-5-8.bad-history"),
     (lambda d: d.__setitem__("discards", []), "3-5-8.cards-not-conserved"),
     (lambda d: d.__setitem__("exchange", {"queue": [1], "steps": [0, 0, 0]}), "3-5-8.bad-exchange"),
     (lambda d: d["options"].__setitem__("first_dealer", 1), "3-5-8.bad-dealer"),
@@ -592,7 +610,10 @@ def tamper(change) -> dict:
     (lambda d: d.__setitem__("hands", [["ZZ"], [], []]), "3-5-8.malformed"),
     (lambda d: d["options"].__setitem__("tie", "coin"), "3-5-8.malformed"),
     (lambda d: d.__setitem__("phase", "bidding"), "3-5-8.malformed"),
-    (lambda d: d.__setitem__("deal", "1"), "3-5-8.malformed"),
+    (lambda d: d.__setitem__("round", "1"), "3-5-8.malformed"),
+    (lambda d: d.__setitem__("turn", 1), "3-5-8.bad-turn"),
+    (lambda d: d.__setitem__("players", 4), "3-5-8.malformed"),
+    (lambda d: d.__setitem__("contracts", ["H"]), "3-5-8.malformed"),
     (lambda d: d.__setitem__("history", [None]), "3-5-8.malformed"),
     (lambda d: d.__setitem__("rng", {}), "state.rng"),
 ])
@@ -604,17 +625,18 @@ def test_tampered_states_are_rejected(change, code):
 
 def test_reused_contract_and_wrong_history_scores_are_rejected():
     hands, rest = fill({}, [16, 16, 16])
-    ok = state(deal=2, dealer=1, phase="choose", hands=hands, musik=rest, leader=2,
+    ok = state(round=2, dealer=1, phase="choose", hands=hands, musik=rest, leader=2,
                history=[record(0, "H", [3, 8, 5])])
     E.from_json(ok)
     bad = json.loads(json.dumps(ok))
-    bad["history"][0]["scores"] = [1, 0, -1]
-    with pytest.raises(InvalidState) as err:
-        E.from_json(bad)
-    assert err.value.code == "3-5-8.bad-history"
+    for row in ([-9, 3, 6], [1, 0, 0]):  # dealer 0 would need -6 tricks; 4 + 8 + 5 = 17 tricks
+        bad["history"][0] = row
+        with pytest.raises(InvalidState) as err:
+            E.from_json(bad)
+        assert err.value.code == "3-5-8.bad-history"
     played = [record(i % 3, "H", [8, 5, 3]) for i in range(4)]  # chooser 1 chose H twice (deals 1, 4)
     with pytest.raises(InvalidState) as err:
-        E.from_json(state(deal=5, dealer=1, hands=hands, musik=rest, leader=2, history=played))
+        E.from_json(state(round=5, dealer=1, hands=hands, musik=rest, leader=2, history=played))
     assert err.value.code == "3-5-8.contract-reused"
 
 
@@ -654,7 +676,7 @@ def test_schemas_accept_every_state_and_move_of_random_playouts(seed):
 
 
 def test_tally_schema_matches_the_engine_tally():
-    tally = {"contract": "BL", "chooser": 1, "tricks": [10, 1, 5]}
+    tally = {"contract": "BL", "dealer": 0, "tricks": [10, 1, 5]}
     assert schemas.TALLY().validate(tally) == {}
     assert E.score_tally(tally).round == (-2, 2, 0)
 
@@ -683,7 +705,8 @@ def test_views_in_play_name_no_card_of_other_hands_or_discards():
         assert not [c for c in secret - public if f'"{c}"' in text]
         if viewer is not None:
             assert E.view(s, viewer)["hands"][viewer] == card_strs(s.hands[viewer])
-        assert E.view(s, viewer)["won"] == [len(w) // 3 for w in s.won]
+        assert E.view(s, viewer)["tricks_won"] == [len(w) // 3 for w in s.won]
+        assert E.view(s, viewer)["won"] == [None, None, None]
 
 
 def test_events_report_musik_tricks_and_deal_scores():
@@ -788,11 +811,11 @@ def test_exchange_before_the_musik_does_not_count_musik_cards():
     """
     hands, rest = fill({0: ["5H"], 1: ["3H"]}, [16, 16, 16], {1: "H"}, used=["AH"])
     musik = [*rest, "AH"]
-    pre = E.from_json(state(deal=2, dealer=0, phase="choose", hands=hands, musik=musik, leader=1,
+    pre = E.from_json(state(round=2, dealer=0, phase="choose", hands=hands, musik=musik, leader=1,
                             history=[record(2, "S", [9, 4, 3])]))
     s = E.apply(pre, 1, Choose(Contract.DIAMONDS))
     assert s.phase is Phase.EXCHANGE and E.to_act(s) == {0} and len(s.hands[1]) == 16
-    assert all(E.view(s, v)["musik"] == 4 for v in (None, 0, 1, 2))
+    assert all(E.view(s, v)["musik"] is None for v in (None, 0, 1, 2))
     after = E.apply(s, 0, ExchangeCard(1, parse_card("5H")))
     assert "5H" in card_strs(after.hands[0]) and "5H" not in card_strs(after.hands[1])
     assert after.phase is Phase.DISCARD and "AH" in card_strs(after.hands[1])
