@@ -45,8 +45,9 @@ Options (name: default; every PROPOSED ruling of §2.8 is one):
 Representation: a move is ``{"kind": "play", "card": "QH"}`` (tricks and the loteryjka),
 ``{"kind": "name-trump", "suit": "H"}`` (``"NT"`` for no trump), ``{"kind": "pass"}`` (the
 loteryjka only, and only with no card to lay), ``{"kind": "next-round"}`` (deals the next
-deal from the state's rng). Scores are kept internally with penalties negative; ``results``
-in the state holds the points of each finished deal in that convention. Completed tricks are
+deal from the state's rng). Scores are kept internally with penalties negative; the state's
+``history`` (one row of per-seat points per finished deal) and every score are shown in the
+sign of ``score_sign``. Completed tricks are
 public (leader, cards in play order, winner); hands and the undealt stock are hidden.
 """
 
@@ -69,11 +70,12 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    excerpt,
     fields_json,
     malformed,
     require,
 )
-from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, hands_seen_by, missing_and_extra, parse_card
+from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card
 from rules.tricks import TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "kierki"
@@ -202,19 +204,19 @@ class Trick:
 class State:
     players: int
     options: Options
-    deal_no: int
+    round: int  # 1-based number of the deal in the match's deal list
     dealer: int
     phase: Phase
     hands: tuple[tuple[Card, ...], ...]
     stock: tuple[Card, ...]  # undealt cards while the dealer names trumps (KI-2 (a))
     trump: Suit | None  # the trump suit once named; None otherwise (or no trump)
     leader: int
-    turn: int
+    turn: int | None  # None once the deal is over (every seat may send next-round)
     trick: tuple[Card, ...]  # the current trick, in play order from ``leader``
     tricks: tuple[Trick, ...]
     rows: tuple[tuple[int, int] | None, ...]  # loteryjka rows per suit (SUITS order): (low, high)
     finished: tuple[int, ...]  # loteryjka: seats out of cards, in order
-    results: tuple[tuple[int, ...], ...]  # points of each finished deal (penalties negative)
+    history: tuple[tuple[int, ...], ...]  # points of each finished deal (kept penalties negative)
     rng: Rng
 
 
@@ -249,19 +251,20 @@ class Kierki(BaseEngine[State, Move]):
 
     def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
-            raise InvalidOption(f"{GAME_ID}.setup-unsupported", f"kierki has no setup notation, got {setup!r}")
+            raise InvalidOption(f"{GAME_ID}.setup-unsupported",
+                                f"kierki has no setup notation, got {excerpt(setup)}")
         opts = Options(**options)
         dealer, rng = rng.randbelow(players)  # "the first dealer is random" (§2.2)
-        return _start_deal(players, opts, 0, dealer, (), rng)
+        return _start_deal(players, opts, 1, dealer, (), rng)
 
     # -- turn and moves ------------------------------------------------------------
 
     def to_act(self, state: State) -> frozenset[int]:
         if state.phase is Phase.DEAL_OVER:
-            if state.deal_no + 1 >= len(deal_list(state.options, state.players)):
+            if state.round >= len(deal_list(state.options, state.players)):
                 return frozenset()
             return frozenset(range(state.players))
-        return frozenset((state.turn,))
+        return frozenset((state.turn,))  # type: ignore[arg-type]
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if seat not in self.to_act(state):
@@ -318,8 +321,7 @@ class Kierki(BaseEngine[State, Move]):
     def _apply(self, state: State, seat: int, move: Move) -> State:
         n = state.players
         if isinstance(move, NextRound):
-            results = (*state.results, _deal_points(state)[0])
-            return _start_deal(n, state.options, state.deal_no + 1, next_seat(state.dealer, n), results, state.rng)
+            return _start_deal(n, state.options, state.round + 1, next_seat(state.dealer, n), state.history, state.rng)
         if isinstance(move, NameTrump):
             hands = state.hands
             if state.stock:  # (a): the rest of the pack is dealt after trumps are named
@@ -340,7 +342,7 @@ class Kierki(BaseEngine[State, Move]):
             finished = state.finished + ((seat,) if not hands[seat] else ())
             new = dataclasses.replace(state, hands=hands, rows=rows, finished=finished)
             if len(finished) >= 2:
-                return dataclasses.replace(new, phase=Phase.DEAL_OVER)
+                return _deal_over(new)
             return dataclasses.replace(new, turn=_next_active(new, seat))
         trick = (*state.trick, card)
         if len(trick) < n:
@@ -349,7 +351,7 @@ class Kierki(BaseEngine[State, Move]):
         tricks = (*state.tricks, Trick(state.leader, trick, winner))
         new = dataclasses.replace(state, hands=hands, trick=(), tricks=tricks, leader=winner, turn=winner)
         if len(tricks) == _tricks_per_deal(n) or _no_penalty_left(new):
-            return dataclasses.replace(new, phase=Phase.DEAL_OVER)
+            return _deal_over(new)
         return new
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
@@ -368,25 +370,25 @@ class Kierki(BaseEngine[State, Move]):
     def scores(self, state: State) -> ScoreReport:
         sign = _sign(state.options)
         points, items = _deal_points(state)
-        history = [*state.results, points]
+        over = state.phase is Phase.DEAL_OVER  # then the deal's row is already in history
+        history = [*state.history] if over else [*state.history, points]
         totals = tuple(sign * sum(deal[s] for deal in history) for s in range(state.players))
-        kind = deal_list(state.options, state.players)[state.deal_no]
+        kind = _kind(state)
         breakdown = tuple(
             {
-                "deal": kind.value,
-                "deal_no": state.deal_no + 1,
+                "contract": kind.value,
+                "round": state.round,
                 "items": {name: sign * value for name, value in items[s].items()},
-                "deals": [sign * deal[s] for deal in history],
+                "history": [sign * deal[s] for deal in state.history],
             }
             for s in range(state.players)
         )
-        over = not self.to_act(state)
         return ScoreReport(
             round=tuple(sign * p for p in points),
             totals=totals,
             breakdown=breakdown,
-            final=state.phase is Phase.DEAL_OVER,
-            winners=_best(totals, sign) if over else (),
+            final=over,
+            winners=_best(totals, sign) if not self.to_act(state) else (),
         )
 
     def outcome(self, state: State) -> Outcome | None:
@@ -406,16 +408,17 @@ class Kierki(BaseEngine[State, Move]):
     def view(self, state: State, seat: int | None) -> Json:
         data = self.to_json(state)
         del data["rng"]
-        data["hands"] = hands_seen_by(data["hands"], seat)
-        data["stock"] = len(state.stock)
+        data.update(hands_view(data["hands"], seat))
+        data["stock"] = None  # face down; its size is public
+        data["stock_size"] = len(state.stock)
         return data
 
     def to_json(self, state: State) -> Json:
         return {
             "players": state.players,
             "options": state.options.to_json(),
-            "deal_no": state.deal_no,
-            "deal": deal_list(state.options, state.players)[state.deal_no].value,
+            "round": state.round,
+            "contract": _kind(state).value,
             "dealer": state.dealer,
             "phase": state.phase.value,
             "hands": [card_strs(h) for h in state.hands],
@@ -433,7 +436,7 @@ class Kierki(BaseEngine[State, Move]):
                 if row is not None
             ],
             "finished": list(state.finished),
-            "results": [list(r) for r in state.results],
+            "history": [[_sign(state.options) * p for p in r] for r in state.history],
             "rng": state.rng.to_json(),
         }
 
@@ -441,6 +444,10 @@ class Kierki(BaseEngine[State, Move]):
         with malformed(f"{GAME_ID}.malformed-state", "kierki state"):
             state = _parse_state(data)
         _check_meaning(state, data)
+        if state.phase is Phase.DEAL_OVER and state.history[-1] != _deal_points(state)[0]:
+            sign = _sign(state.options)
+            raise InvalidState(f"{GAME_ID}.history", f"the finished deal scores {[sign * p for p in _deal_points(state)[0]]}"
+                                                     f", not {[sign * p for p in state.history[-1]]} as history says")
         return state
 
     def move_to_json(self, move: Move) -> Json:
@@ -451,14 +458,14 @@ class Kierki(BaseEngine[State, Move]):
         return {"kind": move.kind}
 
     def move_from_json(self, data: Json) -> Move:
-        bad = IllegalMove(f"{GAME_ID}.bad-move", f"not a kierki move: {data!r}")
+        bad = IllegalMove(f"{GAME_ID}.bad-move", f"not a kierki move: {excerpt(data)}")
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise bad
         kind = data["kind"]
         fields = {"play": {"card"}, "name-trump": {"suit"}, "pass": set(), "next-round": set()}.get(kind)
         if fields is None or set(data) != fields | {"kind"}:
             raise bad
-        with malformed(f"{GAME_ID}.bad-move", f"kierki move {data!r}", IllegalMove):
+        with malformed(f"{GAME_ID}.bad-move", f"kierki move {excerpt(data)}", IllegalMove):
             if kind == "play":
                 card = parse_card(data["card"])
                 if card.is_joker:
@@ -500,11 +507,11 @@ def _tricks_per_deal(players: int) -> int:
 
 
 def _start_deal(
-    players: int, options: Options, deal_no: int, dealer: int, results: tuple[tuple[int, ...], ...], rng: Rng
+    players: int, options: Options, number: int, dealer: int, history: tuple[tuple[int, ...], ...], rng: Rng
 ) -> State:
     """Shuffle and deal one card at a time from the dealer's left (§2.2)."""
     cards, rng = rng.shuffle(full_deck(players))
-    kind = deal_list(options, players)[deal_no]
+    kind = deal_list(options, players)[number - 1]
     left = next_seat(dealer, players)
     empty: tuple[tuple[Card, ...], ...] = ((),) * players
     stock: tuple[Card, ...] = ()
@@ -517,10 +524,16 @@ def _start_deal(
     else:
         phase, turn = (Phase.LOTTERY if kind is Deal.LOTERYJKA else Phase.PLAY), left
     return State(
-        players=players, options=options, deal_no=deal_no, dealer=dealer, phase=phase, hands=hands, stock=stock,
-        trump=None, leader=left, turn=turn, trick=(), tricks=(), rows=(None,) * 4, finished=(), results=results,
+        players=players, options=options, round=number, dealer=dealer, phase=phase, hands=hands, stock=stock,
+        trump=None, leader=left, turn=turn, trick=(), tricks=(), rows=(None,) * 4, finished=(), history=history,
         rng=rng,
     )
+
+
+def _deal_over(state: State) -> State:
+    """The deal ends: nobody single is to act, and its points join the history (§2.5)."""
+    over = dataclasses.replace(state, phase=Phase.DEAL_OVER, turn=None)
+    return dataclasses.replace(over, history=(*state.history, _deal_points(over)[0]))
 
 
 def _dealt(hands: tuple[tuple[Card, ...], ...], cards: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
@@ -550,7 +563,7 @@ def _plays(state: State) -> tuple[tuple[int, Card], ...]:
 
 
 def _kind(state: State) -> Deal:
-    return deal_list(state.options, state.players)[state.deal_no]
+    return deal_list(state.options, state.players)[state.round - 1]
 
 
 def _trick_rules(state: State) -> TrickRules:
@@ -737,22 +750,37 @@ def _trump_json(state: State) -> str | None:
 # --------------------------------------------------------------------------- tally
 
 
+_TALLY_KEYS = {"contract", "players", "options", "seats", "finish_order"}
+
+
 def _score_tally(tally: Json) -> ScoreReport:
-    """Score one deal from a score sheet: the deal, the cards and trick numbers per seat
-    (trick deals) or the order players went out (loteryjka)."""
-    def bad(code: str, message: str) -> InvalidState:
-        return InvalidState(f"{GAME_ID}.{code}", message)
+    """Score one deal from a score sheet (docs/rules/kierki.md §8): ``contract`` and ``players``
+    always, ``options`` optionally; ``seats`` (the cards and trick numbers each seat took) for a
+    trick contract, ``finish_order`` (the first two seats out) for the loteryjka."""
+    def bad(code: str, message: str, **context: Json) -> InvalidState:
+        return InvalidState(f"{GAME_ID}.{code}", message, **context)
 
     if not isinstance(tally, dict):
-        raise bad("bad-tally", f"a tally is an object, got {tally!r}")
+        raise bad("bad-tally", f"a tally is an object, got {excerpt(tally)}")
+    contracts = [d.value for d in Deal]
+    kind_text = tally.get("contract")
+    if not isinstance(kind_text, str) or kind_text not in contracts:
+        raise bad("bad-tally", f"a tally needs 'contract', one of {contracts}, got {excerpt(kind_text)}")
+    kind = Deal(kind_text)
+    needed = {"contract", "players", "finish_order" if kind is Deal.LOTERYJKA else "seats"}
+    allowed = needed | {"options"}
+    missing, unknown = sorted(needed - set(tally)), sorted(set(tally) - allowed)
+    if missing or unknown:
+        raise bad("bad-tally", f"a {kind.value} tally needs {sorted(needed)} (and may give 'options'); "
+                               f"missing {missing}, not allowed {excerpt(unknown)}")
+    players = tally["players"]
+    if players not in (3, 4) or isinstance(players, bool) or not isinstance(players, int):
+        raise bad("bad-tally", f"players must be 3 or 4, got {excerpt(players)}")
+    given = tally.get("options", {})
+    if not isinstance(given, dict):
+        raise bad("bad-tally", f"options must be an object, got {excerpt(given)}")
     try:
-        with malformed(f"{GAME_ID}.bad-tally", "kierki tally (it needs 'deal' (a deal name) and 'players')"):
-            kind = Deal(tally["deal"])
-            players = tally["players"]
-            if players not in (3, 4) or isinstance(players, bool):
-                raise bad("bad-tally", f"players must be 3 or 4, got {players!r}")
-            given = tally.get("options") or {}
-            resolved = ENGINE.resolve_options(given)
+        resolved = ENGINE.resolve_options(given)
     except InvalidOption as exc:
         raise bad("bad-tally", exc.message) from exc
     options = Options(**resolved)
@@ -763,13 +791,14 @@ def _score_tally(tally: Json) -> ScoreReport:
             not isinstance(order, list) or len(order) != 2 or len(set(order)) != 2
             or any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < players for s in order)
         ):
-            raise bad("bad-tally", f"finish_order must be two different seats below {players}, got {order!r}")
+            raise bad("bad-tally",
+                      f"finish_order must be two different seats below {players}, got {excerpt(order)}")
         points = list(_lottery_points(order, lottery_prizes(options, players), players))
         items: list[dict[str, int]] = [{"prize": p} for p in points]
     else:
         seats = tally.get("seats")
         if not isinstance(seats, list) or len(seats) != players:
-            raise bad("bad-tally", f"'seats' must list {players} seats' cards and tricks, got {seats!r}")
+            raise bad("bad-tally", f"'seats' must list {players} seats' cards and tricks, got {excerpt(seats)}")
         cards_per: list[list[Card]] = []
         numbers_per: list[list[int]] = []
         for s, entry in enumerate(seats):
@@ -778,7 +807,7 @@ def _score_tally(tally: Json) -> ScoreReport:
                 cards = [parse_card(c) for c in entry["cards"]]
                 numbers = list(entry["tricks"])
             if any(not isinstance(k, int) or isinstance(k, bool) for k in numbers):
-                raise bad("bad-tally", f"seat {s}: trick numbers must be integers, got {numbers!r}")
+                raise bad("bad-tally", f"seat {s}: trick numbers must be integers, got {excerpt(numbers)}")
             if len(cards) != players * len(numbers):
                 raise bad("cards-per-trick",
                           f"seat {s} took {len(numbers)} tricks, so {players * len(numbers)} cards, "
@@ -804,7 +833,7 @@ def _score_tally(tally: Json) -> ScoreReport:
     return ScoreReport(
         round=tuple(sign * p for p in points),
         totals=tuple(sign * p for p in points),
-        breakdown=tuple({"deal": kind.value, "items": {k: sign * v for k, v in i.items()}} for i in items),
+        breakdown=tuple({"contract": kind.value, "items": {k: sign * v for k, v in i.items()}} for i in items),
         final=True,
     )
 
@@ -815,7 +844,8 @@ def _score_tally(tally: Json) -> ScoreReport:
 def _parse_state(data: Json) -> State:
     def integer(value: Json, name: str, lo: int, hi: int) -> int:
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise InvalidState(f"{GAME_ID}.out-of-range", f"{name} must be an integer in {lo}..{hi}, got {value!r}")
+            raise InvalidState(f"{GAME_ID}.out-of-range",
+                               f"{name} must be an integer in {lo}..{hi}, got {excerpt(value)}", expected=f"{lo}..{hi}")
         return value
 
     def cards(values: Json) -> tuple[Card, ...]:
@@ -830,7 +860,7 @@ def _parse_state(data: Json) -> State:
     except InvalidOption as exc:
         raise InvalidState(f"{GAME_ID}.bad-options", exc.message) from exc
     deals = deal_list(options, players)
-    deal_no = integer(data["deal_no"], "deal_no", 0, len(deals) - 1)
+    number = integer(data["round"], "round", 1, len(deals))
     hands = tuple(cards(h) for h in data["hands"])
     if len(hands) != players:
         raise InvalidState(f"{GAME_ID}.seat-count", f"{players} players need {players} hands, got {len(hands)}")
@@ -846,43 +876,52 @@ def _parse_state(data: Json) -> State:
         i = _SUIT_INDEX[Suit(row["suit"])]
         lo, hi = integer(row["low"], "row low", 2, 14), integer(row["high"], "row high", 2, 14)
         if rows[i] is not None or lo > hi:
-            raise InvalidState(f"{GAME_ID}.bad-row", f"a bad or repeated loteryjka row: {row!r}")
+            raise InvalidState(f"{GAME_ID}.bad-row", f"a bad or repeated loteryjka row: {excerpt(row)}")
         rows[i] = (lo, hi)
-    results = tuple(
-        tuple(integer(p, "result", -10_000, 10_000) for p in r) for r in data["results"]
+    sign = _sign(options)  # history is shown in the sign of score_sign, kept penalties negative
+    history = tuple(
+        tuple(sign * integer(p, "a history entry", -10_000, 10_000) for p in r) for r in data["history"]
     )
+    turn = data["turn"]
     return State(
-        players=players, options=options, deal_no=deal_no,
+        players=players, options=options, round=number,
         dealer=integer(data["dealer"], "dealer", 0, players - 1),
         phase=Phase(data["phase"]), hands=hands, stock=cards(data["stock"]), trump=trump,
         leader=integer(data["leader"], "leader", 0, players - 1),
-        turn=integer(data["turn"], "turn", 0, players - 1),
+        turn=None if turn is None else integer(turn, "turn", 0, players - 1),
         trick=cards(data["trick"]), tricks=tricks, rows=tuple(rows),
         finished=tuple(integer(s, "finished seat", 0, players - 1) for s in data["finished"]),
-        results=results, rng=Rng.from_json(data["rng"]),
+        history=history, rng=Rng.from_json(data["rng"]),
     )
 
 
 def _check_meaning(state: State, data: Json) -> None:
     """Conservation, a consistent turn and phase, tricks won by the right seat (§2.5)."""
-    def fail(code: str, message: str) -> None:
-        raise InvalidState(f"{GAME_ID}.{code}", message)
+    def fail(code: str, message: str, **context: Json) -> None:
+        raise InvalidState(f"{GAME_ID}.{code}", message, **context)
 
     n = state.players
     kind = _kind(state)
     if data.get("trump") != _trump_json(state):
-        fail("wrong-trump", f"trump {data.get('trump')!r} does not fit phase {state.phase.value!r} of the deal")
-    if data.get("deal") != kind.value:
-        fail("wrong-deal", f"deal {state.deal_no + 1} is {kind.value!r}, not {data.get('deal')!r}")
-    # results: one line per finished deal, each summing to that deal's total
+        fail("wrong-trump", f"trump {excerpt(data.get('trump'))} does not fit phase {state.phase.value!r} "
+                            "of the deal")
+    if data.get("contract") != kind.value:
+        fail("wrong-contract", f"deal {state.round} is {kind.value!r}, not {excerpt(data.get('contract'))}",
+             expected=kind.value)
+    if (state.phase is Phase.DEAL_OVER) != (state.turn is None):
+        fail("wrong-turn", "turn is null exactly when the deal is over")
+    # history: one line per finished deal, each summing to that deal's total
     deals = deal_list(state.options, n)
-    if len(state.results) != state.deal_no:
-        fail("results", f"deal_no {state.deal_no} needs {state.deal_no} finished deals, got {len(state.results)}")
-    for k, line in enumerate(state.results):
+    finished = state.round - (state.phase is not Phase.DEAL_OVER)
+    if len(state.history) != finished:
+        fail("history", f"deal {state.round} in phase {state.phase.value!r} needs {finished} finished deals "
+                        f"in history, got {len(state.history)}", expected=finished)
+    sign = _sign(state.options)
+    for k, line in enumerate(state.history):
         total = deal_total(deals[k], state.options, n)
         if len(line) != n or sum(line) != total or any(not min(0, total) <= p <= max(0, total) for p in line):
-            fail("results", f"deal {k + 1} ({deals[k].value}) must total {total} over {n} seats, "
-                            f"each between 0 and {total}, got {list(line)}")
+            fail("history", f"deal {k + 1} ({deals[k].value}) must total {sign * total} over {n} seats, "
+                            f"each between 0 and {sign * total}, got {[sign * p for p in line]}")
     # conservation: hands + stock + trick + tricks + loteryjka rows == the pack
     laid = [Card(Rank(r), suit) for suit, row in zip(SUITS, state.rows, strict=False) if row for r in range(row[0], row[1] + 1)]
     everything = [*state.stock, *state.trick, *laid]

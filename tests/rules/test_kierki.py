@@ -61,19 +61,21 @@ def resolved(options: dict | None) -> Options:
     return Options(**ENGINE.resolve_options(options or {}))
 
 
-def prior_results(opts: Options, players: int, deal_no: int) -> list[list[int]]:
-    """Earlier deals, all taken by North (each line sums to its deal's total)."""
+def prior_history(opts: Options, players: int, number: int) -> list[list[int]]:
+    """The deals before deal ``number``, all taken by North (each row sums to its deal's total,
+    in the sign of score_sign)."""
     deals = deal_list(opts, players)
-    return [[deal_total(deals[k], opts, players)] + [0] * (players - 1) for k in range(deal_no)]
+    sign = 1 if opts.score_sign == "penalties-negative" else -1
+    return [[sign * deal_total(deals[k], opts, players)] + [0] * (players - 1) for k in range(number - 1)]
 
 
-def trick_position(deal: str, *, hands, dealer: int, winners=(), trick: str = "", options=None, players=4,
-                   trump: str | None = None, phase: str = "play", deal_no: int | None = None):
+def trick_position(contract: str, *, hands, dealer: int, winners=(), trick: str = "", options=None, players=4,
+                   trump: str | None = None, phase: str = "play", number: int | None = None):
     """A trick-deal position: ``hands`` (text per seat), earlier tricks won by ``winners``,
     the current ``trick`` (text, in play order from its leader)."""
     opts = resolved(options)
-    if deal_no is None:
-        deal_no = deal_list(opts, players).index(Deal(deal))
+    if number is None:
+        number = deal_list(opts, players).index(Deal(contract)) + 1
     held = [c for h in hands for c in cards(h)] + list(cards(trick))
     rest = sorted(set(full_deck(players)) - set(held), key=lambda c: (c.suit.value, c.rank))
     assert len(rest) == players * len(winners), "hands and winners do not add up"
@@ -89,10 +91,11 @@ def trick_position(deal: str, *, hands, dealer: int, winners=(), trick: str = ""
         tricks.append({"leader": leader, "cards": card_strs(perm), "winner": winner})
         leader = winner
     data = {
-        "players": players, "options": opts.to_json(), "deal_no": deal_no, "deal": deal, "dealer": dealer,
+        "players": players, "options": opts.to_json(), "round": number, "contract": contract, "dealer": dealer,
         "phase": phase, "hands": [card_strs(cards(h)) for h in hands], "stock": [], "trump": trump,
-        "leader": leader, "turn": (leader + len(cards(trick))) % players, "trick": card_strs(cards(trick)),
-        "tricks": tricks, "rows": [], "finished": [], "results": prior_results(opts, players, deal_no), "rng": RNG,
+        "leader": leader, "turn": None if phase == "deal-over" else (leader + len(cards(trick))) % players,
+        "trick": card_strs(cards(trick)), "tricks": tricks, "rows": [], "finished": [],
+        "history": prior_history(opts, players, number), "rng": RNG,
     }
     return ENGINE.from_json(data)
 
@@ -101,7 +104,7 @@ def lottery_position(*, hands: dict[int, str], rows: dict[str, tuple[int, int]],
                      finished=(), options=None, players=4, phase: str = "lottery"):
     """A loteryjka position: the named hands; cards neither held nor laid go round the others."""
     opts = resolved(options)
-    deal_no = deal_list(opts, players).index(Deal.LOTERYJKA)
+    number = deal_list(opts, players).index(Deal.LOTERYJKA) + 1
     laid = {parse_card(f"{r if r <= 10 else 'JQKA'[r - 11]}{s}") for s, (lo, hi) in rows.items()
             for r in range(lo, hi + 1)}
     given = {seat: list(cards(text)) for seat, text in hands.items()}
@@ -112,11 +115,11 @@ def lottery_position(*, hands: dict[int, str], rows: dict[str, tuple[int, int]],
     for i, c in enumerate(rest):
         out[fillers[i % len(fillers)]].append(c)
     data = {
-        "players": players, "options": opts.to_json(), "deal_no": deal_no, "deal": "loteryjka", "dealer": dealer,
+        "players": players, "options": opts.to_json(), "round": number, "contract": "loteryjka", "dealer": dealer,
         "phase": phase, "hands": [card_strs(out[s]) for s in range(players)], "stock": [], "trump": None,
         "leader": (dealer + 1) % players, "turn": turn, "trick": [], "tricks": [],
         "rows": [{"suit": s, "low": lo, "high": hi} for s, (lo, hi) in sorted(rows.items(), key=lambda r: "CDHS".index(r[0]))],
-        "finished": list(finished), "results": prior_results(opts, players, deal_no), "rng": RNG,
+        "finished": list(finished), "history": prior_history(opts, players, number), "rng": RNG,
     }
     return ENGINE.from_json(data)
 
@@ -153,7 +156,7 @@ def test_deal_totals_match_the_contract_table(early_end: bool) -> None:
     """KI-V1: per deal, summed over the 4 seats: 260, 260, 240, 240, 150, 150, 1300 in
     penalties (negative), +325 a trump deal, +1300 the loteryjka; the match sums to zero."""
     final = random_match(4, 11, {"early_end": early_end})[-1]
-    lines = [*final.results, ENGINE.scores(final).round]
+    lines = list(final.history)  # the last deal's row joins history when it ends
     assert [sum(line) for line in lines] == STANDARD_TOTALS
     assert sum(ENGINE.scores(final).totals) == 0
     assert [deal_total(d, final.options, 4) for d in deal_list(final.options, 4)] == STANDARD_TOTALS
@@ -220,7 +223,7 @@ def tally_of(deal: str, winners: list[int], players: int = 4, options=None) -> d
     for k, w in enumerate(winners):
         seats[w]["cards"] += card_strs(pack[k * players:(k + 1) * players])
         seats[w]["tricks"].append(k + 1)
-    out = {"deal": deal, "players": players, "seats": seats}
+    out = {"contract": deal, "players": players, "seats": seats}
     if options:
         out["options"] = options
     return out
@@ -378,8 +381,9 @@ def test_dealer_names_trumps_after_five_cards() -> None:
     assert [len(h) for h in state.hands] == [5] * 4 and len(state.stock) == 32
     view = ENGINE.view(state, state.dealer)
     assert view["hands"][state.dealer] == card_strs(state.hands[state.dealer])
-    assert view["stock"] == 32
-    assert [h for seat, h in enumerate(view["hands"]) if seat != state.dealer] == [5, 5, 5]
+    assert view["stock"] is None and view["stock_size"] == 32
+    assert [h for seat, h in enumerate(view["hands"]) if seat != state.dealer] == [None] * 3
+    assert view["hand_sizes"] == [5] * 4
     assert [m.suit.value for m in ENGINE.legal_moves(state, state.dealer)] == ["C", "D", "H", "S"]
     first_five = state.hands
     after = ENGINE.apply(state, state.dealer, NameTrump(Suit.HEARTS))
@@ -404,7 +408,7 @@ def test_each_player_names_trumps_once_over_the_trump_deals() -> None:
     namers = []
     state = ENGINE.new(4, 8)
     for _ in range(4):
-        state = advance(state, lambda s: s.phase is Phase.NAME_TRUMP and s.deal_no >= 7 + len(namers))
+        state = advance(state, lambda s: s.phase is Phase.NAME_TRUMP and s.round >= 8 + len(namers))
         namers.append(min(ENGINE.to_act(state)))
         state = ENGINE.apply(state, namers[-1], NameTrump(Suit.CLUBS))
     assert sorted(namers) == [0, 1, 2, 3]
@@ -482,7 +486,7 @@ def test_four_lotteries_at_200_and_125() -> None:
     opts = resolved({"lottery": "one-per-player"})
     assert deal_list(opts, 4)[-4:] == (Deal.LOTERYJKA,) * 4
     assert deal_total(Deal.LOTERYJKA, opts, 4) == 325
-    report = ENGINE.score_tally({"deal": "loteryjka", "players": 4, "finish_order": [2, 0],
+    report = ENGINE.score_tally({"contract": "loteryjka", "players": 4, "finish_order": [2, 0],
                                  "options": {"lottery": "one-per-player"}})
     assert report.round == (125, 0, 200, 0)
 
@@ -532,7 +536,7 @@ def test_deal_stops_once_no_penalty_is_left(early_end: bool) -> None:
 def test_book_third_and_seventh_deal_stops_after_the_seventh_trick() -> None:
     """§2.2 early_end with book6_sixth_deal 3rd-and-7th: once trick 7 is taken nothing is left."""
     opts = {"ruleset": "book6", "book6_sixth_deal": "3rd-and-7th"}
-    end = advance(ENGINE.new(4, 1, opts), lambda s: s.deal_no == 5 and s.phase is Phase.DEAL_OVER)
+    end = advance(ENGINE.new(4, 1, opts), lambda s: s.round == 6 and s.phase is Phase.DEAL_OVER)
     assert len(end.tricks) == 7 and sum(ENGINE.scores(end).round) == -150
 
 
@@ -572,7 +576,7 @@ def test_book6_with_loteryjka_is_zero_sum() -> None:
     """§2.4: the book's 6-deal game (1300) is balanced by one positive round."""
     final = random_match(4, 4, {"ruleset": "book6"})[-1]
     assert sum(ENGINE.scores(final).totals) == 0
-    assert len(final.results) == 6
+    assert len(final.history) == 7 and final.history[-1] == ENGINE.scores(final).round
 
 
 def test_three_players_drop_the_two_of_clubs() -> None:
@@ -587,7 +591,7 @@ def test_three_player_totals_and_zero_sum() -> None:
     """§2.6: 255 (17 x 15), 260, 240, 240, 140, 140, 1275; three trump deals of 17 x 25;
     loteryjka 790 + 485; the match sums to zero with the book values."""
     final = random_match(3, 6)[-1]
-    lines = [*final.results, ENGINE.scores(final).round]
+    lines = list(final.history)  # the last deal's row joins history when it ends
     assert [sum(line) for line in lines] == [-255, -260, -240, -240, -140, -140, -1275, 425, 425, 425, 1275]
     assert sum(ENGINE.scores(final).totals) == 0
 
@@ -651,8 +655,8 @@ def test_next_round_only_after_the_deal_and_by_anyone() -> None:
     assert ENGINE.scores(state).final
     assert code_of(state, 1, play("2C")) == "kierki.deal-over"
     after = ENGINE.apply(state, 2, NextRound())
-    assert after.deal_no == 1 and after.dealer == (state.dealer + 1) % 4
-    assert after.results == (ENGINE.scores(state).round,)
+    assert after.round == 2 and after.dealer == (state.dealer + 1) % 4
+    assert after.history == (ENGINE.scores(state).round,)
     seat = min(ENGINE.to_act(after))
     assert code_of(after, seat, NextRound()) == "kierki.deal-not-over"
     assert code_of(after, seat, Pass()) == "kierki.pass-not-allowed"
@@ -681,8 +685,8 @@ def test_scores_mid_deal_are_running() -> None:
     state = advance(ENGINE.new(4, 2), lambda s: len(s.tricks) == 3)
     report = ENGINE.scores(state)
     assert not report.final and report.winners == ()
-    assert sum(report.round) == -60 and report.breakdown[0]["deal"] == "no-tricks"
-    assert report.totals == report.round and report.breakdown[0]["deals"] == [report.round[0]]
+    assert sum(report.round) == -60 and report.breakdown[0]["contract"] == "no-tricks"
+    assert report.totals == report.round and report.breakdown[0]["history"] == []
 
 
 def test_trick_event_names_the_winner() -> None:
@@ -730,16 +734,16 @@ def test_from_json_rejects_a_wrong_trick_winner() -> None:
     assert tampered_code(winner) == "kierki.bad-trick"
 
 
-def test_from_json_rejects_results_that_do_not_add_up() -> None:
-    data = ENGINE.to_json(advance(ENGINE.new(4, 21), lambda s: s.deal_no == 1))
-    data["results"][0][0] += 20
+def test_from_json_rejects_history_rows_that_do_not_add_up() -> None:
+    data = ENGINE.to_json(advance(ENGINE.new(4, 21), lambda s: s.round == 2))
+    data["history"][0][0] += 20
     with pytest.raises(InvalidState) as err:
         ENGINE.from_json(data)
-    assert err.value.code == "kierki.results"
+    assert err.value.code == "kierki.history"
 
 
 @pytest.mark.parametrize(("mutate", "code"), [
-    (lambda d: d.__setitem__("deal", "robber"), "kierki.wrong-deal"),
+    (lambda d: d.__setitem__("contract", "robber"), "kierki.wrong-contract"),
     (lambda d: d.__setitem__("trump", "H"), "kierki.wrong-phase"),
     (lambda d: d.__setitem__("trump", "NT"), "kierki.wrong-trump"),
     (lambda d: d.__setitem__("phase", "lottery"), "kierki.wrong-phase"),
@@ -770,9 +774,10 @@ def test_view_hides_other_hands_and_the_stock() -> None:
     state = advance(ENGINE.new(4, 3), lambda s: s.phase is Phase.NAME_TRUMP)
     for viewer in (None, 0, 1, 2, 3):
         view = ENGINE.view(state, viewer)
-        assert "rng" not in view and view["stock"] == 32
+        assert "rng" not in view and view["stock"] is None and view["stock_size"] == 32
+        assert view["hand_sizes"] == [5] * 4
         for seat, hand in enumerate(view["hands"]):
-            assert hand == (card_strs(state.hands[seat]) if seat == viewer else 5)
+            assert hand == (card_strs(state.hands[seat]) if seat == viewer else None)
         text = json.dumps(view)
         assert not any(f'"{c}"' in text for c in card_strs(state.stock))
 
@@ -780,7 +785,7 @@ def test_view_hides_other_hands_and_the_stock() -> None:
 def test_view_shows_tricks_taken() -> None:
     state = advance(ENGINE.new(4, 3), lambda s: len(s.tricks) == 2)
     view = ENGINE.view(state, None)
-    assert view["tricks"] == ENGINE.to_json(state)["tricks"] and all(isinstance(h, int) for h in view["hands"])
+    assert view["tricks"] == ENGINE.to_json(state)["tricks"] and view["hands"] == [None] * 4
 
 
 # --------------------------------------------------------------------------- tally
@@ -791,9 +796,9 @@ def test_tally_robber_vector() -> None:
     pack = [c for c in full_deck(4) if str(c) not in ("3H", "QS", "KH", "JD")]
     seats = [{"cards": card_strs(pack), "tricks": list(range(1, 13))}, {"cards": [], "tricks": []},
              {"cards": ["3H", "QS", "KH", "JD"], "tricks": [13]}, {"cards": [], "tricks": []}]
-    report = ENGINE.score_tally({"deal": "robber", "players": 4, "seats": seats})
+    report = ENGINE.score_tally({"contract": "robber", "players": 4, "seats": seats})
     assert report.round[S] == -405 and sum(report.round) == -1300 and report.final
-    positive = ENGINE.score_tally({"deal": "robber", "players": 4, "seats": seats,
+    positive = ENGINE.score_tally({"contract": "robber", "players": 4, "seats": seats,
                                    "options": {"score_sign": "penalties-positive"}})
     assert positive.round[S] == 405
 
@@ -801,25 +806,25 @@ def test_tally_robber_vector() -> None:
 def test_tally_early_ended_deal() -> None:
     """A K♥ deal that stopped after trick 1 (KH in it) scores; one without KH is unfinished."""
     seats = [{"cards": ["KH", "2C", "3C", "4C"], "tricks": [1]}] + [{"cards": [], "tricks": []}] * 3
-    assert ENGINE.score_tally({"deal": "no-king-of-hearts", "players": 4, "seats": seats}).round == (-150, 0, 0, 0)
+    assert ENGINE.score_tally({"contract": "no-king-of-hearts", "players": 4, "seats": seats}).round == (-150, 0, 0, 0)
     seats[0] = {"cards": ["AH", "2C", "3C", "4C"], "tricks": [1]}
     with pytest.raises(InvalidState) as err:
-        ENGINE.score_tally({"deal": "no-king-of-hearts", "players": 4, "seats": seats})
+        ENGINE.score_tally({"contract": "no-king-of-hearts", "players": 4, "seats": seats})
     assert err.value.code == "kierki.deal-unfinished"
 
 
 @pytest.mark.parametrize(("tally", "code"), [
-    ({"deal": "no-hearts"}, "kierki.bad-tally"),
-    ({"deal": "nope", "players": 4}, "kierki.bad-tally"),
-    ({"deal": "loteryjka", "players": 4, "finish_order": [1, 1]}, "kierki.bad-tally"),
-    ({"deal": "no-hearts", "players": 4, "options": {"ruleset": "x"}, "seats": []}, "kierki.bad-tally"),
-    ({"deal": "no-hearts", "players": 4, "seats": [{"cards": ["2C"], "tricks": [1]}] * 4}, "kierki.cards-per-trick"),
-    ({"deal": "no-hearts", "players": 4,
+    ({"contract": "no-hearts"}, "kierki.bad-tally"),
+    ({"contract": "nope", "players": 4}, "kierki.bad-tally"),
+    ({"contract": "loteryjka", "players": 4, "finish_order": [1, 1]}, "kierki.bad-tally"),
+    ({"contract": "no-hearts", "players": 4, "options": {"ruleset": "x"}, "seats": []}, "kierki.bad-tally"),
+    ({"contract": "no-hearts", "players": 4, "seats": [{"cards": ["2C"], "tricks": [1]}] * 4}, "kierki.cards-per-trick"),
+    ({"contract": "no-hearts", "players": 4,
       "seats": [{"cards": ["2C", "3C", "4C", "5C"], "tricks": [1]}] * 4}, "kierki.card-conservation"),
-    ({"deal": "no-hearts", "players": 3,
+    ({"contract": "no-hearts", "players": 3,
       "seats": [{"cards": ["2C", "3C", "4C"], "tricks": [1]}] + [{"cards": [], "tricks": []}] * 2},
      "kierki.card-conservation"),
-    ({"deal": "no-hearts", "players": 4,
+    ({"contract": "no-hearts", "players": 4,
       "seats": [{"cards": ["2C", "3C", "4C", "5C"], "tricks": [2]}] + [{"cards": [], "tricks": []}] * 3},
      "kierki.trick-numbers"),
 ])
@@ -827,16 +832,35 @@ def test_tally_rejects_impossible_sheets(tally: dict, code: str) -> None:
     with pytest.raises(InvalidState) as err:
         ENGINE.score_tally(tally)
     assert err.value.code == code
+    assert "KeyError" not in err.value.message and "None" not in err.value.message
+
+
+@pytest.mark.parametrize(("tally", "field"), [
+    ({"contract": "no-hearts", "players": 4}, "seats"),                                  # seats required
+    ({"contract": "loteryjka", "players": 4}, "finish_order"),                           # finish_order required
+    ({"contract": "loteryjka", "players": 4, "finish_order": [0, 1], "seats": []}, "seats"),
+    ({"contract": "no-hearts", "players": 4, "finish_order": [0, 1],
+      "seats": [{"cards": [], "tricks": []}] * 4}, "finish_order"),
+    ({"players": 4, "seats": []}, "contract"),
+    ({"contract": "no-hearts", "seats": []}, "players"),
+])
+def test_tally_schema_states_what_the_engine_needs(tally: dict, field: str) -> None:
+    """Issue 9: the schema refuses exactly the tallies the engine refuses for a missing field
+    (``seats`` for trick contracts, ``finish_order`` for the loteryjka), naming the field."""
+    assert field in TallySchema().validate(tally)
+    with pytest.raises(InvalidState) as err:
+        ENGINE.score_tally(tally)
+    assert err.value.code == "kierki.bad-tally" and "KeyError" not in err.value.message
 
 
 def test_tally_full_deal_matches_play() -> None:
     """The tally of a played deal gives the engine's own figures."""
-    state = advance(ENGINE.new(4, 14), lambda s: s.phase is Phase.DEAL_OVER and s.deal_no == 3)
+    state = advance(ENGINE.new(4, 14), lambda s: s.phase is Phase.DEAL_OVER and s.round == 4)
     seats = [{"cards": [], "tricks": []} for _ in range(4)]
     for k, t in enumerate(state.tricks, 1):
         seats[t.winner]["cards"] += card_strs(t.cards)
         seats[t.winner]["tricks"].append(k)
-    tally = {"deal": "no-kings-jacks", "players": 4, "seats": seats}
+    tally = {"contract": "no-kings-jacks", "players": 4, "seats": seats}
     assert TallySchema().validate(tally) == {}
     assert ENGINE.score_tally(tally).round == ENGINE.scores(state).round
 
@@ -862,7 +886,7 @@ def test_schemas_validate_states_and_moves_of_playouts(players: int) -> None:
 @pytest.mark.parametrize("case", POSITIONS["tricks"], ids=[c["name"] for c in POSITIONS["tricks"]])
 def test_trick_positions_from_data(case: dict) -> None:
     """tests/rules/data/kierki/positions.json: trick positions and their legal moves."""
-    state = trick_position(case["deal"], hands=case["hands"], dealer=case["dealer"], winners=case["winners"],
+    state = trick_position(case["contract"], hands=case["hands"], dealer=case["dealer"], winners=case["winners"],
                            trick=case["trick"], options=case.get("options"), players=case.get("players", 4),
                            trump=case.get("trump"))
     assert state.turn == case["seat"]
@@ -888,7 +912,7 @@ def first_trick_tally(deal: str, taken: str, players: int = 4, options=None) -> 
     rest = [c for c in card_strs(full_deck(players)) if c not in mine]
     seats = [{"cards": mine, "tricks": [1]}, {"cards": rest, "tricks": list(range(2, 52 // players + 1))}]
     seats += [{"cards": [], "tricks": []} for _ in range(players - 2)]
-    out = {"deal": deal, "players": players, "seats": seats}
+    out = {"contract": deal, "players": players, "seats": seats}
     if options:
         out["options"] = options
     return out
@@ -932,9 +956,9 @@ def test_three_player_penalty_values(deal: str, north: dict, total: int) -> None
 
 def test_three_player_loteryjka_prizes() -> None:
     """§2.6: one loteryjka with 3 players: +790 and +485 (1275); one per player: +250 and +175."""
-    one = ENGINE.score_tally({"deal": "loteryjka", "players": 3, "finish_order": [1, 2]})
+    one = ENGINE.score_tally({"contract": "loteryjka", "players": 3, "finish_order": [1, 2]})
     assert one.round == (0, 790, 485)
-    each = ENGINE.score_tally({"deal": "loteryjka", "players": 3, "finish_order": [2, 0],
+    each = ENGINE.score_tally({"contract": "loteryjka", "players": 3, "finish_order": [2, 0],
                                "options": {"lottery": "one-per-player"}})
     assert each.round == (175, 0, 250)
     assert deal_list(resolved({"lottery": "one-per-player"}), 3)[-3:] == (Deal.LOTERYJKA,) * 3

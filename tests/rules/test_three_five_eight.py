@@ -676,9 +676,16 @@ def test_schemas_accept_every_state_and_move_of_random_playouts(seed):
 
 
 def test_tally_schema_matches_the_engine_tally():
+    """Issue 9: the tally schema requires exactly what the engine needs: contract, dealer, tricks."""
     tally = {"contract": "BL", "dealer": 0, "tricks": [10, 1, 5]}
     assert schemas.TALLY().validate(tally) == {}
     assert E.score_tally(tally).round == (-2, 2, 0)
+    for field in tally:
+        partial = {k: v for k, v in tally.items() if k != field}
+        assert field in schemas.TALLY().validate(partial)
+        with pytest.raises(InvalidState) as err:
+            E.score_tally(partial)
+        assert err.value.code == "3-5-8.bad-tally" and "KeyError" not in err.value.message
 
 
 def test_playouts_stay_far_below_the_move_cap():
