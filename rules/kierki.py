@@ -575,9 +575,11 @@ def _trick_rules(state: State) -> TrickRules:
 
 
 def _trick_playable(state: State, seat: int) -> tuple[Card, ...]:
+    return _allowed(state, state.hands[seat], _plays(state))
+
+
+def _allowed(state: State, hand: Sequence[Card], plays: Sequence[tuple[int, Card]]) -> tuple[Card, ...]:
     """The one source of legality for trick play: the shared core plus KI-4."""
-    hand = state.hands[seat]
-    plays = _plays(state)
     cards = playable(hand, plays, _trick_rules(state))
     if (
         state.options.king_of_hearts_must_drop
@@ -895,6 +897,31 @@ def _parse_state(data: Json) -> State:
     )
 
 
+def _check_plays(state: State) -> None:
+    """The current trick and the last completed one were played legally from the hands the seats
+    held then: the hand now plus the cards each played since (§2.2: follow suit; the hearts lead;
+    KI-4). A seat that showed a void there holds none of that suit now. (Earlier tricks are
+    checked for their leader and winner only.)"""
+    n = state.players
+    hands = [list(h) for h in state.hands]
+    tricks = [(t.leader, t.cards) for t in state.tricks[-1:]] + [(state.leader, state.trick)]
+    held: list[list[tuple[Card, ...]]] = []
+    for leader, cards in reversed(tricks):
+        for i, card in enumerate(cards):
+            hands[(leader + i) % n].append(card)
+        held.append([tuple(h) for h in hands])
+    held.reverse()
+    first = len(state.tricks) - len(tricks) + 2  # the number of the first trick checked
+    for number, ((leader, cards), before) in enumerate(zip(tricks, held, strict=True), first):
+        plays: list[tuple[int, Card]] = []
+        for i, card in enumerate(cards):
+            seat = (leader + i) % n
+            if card not in _allowed(state, before[seat], plays):
+                raise InvalidState(f"{GAME_ID}.bad-trick", f"seat {seat} could not play {card} in trick {number} "
+                                                           "holding the cards it holds", seat=seat, card=str(card))
+            plays.append((seat, card))
+
+
 def _check_meaning(state: State, data: Json) -> None:
     """Conservation, a consistent turn and phase, tricks won by the right seat (§2.5)."""
     def fail(code: str, message: str, **context: Json) -> None:
@@ -986,6 +1013,7 @@ def _check_meaning(state: State, data: Json) -> None:
         leader = t.winner
     if state.leader != leader:
         fail("wrong-turn", f"seat {leader} leads the current trick, not {state.leader}")
+    _check_plays(state)
     if len(state.trick) >= n or len(state.tricks) > per_deal:
         fail("bad-trick", "too many cards in the trick or too many tricks")
     if phase is Phase.PLAY and state.turn != (leader + len(state.trick)) % n:

@@ -468,9 +468,12 @@ class ThreeFiveEight(BaseEngine[State, Move]):
     def from_json(self, data: Json) -> State:
         state, turn = _parse_state(self, data)
         _check_state(state)
-        require(turn == _turn(self, state), InvalidState, f"{GAME_ID}.bad-turn",
-                f"turn {turn} disagrees with the position: seat to act {_turn(self, state)}",
-                seat=turn, expected=_turn(self, state))
+        derived = _turn(self, state)
+        if turn != derived:
+            def who(seat: int | None) -> str:
+                return "null (no single seat)" if seat is None else f"seat {seat}"
+            raise InvalidState(f"{GAME_ID}.bad-turn", f"turn is {who(turn)}, but in this position {who(derived)} "
+                                                      "is to act", got=who(turn), expected=who(derived))
         return state
 
     def move_to_json(self, move: Move) -> Json:
@@ -853,8 +856,27 @@ def _turn(engine: ThreeFiveEight, state: State) -> int | None:
     return next(iter(acting)) if len(acting) == 1 else None
 
 
-def _bad(code: str, message: str) -> InvalidState:
-    return InvalidState(f"{GAME_ID}.{code}", message)
+def _bad(code: str, message: str, **context: Json) -> InvalidState:
+    return InvalidState(f"{GAME_ID}.{code}", message, **context)
+
+
+def _check_shown_plays(s: State) -> None:
+    """The tricks on the table (the current one and the last) were played legally from the hands
+    the seats held then: the hand now plus the cards each seat has played since (§2.5). A seat
+    that showed a void cannot hold that suit now."""
+    rules = _trick_rules(s)
+    hands = [list(h) for h in s.hands]
+    shown = []
+    for trick in (s.trick, s.last_trick):
+        for seat, card in trick:
+            hands[seat].append(card)
+        shown.append((trick, [tuple(h) for h in hands]))
+    for trick, held in shown:
+        for i, (seat, card) in enumerate(trick):
+            if card not in playable(held[seat], trick[:i], rules):
+                raise _bad("bad-trick", f"seat {seat} could not play {card} to the trick "
+                                        f"{[str(c) for _, c in trick]} holding the cards it holds",
+                           seat=seat, card=str(card))
 
 
 def _check_state(s: State) -> None:
@@ -953,6 +975,7 @@ def _check_state(s: State) -> None:
             raise _bad("bad-turn", f"the chooser (seat {c}) leads the first trick, not seat {s.leader}")
         if s.last_trick and not set(x for _, x in s.last_trick) <= {x for w in s.won for x in w}:
             raise _bad("bad-turn", "the last trick's cards are in a won pile")
+        _check_shown_plays(s)
     # -- the exchange (§2.7)
     if (phase is Phase.EXCHANGE) != (s.exchange is not None):
         how = "with an exchange in progress" if s.exchange else "without the exchange"

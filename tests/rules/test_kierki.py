@@ -12,6 +12,7 @@ import itertools
 import json
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -26,6 +27,7 @@ from rules.kierki import (
     Pass,
     Phase,
     PlayCard,
+    _allowed,
     deal_list,
     deal_total,
     full_deck,
@@ -80,16 +82,14 @@ def trick_position(contract: str, *, hands, dealer: int, winners=(), trick: str 
     rest = sorted(set(full_deck(players)) - set(held), key=lambda c: (c.suit.value, c.rank))
     assert len(rest) == players * len(winners), "hands and winners do not add up"
     suit = None if trump in (None, "NT") else Suit(trump)
-    tricks, leader = [], (dealer + 1) % players
-    for k, winner in enumerate(winners):
-        seats = [(leader + i) % players for i in range(players)]
-        for perm in itertools.permutations(rest[k * players:(k + 1) * players]):
-            if trick_winner(tuple(zip(seats, perm, strict=True)), suit) == winner:
-                break
-        else:
-            raise AssertionError(f"no order of trick {k + 1} is won by seat {winner}")
-        tricks.append({"leader": leader, "cards": card_strs(perm), "winner": winner})
-        leader = winner
+    leaders = [(dealer + 1) % players, *winners]
+    leader = leaders[len(winners)]
+    rules = SimpleNamespace(options=opts, players=players, round=number, trump=suit)
+    now = [list(cards(h)) for h in hands]
+    for i, c in enumerate(cards(trick)):
+        now[(leader + i) % players].append(c)
+    past = _legal_history(rules, leaders, winners, rest, now)
+    tricks = [{"leader": leaders[k], "cards": card_strs(t), "winner": winners[k]} for k, t in enumerate(past)]
     data = {
         "players": players, "options": opts.to_json(), "round": number, "contract": contract, "dealer": dealer,
         "phase": phase, "hands": [card_strs(cards(h)) for h in hands], "stock": [], "trump": trump,
@@ -98,6 +98,50 @@ def trick_position(contract: str, *, hands, dealer: int, winners=(), trick: str 
         "history": prior_history(opts, players, number), "rng": RNG,
     }
     return ENGINE.from_json(data)
+
+
+def _legal_history(rules, leaders, winners, pool, now) -> list[tuple]:
+    """Earlier tricks made of the ``pool`` cards, each won by its winner; the last one (which
+    from_json checks) played legally (``_allowed``: the engine's own rule) from the hands the
+    seats held then: their cards ``now`` plus what they played later."""
+    n = rules.players
+    budget = [2_000]  # a position with no legal past runs out of it instead of searching for ever
+
+    def build(k: int, pool: list, held: list) -> list[tuple] | None:
+        if k < 0:
+            return []
+        budget[0] -= 1
+        assert budget[0] > 0, "no legal order of the earlier tricks found"
+        seats = [(leaders[k] + i) % n for i in range(n)]
+
+        def fill(i: int, plays: list, pool: list):
+            budget[0] -= 1
+            assert budget[0] > 0, "no legal order of the earlier tricks found"
+            if i == n:
+                if trick_winner(tuple(plays), rules.trump) == winners[k]:
+                    yield tuple(c for _, c in plays), pool
+                return
+            seat = seats[i]
+            led = plays[0][1].suit if plays else None
+            for card in sorted(pool, key=lambda c: (c.suit is not led, -sum(x.suit is c.suit for x in pool))):
+                now_plays = [*plays, (seat, card)]
+                if winners[k] in seats[:i + 1] and trick_winner(tuple(now_plays), rules.trump) != winners[k]:
+                    continue  # the trick's winner has played and is beaten: no later card undoes that
+                if k < len(winners) - 1 or card in _allowed(rules, (*held[seat], card), plays):
+                    yield from fill(i + 1, now_plays, [c for c in pool if c != card])
+
+        for trick, rest in itertools.islice(fill(0, [], pool), 50):
+            before = [list(h) for h in held]
+            for seat, card in zip(seats, trick, strict=True):
+                before[seat].append(card)
+            earlier = build(k - 1, rest, before)
+            if earlier is not None:
+                return [*earlier, trick]
+        return None
+
+    found = build(len(winners) - 1, list(pool), now)
+    assert found is not None, "no legal order of the earlier tricks"
+    return found
 
 
 def lottery_position(*, hands: dict[int, str], rows: dict[str, tuple[int, int]], turn: int, dealer: int = W,
@@ -511,8 +555,8 @@ def test_king_of_hearts_may_be_kept_when_the_rule_is_off() -> None:
 
 
 def test_king_of_hearts_need_not_drop_on_a_heart_lead() -> None:
-    """KI-4 on: a heart is led; East follows with any heart (he can follow suit)."""
-    state = trick_position("no-king-of-hearts", hands=["KD", "KH 2H", "JD 2D", "QD 3D"], trick="5H",
+    """KI-4 on: North, holding only hearts, leads one; East follows with any heart (he can follow suit)."""
+    state = trick_position("no-king-of-hearts", hands=["6H", "KH 2H", "JD 2D", "QD 3D"], trick="5H",
                            dealer=W, winners=[N] * 11, options={"king_of_hearts_must_drop": True})
     assert legal(state, E) == {"2H", "KH"}
 
@@ -520,9 +564,10 @@ def test_king_of_hearts_need_not_drop_on_a_heart_lead() -> None:
 @pytest.mark.parametrize("early_end", [True, False])
 def test_deal_stops_once_no_penalty_is_left(early_end: bool) -> None:
     """§2.2 early_end: K♥ deal, trick 3:  N 2C  E KH (void)  S 3C  W 4C  -> West takes KH and the
-    deal is over (remaining cards stay in the hands); with early_end off play goes on."""
+    deal is over (remaining cards stay in the hands); with early_end off play goes on. (North,
+    holding clubs, led no heart in tricks 1-2: those were diamonds and spades.)"""
     hands = ["2C 5C 6C 7C 8C 9C 10C JC QC KC AC", "KH 2D 3D 4D 5D 6D 7D 8D 9D 10D JD",
-             "3C 2S 3S 4S 5S 6S 7S 8S 9S 10S JS", "4C QD KD AD QS KS AS 2H 3H 4H 5H"]
+             "3C 2S 3S 4S 5S 6S 7S 8S 9S QH AH", "4C 2H 3H 4H 5H 6H 7H 8H 9H 10H JH"]
     state = trick_position("no-king-of-hearts", hands=hands, dealer=W, winners=[N, N],
                            options={"early_end": early_end})
     for seat, card in [(N, "2C"), (E, "KH"), (S, "3C"), (W, "4C")]:
