@@ -694,6 +694,26 @@ def lottery_prizes(options: Options, players: int) -> tuple[int, int]:
 
 
 @cache
+def _possible_points(kind: Deal, options: Options, players: int) -> frozenset[int]:
+    """Every figure one seat can score in a deal of ``kind`` (penalties negative): the sums of
+    any set of its penalties (a trick, a heart, a queen, ...), or a loteryjka prize or nothing."""
+    if kind is Deal.LOTERYJKA:
+        return frozenset((0, *lottery_prizes(options, players)))
+    atoms: list[int] = []
+    pack = full_deck(players)
+    for number in range(1, _tricks_per_deal(players) + 1):
+        trick_items = trick_deal_items(kind, options, players, (), (number,))
+        atoms.append(sum(trick_items.values()))
+    for card in pack:
+        atoms.append(sum(trick_deal_items(kind, options, players, (card,), ()).values()))
+    sums = {0}
+    for atom in atoms:
+        if atom:
+            sums |= {x + atom for x in sums}
+    return frozenset(sums)
+
+
+@cache
 def deal_total(kind: Deal, options: Options, players: int) -> int:
     """The sum of one deal's points over the seats (every penalty or prize taken)."""
     if kind is Deal.LOTERYJKA:
@@ -930,8 +950,8 @@ def _check_meaning(state: State, data: Json) -> None:
     n = state.players
     kind = _kind(state)
     if data.get("trump") != _trump_json(state):
-        fail("wrong-trump", f"trump {excerpt(data.get('trump'))} does not fit phase {state.phase.value!r} "
-                            "of the deal")
+        given = "no trump named" if data.get("trump") is None else f"trump {excerpt(data.get('trump'))}"
+        fail("wrong-trump", f"{given} does not fit phase {state.phase.value!r} of the {kind.value} deal")
     if data.get("contract") != kind.value:
         fail("wrong-contract", f"deal {state.round} is {kind.value!r}, not {excerpt(data.get('contract'))}",
              expected=kind.value)
@@ -946,9 +966,12 @@ def _check_meaning(state: State, data: Json) -> None:
     sign = _sign(state.options)
     for k, line in enumerate(state.history):
         total = deal_total(deals[k], state.options, n)
-        if len(line) != n or sum(line) != total or any(not min(0, total) <= p <= max(0, total) for p in line):
-            fail("history", f"deal {k + 1} ({deals[k].value}) must total {sign * total} over {n} seats, "
-                            f"each between 0 and {sign * total}, got {[sign * p for p in line]}")
+        possible = _possible_points(deals[k], state.options, n)
+        prizes = sorted(_lottery_points((0, 1), lottery_prizes(state.options, n), n))
+        if len(line) != n or sum(line) != total or any(p not in possible for p in line) or (
+                deals[k] is Deal.LOTERYJKA and sorted(line) != prizes):
+            fail("history", f"deal {k + 1} ({deals[k].value}) must total {sign * total} over {n} seats, each "
+                            f"a sum its penalties or prizes can make, got {[sign * p for p in line]}")
     # conservation: hands + stock + trick + tricks + loteryjka rows == the pack
     laid = [Card(Rank(r), suit) for suit, row in zip(SUITS, state.rows, strict=False) if row for r in range(row[0], row[1] + 1)]
     everything = [*state.stock, *state.trick, *laid]
@@ -972,6 +995,8 @@ def _check_meaning(state: State, data: Json) -> None:
         for row in state.rows:
             if row and not row[0] <= state.options.lottery_start_rank <= row[1]:
                 fail("bad-row", f"every loteryjka row holds the start rank {state.options.lottery_start_rank}")
+        if any(len(h) > per_deal for h in state.hands):
+            fail("hand-sizes", f"a loteryjka hand holds at most the {per_deal} cards dealt")
         empty = {s for s in range(n) if not state.hands[s]}
         if len(set(state.finished)) != len(state.finished) or set(state.finished) != empty:
             fail("finished", f"the finished seats {list(state.finished)} must be those with no cards {sorted(empty)}")

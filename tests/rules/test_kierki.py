@@ -146,7 +146,9 @@ def _legal_history(rules, leaders, winners, pool, now) -> list[tuple]:
 
 def lottery_position(*, hands: dict[int, str], rows: dict[str, tuple[int, int]], turn: int, dealer: int = W,
                      finished=(), options=None, players=4, phase: str = "lottery"):
-    """A loteryjka position: the named hands; cards neither held nor laid go round the others."""
+    """A loteryjka position: the named hands; cards neither held nor laid go round the others, at
+    most the cards dealt (13, or 17 with three players) each; what is left tops up the named hands
+    with cards that fit no row (so their legal moves stay as named), as a real deal would have."""
     opts = resolved(options)
     number = deal_list(opts, players).index(Deal.LOTERYJKA) + 1
     laid = {parse_card(f"{r if r <= 10 else 'JQKA'[r - 11]}{s}") for s, (lo, hi) in rows.items()
@@ -156,8 +158,16 @@ def lottery_position(*, hands: dict[int, str], rows: dict[str, tuple[int, int]],
     rest = sorted(set(full_deck(players)) - taken, key=lambda c: (c.suit.value, c.rank))
     fillers = [s for s in range(players) if s not in given and s not in finished]
     out = {s: given.get(s, []) for s in range(players)}
-    for i, c in enumerate(rest):
-        out[fillers[i % len(fillers)]].append(c)
+    size = 52 // players
+    start = opts.lottery_start_rank
+    ends = {(suit, r) for suit, (lo, hi) in rows.items() for r in (lo - 1, hi + 1)}
+    dead = [c for c in rest if c.rank != start and (c.suit.value, int(c.rank)) not in ends]
+    live = [c for c in rest if c not in dead]
+    for i, c in enumerate(live + dead):
+        open_seats = [x for x in fillers if len(out[x]) < size] or \
+            [x for x in given if x not in finished and len(out[x]) < size and out[x] and c in dead]
+        assert open_seats, "the position holds more cards than the hands can"
+        out[open_seats[i % len(open_seats)]].append(c)
     data = {
         "players": players, "options": opts.to_json(), "round": number, "contract": "loteryjka", "dealer": dealer,
         "phase": phase, "hands": [card_strs(out[s]) for s in range(players)], "stock": [], "trump": None,
@@ -512,8 +522,8 @@ def test_lottery_ends_when_the_second_player_is_out() -> None:
 
 
 def test_lottery_skips_players_who_are_out() -> None:
-    """West passes; North is out, so East is next."""
-    rows = {"C": (8, 8)}
+    """West passes; North is out (the 13 clubs on the table), so East is next."""
+    rows = {"C": (2, 14)}
     state = lottery_position(hands={N: "", W: "2D 3D"}, rows=rows, turn=W, finished=[N])
     after = ENGINE.apply(state, W, Pass())
     assert after.turn == E
