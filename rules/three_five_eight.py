@@ -55,6 +55,7 @@ from typing import Any
 from rules.base import (
     MALFORMED_ERRORS,
     BaseEngine,
+    Code,
     IllegalMove,
     InvalidOption,
     InvalidState,
@@ -230,6 +231,77 @@ _STATE_KEYS = frozenset({
 })
 
 
+# --------------------------------------------------------------------------- error codes
+
+
+#: Every code this module raises (DESIGN 4.4), in the rulebook's Polish: lewa, atut, kolor wyjścia,
+#: musik, zagrywający (the chooser), rozdający (the dealer), rozgrywka, wymiana kart.
+_CODES: dict[str, Code] = {f"{GAME_ID}.{name}": code for name, code in {
+    # turns and seats (rules.base, service.games)
+    "not-your-turn": Code("Not your turn", "Nie twoja kolej", "Gracz {seat} nie może teraz zagrać."),
+    "game-over": Code("The game is over", "Gra skończona",
+                       "Rozegrano wszystkie 18 rozgrywek; nie ma już ruchów."),
+    "no-such-seat": Code("No such seat", "Nie ma takiego miejsca", "Przy stole nie ma gracza {seat}; grają trzy "
+                                                                     "osoby (0, 1, 2)."),
+    # moves
+    "bad-move": Code("Malformed move", "Nieprawidłowy ruch",
+                      "Ruch nie ma postaci żadnego z ruchów gry 3-5-8 (choose, exchange, end-exchange, discard, "
+                      "play, next-round)."),
+    "wrong-phase": Code("Move not allowed in this phase", "Ruch nie w tej fazie",
+                         "Ten ruch wykonuje się w fazie „{expected}”, a trwa faza „{got}”."),
+    "card-not-in-hand": Code("Card not in hand", "Nie masz tej karty", "Karty {card} nie ma w twoim ręku."),
+    "must-follow-suit": Code("Must follow suit", "Obowiązek dorzucania do koloru",
+                              "Masz karty w kolorze wyjścia: musisz dorzucić w tym kolorze, nie {card}."),
+    "must-trump": Code("Must trump", "Obowiązek przebicia atutem",
+                        "Nie masz koloru wyjścia, ale masz atuty: musisz przebić atutem, nie {card}."),
+    "contract-used": Code("Contract already played", "Ta rozgrywka już była",
+                           "Zagrywający {seat} grał już rozgrywkę {got}; każdą wybiera się raz w grze."),
+    "discard-trump": Code("Trumps may not be discarded", "Nie wolno odrzucać atutów",
+                           "Karta {card} to atut; przy tej opcji zagrywający nie odrzuca atutów."),
+    "not-a-minus-player": Code("Not a minus player", "Gracz nie jest na minusie",
+                                "Gracz {seat} nie miał punktów ujemnych w poprzedniej rozgrywce: wymienia się "
+                                "karty tylko z graczami na minusie."),
+    "exchange-limit": Code("No exchange left", "Wyczerpany limit wymiany",
+                            "Z graczem {seat} nie możesz już wymienić karty (1 punkt = 1 karta)."),
+    "trump-offered": Code("Trumps may not be exchanged", "Nie wymienia się atutów",
+                           "Karta {card} to atut: nie można wymieniać kart w kolorze atutowym."),
+    # setup and score sheets
+    "setup-unsupported": Code("No setup notation", "Brak zapisu pozycji",
+                               "Gra 3-5-8 zaczyna się zawsze od rozdania; nie przyjmuje ustawienia."),
+    "bad-tally": Code("Malformed score sheet", "Nieprawidłowy zapis rozgrywki",
+                       "Zapis rozgrywki to rozgrywka (contract), rozdający (dealer) i liczba lew każdego gracza "
+                       "(tricks)."),
+    "tricks-sum": Code("Tricks do not add up", "Lewy się nie sumują",
+                        "W rozgrywce jest {expected} lew, a zapis podaje {got}."),
+    # states
+    "malformed": Code("Malformed state", "Nieprawidłowy stan gry", "Stan gry ma złą postać."),
+    "cards-not-conserved": Code("Cards not conserved", "Karty się nie zgadzają",
+                                 "W rozdaniu są 52 karty, każda raz; w tym stanie jakichś brakuje lub się powtarzają."),
+    "bad-history": Code("Score sheet does not fit", "Tabela wyników się nie zgadza",
+                         "Tabela wyników nie pasuje do numeru rozgrywki albo do lew (suma punktów w rozgrywce to 0)."),
+    "bad-phase": Code("Impossible phase", "Niemożliwa faza", "Faza gry nie pasuje do numeru rozgrywki."),
+    "bad-dealer": Code("Wrong dealer", "Zły rozdający",
+                        "Rozdający zmienia się co rundę zgodnie z ruchem wskazówek zegara; ten się nie zgadza."),
+    "bad-contract": Code("Contract does not fit", "Rozgrywka się nie zgadza",
+                          "Rozgrywka nie pasuje do fazy gry albo do tabeli wyników."),
+    "contract-reused": Code("Contract played twice", "Rozgrywka powtórzona",
+                             "Zagrywający wybrał tę samą rozgrywkę drugi raz."),
+    "bad-musik": Code("Impossible musik", "Niemożliwy musik",
+                       "Musik to 4 różne karty, które po odkryciu trafiają do zagrywającego."),
+    "bad-discards": Code("Impossible discards", "Niemożliwe karty odrzucone",
+                          "Zagrywający odrzuca 4 karty po wzięciu musika; tu liczba odrzuconych się nie zgadza."),
+    "bad-hand-size": Code("Impossible hand sizes", "Niemożliwa liczba kart w ręku",
+                           "Liczba kart w rękach nie pasuje do fazy gry i rozegranych lew."),
+    "bad-tricks": Code("Impossible tricks", "Niemożliwe lewy", "Lewa to 3 karty; wzięte lewy się nie zgadzają."),
+    "bad-trick": Code("Card could not have been played", "Karta nie mogła zostać zagrana",
+                       "Gracz {seat} nie mógł dorzucić {card} do tej lewy, mając karty, które ma."),
+    "bad-turn": Code("Wrong turn", "Zła kolejność",
+                      "Kolejność gry się nie zgadza: lewę zaczyna zagrywający, a potem ten, kto wziął poprzednią."),
+    "bad-exchange": Code("Impossible exchange", "Niemożliwa wymiana kart",
+                          "Wymiana kart nie pasuje do punktów z poprzedniej rozgrywki."),
+}.items()}
+
+
 # --------------------------------------------------------------------------- engine
 
 
@@ -240,6 +312,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
     options = _OPTIONS
     move_kinds = ("choose", "exchange", "end-exchange", "discard", "play", "next-round")
     legal_moves_complete = True
+    codes = _CODES
 
     # -- creation ------------------------------------------------------------------
 
@@ -303,13 +376,13 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             # §2.4.2: "from the contracts they have not yet chosen in this game"
             require(move.contract in _free_contracts(state, seat), IllegalMove, f"{GAME_ID}.contract-used",
                     f"seat {seat} has already played contract {move.contract.value!r}; still free: "
-                    f"{[c.value for c in _free_contracts(state, seat)]}")
+                    f"{[c.value for c in _free_contracts(state, seat)]}", seat=seat, got=move.contract.value)
         elif isinstance(move, Discard):
             _require_phase(state, Phase.DISCARD, move)
             _require_in_hand(state, seat, move.card)
             # §2.10.4 (option): trumps may be discarded unless discard_trumps is off
             require(move.card in _discardable(state), IllegalMove, f"{GAME_ID}.discard-trump",
-                    f"{move.card} is a trump: with discard_trumps off, trumps may not be discarded")
+                    f"{move.card} is a trump: with discard_trumps off, trumps may not be discarded", card=str(move.card))
         elif isinstance(move, ExchangeCard):
             _require_phase(state, Phase.EXCHANGE, move)
             _check_exchange(state, seat, move)
@@ -317,9 +390,10 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             _require_phase(state, Phase.EXCHANGE, move)
         elif isinstance(move, NextRound):
             require(phase is Phase.DEAL_OVER, IllegalMove, f"{GAME_ID}.wrong-phase",
-                    f"'next-round' is allowed only when a deal is over; the phase is {phase.value!r}")
+                    f"'next-round' is allowed only when a deal is over; the phase is {phase.value!r}",
+                    expected=Phase.DEAL_OVER.value, got=phase.value)
         else:  # pragma: no cover - move_from_json builds only the kinds above
-            raise IllegalMove(f"{GAME_ID}.bad-move", f"not a 3-5-8 move: {move!r}")
+            raise IllegalMove(f"{GAME_ID}.bad-move", "not a 3-5-8 move")
 
     # -- transitions -----------------------------------------------------------------
 
@@ -577,7 +651,8 @@ def _require_phase(state: State, phase: Phase, move: Move) -> None:
     if state.phase is not phase:
         kind = ENGINE.move_to_json(move)["kind"]
         raise IllegalMove(f"{GAME_ID}.wrong-phase",
-                          f"{kind!r} is played in the {phase.value!r} phase; the phase is {state.phase.value!r}")
+                          f"{kind!r} is played in the {phase.value!r} phase; the phase is {state.phase.value!r}",
+                          expected=phase.value, got=state.phase.value)
 
 
 def _require_in_hand(state: State, seat: int, card: Card) -> None:
@@ -613,14 +688,16 @@ def _offerable(state: State) -> tuple[Card, ...]:
 def _check_exchange(state: State, seat: int, move: ExchangeCard) -> None:
     prev = _previous_scores(state)
     require(prev[move.to] < 0, IllegalMove, f"{GAME_ID}.not-a-minus-player",
-            f"seat {move.to} scored {prev[move.to]:+d} in the previous deal: only minus players receive exchanges")
+            f"seat {move.to} scored {prev[move.to]:+d} in the previous deal: only minus players receive exchanges",
+            seat=move.to)
     partners = _exchange_partners(state)
     require(move.to in partners, IllegalMove, f"{GAME_ID}.exchange-limit",
             f"seat {seat} has no exchange left with seat {move.to} (plus {prev[seat]}, minus {prev[move.to]}, "
-            f"steps made {list(state.exchange.steps)})")  # type: ignore[union-attr]
+            f"steps made {list(state.exchange.steps)})", seat=move.to)  # type: ignore[union-attr]
     _require_in_hand(state, seat, move.card)
     require(move.card in _offerable(state), IllegalMove, f"{GAME_ID}.trump-offered",
-            f"{move.card} is a trump ({state.contract.value}): trump cards may not be offered")  # type: ignore[union-attr]
+            f"{move.card} is a trump ({state.contract.value}): trump cards may not be offered",  # type: ignore[union-attr]
+            card=str(move.card))
 
 
 def _start_exchange(state: State, then) -> State:  # noqa: ANN001

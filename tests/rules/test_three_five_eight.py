@@ -6,6 +6,7 @@ state the engine accepts as consistent (52 cards, sizes, turn).
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 
@@ -26,6 +27,7 @@ from rules.three_five_eight import (
 )
 from service.schemas import three_five_eight as schemas
 
+GAME_ID = "3-5-8"
 ALL = card_strs(deck())
 DEFAULTS = {
     "must_trump": True, "exchange": True, "exchange_timing": "before-musik", "exchange_limit": "per-opponent",
@@ -837,3 +839,170 @@ def test_returned_card_is_seen_before_the_next_offer():
     assert E.to_act(s) == {1} and ExchangeCard(2, parse_card("KH")) in E.legal_moves(s, 1)
     s = E.apply(s, 1, ExchangeCard(2, parse_card("KH")))
     assert "KH" in card_strs(s.hands[1]) and s.phase is Phase.DISCARD
+
+
+# --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)
+
+
+def _raised() -> dict[str, list]:
+    """Every rules error a battery of real situations raises, by code: illegal moves of every kind
+    in positions of every phase, malformed moves, the impossible states of the mutation suite, bad
+    tallies and setups, a move after the end, a seat the table lacks."""
+    from collections import defaultdict
+
+    from rules.base import RulesError
+    from service.games import BINDINGS
+    from tests.rules import test_three_five_eight_mutations as mutations
+
+    found: dict[str, list] = defaultdict(list)
+
+    def catch(fn) -> None:
+        try:
+            fn()
+        except RulesError as exc:
+            found[exc.code].append(exc)
+
+    everything = [parse_card(c) for c in ALL]
+    for seed, options in ((1, {}), (2, {"discard_trumps": False, "exchange_limit": "own-points"})):
+        rnd = random.Random(seed)
+        s = E.new(3, seed, options)
+        seen: set[tuple[str, int]] = set()
+        while E.to_act(s):
+            if s.round in (1, 2, 7, 13) and (s.phase.value, s.round) not in seen:
+                seen.add((s.phase.value, s.round))
+                candidates = [NextRound(), EndExchange(), *(Choose(c) for c in Contract),
+                              *(PlayCard(c) for c in everything), *(Discard(c) for c in everything),
+                              *(ExchangeCard(to, c) for to in range(3) for c in everything[::5])]
+                for seat in range(3):
+                    for move in candidates:
+                        catch(lambda s=s, seat=seat, move=move: E.apply(s, seat, move))
+            seat = min(E.to_act(s))
+            s = E.apply(s, seat, rnd.choice(list(E.legal_moves(s, seat))))
+        catch(lambda s=s: E.apply(s, 0, NextRound()))  # after the 18th deal
+    for data in ({"kind": "bid"}, {"kind": "play", "card": "1X"}, []):
+        catch(lambda data=data: E.move_from_json(data))
+    for i, state in enumerate(mutations.STATES):
+        for mutate in mutations.REFUSED.values():
+            data = copy.deepcopy(state)
+            if mutate(data, random.Random(i)):
+                catch(lambda data=data: E.from_json(data))
+    for tally in ({"contract": "H", "dealer": 0, "tricks": [5, 5, 5]}, {"contract": "H"}):
+        catch(lambda tally=tally: E.score_tally(tally))
+    catch(lambda: E.new(3, 1, None, setup={"hands": []}))
+    catch(lambda: BINDINGS[GAME_ID].view(E.new(3, 1), 5))
+    for build in EXTRA_STATES.values():
+        catch(lambda build=build: E.from_json(build()))
+    for trigger in EXTRA_MOVES.values():
+        catch(trigger)
+    return found
+
+
+def _musik_short():
+    data = E.to_json(first_trick("H", {0: ["3S"]}, [(1, "KS")]))
+    data["musik"].pop()  # a revealed musik is no longer counted among the 52: only 3 of its 4 cards
+    return data
+
+
+def _won_pile_split():
+    s = first_trick("H", {}, [])
+    s = E.apply(E.apply(E.apply(s, 1, PlayCard(s.hands[1][0])), 2, E.legal_moves(E.apply(s, 1, PlayCard(
+        s.hands[1][0])), 2)[0]), 0, E.legal_moves(E.apply(E.apply(s, 1, PlayCard(s.hands[1][0])), 2, E.legal_moves(
+            E.apply(s, 1, PlayCard(s.hands[1][0])), 2)[0]), 0)[0])
+    data = E.to_json(s)
+    winner = next(x for x in range(3) if data["won"][x])
+    data["won"][(winner + 1) % 3].append(data["won"][winner].pop())
+    return data
+
+
+def _discards_while_choosing():
+    hands, rest = fill({}, [16, 16, 16])
+    data = state(hands=hands, musik=rest)
+    data["discards"] = [data["hands"][1].pop()]
+    return data
+
+
+def _game_over_early():
+    hands, rest = fill({}, [16, 16, 16])
+    data = state(round=2, dealer=1, hands=hands, musik=rest, leader=2, history=[record(0, "H", [3, 8, 5])])
+    won = [[], [], []]
+    data.update(phase="game-over", contract="NT", hands=[[], [], []], won=won, turn=None)
+    return data
+
+
+def _exchange_spent():
+    s = deal2_exchange([10, 4, 2], {0: ["2C", "3C", "4C"]}, contract="H", dealer=0)
+    s = E.apply(s, 0, ExchangeCard(1, parse_card("2C")))
+    E.apply(s, 0, ExchangeCard(1, parse_card("3C")))  # one card with each minus player
+
+
+def _contract_reused():
+    hands, rest = fill({}, [16, 16, 16])
+    played = [record(i % 3, "H", [8, 5, 3]) for i in range(4)]  # chooser 1 chose H in deals 1 and 4
+    return state(round=5, dealer=1, hands=hands, musik=rest, leader=2, history=played)
+
+
+def _void_broken():
+    data = E.to_json(first_trick("H", {2: ["2H", "3S"]}, [(1, "KS")]))
+    data["trick"].append({"seat": 2, "card": "2H"})  # seat 2 holds 3S, so it had to follow
+    data["hands"][2].remove("2H")
+    data["turn"] = 0
+    return data
+
+
+def _tampered(change):
+    def build():
+        data = E.to_json(first_trick("H", {0: ["3S"]}, [(1, "KS")]))
+        change(data)
+        return data
+    return build
+
+
+EXTRA_MOVES = {
+    "3-5-8.must-follow-suit": lambda: E.apply(first_trick("H", {0: ["3S", "AH"], 2: ["AD"]}, [(1, "KS"), (2, "2H")],
+                                                          void={2: "S"}), 0, PlayCard(parse_card("AH"))),
+    "3-5-8.exchange-limit": _exchange_spent,
+    "3-5-8.must-trump": lambda: E.apply(first_trick("H", {2: ["2H", "AD"]}, [(1, "KS")], void={2: "S"}), 2,
+                                        PlayCard(parse_card("AD"))),
+    "3-5-8.contract-used": lambda: E.apply(E.from_json(state(round=4, dealer=0, hands=fill({}, [16] * 3)[0],
+                                                             musik=fill({}, [16] * 3)[1], history=[
+                                                                 record(0, "H", [8, 5, 3]), record(1, "S", [5, 3, 8]),
+                                                                 record(2, "D", [3, 8, 5])])), 1,
+                                           Choose(Contract.HEARTS)),
+}
+EXTRA_STATES = {
+    "3-5-8.contract-reused": _contract_reused,
+    "3-5-8.bad-trick": _void_broken,
+    "3-5-8.bad-dealer": _tampered(lambda d: d["options"].__setitem__("first_dealer", 1)),
+    "3-5-8.bad-exchange": _tampered(lambda d: d.__setitem__("exchange", {"queue": [1], "steps": [0, 0, 0]})),
+    "3-5-8.bad-musik": _musik_short,
+    "3-5-8.bad-tricks": _won_pile_split,
+    "3-5-8.bad-discards": _discards_while_choosing,
+    "3-5-8.bad-phase": _game_over_early,
+}
+RAISED = _raised()
+
+
+def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised():
+    """DESIGN 4.4: the codes the module names (read from its source and the trick core) and the
+    codes the battery raises are exactly the catalogue."""
+    import re
+    from pathlib import Path
+
+    import rules.three_five_eight as module
+
+    source = Path(module.__file__).read_text()
+    named = {f"{GAME_ID}.{n}" for n in re.findall(r'\{GAME_ID\}\.([a-z-]+)"', source)}
+    named |= {f"{GAME_ID}.{n}" for n in re.findall(r'_bad\("([a-z-]+)"', source)}
+    named |= {f"{GAME_ID}.{n}" for n in ("card-not-in-hand", "must-follow-suit", "must-trump",  # rules.tricks
+                                          "not-your-turn", "game-over", "no-such-seat")}  # base, service
+    assert named == set(E.codes)
+    assert set(RAISED) == set(E.codes), (set(E.codes) - set(RAISED), set(RAISED) - set(E.codes))
+
+
+def test_every_polish_detail_formats_with_the_context_of_its_raises():
+    for code, raised in RAISED.items():
+        entry = E.codes[code]
+        assert entry.title and entry.title_pl and entry.detail_pl
+        for exc in raised:
+            text = entry.detail_pl.format(**exc.context)
+            assert "None" not in text and "{" not in text, (code, text)
