@@ -61,6 +61,7 @@ from functools import cache
 
 from rules.base import (
     BaseEngine,
+    Code,
     IllegalMove,
     InvalidOption,
     InvalidState,
@@ -240,12 +241,91 @@ class Pass:
 Move = PlayCard | NameTrump | Pass | NextRound
 
 
+#: Every code this module raises (DESIGN 4.4), in the Polish of Kierki: lewa, rozdanie, kolor wyjściowy,
+#: dokładanie do koloru, atut, kiery, loteryjka, odgrywka, rozbójnik, zapis.
+_CODES: dict[str, Code] = {f"{GAME_ID}.{name}": code for name, code in {
+    # turns and seats (rules.base, service.games)
+    "not-your-turn": Code("Not your turn", "Nie twoja kolej", "Gracz {seat} nie może teraz zagrać."),
+    "game-over": Code("The game is over", "Gra skończona", "Rozegrano ostatnie rozdanie; nie ma już ruchów."),
+    "no-such-seat": Code("No such seat", "Nie ma takiego miejsca", "Przy stole nie ma gracza {seat}."),
+    # moves
+    "bad-move": Code("Malformed move", "Nieprawidłowy ruch",
+                     "Ruch nie ma postaci żadnego z ruchów Kierek (play, name-trump, pass, next-round)."),
+    "deal-not-over": Code("The deal is not over", "Rozdanie trwa",
+                          "Następne rozdanie zaczyna się dopiero po zakończeniu bieżącego (faza „{got}”)."),
+    "deal-over": Code("The deal is over", "Rozdanie zakończone",
+                      "Rozdanie się skończyło: teraz tylko przejście do następnego (next-round)."),
+    "not-naming-trump": Code("Trumps are not named now", "Teraz nie wybiera się atutu",
+                             "Atut wybiera się tylko na początku rozdania atutowego w odgrywce."),
+    "no-trump-not-allowed": Code("No trump not allowed", "Gra bez atu niedozwolona",
+                                 "W rozdaniu atutowym trzeba wybrać kolor atutowy; gra bez atu wymaga opcji."),
+    "must-name-trump": Code("Name trumps first", "Najpierw wybierz atut",
+                            "Gracz {seat} musi najpierw wybrać kolor atutowy."),
+    "pass-not-allowed": Code("Passing not allowed", "Nie można pasować",
+                             "Pasować można tylko w loteryjce, gdy nie ma się karty do dołożenia."),
+    "must-play": Code("Must lay a card", "Musisz dołożyć kartę",
+                      "W loteryjce gracz, który może dołożyć kartę, musi ją dołożyć (np. {card})."),
+    "card-not-in-hand": Code("Card not in hand", "Nie masz tej karty", "Karty {card} nie ma w twoim ręku."),
+    "does-not-fit": Code("Card fits no row", "Karta nie pasuje",
+                         "Karty {card} nie można dołożyć: pasuje tylko ósemka (lub wybrana karta startowa) albo "
+                         "karta sąsiednia do końca rzędu w swoim kolorze."),
+    "lead-forbidden": Code("Hearts may not be led", "Nie wolno wychodzić w kiery",
+                           "Nie możesz wyjść kartą {card}: w tym rozdaniu nie wolno wychodzić w kiery, "
+                           "dopóki masz karty innego koloru."),
+    "must-follow-suit": Code("Must follow suit", "Obowiązek dokładania do koloru",
+                             "Masz karty w kolorze wyjściowym: musisz dołożyć do koloru, nie {card}."),
+    "must-drop-king-of-hearts": Code("Must drop the king of hearts", "Musisz zrzucić króla kier",
+                                     "Nie masz koloru wyjściowego, a masz króla kier: przy tej opcji musisz go "
+                                     "zrzucić, nie {card}."),
+    # setup and score sheets
+    "setup-unsupported": Code("No setup notation", "Brak zapisu pozycji",
+                              "Kierki zaczynają się zawsze od rozdania; nie przyjmują ustawienia."),
+    "bad-tally": Code("Malformed score sheet", "Nieprawidłowy zapis rozdania",
+                      "Zapis rozdania to rozdanie (contract), liczba graczy (players) i lewy każdego gracza "
+                      "(seats) albo, w loteryjce, kolejność wyjścia dwóch graczy (finish_order)."),
+    "cards-per-trick": Code("Cards do not fit the tricks", "Karty nie pasują do lew",
+                            "Każda lewa to tyle kart, ilu jest graczy; liczba kart gracza się nie zgadza."),
+    "trick-numbers": Code("Impossible trick numbers", "Niemożliwe numery lew",
+                          "Lewy są numerowane od 1, każda raz."),
+    "deal-unfinished": Code("Deal not finished", "Rozdanie niedokończone",
+                            "Rozdanie kończy się przed ostatnią lewą tylko wtedy, gdy nie ma już kar do wzięcia."),
+    "card-conservation": Code("Cards not conserved", "Karty się nie zgadzają",
+                              "Talia to 52 karty (przy trzech graczach bez dwójki trefl), każda raz; tu jakichś "
+                              "brakuje lub się powtarzają."),
+    # states
+    "malformed-state": Code("Malformed state", "Nieprawidłowy stan gry", "Stan gry ma złą postać."),
+    "out-of-range": Code("Value out of range", "Wartość poza zakresem",
+                         "Liczba w stanie gry wykracza poza dozwolony zakres ({expected})."),
+    "bad-options": Code("Bad options", "Nieprawidłowe opcje", "Opcje w stanie gry są nieprawidłowe."),
+    "seat-count": Code("Wrong number of hands", "Zła liczba rąk", "Każdy gracz ma jedną rękę kart."),
+    "bad-row": Code("Impossible loteryjka row", "Niemożliwy rząd loteryjki",
+                    "Rząd loteryjki to ciąg kart jednego koloru zawierający kartę startową."),
+    "wrong-trump": Code("Trump does not fit", "Atut się nie zgadza",
+                        "Atut jest tylko w rozdaniu atutowym, po jego wybraniu."),
+    "wrong-contract": Code("Contract does not fit", "Rozdanie się nie zgadza",
+                           "Kolejność rozdań jest stała; to rozdanie nazywa się {expected}."),
+    "wrong-turn": Code("Wrong turn", "Zła kolejność",
+                       "Kolejność gry się nie zgadza: pierwszą lewę zaczyna gracz po lewej rozdającego, "
+                       "następne ten, kto wziął poprzednią."),
+    "history": Code("Score sheet does not fit", "Zapis się nie zgadza",
+                    "Zapis punktów nie pasuje do numeru rozdania albo do kar i nagród tych rozdań."),
+    "wrong-phase": Code("Impossible phase", "Niemożliwa faza", "Faza gry nie pasuje do rozdania i lew."),
+    "hand-sizes": Code("Impossible hand sizes", "Niemożliwa liczba kart w ręku",
+                       "Liczba kart w rękach nie pasuje do rozegranych lew."),
+    "bad-trick": Code("Impossible trick", "Niemożliwa lewa",
+                      "Lewa nie mogła tak przebiec: zły gracz zaczyna, wygrywa albo dołożył kartę, której nie mógł."),
+    "finished": Code("Impossible finish order", "Niemożliwa kolejność wyjścia",
+                     "W loteryjce wyszli z gry dokładnie ci gracze, którzy nie mają już kart."),
+}.items()}
+
+
 class Kierki(BaseEngine[State, Move]):
     game_id = GAME_ID
     name = "Kierki (Polish multi-deal Hearts)"
     players = range(3, 5)
     options = _OPTIONS
     move_kinds = ("play", "name-trump", "pass", "next-round")
+    codes = _CODES
 
     # -- creation ------------------------------------------------------------------
 
@@ -284,7 +364,7 @@ class Kierki(BaseEngine[State, Move]):
         phase = state.phase
         if isinstance(move, NextRound):
             require(phase is Phase.DEAL_OVER, IllegalMove, f"{GAME_ID}.deal-not-over",
-                    f"next-round only after the deal; the deal is in phase {phase.value!r}")
+                    f"next-round only after the deal; the deal is in phase {phase.value!r}", got=phase.value)
             return
         require(phase is not Phase.DEAL_OVER, IllegalMove, f"{GAME_ID}.deal-over",
                 f"the deal is over: send next-round, not {move.kind!r}")
@@ -295,13 +375,14 @@ class Kierki(BaseEngine[State, Move]):
                     f"{GAME_ID}.no-trump-not-allowed", "'NT' may not be named: only a suit (option no_trump_allowed)")
             return
         require(phase is not Phase.NAME_TRUMP, IllegalMove, f"{GAME_ID}.must-name-trump",
-                f"seat {seat} must first name trumps, not send {move.kind!r}")
+                f"seat {seat} must first name trumps, not send {move.kind!r}", seat=seat)
         if isinstance(move, Pass):
             require(phase is Phase.LOTTERY, IllegalMove, f"{GAME_ID}.pass-not-allowed",
                     "passing is allowed only in the loteryjka")
             can = _lottery_playable(state, seat)
             require(not can, IllegalMove, f"{GAME_ID}.must-play",
-                    f"you may not pass while you can lay a card: {', '.join(card_strs(can))}")
+                    f"you may not pass while you can lay a card: {', '.join(card_strs(can))}",
+                    card=str(can[0]) if can else "")
             return
         card = move.card
         hand = state.hands[seat]

@@ -8,6 +8,7 @@ are filled from the cards nobody holds, each won by the seat the test names.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import random
@@ -868,7 +869,7 @@ def test_tally_early_ended_deal() -> None:
     assert err.value.code == "kierki.deal-unfinished"
 
 
-@pytest.mark.parametrize(("tally", "code"), [
+TALLY_CASES = [
     ({"contract": "no-hearts"}, "kierki.bad-tally"),
     ({"contract": "nope", "players": 4}, "kierki.bad-tally"),
     ({"contract": "loteryjka", "players": 4, "finish_order": [1, 1]}, "kierki.bad-tally"),
@@ -882,7 +883,10 @@ def test_tally_early_ended_deal() -> None:
     ({"contract": "no-hearts", "players": 4,
       "seats": [{"cards": ["2C", "3C", "4C", "5C"], "tricks": [2]}] + [{"cards": [], "tricks": []}] * 3},
      "kierki.trick-numbers"),
-])
+]
+
+
+@pytest.mark.parametrize(("tally", "code"), TALLY_CASES)
 def test_tally_rejects_impossible_sheets(tally: dict, code: str) -> None:
     with pytest.raises(InvalidState) as err:
         ENGINE.score_tally(tally)
@@ -1036,3 +1040,132 @@ def test_lottery_ace_lies_next_to_the_king() -> None:
     after = ENGINE.apply(state, W, play("AS"))
     assert {"suit": "S", "low": 8, "high": 14} in ENGINE.to_json(after)["rows"]
     assert after.turn == N
+
+
+# --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)
+
+
+def _raised() -> dict[str, list]:
+    """Every rules error a battery of real situations raises, by code: illegal moves of every kind
+    in positions of every phase, malformed moves, the impossible states of the mutation suite, bad
+    tallies and setups, a move after the end, a seat the table lacks."""
+    from collections import defaultdict
+
+    from rules.base import RulesError
+    from service.games import BINDINGS
+    from tests.rules import test_kierki_mutations as mutations
+
+    found: dict[str, list] = defaultdict(list)
+
+    def catch(fn) -> None:
+        try:
+            fn()
+        except RulesError as exc:
+            found[exc.code].append(exc)
+
+    everything = list(deck())
+    for players, options in ((4, {}), (3, {"king_of_hearts_must_drop": True})):
+        rnd = random.Random(players)
+        s = ENGINE.new(players, players, options)
+        seen: set[tuple[str, int]] = set()
+        while ENGINE.to_act(s):
+            key = (s.phase.value, s.round, len(s.trick) > 0)
+            if key not in seen:
+                seen.add(key)
+                candidates = [NextRound(), Pass(), NameTrump(None), *(NameTrump(x) for x in Suit),
+                              *(PlayCard(c) for c in everything)]
+                for seat in range(players):
+                    for move in candidates:
+                        catch(lambda s=s, seat=seat, move=move: ENGINE.apply(s, seat, move))
+            seat = min(ENGINE.to_act(s))
+            s = ENGINE.apply(s, seat, rnd.choice(list(ENGINE.legal_moves(s, seat))))
+        catch(lambda s=s: ENGINE.apply(s, 0, NextRound()))  # after the last deal
+    for data in ({"kind": "bid"}, {"kind": "play", "card": "1X"}, []):
+        catch(lambda data=data: ENGINE.move_from_json(data))
+    for i, state in enumerate(mutations.STATES):
+        for mutate in mutations.REFUSED.values():
+            data = copy.deepcopy(state)
+            if mutate(data, random.Random(i)):
+                catch(lambda data=data: ENGINE.from_json(data))
+    for tally, _code in TALLY_CASES:
+        catch(lambda tally=tally: ENGINE.score_tally(tally))
+    catch(lambda: ENGINE.score_tally({"contract": "no-king-of-hearts", "players": 4, "seats": [
+        {"cards": ["AH", "2C", "3C", "4C"], "tricks": [1]}] + [{"cards": [], "tricks": []}] * 3}))
+    catch(lambda: ENGINE.new(4, 1, None, setup={"hands": []}))
+    catch(lambda: BINDINGS["kierki"].view(ENGINE.new(4, 1), 6))
+    for trigger in EXTRA_TRIGGERS.values():
+        catch(trigger)
+    return found
+
+
+def _state_with(change):
+    def build():
+        data = ENGINE.to_json(advance(ENGINE.new(4, 3), lambda s: len(s.tricks) == 2))
+        change(data)
+        ENGINE.from_json(data)
+    return build
+
+
+def _lottery_with(change):
+    def build():
+        data = ENGINE.to_json(lottery_position(hands={N: "7S 9S 2C 3C"}, rows={"S": (8, 8)}, turn=N))
+        change(data)
+        ENGINE.from_json(data)
+    return build
+
+
+EXTRA_TRIGGERS = {
+    "kierki.lead-forbidden": lambda: ENGINE.apply(trick_position(
+        "no-hearts", hands=["2D 3D 4D", "5D 6D 7D", "AH 5H 3C", "8D 9D 10D"], dealer=W, winners=[S] * 10), S,
+        play("AH")),
+    "kierki.must-drop-king-of-hearts": lambda: ENGINE.apply(trick_position(
+        "no-king-of-hearts", hands=["KD", "KH 2S", "JD 2D", "QD 3D"], trick="5C", dealer=W, winners=[N] * 11,
+        options={"king_of_hearts_must_drop": True}), E, play("2S")),
+    "kierki.must-play": lambda: ENGINE.apply(lottery_position(hands={S: "7S 9S 2C 3C"}, rows={"S": (8, 8)},
+                                                              turn=S), S, Pass()),
+    "kierki.does-not-fit": lambda: ENGINE.apply(lottery_position(hands={S: "7S 9S 2C 3C"}, rows={"S": (8, 8)},
+                                                                 turn=S), S, play("2C")),
+    "kierki.no-trump-not-allowed": lambda: (lambda s: ENGINE.apply(s, s.turn, NameTrump(None)))(
+        advance(ENGINE.new(4, 3), lambda s: s.phase is Phase.NAME_TRUMP)),
+    "kierki.seat-count": _state_with(lambda d: d["hands"].append([])),
+    "kierki.bad-options": _state_with(lambda d: d["options"].__setitem__("lottery", "two")),
+    "kierki.out-of-range": _state_with(lambda d: d.__setitem__("dealer", 9)),
+    "kierki.wrong-trump": _state_with(lambda d: d.__setitem__("trump", "NT")),
+    "kierki.bad-row": _lottery_with(lambda d: d["rows"].append(dict(d["rows"][0]))),
+    "kierki.finished": _lottery_with(lambda d: d.__setitem__("finished", [1])),
+}
+RAISED = _raised()
+
+
+def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised() -> None:
+    """DESIGN 4.4: the codes the module names (read from its source and the trick core) and the
+    codes the battery raises are exactly the catalogue."""
+    import re
+
+    import rules.kierki as module
+
+    source = Path(module.__file__).read_text()
+    named = {f"kierki.{n}" for n in re.findall(r'\{GAME_ID\}\.([a-z-]+)"', source)}
+    named |= {f"kierki.{n}" for n in re.findall(r'(?:fail|bad)\("([a-z-]+)"', source)}
+    named |= {f"kierki.{n}" for n in ("card-not-in-hand", "must-follow-suit", "lead-forbidden",  # rules.tricks
+                                       "not-your-turn", "game-over", "no-such-seat")}  # base, service
+    assert named == set(ENGINE.codes), (named - set(ENGINE.codes), set(ENGINE.codes) - named)
+    assert set(RAISED) == set(ENGINE.codes), (set(ENGINE.codes) - set(RAISED), set(RAISED) - set(ENGINE.codes))
+
+
+def test_every_polish_detail_formats_with_the_context_of_its_raises() -> None:
+    for code, raised in RAISED.items():
+        entry = ENGINE.codes[code]
+        assert entry.title and entry.title_pl and entry.detail_pl
+        for exc in raised:
+            text = entry.detail_pl.format(**exc.context)
+            assert "None" not in text and "{" not in text, (code, text)
+
+
+@pytest.mark.parametrize("code", sorted(EXTRA_TRIGGERS))
+def test_each_extra_trigger_raises_its_code(code: str) -> None:
+    from rules.base import RulesError
+
+    with pytest.raises(RulesError) as err:
+        EXTRA_TRIGGERS[code]()
+    assert err.value.code == code

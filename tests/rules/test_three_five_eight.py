@@ -923,7 +923,8 @@ def _discards_while_choosing():
 
 def _game_over_early():
     hands, rest = fill({}, [16, 16, 16])
-    data = state(round=2, dealer=1, hands=hands, musik=rest, leader=2, history=[record(0, "H", [3, 8, 5])])
+    data = state(round=2, dealer=1, hands=hands, musik=rest, leader=2,
+                 history=[record(0, "H", [3, 8, 5]), record(1, "NT", [5, 3, 8])])
     won = [[], [], []]
     data.update(phase="game-over", contract="NT", hands=[[], [], []], won=won, turn=None)
     return data
@@ -1006,3 +1007,12 @@ def test_every_polish_detail_formats_with_the_context_of_its_raises():
         for exc in raised:
             text = entry.detail_pl.format(**exc.context)
             assert "None" not in text and "{" not in text, (code, text)
+
+
+@pytest.mark.parametrize("code", sorted({*EXTRA_MOVES, *EXTRA_STATES}))
+def test_each_extra_trigger_raises_its_code(code):
+    from rules.base import RulesError
+
+    with pytest.raises(RulesError) as err:
+        EXTRA_MOVES[code]() if code in EXTRA_MOVES else E.from_json(EXTRA_STATES[code]())
+    assert err.value.code == code
