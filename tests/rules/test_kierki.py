@@ -698,8 +698,9 @@ def test_bad_options_are_refused(options: dict, code: str) -> None:
 
 def test_players_three_or_four() -> None:
     for players in (2, 5):
-        with pytest.raises(InvalidOption):
+        with pytest.raises(InvalidOption) as err:
             ENGINE.new(players, 1)
+        assert err.value.code == "options.players"
 
 
 # --------------------------------------------------------------------------- rounds and turns
@@ -727,8 +728,9 @@ def test_wrong_seat_and_game_over() -> None:
     assert err.value.code == "kierki.not-your-turn"
     final = random_match(4, 1)[-1]
     assert ENGINE.to_act(final) == frozenset() and ENGINE.outcome(final) is not None
-    with pytest.raises(GameOver):
+    with pytest.raises(GameOver) as err:
         ENGINE.check(final, 0, NextRound())
+    assert err.value.code == "kierki.game-over"
 
 
 def test_setup_is_unsupported() -> None:

@@ -438,8 +438,9 @@ def test_game_ends_after_18_deals_with_every_contract_used():
     out = E.outcome(s)
     assert out.winners == tuple(x for x in range(3) if totals[x] == max(totals))
     assert E.scores(s).winners == out.winners and E.scores(s).final
-    with pytest.raises(GameOver):
+    with pytest.raises(GameOver) as err:
         E.check(s, 0, NextRound())
+    assert err.value.code == "3-5-8.game-over"
 
 
 def tied_final(tie: str):
@@ -644,8 +645,9 @@ def test_reused_contract_and_wrong_history_scores_are_rejected():
 
 @pytest.mark.parametrize("data", [None, [], "state", {"phase": "play"}, 17])
 def test_non_states_are_invalid_not_crashes(data):
-    with pytest.raises(InvalidState):
+    with pytest.raises(InvalidState) as err:
         E.from_json(data)
+    assert err.value.code == "3-5-8.malformed"
 
 
 # --------------------------------------------------------------------------- schemas and playouts
@@ -743,11 +745,14 @@ def test_setup_notation_and_bad_options_are_refused():
     with pytest.raises(InvalidOption) as err:
         E.new(3, 1, None, setup={"hands": []})
     assert err.value.code == "3-5-8.setup-unsupported"
-    for bad in ({"first_dealer": 3}, {"first_dealer": True}, {"tie": "coin"}, {"trumps": 1}):
-        with pytest.raises(InvalidOption):
+    for bad, code in (({"first_dealer": 3}, "options.bad-value"), ({"first_dealer": True}, "options.bad-value"),
+                      ({"tie": "coin"}, "options.bad-value"), ({"trumps": 1}, "options.unknown")):
+        with pytest.raises(InvalidOption) as err:
             E.new(3, 1, bad)
-    with pytest.raises(InvalidOption):
+        assert err.value.code == code
+    with pytest.raises(InvalidOption) as err:
         E.new(4, 1)
+    assert err.value.code == "options.players"
 
 
 # --------------------------------------------------------------------------- review: roles, exchange details
