@@ -1,48 +1,37 @@
 """3-5-8 (Polish *Trzy-pięć-osiem*, English *Sergeant Major*): the Polish tournament form.
 
-Rule source: ``rules/card-games-000-001-002-004.md`` §2 (seed 001 with the sources of §2.12)
-and the cross-game notes of §5. Sections cited next to the code they rule.
+The rules as Arbiter applies them, every ruling and option with its default and the rulebook
+passage it rests on: ``docs/rules/3-5-8.md``. Sections (§) below cite that page.
 
-Game: 3 players, 18 deals; the dealer moves one seat clockwise after each deal. In a deal
-with dealer ``d`` the chooser is ``(d+1)%3`` (target 8, BL limit 3), the third ``(d+2)%3``
-(5 / 5) and the dealer ``d`` (3 / 8) (§2.3). Each deal (§2.4): 16 cards each and a 4-card
-musik; the chooser picks a contract he has not used yet (♥ ♠ ♦ ♣ trump, NT no trump, BL no tricks) seeing only
-his first 6 cards; the card exchange (trump contracts, from deal 2); the musik is shown to
-all and goes to the chooser, who discards 4; 16 tricks led first by the chooser (§2.5:
-follow suit, else trump when ``must_trump``, no duty to beat). Scores (§2.6): trump and NT
-``tricks - target``, BL ``limit - tricks``; every deal sums to 0 (asserted). Highest total
-after 18 deals wins.
+Game: 3 players, 18 deals; the dealer moves one seat clockwise after each deal. In a deal with
+dealer ``d`` the chooser is ``(d+1)%3`` (target 8, BL limit 3), the third ``(d+2)%3`` (5 / 5) and
+the dealer ``d`` (3 / 8) (§2). Each deal (§3): 16 cards each and a 4-card musik; the chooser picks
+a contract he has not used yet (♥ ♠ ♦ ♣ trump, NT no trump, BL no tricks; §4) seeing only his first
+6 cards; the card exchange (trump contracts, from deal 2; §8); the musik is shown to all and goes to
+the chooser, who discards 4; 16 tricks led first by the chooser (§5: follow suit, else trump when
+``must_trump``, no duty to beat). Scores (§6): trump and NT ``tricks - target``, BL
+``limit - tricks``; every deal sums to 0 (asserted). Highest total after 18 deals wins (§10).
 
-Options (every PROPOSED ruling of §2.10, plus the seed's optional rules), with defaults:
-- ``must_trump`` (true): a player void in the led suit must trump if he can (§2.5, §2.10.3).
-- ``exchange`` (true): the card exchange "WYMIANA KART" is played (§2.7, §2.10.8).
-- ``exchange_timing`` ("before-musik"): the exchange comes after the choice and before the
-  musik (§2.10.1); "after-discard" holds it once the chooser has discarded.
-- ``exchange_limit`` ("per-opponent"): with each minus player at most
-  ``min(remaining plus points, that player's minus points)`` cards (§2.7, §2.10.2);
-  "own-points" limits only the exchanger's total to his plus points.
-- ``discard_trumps`` (true): the chooser may discard any 4 cards, trumps and musik cards
-  included (§2.10.4); false forbids discarding trumps.
-- ``tie`` ("shared"): players tied for the highest total share the win (§2.10.6); "draw"
-  makes such a tie a draw with no winner.
-- ``first_dealer`` ("random"): the first dealer is drawn from the rng, or is seat 0, 1 or 2
-  (§2.10.7).
+Options (§11): ``must_trump`` (true), ``exchange`` (true), ``exchange_timing`` ("before-musik"),
+``exchange_limit`` ("per-opponent"), ``discard_trumps`` (true), ``tie`` ("shared"),
+``first_dealer`` ("random").
 
-Representation decisions:
+Representation decisions (§12):
 - Hands are kept sorted (suit, then rank), except the chooser's during the choice: it stays
-  in deal order, and its first 6 cards are the ones he has seen (§2.4.2).
+  in deal order, and its first 6 cards are the ones he has seen (§3.2).
 - The discard is four ``discard`` moves of one card each (keeps ``legal_moves`` short:
   20 + 19 + 18 + 17 moves instead of C(20, 4) = 4845).
 - One exchange step is one ``exchange`` move ``{to, card}`` by the exchanger; the receiver's
-  answer is forced ("return the highest card of that suit, counting the card received",
-  §2.7), so the engine makes it. ``end-exchange`` stops the current exchanger early; an
-  exchanger with nothing left to offer is skipped automatically.
-- The state carries the score sheet (``history``: dealer, contract, tricks, scores of every
-  finished deal): totals, contracts used and the previous deal's plus and minus players
-  for the exchange all derive from it.
+  answer is forced (§8), so the engine makes it. ``end-exchange`` stops the current exchanger
+  early; an exchanger with nothing left to offer is skipped automatically.
+- The state carries the score sheet: ``history`` (points per seat of every finished deal) and
+  ``contracts`` (each deal's contract); the dealers follow from the rotation and the tricks from
+  the points, so totals, contracts used and the previous deal's plus and minus players for the
+  exchange all derive from it. ``turn`` is derived (the one seat to act, or null) and checked.
 - Views show a seat its own hand (the chooser only his first 6 cards while choosing), the
   musik once revealed, the current and last trick, trick counts; the discards only to the
   chooser who made them; never the rng.
+- ``from_json`` refuses states no play reaches (§9).
 """
 
 from __future__ import annotations
@@ -81,7 +70,7 @@ _TRICKS = 16
 _FIRST_SEEN = 6
 _DECK = deck()
 _DECK_SET = frozenset(_DECK)
-_TARGETS = (8, 5, 3)  # chooser, third, dealer (§2.3)
+_TARGETS = (8, 5, 3)  # chooser, third, dealer (§2)
 _BL_LIMITS = (3, 5, 8)
 _ROLES = ("chooser", "third", "dealer")
 
@@ -109,27 +98,27 @@ class Contract(Enum):
 
 
 _OPTIONS: dict[str, Option] = {
-    "must_trump": Option(True, "A player void in the led suit must play a trump if he holds one (§2.5).",
+    "must_trump": Option(True, "A player void in the led suit must play a trump if he holds one (docs/rules/3-5-8.md §5.2).",
                          type="boolean"),
-    "exchange": Option(True, "Play the card exchange 'WYMIANA KART' in trump deals from the 2nd deal (§2.7).",
+    "exchange": Option(True, "Play the card exchange 'WYMIANA KART' in trump deals from the 2nd deal (docs/rules/3-5-8.md §8).",
                        type="boolean"),
     "exchange_timing": Option(
         "before-musik",
-        "When the exchange happens: after the choice and before the musik (PROPOSED §2.10.1), "
-        "or after the chooser's discard.",
+        "When the exchange happens: after the choice and before the musik, or after the chooser's discard "
+        "(docs/rules/3-5-8.md §3, ruling 3.1).",
         choices=("before-musik", "after-discard"),
     ),
     "exchange_limit": Option(
         "per-opponent",
         "Cards a plus player may exchange: with each minus player at most min(his remaining plus points, "
-        "that player's minus points) (PROPOSED §2.10.2), or only his own plus points in total.",
+        "that player's minus points), or only his own plus points in total (docs/rules/3-5-8.md §8, ruling 8.1).",
         choices=("per-opponent", "own-points"),
     ),
-    "discard_trumps": Option(True, "The chooser may discard trumps (PROPOSED §2.10.4: any 4 cards).",
+    "discard_trumps": Option(True, "The chooser may discard any 4 cards, trumps included (docs/rules/3-5-8.md §3.4).",
                              type="boolean"),
-    "tie": Option("shared", "Players tied for the highest total share the win (PROPOSED §2.10.6), or it is a draw.",
+    "tie": Option("shared", "Players tied for the highest total share the win, or it is a draw (docs/rules/3-5-8.md §10, ruling 10.1).",
                   choices=("shared", "draw")),
-    "first_dealer": Option("random", "The first dealer: drawn at random, or seat 0, 1 or 2 (§2.10.7).",
+    "first_dealer": Option("random", "The first dealer: drawn at random, or seat 0, 1 or 2 (docs/rules/3-5-8.md §10, ruling 10.2).",
                            choices=("random", 0, 1, 2)),
 }
 
@@ -191,7 +180,7 @@ class State:
 
     @property
     def chooser(self) -> int:
-        return next_seat(self.dealer, _PLAYERS)  # §2.3: left of the dealer
+        return next_seat(self.dealer, _PLAYERS)  # §2: left of the dealer
 
 
 # --------------------------------------------------------------------------- moves
@@ -373,14 +362,14 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             check_play(GAME_ID, state.hands[seat], state.trick, move.card, _trick_rules(state))
         elif isinstance(move, Choose):
             _require_phase(state, Phase.CHOOSE, move)
-            # §2.4.2: "from the contracts they have not yet chosen in this game"
+            # §3.2: "from the contracts they have not yet chosen in this game"
             require(move.contract in _free_contracts(state, seat), IllegalMove, f"{GAME_ID}.contract-used",
                     f"seat {seat} has already played contract {move.contract.value!r}; still free: "
                     f"{[c.value for c in _free_contracts(state, seat)]}", seat=seat, got=move.contract.value)
         elif isinstance(move, Discard):
             _require_phase(state, Phase.DISCARD, move)
             _require_in_hand(state, seat, move.card)
-            # §2.10.4 (option): trumps may be discarded unless discard_trumps is off
+            # §3.4 (option): trumps may be discarded unless discard_trumps is off
             require(move.card in _discardable(state), IllegalMove, f"{GAME_ID}.discard-trump",
                     f"{move.card} is a trump: with discard_trumps off, trumps may not be discarded", card=str(move.card))
         elif isinstance(move, ExchangeCard):
@@ -418,7 +407,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             return _exchange_step(state, seat, move)
         if isinstance(move, EndExchange):
             return _next_exchanger(state)
-        # NextRound: §2.6 "the dealer moves one seat clockwise after each deal"
+        # NextRound: §1 "the dealer moves one seat clockwise after each deal"
         return _deal(state, state.round + 1, next_seat(state.dealer, _PLAYERS))
 
     # -- scores ------------------------------------------------------------------------
@@ -470,7 +459,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
                 f"a deal has 16 tricks; the tally's tricks {list(tricks)} sum to {sum(tricks)}",
                 expected=_TRICKS, got=sum(tricks))
         rnd = _deal_scores(contract, dealer, tricks)
-        assert sum(rnd) == 0, f"3-5-8 deal scores must sum to 0, got {rnd}"  # §2.6 invariant
+        assert sum(rnd) == 0, f"3-5-8 deal scores must sum to 0, got {rnd}"  # §6 invariant
         breakdown = tuple(_seat_breakdown(dealer, contract, s, tricks[s], rnd[s], 0, rnd[s], ())
                           for s in range(_PLAYERS))
         return ScoreReport(rnd, rnd, breakdown, True)
@@ -479,7 +468,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
 
     def view(self, state: State, seat: int | None) -> Json:
         """The state without rng; ``hands``: own hand, ``null`` for the others, plus ``hand_sizes``
-        (the chooser sees only his first 6 cards while choosing, §2.4.2); ``musik`` ``null`` until
+        (the chooser sees only his first 6 cards while choosing, §3.2); ``musik`` ``null`` until
         revealed; ``discards`` ``null`` but for the chooser (face down); ``won`` piles ``null``
         (tricks are turned face down) with ``tricks_won`` counting them."""
         data = self.to_json(state)
@@ -490,7 +479,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         if not _musik_revealed(state):
             data["musik"] = None
         if seat != state.chooser:
-            data["discards"] = None  # §2.10.4: discards are face down
+            data["discards"] = None  # §3.4: discards are face down
         data["won"] = [None] * _PLAYERS
         data["tricks_won"] = list(_trick_counts(state))
         return data
@@ -602,12 +591,12 @@ def _set_hand(hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, 
 
 
 def _role(dealer: int, seat: int) -> int:
-    """0 chooser, 1 third, 2 dealer (§2.3)."""
+    """0 chooser, 1 third, 2 dealer (§2)."""
     return (seat - dealer - 1) % _PLAYERS
 
 
 def _deal_scores(contract: Contract, dealer: int, tricks: Sequence[int]) -> tuple[int, int, int]:
-    """§2.6: trump and NT ``tricks - target``; BL ``limit - tricks``. A whole deal sums to 0."""
+    """§6: trump and NT ``tricks - target``; BL ``limit - tricks``. A whole deal sums to 0."""
     if contract is Contract.NO_TRICKS:
         return tuple(_BL_LIMITS[_role(dealer, s)] - tricks[s] for s in range(_PLAYERS))  # type: ignore[return-value]
     return tuple(tricks[s] - _TARGETS[_role(dealer, s)] for s in range(_PLAYERS))  # type: ignore[return-value]
@@ -660,7 +649,7 @@ def _require_in_hand(state: State, seat: int, card: Card) -> None:
             f"{card} is not in seat {seat}'s hand", card=str(card))
 
 
-# -- the exchange (§2.7)
+# -- the exchange (§8)
 
 
 def _previous_scores(state: State) -> tuple[int, int, int]:
@@ -668,7 +657,7 @@ def _previous_scores(state: State) -> tuple[int, int, int]:
 
 
 def _exchange_partners(state: State) -> tuple[int, ...]:
-    """Minus players the current exchanger may still exchange with (§2.7 count limits)."""
+    """Minus players the current exchanger may still exchange with (§8, ruling 8.1)."""
     ex = state.exchange
     seat = ex.queue[0]  # type: ignore[union-attr]
     prev = _previous_scores(state)
@@ -680,7 +669,7 @@ def _exchange_partners(state: State) -> tuple[int, ...]:
 
 
 def _offerable(state: State) -> tuple[Card, ...]:
-    """§2.7: "trump cards may not be offered"."""
+    """§8: "trump cards may not be offered"."""
     trump = state.contract.trump  # type: ignore[union-attr]
     return tuple(c for c in state.hands[state.exchange.queue[0]] if c.suit is not trump)  # type: ignore[union-attr]
 
@@ -701,7 +690,7 @@ def _check_exchange(state: State, seat: int, move: ExchangeCard) -> None:
 
 
 def _start_exchange(state: State, then) -> State:  # noqa: ANN001
-    """§2.7: trump contracts only, from deal 2; plus players in order of current target."""
+    """§8: trump contracts only, from deal 2; plus players in order of current target."""
     prev = _previous_scores(state)
     if not (state.options.exchange and state.contract.trump is not None and state.history  # type: ignore[union-attr]
             and any(p < 0 for p in prev)):
@@ -742,7 +731,7 @@ def _exchange_step(state: State, seat: int, move: ExchangeCard) -> State:
 
 
 def _deal(state: State, number: int, dealer: int) -> State:
-    """§2.4.1: 16 cards each, 4 to the musik. The chooser's hand stays in deal order."""
+    """§3.1: 16 cards each, 4 to the musik. The chooser's hand stays in deal order."""
     cards, rng = state.rng.shuffle(_DECK)
     hands = tuple(cards[i * _HAND:(i + 1) * _HAND] for i in range(_PLAYERS))
     chooser = (dealer + 1) % _PLAYERS
@@ -755,13 +744,13 @@ def _deal(state: State, number: int, dealer: int) -> State:
 
 
 def _reveal_musik(state: State) -> State:
-    """§2.4.5: the musik is shown to all and goes to the chooser."""
+    """§3.4: the musik is shown to all and goes to the chooser."""
     c = state.chooser
     return replace(state, phase=Phase.DISCARD, hands=_set_hand(state.hands, c, _sorted((*state.hands[c], *state.musik))))
 
 
 def _start_play(state: State) -> State:
-    """§2.4.6: the chooser leads the first trick."""
+    """§3.5: the chooser leads the first trick."""
     return replace(state, phase=Phase.PLAY, leader=state.chooser, trick=())
 
 
@@ -778,7 +767,7 @@ def _play(state: State, seat: int, card: Card) -> State:
         return out
     tricks = _trick_counts(out)
     scores = _deal_scores(state.contract, state.dealer, tricks)  # type: ignore[arg-type]
-    assert sum(scores) == 0, f"3-5-8 deal scores must sum to 0, got {scores}"  # §2.6 invariant
+    assert sum(scores) == 0, f"3-5-8 deal scores must sum to 0, got {scores}"  # §6 invariant
     record = DealRecord(state.dealer, state.contract, tricks, scores)  # type: ignore[arg-type]
     phase = Phase.GAME_OVER if state.round == _DEALS else Phase.DEAL_OVER
     return replace(out, phase=phase, history=(*state.history, record))
@@ -860,7 +849,7 @@ def _triple(items: Any, what: str) -> list:
 def _history(data: Json, dealer: int, number: int) -> tuple[DealRecord, ...]:
     """The score sheet from ``history`` (points per seat per finished deal) and ``contracts``
     (the contract of each): the dealers rotate back from ``dealer`` of deal ``number``, and the
-    tricks follow from the points (§2.6: ``tricks - target`` or ``limit - tricks``)."""
+    tricks follow from the points (§6: ``tricks - target`` or ``limit - tricks``)."""
     rows, names = data["history"], data["contracts"]
     if not isinstance(rows, list) or not isinstance(names, list) or len(rows) != len(names):
         raise _Malformed(f"history and contracts are lists of one entry per finished deal, got "
@@ -939,7 +928,7 @@ def _bad(code: str, message: str, **context: Json) -> InvalidState:
 
 def _check_shown_plays(s: State) -> None:
     """The tricks on the table (the current one and the last) were played legally from the hands
-    the seats held then: the hand now plus the cards each seat has played since (§2.5). A seat
+    the seats held then: the hand now plus the cards each seat has played since (§5). A seat
     that showed a void cannot hold that suit now."""
     rules = _trick_rules(s)
     hands = [list(h) for h in s.hands]
@@ -960,7 +949,7 @@ def _check_state(s: State) -> None:
     """Meaning: 52 cards once each, sizes that fit the phase, a consistent turn and score sheet."""
     phase = s.phase
     over = phase in (Phase.DEAL_OVER, Phase.GAME_OVER)
-    # -- the score sheet (§2.6): dealers rotate, contracts once per chooser, scores follow from tricks
+    # -- the score sheet (§6): dealers rotate, contracts once per chooser, scores follow from tricks
     finished = s.round if over else s.round - 1
     if len(s.history) != finished:
         raise _bad("bad-history", f"deal {s.round} in phase {phase.value!r} needs {finished} finished deal(s) "
@@ -994,7 +983,7 @@ def _check_state(s: State) -> None:
     if over and s.history[-1].tricks != _trick_counts(s):
         raise _bad("bad-history", f"the finished deal's tricks {list(s.history[-1].tricks)} differ from the "
                                   f"won piles ({list(_trick_counts(s))} tricks)")
-    # -- conservation: 52 cards, each once (§5)
+    # -- conservation: 52 cards, each once (§9)
     revealed = _musik_revealed(s)
     cards = [c for h in s.hands for c in h] + list(s.discards) + [c for _, c in s.trick] + [c for w in s.won for c in w]
     if not revealed:
@@ -1053,7 +1042,7 @@ def _check_state(s: State) -> None:
         if s.last_trick and not set(x for _, x in s.last_trick) <= {x for w in s.won for x in w}:
             raise _bad("bad-turn", "the last trick's cards are in a won pile")
         _check_shown_plays(s)
-    # -- the exchange (§2.7)
+    # -- the exchange (§8)
     if (phase is Phase.EXCHANGE) != (s.exchange is not None):
         how = "with an exchange in progress" if s.exchange else "without the exchange"
         raise _bad("bad-exchange", f"phase {phase.value!r} {how}")

@@ -1,4 +1,4 @@
-"""Scenario tests for 3-5-8 (card-games spec §2; vectors 358-1 .. 358-17 of §2.9).
+"""Scenario tests for 3-5-8 (docs/rules/3-5-8.md, cited as §; vectors 358-1 .. 358-17 of the rules research).
 
 Positions are built as JSON and loaded with ``from_json``, so every position is also a
 state the engine accepts as consistent (52 cards, sizes, turn).
@@ -170,7 +170,7 @@ def test_player_void_in_led_suit_must_trump():
 
 
 def test_without_must_trump_a_void_player_may_discard_any_card():
-    """§2.5 option must_trump off (Polish online rules): ♦A is playable on ♠K."""
+    """§5.2 option must_trump off (Polish online rules): ♦A is playable on ♠K."""
     s = first_trick("H", {2: ["2H", "AD"]}, [(1, "KS")], void={2: "S"}, options={"must_trump": False})
     assert len(E.legal_moves(s, 2)) == 16
     E.check(s, 2, PlayCard(parse_card("AD")))
@@ -251,7 +251,7 @@ def test_impossible_tallies_are_rejected(tally, code):
 
 
 def test_finished_deal_is_scored_zero_sum_and_recorded():
-    """§2.6: the 16th trick ends the deal; its scores follow the role table and sum to 0."""
+    """§6: the 16th trick ends the deal; its scores follow the role table and sum to 0."""
     rnd = random.Random(3)
     s = E.new(3, 3, {"first_dealer": 2})
     while s.phase is not Phase.DEAL_OVER:
@@ -326,7 +326,7 @@ def test_no_exchange_phase_in_no_trump_or_no_tricks(contract):
 
 
 def test_no_exchange_when_option_off_or_in_first_deal():
-    """§2.7 from the 2nd deal on; option exchange off: straight to the musik."""
+    """§8 from the 2nd deal on; option exchange off: straight to the musik."""
     s = deal2_exchange([8, 7, 1], {}, contract="H", options={"exchange": False})
     assert s.phase is Phase.DISCARD
     first = E.new(3, 1, {"first_dealer": 0})
@@ -363,7 +363,7 @@ def test_end_exchange_passes_to_the_next_exchanger():
 
 
 def test_per_opponent_limit_caps_each_minus_player():
-    """§2.7 PROPOSED count limits: A +2 (chooser of deal 1, 10 tricks), B -1, C -1:
+    """§8 ruling 8.1: A +2 (chooser of deal 1, 10 tricks), B -1, C -1:
     at most 1 card with each. Option own-points: 2 with the same player."""
     prev = [10, 4, 2]  # dealer 2: chooser 0 +2, third 1 -1, dealer 2 -1
     s = deal2_exchange(prev, {0: ["2C", "3C", "4C"]}, contract="H", dealer=0)
@@ -380,7 +380,7 @@ def test_per_opponent_limit_caps_each_minus_player():
 
 
 def test_exchange_after_discard_timing():
-    """§2.10.1 option after-discard: choice, musik and discard, then the exchange, then play."""
+    """§3 ruling 3.1, option after-discard: choice, musik and discard, then the exchange, then play."""
     s = deal2_exchange([9, 7, 0], {}, contract="H", options={"exchange_timing": "after-discard"})
     assert s.phase is Phase.DISCARD
     for _ in range(4):
@@ -467,7 +467,7 @@ def tied_final(tie: str):
 
 
 def test_tie_for_the_win_is_shared_by_default_or_a_draw():
-    """§2.10.6: tie -> shared win (default); option tie=draw -> no winner."""
+    """§10 ruling 10.1: tie -> shared win (default); option tie=draw -> no winner."""
     shared = tied_final("shared")
     assert E.outcome(shared).winners == (0, 1, 2) and not E.outcome(shared).draw
     assert E.scores(shared).winners == (0, 1, 2)
@@ -479,7 +479,7 @@ def test_tie_for_the_win_is_shared_by_default_or_a_draw():
 
 
 def test_next_round_rotates_the_dealer_and_deals_afresh():
-    """§2.6: the dealer moves one seat clockwise; deal 2's chooser acts first."""
+    """§1: the dealer moves one seat clockwise; deal 2's chooser acts first."""
     rnd = random.Random(8)
     s = E.new(3, 8, {"first_dealer": 1})
     while s.phase is not Phase.DEAL_OVER:
@@ -495,20 +495,20 @@ def test_next_round_rotates_the_dealer_and_deals_afresh():
 
 
 def test_musik_goes_to_chooser_who_discards_four():
-    """§2.4.5: after the choice (no exchange in deal 1) the chooser holds 20 cards and
+    """§3.4: after the choice (no exchange in deal 1) the chooser holds 20 cards and
     discards 4, one per move; then he leads the first trick."""
     s = E.new(3, 2, {"first_dealer": 0})
     musik = s.musik
     s = E.apply(s, 1, Choose(Contract.SPADES))
     assert s.phase is Phase.DISCARD and len(s.hands[1]) == 20 and set(musik) <= set(s.hands[1])
-    for card in musik:  # the musik cards themselves may be discarded (§2.10.4)
+    for card in musik:  # the musik cards themselves may be discarded (§3.4)
         s = E.apply(s, 1, Discard(card))
     assert s.phase is Phase.PLAY and s.discards == musik and E.to_act(s) == {1}
     assert [len(h) for h in s.hands] == [16, 16, 16]
 
 
 def test_discarding_trumps_can_be_forbidden():
-    """§2.10.4 option discard_trumps off: a trump may not be discarded."""
+    """§3.4 option discard_trumps off: a trump may not be discarded."""
     s = E.new(3, 4, {"first_dealer": 0, "discard_trumps": False})
     s = E.apply(s, 1, Choose(Contract.HEARTS))
     hearts = [c for c in s.hands[1] if c.suit.value == "H"]
@@ -522,7 +522,7 @@ def test_discarding_trumps_can_be_forbidden():
 
 
 def test_first_dealer_option_or_random():
-    """§2.10.7: a fixed first dealer, or one drawn from the rng (seed-determined)."""
+    """§10 ruling 10.2: a fixed first dealer, or one drawn from the rng (seed-determined)."""
     assert {E.new(3, seed, {"first_dealer": 2}).dealer for seed in range(5)} == {2}
     drawn = {E.new(3, seed).dealer for seed in range(30)}
     assert drawn == {0, 1, 2}
@@ -553,7 +553,7 @@ def test_malformed_moves_are_bad_move(data):
 
 
 def test_view_shows_own_hand_and_only_the_chooser_first_six_cards():
-    """§2.4.2, §2.11: while choosing, the chooser sees his first 6 cards; the others their hands;
+    """§3.2, §12: while choosing, the chooser sees his first 6 cards; the others their hands;
     nobody sees the musik; no view holds the rng."""
     s = E.new(3, 6, {"first_dealer": 0})
     v1 = E.view(s, 1)
@@ -568,7 +568,7 @@ def test_view_shows_own_hand_and_only_the_chooser_first_six_cards():
 
 
 def test_view_shows_musik_once_revealed_but_never_others_discards():
-    """§2.10.5: the musik is public before the discard; the discards stay face down."""
+    """§3.4: the musik is public before the discard; the discards stay face down."""
     s = E.new(3, 6, {"first_dealer": 0})
     s = E.apply(s, 1, Choose(Contract.NO_TRICKS))
     assert all(E.view(s, v)["musik"] == card_strs(s.musik) for v in (None, 0, 1, 2))
@@ -700,7 +700,7 @@ def test_playouts_stay_far_below_the_move_cap():
 
 
 def test_views_in_play_name_no_card_of_other_hands_or_discards():
-    """§2.11: hands and discards are hidden; the current trick, the last trick and the musik are public."""
+    """§12: hands and discards are hidden; the current trick, the last trick and the musik are public."""
     rnd = random.Random(21)
     s = E.new(3, 21, {"first_dealer": 0})
     while len(s.won[0]) + len(s.won[1]) + len(s.won[2]) < 9 or s.trick == ():
@@ -760,7 +760,7 @@ def test_setup_notation_and_bad_options_are_refused():
 
 @pytest.mark.parametrize("dealer", [0, 1, 2])
 def test_roles_and_targets_follow_the_dealer(dealer):
-    """§2.3 for every dealer d: chooser (d+1)%3 (8 / BL 3), third (d+2)%3 (5 / 5), dealer d (3 / 8);
+    """§2 for every dealer d: chooser (d+1)%3 (8 / BL 3), third (d+2)%3 (5 / 5), dealer d (3 / 8);
     the chooser chooses first and, with no exchange in deal 1, leads the first trick.
 
         d=0: chooser 1, third 2   d=1: chooser 2, third 0   d=2: chooser 0, third 1
@@ -784,14 +784,14 @@ def test_roles_and_targets_follow_the_dealer(dealer):
 
 
 def test_no_exchange_after_a_deal_where_everyone_made_his_target():
-    """§2.7 who: only plus players exchange, only with minus players. Deal 1 (♠, dealer 2) was
+    """§8 who: only plus players exchange, only with minus players. Deal 1 (♠, dealer 2) was
     made exactly, 8 / 5 / 3 -> 0 / 0 / 0: deal 2 in ♥ goes straight to the musik."""
     s = deal2_exchange([8, 5, 3], {}, contract="H")
     assert s.phase is Phase.DISCARD and s.exchange is None and len(s.hands[1]) == 20
 
 
 def test_a_zero_player_neither_exchanges_nor_receives():
-    """§2.7 who: deal 1 (♠, dealer 2): seat 0 chooser 9 (+1), seat 1 third 5 (0), seat 2 dealer 2 (-1).
+    """§8 who: deal 1 (♠, dealer 2): seat 0 chooser 9 (+1), seat 1 third 5 (0), seat 2 dealer 2 (-1).
     Deal 2 (♥, dealer 0): only seat 0 exchanges, and only with seat 2; seat 1 is no partner."""
     s = deal2_exchange([9, 5, 2], {0: ["5C"]}, contract="H")
     assert s.exchange.queue == (0,) and E.to_act(s) == {0}
@@ -804,7 +804,7 @@ def test_a_zero_player_neither_exchanges_nor_receives():
 
 
 def test_third_exchanges_before_dealer():
-    """§2.7 order, 5 before 3: deal 1 (♠, dealer 2): seat 0 chooser 9 (+1), seat 1 third 3 (-2),
+    """§8 order, 5 before 3: deal 1 (♠, dealer 2): seat 0 chooser 9 (+1), seat 1 third 3 (-2),
     seat 2 dealer 4 (+1). Deal 2 (♥, dealer 0): chooser 1 is minus; third 2 (target 5) exchanges
     before dealer 0 (target 3), each one card with seat 1."""
     s = deal2_exchange([9, 3, 4], {0: ["2C"], 2: ["3C"]}, contract="H")
@@ -817,7 +817,7 @@ def test_third_exchanges_before_dealer():
 
 
 def test_exchange_before_the_musik_does_not_count_musik_cards():
-    """§2.4 steps 3-5 (PROPOSED §2.10.1): the exchange comes before the musik. Deal 1 (♠, dealer 2):
+    """§3 steps 3-5 (ruling 3.1): the exchange comes before the musik. Deal 1 (♠, dealer 2):
     seat 0 chooser 9 (+1), seat 1 third 4 (-1), seat 2 dealer 3 (0). Deal 2, dealer 0: chooser 1 picks ♦.
 
         seat 0 offers 5H to the chooser (seat 1), who holds 3H only; the musik holds AH
@@ -837,7 +837,7 @@ def test_exchange_before_the_musik_does_not_count_musik_cards():
 
 
 def test_returned_card_is_seen_before_the_next_offer():
-    """§2.7 one step at a time (PROPOSED): seat 1 (+2) gives 5H to seat 2 (-2), gets KH back,
+    """§8 one step at a time (the exchanger sees each returned card): seat 1 (+2) gives 5H to seat 2 (-2), gets KH back,
     and may then offer that KH in his second step (C now holds 9H 5H 3H: KH comes back again)."""
     s = deal2_exchange([8, 7, 1], {1: ["5H"], 2: ["KH", "9H", "3H"]}, contract="S", void={2: "H"})
     s = E.apply(s, 1, ExchangeCard(2, parse_card("5H")))
