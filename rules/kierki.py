@@ -1,9 +1,8 @@
 """Kierki, the Polish multi-deal Hearts: negative deals, trump deals and the loteryjka.
 
-Rule source: ``rules/compendium-003.md`` §2 (Kierki, seed section 89): common mechanics §2.2,
-contract table §2.3, positive phase §2.4, state and transitions §2.5, three players §2.6,
-test vectors §2.7, proposed rulings §2.8 (KI-1..KI-6). Following suit and the trick winner
-come from the shared core :mod:`rules.tricks`.
+The rules as Arbiter applies them, every ruling (KI-1..KI-6) and option with its default and the
+rulebook passage it rests on: ``docs/rules/kierki.md``; sections (§) below cite that page.
+Following suit and the trick winner come from the shared core :mod:`rules.tricks`.
 
 Deal lists (KI-1, KI-6: a fixed order):
 
@@ -18,7 +17,7 @@ Penalties (4 players / 3 players): 20/15 a trick, 20 a heart, 60 a queen, 30 a K
 150/140 for K♥, 150/140 for the penalised tricks of the 6th deal (split 75/70 each over two).
 With three players the 2♣ is removed and each gets 17 cards (51 cards in play).
 
-Options (name: default; every PROPOSED ruling of §2.8 is one):
+Options (name: default; §11):
 
 - ``ruleset``: ``"standard"`` (KI-1; ``"book6"`` the book's six-deal game);
 - ``trump_chooser``: ``"dealer-after-5"`` (KI-2 (a): the dealer deals 5 cards each, names trumps
@@ -29,11 +28,11 @@ Options (name: default; every PROPOSED ruling of §2.8 is one):
   ``"one-per-player"``: one loteryjka per player at +200/+125, 3 players +250/+175);
 - ``king_of_hearts_must_drop``: false (KI-4: in the K♥ deal its holder must play it the first
   time he cannot follow suit);
-- ``early_end``: true (§2.2: a negative deal other than "no tricks" and rozbójnik stops once no
+- ``early_end``: true (§4: a negative deal other than "no tricks" and rozbójnik stops once no
   penalty is left; the remaining cards stay in the hands);
 - ``score_sign``: ``"penalties-negative"`` (the standard: highest total wins;
   ``"penalties-positive"`` is the book's sheet: all figures negated, lowest total wins);
-- ``three_player_trump_trick``: 25 (§2.6: the book's +25 a trump trick with 3 players; 20 the
+- ``three_player_trump_trick``: 25 (§5: the book's +25 a trump trick with 3 players; 20 the
   summaries' figure, which does not balance);
 - ``book6_sixth_deal``: ``"last"`` (book: 150 for the last trick; ``"last-two"``, ``"3rd-and-7th"``,
   ``"3rd-and-8th"``: 75 for each of two tricks);
@@ -115,58 +114,64 @@ _HEARTS_LEAD_FORBIDDEN = (Deal.NO_HEARTS, Deal.NO_KING_OF_HEARTS, Deal.ROBBER)
 _OPTIONS: dict[str, Option] = {
     "ruleset": Option(
         "standard",
-        "KI-1: 'standard' (7 negative deals, one trump deal per player, the loteryjka) or "
-        "'book6' (the book's six negative deals and one positive round)",
+        "'standard' (7 negative deals, one trump deal per player, the loteryjka) or 'book6' (the book's six "
+        "negative deals and one positive round) (docs/rules/kierki.md §6, KI-1)",
         choices=("standard", "book6"),
     ),
     "trump_chooser": Option(
         "dealer-after-5",
-        "KI-2: who names trumps: the dealer after seeing his first 5 cards (a), or the player "
-        "left of the dealer, who then leads (b)",
+        "who names trumps: the dealer after seeing his first 5 cards, or the player left of the dealer, "
+        "who then leads (docs/rules/kierki.md §5, KI-2)",
         choices=("dealer-after-5", "left-of-dealer"),
     ),
-    "no_trump_allowed": Option(False, "a trump deal may be played at no trump ('NT')", type="boolean"),
-    "lottery_start_rank": Option(8, "KI-3: the rank that starts a loteryjka row", choices=(8, 7)),
+    "no_trump_allowed": Option(False, "a trump deal may be played at no trump ('NT') (docs/rules/kierki.md §5)", type="boolean"),
+    "lottery_start_rank": Option(8, "the rank that starts a loteryjka row (docs/rules/kierki.md §5, KI-3)", choices=(8, 7)),
     "lottery": Option(
         "one",
-        "KI-5: one loteryjka at +800/+500 (3 players +790/+485), or one per player at "
-        "+200/+125 (3 players +250/+175)",
+        "one loteryjka at +800/+500 (3 players +790/+485), or one per player at +200/+125 (3 players "
+        "+250/+175) (docs/rules/kierki.md §5, KI-5)",
         choices=("one", "one-per-player"),
     ),
     "king_of_hearts_must_drop": Option(
-        False, "KI-4: in the K♥ deal its holder must play it the first time he cannot follow suit", type="boolean"
+        False, "in the K♥ deal its holder must play it the first time he cannot follow suit "
+        "(docs/rules/kierki.md §3.4, KI-4)", type="boolean"
     ),
     "early_end": Option(
         True,
-        "a negative deal (not 'no tricks' nor rozbójnik) stops once no penalty is left to take",
+        "a negative deal (not 'no tricks' nor rozbójnik) stops once no penalty is left to take "
+        "(docs/rules/kierki.md §4)",
         type="boolean",
     ),
     "score_sign": Option(
         "penalties-negative",
         "penalties negative and the highest total wins (standard), or penalties positive and "
-        "the lowest total wins (book)",
+        "the lowest total wins (book) (docs/rules/kierki.md §7)",
         choices=("penalties-negative", "penalties-positive"),
     ),
     "three_player_trump_trick": Option(
-        25, "points a trump trick scores with 3 players (25 balances the book's values)", choices=(25, 20)
+        25, "points a trump trick scores with 3 players (25 balances the book's values) (docs/rules/kierki.md §5)",
+        choices=(25, 20)
     ),
     "book6_sixth_deal": Option(
         "last",
         "book6: the 6th deal's penalised tricks: the last (150), the last two, the 3rd and 7th, "
-        "or the 3rd and 8th (75 each)",
+        "or the 3rd and 8th (75 each) (docs/rules/kierki.md §6)",
         choices=("last", "last-two", "3rd-and-7th", "3rd-and-8th"),
     ),
     "book6_robber": Option(
-        False, "book6: add rozbójnik as a 7th deal (then both positive rounds are played)", type="boolean"
+        False, "book6: add rozbójnik as a 7th deal (then both positive rounds are played) "
+        "(docs/rules/kierki.md §6)", type="boolean"
     ),
     "deal_order": Option(
         "fixed",
-        "KI-6: the negative deals come in the fixed order of §2.3 (letting players choose is out of scope)",
+        "the negative deals come in a fixed order; letting players choose is out of scope "
+        "(docs/rules/kierki.md §6, KI-6)",
         choices=("fixed",),
     ),
     "book6_positive": Option(
         "loteryjka",
-        "book6 without rozbójnik: the positive round: the loteryjka, the trump deals, or none",
+        "book6 without rozbójnik: the positive round: the loteryjka, the trump deals, or none "
+        "(docs/rules/kierki.md §6)",
         choices=("loteryjka", "trumps", "none"),
     ),
 }
@@ -334,7 +339,7 @@ class Kierki(BaseEngine[State, Move]):
             raise InvalidOption(f"{GAME_ID}.setup-unsupported",
                                 f"kierki has no setup notation, got {excerpt(setup)}")
         opts = Options(**options)
-        dealer, rng = rng.randbelow(players)  # "the first dealer is random" (§2.2)
+        dealer, rng = rng.randbelow(players)  # "the first dealer is random" (§2)
         return _start_deal(players, opts, 1, dealer, (), rng)
 
     # -- turn and moves ------------------------------------------------------------
@@ -393,7 +398,7 @@ class Kierki(BaseEngine[State, Move]):
                     f"{card} fits no row: lay a {state.options.lottery_start_rank} to open a suit or a card "
                     f"next to an end of its suit's row", card=str(card))
             return
-        # "Follow suit if able. Otherwise play any card." (§2.2); the hearts lead restriction.
+        # "Follow suit if able. Otherwise play any card." (§3); the hearts lead restriction.
         check_play(GAME_ID, hand, _plays(state), card, _trick_rules(state))
         require(card in _trick_playable(state, seat), IllegalMove, f"{GAME_ID}.must-drop-king-of-hearts",
                 f"you cannot follow suit and hold KH: you must play it, not {card} (king_of_hearts_must_drop)",
@@ -578,7 +583,7 @@ def deal_list(options: Options, players: int) -> tuple[Deal, ...]:
 
 
 def full_deck(players: int) -> tuple[Card, ...]:
-    """52 cards; with three players the 2♣ is removed (§2.6)."""
+    """52 cards; with three players the 2♣ is removed (§2)."""
     cards = deck()
     return tuple(c for c in cards if c != _TWO_OF_CLUBS) if players == 3 else cards
 
@@ -590,7 +595,7 @@ def _tricks_per_deal(players: int) -> int:
 def _start_deal(
     players: int, options: Options, number: int, dealer: int, history: tuple[tuple[int, ...], ...], rng: Rng
 ) -> State:
-    """Shuffle and deal one card at a time from the dealer's left (§2.2)."""
+    """Shuffle and deal one card at a time from the dealer's left (§2)."""
     cards, rng = rng.shuffle(full_deck(players))
     kind = deal_list(options, players)[number - 1]
     left = next_seat(dealer, players)
@@ -612,7 +617,7 @@ def _start_deal(
 
 
 def _deal_over(state: State) -> State:
-    """The deal ends: nobody single is to act, and its points join the history (§2.5)."""
+    """The deal ends: nobody single is to act, and its points join the history (§7)."""
     over = dataclasses.replace(state, phase=Phase.DEAL_OVER, turn=None)
     return dataclasses.replace(over, history=(*state.history, _deal_points(over)[0]))
 
@@ -648,8 +653,8 @@ def _kind(state: State) -> Deal:
 
 
 def _trick_rules(state: State) -> TrickRules:
-    """No trump in the negative deals; the hearts lead restriction in deals 2, 5 and 7 (§2.2);
-    the named trump in a trump deal, where trumping is not compulsory (§2.4)."""
+    """No trump in the negative deals; the hearts lead restriction in deals 2, 5 and 7 (§3);
+    the named trump in a trump deal, where trumping is not compulsory (§5)."""
     kind = _kind(state)
     forbidden = frozenset((Suit.HEARTS,)) if kind in _HEARTS_LEAD_FORBIDDEN else frozenset()
     return TrickRules(trump=state.trump, must_trump=False, lead_forbidden=forbidden)
@@ -698,7 +703,7 @@ def _next_active(state: State, seat: int) -> int:
 
 
 def _values(players: int) -> dict[str, int]:
-    """Penalty values (§2.3; three players §2.6)."""
+    """Penalty values (§4)."""
     if players == 3:
         return {"trick": 15, "heart": 20, "queen": 60, "king-jack": 30, "king-of-hearts": 140, "tricks-6": 140}
     return {"trick": 20, "heart": 20, "queen": 60, "king-jack": 30, "king-of-hearts": 150, "tricks-6": 150}
@@ -767,7 +772,7 @@ def trick_deal_items(
 
 
 def lottery_prizes(options: Options, players: int) -> tuple[int, int]:
-    """Loteryjka prizes for the first and second player out (§2.4, §2.6, KI-5)."""
+    """Loteryjka prizes for the first and second player out (§5, KI-5)."""
     single = options.lottery == "one"
     if players == 3:
         return (790, 485) if single else (250, 175)
@@ -825,7 +830,7 @@ def _lottery_points(finished: Sequence[int], prizes: tuple[int, int], players: i
 
 
 def _no_penalty_left(state: State) -> bool:
-    """§2.2: a negative deal may stop once every penalty has been taken (option early_end)."""
+    """§4: a negative deal may stop once every penalty has been taken (option early_end)."""
     kind = _kind(state)
     if not state.options.early_end or kind in _PLAYED_OUT:
         return False
@@ -1000,7 +1005,7 @@ def _parse_state(data: Json) -> State:
 
 def _check_plays(state: State) -> None:
     """The current trick and the last completed one were played legally from the hands the seats
-    held then: the hand now plus the cards each played since (§2.2: follow suit; the hearts lead;
+    held then: the hand now plus the cards each played since (§3: follow suit; the hearts lead;
     KI-4). A seat that showed a void there holds none of that suit now. (Earlier tricks are
     checked for their leader and winner only.)"""
     n = state.players
@@ -1024,7 +1029,7 @@ def _check_plays(state: State) -> None:
 
 
 def _check_meaning(state: State, data: Json) -> None:
-    """Conservation, a consistent turn and phase, tricks won by the right seat (§2.5)."""
+    """Conservation, a consistent turn and phase, tricks won by the right seat (§9)."""
     def fail(code: str, message: str, **context: Json) -> None:
         raise InvalidState(f"{GAME_ID}.{code}", message, **context)
 

@@ -1,4 +1,4 @@
-"""Kierki scenarios: the vectors of compendium-003 §2.7 (KI-V1..KI-V7), every option of §2.8,
+"""Kierki scenarios (docs/rules/kierki.md, cited as §): the vectors KI-V1..KI-V7 of the rules research, every option of §11,
 tampered states, the view, the tally and the schemas.
 
 Seats: 0 = North, 1 = East, 2 = South, 3 = West (clockwise). Positions are built as JSON and
@@ -218,7 +218,7 @@ def test_deal_totals_match_the_contract_table(early_end: bool) -> None:
 
 
 def test_standard_match_is_zero_sum_over_seeds_and_early_end() -> None:
-    """§2.4: -2600 in the negative deals, +1300 trump deals, +1300 loteryjka: sum 0."""
+    """§6: -2600 in the negative deals, +1300 trump deals, +1300 loteryjka: sum 0."""
     for seed in range(3):
         final = random_match(4, seed, {"trump_chooser": "left-of-dealer", "king_of_hearts_must_drop": True})[-1]
         report = ENGINE.scores(final)
@@ -234,7 +234,7 @@ ROBBER_LAST_TRICK = dict(hands=["3H", "QS", "KH", "JD"], dealer=W, winners=[N] *
 
 
 def test_robber_takes_every_penalty_at_once() -> None:
-    """KI-V2 (§2.7-2, standard rozbójnik): North won tricks 1-12; the 13th trick
+    """KI-V2 (§4, standard rozbójnik): North won tricks 1-12; the 13th trick
 
               N: 3H (leads)
         W: JD           E: QS
@@ -255,7 +255,7 @@ def test_robber_takes_every_penalty_at_once() -> None:
 
 
 def test_robber_with_the_book_last_trick_costs_480() -> None:
-    """KI-V2 (§2.7-2, book6 with rozbójnik, the last trick 150): the same 13th trick
+    """KI-V2 (§4, book6 with rozbójnik, the last trick 150): the same 13th trick
 
               N: 3H (leads)
         W: JD           E: QS
@@ -285,7 +285,7 @@ def tally_of(deal: str, winners: list[int], players: int = 4, options=None) -> d
 
 
 def test_seventh_and_last_trick_by_one_player_cost_150() -> None:
-    """KI-V3 (§2.7-3, deal 6 standard), tricks won:
+    """KI-V3 (§4, deal 6 standard), tricks won:
 
         trick  1-6  7  8-11  12  13
         seat   N    S  E     W   S     -> South 75 + 75 = 150; West's 12th costs nothing."""
@@ -296,7 +296,7 @@ def test_seventh_and_last_trick_by_one_player_cost_150() -> None:
 
 
 def test_seventh_and_last_trick_by_two_players_cost_75_each() -> None:
-    """KI-V3 (§2.7-3), tricks won:
+    """KI-V3 (§4), tricks won:
 
         trick  1-6  7  8-11  12  13
         seat   S    N  S     W   E     -> North 75, East 75, West (12th) 0."""
@@ -306,7 +306,7 @@ def test_seventh_and_last_trick_by_two_players_cost_75_each() -> None:
 
 
 def test_seventh_and_last_trick_scored_in_play() -> None:
-    """KI-V3 (§2.7-3) in play: South won trick 7, East trick 12; East leads the 13th
+    """KI-V3 (§4) in play: South won trick 7, East trick 12; East leads the 13th
 
               N: 4C
         W: 3C           E: 5C (leads)
@@ -323,7 +323,7 @@ def test_seventh_and_last_trick_scored_in_play() -> None:
 
 
 def test_hearts_may_not_be_led_while_holding_another_suit() -> None:
-    """KI-V4 (§2.7-4, deal 2 "no hearts"): South to lead.
+    """KI-V4 (§3.3, deal 2 "no hearts"): South to lead.
 
         S: AH 5H 3C   -> only 3C; leading AH is kierki.lead-forbidden."""
     state = trick_position("no-hearts", hands=["2S 3S 4S", "5S 6S 7S", "AH 5H 3C", "8S 9S 10S"],
@@ -334,7 +334,7 @@ def test_hearts_may_not_be_led_while_holding_another_suit() -> None:
 
 
 def test_any_heart_may_be_led_with_only_hearts() -> None:
-    """KI-V4 (§2.7-4): South to lead, holding only hearts.
+    """KI-V4 (§3.3): South to lead, holding only hearts.
 
         S: AH 5H 3H   -> every heart is a legal lead."""
     state = trick_position("no-hearts", hands=["2S 3S 4S", "5S 6S 7S", "AH 5H 3H", "8S 9S 10S"],
@@ -346,7 +346,7 @@ def test_any_heart_may_be_led_with_only_hearts() -> None:
     ("no-king-of-hearts", True), ("robber", True), ("no-queens", False), ("no-tricks", False),
 ])
 def test_hearts_lead_restriction_only_in_hearts_deals(deal: str, restricted: bool) -> None:
-    """§2.2: the lead restriction holds in deals 2, 5 and 7 only.  South leads from  AH 5H 3C
+    """§3.3: the lead restriction holds in deals 2, 5 and 7 only.  South leads from  AH 5H 3C
     (KH and two queens still out, so no deal is over)."""
     state = trick_position(deal, hands=["2S 3S QS", "5S 6S KH", "AH 5H 3C", "8S 9S QH"],
                            dealer=E, winners=[S] * 10)
@@ -354,7 +354,7 @@ def test_hearts_lead_restriction_only_in_hearts_deals(deal: str, restricted: boo
 
 
 def test_must_follow_the_suit_led() -> None:
-    """KI-V5 (§2.7-5, deal 2): spades led; West to play.
+    """KI-V5 (§3.1, deal 2): spades led; West to play.
 
               N: 5S (led)
         W: ?  [2S AH]   E: 9S
@@ -367,7 +367,7 @@ def test_must_follow_the_suit_led() -> None:
 
 
 def test_void_player_may_play_a_heart_even_in_the_hearts_deal() -> None:
-    """KI-V5 (§2.7-5, deal 2): spades led; West has no spade.
+    """KI-V5 (§3.1, deal 2): spades led; West has no spade.
 
               N: 5S (led)
         W: ?  [2D AH]   E: 9S
@@ -389,7 +389,7 @@ def test_card_not_in_hand_is_refused() -> None:
 
 
 def test_discarding_a_low_trump_wins_the_trick() -> None:
-    """KI-V6 (§2.7-6, diamonds trumps): clubs led, East has no club.
+    """KI-V6 (§5, diamonds trumps): clubs led, East has no club.
 
               N: 5C (led)
         W: 4C           E: ? [2D 9H]  -> both legal (no duty to trump); East plays 2D
@@ -404,7 +404,7 @@ def test_discarding_a_low_trump_wins_the_trick() -> None:
 
 
 def test_higher_trump_overtakes() -> None:
-    """KI-V6 (§2.7-6): ... unless a higher diamond follows.
+    """KI-V6 (§5): ... unless a higher diamond follows.
 
               N: 5C (led)
         W: 3D           E: 2D
@@ -459,7 +459,7 @@ def test_left_of_dealer_names_trumps_and_leads() -> None:
 
 
 def test_each_player_names_trumps_once_over_the_trump_deals() -> None:
-    """§2.4: over the 4 trump deals the deal passes left, so each player names once."""
+    """§5: over the 4 trump deals the deal passes left, so each player names once."""
     namers = []
     state = ENGINE.new(4, 8)
     for _ in range(4):
@@ -470,7 +470,7 @@ def test_each_player_names_trumps_once_over_the_trump_deals() -> None:
 
 
 def test_no_trump_is_refused_unless_allowed() -> None:
-    """§2.4: only a suit may be named; option no_trump_allowed admits 'NT' (highest of the led suit wins)."""
+    """§5: only a suit may be named; option no_trump_allowed admits 'NT' (highest of the led suit wins)."""
     state = advance(ENGINE.new(4, 3), lambda s: s.phase is Phase.NAME_TRUMP)
     assert code_of(state, state.dealer, NameTrump(None)) == "kierki.no-trump-not-allowed"
     assert code_of(state, state.dealer, play(card_strs(state.hands[state.dealer])[0])) == "kierki.must-name-trump"
@@ -485,7 +485,7 @@ def test_no_trump_is_refused_unless_allowed() -> None:
 
 
 def test_lottery_start_passes_left_when_the_leader_has_no_eight() -> None:
-    """KI-V7 (§2.7-7, loteryjka, book): empty table; North (left of dealer West) holds no 8
+    """KI-V7 (§5, loteryjka, book): empty table; North (left of dealer West) holds no 8
     -> North may only pass; East, holding 8C 8D, must lay one of them (no pass)."""
     north = "2C 3C 4C 5C 6C 7C 9C 10C JC QC KC AC 2D"
     state = lottery_position(hands={N: north, E: "8C 8D 2H 3H 4H 5H 6H 7H 9H 10H JH QH KH"}, rows={}, turn=N)
@@ -498,7 +498,7 @@ def test_lottery_start_passes_left_when_the_leader_has_no_eight() -> None:
 
 
 def test_lottery_player_who_can_play_must_play() -> None:
-    """KI-V7 (§2.7-7): on the table   S: 8   (no other row)
+    """KI-V7 (§5): on the table   S: 8   (no other row)
 
         South: 7S 9S 2C 3C   -> must play 7S or 9S; passing is kierki.must-play."""
     state = lottery_position(hands={S: "7S 9S 2C 3C"}, rows={"S": (8, 8)}, turn=S)
@@ -510,7 +510,7 @@ def test_lottery_player_who_can_play_must_play() -> None:
 
 
 def test_lottery_ends_when_the_second_player_is_out() -> None:
-    """§2.4: first out +800, second out +500; the deal ends then (others keep their cards).
+    """§5: first out +800, second out +500; the deal ends then (others keep their cards).
     Rows  C 3-A  D 2-A ; North has out already; East holds  2C , South  KH ."""
     rows = {"C": (3, 14), "D": (2, 14), "H": (2, 12), "S": (2, 14)}
     state = lottery_position(hands={N: "", E: "2C", S: "KH", W: "AH"}, rows=rows, turn=E, finished=[N])
@@ -537,7 +537,7 @@ def test_lottery_start_rank_seven() -> None:
 
 
 def test_four_lotteries_at_200_and_125() -> None:
-    """§2.4 variant: one loteryjka per player at +200 and +125 (4 x 325 = 1300)."""
+    """§5 variant: one loteryjka per player at +200 and +125 (4 x 325 = 1300)."""
     opts = resolved({"lottery": "one-per-player"})
     assert deal_list(opts, 4)[-4:] == (Deal.LOTERYJKA,) * 4
     assert deal_total(Deal.LOTERYJKA, opts, 4) == 325
@@ -574,7 +574,7 @@ def test_king_of_hearts_need_not_drop_on_a_heart_lead() -> None:
 
 @pytest.mark.parametrize("early_end", [True, False])
 def test_deal_stops_once_no_penalty_is_left(early_end: bool) -> None:
-    """§2.2 early_end: K♥ deal, trick 3:  N 2C  E KH (void)  S 3C  W 4C  -> West takes KH and the
+    """§4 early_end: K♥ deal, trick 3:  N 2C  E KH (void)  S 3C  W 4C  -> West takes KH and the
     deal is over (remaining cards stay in the hands); with early_end off play goes on. (North,
     holding clubs, led no heart in tricks 1-2: those were diamonds and spades.)"""
     hands = ["2C 5C 6C 7C 8C 9C 10C JC QC KC AC", "KH 2D 3D 4D 5D 6D 7D 8D 9D 10D JD",
@@ -590,14 +590,14 @@ def test_deal_stops_once_no_penalty_is_left(early_end: bool) -> None:
 
 
 def test_book_third_and_seventh_deal_stops_after_the_seventh_trick() -> None:
-    """§2.2 early_end with book6_sixth_deal 3rd-and-7th: once trick 7 is taken nothing is left."""
+    """§4 early_end with book6_sixth_deal 3rd-and-7th: once trick 7 is taken nothing is left."""
     opts = {"ruleset": "book6", "book6_sixth_deal": "3rd-and-7th"}
     end = advance(ENGINE.new(4, 1, opts), lambda s: s.round == 6 and s.phase is Phase.DEAL_OVER)
     assert len(end.tricks) == 7 and sum(ENGINE.scores(end).round) == -150
 
 
 def test_no_tricks_deal_is_played_out() -> None:
-    """§2.2: 'no tricks' is never cut short: all 13 tricks are played."""
+    """§4: 'no tricks' is never cut short: all 13 tricks are played."""
     end = advance(ENGINE.new(4, 2), lambda s: s.phase is Phase.DEAL_OVER)
     assert len(end.tricks) == 13 and all(not h for h in end.hands)
 
@@ -621,7 +621,7 @@ def test_book6_deal_lists() -> None:
     ("last", {13: 150}), ("last-two", {12: 75, 13: 75}), ("3rd-and-7th", {3: 75, 7: 75}), ("3rd-and-8th", {3: 75, 8: 75}),
 ])
 def test_book_sixth_deal_variants(variant: str, tricks: dict[int, int]) -> None:
-    """§2.3 6': the book's penalised tricks; North takes them all (total 150)."""
+    """§4 (no-last): the book's penalised tricks; North takes them all (total 150)."""
     winners = [N if k + 1 in tricks else E for k in range(13)]
     report = ENGINE.score_tally(tally_of("no-last", winners, options={"ruleset": "book6", "book6_sixth_deal": variant}))
     assert report.breakdown[N]["items"] == {f"trick-{k}": -v for k, v in tricks.items()}
@@ -629,14 +629,14 @@ def test_book_sixth_deal_variants(variant: str, tricks: dict[int, int]) -> None:
 
 
 def test_book6_with_loteryjka_is_zero_sum() -> None:
-    """§2.4: the book's 6-deal game (1300) is balanced by one positive round."""
+    """§6: the book's 6-deal game (1300) is balanced by one positive round."""
     final = random_match(4, 4, {"ruleset": "book6"})[-1]
     assert sum(ENGINE.scores(final).totals) == 0
     assert len(final.history) == 7 and final.history[-1] == ENGINE.scores(final).round
 
 
 def test_three_players_drop_the_two_of_clubs() -> None:
-    """§2.6: 51 cards without 2C, 17 each."""
+    """§2: 51 cards without 2C, 17 each."""
     state = ENGINE.new(3, 1)
     assert [len(h) for h in state.hands] == [17] * 3
     assert parse_card("2C") not in [c for h in state.hands for c in h]
@@ -644,7 +644,7 @@ def test_three_players_drop_the_two_of_clubs() -> None:
 
 
 def test_three_player_totals_and_zero_sum() -> None:
-    """§2.6: 255 (17 x 15), 260, 240, 240, 140, 140, 1275; three trump deals of 17 x 25;
+    """§4: 255 (17 x 15), 260, 240, 240, 140, 140, 1275; three trump deals of 17 x 25;
     loteryjka 790 + 485; the match sums to zero with the book values."""
     final = random_match(3, 6)[-1]
     lines = list(final.history)  # the last deal's row joins history when it ends
@@ -653,7 +653,7 @@ def test_three_player_totals_and_zero_sum() -> None:
 
 
 def test_three_player_summary_trump_value_does_not_balance() -> None:
-    """§2.6: +20 a trump trick with 3 players (option) gives 3 x 17 x 20 = 1020, not 1275."""
+    """§5: +20 a trump trick with 3 players (option) gives 3 x 17 x 20 = 1020, not 1275."""
     opts = resolved({"three_player_trump_trick": 20})
     assert deal_total(Deal.TRUMPS, opts, 3) == 340
     assert sum(deal_total(d, opts, 3) for d in deal_list(opts, 3)) == 1020 - 1275
@@ -672,7 +672,7 @@ def test_penalties_positive_sign_negates_and_lowest_wins() -> None:
 
 
 def test_option_defaults_are_the_spec_rulings() -> None:
-    """§2.8 and §6: standard, trumps named by the dealer after 5 cards, loteryjka from the 8 at
+    """§6 and §11: standard, trumps named by the dealer after 5 cards, loteryjka from the 8 at
     800/500, K♥ need not drop, early end allowed, penalties negative, fixed deal order."""
     defaults = {name: opt.default for name, opt in ENGINE.options.items()}
     assert defaults == {
@@ -989,7 +989,7 @@ def first_trick_tally(deal: str, taken: str, players: int = 4, options=None) -> 
                 "trick-7": 0, "trick-13": 0}),
 ])
 def test_penalty_values_per_card_in_each_negative_deal(deal: str, items: dict) -> None:
-    """§2.3 penalty table (4 players): North's one trick  3H QS KH JD  costs 20 a trick, 20 a heart,
+    """§4 penalty table (4 players): North's one trick  3H QS KH JD  costs 20 a trick, 20 a heart,
     60 a queen, 30 a K or J (not a Q), 150 for KH; the 7th and 13th tricks went to East."""
     report = ENGINE.score_tally(first_trick_tally(deal, "3H QS KH JD"))
     assert report.breakdown[N]["items"] == items
@@ -1006,7 +1006,7 @@ def test_penalty_values_per_card_in_each_negative_deal(deal: str, items: dict) -
     ("no-seventh-and-last", {"trick-7": 0, "trick-17": 0}, -140),
 ])
 def test_three_player_penalty_values(deal: str, north: dict, total: int) -> None:
-    """§2.6 (3 players, 17 tricks): North's trick 1  3H QS JD  costs 15 a trick, 20 a heart, 60 a queen,
+    """§4 (3 players, 17 tricks): North's trick 1  3H QS JD  costs 15 a trick, 20 a heart, 60 a queen,
     30 a K/J; East's tricks carry 140 for KH and 70 + 70 for the 7th and 17th tricks."""
     report = ENGINE.score_tally(first_trick_tally(deal, "3H QS JD", players=3))
     assert report.breakdown[N]["items"] == north
@@ -1016,7 +1016,7 @@ def test_three_player_penalty_values(deal: str, north: dict, total: int) -> None
 
 
 def test_three_player_loteryjka_prizes() -> None:
-    """§2.6: one loteryjka with 3 players: +790 and +485 (1275); one per player: +250 and +175."""
+    """§5: one loteryjka with 3 players: +790 and +485 (1275); one per player: +250 and +175."""
     one = ENGINE.score_tally({"contract": "loteryjka", "players": 3, "finish_order": [1, 2]})
     assert one.round == (0, 790, 485)
     each = ENGINE.score_tally({"contract": "loteryjka", "players": 3, "finish_order": [2, 0],
@@ -1026,7 +1026,7 @@ def test_three_player_loteryjka_prizes() -> None:
 
 
 def test_hearts_may_be_led_in_a_trump_deal() -> None:
-    """§2.2: the hearts lead restriction belongs to deals 2, 5 and 7 only; in a trump deal (♠ trumps)
+    """§3.3: the hearts lead restriction belongs to deals 2, 5 and 7 only; in a trump deal (♠ trumps)
     South may lead from  AH 5H 3C  anything."""
     state = trick_position("trumps", hands=["2S 3S QS", "5S 6S KH", "AH 5H 3C", "8S 9S QH"],
                            dealer=E, winners=[S] * 10, trump="S")
@@ -1035,7 +1035,7 @@ def test_hearts_may_be_led_in_a_trump_deal() -> None:
 
 
 def test_lottery_ace_lies_next_to_the_king() -> None:
-    """§2.4 loteryjka, A high: rows  S 8-K  H 7-8 ; West holds  AS 6H 2H QD  -> AS (above K) or 6H;
+    """§5 loteryjka, A high: rows  S 8-K  H 7-8 ; West holds  AS 6H 2H QD  -> AS (above K) or 6H;
     QD fits no row (no 8D laid) and 2H is not next to 7H."""
     state = lottery_position(hands={W: "AS 6H 2H QD"}, rows={"S": (8, 13), "H": (7, 8)}, turn=W)
     assert legal(state, W) == {"AS", "6H"}
