@@ -785,7 +785,7 @@ def _seat_breakdown(dealer: int, contract: Contract | None, seat: int, tricks: i
         out["limit"] = _BL_LIMITS[role]
     else:
         out["target"] = _TARGETS[role]
-    out["round"] = score
+    out["points"] = score  # this deal's points (the report's round figure)
     out["previous_total"] = previous
     out["total"] = total
     out["contracts_used"] = sorted(r.contract.value for r in done if r.chooser == seat)

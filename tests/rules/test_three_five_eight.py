@@ -230,7 +230,7 @@ def test_deal_scores_are_tricks_against_target_and_sum_to_zero(vector, contract,
     """358-6..9 via the tally (dealer 0, chooser 1, third 2): trump/NT tricks - target, BL limit - tricks."""
     report = E.score_tally({"contract": contract, "dealer": 0, "tricks": tricks})
     assert list(report.round) == expected and sum(report.round) == 0 and report.final
-    assert [b["round"] for b in report.breakdown] == expected
+    assert [b["points"] for b in report.breakdown] == expected
     assert [b["tricks"] for b in report.breakdown] == tricks
 
 
