@@ -109,18 +109,26 @@ def signed_apply_body(port: int, game: str) -> dict:
     return {"state": after["state"], "signature": after["signature"], "seat": seat, "move": moves[0]}
 
 
+#: options that make a game long enough for a 1,000-move replay (more rounds, a match, classic Northcott)
+LONG_GAMES: dict[str, dict] = {
+    "11-nimmt": {"rounds": 20}, "take-that": {"rounds": 20}, "backgammon": {"match_length": 64},
+    "northcott": {"variant": "classic"},
+}
+
+
 def playout_moves(game: str, limit: int = 1000, seed: int = 1) -> tuple[dict, list[dict]]:
     """``new`` parameters and up to ``limit`` moves of seeded random games (one game)."""
     from tests.playout import PLAYOUT_OPTIONS, choose
 
     engine = ENGINES[game]
     rnd = random.Random(seed)
-    new = {"players": engine.players.start, "seed": seed, "options": PLAYOUT_OPTIONS.get(game, {})}
+    new = {"players": engine.players.start, "seed": seed,
+           "options": {**PLAYOUT_OPTIONS.get(game, {}), **LONG_GAMES.get(game, {})}}
     state = engine.new(new["players"], seed, new["options"])
     moves = []
     while engine.to_act(state) and len(moves) < limit:
         seat = min(engine.to_act(state))
-        move = choose(rnd, game, list(engine.legal_moves(state, seat)), lambda m: m.kind)
+        move = choose(rnd, game, list(engine.legal_moves(state, seat)), lambda m: engine.move_to_json(m)["kind"])
         moves.append({"seat": seat, "move": engine.move_to_json(move)})
         state = engine.apply(state, seat, move)
     return new, moves
