@@ -189,7 +189,7 @@ def test_a_seat_that_is_not_to_act_is_refused_every_move_of_the_seats_that_are(e
                         engine.check(state, idle, move)
                     assert err.value.code == f"{engine.game_id}.not-your-turn"
                     checked += 1
-    assert checked > 0, "no state of these games had a seat waiting"
+    assert checked >= 20, f"only {checked} idle-seat cases in these games"
 
 
 def test_rules_import_nothing_but_the_standard_library() -> None:

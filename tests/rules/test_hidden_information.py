@@ -4,7 +4,7 @@ A seat's view of two states that differ only in what that seat cannot see is ide
 
 What a seat cannot see is read off the engine's own view, not a table: walking the state's JSON
 beside ``view(state, seat)``, a list of the state (a hand, the stock, a face-down pile) is
-*redacted* when the view puts ``null`` or its length (a count) in its place. A count is taken
+*redacted* when the view puts ``null`` or its length (a count) in its place, or leaves it out. A count is taken
 for one only when every sibling in the same list is a count too (11 nimmt!'s ``stacks`` show
 their top cards, which are not counts). The rng is hidden from everyone.
 
@@ -64,6 +64,7 @@ def redacted_lists(state, view, path: Path = ()) -> list[Path]:
     if isinstance(state, dict) and isinstance(view, dict):
         for key in state.keys() & view.keys():
             out += redacted_lists(state[key], view[key], (*path, key))
+        out += [(*path, key) for key in state.keys() - view.keys() if isinstance(state[key], list)]
     elif isinstance(state, list) and isinstance(view, list) and len(state) == len(view):
         ints = [(s, v) for s, v in zip(state, view, strict=True) if type(v) is int and isinstance(s, list)]
         counts = bool(ints) and all(_is_count(s, v) for s, v in ints)
@@ -262,7 +263,8 @@ def test_a_leaky_view_is_caught(engine) -> None:
         return mine
 
     def rng(state, viewer):
-        return {**engine.view(state, viewer), "leak": [_get(engine.to_json(state), p) for p in _rngs(engine.to_json(state))]}
+        data = engine.to_json(state)
+        return {**engine.view(state, viewer), "leak": [_get(data, p) for p in _rngs(data)]}
 
     leaks = {"beside": beside, "in-place": in_place, "rng": rng}
     caught = {name: bool(law(engine, players, seeds=[1], view=leak, limit=6)[1]) for name, leak in leaks.items()}
