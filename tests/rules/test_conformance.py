@@ -171,25 +171,51 @@ def _legal_or_refused(engine: Engine, state, seat: int) -> list:
         return []
 
 
-@pytest.mark.parametrize(("engine", "players"), CASES)
-def test_a_seat_that_is_not_to_act_is_refused_every_move_of_the_seats_that_are(engine: Engine, players: int) -> None:
-    """At every 13th state of three seeded games (start, middle, end of rounds), each seat outside
-    ``to_act`` gets NotYourTurn for each move that a seat to act could make, and has no legal moves."""
-    checked = 0
-    for seed in range(3):
-        for state in random_states(engine, players, seed, every=13):
+def idle_seat_law(engine: Engine, players: int, seeds=range(3), every: int = 13) -> tuple[int, list[str]]:
+    """At every ``every``-th state of seeded games, each seat outside ``to_act`` must get
+    NotYourTurn (``<game>.not-your-turn``) for each move a seat to act could make, and have no
+    legal moves. Returns (cases checked, failures)."""
+    checked, failures = 0, []
+    for seed in seeds:
+        for state in random_states(engine, players, seed, every=every):
             acting = engine.to_act(state)
             if not acting:
                 continue
             moves = [m for seat in sorted(acting) for m in engine.legal_moves(state, seat)]
             for idle in sorted(set(range(players)) - acting):
-                assert not _legal_or_refused(engine, state, idle), f"idle seat {idle} has legal moves"
+                where = f"seed {seed}, {engine.to_json(state).get('phase')}, to act {sorted(acting)}, seat {idle}"
+                if _legal_or_refused(engine, state, idle):
+                    failures.append(f"{where}: has legal moves")
                 for move in moves:
-                    with pytest.raises(NotYourTurn) as err:
-                        engine.check(state, idle, move)
-                    assert err.value.code == f"{engine.game_id}.not-your-turn"
                     checked += 1
+                    try:
+                        engine.check(state, idle, move)
+                    except NotYourTurn as err:
+                        if err.code != f"{engine.game_id}.not-your-turn":
+                            failures.append(f"{where}: {engine.move_to_json(move)} refused as {err.code}")
+                    except IllegalMove as err:
+                        failures.append(f"{where}: {engine.move_to_json(move)} refused as {err.code}, not whose turn")
+                    else:
+                        failures.append(f"{where}: {engine.move_to_json(move)} accepted")
+    return checked, failures
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_a_seat_that_is_not_to_act_is_refused_every_move_of_the_seats_that_are(engine: Engine, players: int) -> None:
+    """At every 13th state of three seeded games (start, middle, ends of rounds), each seat
+    outside ``to_act`` is refused with ``<game>.not-your-turn`` each move that a seat to act
+    could make, and has no legal moves."""
+    checked, failures = idle_seat_law(engine, players)
+    assert not failures, "\n".join(failures[:10])
     assert checked >= 20, f"only {checked} idle-seat cases in these games"
+
+
+@pytest.mark.parametrize("engine", ENGINES.values(), ids=list(ENGINES))
+def test_an_engine_that_forgets_whose_turn_it_is_is_caught(engine: Engine, monkeypatch) -> None:
+    """Self-check: with the turn check switched off, the idle-seat law reports failures."""
+    monkeypatch.setattr(engine, "check_turn", lambda state, seat: None)
+    checked, failures = idle_seat_law(engine, engine.players.start, seeds=range(3), every=7)
+    assert checked > 0 and failures
 
 
 def test_rules_import_nothing_but_the_standard_library() -> None:
