@@ -44,7 +44,7 @@ RECORD_CODES: dict[str, Code] = {
     f"{GAME_ID}.bad-record": Code(
         "Unreadable match record",
         "Nieczytelny zapis meczu",
-        "Wiersz {line} zapisu meczu nie daje się odczytać: {excerpt}",
+        "Wiersz {line} zapisu meczu nie daje się odczytać.",
     ),
     f"{GAME_ID}.record-score-mismatch": Code(
         "The record's score line disagrees with the results",
@@ -336,6 +336,8 @@ def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: C
         forfeit = {"kind": "move", "steps": []}
         if following is not None and following.kind == "win" and following.seat != cell.seat:
             return  # rolled, then resigned (GNU BG writes the roll with no play)
+        if following is None and not run.legal(cell.seat, forfeit):
+            return  # the record ends between a roll and its play (a game in progress, as a session exports it)
         run.push(cell.seat, forfeit, game, cell.number, k)
         return
     run.push(cell.seat, _play_json(run, cell), game, cell.number, k)
