@@ -24,8 +24,12 @@ A second law keeps the first honest, since a view that showed another seat's han
 would make that hand look visible: a list that the spectator's view redacts is shown by at
 most one seat's view (its owner's).
 
-Both laws can fail: ``test_a_leaky_view_is_caught`` monkeypatches views that leak another
-seat's hand (beside the hands, and in place) and the rng, and asserts each leak is reported.
+A third law covers the log: a move as another seat sees it (``move_view``) names no card that
+stays in lists redacted from that seat (3-5-8's face-down discards, its exchanged cards).
+
+The laws can fail: ``test_a_leaky_view_is_caught`` passes views that leak another seat's hand
+(beside the hands, and in place) and the rng, and a log that shows every move whole, and
+asserts each leak is reported in every game where there is something to leak.
 """
 
 from __future__ import annotations
@@ -39,12 +43,12 @@ from collections.abc import Callable
 
 import pytest
 
-from rules.base import InvalidState
+from rules.base import BaseEngine, InvalidState
 from rules.registry import ENGINES
 from tests.playout import random_states
 
 SEEDS = range(3)
-EVERY = 23  # one state in 23 of each game: 30-200 states per game and player count
+EVERY = 29  # one state in 29 of each game: 8-150 states per game and player count
 CASES = [pytest.param(engine, n, id=f"{gid}-{n}p") for gid, engine in ENGINES.items() for n in engine.players]
 
 Path = tuple
@@ -215,7 +219,52 @@ def check_owners(engine, state, view=None) -> list[str]:
     return [f"{'/'.join(map(str, p))} is shown to seats {seats}" for p, seats in shown.items() if len(seats) > 1]
 
 
-def law(engine, players: int, seeds=SEEDS, view=None, every: int = EVERY, limit: int | None = None):
+def _leaves(data) -> set[str]:
+    if isinstance(data, dict):
+        return set().union(*map(_leaves, data.values())) if data else set()
+    if isinstance(data, list):
+        return set().union(*map(_leaves, data)) if data else set()
+    return {json.dumps(data)}
+
+
+def _cards_named(data) -> set[str]:
+    """The leaves under ``card``/``cards`` keys (DESIGN 4.5's names) of a move's JSON."""
+    if isinstance(data, dict):
+        return set().union(set(), *(_leaves(v) if k in ("card", "cards") else _cards_named(v) for k, v in data.items()))
+    if isinstance(data, list):
+        return set().union(set(), *map(_cards_named, data))
+    return set()
+
+
+def _hidden(data, view) -> set[str]:
+    return set().union(set(), *(_leaves(_get(data, p)) for p in redacted_lists(data, view)))
+
+
+def check_move_views(engine, state, rnd: random.Random, tally: Counter, move_view=None) -> list[str]:
+    """A move as another seat sees it in the log (``move_view``) names no card (under ``card``
+    or ``cards``) that lies in lists redacted from that seat both before and after the move (a
+    discard face down, a card passed to a third seat) and that neither view shows elsewhere. Up to three legal moves of each seat to act are tried."""
+    move_view = move_view or engine.move_view
+    failures = []
+    data = engine.to_json(state)
+    for actor in sorted(engine.to_act(state)):
+        moves = list(engine.legal_moves(state, actor))
+        after = None
+        for move in rnd.sample(moves, min(3, len(moves))):
+            after = engine.apply(state, actor, move)
+            for viewer in [None, *range(len(engine.scores(state).totals))]:
+                if viewer == actor:
+                    continue
+                before_view, after_view = engine.view(state, viewer), engine.view(after, viewer)
+                named = (_cards_named(move_view(move, actor, viewer)) & _hidden(data, before_view)
+                         & _hidden(engine.to_json(after), after_view)) - _leaves(before_view) - _leaves(after_view)
+                tally["move-views"] += 1
+                if named:
+                    failures.append(f"seat {actor}'s {engine.move_to_json(move)} shows {sorted(named)} to {viewer}")
+    return failures
+
+
+def law(engine, players: int, seeds=SEEDS, view=None, every: int = EVERY, limit: int | None = None, move_view=None):
     """Both laws at every ``every``-th state of seeded games: (tally, failures)."""
     tally: Counter = Counter()
     failures: list[str] = []
@@ -227,6 +276,7 @@ def law(engine, players: int, seeds=SEEDS, view=None, every: int = EVERY, limit:
             for viewer in [None, *range(players)]:
                 failures += [f"seed {seed}: {f}" for f in check_twins(engine, state, viewer, rnd, tally, view)]
             failures += [f"seed {seed}: {f}" for f in check_owners(engine, state, view)]
+            failures += [f"seed {seed}: {f}" for f in check_move_views(engine, state, rnd, tally, move_view)]
             tally["states"] += 1
     return tally, failures
 
@@ -235,7 +285,7 @@ def law(engine, players: int, seeds=SEEDS, view=None, every: int = EVERY, limit:
 def test_a_view_does_not_change_with_what_its_seat_cannot_see(engine, players) -> None:
     tally, failures = law(engine, players)
     assert not failures, "\n".join(failures[:10])
-    assert tally["states"] >= 10 and tally["rng"] >= 10, tally
+    assert tally["states"] >= 5 and tally["rng"] >= 10 and tally["move-views"] >= 10, tally
     if any(redacted_lists(engine.to_json(s), engine.view(s, None)) for s in random_states(engine, players, 0)):
         # a card game: every kind of twin was accepted by from_json and checked, many times
         assert min(tally["deal"], tally["swap"], tally["order"]) >= 10, tally
@@ -266,8 +316,13 @@ def test_a_leaky_view_is_caught(engine) -> None:
         data = engine.to_json(state)
         return {**engine.view(state, viewer), "leak": [_get(data, p) for p in _rngs(data)]}
 
+    def every_move(move, actor, viewer):  # the log shows every move whole
+        return engine.move_to_json(move)
+
     leaks = {"beside": beside, "in-place": in_place, "rng": rng}
     caught = {name: bool(law(engine, players, seeds=[1], view=leak, limit=6)[1]) for name, leak in leaks.items()}
+    caught["move"] = bool(law(engine, players, seeds=[1], move_view=every_move, limit=6)[1])
     has_rng = bool(_rngs(engine.to_json(engine.new(players, 1))))
-    assert caught == {"beside": card_game, "in-place": card_game, "rng": has_rng}
+    hides_moves = type(engine).move_view is not BaseEngine.move_view  # the games whose log hides some moves
+    assert caught == {"beside": card_game, "in-place": card_game, "rng": has_rng, "move": hides_moves}
     assert law(engine, players, seeds=[1], limit=6)[1] == []
