@@ -212,7 +212,7 @@ def _playout(seed: int, length: int, cube: str = "auto"):
         after = ENGINE.to_json(state)
         if after["result"] is not None and before["result"] is None:
             res = after["result"]
-            finished.append((after["match"]["game"], res["winner"], res["points"], res["how"] == "resign"))
+            finished.append((after["round"], res["winner"], res["points"], res["how"] == "resign"))
     return start, state, moves, finished
 
 
