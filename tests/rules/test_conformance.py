@@ -3,7 +3,7 @@
 Each game and player count plays 20 seeded random games to the end (moves chosen from
 ``legal_moves`` only, options chosen at random per seed). The first 30 steps of each game are
 checked in full, then one step in 10 (offset by the seed, so the seeds together cover every
-phase); the whole file stays near a minute of CPU on the 2-core CI machine. At a checked step:
+phase): about 90 s of CPU for the whole file on the 2-core CI machine. At a checked step:
 - every listed move passes ``check``; the one applied never raises;
 - a well-formed move seen earlier in the game but not listed now raises ``IllegalMove``, or
   (where one result has several spellings, as in backgammon) gives the same state as a

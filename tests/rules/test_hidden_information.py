@@ -4,9 +4,11 @@ A seat's view of two states that differ only in what that seat cannot see is ide
 
 What a seat cannot see is read off the engine's own view, not a table: walking the state's JSON
 beside ``view(state, seat)``, a list of the state (a hand, the stock, a face-down pile) is
-*redacted* when the view puts ``null`` or its length (a count) in its place, or leaves it out. A count is taken
-for one only when every sibling in the same list is a count too (11 nimmt!'s ``stacks`` show
-their top cards, which are not counts). The rng is hidden from everyone.
+*redacted* when the view puts ``null`` or its length (a count) in its place, or leaves it out.
+A count is taken for one only when every sibling in the same list is a count too (11 nimmt!'s
+``stacks`` show their top cards, which are not counts). The rng is hidden from everyone. One
+line of table remains (``SHOWN_TOP``): Kanasta's view counts the discard ``pile`` but shows its
+top card as ``pile_top``; the twins keep that card in place.
 
 From real mid-game states (seeded random playouts under random options, ``tests/playout.py``)
 each viewer (every seat and the spectator, ``None``) gets twins made through the engine's JSON:
