@@ -22,6 +22,9 @@ Mak-yek, Northcott) get the rng-only twin. ``from_json`` may refuse a dealt twin
 in a Kanasta hand is impossible); the test asserts that every game with redacted lists has
 twins of each kind accepted and checked.
 
+A seat to act also gets the same legal moves in its twins (the service answers ``legal-moves``
+to the seat, so moves that depended on another hand would leak it).
+
 A second law keeps the first honest, since a view that showed another seat's hand in place
 would make that hand look visible: a list that the spectator's view redacts is shown by at
 most one seat's view (its owner's).
@@ -166,14 +169,21 @@ def _text(value) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+def _moves(engine, state, seat: int) -> list[str]:
+    return sorted(_text(engine.move_to_json(m)) for m in engine.legal_moves(state, seat))
+
+
 def check_twins(engine, state, viewer, rnd: random.Random, tally: Counter, view=None) -> list[str]:
-    """Build ``viewer``'s twins of ``state``; return what differs in the view (nothing, lawfully).
+    """Build ``viewer``'s twins of ``state``; return what differs in the view or, for a seat to
+    act, in its legal moves (nothing, lawfully: ``legal-moves`` is served to the seat too).
     ``tally`` counts the twins checked per kind, and the twins ``from_json`` refused."""
     view = view or engine.view
     data = engine.to_json(state)
     seen = _text(view(state, viewer))
     places = redacted_lists(data, json.loads(seen))
     leaks = []
+    acting = engine.to_act(state)
+    moves = _moves(engine, state, viewer) if viewer in acting else None
     twins = [("rng", lambda d, p, r: True)] + [(k, f) for k, f in KINDS.items() if places]
     for kind, make in twins:
         twin = copy.deepcopy(data)
@@ -192,6 +202,8 @@ def check_twins(engine, state, viewer, rnd: random.Random, tally: Counter, view=
         tally[kind] += 1
         if _text(view(other, viewer)) != seen:
             leaks.append(f"viewer {viewer}, {kind} twin: {_diff(json.loads(seen), view(other, viewer))}")
+        if viewer in acting and _moves(engine, other, viewer) != moves:
+            leaks.append(f"seat {viewer}, {kind} twin: legal moves differ")
     return leaks
 
 
