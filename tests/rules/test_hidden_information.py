@@ -6,9 +6,8 @@ What a seat cannot see is read off the engine's own view, not a table: walking t
 beside ``view(state, seat)``, a list of the state (a hand, the stock, a face-down pile) is
 *redacted* when the view puts ``null`` or its length (a count) in its place, or leaves it out.
 A count is taken for one only when every sibling in the same list is a count too (11 nimmt!'s
-``stacks`` show their top cards, which are not counts). The rng is hidden from everyone. One
-line of table remains (``SHOWN_TOP``): Kanasta's view counts the discard ``pile`` but shows its
-top card as ``pile_top``; the twins keep that card in place.
+``stacks`` show their top cards, which are not counts). The rng is hidden from everyone. No
+table of hidden fields is needed for any game.
 
 From real mid-game states (seeded random playouts under random options, ``tests/playout.py``)
 each viewer (every seat and the spectator, ``None``) gets twins made through the engine's JSON:
@@ -148,23 +147,6 @@ def _order(data, places: list[Path], rnd: random.Random) -> bool:
 
 KINDS: dict[str, Callable] = {"deal": _deal, "swap": _swap, "order": _order}
 
-#: The one place where a view shows part of a list it otherwise redacts, under another name:
-#: Kanasta's view counts the ``pile`` and shows its top card as ``pile_top`` (the pile is squared
-#: up, only its top card faces the table). The twins keep that card; the test checks the view
-#: still shows it there, so this line cannot go stale unnoticed.
-SHOWN_TOP: dict[str, dict[Path, str]] = {"canasta": {("pile",): "pile_top"}}
-
-
-def _pin_tops(engine, data, view, places: list[Path]) -> list[tuple[Path, object]]:
-    """Take the shown top cards off their redacted lists (to put back after the change)."""
-    pinned = []
-    for path, name in SHOWN_TOP.get(engine.game_id, {}).items():
-        if path in places and _get(data, path):
-            assert view[name] == _get(data, path)[-1], f"{name} is not the top of {path}"
-            pinned.append((path, _get(data, path).pop()))
-    return pinned
-
-
 def _text(value) -> str:
     return json.dumps(value, sort_keys=True)
 
@@ -187,10 +169,7 @@ def check_twins(engine, state, viewer, rnd: random.Random, tally: Counter, view=
     twins = [("rng", lambda d, p, r: True)] + [(k, f) for k, f in KINDS.items() if places]
     for kind, make in twins:
         twin = copy.deepcopy(data)
-        pinned = _pin_tops(engine, twin, json.loads(seen), places)
         changed = make(twin, places, rnd)
-        for path, card in pinned:
-            _get(twin, path).append(card)
         if not changed or twin == data and kind != "rng":
             continue
         _new_rng(twin, rnd)
