@@ -39,7 +39,7 @@ run: $(VENV)/.installed-run
 	$(BIN)/gunicorn $(GUNICORN_ARGS)
 
 test: $(VENV)/.installed-test
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q --durations=15
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check rules service tests bench
