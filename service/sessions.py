@@ -211,8 +211,9 @@ def show(store: SessionStore, bindings, session_id: str, token: str | None) -> J
 def legal_moves(store: SessionStore, bindings, session_id: str, token: str | None) -> Json:
     _, seat, binding, state = _open(store, bindings, session_id, token)
     if seat is None:
-        return {"seat": None, "moves": [], "complete": binding.engine.legal_moves_complete}
-    return binding.legal_moves(state, seat)
+        return {"game": binding.engine.game_id, "seat": None, "moves": [],
+                "complete": binding.engine.legal_moves_complete}
+    return {"game": binding.engine.game_id, **binding.legal_moves(state, seat)}
 
 
 def move(store: SessionStore, bindings, session_id: str, token: str | None, req: Json) -> Json:
@@ -237,7 +238,7 @@ def move(store: SessionStore, bindings, session_id: str, token: str | None, req:
     if not store.compare_and_set(session_id, version, updated):
         raise stale_version(version, version + 1)
     out = binding.result(new, seat, events, full=False)
-    out.update(version=version + 1, seat=seat)
+    out.update(id=session_id, game=record["game"], version=version + 1, seat=seat)
     return out
 
 
