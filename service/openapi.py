@@ -94,6 +94,13 @@ OUTCOME = {
         "points": {"type": "array", "items": {"type": "integer"}},
     },
 }
+SESSION_CREATED = {
+    "type": "object", "required": ["id", "game", "version", "owner_token", "seats", "to_act"],
+    "properties": {
+        "id": {"type": "string"}, "game": {"type": "string"}, "version": {"type": "integer"},
+        "owner_token": {"type": "string", "description": "manages the session; holds no seat"},
+        "seats": {"type": "array", "items": _obj(["seat", "token"], seat=SEAT, token={"type": "string"})},
+        "to_act": {"type": "array", "items": SEAT}}}
 
 
 _TITLES = {400: "Malformed JSON", 401: "Token required", 403: "Wrong token", 404: "Not found",
@@ -349,7 +356,7 @@ def _session_components(spec: APISpec, b: GameBinding, p: str, new_props: Json, 
 def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
     e = b.engine
     gid, p = e.game_id, _prefix(b)
-    tags = [gid]
+    tags = [p]  # an identifier: generated clients name a module after it (`api.eleven_nimmt`)
     spec.components.schema(f"{p}State", schema=b.state)
     spec.components.schema(f"{p}View", _view_schema(spec, b))
     kinds = {}
@@ -468,26 +475,24 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
 
 def _typed_enums(node: Json) -> Json:
     """An ``enum`` of mixed types (an option that is ``"unlimited"`` or ``1``) becomes a ``oneOf``
-    of one typed enum per type (code generators want one type per enum); ``null`` goes to
-    ``nullable``."""
+    of one typed enum per type (code generators want one type per enum), and so does a nullable
+    one (``None | Contract`` in a generated client, where a bare nullable enum refuses null)."""
     if isinstance(node, list):
         return [_typed_enums(n) for n in node]
     if not isinstance(node, dict):
         return node
     out = {k: _typed_enums(v) for k, v in node.items()}
     values = out.get("enum")
-    if isinstance(values, list):
-        if None in values:
-            values = [v for v in values if v is not None]
-            out["enum"], out["nullable"] = values, True
-        kinds = {_kind(v) for v in values}
-        if len(kinds) > 1:
-            rest = {k: v for k, v in out.items() if k not in ("enum", "type")}
-            return {**rest, "oneOf": [{"type": kind, "enum": [v for v in values if _kind(v) == kind]}
-                                      for kind in sorted(kinds)]}
-        if kinds and "type" not in out:
-            out["type"] = kinds.pop()
-    return out
+    if not isinstance(values, list):
+        return out
+    nullable = out.get("nullable", False) or None in values
+    values = [v for v in values if v is not None]
+    kinds = sorted({_kind(v) for v in values})
+    if len(kinds) == 1 and not nullable:
+        return {"type": kinds[0], **out}
+    rest = {k: v for k, v in out.items() if k not in ("enum", "type", "nullable")}
+    return {**rest, "oneOf": [{"type": kind, "enum": [v for v in values if _kind(v) == kind]} for kind in kinds],
+            **({"nullable": True} if nullable else {})}
 
 
 def build_spec() -> Json:
@@ -509,6 +514,7 @@ def _build_spec() -> Json:
     spec.components.schema("Problem", PROBLEM)
     spec.components.schema("Scores", SCORES)
     spec.components.schema("Outcome", OUTCOME)
+    spec.components.schema("SessionCreated", SESSION_CREATED)
     for b in BINDINGS.values():
         for path, item in _game_paths(spec, b).items():
             spec.path(path, operations=item)
@@ -517,7 +523,7 @@ def _build_spec() -> Json:
     out = _typed_enums(spec.to_dict())
     out["components"]["securitySchemes"] = {
         "bearer": {"type": "http", "scheme": "bearer", "description": "a session's seat or owner token"}}
-    out["tags"] = [{"name": gid, "description": b.engine.name} for gid, b in BINDINGS.items()] + [
+    out["tags"] = [{"name": _prefix(b), "description": f"{b.engine.name} (`{gid}`)"} for gid, b in BINDINGS.items()] + [
         {"name": "catalogue"}, {"name": "sessions"}, {"name": "operations"}]
     return out
 
@@ -579,13 +585,7 @@ def _common_paths() -> dict[str, Json]:
         "/v1/sessions": {"post": _op(
             "createSession", "Start a server-held game; the state stays on the server",
             _json(_by_game("SessionCreate", "", aliases=True), ex_create),
-            (201, "the session: give each player its seat token", {
-                "type": "object", "required": ["id", "game", "version", "owner_token", "seats", "to_act"],
-                "properties": {
-                    "id": {"type": "string"}, "game": {"type": "string"}, "version": {"type": "integer"},
-                    "owner_token": {"type": "string", "description": "manages the session; holds no seat"},
-                    "seats": {"type": "array", "items": _obj(["seat", "token"], seat=SEAT, token={"type": "string"})},
-                    "to_act": {"type": "array", "items": SEAT}}}, ex_created),
+            (201, "the session: give each player its seat token", _ref("SessionCreated"), ex_created),
             (400, 404, 413, 415, 422, 503), ["sessions"])},
         "/v1/sessions/{session_id}": {
             "get": _op("getSession", "The session as the token's seat sees it", None,
