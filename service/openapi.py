@@ -148,11 +148,53 @@ def _refusals(b: GameBinding, state: Any, seat: int, move: Any) -> Json:
     return {"new": new, "move": bad_move, "seat": no_seat, "tally": tally}
 
 
-def _json(schema: Json, example: Json = None) -> Json:
+def _json(schema: Json, example: Json = None, examples: Json = None) -> Json:
     media: dict[str, Json] = {"schema": schema}
     if example is not None:
         media["example"] = example
+    if examples:
+        media["examples"] = examples
     return {"content": {"application/json": media}}
+
+
+#: one real score sheet per game that has one (``POST /v1/games/{game}/score`` with ``tally``),
+#: taken from the rules pages' examples and the scenario tests; each is scored when the spec
+#: is built, and ``tests/contract`` checks that every game with a tally schema has one.
+TALLIES: dict[str, Json] = {
+    "11-nimmt": {"hands": [[55, 10, 3, 100], [], [11, 12]], "previous": [5, 0, 1], "bulls": [2, 0, 3]},
+    "kniffel-cards": {"sheets": [
+        {"boxes": {"ones": 2, "twos": 4, "full-house": 25, "kniffel": 50}, "penalties": {"ones": 4}},
+        {"boxes": {"kniffel": 50}}]},
+    "take-that": {"seats": [{"face_up": [12, 21], "face_down": [33]}, {"face_up": [], "face_down": [14, 15]}],
+                  "previous": [0, -1]},
+    "3-5-8": {"contract": "BL", "dealer": 0, "tricks": [8, 5, 3]},
+    "kierki": {"deal": "no-tricks", "players": 3, "seats": [
+        {"cards": ["3C", "4C", "5C", "QC", "KC", "AC", "8D", "9D", "10D", "4H", "5H", "6H", "KH", "AH", "2S", "9S",
+                   "10S", "JS"], "tricks": [1, 4, 7, 10, 13, 16]},
+        {"cards": ["6C", "7C", "8C", "2D", "3D", "4D", "JD", "QD", "KD", "7H", "8H", "9H", "3S", "4S", "5S", "QS",
+                   "KS", "AS"], "tricks": [2, 5, 8, 11, 14, 17]},
+        {"cards": ["9C", "10C", "JC", "5D", "6D", "7D", "AD", "2H", "3H", "10H", "JH", "QH", "6S", "7S", "8S"],
+         "tricks": [3, 6, 9, 12, 15]}]},
+    "canasta": {"ended": "stock", "sides": [
+        {"melds": [{"rank": "7", "cards": ["7C", "7D", "7S", "7H", "7C", "2H", "JK"]}]}, {}]},
+    "backgammon": {"winner": 0, "cube": 2, "owner": 1, "points": [[0] * 24, [0] * 11 + [14] + [0] * 12],
+                   "bar": [0, 1], "off": [15, 0]},
+}
+
+
+def _score_examples(b: GameBinding, ex: Json) -> Json:
+    """The score request's examples: the example state and, where the engine scores one, the
+    game's score sheet with the scores it gets."""
+    out = {"state": {"summary": "a state", "value": {"state": ex["state"]}}}
+    tally = TALLIES.get(b.engine.game_id)
+    if tally is not None and b.tally is not None:
+        try:
+            scored = b.score({"tally": tally})
+        except Exception:  # noqa: BLE001 - a sheet the engine refuses is left out (tests/contract says so)
+            return out
+        out["tally"] = {"summary": f"a score sheet: round {scored['round']}, totals {scored['totals']}",
+                        "value": {"tally": tally}}
+    return out
 
 
 def _op(op_id: str, summary: str, request: Json | None, ok: tuple[int, str, Json], errors: tuple[int, ...],
@@ -456,7 +498,7 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
             _json({"type": "object", "additionalProperties": False, "properties": {
                 "state": state,
                 "tally": _ref(f"{p}Tally") if b.tally is not None else {"type": "object"}},
-                "description": "exactly one of `state` or `tally`"}, {"state": ex["state"]}),
+                "description": "exactly one of `state` or `tally`"}, examples=_score_examples(b, ex)),
             (200, "round and running scores with breakdown", _ref("Scores"), ex["scores"]), (400, 413, 415, 422), tags,
             **errs(ref["tally"]))},
         f"{base}/view": {"post": _op(

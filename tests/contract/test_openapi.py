@@ -52,3 +52,20 @@ def test_api_honours_its_contract(case):
     left out on purpose: a state can match its JSON Schema and still be impossible (a lost
     card, a wrong turn), which the contract answers with a 422 problem."""
     case.call_and_validate(excluded_checks=[positive_data_acceptance])
+
+
+def test_every_game_with_a_score_sheet_has_a_real_tally_example():
+    """Each game that takes a ``tally`` shows one in its score operation, and the engine scores it."""
+    from service.games import BINDINGS
+    from service.openapi import _prefix
+
+    spec = build_spec()
+    for gid, b in BINDINGS.items():
+        if b.tally is None:
+            continue
+        media = spec["paths"][f"/v1/games/{gid}/score"]["post"]["requestBody"]["content"]["application/json"]
+        assert "tally" in media["examples"], f"{gid}: no tally example (is TALLIES[{gid!r}] refused by the engine?)"
+        tally = media["examples"]["tally"]["value"]["tally"]
+        report = b.score({"tally": tally})
+        assert len(report["round"]) == len(report["totals"]) >= 2, gid
+        assert spec["paths"][f"/v1/games/{gid}/score"]["post"]["tags"] == [_prefix(b)]
