@@ -4,13 +4,21 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# In-memory sessions live in one process: one worker with threads. With REDIS_URL the
-# sessions are shared, so several workers may serve them.
+# In-memory sessions live in one process: one worker. With REDIS_URL the sessions are shared,
+# so several workers may serve them.
 WORKERS ?= $(if $(REDIS_URL),2,1)
-THREADS ?= $(if $(REDIS_URL),1,4)
+# The HTTP server, chosen by measurement (bench/README.md): gunicorn with the gevent worker holds
+# slow clients and thousands of event streams. SERVER=gunicorn keeps the old gthread worker.
+SERVER ?= gevent
+THREADS ?= 4
+APP ?= service.app:create_app()
 export REDIS_URL
-# One gunicorn command line for `make run`, the Dockerfile and the benchmark.
-GUNICORN_ARGS = --workers $(WORKERS) --threads $(THREADS) --bind $(HOST):$(PORT) 'service.app:create_app()'
+# One gunicorn command line for `make run`, the Dockerfile and the benchmarks.
+ifeq ($(SERVER),gunicorn)
+GUNICORN_ARGS = --worker-class gthread --workers $(WORKERS) --threads $(THREADS) --bind $(HOST):$(PORT) '$(APP)'
+else
+GUNICORN_ARGS = --worker-class gevent --workers $(WORKERS) --worker-connections 10000 --bind $(HOST):$(PORT) '$(APP)'
+endif
 
 .PHONY: run test lint bench oracle openapi openapi-check clean
 

@@ -56,8 +56,13 @@ def gunicorn(app: str, port: int, workers: int = 2) -> subprocess.Popen:
 
 
 def stop(proc: subprocess.Popen) -> None:
+    """SIGTERM the server's process group; SIGKILL what is still there after 5 s (open streams)."""
     os.killpg(proc.pid, signal.SIGTERM)
-    proc.wait(10)
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(5)
 
 
 def apply_body(game: str, seed: int = 3, plies: int = 6) -> dict:

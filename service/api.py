@@ -18,6 +18,7 @@ from service.games import BINDINGS, get_binding
 from service.openapi import build_spec
 from service.schemas import common
 from service.schemas.fast import compile_validator
+from service.signing import load_state, signed
 
 bp = Blueprint("api", __name__)
 
@@ -83,29 +84,29 @@ def describe_game(game: str):
 def new_game(game: str):
     binding = get_binding(game)
     state = binding.new(body(common.NewGameRequest))
-    return binding.result(state), 201
+    return signed(binding, binding.result(state), state), 201
 
 
 @bp.post("/v1/games/<game>/legal-moves")
 def legal_moves(game: str):
     binding = get_binding(game)
     req = body(common.StateRequest)
-    return binding.legal_moves(binding.load_state(req["state"]), req["seat"])
+    return binding.legal_moves(load_state(binding, req), req["seat"])
 
 
 @bp.post("/v1/games/<game>/validate")
 def validate(game: str):
     binding = get_binding(game)
     req = body(common.MoveRequest)
-    return binding.verdict(binding.load_state(req["state"]), req["seat"], binding.load_move(req["move"]))
+    return binding.verdict(load_state(binding, req), req["seat"], binding.load_move(req["move"]))
 
 
 @bp.post("/v1/games/<game>/apply")
 def apply(game: str):
     binding = get_binding(game)
     req = body(common.MoveRequest)
-    new, events = binding.apply(binding.load_state(req["state"]), req["seat"], binding.load_move(req["move"]))
-    return binding.result(new, events=events)
+    new, events = binding.apply(load_state(binding, req), req["seat"], binding.load_move(req["move"]))
+    return signed(binding, binding.result(new, events=events), new)
 
 
 @bp.post("/v1/games/<game>/replay")
@@ -114,9 +115,9 @@ def replay(game: str):
     req = body(common.ReplayRequest)
     if "record" in req:
         return records.replay(binding, req["record"])
-    start = binding.load_state(req["state"]) if "state" in req else binding.new(req["new"])
+    start = load_state(binding, req) if "state" in req else binding.new(req["new"])
     final, applied = binding.replay(start, req["moves"])
-    return {**binding.result(final), "applied": applied}
+    return signed(binding, {**binding.result(final), "applied": applied}, final)
 
 
 @bp.post("/v1/games/<game>/record")
@@ -126,14 +127,16 @@ def write_record(game: str):
 
 @bp.post("/v1/games/<game>/score")
 def score(game: str):
-    return get_binding(game).score(body(common.ScoreRequest))
+    binding = get_binding(game)
+    req = body(common.ScoreRequest)
+    return binding.score(req) if "tally" in req else binding.engine.scores(load_state(binding, req)).to_json()
 
 
 @bp.post("/v1/games/<game>/view")
 def view(game: str):
     binding = get_binding(game)
     req = body(common.ViewRequest)
-    return binding.view(binding.load_state(req["state"]), req["seat"])
+    return binding.view(load_state(binding, req), req["seat"])
 
 
 # --------------------------------------------------------------------------- sessions

@@ -8,9 +8,10 @@ import orjson
 from flask import Blueprint, Flask
 from flask.json.provider import JSONProvider
 
-from service import api, errors, events, ops
+from service import api, errors, events, ops, play
 from service.config import Config
 from service.sessions import make_store
+from service.signing import StateSigner
 
 
 def create_app(config: type | None = None, overrides: dict | None = None) -> Flask:
@@ -20,11 +21,13 @@ def create_app(config: type | None = None, overrides: dict | None = None) -> Fla
     app.config.update(overrides or {})
     app.json = OrjsonProvider(app)
     app.extensions["arbiter.store"] = store = make_store(app.config)
+    app.extensions["arbiter.signer"] = StateSigner(app.config["STATE_SIGNING_KEY"], app.config["STATE_CACHE_SIZE"])
     app.extensions["arbiter.events"] = events.Notifier(getattr(store, "_redis", None))
     errors.register(app)
     ops.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(_docs_assets())
+    app.register_blueprint(play.bp)
     return app
 
 

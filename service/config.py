@@ -15,6 +15,9 @@ class Config:
     ACCESS_LOG = os.environ.get("ACCESS_LOG", "1") != "0"  # one JSON line per request
     EVENTS_HEARTBEAT = float(os.environ.get("EVENTS_HEARTBEAT", 15.0))  # seconds between keep-alive comments
     EVENTS_RESUME_LIMIT = int(os.environ.get("EVENTS_RESUME_LIMIT", 100))  # further behind: a fresh snapshot
+    # HMAC key of state signatures, the same on every host (service/signing.py); unset: one per process
+    STATE_SIGNING_KEY = os.environ.get("STATE_SIGNING_KEY") or None
+    STATE_CACHE_SIZE = int(os.environ.get("STATE_CACHE_SIZE", 4096))  # signed states kept, 0 turns the cache off
     JSON_SORT_KEYS = False
     TESTING = False
 

@@ -155,10 +155,13 @@ def _fields(template: str) -> set[str]:
 
 
 def localize(problem: Json, lang: str) -> Json:
-    """``problem`` with its ``title`` and ``detail`` in ``lang`` (English stays as raised)."""
+    """``problem`` with the code's ``title`` and, in Polish, its ``detail`` (the English detail
+    is the message given where the error was raised)."""
     entry = catalogue().get(problem.get("code", ""))
-    if lang != "pl" or entry is None:
+    if entry is None:
         return problem
+    if lang != "pl":
+        return {**problem, "title": entry.text.title}
     context = _Missing({k: _short(v) for k, v in problem.items()})
     context.setdefault("game", problem.get("code", "").split(".")[0])
     return {**problem, "title": entry.text.title_pl, "detail": entry.text.detail_pl.format_map(context)}

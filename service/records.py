@@ -34,7 +34,8 @@ def replay(binding, record: Json) -> Json:
         raise _no_records(binding.engine.game_id)
     parsed = readers[record["format"]](record["text"])
     done = backgammon_records.replay_record(binding.engine, parsed, current_app.config["MAX_REPLAY_MOVES"])
-    return {**binding.result(done.state), "applied": done.applied, "games": done.games, "match": done.match}
+    return {**binding.result(done.state), "applied": done.applied, "games": done.games, "match": done.match,
+            "moves": done.moves}
 
 
 def write(binding, req: Json) -> str:

@@ -91,18 +91,27 @@ class NewGameRequest(Schema):
     setup = fields.Dict(keys=fields.String(), load_default=None, allow_none=False)
 
 
+def signature_field() -> fields.String:
+    return fields.String(validate=validate.Length(1, 64), metadata={
+        "description": "the `signature` the service returned with this state: a state it produced comes back "
+                       "without being re-checked (service/signing.py); anything else gets the full check"})
+
+
 class StateRequest(Schema):
     state = fields.Dict(keys=fields.String(), required=True)
+    signature = signature_field()
     seat = seat_field(load_default=None, allow_none=True)
 
 
 class ViewRequest(Schema):
     state = fields.Dict(keys=fields.String(), required=True)
+    signature = signature_field()
     seat = seat_field(required=True, allow_none=True)
 
 
 class MoveRequest(Schema):
     state = fields.Dict(keys=fields.String(), required=True)
+    signature = signature_field()
     seat = seat_field(required=True)
     move = fields.Dict(keys=fields.String(), required=True)
 
@@ -129,6 +138,7 @@ def _max_replay_moves(moves: list, field: str = "moves") -> None:
 
 class ReplayRequest(Schema):
     state = fields.Dict(keys=fields.String())
+    signature = signature_field()
     new = fields.Nested(NewGameRequest)
     record = fields.Nested(RecordText)
     moves = fields.List(fields.Nested(SeatMove), metadata={
@@ -164,6 +174,7 @@ class RecordRequest(Schema):
 
 class ScoreRequest(Schema):
     state = fields.Dict(keys=fields.String())
+    signature = signature_field()
     tally = fields.Dict(keys=fields.String())
 
     @validates_schema

@@ -1,14 +1,16 @@
 """Shapes of Karten-Kniffel (``kniffel-cards``) states, moves and score-sheet tallies.
 
-Exactly the JSON ``rules.kniffel_cards`` writes; only shape and types, never legality
-(``engine.from_json`` checks the meaning: 108 cards, possible box values, consistent turns).
+Exactly the JSON ``rules.kniffel_cards`` writes (docs/rules/kniffel-cards.md §10); only shape and
+types, never legality (``engine.from_json`` checks the meaning: 108 cards, possible box values,
+consistent turns, reachable hands, §8).
 """
 
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.schemas.common import RngSchema, int_field, kind_field, list_field
+from rules.kniffel_cards import ENGINE
+from service.schemas.common import RngSchema, int_field, kind_field, list_field, options_schema
 
 GAME_ID = "kniffel-cards"
 
@@ -34,18 +36,6 @@ def _seat(**kwargs) -> fields.Integer:
     return int_field(0, MAX_PLAYERS - 1, **kwargs)
 
 
-OptionsSchema = Schema.from_dict(
-    {
-        "allow_pass": _bool(required=True),
-        "excess_after_score": fields.String(required=True, validate=validate.OneOf(["discard", "keep"])),
-        "second_kniffel_play": _bool(required=True),
-        "auto_announce": _bool(required=True),
-        "upper_cards": fields.String(required=True, validate=validate.OneOf(["any", "all"])),
-        "start_player": _seat(required=True),
-    },
-    name="KniffelCardsOptions",
-)
-
 BoxesSchema = Schema.from_dict(
     {box: int_field(1, 50, required=True, allow_none=True) for box in BOXES}, name="KniffelCardsBoxes"
 )
@@ -64,21 +54,22 @@ SheetSchema = Schema.from_dict(
 
 class StateSchema(Schema):
     players = int_field(2, MAX_PLAYERS, required=True)
-    options = fields.Nested(OptionsSchema, required=True)
-    current = _seat(required=True)
-    phase = fields.String(required=True, validate=validate.OneOf(["turn", "exchange", "trim", "over"]))
+    options = fields.Nested(options_schema(ENGINE.options, "KniffelCardsOptions"), required=True)
+    turn = _seat(required=True, allow_none=True, metadata={"description": "the seat to act; null once the game is over"})
+    phase = fields.String(required=True, validate=validate.OneOf(["action", "exchange", "trim", "over"]))
     discarded = int_field(0, 5, required=True)
     end_triggered_by = _seat(required=True, allow_none=True)
     turns = list_field(int_field(0, MAX_TURNS), MAX_PLAYERS, 2, required=True)
     hands = list_field(list_field(_value(), 10), MAX_PLAYERS, 2, required=True)
-    draw = list_field(_value(), 108, required=True)
+    stock = list_field(_value(), 108, required=True, metadata={"description": "the draw pile; top is the last"})
     discard = list_field(_value(), 108, required=True)
     sheets = list_field(fields.Nested(SheetSchema), MAX_PLAYERS, 2, required=True)
     rng = fields.Nested(RngSchema, required=True)
 
 
 class ScoreSchema(Schema):
-    """Play ``cards`` into the empty ``box``; ``announce`` the penultimate (11th) fill."""
+    """Play ``cards`` into the empty ``box``; ``announce`` the penultimate (11th) fill
+    (docs/rules/kniffel-cards.md §2.3, §5)."""
 
     kind = kind_field("score")
     box = fields.String(required=True, validate=validate.OneOf(list(BOXES)))

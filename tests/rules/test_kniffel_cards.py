@@ -1,7 +1,8 @@
-"""Scenario tests for Karten-Kniffel (``kniffel-cards``): spec §4, vectors KN-1 .. KN-21.
+"""Scenario tests for Karten-Kniffel (``kniffel-cards``): docs/rules/kniffel-cards.md, cited as §n;
+KN-1 .. KN-21 name the rule examples of the specification the page was written from.
 
 Positions are built as JSON and loaded through ``from_json`` (so every position is a legal,
-conserved 108-card state). Hands are drawn as ``P0: 1 3 6 6 6``; the draw pile lists the cards
+conserved 108-card state). Hands are drawn as ``P0: 1 3 6 6 6``; the stock lists the cards
 that will be drawn next, in order.
 """
 
@@ -13,13 +14,15 @@ from collections import Counter
 
 import pytest
 
-from rules.base import IllegalMove, InvalidOption, InvalidState, Rng
+from rules.base import IllegalMove, InvalidOption, InvalidState, Rng, RulesError
 from rules.kniffel_cards import ENGINE, Box, Discard, Draw, Phase, Score
+from service.games import BINDINGS
 from service.schemas.kniffel_cards import MOVES, TALLY, StateSchema
 
 E = ENGINE
 BOXES = [b.value for b in Box]
 DEFAULTS = {name: opt.default for name, opt in E.options.items()}
+DEALT = Rng.from_seed(1).shuffle(range(108))[1]  # an rng that has dealt the 108 cards
 
 
 def position(
@@ -27,12 +30,12 @@ def position(
     *,
     boxes=None,
     penalties=None,
-    current=0,
+    turn=0,
     start=0,
     next_draws=(),
     discard=(),
     options=None,
-    phase="turn",
+    phase="action",
     discarded=0,
     end_triggered_by=None,
     turns=None,
@@ -45,10 +48,17 @@ def position(
         pool -= Counter(h)
         assert all(n >= 0 for n in pool.values())
     rest = sorted(pool.elements())
-    draw = rest + list(reversed(next_draws))  # drawn from the end
-    if turns is None:  # as many rounds as the fullest sheet; seats from start to current one more
-        base = max(len(b) for b in (boxes or {0: {}}).values())
-        turns = [base + ((p - start) % players < (current - start) % players) for p in range(players)]
+    stock = rest + list(reversed(next_draws))  # drawn from the end
+    if turns is None:
+        # the fewest rounds that explain every sheet and hand: a turn fills a box, or is an exchange
+        # that grows the hand by one (penalties paid for grown hands count as such turns too);
+        # the seats from the start player to the one to act have had one turn more
+        need = [
+            len((boxes or {}).get(p, {})) + max(0, len(hands[p]) - 5) + sum((penalties or {}).get(p, {}).values()) // 2
+            for p in range(players)
+        ]
+        base = max(*need, 1 if discard else 0)
+        turns = [base + ((p - start) % players < (turn - start) % players) for p in range(players)]
     sheets = []
     for p in range(players):
         filled = (boxes or {}).get(p, {})
@@ -62,16 +72,16 @@ def position(
     data = {
         "players": players,
         "options": DEFAULTS | {"start_player": start} | (options or {}),
-        "current": current,
+        "turn": turn,
         "phase": phase,
         "discarded": discarded,
         "end_triggered_by": end_triggered_by,
         "turns": turns,
         "hands": [list(h) for h in hands],
-        "draw": draw,
+        "stock": stock,
         "discard": list(discard),
         "sheets": sheets,
-        "rng": Rng.from_seed(1).to_json(),
+        "rng": DEALT.to_json(),
     }
     return E.from_json(data)
 
@@ -90,6 +100,7 @@ def refused(state, seat, move, code):
         E.apply(state, seat, move)
     assert err.value.code == f"kniffel-cards.{code}", err.value
     assert move not in E.legal_moves(state, seat)
+    E.codes[err.value.code].detail_pl.format(**err.value.context)
     return err.value
 
 
@@ -116,7 +127,7 @@ def penalty_of(state, seat, box):
     ],
 )
 def test_lower_combination_scores_its_value(vector, box, cards, value) -> None:
-    """KN-1..KN-6: the lower boxes (sums for N of a kind, fixed 25/30/40/50 otherwise).
+    """§3, KN-1..KN-6: the lower boxes (sums for N of a kind, fixed 25/30/40/50 otherwise).
 
         P0: the five cards (plus a 1 when only four are played)   sheet empty
     """
@@ -150,7 +161,7 @@ def test_legal_moves_at_turn_start_list_every_play_exchange_step_and_draw() -> N
 
 
 def test_exchange_draws_as_many_as_discarded_or_one_more() -> None:
-    """KN-7: Stefan discards 1 and 3, then may draw 2 or 3; never 1 or 4.
+    """§2.1, KN-7: Stefan discards 1 and 3, then may draw 2 or 3; never 1 or 4.
 
         P0: 1 3 6 6 6  -> discard 1, discard 3 -> P0: 6 6 6 (2 discarded)
     """
@@ -164,13 +175,13 @@ def test_exchange_draws_as_many_as_discarded_or_one_more() -> None:
     refused(s, 0, Draw(4), "draw-too-many")
     refused(s, 0, Score(Box.SIXES, (6, 6, 6)), "exchange-in-progress")
     two = E.apply(s, 0, Draw(2))
-    assert two.hands[0] == (6, 6, 6, 6, 6) and two.current == 1 and two.turns == (1, 0)
+    assert two.hands[0] == (6, 6, 6, 6, 6) and two.turn == 1 and two.turns == (1, 0)
     three = E.apply(s, 0, Draw(3))
-    assert three.hands[0] == (2, 6, 6, 6, 6, 6) and three.phase is Phase.TURN
+    assert three.hands[0] == (2, 6, 6, 6, 6, 6) and three.phase is Phase.ACTION
 
 
 def test_hand_may_never_exceed_ten_cards() -> None:
-    """KN-16: with 10 cards, discard 2 then draw 3 would make 11: illegal; draw 2 is fine.
+    """§2.1, KN-16: with 10 cards, discard 2 then draw 3 would make 11: illegal; draw 2 is fine.
 
         P0: 1 1 2 2 3 3 4 4 5 5  -> discard 1, discard 2 -> draw 3?
     """
@@ -183,7 +194,7 @@ def test_hand_may_never_exceed_ten_cards() -> None:
 
 
 def test_at_most_five_cards_are_discarded() -> None:
-    """KN-17: a sixth discard in one exchange is refused.
+    """§2.1, KN-17: a sixth discard in one exchange is refused.
 
         P0: 1 1 2 2 3 3 4 4   discard 1 1 2 2 3 -> discard 3?
     """
@@ -206,23 +217,23 @@ def test_discarding_a_card_not_in_hand_is_refused() -> None:
 
 
 def test_scoring_with_six_cards_costs_two_and_refills_to_five() -> None:
-    """KN-8: P0: 2 4 5 6 6 6 scores Sixes with 6 6 6: 18, penalty 2, three left -> draw 2.
+    """§4.1-4.2, KN-8: P0: 2 4 5 6 6 6 scores Sixes with 6 6 6: 18, penalty 2, three left -> draw 2.
 
-        P0: 2 4 5 6 6 6   draw pile top: 1, 3
+        P0: 2 4 5 6 6 6   stock top: 1, 3
     """
     s = position([(2, 4, 5, 6, 6, 6), (1, 1, 1, 1, 1)], next_draws=(1, 3))
     after = E.apply(s, 0, Score(Box.SIXES, (6, 6, 6)))
     assert box_of(after, 0, Box.SIXES) == 18 and penalty_of(after, 0, Box.SIXES) == 2
     assert after.hands[0] == (1, 2, 3, 4, 5)
     assert after.discard == (6, 6, 6)
-    assert len(after.draw) == len(s.draw) - 2
+    assert len(after.stock) == len(s.stock) - 2
     assert E.scores(after).breakdown[0]["card_penalties"] == 2
 
 
 def test_seven_card_hand_scoring_sixes_costs_four_and_draws_one() -> None:
-    """KN-9: P0: 1 3 5 6 6 6 6... (7 cards incl. 6 6 6 5 3) Sixes with 6 6 6 -> 18, penalty 4, draw 1.
+    """§4.1-4.2, KN-9: P0: 1 3 5 6 6 6 6... (7 cards incl. 6 6 6 5 3) Sixes with 6 6 6 -> 18, penalty 4, draw 1.
 
-        P0: 1 2 3 5 6 6 6   draw pile top: 4
+        P0: 1 2 3 5 6 6 6   stock top: 4
     """
     s = position([(1, 2, 3, 5, 6, 6, 6), (1, 1, 1, 1, 1)], next_draws=(4,))
     after = E.apply(s, 0, Score(Box.SIXES, (6, 6, 6)))
@@ -231,21 +242,21 @@ def test_seven_card_hand_scoring_sixes_costs_four_and_draws_one() -> None:
 
 
 def test_seven_card_hand_three_of_a_kind_costs_four_and_draws_three() -> None:
-    """KN-10: same 7-card hand, Three of a kind with 6 6 6 5 3: 26, penalty 4, draw 3.
+    """§4.1-4.2, KN-10: same 7-card hand, Three of a kind with 6 6 6 5 3: 26, penalty 4, draw 3.
 
-        P0: 1 2 3 5 6 6 6   draw pile top: 4 4 4
+        P0: 1 2 3 5 6 6 6   stock top: 4 4 4
     """
     s = position([(1, 2, 3, 5, 6, 6, 6), (1, 1, 1, 1, 1)], next_draws=(4, 4, 4))
     after = E.apply(s, 0, Score(Box.THREE_OF_A_KIND, (3, 5, 6, 6, 6)))
     assert (box_of(after, 0, Box.THREE_OF_A_KIND), penalty_of(after, 0, Box.THREE_OF_A_KIND)) == (26, 4)
     assert after.hands[0] == (1, 2, 4, 4, 4)
-    assert E.scores(after).totals[0] == 26 - 4 - 20  # upper malus: no upper box yet (4.10 (7))
+    assert E.scores(after).totals[0] == 26 - 4 - 20  # upper malus: no upper box yet (§7.3)
 
 
 def test_eight_card_full_house_costs_six() -> None:
-    """KN-11: an 8-card hand plays a Full House: 25, penalty 6, three left -> draw 2.
+    """§4.1-4.2, KN-11: an 8-card hand plays a Full House: 25, penalty 6, three left -> draw 2.
 
-        P0: 1 2 2 3 3 3 4 5   draw pile top: 6 6
+        P0: 1 2 2 3 3 3 4 5   stock top: 6 6
     """
     s = position([(1, 2, 2, 3, 3, 3, 4, 5), (1, 1, 1, 1, 1)], next_draws=(6, 6))
     after = E.apply(s, 0, Score(Box.FULL_HOUSE, (2, 2, 3, 3, 3)))
@@ -257,7 +268,7 @@ def test_eight_card_full_house_costs_six() -> None:
 
 
 def test_five_equal_cards_are_not_a_full_house() -> None:
-    """KN-12: Full House with 3 3 3 3 3 is refused (the values must differ).
+    """§3.2, KN-12: Full House with 3 3 3 3 3 is refused (the values must differ).
 
         P0: 3 3 3 3 3
     """
@@ -269,7 +280,7 @@ def test_five_equal_cards_are_not_a_full_house() -> None:
 
 
 def test_five_equal_cards_are_four_of_a_kind() -> None:
-    """KN-13: Four of a kind with 5 5 5 5 5 scores 25.
+    """§3.2, KN-13: Four of a kind with 5 5 5 5 5 scores 25.
 
         P0: 5 5 5 5 5
     """
@@ -279,7 +290,7 @@ def test_five_equal_cards_are_four_of_a_kind() -> None:
 
 
 def test_small_straight_needs_exactly_four_consecutive_cards() -> None:
-    """KN-14: Small Straight with 2 3 4 6, or with five cards 1 2 3 4 5, is refused.
+    """§3, KN-14: Small Straight with 2 3 4 6, or with five cards 1 2 3 4 5, is refused.
 
         P0: 1 2 3 4 5 6
     """
@@ -291,7 +302,7 @@ def test_small_straight_needs_exactly_four_consecutive_cards() -> None:
 
 
 def test_upper_box_takes_only_matching_cards() -> None:
-    """KN-15: Fours with 4 4 5 is refused; Fours with one 4 scores 4 (4.10 (9): holding back is fine).
+    """§3.1, KN-15: Fours with 4 4 5 is refused; Fours with one 4 scores 4 (§3.3: holding back is fine).
 
         P0: 1 2 4 4 5
     """
@@ -304,7 +315,7 @@ def test_upper_box_takes_only_matching_cards() -> None:
 
 
 def test_lower_box_needs_five_cards() -> None:
-    """4.6: Three of a kind is always five cards.
+    """§3.1: Three of a kind is always five cards.
 
         P0: 2 2 2 3 4
     """
@@ -316,7 +327,7 @@ def test_lower_box_needs_five_cards() -> None:
 
 
 def test_a_filled_box_cannot_be_scored_again() -> None:
-    """KN-19: a second Kniffel into the filled Kniffel box is refused; no bonus exists.
+    """§3.4, KN-19: a second Kniffel into the filled Kniffel box is refused; no bonus exists.
 
         P0: 4 4 4 4 4   sheet: Kniffel 50
     """
@@ -324,14 +335,14 @@ def test_a_filled_box_cannot_be_scored_again() -> None:
     err = refused(s, 0, Score(Box.KNIFFEL, (4, 4, 4, 4, 4)), "box-filled")
     assert "kniffel" in err.message
     assert all(m.box is not Box.KNIFFEL for m in E.legal_moves(s, 0) if isinstance(m, Score))
-    # the five equal cards still fit other empty boxes (4.10 (3))
+    # the five equal cards still fit other empty boxes (§3.4)
     assert Score(Box.FOURS, (4, 4, 4, 4, 4)) in E.legal_moves(s, 0)
 
 
 def test_second_kniffel_play_option_scores_zero_and_fills_nothing() -> None:
-    """4.10 (3) option second_kniffel_play: five equal cards played "as Kniffel" for 0 points.
+    """§3.4 option second_kniffel_play: five equal cards played "as Kniffel" for 0 points.
 
-        P0: 1 4 4 4 4 4 (6 cards)   sheet: Kniffel 50   draw pile top: 2 2 2 2 2
+        P0: 1 4 4 4 4 4 (6 cards)   sheet: Kniffel 50   stock top: 2 2 2 2 2
     """
     s = position(
         [(1, 4, 4, 4, 4, 4), (1, 1, 1, 1, 1)], boxes={0: sheet_with("kniffel")},
@@ -353,7 +364,7 @@ def test_second_kniffel_play_option_scores_zero_and_fills_nothing() -> None:
 
 @pytest.mark.parametrize(("upper", "bonus"), [(63, 35), (62, 0), (43, 0), (42, -20)])
 def test_upper_bonus_and_malus_thresholds(upper, bonus) -> None:
-    """KN-18: U = 63 -> +35; 62 -> 0; 43 -> 0; 42 -> -20 (penalties do not count toward U)."""
+    """§7.2, KN-18: U = 63 -> +35; 62 -> 0; 43 -> 0; 42 -> -20 (penalties do not count toward U)."""
     fills = {63: (3, 6, 9, 12, 15, 18), 62: (2, 6, 9, 12, 15, 18), 43: (1, 2, 3, 4, 15, 18), 42: (1, 2, 3, 4, 20, 12)}[upper]
     boxes = dict(zip(BOXES[:6], fills, strict=True))
     report = E.score_tally({"sheets": [{"boxes": boxes, "penalties": {"ones": 4}}]})
@@ -366,14 +377,14 @@ def test_upper_bonus_and_malus_thresholds(upper, bonus) -> None:
 
 
 def test_round_is_finished_after_a_full_sheet() -> None:
-    """KN-20: 3 players, start P0; P1 fills its 12th box; P2 takes one more turn; then the end.
+    """§7.1, KN-20: 3 players, start P0; P1 fills its 12th box; P2 takes one more turn; then the end.
 
         P1: 1 2 3 4 5   sheet: all but Large Straight    P0 and P2 mid-game
     """
     eleven = sheet_with(*BOXES[:10], "kniffel")
     s = position(
         [(6, 6, 6, 6, 6), (1, 2, 3, 4, 5), (1, 1, 2, 2, 3)],
-        boxes={1: eleven}, current=1, turns=[12, 11, 11],
+        boxes={1: eleven}, turn=1, turns=[12, 11, 11],
     )
     s = E.apply(s, 1, Score(Box.LARGE_STRAIGHT, (1, 2, 3, 4, 5)))
     assert s.end_triggered_by == 1 and E.to_act(s) == {2} and E.outcome(s) is None
@@ -390,21 +401,21 @@ def test_round_is_finished_after_a_full_sheet() -> None:
 
 
 def test_game_ends_at_once_when_the_last_seat_of_the_round_fills_the_sheet() -> None:
-    """4.8: if the finisher sits just before the start player, the game ends at once.
+    """§7.1: if the finisher sits just before the start player, the game ends at once.
 
         3 players, start P1; P0 (last in the round) fills its 12th box
     """
     eleven = sheet_with(*BOXES[1:])
     s = position(
         [(1, 1, 2, 3, 4), (6, 6, 6, 6, 6), (1, 1, 2, 2, 3)],
-        boxes={0: eleven}, start=1, current=0, turns=[11, 12, 12],
+        boxes={0: eleven}, start=1, turn=0, turns=[11, 12, 12],
     )
     s = E.apply(s, 0, Score(Box.ONES, (1, 1)))
     assert E.outcome(s) is not None and s.turns == (12, 12, 12)
 
 
 def test_unannounced_penultimate_fill_costs_ten_at_the_end() -> None:
-    """KN-21: P0 fills its 11th box without announcing: +10 penalty; announcing avoids it.
+    """§5.1, KN-21: P0 fills its 11th box without announcing: +10 penalty; announcing avoids it.
 
         P0: 2 2 3 4 5   sheet: 10 boxes filled, Twos and Kniffel empty
     """
@@ -423,7 +434,7 @@ def test_unannounced_penultimate_fill_costs_ten_at_the_end() -> None:
 
 
 def test_announce_is_refused_on_any_other_fill() -> None:
-    """4.10 (4): announce belongs to the 11th fill only.
+    """§5.1: announce belongs to the 11th fill only.
 
         P0: 2 2 3 4 5   sheet empty
     """
@@ -431,31 +442,56 @@ def test_announce_is_refused_on_any_other_fill() -> None:
     refused(s, 0, Score(Box.TWOS, (2,), announce=True), "nothing-to-announce")
 
 
-def test_auto_announce_option_never_penalises() -> None:
-    """4.10 (4) option auto_announce: the 11th fill is announced by the engine.
+def test_auto_announce_makes_the_announce_flag_irrelevant() -> None:
+    """§5.2 option auto_announce (issue 9): "Kiedy gracz zdobędzie przedostatnią kombinację,
+    musi to ogłosić" is done for the player, so the flag is never required, never penalised,
+    and either value is accepted; legal-moves lists the play as a client sends it (no flag).
 
-        P0: 2 2 3 4 5   sheet: 10 boxes filled
+        P0: 2 2 3 4 5   sheet: 10 boxes filled (Twos and Kniffel empty)   auto_announce
+        -> Twos with 2 2, with or without "announce": the 11th fill, no 10-point penalty
     """
     ten = sheet_with(*[b for b in BOXES if b not in ("twos", "kniffel")])
     s = position([(2, 2, 3, 4, 5), (1, 1, 1, 1, 1)], boxes={0: ten}, options={"auto_announce": True})
     plays = [m for m in E.legal_moves(s, 0) if isinstance(m, Score)]
-    assert plays == [Score(Box.TWOS, (2,), True), Score(Box.TWOS, (2, 2), True)]
-    after = E.apply(s, 0, Score(Box.TWOS, (2,), announce=True))
-    assert after.missed == (0, 0)
+    assert plays == [Score(Box.TWOS, (2,)), Score(Box.TWOS, (2, 2))]
+    assert E.move_to_json(plays[1]) == {"kind": "score", "box": "twos", "cards": [2, 2]}
+    for move in E.legal_moves(s, 0):  # every listed move is accepted as it is sent
+        E.apply(s, 0, E.move_from_json(json.loads(json.dumps(E.move_to_json(move)))))
+    sent = [{"kind": "score", "box": "twos", "cards": [2, 2]},
+            {"kind": "score", "box": "twos", "cards": [2, 2], "announce": False},
+            {"kind": "score", "box": "twos", "cards": [2, 2], "announce": True}]
+    results = [E.apply(s, 0, E.move_from_json(m)) for m in sent]
+    assert results[0] == results[1] == results[2]
+    assert results[0].missed == (0, 0) and E.scores(results[0]).breakdown[0]["announcement_penalty"] == 0
+    assert not any(e["type"] == "missed-announcement" for e in E.events(s, 0, E.move_from_json(sent[0]), results[0]))
+    # on any other fill the flag is just as irrelevant under the option
+    early = position([(2, 2, 3, 4, 5), (1, 1, 1, 1, 1)], options={"auto_announce": True})
+    assert E.apply(early, 0, Score(Box.TWOS, (2,), announce=True)) == E.apply(early, 0, Score(Box.TWOS, (2,)))
+
+
+def test_announce_on_another_fill_says_which_fill_it_is() -> None:
+    """§5.1: without auto_announce, announce belongs to the 11th fill only; the refusal
+    names the fill the play would be.
+
+        P0: 2 2 3 4 5   sheet: Ones filled   -> Twos with 2, "announce": true is fill 2
+    """
+    s = position([(2, 2, 3, 4, 5), (1, 1, 1, 1, 1)], boxes={0: sheet_with("ones")})
+    err = refused(s, 0, Score(Box.TWOS, (2,), announce=True), "nothing-to-announce")
+    assert "is fill 2" in err.message
 
 
 # ------------------------------------------------------------------------------ options
 
 
 def test_pass_is_allowed_by_default_and_refused_without_the_option() -> None:
-    """4.10 (1) allow_pass: discard 0 / draw 0.
+    """§2.2 allow_pass: discard 0 / draw 0.
 
         P0: 1 2 3 4 6
     """
     hands = [(1, 2, 3, 4, 6), (1, 1, 1, 1, 1)]
     s = position(hands)
     after = E.apply(s, 0, Draw(0))
-    assert after.hands[0] == s.hands[0] and after.current == 1
+    assert after.hands[0] == s.hands[0] and after.turn == 1
     strict = position(hands, options={"allow_pass": False})
     err = refused(strict, 0, Draw(0), "pass-not-allowed")
     assert "allow_pass" in err.message
@@ -463,7 +499,7 @@ def test_pass_is_allowed_by_default_and_refused_without_the_option() -> None:
 
 
 def test_excess_after_scoring_is_discarded_down_to_five_by_default() -> None:
-    """4.10 (2) excess_after_score='discard': a 10-card hand scoring one card trims to 5.
+    """§4.3 excess_after_score='discard': a 10-card hand scoring one card trims to 5.
 
         P0: 1 2 2 3 3 4 4 5 5 6  -> Ones with 1 -> 9 cards -> discard 4 of the player's choice
     """
@@ -478,22 +514,22 @@ def test_excess_after_scoring_is_discarded_down_to_five_by_default() -> None:
     for card in (2, 3, 4, 5):
         assert E.to_act(s) == {0}
         s = E.apply(s, 0, Discard(card))
-    assert s.hands[0] == (2, 3, 4, 5, 6) and s.phase is Phase.TURN and s.current == 1
+    assert s.hands[0] == (2, 3, 4, 5, 6) and s.phase is Phase.ACTION and s.turn == 1
     assert s.discard == (1, 2, 3, 4, 5)
 
 
 def test_excess_after_scoring_is_kept_with_the_keep_option() -> None:
-    """4.10 (2) excess_after_score='keep': the 9 remaining cards stay in hand.
+    """§4.3 excess_after_score='keep': the 9 remaining cards stay in hand.
 
         P0: 1 2 2 3 3 4 4 5 5 6  -> Ones with 1
     """
     s = position([(1, 2, 2, 3, 3, 4, 4, 5, 5, 6), (1, 1, 1, 1, 1)], options={"excess_after_score": "keep"})
     s = E.apply(s, 0, Score(Box.ONES, (1,)))
-    assert s.hands[0] == (2, 2, 3, 3, 4, 4, 5, 5, 6) and s.current == 1 and s.phase is Phase.TURN
+    assert s.hands[0] == (2, 2, 3, 3, 4, 4, 5, 5, 6) and s.turn == 1 and s.phase is Phase.ACTION
 
 
 def test_upper_cards_all_option_requires_every_matching_card() -> None:
-    """4.10 (9) upper_cards='all': Sixes must take all three 6s.
+    """§3.3 upper_cards='all': Sixes must take all three 6s.
 
         P0: 2 4 6 6 6
     """
@@ -506,7 +542,7 @@ def test_upper_cards_all_option_requires_every_matching_card() -> None:
 
 
 def test_start_player_option_sets_the_first_seat_and_is_checked() -> None:
-    """4.3: the youngest player (start_player) starts; it must be a seat."""
+    """§1.4: the youngest player (start_player) starts; it must be a seat."""
     s = E.new(3, 5, {"start_player": 2})
     assert E.to_act(s) == {2} and E.options_of(s)["start_player"] == 2
     with pytest.raises(InvalidOption) as err:
@@ -521,49 +557,48 @@ def test_start_player_option_sets_the_first_seat_and_is_checked() -> None:
 
 
 def test_new_game_deals_five_each_from_108_cards() -> None:
-    """4.3: 5 cards each; the rest is the draw pile; empty discard pile; same seed, same deal."""
+    """§1.3: 5 cards each; the rest is the stock; empty discard pile; same seed, same deal."""
     s = E.new(5, "table-7")
-    assert [len(h) for h in s.hands] == [5] * 5 and len(s.draw) == 108 - 25 and s.discard == ()
-    total = Counter(s.draw)
+    assert [len(h) for h in s.hands] == [5] * 5 and len(s.stock) == 108 - 25 and s.discard == ()
+    total = Counter(s.stock)
     for h in s.hands:
         total += Counter(h)
     assert total == Counter({v: 18 for v in range(1, 7)})
     assert E.new(5, "table-7") == s and E.new(5, "table-8") != s
 
 
-def test_empty_draw_pile_reshuffles_the_discard_pile_from_the_rng() -> None:
-    """4.8: the draw pile is empty; drawing shuffles the discard pile into a new draw pile.
+def test_empty_stock_reshuffles_the_discard_pile_from_the_rng() -> None:
+    """§6.2: the stock is empty; drawing shuffles the discard pile into a new stock.
 
-        P0: 1 3 6 6 6   draw pile: empty   discard pile: the other 98 cards
+        P0: 1 3 6 6 6   stock: empty   discard pile: the other 98 cards
     """
     hands = [(1, 3, 6, 6, 6), (1, 2, 3, 4, 5)]
     full = position(hands)
-    s = position(hands, discard=full.draw)
-    s = E.from_json(E.to_json(s) | {"discard": list(full.draw), "draw": []})
+    s = position(hands, discard=full.stock, turns=[20, 20])  # 40 turns: the stock may have run out
     after = E.apply(s, 0, Draw(1))
-    expected, rng = s.rng.shuffle(full.draw)
+    expected, rng = s.rng.shuffle(full.stock)
     assert after.rng == rng and after.discard == ()
-    assert after.draw == expected[:-1] and after.hands[0] == tuple(sorted((1, 3, 6, 6, 6, expected[-1])))
-    assert {"type": "reshuffle", "draw": len(expected) - 1} in E.events(s, 0, Draw(1), after)
+    assert after.stock == expected[:-1] and after.hands[0] == tuple(sorted((1, 3, 6, 6, 6, expected[-1])))
+    assert {"type": "reshuffle", "stock": len(expected) - 1} in E.events(s, 0, Draw(1), after)
 
 
 def test_reshuffle_takes_the_cards_just_discarded_too() -> None:
-    """4.8 + 4.10 (5): played cards go to the discard pile, which is reshuffled when needed.
+    """§6.1 + §6.2: played cards go to the discard pile, which is reshuffled when needed.
 
-        P0: 1 1 1 2 3 (draw pile empty, discard pile: 103 cards) scores Ones with 1 1 1 -> draws 3
+        P0: 1 1 1 2 3 (stock empty, discard pile: 103 cards) scores Ones with 1 1 1 -> draws 3
     """
     hands = [(1, 1, 1, 2, 3), (1, 2, 3, 4, 5)]
-    rest = list(position(hands).draw)
-    s = E.from_json(E.to_json(position(hands)) | {"discard": rest, "draw": []})
+    rest = list(position(hands).stock)
+    s = E.from_json(E.to_json(position(hands, turns=[20, 20])) | {"discard": rest, "stock": []})
     after = E.apply(s, 0, Score(Box.ONES, (1, 1, 1)))
-    assert len(after.hands[0]) == 5 and len(after.draw) == 98 + 3 - 3 and after.discard == ()
+    assert len(after.hands[0]) == 5 and len(after.stock) == 98 + 3 - 3 and after.discard == ()
 
 
 # ---------------------------------------------------------------------------- from_json
 
 
 def tampered(**changes):
-    data = E.to_json(position([(1, 3, 6, 6, 6), (1, 2, 3, 4, 5), (2, 2, 2, 2, 2)], current=1))
+    data = E.to_json(position([(1, 3, 6, 6, 6), (1, 2, 3, 4, 5), (2, 2, 2, 2, 2)], turn=1))
     for key, value in changes.items():
         data[key] = value(data[key]) if callable(value) else value
     return data
@@ -572,26 +607,26 @@ def tampered(**changes):
 @pytest.mark.parametrize(
     ("what", "changes", "code"),
     [
-        ("lost card", {"draw": lambda d: d[1:]}, "card-count"),
-        ("duplicate card", {"discard": [6]}, "card-count"),
+        ("lost card", {"stock": lambda d: d[1:]}, "missing-card"),
+        ("duplicate card", {"discard": [6]}, "duplicate-card"),
         ("card value 7", {"discard": [7]}, "bad-card"),
-        ("wrong turn", {"current": 2}, "turns"),
-        ("uneven turns", {"turns": [0, 2, 0]}, "turns"),
-        ("phase", {"phase": "bidding"}, "phase"),
-        ("exchange without discards", {"phase": "exchange"}, "phase"),
-        ("trim with five cards", {"phase": "trim"}, "phase"),
-        ("end without a full sheet", {"end_triggered_by": 0}, "end"),
-        ("over too early", {"phase": "over"}, "end"),
-        ("options", {"options": {"allow_pass": True}}, "options"),
-        ("players", {"players": 6}, "players"),
-        ("hands not a list", {"hands": "1 3 6 6 6"}, "bad-state"),
-        ("missing field", {"rng": None}, "rng"),
+        ("wrong turn", {"turn": 2}, "bad-turn"),
+        ("uneven turns", {"turns": [0, 2, 0]}, "bad-turn"),
+        ("phase", {"phase": "bidding"}, "bad-phase"),
+        ("exchange without discards", {"phase": "exchange"}, "bad-phase"),
+        ("trim with five cards", {"phase": "trim"}, "bad-phase"),
+        ("end without a full sheet", {"end_triggered_by": 0}, "bad-end"),
+        ("over too early", {"phase": "over", "turn": None}, "bad-end"),
+        ("options", {"options": {"allow_pass": True}}, "bad-options"),
+        ("players", {"players": 6}, "bad-players"),
+        ("hands not a list", {"hands": "1 3 6 6 6"}, "malformed-state"),
+        ("missing field", {"rng": None}, "bad-rng"),
     ],
 )
 def test_from_json_rejects_tampered_states(what, changes, code) -> None:
     with pytest.raises(InvalidState) as err:
         E.from_json(tampered(**changes))
-    assert err.value.code in (f"kniffel-cards.{code}", f"state.{code}"), (what, err.value)
+    assert err.value.code == f"kniffel-cards.{code}", (what, err.value)
 
 
 @pytest.mark.parametrize(
@@ -613,11 +648,11 @@ def test_from_json_rejects_impossible_box_values(box, value, code) -> None:
 def test_from_json_rejects_tampered_sheets() -> None:
     base = tampered()
     cases = [
-        (lambda d: d["sheets"][0]["penalties"].__setitem__("ones", 2), "penalties"),  # beside an empty box
-        (lambda d: d["sheets"][0].__setitem__("missed_announcement", True), "announcement"),
-        (lambda d: d["sheets"][0].__setitem__("extra_penalties", 2), "penalties"),
+        (lambda d: d["sheets"][0]["penalties"].__setitem__("ones", 2), "bad-penalties"),  # beside an empty box
+        (lambda d: d["sheets"][0].__setitem__("missed_announcement", True), "bad-announcement"),
+        (lambda d: d["sheets"][0].__setitem__("extra_penalties", 2), "bad-penalties"),
         (lambda d: d["sheets"][0]["boxes"].pop("ones"), "unknown-box"),
-        (lambda d: d.__setitem__("sheets", d["sheets"][:2]), "bad-state"),
+        (lambda d: d.__setitem__("sheets", d["sheets"][:2]), "malformed-state"),
     ]
     for change, code in cases:
         data = json.loads(json.dumps(base))
@@ -630,13 +665,14 @@ def test_from_json_rejects_tampered_sheets() -> None:
     data["sheets"][0]["boxes"]["twos"] = 4  # two boxes after one turn
     with pytest.raises(InvalidState) as err:
         E.from_json(data)
-    assert err.value.code == "kniffel-cards.turns"
+    assert err.value.code == "kniffel-cards.bad-turn"
 
 
 @pytest.mark.parametrize("junk", [None, [], "state", 5, {"players": 2}])
 def test_from_json_rejects_junk_with_invalid_state(junk) -> None:
-    with pytest.raises(InvalidState):
+    with pytest.raises(InvalidState) as err:
         E.from_json(junk)
+    assert err.value.code == "kniffel-cards.malformed-state"
 
 
 @pytest.mark.parametrize(
@@ -657,15 +693,17 @@ def test_move_from_json_rejects_malformed_moves(junk) -> None:
 # ------------------------------------------------------------------------------ view
 
 
-def test_view_hides_other_hands_and_the_draw_order() -> None:
-    """§5: hands and the draw order are hidden; the discard pile and sheets are public."""
+def test_view_hides_other_hands_and_the_stock_order() -> None:
+    """§10.3: hands and the stock order are hidden; the discard pile and sheets are public.
+    DESIGN 4.5: ``hands`` holds the seat's own hand and null for the others, ``hand_sizes``
+    every size, ``stock`` the number of cards left; a spectator sees no hand."""
     s = E.apply(E.new(3, 11), 0, Discard(E.new(3, 11).hands[0][0]))
     for seat in (None, 0, 1, 2):
         view = E.view(s, seat)
-        assert "rng" not in view and view["draw"] == len(s.draw)
+        assert "rng" not in view and view["stock"] == len(s.stock) and view["turn"] == 0
         assert view["discard"] == list(s.discard) and view["sheets"] == E.to_json(s)["sheets"]
-        for p in range(3):
-            assert view["hands"][p] == (list(s.hands[p]) if p == seat else len(s.hands[p]))
+        assert view["hands"] == [list(h) if p == seat else None for p, h in enumerate(s.hands)]
+        assert view["hand_sizes"] == [4, 5, 5]
         json.dumps(view)
 
 
@@ -673,7 +711,7 @@ def test_view_hides_other_hands_and_the_draw_order() -> None:
 
 
 def test_tally_scores_sheets_with_breakdown_and_winners() -> None:
-    """4.7: total = boxes + bonus/malus - card penalties - 10 per missed announcement."""
+    """§7.2: total = boxes + bonus/malus - card penalties - 10 per missed announcement."""
     full = {"ones": 3, "twos": 6, "threes": 12, "fours": 12, "fives": 15, "sixes": 18,
             "three-of-a-kind": 24, "four-of-a-kind": 27, "full-house": 25, "small-straight": 30,
             "large-straight": 40, "kniffel": 50}
@@ -690,7 +728,7 @@ def test_tally_scores_sheets_with_breakdown_and_winners() -> None:
 
 
 def test_tally_ties_share_the_win() -> None:
-    """4.10 (8): equal best totals share the win."""
+    """§7.4: equal best totals share the win."""
     sheet = {"boxes": {"kniffel": 50}}
     assert E.score_tally({"sheets": [sheet, sheet, {"boxes": {}}]}).winners == (0, 1)
 
@@ -702,11 +740,14 @@ def test_tally_ties_share_the_win() -> None:
         ({"sheets": [{"boxes": {"large-straight": 30}}]}, "impossible-box"),
         ({"sheets": [{"boxes": {"three-of-a-kind": 31}}]}, "impossible-box"),
         ({"sheets": [{"boxes": {"chance": 20}}]}, "unknown-box"),
-        ({"sheets": [{"boxes": {"ones": 1}, "penalties": {"ones": 3}}]}, "penalties"),
-        ({"sheets": [{"boxes": {"ones": 1}, "penalties": {"twos": 2}}]}, "penalties"),
-        ({"sheets": [{"boxes": {"ones": 1}, "missed_announcement": True}]}, "announcement"),
-        ({"sheets": []}, "tally-sheets"),
-        ({"boxes": {}}, "tally-shape"),
+        ({"sheets": [{"boxes": {"ones": 1}, "penalties": {"ones": 3}}]}, "bad-penalties"),
+        ({"sheets": [{"boxes": {"ones": 1}, "penalties": {"twos": 2}}]}, "bad-penalties"),
+        ({"sheets": [{"boxes": {"ones": 1}, "missed_announcement": True}]}, "bad-announcement"),
+        ({"sheets": []}, "bad-tally"),
+        ({"sheets": [{"penalties": {"ones": 0}}]}, "bad-tally"),
+        ({"sheets": [{"boxes": None}]}, "bad-tally"),
+        ({"sheets": [{"boxes": {}, "penalties": None}]}, "bad-tally"),
+        ({"boxes": {}}, "bad-tally"),
     ],
 )
 def test_tally_rejects_impossible_sheets(tally, code) -> None:
@@ -715,8 +756,21 @@ def test_tally_rejects_impossible_sheets(tally, code) -> None:
     assert err.value.code == f"kniffel-cards.{code}"
 
 
-def test_tally_schema_accepts_a_sheet() -> None:
-    assert TALLY().validate({"sheets": [{"boxes": {"ones": 3, "kniffel": None}, "missed_announcement": False}]}) == {}
+def test_tally_schema_says_what_the_engine_needs() -> None:
+    """The tally schema requires exactly what ``score_tally`` requires: ``sheets``, and
+    ``boxes`` in every sheet; the penalty fields and the missed announcement are optional."""
+    minimal = {"sheets": [{"boxes": {"ones": 3, "kniffel": None}}]}
+    assert TALLY().validate(minimal) == {}
+    assert E.score_tally(minimal).totals == (3 - 20,)
+    full = {"sheets": [{"boxes": {"ones": 3}, "penalties": {"ones": 2}, "extra_penalties": 0,
+                        "missed_announcement": False}]}
+    assert TALLY().validate(full) == {} and E.score_tally(full).totals == (3 - 20 - 2,)
+    for missing, code in (({}, "bad-tally"), ({"sheets": [{}]}, "bad-tally"),
+                          ({"sheets": [{"penalties": {}}]}, "bad-tally")):
+        assert TALLY().validate(missing) != {}
+        with pytest.raises(InvalidState) as err:
+            E.score_tally(missing)
+        assert err.value.code == f"kniffel-cards.{code}"
     assert TALLY().validate({"sheets": [{"boxes": {"ones": 0}}]}) != {}
 
 
@@ -748,7 +802,7 @@ def test_schemas_validate_states_and_moves_from_playouts(players, seed, options)
     for n, (state, move) in enumerate(random_game(players, seed, options)):
         if n % 7 == 0 or not E.to_act(state):
             assert state_schema.validate(E.to_json(state)) == {}
-            for m in E.legal_moves(state, state.current):
+            for m in E.legal_moves(state, state.turn):
                 data = E.move_to_json(m)
                 assert MOVES[data["kind"]]().validate(data) == {}
         if move is not None:
@@ -775,7 +829,7 @@ def test_random_games_end_well_within_the_move_cap(players) -> None:
         assert length < 2500, (options, length)
 
 
-# ------------------------------------------------------------------ review additions: 4.6 table
+# ------------------------------------------------------------------ §3: the combinations table
 
 _COMBINATIONS = [
     # upper boxes: 1-5 cards, all of the box's face; value = face x count
@@ -814,7 +868,7 @@ _COMBINATIONS = [
 
 @pytest.mark.parametrize(("box", "cards", "expected"), _COMBINATIONS)
 def test_every_box_of_the_4_6_table_scores_its_value_or_refuses(box, cards, expected) -> None:
-    """4.6: each box's definition and value, legal and illegal cases, on an empty sheet.
+    """§3: each box's definition and value, legal and illegal cases, on an empty sheet.
 
         P0: the played cards, padded with 1s up to five cards
     """
@@ -831,7 +885,7 @@ def test_every_box_of_the_4_6_table_scores_its_value_or_refuses(box, cards, expe
 
 
 def test_a_box_is_never_filled_with_zero_or_struck_out() -> None:
-    """4.5: filling a box with 0 or striking it is not allowed: a score needs 1-5 cards and
+    """§2.3: filling a box with 0 or striking it is not allowed: a score needs 1-5 cards and
     a valid combination; with no valid play the only moves are exchange steps.
 
         P0: 1 1 2 2 6   sheet: every box filled but Kniffel (11th fill made, not announced)
@@ -849,7 +903,7 @@ def test_a_box_is_never_filled_with_zero_or_struck_out() -> None:
 
 
 def test_unfilled_boxes_at_the_end_score_nothing_and_the_upper_sum_uses_filled_boxes() -> None:
-    """4.8 + 4.10 (7): at the end, empty boxes score 0 and U counts only filled upper boxes.
+    """§7.3: at the end, empty boxes score 0 and U counts only filled upper boxes.
 
         P1 (not the finisher): Sixes 30, Fives 25 filled, nothing else -> U = 55, no adjustment;
         total 55 - 0 = 55.  P0: all 12 boxes; U = 3+6+9+12+15+18 = 63 -> +35
@@ -858,7 +912,7 @@ def test_unfilled_boxes_at_the_end_score_nothing_and_the_upper_sum_uses_filled_b
     s = position(
         [(1, 2, 3, 4, 5), (1, 1, 2, 2, 6)],
         boxes={0: full, 1: sheet_with("sixes", "fives", value_of={"sixes": 30, "fives": 25})},
-        current=1, end_triggered_by=0, turns=[12, 11],
+        turn=1, end_triggered_by=0, turns=[12, 11],
     )
     after = E.apply(s, 1, Draw(1))
     assert after.phase is Phase.OVER
@@ -871,14 +925,14 @@ def test_unfilled_boxes_at_the_end_score_nothing_and_the_upper_sum_uses_filled_b
 
 
 def test_discard_nothing_and_draw_one_grows_the_hand_and_the_next_score_pays_for_it() -> None:
-    """4.5: 'd = 0, draw 1' is legal and the hand grows to 6; scoring from 6 cards next turn
+    """§2.1 + §4.1: 'd = 0, draw 1' is legal and the hand grows to 6; scoring from 6 cards next turn
     costs 2 penalty points beside the box filled, and the hand is refilled to 5.
 
-        P0: 1 3 6 6 6   draw pile top: 6, then 2 4 5
+        P0: 1 3 6 6 6   stock top: 6, then 2 4 5
     """
     s = position([(1, 3, 6, 6, 6), (1, 2, 3, 4, 5)], next_draws=(6, 2, 4, 5))
     s = E.apply(s, 0, Draw(1))
-    assert s.hands[0] == (1, 3, 6, 6, 6, 6) and s.current == 1
+    assert s.hands[0] == (1, 3, 6, 6, 6, 6) and s.turn == 1
     s = E.apply(s, 1, Draw(0))
     after = E.apply(s, 0, Score(Box.SIXES, (6, 6, 6, 6)))
     assert (box_of(after, 0, Box.SIXES), penalty_of(after, 0, Box.SIXES)) == (24, 2)
@@ -886,7 +940,7 @@ def test_discard_nothing_and_draw_one_grows_the_hand_and_the_next_score_pays_for
 
 
 def test_end_of_game_waits_for_the_trim_and_wraps_past_the_last_seat() -> None:
-    """4.8 + 4.10 (2): 3 players, start P2 (order P2, P0, P1). P0 fills its 12th box from a
+    """§7.1 + §4.3: 3 players, start P2 (order P2, P0, P1). P0 fills its 12th box from a
     7-card hand (penalty 4), must first discard down to 5; then P1, the seat just before the
     start player, takes the last turn and the game ends with equal turns.
 
@@ -894,14 +948,247 @@ def test_end_of_game_waits_for_the_trim_and_wraps_past_the_last_seat() -> None:
     """
     s = position(
         [(1, 2, 2, 3, 3, 4, 4), (6, 6, 6, 6, 6), (1, 1, 2, 2, 3)],
-        boxes={0: sheet_with(*BOXES[1:])}, start=2, current=0, turns=[11, 11, 12],
+        boxes={0: sheet_with(*BOXES[1:])}, start=2, turn=0, turns=[13, 13, 14],
     )
     s = E.apply(s, 0, Score(Box.ONES, (1,)))
     assert s.phase is Phase.TRIM and s.end_triggered_by == 0 and E.to_act(s) == {0}
     assert penalty_of(s, 0, Box.ONES) == 4
     refused(s, 0, Draw(0), "must-discard-excess")
     s = E.apply(s, 0, Discard(4))
-    assert s.hands[0] == (2, 2, 3, 3, 4) and E.to_act(s) == {1} and s.phase is Phase.TURN
+    assert s.hands[0] == (2, 2, 3, 3, 4) and E.to_act(s) == {1} and s.phase is Phase.ACTION
     s = E.apply(s, 1, Score(Box.KNIFFEL, (6, 6, 6, 6, 6)))
-    assert s.phase is Phase.OVER and s.turns == (12, 12, 12)
+    assert s.phase is Phase.OVER and s.turns == (14, 14, 14)
     assert E.outcome(s) is not None
+
+
+# ----------------------------------------------------------- impossible states (docs §8)
+
+
+def fresh_json(players=3, seed=4):
+    return E.to_json(E.new(players, seed))
+
+
+def move_cards(data, src, dst, count, value=None):
+    """Move ``count`` cards (of ``value``, or any) from pile/hand ``src`` to ``dst`` (JSON)."""
+    def ref(name):
+        return data["hands"][name] if isinstance(name, int) else data[name]
+    for _ in range(count):
+        pile = ref(src)
+        card = pile.pop(pile.index(value) if value is not None else -1)
+        ref(dst).append(card)
+    return data
+
+
+def refused_state(data, code):
+    with pytest.raises(InvalidState) as err:
+        E.from_json(data)
+    assert err.value.code == f"kniffel-cards.{code}", err.value
+    return err.value
+
+
+def test_a_fresh_table_with_an_eight_card_hand_is_refused() -> None:
+    """§8 (issue 10): every hand is dealt 5 cards and grows by one card per exchange at most;
+    before anyone has played a turn no hand holds more than 5, even if all 108 cards are there.
+
+        3 players, turns 0 0 0, P0 to act    P1: 5 cards + 3 from the stock = 8
+    """
+    data = move_cards(fresh_json(), "stock", 1, 3)
+    err = refused_state(data, "bad-hand-size")
+    assert err.context == {"seat": 1, "got": 8}
+    assert "8 cards" in err.message
+
+
+def test_a_hand_grows_by_one_card_per_exchange_at_most() -> None:
+    """§8: a hand holds 5 + (turns that were exchanges) cards at most; a turn that filled a
+    box grew nothing. P1 has had 2 turns and filled 1 box: 6 cards at most, 7 refused.
+
+        P0: 5 cards (to act)   P1: 1 2 3 4 5 6 6   turns 2 2   P1 filled Ones
+    """
+    base = dict(boxes={1: sheet_with("ones")}, turns=[2, 2])
+    assert position([(1, 1, 2, 2, 3), (1, 2, 3, 4, 5, 6)], **base).hands[1] == (1, 2, 3, 4, 5, 6)
+    with pytest.raises(InvalidState) as err:
+        position([(1, 1, 2, 2, 3), (1, 2, 3, 4, 5, 6, 6)], **base)
+    assert err.value.code == "kniffel-cards.bad-hand-size"
+    with pytest.raises(InvalidState) as err:  # and never fewer than 5 outside an exchange
+        position([(1, 1, 2, 2, 3), (1, 2, 3, 4)], **base)
+    assert err.value.code == "kniffel-cards.bad-hand-size"
+
+
+def test_penalty_points_need_the_exchanges_that_grew_the_hand() -> None:
+    """§8 with §4.3 'discard': 2 penalty points are one card the hand grew by in an exchange,
+    and the hand is back to 5 after every score. P1 has had 3 turns, 2 of them filled boxes:
+    one exchange, so 2 penalty points at most (4 refused); with 'keep' only the largest penalty
+    is bound, since a kept hand can pay again.
+
+        P0: to act   P1: 1 1 2 2 3   turns 3 3   P1: Ones 3 (penalty p), Twos 6 (penalty 0)
+    """
+    hands = [(1, 1, 2, 2, 3), (1, 1, 2, 2, 3)]
+    filled = {1: sheet_with("ones", "twos")}
+    position(hands, boxes=filled, penalties={1: {"ones": 2}}, turns=[3, 3])
+    with pytest.raises(InvalidState) as err:
+        position(hands, boxes=filled, penalties={1: {"ones": 2, "twos": 2}}, turns=[3, 3])
+    assert err.value.code == "kniffel-cards.bad-penalties" and err.value.context["seat"] == 1
+    position(hands, boxes=filled, penalties={1: {"ones": 2, "twos": 2}}, turns=[3, 3],
+             options={"excess_after_score": "keep"})
+
+
+def test_the_stock_shrinks_by_six_cards_a_turn_at_most() -> None:
+    """§8 with §2.1 and §6: a turn draws 6 cards at most (discard 5, draw 6); before the stock
+    can have run out, it holds at least the dealt stock less 6 per finished turn.
+
+        3 players, turns 1 0 0: the stock holds >= 93 - 6 = 87 cards; 10 moved to the discard pile
+    """
+    data = fresh_json()
+    data = move_cards(data, "stock", "discard", 6) | {"turns": [1, 0, 0], "turn": 1}
+    E.from_json(data)
+    refused_state(move_cards(data, "stock", "discard", 1), "bad-stock")
+
+
+def test_the_seat_to_act_is_derived_and_null_once_over() -> None:
+    """§7.1 and DESIGN 4.5: ``turn`` is the seat after the finished turns, from the start
+    player; null once the game is over. A different seat, or null mid-game, is refused.
+
+        3 players, start P0, turns 1 1 0: P2 to act
+    """
+    data = E.to_json(position([(1, 1, 2, 2, 3)] * 3, turns=[1, 1, 0], turn=2))
+    assert data["turn"] == 2
+    for wrong in (0, None):
+        err = refused_state(data | {"turn": wrong}, "bad-turn")
+        assert err.context == {"expected": 2, "got": wrong}
+
+
+def test_the_end_comes_in_the_round_of_the_first_full_sheet() -> None:
+    """§7.1: once a seat fills its 12th box, only the seats after it in that round still play.
+    P1 filled its sheet; P0 (before it in the round) cannot be the one to act.
+
+        3 players, start P0; P1 full sheet, end_triggered_by 1; turns 13 12 12 -> P1 to act: refused
+    """
+    full = sheet_with(*BOXES)
+    ok = position([(1, 1, 2, 2, 3)] * 3, boxes={1: full}, turns=[13, 13, 12], turn=2, end_triggered_by=1)
+    assert E.to_act(ok) == {2}
+    with pytest.raises(InvalidState) as err:
+        position([(1, 1, 2, 2, 3)] * 3, boxes={1: full}, turns=[13, 12, 12], turn=1, end_triggered_by=1)
+    assert err.value.code == "kniffel-cards.bad-end"
+    with pytest.raises(InvalidState) as err:  # P2 full too, though its turn of the last round has not come
+        position([(1, 1, 2, 2, 3)] * 3, boxes={1: full, 2: full}, turns=[13, 13, 12], turn=2, end_triggered_by=1)
+    assert err.value.code == "kniffel-cards.bad-end"
+
+
+def test_an_rng_that_has_not_dealt_is_refused() -> None:
+    """§1: the deal shuffles 108 cards, drawing 107 numbers from the rng at least."""
+    data = fresh_json()
+    data["rng"]["counter"] = 3
+    refused_state(data, "bad-rng")
+
+
+# ------------------------------------------------------------------- code catalogue (DESIGN 4.4)
+
+
+def _raised(action) -> RulesError:
+    with pytest.raises(RulesError) as err:
+        action()
+    return err.value
+
+
+def _state_with(change):
+    data = tampered()
+    change(data)
+    return lambda: E.from_json(data)
+
+
+TEN = {"boxes": {0: sheet_with(*[b for b in BOXES if b not in ("twos", "kniffel")])}}
+# one real raise of every code: what the engine (or the service, for no-such-seat) answers
+PRODUCERS = {
+    "not-your-turn": lambda: E.apply(position([(1, 2, 3, 4, 5)] * 2), 1, Draw(1)),
+    "game-over": lambda: E.apply(_finished(), 0, Draw(0)),
+    "no-such-seat": lambda: BINDINGS["kniffel-cards"].view(E.new(2, 1), 4),
+    "bad-move": lambda: E.move_from_json({"kind": "draw", "count": 9}),
+    "card-not-in-hand": lambda: E.apply(position([(1, 3, 6, 6, 6), (1, 1, 1, 1, 1)]), 0, Discard(4)),
+    "discard-limit": lambda: E.apply(_discarded([(1, 1, 2, 2, 3, 3, 4, 4), (6,) * 5], (1, 1, 2, 2, 3)), 0, Discard(3)),
+    "must-discard-excess": lambda: E.apply(E.apply(position([(1, 2, 2, 3, 3, 4, 4, 5, 5, 6), (1,) * 5]), 0,
+                                                   Score(Box.ONES, (1,))), 0, Draw(0)),
+    "draw-too-few": lambda: E.apply(_discarded([(1, 3, 6, 6, 6), (1,) * 5], (1, 3)), 0, Draw(1)),
+    "draw-too-many": lambda: E.apply(_discarded([(1, 3, 6, 6, 6), (1,) * 5], (1, 3)), 0, Draw(4)),
+    "hand-limit": lambda: E.apply(position([(1, 1, 2, 2, 3, 3, 4, 4, 5, 5), (6,) * 5]), 0, Draw(1)),
+    "pass-not-allowed": lambda: E.apply(position([(1, 2, 3, 4, 6), (1,) * 5], options={"allow_pass": False}), 0,
+                                        Draw(0)),
+    "exchange-in-progress": lambda: E.apply(_discarded([(1, 3, 6, 6, 6), (1,) * 5], (1,)), 0, Score(Box.SIXES, (6,))),
+    "cards-not-in-hand": lambda: E.apply(position([(1, 2, 4, 4, 5), (1,) * 5]), 0, Score(Box.FOURS, (4, 4, 4))),
+    "box-filled": lambda: E.apply(position([(4,) * 5, (1,) * 5], boxes={0: sheet_with("kniffel")}), 0,
+                                  Score(Box.KNIFFEL, (4,) * 5)),
+    "wrong-card-count": lambda: E.apply(position([(2, 2, 2, 3, 4), (1,) * 5]), 0,
+                                        Score(Box.THREE_OF_A_KIND, (2, 2, 2))),
+    "card-does-not-match": lambda: E.apply(position([(1, 2, 4, 4, 5), (1,) * 5]), 0, Score(Box.FOURS, (4, 4, 5))),
+    "invalid-combination": lambda: E.apply(position([(3,) * 5, (1,) * 5]), 0, Score(Box.FULL_HOUSE, (3,) * 5)),
+    "must-play-all-matching": lambda: E.apply(position([(2, 4, 6, 6, 6), (1,) * 5], options={"upper_cards": "all"}),
+                                              0, Score(Box.SIXES, (6, 6))),
+    "nothing-to-announce": lambda: E.apply(position([(2, 2, 3, 4, 5), (1,) * 5]), 0, Score(Box.TWOS, (2,), True)),
+    "start-player": lambda: E.new(2, 5, {"start_player": 3}),
+    "setup-unsupported": lambda: E.new(2, 5, None, setup={"hands": []}),
+    "malformed-state": lambda: E.from_json([]),
+    "bad-players": _state_with(lambda d: d.__setitem__("players", 7)),
+    "bad-options": _state_with(lambda d: d.__setitem__("options", {"allow_pass": True})),
+    "bad-card": _state_with(lambda d: d.__setitem__("discard", [7])),
+    "duplicate-card": _state_with(lambda d: d.__setitem__("discard", [6])),
+    "missing-card": _state_with(lambda d: d["stock"].pop()),
+    "bad-hand-size": lambda: E.from_json(move_cards(fresh_json(), "stock", 1, 3)),
+    "bad-stock": lambda: E.from_json(move_cards(fresh_json(), "stock", "discard", 1)),
+    "unknown-box": _state_with(lambda d: d["sheets"][1]["boxes"].pop("ones")),
+    "impossible-box": _state_with(lambda d: d["sheets"][1]["boxes"].__setitem__("ones", 6)),
+    "bad-penalties": _state_with(lambda d: d["sheets"][1]["penalties"].__setitem__("ones", 2)),
+    "bad-announcement": _state_with(lambda d: d["sheets"][1].__setitem__("missed_announcement", True)),
+    "bad-turn": _state_with(lambda d: d.__setitem__("turn", 2)),
+    "bad-phase": _state_with(lambda d: d.__setitem__("phase", "exchange")),
+    "bad-end": _state_with(lambda d: d.__setitem__("end_triggered_by", 0)),
+    "bad-rng": _state_with(lambda d: d["rng"].__setitem__("counter", 2**50)),
+    "bad-tally": lambda: E.score_tally({"boxes": {}}),
+}
+
+
+def _finished():
+    """P0 filled its sheet; P1 (last in the round) passes: the game is over."""
+    s = position([(1, 2, 3, 4, 5), (1, 1, 2, 2, 6)], boxes={0: sheet_with(*BOXES)}, turn=1, end_triggered_by=0,
+                 turns=[12, 11])
+    return E.apply(s, 1, Draw(0))
+
+
+def _discarded(hands, cards):
+    s = position(hands)
+    for card in cards:
+        s = E.apply(s, 0, Discard(card))
+    return s
+
+
+def test_every_code_is_catalogued_raised_and_has_a_polish_detail() -> None:
+    """DESIGN 4.4: ``codes`` lists every code the engine raises (read from the module, and
+    raised here by playing), nothing else; every Polish detail formats with a real raise's context."""
+    import re
+    from pathlib import Path
+
+    import rules.kniffel_cards as module
+
+    source = Path(module.__file__).read_text()
+    in_source = {f"kniffel-cards.{c}" for c in re.findall(r'_GAME\}\.([a-z][a-z-]*)', source)}
+    assert in_source <= set(E.codes), in_source - set(E.codes)
+    assert {f"kniffel-cards.{name}" for name in PRODUCERS} == set(E.codes)
+    for name, action in PRODUCERS.items():
+        err = _raised(action)
+        assert err.code == f"kniffel-cards.{name}", (name, err)
+        entry = E.codes[err.code]
+        assert entry.title and entry.title_pl and entry.title != entry.title_pl
+        detail = entry.detail_pl.format(**err.context)
+        assert "None" not in detail, (name, detail)
+
+
+def test_refusals_seen_in_play_format_their_polish_detail() -> None:
+    """Every refusal met by the scenario helpers formats its Polish detail (no missing context)."""
+    s = position([(1, 3, 6, 6, 6), (1, 2, 3, 4, 5)])
+    for move, code in [
+        (Discard(2), "card-not-in-hand"), (Draw(3), "draw-too-many"), (Score(Box.TWOS, (2,)), "cards-not-in-hand"),
+        (Score(Box.FULL_HOUSE, (1, 3, 6, 6, 6)), "invalid-combination"),
+        (Score(Box.SMALL_STRAIGHT, (1, 3, 6, 6, 6)), "wrong-card-count"),
+        (Score(Box.ONES, (1,), True), "nothing-to-announce"),
+    ]:
+        err = _raised(lambda m=move: E.apply(s, 0, m))
+        assert err.code == f"kniffel-cards.{code}"
+        assert "None" not in E.codes[err.code].detail_pl.format(**err.context)

@@ -1,0 +1,47 @@
+"""The playground (DESIGN 4.7): ``GET /play``, a page that plays, checks and scores every game
+through the public API, served from ``service/static/play/`` (plain JavaScript modules, SVG and
+CSS: no CDN, no build step).
+
+``GET /play/schemas.json`` hands the page the OpenAPI component schemas as JSON (the same
+``build_spec`` that writes ``/openapi.yaml``), so the score-sheet forms are generated from the
+``<Game>Tally`` schemas: one source for their shape.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from flask import Blueprint, Response, send_from_directory
+
+from service.openapi import build_spec
+
+STATIC = Path(__file__).parent / "static" / "play"
+
+bp = Blueprint("play", __name__, static_folder=str(STATIC), static_url_path="/play/static")
+
+
+@bp.get("/play")
+def page() -> Response:
+    response = send_from_directory(STATIC, "index.html", max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@cache
+def _schemas() -> dict:
+    """The component schemas, and for each game the name of its ``tally`` schema (if any)."""
+    spec = build_spec()
+    tallies = {}
+    for path, item in spec["paths"].items():
+        if path.startswith("/v1/games/") and path.endswith("/score"):
+            body = item["post"]["requestBody"]["content"]["application/json"]["schema"]
+            ref = body.get("properties", {}).get("tally", {}).get("$ref", "")
+            if ref:
+                tallies[path.split("/")[3]] = ref.rsplit("/", 1)[-1]
+    return {"schemas": spec["components"]["schemas"], "tallies": tallies}
+
+
+@bp.get("/play/schemas.json")
+def schemas():
+    return _schemas()

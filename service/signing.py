@@ -1,0 +1,76 @@
+"""Signed states: a state the server returned comes back without being re-checked.
+
+Every full state the stateless endpoints return is signed: ``signature`` is an HMAC-SHA256
+(key ``STATE_SIGNING_KEY``, shared by every host; a random key per process when unset) of the
+game id and the state's JSON bytes. A request may send the signature back beside the state.
+When it verifies, the state is byte for byte one this service produced and checked, and the
+engine value made from it is taken from a bounded in-process cache (``STATE_CACHE_SIZE``)
+instead of running the engine's ``from_json`` (which re-checks the meaning of the whole state:
+conservation, turn, history) again. An unsigned, altered or uncached state gets the full check,
+so the referee is exactly as strict; only the repeated work goes.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import orjson
+from flask import current_app
+
+Json = Any
+
+
+class StateSigner:
+    def __init__(self, key: str | None, cache_size: int) -> None:
+        self._key = (key or secrets.token_hex(32)).encode()
+        self._size = cache_size
+        self._cache: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _mac(self, game: str, state_json: Json) -> str:
+        raw = orjson.dumps(state_json)
+        digest = hmac.new(self._key, game.encode() + b"\0" + raw, hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+    def sign(self, game: str, state_json: Json, state: Any) -> str:
+        signature = self._mac(game, state_json)
+        if self._size:
+            with self._lock:
+                self._cache[signature] = state
+                self._cache.move_to_end(signature)
+                while len(self._cache) > self._size:
+                    self._cache.popitem(last=False)
+        return signature
+
+    def trusted(self, game: str, state_json: Json, signature: Any) -> Any | None:
+        """The engine state for a verified signature still in the cache, else ``None``."""
+        if not isinstance(signature, str) or len(signature) != 43:
+            return None
+        with self._lock:
+            state = self._cache.get(signature)
+        if state is None or not hmac.compare_digest(self._mac(game, state_json), signature):
+            return None
+        return state
+
+
+def signer() -> StateSigner:
+    return current_app.extensions["arbiter.signer"]
+
+
+def load_state(binding: Any, req: Json) -> Any:
+    """The engine state of ``req["state"]``: from the cache when ``req["signature"]`` verifies,
+    else shape-checked and read (meaning-checked) by the engine."""
+    state = signer().trusted(binding.engine.game_id, req["state"], req.get("signature"))
+    return state if state is not None else binding.load_state(req["state"])
+
+
+def signed(binding: Any, out: Json, state: Any) -> Json:
+    """``out`` (an envelope with the full ``state``) with its ``signature``."""
+    out["signature"] = signer().sign(binding.engine.game_id, out["state"], state)
+    return out

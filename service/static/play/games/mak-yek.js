@@ -1,0 +1,23 @@
+// Mak-yek: the 8x8 board (row 0 of `board` is rank 8), the men of each seat, draw offers.
+import { h } from "../dom.js";
+import { seatsBar, section } from "./common.js";
+import { squareBoard } from "./squares.js";
+
+export default {
+  render(ctx) {
+    const st = ctx.state;
+    const rows = st.board || [];
+    const ranks = rows.length || 8, files = (rows[0] || "........").length;
+    const count = (ch) => rows.join("").split(ch).length - 1;
+    const pieceAt = (f, r) => {
+      const ch = (rows[ranks - r] || "")[f];
+      return ch === "W" ? "c0" : ch === "B" ? "c1" : null;
+    };
+    return h("div", { class: "board-game" },
+      seatsBar(ctx, (i) => `● ${count(i === 0 ? "W" : "B")}`),
+      squareBoard(ctx, { files, ranks, pieceAt, key: `${rows.join("/")}|${ctx.version}` }),
+      h("div", { class: "zones" },
+        section(ctx.t("no-capture"), h("b", {}, st.plies_since_capture ?? 0)),
+        st.draw_offer !== null && st.draw_offer !== undefined ? section(ctx.t("draw-offer"), h("b", {}, `${ctx.t("seat")} ${st.draw_offer}`)) : null));
+  },
+};

@@ -1,0 +1,110 @@
+"""Browser tests of the playground (DESIGN 4.7): the app served from a thread, Debian's chromium
+driven by Playwright's Python API (the machine cannot download Playwright's own browsers).
+
+Every page a test opens records its JavaScript errors (``console`` errors and ``pageerror``);
+the ``page`` fixture fails the test if any happened. A refused move is an answer, not an error:
+Chromium logs each 4xx/5xx response as "Failed to load resource", so those lines are ignored
+(the test that sends an illegal move checks the refusal on the page instead).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from service.app import create_app
+from service.config import TestConfig
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"]
+ARTIFACTS = Path(__file__).parent / "artifacts"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "browser: drives a real Chromium through Playwright (tests/browser)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if Path(CHROMIUM).exists():
+        return
+    skip = pytest.mark.skip(reason=f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)")
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    """The app with the memory store, served by werkzeug from a thread on a free port."""
+    from werkzeug.serving import make_server
+
+    app = create_app(TestConfig)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Errors(list):
+    """JavaScript errors seen by the pages of one test."""
+
+    def watch(self, page):
+        def on_console(msg):
+            if msg.type == "error" and "Failed to load resource" not in msg.text:
+                self.append(f"console: {msg.text} ({msg.location.get('url', '')}:{msg.location.get('lineNumber', '')})")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda exc: self.append(f"pageerror: {exc}"))
+        return page
+
+
+@pytest.fixture
+def errors():
+    return Errors()
+
+
+@pytest.fixture
+def context(browser):
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    ctx.set_default_timeout(10_000)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def open_page(context, base_url, errors):
+    """open_page(hash="") -> a page on /play that is ready (the catalogue loaded)."""
+
+    def opener(fragment: str = "", ctx=None):
+        page = errors.watch((ctx or context).new_page())
+        page.goto(f"{base_url}/play{('#' + fragment) if fragment else ''}")
+        page.wait_for_selector("body[data-ready='1']")
+        return page
+
+    yield opener
+    assert not errors, "JavaScript errors on the page:\n" + "\n".join(errors)
+
+
+@pytest.fixture(scope="session")
+def artifacts():
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+def pytest_report_header(config):
+    return f"browser tests: chromium at {CHROMIUM} ({'found' if os.path.exists(CHROMIUM) else 'missing'})"
