@@ -197,14 +197,14 @@ def _score_examples(b: GameBinding, ex: Json) -> Json:
     return out
 
 
-def _op(op_id: str, summary: str, request: Json | None, ok: tuple[int, str, Json], errors: tuple[int, ...],
+def _op(op_id: str, summary: str, request: Json | None, ok: tuple[Any, ...], errors: tuple[int, ...],
         tags: list[str], description: str = "", problems: Json = None, codes: Json = None, **extra: Json) -> Json:
     op: dict[str, Json] = {"operationId": op_id, "summary": summary, "tags": tags}
     if description:
         op["description"] = description
     if request is not None:
         op["requestBody"] = {"required": True, **request}
-    status, desc, schema, *example = ok
+    status, desc, schema, *example = ok  # (status, description, schema[, example])
     op["responses"] = {str(status): {"description": desc,
                                      **({} if schema is None else _json(schema, example[0] if example else None))},
                        **_problems(*errors, examples=problems, codes=codes)}
@@ -611,7 +611,7 @@ def _common_paths() -> dict[str, Json]:
             "legal_moves_complete": {"type": "boolean"}, "tally": {"type": "boolean"}},
     }
     sid = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
-    auth = [{"bearer": []}]
+    auth: Json = [{"bearer": []}]
     session = _by_game("Session", "")
     any_move = {"anyOf": [_ref(f"{_prefix(b)}Move") for b in BINDINGS.values()],
                 "description": "a move of the session's game (that game's Move schema)"}
