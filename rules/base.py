@@ -441,6 +441,13 @@ class BaseEngine(Generic[S, M]):
             out.append({"type": "game-over"})
         return out
 
+    def carries_chance(self, move: M) -> bool:
+        """Whether ``move`` names a chance outcome (physical dice) instead of leaving the draw to
+        the state's rng. Sessions refuse such moves: there chance is the server's (DESIGN 4.1).
+        Default: the move has a ``dice`` field that is set (``Roll(dice=(6, 5))``); a game with
+        other chance-carrying moves overrides this."""
+        return getattr(move, "dice", None) is not None
+
     def move_view(self, move: M, actor: int, viewer: int | None) -> Json | None:
         """The move as ``viewer`` may see it in a log; ``None`` hides it entirely."""
         return self.move_to_json(move)

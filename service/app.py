@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import orjson
 from flask import Blueprint, Flask
 from flask.json.provider import JSONProvider
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 
 from service import api, errors, events, ops, play
 from service.config import Config
@@ -19,6 +22,7 @@ def create_app(config: type | None = None, overrides: dict | None = None) -> Fla
     app = Flask(__name__)
     app.config.from_object(config or Config)
     app.config.update(overrides or {})
+    refuse_split_sessions(app.config, worker_processes())
     app.json = OrjsonProvider(app)
     app.extensions["arbiter.store"] = store = make_store(app.config)
     app.extensions["arbiter.signer"] = StateSigner(app.config["STATE_SIGNING_KEY"], app.config["STATE_CACHE_SIZE"])
@@ -28,7 +32,54 @@ def create_app(config: type | None = None, overrides: dict | None = None) -> Fla
     app.register_blueprint(api.bp)
     app.register_blueprint(_docs_assets())
     app.register_blueprint(play.bp)
+    _limit_session_creation(app, store)
     return app
+
+
+def worker_processes() -> int:
+    """How many worker processes serve this app, as far as the process can tell.
+
+    Under gunicorn, its own resolved setting (the command line, ``GUNICORN_CMD_ARGS``, a config
+    file and ``WEB_CONCURRENCY`` all count): gunicorn's application, arbiter or worker object is
+    on the call stack while it loads the app, in the master (``--preload``) or in a worker.
+    Otherwise ``WEB_CONCURRENCY``, which gunicorn and uvicorn both take as their worker count."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        cfg = getattr(frame.f_locals.get("self"), "cfg", None)
+        if type(cfg).__module__ == "gunicorn.config" and hasattr(cfg, "workers"):
+            return int(cfg.workers)
+        frame = frame.f_back
+    return int(os.environ.get("WEB_CONCURRENCY") or 1)
+
+
+def refuse_split_sessions(config, workers: int) -> None:
+    """The memory store lives in one process: with several workers each would hold its own
+    sessions and a seat's move would reach the wrong one. Refuse to start instead."""
+    if workers > 1 and not config.get("REDIS_URL"):
+        # not SystemExit: gunicorn would respawn the worker; any other error in a worker's boot stops gunicorn
+        raise RuntimeError(
+            f"refusing to start: {workers} worker processes with the in-memory session store would split the "
+            "sessions between processes (a session made in one worker is unknown to the others). Set REDIS_URL "
+            "(e.g. redis://127.0.0.1:6379/0) to share sessions between workers, or run one worker process "
+            "(gunicorn --workers 1, WEB_CONCURRENCY=1) with threads."
+        )
+
+
+def _limit_session_creation(app: Flask, store) -> None:
+    """``SESSIONS_PER_MINUTE`` creations per client address (Flask-Limiter), counted in Redis
+    when ``REDIS_URL`` is set. While the session store is known to be down the limit is not
+    consulted (its Redis is the same): the creation fails fast with 503 instead of waiting."""
+    url = app.config.get("REDIS_URL")
+    timeout = app.config["REDIS_TIMEOUT"]
+    limiter = Limiter(
+        get_remote_address, app=app, storage_uri=url or "memory://",
+        storage_options={"socket_timeout": timeout, "socket_connect_timeout": timeout} if url else {},
+        headers_enabled=True, swallow_errors=True, key_prefix="arbiter",
+    )
+    limit = limiter.limit(lambda: f"{app.config['SESSIONS_PER_MINUTE']} per minute",
+                          exempt_when=store.unavailable)
+    app.view_functions["api.create_session"] = limit(api.create_session)  # this app's limiter only
+    app.extensions["arbiter.limiter"] = limiter
 
 
 class OrjsonProvider(JSONProvider):

@@ -1,4 +1,17 @@
-"""Configuration classes; environment variables override the defaults."""
+"""Configuration classes; environment variables override the defaults.
+
+Session limits (DESIGN 4.1), each an environment variable of the same name:
+
+- ``MAX_SESSIONS``: live sessions per store; beyond it ``POST /v1/sessions`` is 503
+  ``session.store-full``.
+- ``SESSIONS_PER_MINUTE``: session creations per client address per minute; beyond it 429
+  ``session.rate-limited`` with ``Retry-After`` (counted in Redis with ``REDIS_URL``, so all
+  workers share the count; in process memory otherwise).
+- ``SESSION_TTL``: seconds a session lives after its last use; ``SESSION_SWEEP_SECONDS``: how
+  often the memory store drops expired sessions.
+- ``REDIS_TIMEOUT``: seconds one Redis call may take; ``REDIS_BACKOFF``: after a failed call,
+  seconds during which session endpoints answer 503 at once instead of asking Redis again.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +22,11 @@ class Config:
     MAX_CONTENT_LENGTH = int(os.environ.get("MAX_BODY_BYTES", 256 * 1024))
     REDIS_URL = os.environ.get("REDIS_URL") or None
     SESSION_TTL = int(os.environ.get("SESSION_TTL", 7 * 24 * 3600))
+    SESSION_SWEEP_SECONDS = float(os.environ.get("SESSION_SWEEP_SECONDS", 60))
+    MAX_SESSIONS = int(os.environ.get("MAX_SESSIONS", 10_000))
+    SESSIONS_PER_MINUTE = int(os.environ.get("SESSIONS_PER_MINUTE", 30))
     REDIS_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", 2.0))
+    REDIS_BACKOFF = float(os.environ.get("REDIS_BACKOFF", 5.0))
     MAX_REPLAY_MOVES = int(os.environ.get("MAX_REPLAY_MOVES", 10_000))
     CORS_ORIGINS = os.environ.get("CORS_ORIGINS", "")  # comma-separated origins; default none
     ACCESS_LOG = os.environ.get("ACCESS_LOG", "1") != "0"  # one JSON line per request
@@ -27,3 +44,4 @@ class TestConfig(Config):
     ACCESS_LOG = False
     REDIS_URL = None
     SESSION_TTL = 3600
+    SESSIONS_PER_MINUTE = 100_000  # the tests create many sessions from one address

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, Response, has_request_context, json, request
+from flask_limiter import RateLimitExceeded
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -20,6 +21,7 @@ from rules.base import (
     NotYourTurn,
     RulesError,
     UnknownGame,
+    excerpt,
 )
 from service import i18n
 
@@ -28,15 +30,20 @@ PROBLEM_JSON = "application/problem+json"
 
 
 class ApiError(Exception):
-    """An HTTP-level refusal that is not a rules matter (sessions, tokens, store)."""
+    """An HTTP-level refusal that is not a rules matter (sessions, tokens, store, limits).
+    ``headers`` go on the response (``Retry-After``, ``WWW-Authenticate``)."""
 
-    def __init__(self, status: int, code: str, title: str, detail: str, **extra) -> None:
+    def __init__(self, status: int, code: str, title: str, detail: str, *, headers: dict | None = None,
+                 **extra) -> None:
         super().__init__(detail)
         self.status, self.code, self.title, self.detail, self.extra = status, code, title, detail, extra
+        self.headers = headers or {}
 
 
 def session_not_found(session_id: str) -> ApiError:
-    return ApiError(404, "session.not-found", "Session not found", f"no session {session_id!r} (it may have expired)")
+    return ApiError(404, "session.not-found", "Session not found",
+                    f"no session {excerpt(session_id)}: it may have expired, or been lost if the session store "
+                    "restarted without persistence")
 
 
 def stale_version(expected: int, actual: int) -> ApiError:
@@ -46,8 +53,20 @@ def stale_version(expected: int, actual: int) -> ApiError:
     )
 
 
-def store_unavailable(detail: str) -> ApiError:
-    return ApiError(503, "session.store-unavailable", "Session store unavailable", detail)
+def store_unavailable(detail: str, retry_after: int = 1) -> ApiError:
+    return ApiError(503, "session.store-unavailable", "Session store unavailable", detail,
+                    headers={"Retry-After": str(max(1, retry_after))})
+
+
+def store_full(limit: int) -> ApiError:
+    return ApiError(503, "session.store-full", "Too many sessions",
+                    f"the server holds its maximum of {limit} live sessions (MAX_SESSIONS): try again later",
+                    headers={"Retry-After": "60"})
+
+
+def too_deep(limit: int) -> ApiError:
+    return ApiError(422, "request.too-deep", "Nested too deeply",
+                    f"the body nests arrays and objects more than {limit} levels deep")
 
 
 # (status, type, title) per rules error class; the most specific class wins.
@@ -75,6 +94,10 @@ def problem_for(exc: Exception) -> dict:
     if isinstance(exc, ValidationError):
         return problem(422, "validation-error", "Invalid request", "the request does not match the schema",
                        code="request.invalid", errors=exc.messages)
+    if isinstance(exc, RateLimitExceeded):
+        return problem(429, "rate-limited", "Too many requests",
+                       f"at most {exc.description} from one client address: wait for Retry-After seconds",
+                       code="session.rate-limited")
     if isinstance(exc, ApiError):
         return problem(exc.status, exc.code.split(".")[-1], exc.title, exc.detail, code=exc.code, **exc.extra)
     if isinstance(exc, HTTPException):
@@ -92,6 +115,8 @@ def respond(body: dict, headers: dict | None = None) -> Response:
     resp.headers["Content-Language"] = lang
     for key, value in (headers or {}).items():
         resp.headers[key] = value
+    if body["status"] == 401:
+        resp.headers.setdefault("WWW-Authenticate", "Bearer")  # RFC 6750: the scheme the token goes in
     return resp
 
 
@@ -105,7 +130,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(ValidationError)
     @app.errorhandler(ApiError)
     def _known(exc: Exception):
-        return respond(problem_for(exc))
+        return respond(problem_for(exc), getattr(exc, "headers", None))
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):

@@ -43,6 +43,7 @@ class Notifier:
         self._waiters: dict[str, set[threading.Event]] = {}
         self._redis = redis_client
         self._listener: threading.Thread | None = None
+        self._subscribed = threading.Event()
         self.open_streams = 0
 
     # -- waking --------------------------------------------------------------------------
@@ -61,7 +62,6 @@ class Notifier:
 
     def wait(self, session_id: str, timeout: float) -> bool:
         """Block until the session moves or ``timeout`` passes; True if woken."""
-        self._ensure_listener()
         event = threading.Event()
         with self._lock:
             self._waiters.setdefault(session_id, set()).add(event)
@@ -77,20 +77,25 @@ class Notifier:
 
     # -- other processes (Redis) -------------------------------------------------------------
 
-    def _ensure_listener(self) -> None:
-        if self._redis is None or (self._listener is not None and self._listener.is_alive()):
+    def ensure_listener(self, timeout: float = 2.0) -> None:
+        """Start the listener of this process (once) and wait until it is subscribed, so a
+        stream that has read the session cannot miss a move published right after."""
+        if self._redis is None:
             return
         with self._lock:
-            if self._listener is not None and self._listener.is_alive():
-                return
-            self._listener = threading.Thread(target=self._listen, name="arbiter-events", daemon=True)
-            self._listener.start()
+            if self._listener is None or not self._listener.is_alive():
+                self._subscribed = threading.Event()
+                self._listener = threading.Thread(target=self._listen, name="arbiter-events", daemon=True)
+                self._listener.start()
+            subscribed = self._subscribed
+        subscribed.wait(timeout)
 
     def _listen(self) -> None:
         while True:
             try:
                 pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(CHANNEL)
+                self._subscribed.set()
                 for message in pubsub.listen():
                     data = message.get("data")
                     if isinstance(data, bytes):
@@ -98,6 +103,7 @@ class Notifier:
                     if isinstance(data, str):
                         self._wake(data)
             except Exception as exc:  # noqa: BLE001 - Redis down: retry; streams still poll at heartbeats
+                self._subscribed.clear()
                 log.warning("event listener lost Redis (%s); retrying", type(exc).__name__)
                 time.sleep(1.0)
 
@@ -155,6 +161,7 @@ def stream(store: Any, bindings: Mapping[str, Any], notifier: Notifier, session_
            last_event_id: str | None, *, heartbeat: float, resume_limit: int, show: Any, seat_of: Any) -> Iterator[bytes]:
     """The event stream of ``token`` on a session: checked before the first byte (401/403/404
     answer as problems), then a snapshot or the missed events, then one event per move."""
+    notifier.ensure_listener()
     record = store.get(session_id)
     seat = seat_of(record, token)
     binding = bindings[record["game"]]

@@ -90,6 +90,7 @@ class GameBinding:
     # -- engine values -> responses --------------------------------------------------
 
     def legal_moves(self, state: Any, seat: int | None) -> Json:
+        self._require_seat(state, seat)
         acting = self.engine.to_act(state)
         if seat is None:
             seat = min(acting) if acting else None
@@ -125,11 +126,17 @@ class GameBinding:
 
     def view(self, state: Any, seat: int | None) -> Json:
         """The state as ``seat`` (``None``: a spectator) may see it; a seat the game lacks is refused."""
+        self._require_seat(state, seat)
+        return {"seat": seat, "state": self.engine.view(state, seat)}
+
+    def _require_seat(self, state: Any, seat: int | None) -> None:
+        """A seat the table lacks is refused (``<game>.no-such-seat``); ``None`` is always fine."""
+        if seat is None:
+            return
         players = len(self.engine.scores(state).totals)
-        if seat is not None and seat >= players:
+        if seat >= players:
             raise InvalidOption(f"{self.engine.game_id}.no-such-seat",
                                 f"seat {seat} is not at this table of {players} (seats 0..{players - 1})", seat=seat)
-        return {"seat": seat, "state": self.engine.view(state, seat)}
 
     def apply(self, state: Any, seat: int, move: Any) -> tuple[Any, list[Json]]:
         new = self.engine.apply(state, seat, move)

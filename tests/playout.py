@@ -22,7 +22,7 @@ KIND_WEIGHTS: dict[str, dict[str, float]] = {
     "canasta": {"ask-partner": 0.2},
     "backgammon": {"resign": 0.02},
 }
-PLAYOUT_OPTIONS: dict[str, dict] = {"northcott": {"variant": "dice"}}
+PLAYOUT_OPTIONS: dict[str, dict] = {"northcott": {"variant": "dice"}, "canasta": {"target_score": 5000}}
 ENDLESS_VARIANTS: dict[str, dict] = {"northcott": {"variant": "classic"}}
 
 

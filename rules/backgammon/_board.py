@@ -1,4 +1,4 @@
-"""Board model (spec §5.2): per-seat counts in each seat's own numbering.
+"""Board model (docs/rules/backgammon.md §2): per-seat counts in each seat's own numbering.
 
 A side is a tuple of 26 counts: index 0 borne off, 1..24 the points, 25 the bar. A seat's
 point ``p`` is the other seat's point ``25 - p``.
@@ -10,12 +10,12 @@ BAR = 25
 OFF = 0
 CHECKERS = 15
 
-# 2 on the 24-point, 5 on the 13, 3 on the 8, 5 on the 6 (§5.3).
+# 2 on the 24-point, 5 on the 13, 3 on the 8, 5 on the 6 (docs/rules/backgammon.md §3).
 START: tuple[int, ...] = tuple({24: 2, 13: 5, 8: 3, 6: 5}.get(i, 0) for i in range(26))
 
 
 def pips(side: tuple[int, ...]) -> int:
-    """Pip count: sum of point x checkers, the bar counting 25 (§5.2)."""
+    """Pip count: sum of point x checkers, the bar counting 25 (docs/rules/backgammon.md §2)."""
     return sum(i * side[i] for i in range(1, 26))
 
 
@@ -42,7 +42,7 @@ def overlap(a: tuple[int, ...], b: tuple[int, ...]) -> int:
 
 
 def gammon_level(loser: tuple[int, ...]) -> int:
-    """1 single, 2 gammon, 3 backgammon for the loser's side when the winner is all off (§5.5)."""
+    """1 single, 2 gammon, 3 backgammon for the loser's side when the winner is all off (docs/rules/backgammon.md §5)."""
     if loser[OFF]:
         return 1
     if loser[BAR] or any(loser[p] for p in range(19, 25)):

@@ -1,4 +1,4 @@
-"""Doubling cube, results and match bookkeeping (spec §5.5, §5.6; rulings B-3, B-5).
+"""Doubling cube, results and match bookkeeping (docs/rules/backgammon.md §5-§7).
 
 Pure helpers over plain values, shared by the engine and the score-sheet tally.
 """
@@ -29,7 +29,7 @@ def game_points(level: int, cube: int, turned: bool, money: bool, jacoby: bool) 
 
 
 def next_crawford(length: int, rule: bool, score: tuple[int, int], crawford: bool, post: bool) -> tuple[bool, bool]:
-    """(crawford, post_crawford) for the next game of a match (§5.6).
+    """(crawford, post_crawford) for the next game of a match (docs/rules/backgammon.md §7).
 
     The first time a player reaches ``length - 1`` the next game is the Crawford game (no
     cube); every game after it is post-Crawford. There is one Crawford game per match.

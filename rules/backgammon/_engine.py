@@ -11,19 +11,19 @@ from functools import lru_cache
 from rules.base import (
     BaseEngine,
     IllegalMove,
-    InvalidOption,
     Json,
     NextRound,
     Option,
     Outcome,
     Rng,
     ScoreReport,
-    require,
 )
 
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
-from ._cube import CUBE_LIMIT, LEVELS, effective_max, game_points, is_log2, next_crawford
+from ._codes import CODES
+from ._records import RECORD_CODES
+from ._cube import LEVELS, effective_max, game_points, next_crawford
 from ._moves import generate, result_of
 
 GAME_ID = "backgammon"
@@ -32,26 +32,34 @@ _MAX_SCORE = 9999
 
 OPTIONS: Mapping[str, Option] = {
     "opening_roll": Option(
-        "use", "B-1: the higher opening roller plays both opening dice ('use'), or rolls two dice afresh ('reroll')",
+        "use", "docs/rules/backgammon.md §3: the higher opening roller plays both opening dice ('use'), or rolls "
+        "two dice afresh ('reroll')",
         choices=("use", "reroll"),
     ),
     "match_length": Option(
-        0, "match play to N points; 0 is a single (money) game", type="integer", minimum=0, maximum=_MAX_MATCH,
+        0, "docs/rules/backgammon.md §7: match play to N points; 0 is a single (money) game", type="integer", minimum=0, maximum=_MAX_MATCH,
     ),
     "cube": Option(
-        "auto", "B-3: the doubling cube; 'auto' is off in a single game and on in match play",
+        "auto", "docs/rules/backgammon.md §6.1: the doubling cube; 'auto' is off in a single game and on in match play",
         choices=("auto", "on", "off"),
     ),
-    "crawford": Option(True, "B-3: the Crawford rule in match play (one Crawford game, no cube in it)", type="boolean"),
-    "jacoby": Option(False, "money play: gammons and backgammons count single unless the cube was turned", type="boolean"),
-    "beaver": Option(False, "money play: a player doubled may beaver (redouble at once, keeping the cube)", type="boolean"),
+    "crawford": Option(True, "docs/rules/backgammon.md §7: the Crawford rule in match play (one Crawford game, no cube "
+                       "in it)", type="boolean"),
+    "jacoby": Option(False, "docs/rules/backgammon.md §6.4: money play: gammons and backgammons count single unless "
+                     "the cube was turned", type="boolean"),
+    "beaver": Option(False, "docs/rules/backgammon.md §6.2: money play: a player doubled may beaver (redouble at once, "
+                     "keeping the cube)", type="boolean"),
+    "raccoon": Option(False, "docs/rules/backgammon.md §6.3: money play with beavers: a player beavered may raccoon "
+                      "(redouble the beaver at once)",
+                      type="boolean"),
     "automatic_doubles": Option(
-        False, "money play with the cube: each tie of the opening roll doubles the cube, which stays in the middle "
-        "(up to max_cube)", type="boolean",
+        False, "docs/rules/backgammon.md §6.5: money play with the cube: each tie of the opening roll doubles the "
+        "cube, which stays in the middle (up to max_cube)", type="boolean",
     ),
     "max_cube": Option(
-        0, "the highest cube value allowed (a power of two); 0 is no limit (2**15, the Match ID's limit)",
-        type="integer", minimum=0, maximum=CUBE_LIMIT,
+        0, "docs/rules/backgammon.md §6.6: the highest cube value allowed (a power of two); 0 is no limit (2**15, "
+        "the Match ID's limit)",
+        choices=(0, *(1 << k for k in range(16))),
     ),
 }
 
@@ -107,6 +115,11 @@ class Beaver:
 
 
 @dataclass(frozen=True, slots=True)
+class Raccoon:
+    kind = "raccoon"
+
+
+@dataclass(frozen=True, slots=True)
 class Resign:
     level: str = "single"
     kind = "resign"
@@ -122,9 +135,9 @@ class RejectResignation:
     kind = "reject-resignation"
 
 
-Move = Roll | Play | Double | Take | Drop | Beaver | Resign | AcceptResignation | RejectResignation | NextRound
-_SIMPLE = {c.kind: c for c in (Double, Take, Drop, Beaver, AcceptResignation, RejectResignation, NextRound)}
-MOVE_KINDS = ("roll", "move", "double", "take", "drop", "beaver", "resign", "accept-resignation",
+Move = Roll | Play | Double | Take | Drop | Beaver | Raccoon | Resign | AcceptResignation | RejectResignation | NextRound
+_SIMPLE = {c.kind: c for c in (Double, Take, Drop, Beaver, Raccoon, AcceptResignation, RejectResignation, NextRound)}
+MOVE_KINDS = ("roll", "move", "double", "take", "drop", "beaver", "raccoon", "resign", "accept-resignation",
               "reject-resignation", "next-round")
 
 
@@ -157,10 +170,11 @@ class State:
     score: tuple[int, int]
     crawford: bool
     post_crawford: bool
-    game: int
+    round: int  # the game of the match, 1-based
     result: Result | None
     rng: Rng
-    beavered: bool = False  # ``1 - turn`` beavered: ``turn`` (the doubler) takes or drops the redouble
+    beavered: bool = False  # ``1 - turn`` beavered: ``turn`` (the doubler) takes, drops or raccoons the redouble
+    raccooned: bool = False  # ``turn`` raccooned the beaver: ``1 - turn`` (the beaverer) takes or drops
 
     def opt(self, name: str) -> Json:
         for key, value in self.options:
@@ -197,7 +211,12 @@ def _mover(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return state.sides[t], state.sides[1 - t]
 
 
-def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, int], ...], text: str) -> tuple[list[int], int]:
+def _text(move: Play) -> str:
+    """How a play was written, for messages: its notation, or its steps."""
+    return move.notation if move.notation is not None else str([list(h) for h in move.steps])
+
+
+def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, int], ...], move: Play) -> tuple[list[int], int]:
     """Apply submitted hops, highest source first: (mover's 26 counts, bitmask of points hit).
 
     The order a play is written in does not matter (``13/10 bar/20`` is ``bar/20 13/10``):
@@ -207,28 +226,72 @@ def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, 
     failure in every order. Raises for a hop that moves no checker, lands on a blocked
     point, leaves a checker on the bar or bears off too early; the dice are checked
     afterwards by comparing the result with the legal results.
+
+    A hop may span several dice (``13/3`` with 6-4, ``8/off`` with 6-2): it is legal exactly
+    when some stepwise form of it is (docs/rules/backgammon.md §4.6), which the comparison of
+    results decides. So "bears off too early" is judged on the end position: a bear-off is
+    refused here only when a checker is still outside the home board after the whole play
+    (checkers only move forward, so it was outside all along). A hit on a point the hop only
+    passes over is not made: it is written as a landing (``5/4*/off``), as GNU BG writes it.
     """
     hops = sorted(hops, key=lambda hop: -hop[0])
     m, o = mover_lists(me, other)
     hits = 0
+    bear_off = None
     for src, dst in hops:
         if not 1 <= src <= 25 or not 0 <= dst <= 24 or dst >= src:
-            raise IllegalMove(f"{GAME_ID}.bad-step", f"step {_hop(src, dst)} in {text!r} does not move forward (bar is 25, off is 0)")
+            raise IllegalMove(f"{GAME_ID}.bad-step", f"step {_hop(src, dst)} in {nt.show(_text(move))} does not move "
+                              "forward (bar is 25, off is 0)", got=[src, dst])
         if not m[src]:
-            raise IllegalMove(f"{GAME_ID}.no-checker", f"no checker of yours on {nt._name(src)} for step {_hop(src, dst)} in {text!r}")
+            raise IllegalMove(f"{GAME_ID}.no-checker", f"no checker of yours on {nt._name(src)} for step "
+                              f"{_hop(src, dst)} in {nt.show(_text(move))}", point=nt._name(src))
         if m[BAR] and src != BAR:
-            raise IllegalMove(f"{GAME_ID}.must-enter-from-bar", f"step {_hop(src, dst)} in {text!r}: a checker on the bar must enter first")
+            raise IllegalMove(f"{GAME_ID}.must-enter-from-bar", f"step {_hop(src, dst)} in {nt.show(_text(move))}: "
+                              "a checker on the bar must enter first")
         if dst:
             if o[dst] > 1:
-                raise IllegalMove(f"{GAME_ID}.blocked-point", f"step {_hop(src, dst)} in {text!r}: point {dst} holds {o[dst]} opposing checkers")
+                raise IllegalMove(f"{GAME_ID}.blocked-point", f"step {_hop(src, dst)} in {nt.show(_text(move))}: "
+                                  f"point {dst} holds {o[dst]} opposing checkers", point=dst)
             if o[dst] == 1:
                 o[dst] = 0
                 hits |= 1 << dst
-        elif any(m[p] for p in range(7, 26)):
-            raise IllegalMove(f"{GAME_ID}.cannot-bear-off", f"step {_hop(src, dst)} in {text!r}: not all your checkers are home")
+        elif bear_off is None:
+            bear_off = (src, dst)
         m[src] -= 1
         m[dst] += 1
+    if bear_off is not None and any(m[p] for p in range(7, 26)):
+        raise IllegalMove(f"{GAME_ID}.cannot-bear-off", f"step {_hop(*bear_off)} in {nt.show(_text(move))}: "
+                          "not all your checkers are home", point=bear_off[0])
     return m, hits
+
+
+def _dice_fit(hops: tuple[tuple[int, int], ...], dice: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The dice a play's hops would use, fewest first, or None when the rolled dice cannot make them.
+
+    Each hop takes one or more dice of its own: their sum is its distance, or for a bear-off
+    at least the distance with every die but the last falling short of it (the last die
+    bears off from a lower point, docs/rules/backgammon.md §4.3). ``24/19`` with 6-4 cannot be made (dice-mismatch);
+    ``24/18`` can, with one die of two (must-use-all-dice).
+    """
+    if not hops:
+        return ()
+    (src, dst), rest = hops[0], hops[1:]
+    need = src - dst
+    best: tuple[int, ...] | None = None
+    seen = set()
+    for mask in range(1, 1 << len(dice)):
+        part = tuple(d for i, d in enumerate(dice) if mask >> i & 1)
+        left = tuple(d for i, d in enumerate(dice) if not mask >> i & 1)
+        if (part, left) in seen:
+            continue
+        seen.add((part, left))
+        total = sum(part)
+        if total != need and not (dst == 0 and total > need and total - max(part) < need):
+            continue
+        tail = _dice_fit(rest, left)
+        if tail is not None and (best is None or len(part) + len(tail) < len(best)):
+            best = (*part, *tail)
+    return best
 
 
 def _hop(src: int, dst: int) -> str:
@@ -255,17 +318,16 @@ class Backgammon(BaseEngine[State, Move]):
     options = OPTIONS
     move_kinds = MOVE_KINDS
     legal_moves_complete = True
+    codes = {**CODES, **RECORD_CODES}
 
     # -- creation ------------------------------------------------------------------
 
     def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         opts = dict(options)
-        if opts["max_cube"] and not is_log2(opts["max_cube"]):
-            raise InvalidOption("options.bad-value", f"option 'max_cube' must be 0 or a power of two, got {opts['max_cube']!r}")
         state = State(
             options=tuple(sorted(opts.items())), sides=(START, START), phase=Phase.OPENING, turn=None, dice=(),
             cube=1, owner=None, offered=False, resign=0, score=(0, 0), crawford=False, post_crawford=False,
-            game=1, result=None, rng=rng,
+            round=1, result=None, rng=rng,
         )
         if setup is None:
             return state
@@ -288,7 +350,7 @@ class Backgammon(BaseEngine[State, Move]):
             return frozenset((0, 1))
         if state.beavered:
             return frozenset((state.turn,))
-        if state.offered or state.resign:
+        if state.offered or state.resign or state.raccooned:
             return frozenset((1 - state.turn,))
         return frozenset((state.turn,))
 
@@ -314,6 +376,10 @@ class Backgammon(BaseEngine[State, Move]):
     def _may_beaver(self, state: State) -> bool:
         return _money(state) and state.opt("beaver") and state.cube * 4 <= effective_max(state.opt("max_cube"))
 
+    def _may_raccoon(self, state: State) -> bool:
+        return (_money(state) and state.opt("beaver") and state.opt("raccoon")
+                and state.cube * 4 <= effective_max(state.opt("max_cube")))
+
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if seat not in self.to_act(state):
             return []
@@ -323,6 +389,8 @@ class Backgammon(BaseEngine[State, Move]):
         if phase is Phase.OPENING:
             return [Roll()]
         if state.beavered:
+            return [Take(), Drop(), *([Raccoon()] if self._may_raccoon(state) else [])]
+        if state.raccooned:
             return [Take(), Drop()]
         if state.offered:
             return [Take(), Drop(), *([Beaver()] if self._may_beaver(state) else [])]
@@ -340,104 +408,151 @@ class Backgammon(BaseEngine[State, Move]):
         self.check_turn(state, seat)
         kind = move.kind
         phase = state.phase
+        if phase is Phase.MOVE and kind == "move" and not state.resign:  # the hot path first
+            self._check_play(state, move)
+            return
         if phase is Phase.OVER:
-            require(kind == "next-round", IllegalMove, f"{GAME_ID}.round-over",
-                    f"the game is over; only 'next-round' is possible, got {kind!r}")
+            if kind != "next-round":
+                raise IllegalMove(f"{GAME_ID}.round-over",
+                                  f"the game is over; only 'next-round' is possible, got {nt.show(kind)}", got=kind)
             return
         if state.beavered:
-            require(kind in ("take", "drop"), IllegalMove, f"{GAME_ID}.beaver-pending",
-                    f"seat {1 - state.turn} beavered: take the cube at {state.cube * 2} or drop ({state.cube} points)"
-                    f"{' (raccoons are not supported)' if kind == 'beaver' else ''}, got {kind!r}")
+            if kind not in ("take", "drop", "raccoon"):
+                raise IllegalMove(f"{GAME_ID}.beaver-pending",
+                                  f"seat {1 - state.turn} beavered: take the cube at {state.cube * 2}, drop "
+                                  f"({state.cube} points) or raccoon, got {nt.show(kind)}", seat=1 - state.turn, got=kind)
+            if kind == "raccoon":
+                if not state.opt("raccoon"):
+                    raise IllegalMove(f"{GAME_ID}.raccoon-not-allowed", "raccoons are a money-play option and are not enabled")
+                if not self._may_raccoon(state):
+                    raise IllegalMove(f"{GAME_ID}.max-cube", f"a raccoon would put the cube at {state.cube * 4}, "
+                                      "above the maximum", got=state.cube * 4)
+            return
+        if state.raccooned:
+            if kind not in ("take", "drop"):
+                raise IllegalMove(f"{GAME_ID}.raccoon-pending",
+                                  f"seat {state.turn} raccooned: take the cube at {state.cube * 2} or drop "
+                                  f"({state.cube} points), got {nt.show(kind)}", seat=state.turn, got=kind)
             return
         if state.offered:
-            require(kind in ("take", "drop", "beaver"), IllegalMove, f"{GAME_ID}.double-pending",
-                    f"a double to {state.cube * 2} is offered: take, drop or beaver, got {kind!r}")
+            if kind not in ("take", "drop", "beaver"):
+                raise IllegalMove(f"{GAME_ID}.double-pending", f"a double to {state.cube * 2} is offered: take, drop "
+                                  f"or beaver, got {nt.show(kind)}", expected=state.cube * 2, got=kind)
             if kind == "beaver":
-                require(_money(state) and bool(state.opt("beaver")), IllegalMove, f"{GAME_ID}.beaver-not-allowed",
-                        "beavers are a money-play option and are not enabled")
-                require(self._may_beaver(state), IllegalMove, f"{GAME_ID}.max-cube",
-                        f"a beaver would put the cube at {state.cube * 4}, above the maximum")
+                if not (_money(state) and state.opt("beaver")):
+                    raise IllegalMove(f"{GAME_ID}.beaver-not-allowed", "beavers are a money-play option and are not enabled")
+                if not self._may_beaver(state):
+                    raise IllegalMove(f"{GAME_ID}.max-cube", f"a beaver would put the cube at {state.cube * 4}, "
+                                      "above the maximum", got=state.cube * 4)
             return
         if state.resign:
-            require(kind in ("accept-resignation", "reject-resignation"), IllegalMove, f"{GAME_ID}.resignation-pending",
-                    f"a resignation ({_level_name(state.resign)}) is offered: accept or reject it, got {kind!r}")
+            if kind not in ("accept-resignation", "reject-resignation"):
+                raise IllegalMove(f"{GAME_ID}.resignation-pending", f"a resignation ({_level_name(state.resign)}) is "
+                                  f"offered: accept or reject it, got {nt.show(kind)}", seat=state.turn, got=kind)
             return
         if kind == "next-round":
             raise IllegalMove(f"{GAME_ID}.round-not-over", "the game is not over: 'next-round' is not possible")
-        if kind in ("take", "drop", "beaver"):
-            raise IllegalMove(f"{GAME_ID}.no-double-offered", f"no double is offered: {kind!r} is not possible")
+        if kind in ("take", "drop", "beaver", "raccoon"):
+            raise IllegalMove(f"{GAME_ID}.no-double-offered", f"no double is offered: {nt.show(kind)} is not possible",
+                              got=kind)
         if kind in ("accept-resignation", "reject-resignation"):
-            raise IllegalMove(f"{GAME_ID}.no-resignation-offered", f"no resignation is offered: {kind!r} is not possible")
+            raise IllegalMove(f"{GAME_ID}.no-resignation-offered",
+                              f"no resignation is offered: {nt.show(kind)} is not possible", got=kind)
         if phase is Phase.OPENING:
-            require(kind == "roll", IllegalMove, f"{GAME_ID}.opening-roll",
-                    f"the game starts with the opening roll (one die each), got {kind!r}")
+            if kind != "roll":
+                raise IllegalMove(f"{GAME_ID}.opening-roll",
+                                  f"the game starts with the opening roll (one die each), got {nt.show(kind)}", got=kind)
             self._check_dice(move)
             return
         if kind == "resign":
-            require(move.level in LEVELS, IllegalMove, f"{GAME_ID}.bad-resign-level",
-                    f"resign level must be one of {list(LEVELS)}, got {move.level!r}")
+            if move.level not in LEVELS:
+                raise IllegalMove(f"{GAME_ID}.bad-resign-level",
+                                  f"resign level must be one of {list(LEVELS)}, got {nt.show(move.level)}", got=move.level)
             return
         if phase is Phase.ROLL:
             if kind == "double":
                 refusal = self.may_double(state, seat)
                 if refusal is not None:
-                    raise IllegalMove(f"{GAME_ID}.{refusal}", _DOUBLE_REFUSALS[refusal].format(cube=state.cube, owner=state.owner))
+                    raise IllegalMove(f"{GAME_ID}.{refusal}",
+                                      _DOUBLE_REFUSALS[refusal].format(cube=state.cube, owner=state.owner),
+                                      **({"seat": state.owner} if refusal == "not-cube-owner" else {}),
+                                      **({"got": state.cube * 2} if refusal == "max-cube" else {}))
                 return
-            require(kind == "roll", IllegalMove, f"{GAME_ID}.must-roll",
-                    f"roll the dice (or double, or resign) before moving, got {kind!r}")
+            if kind != "roll":
+                raise IllegalMove(f"{GAME_ID}.must-roll",
+                                  f"roll the dice (or double, or resign) before moving, got {nt.show(kind)}", got=kind)
             self._check_dice(move)
             return
         # phase MOVE
         if kind == "double":
             raise IllegalMove(f"{GAME_ID}.double-after-roll", "a double is offered before rolling, not after")
-        require(kind == "move", IllegalMove, f"{GAME_ID}.must-move",
-                f"the dice {list(state.dice)} are rolled: play them, got {kind!r}")
+        if kind != "move":
+            raise IllegalMove(f"{GAME_ID}.must-move", f"the dice {list(state.dice)} are rolled: play them, "
+                              f"got {nt.show(kind)}", got=kind)
         self._check_play(state, move)
 
     @staticmethod
     def _check_dice(move: Roll) -> None:
-        if move.dice is not None:
-            require(len(move.dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in move.dice),
-                    IllegalMove, f"{GAME_ID}.bad-dice", f"dice must be two numbers 1-6, got {list(move.dice)!r}")
+        if move.dice is not None and not (
+                len(move.dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in move.dice)):
+            raise IllegalMove(f"{GAME_ID}.bad-dice", f"dice must be two numbers 1-6, got {nt.show(list(move.dice))}",
+                              got=list(move.dice))
 
     def _check_play(self, state: State, move: Play) -> None:
         me, other = _mover(state)
         d1, d2 = state.dice
         used, plays = _plays(me, other, d1, d2)
-        text = move.notation if move.notation is not None else str([list(h) for h in move.steps])
         if not plays:
-            require(not move.steps, IllegalMove, f"{GAME_ID}.no-legal-play",
-                    f"nothing can be played with {d1}-{d2}: the turn is forfeited (send an empty move), got {text!r}")
+            if move.steps:
+                raise IllegalMove(f"{GAME_ID}.no-legal-play", f"nothing can be played with {d1}-{d2}: the turn is "
+                                  f"forfeited (send an empty move), got {nt.show(_text(move))}", expected=[d1, d2])
             return
         if not move.steps:
             raise IllegalMove(f"{GAME_ID}.must-move", f"{d1}-{d2} can be played: an empty move is not allowed")
-        m, hits = _replay(me, other, move.steps, text)
+        try:
+            m, hits = _replay(me, other, move.steps, move)
+        except IllegalMove as err:
+            # the dice come first: a hop no rolled die makes is a dice mismatch wherever it lands
+            dice = (d1,) * 4 if d1 == d2 else (d1, d2)
+            if err.code != f"{GAME_ID}.bad-step" and _dice_fit(tuple(sorted(move.steps)), dice) is None:
+                raise IllegalMove(f"{GAME_ID}.dice-mismatch", f"{nt.show(_text(move))} cannot be made with the dice "
+                                  f"{d1}-{d2}", expected=[d1, d2]) from None
+            raise
         if move.notation is not None:
             marks = nt.parse_play(move.notation)[1]
-            wrong = sorted(p for p in marks if not hits >> p & 1)
-            require(not wrong, IllegalMove, f"{GAME_ID}.no-hit-there",
-                    f"{text!r} marks a hit on {wrong} but no blot is hit there")
+            if marks:
+                wrong = sorted(p for p in marks if not hits >> p & 1)
+                if wrong:
+                    raise IllegalMove(f"{GAME_ID}.no-hit-there",
+                                      f"{nt.show(_text(move))} marks a hit on {wrong} but no blot is hit there", got=wrong)
         if (tuple(m), hits) in _results(me, other, d1, d2):
             return
-        raise IllegalMove(*self._diagnose(state, move.steps, used, plays, text))
+        code, message, context = self._diagnose(state, move.steps, used, plays, _text(move), m)
+        raise IllegalMove(code, message, **context)
 
-    def _diagnose(self, state: State, hops, used: int, plays: list, text: str) -> tuple[str, str]:
+    def _diagnose(self, state: State, hops, used: int, plays: list, text: str, end: list[int]) -> tuple[str, str, dict]:
+        """The code of a refused play: dice it cannot be made of, the larger die, too few dice, or other."""
         d1, d2 = state.dice
         dice = [d1] * 4 if d1 == d2 else [d1, d2]
-        distances = [s - t for s, t in hops]
         legal = sorted(nt.format_play(v) for v in plays)
         shown = ", ".join(legal[:6]) + (" ..." if len(legal) > 6 else "")
-        if sum(distances) > sum(dice) or (len(hops) > len(dice) and d1 != d2):
-            return f"{GAME_ID}.dice-mismatch", f"{text!r} moves {sum(distances)} pips in {len(hops)} steps; the dice are {d1}-{d2}"
-        if d1 != d2 and used == 1 and all(x == min(d1, d2) for x in distances) and any(
+        fit = _dice_fit(tuple(sorted(hops)), tuple(dice))
+        if fit is None:
+            return f"{GAME_ID}.dice-mismatch", f"{nt.show(text)} cannot be made with the dice {d1}-{d2}", {
+                "expected": [d1, d2]}
+        if d1 != d2 and used == 1 and fit == (min(d1, d2),) and any(
             s - t >= max(d1, d2) or t == 0 for steps in plays for s, t, _ in steps
         ):
-            return f"{GAME_ID}.must-use-larger-die", f"{text!r}: only one die can be played, and it must be the larger ({max(d1, d2)}); legal: {shown}"
-        pips_needed = sum(dice[:used])
-        if sum(distances) < pips_needed and len(hops) <= used and not any(t == 0 for _, t in hops):
+            return f"{GAME_ID}.must-use-larger-die", (f"{nt.show(text)}: only one die can be played, and it must be "
+                                                      f"the larger ({max(d1, d2)}); legal: {shown}"), {"expected": max(d1, d2)}
+        # a bear-off past a checker still standing higher is wrong in itself, not a die short
+        overshot = any(t == 0 and any(end[p] for p in range(s + 1, 7)) for s, t in hops)
+        if len(fit) < used and not overshot:
             word = "both dice" if used == 2 else f"{used} dice"
-            return f"{GAME_ID}.must-use-all-dice", f"{text!r} does not use {word}, which can be played; legal: {shown}"
-        return f"{GAME_ID}.illegal-play", f"{text!r} is not a legal play of {d1}-{d2}; legal: {shown}"
+            return f"{GAME_ID}.must-use-all-dice", f"{nt.show(text)} does not use {word}, which can be played; legal: {shown}", {
+                "expected": used, "got": len(fit)}
+        return f"{GAME_ID}.illegal-play", f"{nt.show(text)} is not a legal play of {d1}-{d2}; legal: {shown}", {
+            "expected": [d1, d2]}
 
     # -- transitions ---------------------------------------------------------------
 
@@ -450,15 +565,21 @@ class Backgammon(BaseEngine[State, Move]):
         if kind == "double":
             return dataclasses.replace(state, offered=True)
         if kind == "take":
-            if state.beavered:  # the doubler takes the beaver: the beaverer keeps the cube
-                return dataclasses.replace(state, beavered=False, cube=state.cube * 2)
+            if state.beavered or state.raccooned:  # a beaver or raccoon taken: the beaverer keeps the cube
+                return dataclasses.replace(state, beavered=False, raccooned=False, cube=state.cube * 2)
             return dataclasses.replace(state, offered=False, cube=state.cube * 2, owner=1 - state.turn)
         if kind == "beaver":
             # take and redouble at once, keeping the cube; the doubler takes or drops the redouble
             return dataclasses.replace(state, offered=False, beavered=True, cube=state.cube * 2, owner=1 - state.turn)
+        if kind == "raccoon":
+            # the doubler takes the beaver and redoubles at once; as in GNU BG the beaverer keeps the
+            # cube (it is owned by the player not on roll), and takes or drops the raccoon
+            return dataclasses.replace(state, beavered=False, raccooned=True, cube=state.cube * 2)
         if kind == "drop":
             if state.beavered:  # a dropped beaver: the beaverer wins the cube as it stood before the beaver
                 return self._finish(state, 1 - state.turn, "drop", 1, state.cube)
+            if state.raccooned:  # a dropped raccoon: the raccooner wins the cube as it stood before it
+                return self._finish(state, state.turn, "drop", 1, state.cube)
             return self._finish(state, state.turn, "drop", 1, state.cube)
         if kind == "resign":
             return dataclasses.replace(state, resign=LEVELS.index(move.level) + 1)
@@ -508,7 +629,8 @@ class Backgammon(BaseEngine[State, Move]):
         score = list(state.score)
         score[winner] = min(_MAX_SCORE, score[winner] + points)
         return dataclasses.replace(
-            state, phase=Phase.OVER, dice=(), offered=False, beavered=False, resign=0, score=tuple(score),
+            state, phase=Phase.OVER, dice=(), offered=False, beavered=False, raccooned=False, resign=0,
+            score=tuple(score),
             result=Result(winner, how, level, state.cube, k, points),
         )
 
@@ -517,7 +639,7 @@ class Backgammon(BaseEngine[State, Move]):
                                        state.crawford, state.post_crawford)
         return dataclasses.replace(
             state, sides=(START, START), phase=Phase.OPENING, turn=None, dice=(), cube=1, owner=None,
-            offered=False, resign=0, crawford=crawford, post_crawford=post, game=state.game + 1, result=None,
+            offered=False, resign=0, crawford=crawford, post_crawford=post, round=state.round + 1, result=None,
         )
 
     # -- results -------------------------------------------------------------------

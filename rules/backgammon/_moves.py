@@ -1,4 +1,4 @@
-"""Full-turn play generation (spec §5.4): the hot path.
+"""Full-turn play generation (docs/rules/backgammon.md §4): the hot path.
 
 Boards here are seen from the side on roll (the *mover*): ``me`` is a list of 26 counts in
 the mover's own numbering, ``me[0]`` borne off, ``me[1..24]`` the points, ``me[25]`` the
@@ -13,7 +13,7 @@ last sub-move of a play is never applied for real: its result key is built direc
 result key is the mover's 26 counts plus the bitmask of points hit, so a position reached
 by several orders is kept once, with the first sequence that reached it.
 
-Sub-move legality (§5.4): with a checker on the bar only entries; the target must hold at
+Sub-move legality (docs/rules/backgammon.md §4.1-§4.3): with a checker on the bar only entries; the target must hold at
 most one opposing checker (one is hit); bearing off only with every checker home (far
 point <= 6); a die larger than the distance bears off only from the highest point.
 """
@@ -33,8 +33,10 @@ def generate(me: list[int], opp: list[int], d1: int, d2: int) -> tuple[int, list
     Returns ``(dice_used, plays)``: ``plays`` holds one step sequence per distinct resulting
     position (:func:`result_of` gives the position); an empty list when
     nothing can be played (the turn is forfeited). Plays use as many dice as possible; when
-    only one die of a non-double can be used, the larger one if it can be (§5.4 steps 3-4).
-    A play that bears off the last checker counts as using every die (the game is over).
+    only one die of a non-double can be used, the larger one if it can be (docs/rules/backgammon.md §4.4-§4.5).
+    A play that bears off the last checker counts the dice it used: with 6-1 a last checker
+    on 5 and a blot on 4 must play 5/4*/off, not 5/off (as GNU BG). With doubles every way
+    of bearing off the last checkers reaches one position (each checker's path is forced).
     """
     board = me  # scratch: every change is undone before returning
     occ = [p for p in range(25, 0, -1) if me[p]]
@@ -99,10 +101,12 @@ def _two(me: list[int], opp: list[int], x: int, y: int, far: int, occ: list[int]
         nf = far
         while nf and not me[nf]:
             nf -= 1
-        if nf == 0:  # the last checker is off: the game is over (every die counts as used)
-            key = (s, 0, 0)
-            if key not in full:
-                full[key] = ((s, t, hit),)
+        if nf == 0:  # the last checker is off with one die: a play of both dice (say, hitting on
+            # the way, 5/4*/off with 6-1) beats it (docs/rules/backgammon.md §4.4), as in GNU BG
+            if not full:
+                key = (s, 0, 0)
+                if key not in single:
+                    single[key] = ((s, t, hit),)
         else:
             moved = False
             if me[BAR]:

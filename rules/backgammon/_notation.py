@@ -1,17 +1,19 @@
-"""Notations (spec §5.7): standard play notation, GNU BG Position ID and Match ID, XGID.
+"""Notations (docs/rules/backgammon.md §4.6, §9): standard play notation, GNU BG Position ID and Match ID, XGID.
 
 Play notation: whitespace-separated checker paths ``13/7/3``, ``24/18*/15``, ``bar/20``,
 ``6/off``, with ``*`` after a point where a blot was hit and ``(n)`` for a path played by
 ``n`` checkers (``8/5(2)``). Points are in the mover's own numbering.
 
-Position ID (§5.7, orientation caveat verified against gnubg-nn): the side **not on roll**
+Position ID (§9.1, orientation verified against gnubg-nn): the side **not on roll**
 is encoded first, then the side on roll; for each, points 1..24 then the bar in its own
 numbering, one ``1`` bit per checker and a ``0`` after each point; 80 bits little-endian,
 Base64 without padding (14 characters).
 
-Match ID: 66 bits little-endian (cube log2 4, owner 2, on roll 1, Crawford 1, game state 3,
+Match ID: 67 bits little-endian (cube log2 4, owner 2, on roll 1, Crawford 1, game state 3,
 turn 1, double offered 1, resign 2, die 1 3, die 2 3, match length 15, score 0 15,
-score 1 15), Base64 of 9 bytes (12 characters).
+score 1 15, then GNU BG's Jacoby bit, stored as "not Jacoby"), Base64 of 9 bytes (12
+characters). :func:`decode_match_id` gives the bit as ``jacoby`` (1: the Jacoby rule is in use,
+as in every older 66-bit ID).
 
 XGID: ``XGID=<26 chars>:<cube log2>:<cube pos>:<turn>:<dice>:<score bottom>:<score top>:
 <crawford or jacoby/beaver flags>:<match length>:<max cube log2>``; seat 0 is the bottom
@@ -22,12 +24,22 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
 from functools import lru_cache
 
-from rules.base import IllegalMove, InvalidState
+from rules.base import IllegalMove, InvalidState, excerpt
 
 GAME_ID = "backgammon"
+
+
+def show(value) -> str:
+    """A short excerpt of untrusted input, written as JSON (``null``, not Python's ``None``)."""
+    try:
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return excerpt(value)
+    return text if len(text) <= 60 else text[:59] + "…"
 
 # --------------------------------------------------------------------------- play notation
 
@@ -42,23 +54,30 @@ def _point(text: str, raw: str) -> int:
         return 0
     value = int(text)
     if not 0 <= value <= 25:
-        raise IllegalMove(f"{GAME_ID}.bad-move", f"point {value} in {raw!r} is not 0..25 (bar/off)")
+        raise IllegalMove(f"{GAME_ID}.bad-move", f"point {value} in {show(raw)} is not 0..25 (bar/off)")
     return value
 
 
 def parse_play(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]:
     """``"24/18*/15 13/10"`` -> hops ``((24, 18), (18, 15), (13, 10))`` and the hit marks ``{18}``."""
+    if isinstance(text, str) and len(text) <= 200:
+        return _parse_play(text)
+    raise IllegalMove(f"{GAME_ID}.bad-move", f"notation must be a string of at most 200 characters, got {show(text)}")
+
+
+@lru_cache(maxsize=1 << 14)
+def _parse_play(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]:
     if not isinstance(text, str) or len(text) > 200:
-        raise IllegalMove(f"{GAME_ID}.bad-move", f"notation must be a string of at most 200 characters, got {text!r}")
+        raise IllegalMove(f"{GAME_ID}.bad-move", f"notation must be a string of at most 200 characters, got {show(text)}")
     hops: list[tuple[int, int]] = []
     marks: set[int] = set()
     for token in text.lower().split():
         m = _PATH.match(token)
         if not m:
-            raise IllegalMove(f"{GAME_ID}.bad-notation", f"cannot read {token!r} in {text!r}: expected e.g. '13/7', '24/18*/15', 'bar/20', '6/off', '8/5(2)'")
+            raise IllegalMove(f"{GAME_ID}.bad-notation", f"cannot read {show(token)} in {show(text)}: expected e.g. '13/7', '24/18*/15', 'bar/20', '6/off', '8/5(2)'")
         start = _point(m.group(1), text)
         if m.group(2):
-            raise IllegalMove(f"{GAME_ID}.bad-notation", f"{token!r} in {text!r}: a hit mark '*' goes after the point landed on")
+            raise IllegalMove(f"{GAME_ID}.bad-notation", f"{show(token)} in {show(text)}: a hit mark '*' goes after the point landed on")
         path = [start]
         token_marks = []
         for hop in _HOP.finditer(m.group(3)):
@@ -68,12 +87,12 @@ def parse_play(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]:
                 token_marks.append(point)
         times = int(m.group(4)) if m.group(4) else 1
         if not 1 <= times <= 4:
-            raise IllegalMove(f"{GAME_ID}.bad-notation", f"{token!r} in {text!r}: a path is played 1 to 4 times")
+            raise IllegalMove(f"{GAME_ID}.bad-notation", f"{show(token)} in {show(text)}: a path is played 1 to 4 times")
         for _ in range(times):
             hops.extend(zip(path, path[1:], strict=False))
         marks.update(token_marks)
     if len(hops) > 4:
-        raise IllegalMove(f"{GAME_ID}.bad-move", f"{text!r} has {len(hops)} steps; a turn has at most 4")
+        raise IllegalMove(f"{GAME_ID}.bad-move", f"{show(text)} has {len(hops)} steps; a turn has at most 4")
     return tuple(hops), frozenset(marks)
 
 
@@ -129,21 +148,13 @@ def format_play(steps: tuple[tuple[int, int, bool], ...]) -> str:
 # --------------------------------------------------------------------------- bits
 
 
-def _pack(bits: list[int], nbytes: int) -> str:
-    data = bytearray(nbytes)
-    for i, b in enumerate(bits):
-        if b:
-            data[i >> 3] |= 1 << (i & 7)
-    return base64.b64encode(bytes(data)).decode().rstrip("=")
-
-
 def _unpack(text: str, nchars: int, nbytes: int, what: str) -> list[int]:
     if not isinstance(text, str) or len(text) != nchars or not re.fullmatch(r"[A-Za-z0-9+/]+", text):
-        raise InvalidState(f"{GAME_ID}.bad-{what}", f"a {what.replace('-', ' ')} is {nchars} Base64 characters, got {text!r}")
+        raise InvalidState(f"{GAME_ID}.bad-{what}", f"a {what.replace('-', ' ')} is {nchars} Base64 characters, got {show(text)}")
     try:
         data = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
     except (binascii.Error, ValueError) as exc:
-        raise InvalidState(f"{GAME_ID}.bad-{what}", f"{text!r} is not Base64") from exc
+        raise InvalidState(f"{GAME_ID}.bad-{what}", f"{show(text)} is not Base64") from exc
     data = data[:nbytes]
     return [(data[i >> 3] >> (i & 7)) & 1 for i in range(nbytes * 8)]
 
@@ -153,12 +164,15 @@ def _unpack(text: str, nchars: int, nbytes: int, what: str) -> list[int]:
 
 def position_id(not_on_roll: tuple[int, ...], on_roll: tuple[int, ...]) -> str:
     """Each side: 25 counts, points 1..24 then the bar, in that side's own numbering."""
-    bits: list[int] = []
+    key = 0
+    at = 0
     for side in (not_on_roll, on_roll):
         for n in side:
-            bits.extend([1] * n)
-            bits.append(0)
-    return _pack(bits, 10)
+            if n:
+                key |= ((1 << n) - 1) << at
+                at += n
+            at += 1
+    return base64.b64encode(key.to_bytes(10, "little")).decode()[:14]
 
 
 def decode_position_id(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -173,14 +187,14 @@ def decode_position_id(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
                 n += 1
                 i += 1
             if i >= 80:
-                raise InvalidState(f"{GAME_ID}.bad-position-id", f"position ID {text!r} runs out of bits")
+                raise InvalidState(f"{GAME_ID}.bad-position-id", f"position ID {show(text)} runs out of bits")
             i += 1
             side.append(n)
     if any(bits[i:]):
-        raise InvalidState(f"{GAME_ID}.bad-position-id", f"position ID {text!r} has stray bits after both sides")
+        raise InvalidState(f"{GAME_ID}.bad-position-id", f"position ID {show(text)} has stray bits after both sides")
     for side in sides:
         if sum(side) > 15:
-            raise InvalidState(f"{GAME_ID}.bad-position-id", f"position ID {text!r} has {sum(side)} checkers on one side (max 15)")
+            raise InvalidState(f"{GAME_ID}.bad-position-id", f"position ID {show(text)} has {sum(side)} checkers on one side (max 15)")
     return tuple(sides[0]), tuple(sides[1])
 
 
@@ -193,12 +207,14 @@ _MATCH_FIELDS = (
 
 
 def match_id(fields: dict[str, int]) -> str:
-    """Encode the Match ID fields (``owner`` 0, 1 or 3 for a centred cube)."""
-    bits: list[int] = []
+    """Encode the Match ID fields (``owner`` 0, 1 or 3 for a centred cube; ``jacoby`` 0/1, default 1)."""
+    key = 0
+    at = 0
     for name, width in _MATCH_FIELDS:
-        value = fields[name]
-        bits.extend((value >> k) & 1 for k in range(width))
-    return _pack(bits, 9)
+        key |= (fields[name] & ((1 << width) - 1)) << at
+        at += width
+    key |= (1 - fields.get("jacoby", 1)) << at
+    return base64.b64encode(key.to_bytes(9, "little")).decode()
 
 
 def decode_match_id(text: str) -> dict[str, int]:
@@ -208,6 +224,9 @@ def decode_match_id(text: str) -> dict[str, int]:
     for name, width in _MATCH_FIELDS:
         out[name] = sum(bits[i + k] << k for k in range(width))
         i += width
+    out["jacoby"] = 1 - bits[i]
+    if any(bits[i + 1:]):
+        raise InvalidState(f"{GAME_ID}.bad-match-id", f"match ID {show(text)} has stray bits after the Jacoby bit")
     return out
 
 
@@ -242,7 +261,7 @@ def decode_xgid(text: str) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, 
     """The inverse of :func:`xgid`: (bottom, top, fields); ``InvalidState`` when malformed."""
     m = _XG.match(text) if isinstance(text, str) else None
     if not m:
-        raise InvalidState(f"{GAME_ID}.bad-xgid", f"cannot read XGID {text!r}")
+        raise InvalidState(f"{GAME_ID}.bad-xgid", f"cannot read XGID {show(text)}")
     chars = m.group(1)
     bottom = [0] * 25
     top = [0] * 25
@@ -253,11 +272,11 @@ def decode_xgid(text: str) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, 
         n = ord(c) - (ord("A") if upper else ord("a")) + 1
         if i == 0:
             if upper:
-                raise InvalidState(f"{GAME_ID}.bad-xgid", f"XGID {text!r}: character 0 is the top bar (lower case)")
+                raise InvalidState(f"{GAME_ID}.bad-xgid", f"XGID {show(text)}: character 0 is the top bar (lower case)")
             top[24] = n
         elif i == 25:
             if not upper:
-                raise InvalidState(f"{GAME_ID}.bad-xgid", f"XGID {text!r}: character 25 is the bottom bar (upper case)")
+                raise InvalidState(f"{GAME_ID}.bad-xgid", f"XGID {show(text)}: character 25 is the bottom bar (upper case)")
             bottom[24] = n
         elif upper:
             bottom[i - 1] = n
@@ -265,7 +284,7 @@ def decode_xgid(text: str) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, 
             top[24 - i] = n
     for side in (bottom, top):
         if sum(side) > 15:
-            raise InvalidState(f"{GAME_ID}.bad-xgid", f"XGID {text!r} has {sum(side)} checkers on one side (max 15)")
+            raise InvalidState(f"{GAME_ID}.bad-xgid", f"XGID {show(text)} has {sum(side)} checkers on one side (max 15)")
     fields: dict[str, int | str] = {
         "cube_log": int(m.group(2)), "cube_pos": int(m.group(3)), "turn": int(m.group(4)), "dice": m.group(5),
         "score_bottom": int(m.group(6)), "score_top": int(m.group(7)), "flags": int(m.group(8)),

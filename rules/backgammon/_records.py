@@ -44,7 +44,7 @@ RECORD_CODES: dict[str, Code] = {
     f"{GAME_ID}.bad-record": Code(
         "Unreadable match record",
         "Nieczytelny zapis meczu",
-        "Wiersz {line} zapisu meczu nie daje się odczytać: {excerpt}",
+        "Wiersz {line} zapisu meczu nie daje się odczytać.",
     ),
     f"{GAME_ID}.record-score-mismatch": Code(
         "The record's score line disagrees with the results",

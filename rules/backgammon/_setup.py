@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from functools import lru_cache
 
 from rules.base import IllegalMove, InvalidOption, InvalidState, Json, Rng, RulesError, ScoreReport, malformed
 
@@ -27,21 +28,27 @@ from ._engine import (
 )
 
 _HOWS = ("bear-off", "drop", "resign")
+COLORS = ("white", "black")  # labels of seats 0 and 1 (the XGID's bottom and top player)
+_MAX_SCORE = 9999
 _MATCH_STATE = {"bear-off": 2, "resign": 3, "drop": 4}
 
 
-def _bad(code: str, message: str) -> InvalidState:
-    return InvalidState(f"{GAME_ID}.{code}", message)
+_show = nt.show
+
+
+def _bad(code: str, message: str, **context: Json) -> InvalidState:
+    return InvalidState(f"{GAME_ID}.{code}", message, **context)
 
 
 # --------------------------------------------------------------------------- IDs of a state
 
 
 def ids_of(state: State) -> tuple[str, str, str]:
-    """(Position ID, Match ID, XGID) of a state; seat 0 is on roll while nobody is."""
-    on_roll = state.turn if state.turn is not None else 0
-    pos = nt.position_id(gnubg_side(state.sides[1 - on_roll]), gnubg_side(state.sides[on_roll]))
-    length = state.opt("match_length")
+    """(Position ID, Match ID, XGID) of a state; seat 0 is on roll while nobody is.
+
+    Cached on what the IDs show (not the rng or the round), so a state written by ``to_json``
+    and read back by ``from_json``, which checks the IDs, computes them once.
+    """
     res = state.result
     if state.phase is Phase.OPENING:
         game_state = 0
@@ -49,30 +56,36 @@ def ids_of(state: State) -> tuple[str, str, str]:
         game_state = _MATCH_STATE[res.how]
     else:
         game_state = 1
-    deciding = 1 - on_roll if (state.offered or state.resign) else on_roll
-    dice = state.dice or (0, 0)
+    return _ids(state.sides, state.turn, game_state, state.dice, state.cube, state.owner, state.offered,
+                state.beavered, state.raccooned, state.resign, state.score, state.crawford, state.options)
+
+
+@lru_cache(maxsize=4096)
+def _ids(sides, turn, game_state, dice, cube, owner, offered, beavered, raccooned, resign, score, crawford,
+         options) -> tuple[str, str, str]:
+    opts = dict(options)
+    on_roll = turn if turn is not None else 0
+    pos = nt.position_id(gnubg_side(sides[1 - on_roll]), gnubg_side(sides[on_roll]))
+    length = opts["match_length"]
+    deciding = 1 - on_roll if (offered or resign or raccooned) else on_roll
+    d1, d2 = dice or (0, 0)
+    # the Jacoby bit (GNU BG stores "not Jacoby"): the option in money play; set in match play
+    # (GNU BG's default, and the manual's example), where the rule does not apply
+    jacoby = int(bool(opts["jacoby"])) if not length else 1
+    cube_log = cube.bit_length() - 1
     mid = nt.match_id({
-        "cube_log": state.cube.bit_length() - 1, "owner": 3 if state.owner is None else state.owner,
-        "on_roll": on_roll, "crawford": int(state.crawford), "game_state": game_state, "turn": deciding,
-        "doubled": int(state.offered or state.beavered), "resign": state.resign, "die1": dice[0], "die2": dice[1],
-        "length": length, "score0": min(state.score[0], 32767), "score1": min(state.score[1], 32767),
+        "cube_log": cube_log, "owner": 3 if owner is None else owner, "on_roll": on_roll, "crawford": int(crawford),
+        "game_state": game_state, "turn": deciding, "doubled": int(offered or beavered or raccooned),
+        "resign": resign, "die1": d1, "die2": d2, "length": length, "score0": score[0], "score1": score[1],
+        "jacoby": jacoby,
     })
-    if state.offered:
-        xdice = "D"
-    elif state.beavered:
-        xdice = "B"
-    elif state.dice:
-        xdice = f"{state.dice[0]}{state.dice[1]}"
-    else:
-        xdice = "00"
-    flags = int(state.crawford) if length else int(bool(state.opt("jacoby"))) + 2 * int(bool(state.opt("beaver")))
-    max_cube = state.opt("max_cube")
-    xg = nt.xgid(gnubg_side(state.sides[0]), gnubg_side(state.sides[1]), {
-        "cube_log": state.cube.bit_length() - 1,
-        "cube_pos": 0 if state.owner is None else (1 if state.owner == 0 else -1),
-        "turn": 1 if on_roll == 0 else -1, "dice": xdice,
-        "score_bottom": state.score[0], "score_top": state.score[1], "flags": flags, "length": length,
-        "max_cube_log": max_cube.bit_length() - 1 if max_cube else 10,
+    xdice = "D" if offered else "B" if beavered else "R" if raccooned else f"{d1}{d2}" if dice else "00"
+    flags = int(crawford) if length else int(bool(opts["jacoby"])) + 2 * int(bool(opts["beaver"]))
+    max_cube = opts["max_cube"]
+    xg = nt.xgid(gnubg_side(sides[0]), gnubg_side(sides[1]), {
+        "cube_log": cube_log, "cube_pos": 0 if owner is None else (1 if owner == 0 else -1),
+        "turn": 1 if on_roll == 0 else -1, "dice": xdice, "score_bottom": score[0], "score_top": score[1],
+        "flags": flags, "length": length, "max_cube_log": max_cube.bit_length() - 1 if max_cube else 10,
     })
     return pos, mid, xg
 
@@ -91,10 +104,12 @@ def state_to_json(state: State) -> Json:
         "phase": state.phase.value,
         "turn": state.turn,
         "dice": list(state.dice),
-        "cube": {"value": state.cube, "owner": state.owner, "offered": state.offered, "beaver": state.beavered},
+        "cube": {"value": state.cube, "owner": state.owner, "offered": state.offered, "beaver": state.beavered,
+                 "raccoon": state.raccooned},
         "resign": LEVELS[state.resign - 1] if state.resign else None,
         "match": {"length": state.opt("match_length"), "score": list(state.score), "crawford": state.crawford,
-                  "post_crawford": state.post_crawford, "game": state.game},
+                  "post_crawford": state.post_crawford},
+        "round": state.round,
         "result": None if res is None else {
             "winner": res.winner, "how": res.how, "level": LEVELS[res.level - 1], "cube": res.cube,
             "multiplier": res.multiplier, "points": res.points,
@@ -103,19 +118,20 @@ def state_to_json(state: State) -> Json:
         "position_id": pos,
         "match_id": mid,
         "xgid": xg,
+        "colors": list(COLORS),
         "rng": state.rng.to_json(),
     }
 
 
-def _int(value: Json, lo: int, hi: int, what: str) -> int:
+def _int(value: Json, lo: int, hi: int, what: str, code: str = "bad-state") -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise _bad("bad-state", f"{what} must be an integer {lo}..{hi}, got {value!r}")
+        raise _bad(code, f"{what} must be an integer {lo}..{hi}, got {_show(value)}")
     return value
 
 
 def _bool(value: Json, what: str) -> bool:
     if not isinstance(value, bool):
-        raise _bad("bad-state", f"{what} must be true or false, got {value!r}")
+        raise _bad("bad-state", f"{what} must be true or false, got {_show(value)}")
     return value
 
 
@@ -135,22 +151,21 @@ def state_from_json(engine, data: Json) -> State:
 
 def _state_from_json(engine, data: Json) -> State:
     if not isinstance(data, Mapping):
-        raise _bad("bad-state", f"a state is a JSON object, got {type(data).__name__}")
+        raise _bad("bad-state", f"a state is a JSON object, got {_show(data)}")
     options = engine.resolve_options(data["options"])
-    if options["max_cube"] and not is_log2(options["max_cube"]):
-        raise _bad("bad-options", f"max_cube must be 0 or a power of two, got {options['max_cube']!r}")
     sides = []
     for seat in (0, 1):
         pts = data["points"][seat]
         if not isinstance(pts, list) or len(pts) != 24:
-            raise _bad("bad-state", f"points[{seat}] must list 24 counts, got {pts!r}")
+            raise _bad("bad-state", f"points[{seat}] must list 24 counts, got {_show(pts)}")
         side = (
             _int(data["off"][seat], 0, CHECKERS, f"off[{seat}]"),
             *(_int(n, 0, CHECKERS, f"points[{seat}][{i}]") for i, n in enumerate(pts)),
             _int(data["bar"][seat], 0, CHECKERS, f"bar[{seat}]"),
         )
         if sum(side) != CHECKERS:
-            raise _bad("checker-count", f"seat {seat} has {sum(side)} checkers on the board, bar and off; must be {CHECKERS}")
+            raise _bad("checker-count", f"seat {seat} has {sum(side)} checkers on the board, bar and off; must be {CHECKERS}",
+                       seat=seat, expected=CHECKERS, got=sum(side))
         sides.append(side)
     if len(data["points"]) != 2 or len(data["bar"]) != 2 or len(data["off"]) != 2:
         raise _bad("bad-state", "points, bar and off hold one entry per seat (2)")
@@ -160,7 +175,7 @@ def _state_from_json(engine, data: Json) -> State:
     try:
         phase = Phase(data["phase"])
     except ValueError:
-        raise _bad("bad-state", f"phase must be one of {[p.value for p in Phase]}, got {data['phase']!r}") from None
+        raise _bad("bad-state", f"phase must be one of {[p.value for p in Phase]}, got {_show(data['phase'])}") from None
     turn = _seat_or_none(data["turn"], "turn")
     dice = tuple(_int(d, 1, 6, "a die") for d in data["dice"])
     cube_j = data["cube"]
@@ -172,11 +187,12 @@ def _state_from_json(engine, data: Json) -> State:
     owner = _seat_or_none(cube_j["owner"], "cube owner")
     offered = _bool(cube_j["offered"], "cube offered")
     beavered = _bool(cube_j.get("beaver", False), "cube beaver")
+    raccooned = _bool(cube_j.get("raccoon", False), "cube raccoon")
     if cube == 1 and owner is not None:
-        raise _bad("bad-cube", f"a cube at 1 has no owner, got owner {owner!r}")
+        raise _bad("bad-cube", f"a cube at 1 has no owner, got owner {_show(owner)}")
     resign_j = data["resign"]
     if resign_j is not None and resign_j not in LEVELS:
-        raise _bad("bad-state", f"resign must be null or one of {list(LEVELS)}, got {resign_j!r}")
+        raise _bad("bad-state", f"resign must be null or one of {list(LEVELS)}, got {_show(resign_j)}")
     resign = LEVELS.index(resign_j) + 1 if resign_j else 0
     match = data["match"]
     length = _int(match["length"], 0, 64, "match length")
@@ -184,10 +200,10 @@ def _state_from_json(engine, data: Json) -> State:
         raise _bad("bad-state", f"match.length {length} differs from the option match_length {options['match_length']}")
     score = tuple(_int(s, 0, 9999, "a score") for s in match["score"])
     if len(score) != 2:
-        raise _bad("bad-state", f"match.score must have 2 entries, got {match['score']!r}")
+        raise _bad("bad-state", f"match.score must have 2 entries, got {_show(match['score'])}")
     crawford = _bool(match["crawford"], "match.crawford")
     post = _bool(match["post_crawford"], "match.post_crawford")
-    game = _int(match["game"], 1, 10**6, "match.game")
+    rnd = _int(data["round"], 1, 10**6, "round")
     res_j = data["result"]
     result = None
     if res_j is not None:
@@ -199,17 +215,20 @@ def _state_from_json(engine, data: Json) -> State:
             _int(res_j["cube"], 1, CUBE_LIMIT, "result.cube"), _int(res_j["multiplier"], 1, 3, "result.multiplier"),
             _int(res_j["points"], 1, 3 * CUBE_LIMIT, "result.points"),
         )
+    if "colors" in data and data["colors"] != list(COLORS):
+        raise _bad("bad-state", f"colors are the labels {list(COLORS)}, got {_show(data['colors'])}")
     rng = Rng.from_json(data["rng"])
     state = State(
         options=tuple(sorted(options.items())), sides=(sides[0], sides[1]), phase=phase, turn=turn, dice=dice,
         cube=cube, owner=owner, offered=offered, resign=resign, score=score, crawford=crawford,
-        post_crawford=post, game=game, result=result, rng=rng, beavered=beavered,
+        post_crawford=post, round=rnd, result=result, rng=rng, beavered=beavered, raccooned=raccooned,
     )
     _check_consistency(state)
-    expected = state_to_json(state)
+    pos, mid, xg = ids_of(state)
+    expected = {"position_id": pos, "match_id": mid, "xgid": xg, "pips": [pips(side) for side in state.sides]}
     for key in ("position_id", "match_id", "xgid", "pips"):
         if key in data and data[key] != expected[key]:
-            raise _bad("id-mismatch", f"{key} {data[key]!r} does not match the board and match ({expected[key]!r})")
+            raise _bad("id-mismatch", f"{key} {_show(data[key])} does not match the board and match ({_show(expected[key])})")
     return state
 
 
@@ -220,7 +239,7 @@ def _check_consistency(state: State) -> None:
         if turn is not None or state.dice or state.offered or state.resign or state.result is not None:
             raise _bad("bad-turn", "during the opening roll nobody is on turn and there are no dice, offers or result")
     elif turn is None:
-        raise _bad("bad-turn", f"phase {phase.value!r} needs the seat on turn")
+        raise _bad("bad-turn", f"phase {_show(phase.value)} needs the seat on turn")
     if phase is Phase.ROLL and state.dice:
         raise _bad("bad-turn", "before the roll there are no dice")
     if phase is Phase.MOVE and len(state.dice) != 2:
@@ -234,6 +253,11 @@ def _check_consistency(state: State) -> None:
                            or state.cube * 2 > effective_max(state.opt("max_cube"))):
         raise _bad("bad-cube", "a beaver waits only before the roll in money play with beavers, "
                    "the beaverer owning the taken cube, below the maximum")
+    if state.raccooned and (phase is not Phase.ROLL or state.offered or state.beavered or state.resign or length
+                            or not state.opt("beaver") or not state.opt("raccoon") or state.owner != 1 - turn
+                            or state.cube < 4 or state.cube * 2 > effective_max(state.opt("max_cube"))):
+        raise _bad("bad-cube", "a raccoon waits only before the roll in money play with raccoons, "
+                   "the beaverer owning the cube at 4 or more, below the maximum")
     if state.resign and phase not in (Phase.ROLL, Phase.MOVE):
         raise _bad("bad-turn", "a resignation is offered only during play")
     if state.offered:
@@ -264,8 +288,13 @@ def _check_consistency(state: State) -> None:
             raise _bad("bad-result", "result points must be multiplier x cube, with the game's cube")
         if res.how == "drop" and res.multiplier != 1:
             raise _bad("bad-result", "a dropped double scores the cube value, multiplier 1")
-        if res.how != "drop" and res.multiplier not in (1, res.level):
-            raise _bad("bad-result", "the multiplier is the level (or 1 under the Jacoby rule)")
+        if res.how != "drop" and res.multiplier != res.level and not (
+                res.multiplier == 1 and not length and state.opt("jacoby") and state.owner is None):
+            raise _bad("bad-result", "the multiplier is the level (1 for a gammon or backgammon only under the "
+                       "Jacoby rule, in money play, with the cube never turned)")
+        if (res.how == "bear-off" and res.winner != turn) or (res.how == "resign" and res.winner != 1 - turn):
+            raise _bad("bad-result", "a bear-off is won by the player on turn, a resignation by the other",
+                       seat=res.winner)
         if state.score[res.winner] < res.points:
             raise _bad("bad-result", "the match score does not include the game's points")
     if length:
@@ -280,11 +309,19 @@ def _check_consistency(state: State) -> None:
             raise _bad("bad-crawford", "Crawford flags are set but the Crawford rule is off")
         if state.crawford and max(state.score) < length - 1:
             raise _bad("bad-crawford", f"the Crawford game needs a player at {length - 1}")
+        if state.post_crawford and max(state.score) < length - 1:
+            raise _bad("bad-crawford", f"post-Crawford games need a player at {length - 1}")
+        if (length > 1 and phase is not Phase.OVER and state.opt("crawford") and max(state.score) == length - 1
+                and not (state.crawford or state.post_crawford)):
+            raise _bad("bad-crawford", f"with a player at {length - 1} this game is the Crawford game or post-Crawford")
+        played = state.round - (phase is not Phase.OVER)  # games finished, each worth a point at least
+        if sum(state.score) < played:
+            raise _bad("bad-round", f"{played} game(s) finished but the match score is only "
+                       f"{state.score[0]}-{state.score[1]}", expected=played, got=sum(state.score))
     elif state.crawford or state.post_crawford:
         raise _bad("bad-crawford", "Crawford flags belong to match play")
-    else:
-        if phase is not Phase.OVER and state.score != (0, 0):
-            raise _bad("bad-score", "a single game has no score before it ends")
+    elif state.round != 1:
+        raise _bad("bad-round", f"money play is a single game: round 1, got {state.round}", expected=1, got=state.round)
 
 
 # --------------------------------------------------------------------------- moves
@@ -292,12 +329,12 @@ def _check_consistency(state: State) -> None:
 
 def move_from_json(data: Json) -> Move:
     if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str):
-        raise IllegalMove(f"{GAME_ID}.bad-move", f"a move is an object with a 'kind', got {data!r}")
+        raise IllegalMove(f"{GAME_ID}.bad-move", f"a move is an object with a 'kind', got {_show(data)}")
     kind = data["kind"]
     allowed = {"roll": {"dice"}, "move": {"steps", "notation"}, "resign": {"level"}}.get(kind, set())
     extra = sorted(set(data) - allowed - {"kind"})
     if extra:
-        raise IllegalMove(f"{GAME_ID}.bad-move", f"unexpected field(s) {extra} in a {kind!r} move")
+        raise IllegalMove(f"{GAME_ID}.bad-move", f"unexpected field(s) {extra} in a {_show(kind)} move")
     if kind in _SIMPLE:
         return _SIMPLE[kind]()
     if kind == "roll":
@@ -306,16 +343,16 @@ def move_from_json(data: Json) -> Move:
             return Roll()
         if (not isinstance(dice, list) or len(dice) != 2
                 or not all(isinstance(d, int) and not isinstance(d, bool) for d in dice)):
-            raise IllegalMove(f"{GAME_ID}.bad-move", f"dice must be a list of two integers, got {dice!r}")
+            raise IllegalMove(f"{GAME_ID}.bad-move", f"dice must be a list of two integers, got {_show(dice)}")
         return Roll((dice[0], dice[1]))
     if kind == "resign":
         level = data.get("level", "single")
         if level not in LEVELS:
-            raise IllegalMove(f"{GAME_ID}.bad-move", f"resign level must be one of {list(LEVELS)}, got {level!r}")
+            raise IllegalMove(f"{GAME_ID}.bad-move", f"resign level must be one of {list(LEVELS)}, got {_show(level)}")
         return Resign(level)
     if kind == "move":
         return _play_from_json(data)
-    raise IllegalMove(f"{GAME_ID}.bad-move", f"unknown move kind {kind!r}")
+    raise IllegalMove(f"{GAME_ID}.bad-move", f"unknown move kind {_show(kind)}")
 
 
 def _play_from_json(data: Json) -> Play:
@@ -327,15 +364,15 @@ def _play_from_json(data: Json) -> Play:
     if steps_j is None:
         return Play(parsed, notation)
     if not isinstance(steps_j, list) or len(steps_j) > 4:
-        raise IllegalMove(f"{GAME_ID}.bad-move", f"steps must be a list of at most 4 [from, to] pairs, got {steps_j!r}")
+        raise IllegalMove(f"{GAME_ID}.bad-move", f"steps must be a list of at most 4 [from, to] pairs, got {_show(steps_j)}")
     steps = []
     for step in steps_j:
         if (not isinstance(step, list) or len(step) != 2
                 or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 25 for p in step)):
-            raise IllegalMove(f"{GAME_ID}.bad-move", f"a step is [from, to] with points 0..25 (bar 25, off 0), got {step!r}")
+            raise IllegalMove(f"{GAME_ID}.bad-move", f"a step is [from, to] with points 0..25 (bar 25, off 0), got {_show(step)}")
         steps.append((step[0], step[1]))
     if parsed is not None and sorted(parsed) != sorted(steps):
-        raise IllegalMove(f"{GAME_ID}.notation-mismatch", f"notation {notation!r} does not describe the steps {steps_j!r}")
+        raise IllegalMove(f"{GAME_ID}.notation-mismatch", f"notation {_show(notation)} does not describe the steps {_show(steps_j)}")
     return Play(tuple(steps), notation)
 
 
@@ -350,21 +387,27 @@ def _sides_from_ids(not_on_roll, on_roll, seat_on_roll: int) -> tuple[tuple[int,
 
 
 def apply_setup(engine, state: State, setup: Json) -> State:
-    """A state from ``{"position_id", "match_id"?}`` or ``{"xgid"}`` (§5.7)."""
+    """A state from ``{"position_id", "match_id"?}`` or ``{"xgid"}`` (docs/rules/backgammon.md §9).
+
+    Reads what GNU BG and eXtreme Gammon export and everything Arbiter exports: money games with
+    a turned cube (the cube option becomes "on"), a session score, a pending double, beaver
+    (XGID dice ``B``; Match ID: doubled, the doubler to decide) or raccoon (``R``; doubled, the
+    beaverer to decide and owning the cube), the Jacoby/beaver flags of an XGID and the Jacoby
+    bit of a Match ID (money play). The setup's match length replaces the option.
+    """
     if not isinstance(setup, Mapping) or not setup:
-        raise InvalidOption(f"{GAME_ID}.bad-setup", f"setup is {{position_id, match_id?}} or {{xgid}}, got {setup!r}")
+        raise InvalidOption(f"{GAME_ID}.bad-setup", f"setup is {{position_id, match_id?}} or {{xgid}}, got {_show(setup)}")
     keys = set(setup)
     if keys not in ({"position_id"}, {"position_id", "match_id"}, {"xgid"}):
         raise InvalidOption(f"{GAME_ID}.bad-setup", f"setup takes position_id (+ match_id) or xgid, got {sorted(keys)}")
     options = dict(state.options)
+    beavered = raccooned = False
+    phase = None
     if "xgid" in setup:
         bottom, top, f = nt.decode_xgid(setup["xgid"])
         sides = (from_gnubg_side(bottom), from_gnubg_side(top))
         turn = 0 if f["turn"] == 1 else 1
         length = f["length"]
-        if length > 64:
-            raise _bad("bad-setup", f"match length {length} is above 64")
-        options["match_length"] = length
         crawford = False
         if length:
             crawford = bool(f["flags"] & 1)
@@ -380,10 +423,10 @@ def apply_setup(engine, state: State, setup: Json) -> State:
         cube = 1 << f["cube_log"]
         owner = None if f["cube_pos"] == 0 else (0 if f["cube_pos"] == 1 else 1)
         dice_s = f["dice"]
-        if dice_s in ("B", "R"):
-            raise _bad("bad-setup", "beaver/raccoon positions (dice 'B'/'R') are not supported as a setup")
         offered = dice_s == "D"
-        dice = () if dice_s in ("00", "D") else (int(dice_s[0]), int(dice_s[1]))
+        beavered = dice_s == "B"
+        raccooned = dice_s == "R"
+        dice = () if dice_s in ("00", "D", "B", "R") else (int(dice_s[0]), int(dice_s[1]))
         score = (f["score_bottom"], f["score_top"])
         resign = 0
     else:
@@ -391,38 +434,65 @@ def apply_setup(engine, state: State, setup: Json) -> State:
         if "match_id" in setup:
             m = nt.decode_match_id(setup["match_id"])
             if m["game_state"] > 1:
-                raise _bad("setup-game-over", f"match ID {setup['match_id']!r} describes a finished game")
+                raise _bad("setup-game-over", f"match ID {_show(setup['match_id'])} describes a finished game")
             turn = m["on_roll"]
             if m["owner"] == 2:
                 raise _bad("bad-match-id", "cube owner 2 is not a valid Match ID value")
             owner = None if m["owner"] == 3 else m["owner"]
             cube = 1 << m["cube_log"]
-            offered = bool(m["doubled"])
             resign = m["resign"]
-            if (m["turn"] != turn) != (offered or bool(resign)):
-                raise _bad("bad-match-id", "the Match ID's turn differs from the player on roll exactly when a decision is pending")
+            doubled = bool(m["doubled"])
+            deciding_other = m["turn"] != turn
+            # doubled with the doubler to decide: a beaver waits; with the beaverer to decide and
+            # owning the cube: a raccoon waits (GNU BG leaves the cube with the player not on roll)
+            beavered = doubled and not deciding_other
+            raccooned = doubled and deciding_other and owner == 1 - turn
+            offered = doubled and not beavered and not raccooned
+            if deciding_other != (offered or raccooned or bool(resign)):
+                raise _bad("bad-match-id", "the Match ID's turn differs from the player on roll exactly when "
+                           "a double, raccoon or resignation waits")
             if (m["die1"] == 0) != (m["die2"] == 0) or m["die1"] > 6 or m["die2"] > 6:
                 raise _bad("bad-match-id", f"dice {m['die1']}-{m['die2']} are not a roll")
             dice = (m["die1"], m["die2"]) if m["die1"] else ()
             length = m["length"]
-            if length > 64:
-                raise _bad("bad-setup", f"match length {length} is above 64")
-            options["match_length"] = length
             score = (m["score0"], m["score1"])
             crawford = bool(m["crawford"])
+            if not length:
+                options["jacoby"] = bool(m["jacoby"])
+            if m["game_state"] == 0:  # no game started: the opening roll
+                phase = Phase.OPENING
         else:
             turn, owner, cube, offered, resign, dice, crawford = 0, None, 1, False, 0, (), False
+            length = options["match_length"]
             score = (0, 0)
         sides = _sides_from_ids(nor, onr, turn)
+    if length > 64:
+        raise _bad("bad-setup", f"match length {length} is above 64")
+    if max(score) > _MAX_SCORE:
+        raise _bad("bad-setup", f"score {score[0]}-{score[1]} is above {_MAX_SCORE}")
+    options["match_length"] = length
+    if beavered or raccooned:
+        if length:
+            raise _bad("bad-setup", "beavers and raccoons belong to money play")
+        options["beaver"] = True
+        options["raccoon"] = options["raccoon"] or raccooned
+    if not length and (cube > 1 or owner is not None or offered or beavered or raccooned):
+        # a money game whose cube was turned or offered plays with the cube
+        if options["cube"] == "off":
+            raise _bad("bad-setup", "the setup's cube is in use but the option cube is 'off'")
+        options["cube"] = "on"
+        if cube > 1 and owner is None:  # a centred cube above 1 comes from automatic doubles
+            options["automatic_doubles"] = True
     for seat in (0, 1):
         if sides[seat][OFF] == CHECKERS:
             raise _bad("setup-game-over", f"seat {seat} has no checkers left: the game is over")
     options = engine.resolve_options(options)
-    length = options["match_length"]
     post = bool(length and options["crawford"] and not crawford and max(score) == length - 1)
+    if phase is None:
+        phase = Phase.MOVE if dice else Phase.ROLL
     new = dataclasses.replace(
-        state, options=tuple(sorted(options.items())), sides=sides, turn=turn,
-        phase=Phase.MOVE if dice else Phase.ROLL, dice=dice, cube=cube, owner=owner, offered=offered,
+        state, options=tuple(sorted(options.items())), sides=sides, turn=None if phase is Phase.OPENING else turn,
+        phase=phase, dice=dice, cube=cube, owner=owner, offered=offered, beavered=beavered, raccooned=raccooned,
         resign=resign, score=score, crawford=crawford, post_crawford=post,
     )
     if overlap(sides[0], sides[1]):
@@ -434,49 +504,62 @@ def apply_setup(engine, state: State, setup: Json) -> State:
 # --------------------------------------------------------------------------- tally
 
 
-def tally_report(tally: Json) -> ScoreReport:
-    """Points for a finished game from its final position (or IDs), cube and winner.
+_TALLY_KEYS = ("winner", "points", "bar", "off", "cube", "owner", "jacoby", "match_length")
 
-    ``{"winner": 0|1, "cube": 1.., "owner"?: null|0|1, "jacoby"?: bool, "match_length"?: int}`` plus the
-    position as ``{"points": [[24], [24]], "bar": [a, b], "off": [a, b]}``, ``{"position_id"}``
-    (seat 0 not on roll, seat 1 on roll) or ``{"xgid"}``. The winner must have borne off all 15.
+
+def tally_report(tally: Json) -> ScoreReport:
+    """Points for a finished game from its final board, cube and winner (docs/rules/backgammon.md §10).
+
+    ``{"winner": 0|1, "points": [[24], [24]], "bar": [a, b], "off": [a, b], "cube"?: 1, "owner"?: null,
+    "jacoby"?: false, "match_length"?: 0}``: the board per seat in its own numbering, as in a state.
+    The winner must have borne off all 15.
     """
     if not isinstance(tally, Mapping):
-        raise _bad("bad-tally", f"a tally is a JSON object, got {tally!r}")
-    with malformed(f"{GAME_ID}.bad-tally", "backgammon tally"):
-        winner = tally["winner"]
-        if winner not in (0, 1) or isinstance(winner, bool):
-            raise _bad("bad-tally", f"winner must be 0 or 1, got {winner!r}")
-        cube = tally.get("cube", 1)
-        if not isinstance(cube, int) or isinstance(cube, bool) or not is_log2(cube) or cube > CUBE_LIMIT:
-            raise _bad("bad-tally", f"cube must be a power of two up to {CUBE_LIMIT}, got {cube!r}")
-        owner = tally.get("owner")
-        if owner not in (None, 0, 1) or isinstance(owner, bool) or (cube == 1 and owner is not None):
-            raise _bad("bad-tally", f"cube owner {owner!r} with cube {cube}: null (in the middle) or a seat; a 1-cube has no owner")
-        jacoby = tally.get("jacoby", False)
-        money = not tally.get("match_length", 0)
-        if "xgid" in tally:
-            bottom, top, _ = nt.decode_xgid(tally["xgid"])
-            sides = (from_gnubg_side(bottom), from_gnubg_side(top))
-        elif "position_id" in tally:
-            a, b = nt.decode_position_id(tally["position_id"])
-            sides = (from_gnubg_side(a), from_gnubg_side(b))
-        else:
-            sides = tuple(
-                (_int(tally["off"][s], 0, CHECKERS, "off"), *(_int(n, 0, CHECKERS, "a point") for n in tally["points"][s]),
-                 _int(tally["bar"][s], 0, CHECKERS, "bar"))
-                for s in (0, 1)
-            )
-            if any(len(side) != 26 or sum(side) != CHECKERS for side in sides):
-                raise _bad("checker-count", "each side has 24 points and 15 checkers in all")
+        raise _bad("bad-tally", f"a tally is a JSON object, got {_show(tally)}")
+    unknown = sorted(str(k) for k in tally if k not in _TALLY_KEYS)
+    if unknown:
+        raise _bad("bad-tally", f"unknown tally field(s) {_show(unknown)}; known: {list(_TALLY_KEYS)}")
+    missing = [k for k in _TALLY_KEYS[:4] if k not in tally]
+    if missing:
+        raise _bad("bad-tally", f"a tally needs {missing}: the winner and the final board (points, bar, off)")
+    winner = tally["winner"]
+    if winner not in (0, 1) or isinstance(winner, bool):
+        raise _bad("bad-tally", f"winner must be 0 or 1, got {_show(winner)}")
+    cube = tally.get("cube", 1)
+    if not isinstance(cube, int) or isinstance(cube, bool) or not is_log2(cube) or cube > CUBE_LIMIT:
+        raise _bad("bad-tally", f"cube must be a power of two up to {CUBE_LIMIT}, got {_show(cube)}")
+    owner = tally.get("owner")
+    if owner not in (None, 0, 1) or isinstance(owner, bool) or (cube == 1 and owner is not None):
+        raise _bad("bad-tally", f"cube owner {_show(owner)} with cube {cube}: null (in the middle) or a seat; "
+                   "a 1-cube has no owner")
+    jacoby = tally.get("jacoby", False)
+    if not isinstance(jacoby, bool):
+        raise _bad("bad-tally", f"jacoby must be true or false, got {_show(jacoby)}")
+    length = tally.get("match_length", 0)
+    if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length <= 64:
+        raise _bad("bad-tally", f"match_length must be an integer 0..64, got {_show(length)}")
+    for key in ("points", "bar", "off"):
+        if not isinstance(tally[key], list) or len(tally[key]) != 2:
+            raise _bad("bad-tally", f"{key} holds one entry per seat (2), got {_show(tally[key])}")
+    sides = []
+    for seat in (0, 1):
+        pts = tally["points"][seat]
+        if not isinstance(pts, list) or len(pts) != 24:
+            raise _bad("bad-tally", f"points[{seat}] must list 24 counts, got {_show(pts)}")
+        side = (_int(tally["off"][seat], 0, CHECKERS, f"off[{seat}]", "bad-tally"),
+                *(_int(n, 0, CHECKERS, f"points[{seat}][{i}]", "bad-tally") for i, n in enumerate(pts)),
+                _int(tally["bar"][seat], 0, CHECKERS, f"bar[{seat}]", "bad-tally"))
+        if sum(side) != CHECKERS:
+            raise _bad("checker-count", f"seat {seat} has {sum(side)} checkers on the board, bar and off; "
+                       f"must be {CHECKERS}", seat=seat, expected=CHECKERS, got=sum(side))
+        sides.append(side)
     if overlap(sides[0], sides[1]):
-        raise _bad("shared-point", "the tally puts checkers of both sides on one point")
+        raise _bad("shared-point", "the tally puts checkers of both sides on one point", point=overlap(sides[0], sides[1]))
     if sides[winner][OFF] != CHECKERS:
-        raise _bad("winner-not-off", f"seat {winner} is named the winner but has {sides[winner][OFF]} of 15 checkers off")
-    if sides[1 - winner][OFF] == CHECKERS:
-        raise _bad("bad-tally", "both sides cannot have borne off all checkers")
+        raise _bad("winner-not-off", f"seat {winner} is named the winner but has {sides[winner][OFF]} of 15 checkers off",
+                   seat=winner, expected=CHECKERS, got=sides[winner][OFF])
     level = gammon_level(sides[1 - winner])
-    k, points = game_points(level, cube, owner is not None, money, bool(jacoby))
+    k, points = game_points(level, cube, owner is not None, not length, jacoby)
     rnd = [0, 0]
     rnd[winner] = points
     breakdown = tuple(

@@ -1,38 +1,15 @@
 """Kanasta (Polish Canasta): the rules engine.
 
-Source: ``rules/compendium-003.md`` §1 (the seed's Kanasta text, filled in from
-casper01/CardGames ``games/Kanasta.jsx``): §1.3 deal, §1.6 turn, §1.7 the pile (closed,
-open, blocked), §1.8 opening minimum, §1.9 melds and going out, §1.10 scoring, §1.11 end,
-rulings K-1 .. K-10 in §1.14.
+The rules it applies are written down in docs/rules/canasta.md; a "§N" in this package is a
+section of that page (§3 deal, §5 turn, §6 opening minimum, §7 the discard pile, §8 melds,
+§9 going out, §10 scoring, §11 end, §12 options, §13 the state). Rulings K-1 .. K-11 are
+labelled there with the rulebook passage each rests on.
 
-108 cards (two packs and four jokers). Four players in two partnerships (seats 0+2
-against 1+3), 11 cards each; 3 players play alone with 13 cards, 2 players with 15, and
-then a side needs two canastas to go out. Sides are numbered 0, 1 (and 2): seat % 2 in the
-four-player game, the seat itself otherwise.
-
-Options (PROPOSED rulings and variants), with defaults:
-- ``black_three_meld_value`` (K-1): 50 (the seed) or 5, per black three melded when going out.
-- ``red_three_replacement`` (K-2): ``"dealt-and-drawn"`` (the seed: dealt and drawn red
-  threes are replaced, those in a taken pile are not) or ``"dealt-only"``.
-- ``canasta_blocks_pile`` (K-3): ``"own-side"`` (only the side holding a canasta of the top
-  card's rank is blocked) or ``"everyone"``.
-- ``one_card_rule`` (K-4): ``"one-card-pile"`` (a player with one card may not take a pile of
-  one card) or ``"any-pile"`` (a player with one card may take no pile at all).
-- ``max_three_wilds`` (K-5): true (at most 3 wild cards in a meld, besides no more wilds
-  than naturals).
-- ``last_pile_buyable`` (K-7): false (the hand ends at the discard of the player who drew the
-  last stock card); true lets the next player take that pile and finish his turn.
-- ``wild_turn_up_closes_pile`` (K-8): true (a wild card turned up at the start closes the pile).
-- ``red_threes_laid`` (K-9): ``"first-turn"`` (dealt red threes are laid out at the start of
-  the owner's first turn) or ``"deal"`` (at once, during the deal).
-- ``opening_table``: ``"5000"`` (§1.8: 15/50/90/120), ``"7500"`` (the same, but at 5000 and
-  more the opening must make a whole canasta) or ``"10000"`` (the long table).
-- ``target_score``: 5000; the game ends after the hand in which a side reaches it (a tie at
-  the top plays another hand, §1.11).
-- ``one_meld_per_rank`` (K-6): true (one meld per rank per side); false lets a group marked
-  ``"new": true`` start another meld of a rank the side already has (additions go to the
-  side's latest meld of that rank).
-Fixed ruling: "may I go out?" at most once per turn, the answer binding for this turn only (K-10).
+108 cards (two packs and four jokers). Four players in two partnerships (seats 0+2 against
+1+3), 11 cards each; 3 players play alone with 13 cards, 2 players with 15, and then a side
+needs two canastas to go out. Sides are numbered 0, 1 (and 2): seat % 2 in the four-player
+game, the seat itself otherwise. The options and their defaults are in ``Kanasta.options``
+(docs §12).
 
 Representation decisions:
 - ``legal_moves`` is not complete (meld combinations are too many): it lists every draw,
@@ -43,31 +20,26 @@ Representation decisions:
   meld of that rank, created if the side has none. ``take-pile`` names the hand cards shown
   with the top card (``using``; they and the top card go to the meld of its rank) and may
   carry more groups (``melds``) laid before the rest of the pile is picked up, so an
-  opening by the pile is judged as a whole; a ``meld`` move is judged as a whole the same way.
-- ``take-top-to-go-out`` takes only the top card and melds the whole hand in one move.
-- "May I go out?": ``ask-partner`` (before or after drawing, but before melding in this
-  turn; not once a taken pile left a single card, which commits to going out), then the partner's
-  ``answer``. "No" forbids going out this turn. "Yes" obliges: a discard that does not go
-  out is refused while the player can still go out (a going-out meld exists).
-- Double going out: after a player goes out, his partner gets a ``double-go-out`` (all his
-  cards, all or nothing) or ``decline-double`` choice, offered only when he can meld all.
-- Going out from hand (concealed, +100): the player had laid no card this hand before this
-  turn and laid his cards in one ``meld`` move after drawing from the stock (then at most
-  the discard), or in one ``take-top-to-go-out``, making a new canasta of his own. Only
-  the stock draw lifts the opening minimum for a side that has not opened (§1.8 exception);
-  with the top card the minimum still applies.
-- ``end-hand``: only with an empty stock in the draw phase (the next player under K-7
-  declines the pile).
-- A dealt red three still waiting for its owner's first turn (K-9) when the hand ends (a
-  player went out on the first round) is laid out then, with no replacement, and scores for
-  its side like any other red three.
-- A black three left in a hand counts 5 against (its card value; SRC 1's -100 is not used);
-  a red three never stays in a hand.
-- A red three drawn and laid with no replacement (the last stock card, or K-2 "dealt-only")
-  that leaves a single card which cannot go out ends the turn with no discard (and the hand,
-  when the stock is empty): the card-count invariant of §1.6.5 allows nothing else.
+  opening by the pile is judged as a whole (§7.5); a ``meld`` move is judged as a whole too.
+- ``take-top-to-go-out`` takes only the top card and melds the whole hand in one move (§7.6).
+- "May I go out?" is ``ask-partner`` then the partner's ``answer`` (§9.2); ``turn`` names
+  the partner while he answers, and while he may go out double (§9.3).
+- Going out from hand (§9.4): the player had laid no card this round before this turn and
+  lays his hand at once: one ``meld`` after a stock draw (which lifts the opening minimum),
+  the ``take-pile`` and at most one ``meld`` after buying the pile (option
+  ``from_hand_after_buying``), or one ``take-top-to-go-out``; a meld he started this turn is
+  a canasta. ``concealed_melds`` in the state carries the melds started so far.
+- ``end-round``: only with an empty stock in the draw phase (the next player under K-7
+  declines the pile, §9.5).
+- Dealt red threes still waiting for a first turn when the round ends are laid out then,
+  with no replacement, and score for their side (§10).
+- A black three left in a hand counts 5 against (its card value); a red three never stays in
+  a hand.
+- A red three drawn with no replacement that leaves a single card which cannot go out ends
+  the turn with no discard (and the round, when the stock is empty): §5.5.
 - Going out in the turn that drew the last stock card is going out (with its bonuses); the
-  hand ends "by the stock" only when the last drawer's discard leaves him cards.
+  round ends "by the stock" only when the last drawer's discard leaves him cards (§9.5).
+- ``from_json`` refuses states that no play reaches (§13).
 """
 
 from __future__ import annotations
@@ -79,14 +51,16 @@ from rules.base import (
     BaseEngine,
     IllegalMove,
     InvalidOption,
+    InvalidState,
     Json,
     Option,
     Outcome,
     Rng,
     ScoreReport,
 )
-from rules.cards import Card, deck, hands_seen_by
+from rules.cards import Card, deck, hands_view
 
+from ._codes import CODES
 from ._melds import (
     RANK_NAMES,
     Meld,
@@ -102,6 +76,7 @@ from ._melds import (
     remove_cards,
 )
 from ._model import (
+    HAND_SIZE,
     MOVE_KINDS,
     Answer,
     AskPartner,
@@ -109,7 +84,7 @@ from ._model import (
     Discard,
     DoubleGoOut,
     Draw,
-    EndHand,
+    EndRound,
     MeldMove,
     Move,
     NextRound,
@@ -127,11 +102,10 @@ from ._scoring import CANASTA_MINIMUM, opening_minimum, side_score
 from ._tally import score_tally
 
 G = "canasta"
-_HAND_SIZE = {2: 15, 3: 13, 4: 11}
 
 
-def _err(code: str, message: str) -> IllegalMove:
-    return IllegalMove(f"{G}.{code}", message)
+def _err(code: str, message: str, **context: Json) -> IllegalMove:
+    return IllegalMove(f"{G}.{code}", message, **context)
 
 
 class Kanasta(BaseEngine[State, Move]):
@@ -140,38 +114,55 @@ class Kanasta(BaseEngine[State, Move]):
     players = range(2, 5)
     move_kinds = MOVE_KINDS
     legal_moves_complete = False
+    codes = CODES
     options = {
         "black_three_meld_value": Option(
-            50, "K-1: points per black three melded as a set when going out (50: the seed; 5: SRC 1, Pagat)",
+            50, "K-1: points per black three melded as a set when going out (50: the seed; 5: the sister text, Pagat); "
+            "docs/rules/canasta.md §10",
             choices=(50, 5)),
         "red_three_replacement": Option(
             "dealt-and-drawn", "K-2: which red threes get a replacement card from the stock (never those in a "
-            "taken pile)", choices=("dealt-and-drawn", "dealt-only")),
+            "bought pile); docs/rules/canasta.md §5", choices=("dealt-and-drawn", "dealt-only")),
         "canasta_blocks_pile": Option(
             "own-side", "K-3: a canasta of the top card's rank blocks the pile for its own side only, or for "
-            "everyone", choices=("own-side", "everyone")),
+            "everyone; docs/rules/canasta.md §7.1", choices=("own-side", "everyone")),
         "one_card_rule": Option(
-            "one-card-pile", "K-4: a player holding one card may not take a one-card pile (or: no pile at all)",
+            "one-card-pile", "K-4: a player holding one card may not take a one-card pile (or: no pile at all); "
+            "docs/rules/canasta.md §7.4",
             choices=("one-card-pile", "any-pile")),
-        "max_three_wilds": Option(True, "K-5: at most 3 wild cards in any meld", type="boolean"),
+        "max_three_wilds": Option(True, "K-5: at most 3 wild cards in any meld; docs/rules/canasta.md §8", type="boolean"),
         "one_meld_per_rank": Option(
             True, "K-6: a side holds at most one meld of each rank (false: a group marked \"new\" starts another "
-            "meld of a rank the side already has)", type="boolean"),
+            "meld of a rank the side already has); docs/rules/canasta.md §8", type="boolean"),
         "last_pile_buyable": Option(
-            False, "K-7: after the last stock card, the next player may still take the pile and finish his turn",
+            False, "K-7: after the last stock card, the next player may still take the pile and finish his turn; "
+            "docs/rules/canasta.md §9.5",
             type="boolean"),
         "wild_turn_up_closes_pile": Option(
-            True, "K-8: a wild card turned up when starting the pile closes it for everyone", type="boolean"),
+            True, "K-8: a wild card turned up when starting the pile closes it for everyone; docs/rules/canasta.md §3", type="boolean"),
         "red_threes_laid": Option(
             "first-turn", "K-9: dealt red threes are laid out (and replaced) at the owner's first turn, or at the "
-            "deal", choices=("first-turn", "deal")),
+            "deal; docs/rules/canasta.md §5", choices=("first-turn", "deal")),
         "opening_table": Option(
-            "5000", "§1.8 opening minimum table: 5000 (15/50/90/120), 7500 (a whole canasta at 5000+), 10000 "
-            "(15/30/60/90/120/150/180)", choices=("5000", "7500", "10000")),
+            "5000", "opening minimum table: 5000 (15/50/90/120), 7500 (a whole canasta at 5000+), 10000 "
+            "(15/30/60/90/120/150/180); docs/rules/canasta.md §6", choices=("5000", "7500", "10000")),
         "target_score": Option(
-            5000, "the game ends after a hand in which a side reaches this score", type="integer",
-            minimum=50, maximum=100000),
+            5000, "the game ends after a hand in which a side reaches this score; when not given, the "
+            "opening table's length (5000, 7500 or 10000); docs/rules/canasta.md §11", type="integer", minimum=50, maximum=100000),
+        "from_hand_after_buying": Option(
+            True, "a player who had laid nothing, buys the pile and lays his whole hand in that turn goes out "
+            "from hand (the seed; bound by the opening minimum); false: only after a stock draw or the top card; "
+            "docs/rules/canasta.md §9.4",
+            type="boolean"),
     }
+
+    def resolve_options(self, given: Mapping[str, Json] | None) -> dict[str, Json]:
+        """The options, with ``target_score`` following ``opening_table`` unless it is given: a
+        7500 table plays to 7500 (issue 9: options that contradict each other)."""
+        resolved = super().resolve_options(given)
+        if "target_score" not in (given or {}):
+            resolved["target_score"] = int(resolved["opening_table"])
+        return resolved
 
     # ------------------------------------------------------------------ setup
 
@@ -180,7 +171,7 @@ class Kanasta(BaseEngine[State, Move]):
             raise InvalidOption(f"{G}.setup-unsupported", "Kanasta has no setup notation; deals come from the seed")
         dealer, rng = rng.randbelow(players)
         nsides = _nsides(players)
-        return _deal(players, tuple(options.items()), 1, dealer, (0,) * nsides, rng)
+        return _deal(players, tuple(options.items()), 1, dealer, (0,) * nsides, (), rng)
 
     def options_of(self, state: State) -> Mapping[str, Json]:
         return dict(state.options)
@@ -188,17 +179,14 @@ class Kanasta(BaseEngine[State, Move]):
     # ------------------------------------------------------------------ turn
 
     def to_act(self, state: State) -> frozenset[int]:
-        ph = state.phase
-        if ph is Phase.DRAW or ph is Phase.PLAY:
+        if state.turn is not None:
             return frozenset((state.turn,))
-        if ph is Phase.ANSWER or ph is Phase.DOUBLE:
-            return frozenset(((state.turn + 2) % 4,))
-        if ph is Phase.HAND_OVER:
+        if state.phase is Phase.ROUND_OVER:
             return frozenset(range(state.players))
         return frozenset()
 
     def round_over(self, state: State) -> bool:
-        return state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+        return state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
 
     def check(self, state: State, seat: int, move: Move) -> None:
         self.check_turn(state, seat)
@@ -227,7 +215,7 @@ class Kanasta(BaseEngine[State, Move]):
 
     def scores(self, state: State) -> ScoreReport:
         per_side = _hand_scores(state)
-        final = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+        final = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
         rounds = tuple(per_side[_side(state, s)][0] for s in range(state.players))
         totals = tuple(state.totals[_side(state, s)] for s in range(state.players))
         breakdown = tuple(
@@ -257,7 +245,15 @@ class Kanasta(BaseEngine[State, Move]):
         return state_to_json(state)
 
     def from_json(self, data: Json) -> State:
-        return state_from_json(data, self.resolve_options, lambda o: o["max_three_wilds"])
+        state = state_from_json(data, self.resolve_options, lambda o: o["max_three_wilds"])
+        if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+            # §13: the finished round's row of the history is what its table scores
+            scored = _hand_scores(state)
+            row = tuple(scored[_side(state, seat)][0] for seat in range(state.players))
+            if state.history[-1] != row:
+                raise InvalidState(f"{G}.bad-total", f"the last round's table scores {list(row)}, the history says "
+                                                     f"{list(state.history[-1])}", expected=list(row))
+        return state
 
     def move_to_json(self, move: Move) -> Json:
         return move_to_json(move)
@@ -266,26 +262,25 @@ class Kanasta(BaseEngine[State, Move]):
         return move_from_json(data)
 
     def view(self, state: State, seat: int | None) -> Json:
-        """Hands of others and the stock become counts; of the pile, the top card and the count.
+        """Other hands become null (``hand_sizes`` counts every hand) and the stock a count.
 
-        The pile's closing wild card lies crosswise, visible to all: ``pile_closed`` says so.
+        The discard pile stays whole: every card in it was turned or thrown face up for all
+        to see, and its closing wild card lies crosswise (``discard_closed``).
         """
         data = state_to_json(state)
         del data["rng"]
-        data["hands"] = hands_seen_by(data["hands"], seat)
+        data.update(hands_view(data["hands"], seat))
         # a dealt red three waiting for its owner's first turn is still a card in his hand
         data["red_threes_pending"] = [p if i == seat else None for i, p in enumerate(data["red_threes_pending"])]
         data["stock"] = len(state.stock)
-        data["pile_top"] = str(state.pile[-1]) if state.pile else None
-        data["pile"] = len(state.pile)
         return data
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
         for side, (b, a) in enumerate(zip(before.red_threes, after.red_threes, strict=False)):
-            if len(a) > len(b) and after.hand_no == before.hand_no:
+            if len(a) > len(b) and after.round == before.round:
                 out.append({"type": "red-threes-laid", "side": side, "cards": cards_json(a[len(b):])})
-        if after.out_seat >= 0 and before.out_seat < 0:
+        if after.out_seat is not None and before.out_seat is None:
             out.append({"type": "went-out", "seat": after.out_seat, "concealed": after.concealed_out})
         return out
 
@@ -331,12 +326,13 @@ def _groups_text(groups) -> str:
 # ---------------------------------------------------------------------- dealing
 
 
-def _deal(players: int, options: tuple, hand_no: int, dealer: int, totals: tuple[int, ...], rng: Rng) -> State:
-    """§1.3: shuffle, 11/13/15 cards each from the left of the dealer, turn up the pile."""
+def _deal(players: int, options: tuple, round: int, dealer: int, totals: tuple[int, ...],
+          history: tuple[tuple[int, ...], ...], rng: Rng) -> State:
+    """§3: shuffle, 11/13/15 cards each from the left of the dealer, turn up the pile."""
     cards, rng = rng.shuffle(deck(packs=2, jokers=4))
     stock = list(cards)
     hands: list[list[Card]] = [[] for _ in range(players)]
-    for _ in range(_HAND_SIZE[players]):
+    for _ in range(HAND_SIZE[players]):
         for k in range(players):
             hands[(dealer + 1 + k) % players].append(stock.pop())
     opts = dict(options)
@@ -351,13 +347,13 @@ def _deal(players: int, options: tuple, hand_no: int, dealer: int, totals: tuple
             break
     nsides = _nsides(players)
     state = State(
-        players=players, options=options, hand_no=hand_no, dealer=dealer, turn=(dealer + 1) % players,
-        phase=Phase.DRAW, stock=tuple(stock), pile=tuple(pile), pile_closed=closed,
+        players=players, options=options, round=round, dealer=dealer, turn=(dealer + 1) % players,
+        phase=Phase.DRAW, stock=tuple(stock), discard=tuple(pile), discard_closed=closed,
         hands=tuple(tuple(sorted(h)) for h in hands), melds=((),) * nsides, red_threes=((),) * nsides,
-        totals=totals, laid=(False,) * players,
+        totals=totals, history=history, laid=(False,) * players,
         pending=tuple(any(is_red_three(c) for c in h) for h in hands),
-        drew="", asked="", meld_moves=0, concealed_ok=False, buying=False, out_seat=-1,
-        double_out=False, concealed_out=False, ending="", rng=rng,
+        drew=None, asked=None, meld_moves=0, concealed_melds=None, buying=False, out_seat=None,
+        double_out=False, concealed_out=False, ending=None, rng=rng,
     )
     if opts["red_threes_laid"] == "deal":
         for k in range(players):
@@ -382,7 +378,7 @@ def _draw_cards(stock: list[Card], hand: list[Card], reds: list[Card], count: in
 
 
 def _lay_red_threes(state: State, seat: int) -> State:
-    """§1.6.1, K-9: dealt red threes go on the table, each replaced from the stock."""
+    """§5, K-9: dealt red threes go on the table, each replaced from the stock."""
     hand = [c for c in state.hands[seat] if not is_red_three(c)]
     side = _side(state, seat)
     reds = list(state.red_threes[side]) + [c for c in state.hands[seat] if is_red_three(c)]
@@ -395,7 +391,7 @@ def _lay_red_threes(state: State, seat: int) -> State:
 
 
 def _begin_turn(state: State, seat: int) -> State:
-    state = replace(state, turn=seat, phase=Phase.DRAW, drew="", asked="", meld_moves=0, concealed_ok=False)
+    state = replace(state, turn=seat, phase=Phase.DRAW, drew=None, asked=None, meld_moves=0, concealed_melds=None)
     if state.pending[seat]:
         state = _lay_red_threes(state, seat)
     return state
@@ -408,12 +404,12 @@ def _next(state: State, seat: int, move: Move) -> State:
     """The state after ``move`` (one source of legality for check, apply and legal_moves)."""
     ph = state.phase
     if isinstance(move, NextRound):
-        if ph is not Phase.HAND_OVER:
-            raise _err("wrong-phase", "next-round deals only after a hand is over")
-        return _deal(state.players, state.options, state.hand_no + 1, (state.dealer + 1) % state.players,
-                     state.totals, state.rng)
+        if ph is not Phase.ROUND_OVER:
+            raise _err("wrong-phase", "next-round deals only after a round is over")
+        return _deal(state.players, state.options, state.round + 1, (state.dealer + 1) % state.players,
+                     state.totals, state.history, state.rng)
     allowed = {
-        Phase.DRAW: (Draw, TakePile, TakeTop, AskPartner, EndHand),
+        Phase.DRAW: (Draw, TakePile, TakeTop, AskPartner, EndRound),
         Phase.PLAY: (MeldMove, Discard, AskPartner),
         Phase.ANSWER: (Answer,),
         Phase.DOUBLE: (DoubleGoOut, DeclineDouble),
@@ -424,7 +420,7 @@ def _next(state: State, seat: int, move: Move) -> State:
             Phase.PLAY: "meld, discard or ask the partner",
             Phase.ANSWER: "the partner answers yes or no",
             Phase.DOUBLE: "the partner may go out too (double-go-out) or decline",
-            Phase.HAND_OVER: "the hand is over: next-round",
+            Phase.ROUND_OVER: "the round is over: next-round",
         }.get(ph, "nothing")
         raise _err("wrong-phase", f"{move.kind!r} is not allowed now ({ph.value} phase: {what})")
     if isinstance(move, Draw):
@@ -444,22 +440,24 @@ def _next(state: State, seat: int, move: Move) -> State:
             raise _err("ask-before-melding", "ask 'may I go out?' before melding in this turn")
         if state.drew and len(state.hands[seat]) < 2:
             raise _err("ask-too-late", "holding one card after taking the pile, the player is already going out")
-        return replace(state, phase=Phase.ANSWER, asked="asked")
+        return replace(state, phase=Phase.ANSWER, asked="asked", turn=(seat + 2) % 4)
     if isinstance(move, Answer):
-        return replace(state, phase=Phase.PLAY if state.drew else Phase.DRAW, asked="yes" if move.yes else "no")
+        return replace(state, phase=Phase.PLAY if state.drew else Phase.DRAW, asked="yes" if move.yes else "no",
+                       turn=(seat + 2) % 4)
     if isinstance(move, DoubleGoOut):
         return _double(state, seat, move)
     if isinstance(move, DeclineDouble):
-        return _end_hand(state, "out")
-    # EndHand
+        return _end_round(state, "out")
+    # EndRound
     if state.stock:
-        raise _err("stock-not-empty", f"the hand goes on while the stock holds {len(state.stock)} cards: draw")
-    return _end_hand(state, "stock")
+        raise _err("stock-not-empty", f"the round goes on while the stock holds {len(state.stock)} cards: draw",
+                   got=len(state.stock))
+    return _end_round(state, "stock")
 
 
 def _draw(state: State, seat: int) -> State:
     if not state.stock:
-        raise _err("stock-empty", "the stock is empty: take the pile or end the hand (end-hand)")
+        raise _err("stock-empty", "the stock is empty: take the pile or end the round (end-round)")
     side = _side(state, seat)
     stock, hand, reds = list(state.stock), list(state.hands[seat]), list(state.red_threes[side])
     _draw_cards(stock, hand, reds, 1, _opt(state, "red_three_replacement") == "dealt-and-drawn")
@@ -472,13 +470,13 @@ def _draw(state: State, seat: int) -> State:
         # "dealt-only") left a single card that cannot go out: no discard is possible, so
         # the turn ends here (and the hand, when the stock is empty).
         if not state.stock:
-            return _end_hand(state, "stock")
+            return _end_round(state, "stock")
         return _begin_turn(state, (seat + 1) % state.players)
     return state
 
 
 def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> IllegalMove | None:
-    """§1.9: going out needs the side's canasta(s) (after this turn's melds) and no "no"."""
+    """§9.1, §9.2: going out needs the side's canasta(s) (after this turn's melds) and no "no"."""
     need = _need_canastas(state)
     if state.asked == "no":
         return _err("partner-said-no", "the partner answered 'no' to 'may I go out?': no going out this turn")
@@ -486,71 +484,75 @@ def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> Ill
         return _err(
             "no-canasta",
             f"going out needs {'a canasta' if need == 1 else 'two canastas'} on the side's table; "
-            f"the side would have {_canastas(melds_after)}",
+            f"the side would have {_canastas(melds_after)}", expected=need, got=_canastas(melds_after),
         )
     return None
 
 
 def _check_minimum(state: State, side: int, groups, new_melds) -> None:
-    """§1.8: a side's opening melds in one move reach the minimum for its score."""
+    """§6: a side's opening melds in one move reach the minimum for its score."""
     need = opening_minimum(state.totals[side], _opt(state, "opening_table"))
     if need == CANASTA_MINIMUM:
         if not any(is_canasta(m) for m in new_melds):
             raise _err("below-minimum", f"at {state.totals[side]} points the opening must make a whole canasta "
-                                        f"at once; melded {_groups_text(groups)}")
+                                        f"at once; melded {_groups_text(groups)}", expected="kanasta")
         return
     points = sum(card_value(c) for _, cs in groups for c in cs)
     if points < need:
         raise _err(
             "below-minimum",
             f"the side's opening must meld at least {need} points (its score is {state.totals[side]}); "
-            f"{_groups_text(groups)} is {points}",
+            f"{_groups_text(groups)} is {points}", expected=need, got=points,
         )
 
 
 def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
-    """§1.7: taking the pile (or only its top card to go out)."""
-    pile = state.pile
+    """§7: taking the pile (or only its top card to go out)."""
+    pile = state.discard
     hand = state.hands[seat]
     side = _side(state, seat)
     if not pile:
         raise _err("pile-empty", "the discard pile is empty")
     if len(hand) == 1 and (len(pile) == 1 or _opt(state, "one_card_rule") == "any-pile"):
         what = "a pile of one card" if len(pile) == 1 else "the pile"
-        raise _err("one-card-rule", f"a player holding one card ({hand[0]}) may not take {what}")
+        raise _err("one-card-rule", f"a player holding one card ({hand[0]}) may not take {what}", card=str(hand[0]))
     top = pile[-1]
     if is_black_three(top):
-        raise _err("pile-blocked-black-three", f"the top card {top} is a black three: nobody may take the pile now")
+        raise _err("pile-blocked-black-three", f"the top card {top} is a black three: nobody may take the pile now",
+                   card=str(top))
     if is_wild(top):
-        raise _err("pile-blocked-wild", f"the top card {top} is a wild card: the pile cannot be taken now")
-    if not is_ordinary(top):
-        raise _err("pile-blocked", f"the top card {top} cannot be taken")
+        raise _err("pile-blocked-wild", f"the top card {top} is a wild card: the pile cannot be taken now",
+                   card=str(top))
     rank = int(top.rank)
     blockers = range(len(state.melds)) if _opt(state, "canasta_blocks_pile") == "everyone" else (side,)
     for b in blockers:
         for r, cs in state.melds[b]:
             if r == rank and len(cs) >= 7:
                 whose = "the side's own" if b == side else f"side {b}'s"
-                raise _err("pile-blocked-canasta", f"{whose} canasta of {RANK_NAMES[rank]} blocks a pile topped by {top}")
+                raise _err("pile-blocked-canasta", f"{whose} canasta of {RANK_NAMES[rank]} blocks a pile topped by {top}",
+                           card=str(top))
     for c in move.using:
         if not is_wild(c) and c.rank != top.rank:
-            raise _err("using-not-of-rank", f"{c} cannot be shown with the top card {top}")
+            raise _err("using-not-of-rank", f"{c} cannot be shown with the top card {top}", card=str(c),
+                       expected=str(top))
     melds = state.melds[side]
     opened = bool(melds)
     naturals = sum(1 for c in move.using if not is_wild(c))
     wilds = len(move.using) - naturals
     has_meld = any(r == rank for r, _ in melds)
     shown = " ".join(map(str, move.using)) or "nothing"
-    if not opened or state.pile_closed:
+    if not opened or state.discard_closed:
         if naturals < 2:
             why = "the side has not opened" if not opened else "a wild card lies in it"
             raise _err("pile-closed", f"the pile is closed ({why}): take it only with two natural "
-                                      f"{RANK_NAMES[rank]}s from the hand; shown: {shown}")
+                                      f"{RANK_NAMES[rank]}s from the hand; shown: {shown}", card=str(top))
     elif not (naturals >= 2 or (naturals >= 1 and wilds >= 1) or has_meld):
         raise _err("pile-needs-match", f"to take the pile topped by {top}, show two {RANK_NAMES[rank]}s, one and a "
-                                       f"wild card, or add it to a meld of {RANK_NAMES[rank]}; shown: {shown}")
+                                       f"wild card, or add it to a meld of {RANK_NAMES[rank]}; shown: {shown}",
+                   card=str(top))
     if any(r == rank for r, _ in move.melds):
-        raise _err("duplicate-rank", f"the cards of rank {RANK_NAMES[rank]} go in 'using', not in 'melds'")
+        raise _err("duplicate-rank", f"the cards of rank {RANK_NAMES[rank]} go in 'using', not in 'melds'",
+                   expected=RANK_NAMES[rank])
     groups = ((rank, (top,) + move.using),) + move.melds
     rest = remove_cards(hand, move.using + tuple(c for _, cs in move.melds for c in cs))
     cap3 = _opt(state, "max_three_wilds")
@@ -564,12 +566,12 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
         problem = _go_out_problem(state, seat, melds_after)
         if problem:
             raise problem
-        # §1.9: laying the whole hand at once with a canasta of his own, having laid nothing before,
-        # is going out from hand; the privilege only keeps the opening minimum (checked above, §1.8)
+        # §9.4: laying the whole hand at once with a canasta of his own, having laid nothing before,
+        # is going out from hand; the privilege only keeps the opening minimum (checked above, §6)
         concealed = not state.laid[seat] and any(is_canasta(m) for m in new_melds)
         state = replace(
-            state, pile=pile[:-1], hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
-            laid=_set(state.laid, seat, True), drew="pile",
+            state, discard=pile[:-1], hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
+            laid=_set(state.laid, seat, True), drew="discard",
         )
         return _go_out(state, seat, concealed=concealed)
     if any(r == 3 for r, _ in groups):
@@ -584,15 +586,19 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
         problem = _go_out_problem(state, seat, melds_after)
         if problem:
             raise _err("must-keep-card", f"one card would be left, so the discard would go out: {problem.message}")
+    # §9.4 going out from hand after buying the pile (option from_hand_after_buying): a player who had
+    # laid nothing may still lay his whole hand in this turn; remember the melds he starts
+    from_hand = not state.laid[seat] and _opt(state, "from_hand_after_buying")
     return replace(
-        state, pile=(), pile_closed=False, hands=_set(state.hands, seat, tuple(sorted(new_hand))),
+        state, discard=(), discard_closed=False, hands=_set(state.hands, seat, tuple(sorted(new_hand))),
         melds=_set(state.melds, side, melds_after), red_threes=_set(state.red_threes, side, tuple(reds)),
-        laid=_set(state.laid, seat, True), drew="pile", phase=Phase.PLAY,
+        laid=_set(state.laid, seat, True), drew="discard", phase=Phase.PLAY,
+        concealed_melds=tuple(r for r, _ in new_melds) if from_hand else None,
     )
 
 
 def _meld(state: State, seat: int, move: MeldMove) -> State:
-    """§1.9: new melds and additions, judged as a whole (opening minimum, going out)."""
+    """§8, §6: new melds and additions, judged as a whole (opening minimum, going out)."""
     if not move.melds:
         raise _err("empty-meld", "a meld move lays at least one group")
     side = _side(state, seat)
@@ -604,8 +610,9 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
         raise _err("black-threes-only-going-out", "black threes are melded only when going out by melding the last card")
     going = len(rest) <= 1
     own_canasta = any(is_canasta(m) for m in new_melds)
-    concealed = state.drew == "stock" and state.meld_moves == 0 and not state.laid[seat] and own_canasta
-    if not melds and not (going and concealed):
+    after_stock = state.drew == "stock" and state.meld_moves == 0 and not state.laid[seat]
+    if not melds and not (going and after_stock and own_canasta):
+        # §6 exception: going out from hand after a stock draw is not bound by the minimum
         _check_minimum(state, side, move.melds, new_melds)
     if going:
         problem = _go_out_problem(state, seat, melds_after)
@@ -617,11 +624,31 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
     state = replace(
         state, hands=_set(state.hands, seat, rest), melds=_set(state.melds, side, melds_after),
         laid=_set(state.laid, seat, True), meld_moves=state.meld_moves + 1,
-        concealed_ok=concealed if state.meld_moves == 0 else False,
+        concealed_melds=_concealed_after_meld(state, seat, new_melds),
     )
     if not rest:
-        return _go_out(state, seat, concealed=state.concealed_ok and state.meld_moves == 1)
+        return _go_out(state, seat, concealed=_from_hand(state, melds_after))
     return state
+
+
+def _concealed_after_meld(state: State, seat: int, new_melds) -> tuple[int, ...] | None:
+    """§9.4 going out from hand lays the whole hand at once: one meld move after a stock draw, or
+    the pile's take and one meld move after buying it; anything more ends the chance this turn."""
+    started = tuple(r for r, _ in new_melds)
+    if state.meld_moves:
+        return None
+    if state.drew == "stock":
+        return None if state.laid[seat] else started
+    return None if state.concealed_melds is None else state.concealed_melds + started
+
+
+def _from_hand(state: State, melds_after) -> bool:
+    """Going out now is going out from hand: the turn still qualifies and one of the melds the
+    player started in it is a canasta (his own, §9.4)."""
+    if state.concealed_melds is None:
+        return False
+    latest = dict(melds_after)  # with K-6's option, the player's meld is the latest of its rank
+    return any(r in latest and is_canasta((r, latest[r])) for r in state.concealed_melds)
 
 
 def _discard(state: State, seat: int, card: Card) -> State:
@@ -633,17 +660,17 @@ def _discard(state: State, seat: int, card: Card) -> State:
             raise problem
     elif state.asked == "yes" and _go_out_plan(state, seat) is not None:
         raise _err("must-go-out", f"the partner answered 'yes': this turn must end by going out, and it can "
-                                  f"(discarding {card} keeps {len(rest)} cards)")
+                                  f"(discarding {card} keeps {len(rest)} cards)", card=str(card))
     state = replace(
-        state, hands=_set(state.hands, seat, rest), pile=state.pile + (card,),
-        pile_closed=state.pile_closed or is_wild(card),
+        state, hands=_set(state.hands, seat, rest), discard=state.discard + (card,),
+        discard_closed=state.discard_closed or is_wild(card),
     )
     if not rest:
-        return _go_out(state, seat, concealed=state.concealed_ok and state.meld_moves == 1)
+        return _go_out(state, seat, concealed=_from_hand(state, state.melds[side]))
     if not state.stock:
         if _opt(state, "last_pile_buyable") and not state.buying:
             return replace(_begin_turn(state, (seat + 1) % state.players), buying=True)
-        return _end_hand(state, "stock")
+        return _end_round(state, "stock")
     return _begin_turn(state, (seat + 1) % state.players)
 
 
@@ -673,7 +700,7 @@ def _double_plan(state: State, partner: int):
 
 def _lay_waiting_red_threes(state: State) -> State:
     """K-9 at the end of a hand: dealt red threes still waiting for a first turn that never came
-    go to their side's table (no replacement, nobody draws any more) and score for it (§1.10)."""
+    go to their side's table (no replacement, nobody draws any more) and score for it (§10)."""
     if not any(state.pending):
         return state
     hands, reds = list(state.hands), [list(r) for r in state.red_threes]
@@ -688,12 +715,12 @@ def _lay_waiting_red_threes(state: State) -> State:
 def _go_out(state: State, seat: int, concealed: bool) -> State:
     state = _lay_waiting_red_threes(replace(state, out_seat=seat, concealed_out=concealed))
     if state.players == 4 and _double_plan(state, (seat + 2) % 4) is not None:
-        return replace(state, phase=Phase.DOUBLE)
-    return _end_hand(state, "out")
+        return replace(state, phase=Phase.DOUBLE, turn=(seat + 2) % 4)
+    return _end_round(state, "out")
 
 
 def _double(state: State, seat: int, move: DoubleGoOut) -> State:
-    """§1.9 double going out: the partner melds all his cards, or none."""
+    """§9.3 double going out: the partner melds all his cards, or none."""
     side = _side(state, seat)
     rest = remove_cards(state.hands[seat], (c for _, cs in move.melds for c in cs))
     if rest:
@@ -705,14 +732,14 @@ def _double(state: State, seat: int, move: DoubleGoOut) -> State:
         state, hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
         laid=_set(state.laid, seat, True), double_out=True,
     )
-    return _end_hand(state, "out")
+    return _end_round(state, "out")
 
 
 def _hand_scores(state: State) -> list[tuple[int, dict]]:
     out = []
-    ended = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER, Phase.DOUBLE)
+    ended = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER, Phase.DOUBLE)
     for side in range(len(state.melds)):
-        went = ended and state.out_seat >= 0 and _side(state, state.out_seat) == side
+        went = ended and state.out_seat is not None and _side(state, state.out_seat) == side
         hands = [state.hands[s] for s in _side_seats(state, side)]
         out.append(side_score(
             state.melds[side], len(state.red_threes[side]), hands,
@@ -722,14 +749,18 @@ def _hand_scores(state: State) -> list[tuple[int, dict]]:
     return out
 
 
-def _end_hand(state: State, ending: str) -> State:
-    """§1.10, §1.11: score the hand; the game ends when a side reached the target alone at the top."""
-    state = _lay_waiting_red_threes(replace(state, ending=ending, out_seat=state.out_seat if ending == "out" else -1))
-    scores = _hand_scores(replace(state, phase=Phase.HAND_OVER))
+def _end_round(state: State, ending: str) -> State:
+    """§10, §11: score the hand; the game ends when a side reached the target alone at the top."""
+    state = _lay_waiting_red_threes(replace(state, ending=ending, out_seat=state.out_seat if ending == "out" else None,
+                                            turn=None))
+    scores = _hand_scores(replace(state, phase=Phase.ROUND_OVER))
     totals = tuple(t + s for t, (s, _) in zip(state.totals, scores, strict=True))
     best = max(totals)
     over = best >= _opt(state, "target_score") and totals.count(best) == 1
-    return replace(state, totals=totals, phase=Phase.GAME_OVER if over else Phase.HAND_OVER, buying=False)
+    row = tuple(scores[_side(state, seat)][0] for seat in range(state.players))
+    return replace(state, totals=totals, history=state.history + (row,),
+                   phase=Phase.GAME_OVER if over else Phase.ROUND_OVER, buying=False,
+                   drew=None, asked=None, meld_moves=0, concealed_melds=None)
 
 
 # ---------------------------------------------------------------------- listing
@@ -737,7 +768,7 @@ def _end_hand(state: State, ending: str) -> State:
 
 def _candidates(state: State, seat: int):
     ph = state.phase
-    if ph is Phase.HAND_OVER:
+    if ph is Phase.ROUND_OVER:
         yield NextRound()
         return
     if ph is Phase.ANSWER:
@@ -757,10 +788,10 @@ def _candidates(state: State, seat: int):
     if state.players == 4 and not state.asked and not state.meld_moves and (len(hand) > 1 or not state.drew):
         yield AskPartner()
     if ph is Phase.DRAW:
-        yield Draw() if state.stock else EndHand()
-        if not state.pile or not is_ordinary(state.pile[-1]):
+        yield Draw() if state.stock else EndRound()
+        if not state.discard or not is_ordinary(state.discard[-1]):
             return
-        top = state.pile[-1]
+        top = state.discard[-1]
         nat = tuple(c for c in hand if c.rank == top.rank)
         wild = tuple(c for c in hand if is_wild(c))
         usings = [nat[:2], nat, nat[:1] + wild[:1], ()]

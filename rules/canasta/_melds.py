@@ -1,4 +1,4 @@
-"""Card values, meld validation and the going-out solver (compendium-003 §1.4, §1.9).
+"""Card values, meld validation and the going-out solver (docs/rules/canasta.md §4, §8, §9).
 
 A meld is ``(rank, cards)``: ``rank`` is 4..14 (4 to Ace) or 3 for a set of black threes.
 A group in a move is the same pair: the cards go to the side's meld of that rank, which
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from rules.base import IllegalMove
+from rules.base import IllegalMove, excerpt
 from rules.cards import Card, Rank
 
 G = "canasta"
@@ -40,12 +40,12 @@ def is_black_three(c: Card) -> bool:
 
 
 def is_ordinary(c: Card) -> bool:
-    """A card that may end the first turn-up: 4 to Ace (§1.3)."""
+    """A card that may end the first turn-up: 4 to Ace (§3)."""
     return Rank.FOUR <= c.rank <= Rank.ACE
 
 
 def card_value(c: Card, black_three: int = _BLACK_THREE_IN_HAND) -> int:
-    """§1.4: the value of a card; a black three counts ``black_three`` (melded set: K-1)."""
+    """§4: the value of a card; a black three counts ``black_three`` (melded set: K-1)."""
     if c.rank is Rank.THREE:
         return black_three if not c.suit.is_red else 0  # type: ignore[union-attr]
     return _VALUES[c.rank]
@@ -87,20 +87,18 @@ def check_meld_shape(rank: int, cards: Sequence[Card], existing: Meld | None, ca
     if not cards:
         raise IllegalMove(f"{G}.empty-group", f"a meld group holds no cards ({text})")
     if rank == 3:
-        if any(is_red_three(c) for c in cards):
-            raise IllegalMove(f"{G}.red-three-in-meld", f"red threes are never melded ({text})")
         if existing is not None or not all(is_black_three(c) for c in cards) or not 3 <= len(cards) <= 4:
             raise IllegalMove(
                 f"{G}.bad-black-threes", f"black threes are melded only as one set of 3 or 4 black threes, no wilds ({text})"
             )
         return (3, tuple(cards))
-    if not 4 <= rank <= 14:
-        raise IllegalMove(f"{G}.bad-rank", f"melds are of a rank 4 to Ace (or a black-three set), got {text}")
     for c in cards:
         if not is_wild(c) and c.rank != rank:
             if c.rank is Rank.THREE:
-                raise IllegalMove(f"{G}.three-in-meld", f"a three never goes into an ordinary meld: {c} in {text}")
-            raise IllegalMove(f"{G}.not-of-rank", f"{c} does not belong in a meld of {RANK_NAMES[rank]} ({text})")
+                raise IllegalMove(f"{G}.three-in-meld", f"a three never goes into an ordinary meld: {c} in {text}",
+                                  card=str(c))
+            raise IllegalMove(f"{G}.not-of-rank", f"{c} does not belong in a meld of {RANK_NAMES[rank]} ({text})",
+                              card=str(c), expected=RANK_NAMES[rank])
     allc = (existing[1] if existing else ()) + tuple(cards)
     wilds = wild_count(allc)
     naturals = len(allc) - wilds
@@ -113,7 +111,7 @@ def check_meld_shape(rank: int, cards: Sequence[Card], existing: Meld | None, ca
         raise IllegalMove(
             f"{G}.too-many-wilds",
             f"a meld may hold no more wild cards than naturals{' and at most 3' if cap3 else ''}: "
-            f"{naturals} naturals and {wilds} wilds after {text}",
+            f"{naturals} naturals and {wilds} wilds after {text}", expected=max_wilds(naturals, cap3), got=wilds,
         )
     return (rank, allc)
 
@@ -123,7 +121,8 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...
     left = Counter(hand)
     for c in cards:
         if left[c] <= 0:
-            raise IllegalMove(f"{G}.card-not-in-hand", f"{c} is not in the hand ({', '.join(map(str, sorted(hand)))})")
+            raise IllegalMove(f"{G}.card-not-in-hand", f"{c} is not in the hand "
+                                                       f"({excerpt(' '.join(map(str, sorted(hand))))})", card=str(c))
         left[c] -= 1
     return tuple(sorted(left.elements()))
 
@@ -147,7 +146,8 @@ def apply_groups(
     started: list[int] = []
     for rank, cards in groups:
         if rank in seen:
-            raise IllegalMove(f"{G}.duplicate-rank", f"two groups of rank {RANK_NAMES.get(rank, rank)} in one move")
+            raise IllegalMove(f"{G}.duplicate-rank", f"two groups of rank {RANK_NAMES.get(rank, rank)} in one move",
+                              expected=RANK_NAMES.get(rank, str(rank)))
         seen.add(rank)
         at = max((i for i, m in enumerate(table) if m[0] == rank), default=None)
         if at is not None and rank in fresh:
@@ -155,6 +155,7 @@ def apply_groups(
                 raise IllegalMove(
                     f"{G}.one-meld-per-rank",
                     f"the side already has a meld of {RANK_NAMES.get(rank, rank)}: one meld per rank (K-6)",
+                    expected=RANK_NAMES.get(rank, str(rank)),
                 )
             at = None
         if at is None:

@@ -1,4 +1,4 @@
-"""Scoring a hand and the opening minimum (compendium-003 §1.8, §1.10)."""
+"""Scoring a hand and the opening minimum (docs/rules/canasta.md §6, §10)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ CANASTA_MINIMUM = -1  # "meld a whole canasta at once" (the 7500 game at 5000 an
 
 
 def opening_minimum(total: int, table: str) -> int:
-    """§1.8: the opening minimum from the side's score before the hand."""
+    """§6: the opening minimum from the side's score before the hand."""
     if table == "10000":
         for bound, need in ((0, 15), (1000, 30), (2000, 60), (3000, 90), (5000, 120), (7000, 150)):
             if total < bound:
@@ -47,7 +47,7 @@ def side_score(
     double: bool = False,
     concealed: bool = False,
 ) -> tuple[int, dict]:
-    """§1.10: one side's hand score and its breakdown (every item named)."""
+    """§10: one side's hand score and its breakdown (every item named)."""
     natural = sum(1 for m in melds if is_natural_canasta(m))
     mixed = sum(1 for m in melds if is_canasta(m)) - natural
     cards = sum(meld_value(m, black_three) for m in melds if m[0] != 3)

@@ -1,4 +1,4 @@
-"""The score-sheet calculator: one hand's score per side from its melds, threes and hands (§1.10).
+"""The score-sheet calculator: one hand's score per side from its melds, threes and hands (§10).
 
 Tally JSON::
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rules.base import IllegalMove, InvalidState, Json, ScoreReport
+from rules.base import IllegalMove, InvalidState, Json, ScoreReport, excerpt
 from rules.cards import Card
 
 from ._melds import NAME_RANKS, check_meld_shape, is_canasta, is_red_three
@@ -26,8 +26,8 @@ from ._scoring import side_score
 G = "canasta"
 
 
-def _bad(code: str, msg: str) -> InvalidState:
-    return InvalidState(f"{G}.{code}", msg)
+def _bad(code: str, msg: str, **context: Json) -> InvalidState:
+    return InvalidState(f"{G}.{code}", msg, **context)
 
 
 def _cards(data: Json, what: str) -> tuple[Card, ...]:
@@ -37,7 +37,7 @@ def _cards(data: Json, what: str) -> tuple[Card, ...]:
 def _bool(side: dict, key: str) -> bool:
     v = side.get(key, False)
     if not isinstance(v, bool):
-        raise _bad("tally-bad-field", f"{key} must be true or false, got {v!r}")
+        raise _bad("tally-bad-field", f"{key} must be true or false, got {excerpt(v)}")
     return v
 
 
@@ -49,26 +49,26 @@ def score_tally(tally: Json) -> ScoreReport:
         raise _bad("tally-bad-field", f"unknown tally fields {sorted(unknown)}")
     players = tally.get("players", 4)
     if players not in (2, 3, 4) or isinstance(players, bool):
-        raise _bad("tally-bad-field", f"players must be 2, 3 or 4, got {players!r}")
+        raise _bad("tally-bad-field", f"players must be 2, 3 or 4, got {excerpt(players)}")
     ended = tally.get("ended", "out")
     if ended not in ("out", "stock"):
-        raise _bad("tally-bad-field", f"ended must be 'out' or 'stock', got {ended!r}")
+        raise _bad("tally-bad-field", f"ended must be 'out' or 'stock', got {excerpt(ended)}")
     options = tally.get("options", {})
     if not isinstance(options, dict) or set(options) - {
         "black_three_meld_value", "max_three_wilds", "one_meld_per_rank"
     }:
         raise _bad("tally-bad-field",
-                   f"tally options are black_three_meld_value, max_three_wilds and one_meld_per_rank, got {options!r}")
+                   f"tally options are black_three_meld_value, max_three_wilds and one_meld_per_rank, got {excerpt(options)}")
     black_three = options.get("black_three_meld_value", 50)
     cap3 = options.get("max_three_wilds", True)
     one_per_rank = options.get("one_meld_per_rank", True)
     if black_three not in (50, 5) or not isinstance(cap3, bool) or not isinstance(one_per_rank, bool):
-        raise _bad("tally-bad-field", f"bad tally options {options!r}")
+        raise _bad("tally-bad-field", f"bad tally options {excerpt(options)}")
     nsides = 2 if players == 4 else players
     per_side = 2 if players == 4 else 1
     sides = tally.get("sides")
     if not isinstance(sides, list) or len(sides) != nsides:
-        raise _bad("tally-sides", f"a {players}-player tally lists {nsides} sides")
+        raise _bad("tally-sides", f"a {players}-player tally lists {nsides} sides", expected=nsides)
     seen: Counter = Counter()
     reds_total = 0
     results = []
@@ -80,10 +80,10 @@ def score_tally(tally: Json) -> ScoreReport:
         table: list[tuple[int, tuple[Card, ...]]] = []
         for g in side.get("melds", []):
             if not isinstance(g, dict) or set(g) != {"rank", "cards"}:
-                raise _bad("tally-bad-meld", f"sides[{i}]: a meld is {{rank, cards}}, got {g!r}")
+                raise _bad("tally-bad-meld", f"sides[{i}]: a meld is {{rank, cards}}, got {excerpt(g)}")
             rank = NAME_RANKS.get(g["rank"]) if isinstance(g["rank"], str) else None
             if rank is None or (one_per_rank and any(r == rank for r, _ in table)):
-                raise _bad("tally-bad-meld", f"sides[{i}]: bad or repeated meld rank {g['rank']!r}")
+                raise _bad("tally-bad-meld", f"sides[{i}]: bad or repeated meld rank {excerpt(g['rank'])}")
             cards = _cards(g["cards"], f"sides[{i}] meld {g['rank']}")
             try:
                 check_meld_shape(rank, cards, None, cap3)
@@ -94,7 +94,7 @@ def score_tally(tally: Json) -> ScoreReport:
         melds = tuple(table)
         reds = side.get("red_threes", 0)
         if not isinstance(reds, int) or isinstance(reds, bool) or not 0 <= reds <= 4:
-            raise _bad("tally-bad-field", f"sides[{i}].red_threes is a count 0..4, got {reds!r}")
+            raise _bad("tally-bad-field", f"sides[{i}].red_threes is a count 0..4, got {excerpt(reds)}")
         reds_total += reds
         hands_data = side.get("hands", [[]] * per_side)
         if not isinstance(hands_data, list) or len(hands_data) != per_side:
@@ -107,10 +107,10 @@ def score_tally(tally: Json) -> ScoreReport:
         went, double, concealed = _bool(side, "went_out"), _bool(side, "double"), _bool(side, "concealed")
         total = side.get("total", 0)
         if not isinstance(total, int) or isinstance(total, bool) or abs(total) > 10**7:
-            raise _bad("tally-bad-field", f"sides[{i}].total must be an integer, got {total!r}")
+            raise _bad("tally-bad-field", f"sides[{i}].total must be an integer, got {excerpt(total)}")
         if any(r == 3 for r, _ in melds) and not went:
             raise _bad("tally-black-threes-without-going-out",
-                       f"sides[{i}]: black threes are melded only by the side that goes out (§1.9)")
+                       f"sides[{i}]: black threes are melded only by the side that goes out (§8)")
         if (double or concealed) and not went:
             raise _bad("tally-bonus-without-going-out", f"sides[{i}]: double or concealed going out needs going out")
         if went:

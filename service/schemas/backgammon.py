@@ -1,10 +1,13 @@
-"""Backgammon shapes: the state exactly as ``rules.backgammon`` writes it, the moves, setup, tally."""
+"""Backgammon shapes: the state exactly as ``rules.backgammon`` writes it, the moves, setup, tally
+(docs/rules/backgammon.md)."""
 
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from .common import RngSchema, int_field, kind_field, list_field
+from rules.backgammon import ENGINE
+
+from .common import RngSchema, int_field, kind_field, list_field, options_schema
 
 GAME_ID = "backgammon"
 
@@ -23,23 +26,14 @@ def _pair(inner: fields.Field, **kwargs) -> fields.List:
     return list_field(inner, 2, 2, **kwargs)
 
 
-class OptionsSchema(Schema):
-    opening_roll = fields.String(required=True, validate=validate.OneOf(["use", "reroll"]))
-    match_length = int_field(0, 64, required=True)
-    cube = fields.String(required=True, validate=validate.OneOf(["auto", "on", "off"]))
-    crawford = fields.Boolean(required=True)
-    jacoby = fields.Boolean(required=True)
-    beaver = fields.Boolean(required=True)
-    automatic_doubles = fields.Boolean(required=True)
-    max_cube = int_field(0, _CUBE_MAX, required=True)
-
-
 class CubeSchema(Schema):
     value = int_field(1, _CUBE_MAX, required=True)
     owner = _nullable_seat(required=True)
     offered = fields.Boolean(required=True)
     beaver = fields.Boolean(load_default=False, metadata={
-        "description": "the player doubled beavered: the doubler (on turn) takes or drops the redouble"})
+        "description": "the player doubled beavered: the doubler (on turn) takes, drops or raccoons the redouble"})
+    raccoon = fields.Boolean(load_default=False, metadata={
+        "description": "the doubler raccooned the beaver: the beaverer (not on turn, owning the cube) takes or drops"})
 
 
 class MatchSchema(Schema):
@@ -47,7 +41,6 @@ class MatchSchema(Schema):
     score = _pair(int_field(0, 9999), required=True)
     crawford = fields.Boolean(required=True)
     post_crawford = fields.Boolean(required=True)
-    game = int_field(1, 10**6, required=True)
 
 
 class ResultSchema(Schema):
@@ -60,7 +53,7 @@ class ResultSchema(Schema):
 
 
 class _ViewFields(Schema):
-    options = fields.Nested(OptionsSchema, required=True)
+    options = fields.Nested(options_schema(ENGINE.options, "BackgammonOptions"), required=True)
     points = _pair(list_field(int_field(0, 15), 24, 24), required=True,
                    metadata={"description": "per seat, points 1..24 in that seat's own numbering"})
     bar = _pair(int_field(0, 15), required=True)
@@ -71,6 +64,9 @@ class _ViewFields(Schema):
     cube = fields.Nested(CubeSchema, required=True)
     resign = fields.String(required=True, allow_none=True, validate=validate.OneOf(_LEVELS))
     match = fields.Nested(MatchSchema, required=True)
+    round = int_field(1, 10**6, required=True, metadata={"description": "the game of the match, 1-based (1 in money play)"})
+    colors = list_field(fields.String(validate=validate.OneOf(["white", "black"])), 2, 2, required=True,
+                        metadata={"description": "labels only: seat 0 plays white, seat 1 black"})
     result = fields.Nested(ResultSchema, required=True, allow_none=True)
     pips = _pair(int_field(0, 375), required=True)
     position_id = fields.String(required=True, validate=validate.Regexp(_POSITION_ID))
@@ -115,6 +111,7 @@ MOVES = {
     "take": _simple("take"),
     "drop": _simple("drop"),
     "beaver": _simple("beaver"),
+    "raccoon": _simple("raccoon"),
     "resign": ResignSchema,
     "accept-resignation": _simple("accept-resignation"),
     "reject-resignation": _simple("reject-resignation"),
@@ -131,18 +128,18 @@ class SetupSchema(Schema):
 
 
 class TallySchema(Schema):
-    """A finished game: who won, the cube, and the final position (board, Position ID or XGID)."""
+    """A finished game's score sheet: who won, the cube, and the final board (the winner has all
+    15 checkers off). Exactly what ``score_tally`` reads (docs/rules/backgammon.md §10)."""
 
     winner = int_field(0, 1, required=True)
-    cube = int_field(1, _CUBE_MAX)
-    owner = _nullable_seat()
-    jacoby = fields.Boolean()
-    match_length = int_field(0, 64)
-    points = _pair(list_field(int_field(0, 15), 24, 24))
-    bar = _pair(int_field(0, 15))
-    off = _pair(int_field(0, 15))
-    position_id = fields.String(validate=validate.Regexp(_POSITION_ID))
-    xgid = fields.String(validate=validate.Regexp(_XGID))
+    points = _pair(list_field(int_field(0, 15), 24, 24), required=True,
+                   metadata={"description": "per seat, points 1..24 in that seat's own numbering"})
+    bar = _pair(int_field(0, 15), required=True)
+    off = _pair(int_field(0, 15), required=True)
+    cube = int_field(1, _CUBE_MAX, load_default=1, metadata={"description": "the cube value, a power of two"})
+    owner = _nullable_seat(load_default=None, metadata={"description": "the cube's owner; null when centred"})
+    jacoby = fields.Boolean(load_default=False, metadata={"description": "the Jacoby rule (money play only)"})
+    match_length = int_field(0, 64, load_default=0, metadata={"description": "0 for money play"})
 
 
 SETUP = SetupSchema

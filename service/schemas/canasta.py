@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.schemas.common import RngSchema, card_field, int_field, kind_field, list_field
+from rules.canasta import ENGINE
+from service.schemas.common import RngSchema, card_field, int_field, kind_field, list_field, options_schema
 
 GAME_ID = "canasta"
 
@@ -33,20 +34,6 @@ def _groups(**kwargs) -> fields.List:
     return list_field(fields.Nested(GroupSchema), 12, **kwargs)
 
 
-class OptionsSchema(Schema):
-    black_three_meld_value = fields.Integer(strict=True, required=True, validate=validate.OneOf([50, 5]))
-    red_three_replacement = fields.String(required=True, validate=validate.OneOf(["dealt-and-drawn", "dealt-only"]))
-    canasta_blocks_pile = fields.String(required=True, validate=validate.OneOf(["own-side", "everyone"]))
-    one_card_rule = fields.String(required=True, validate=validate.OneOf(["one-card-pile", "any-pile"]))
-    max_three_wilds = fields.Boolean(required=True)
-    one_meld_per_rank = fields.Boolean(required=True)
-    last_pile_buyable = fields.Boolean(required=True)
-    wild_turn_up_closes_pile = fields.Boolean(required=True)
-    red_threes_laid = fields.String(required=True, validate=validate.OneOf(["first-turn", "deal"]))
-    opening_table = fields.String(required=True, validate=validate.OneOf(["5000", "7500", "10000"]))
-    target_score = int_field(50, 100000, required=True)
-
-
 class SideSchema(Schema):
     melds = list_field(fields.Nested(TableMeldSchema), 24, required=True)
     red_threes = _cards(4, required=True)
@@ -55,29 +42,32 @@ class SideSchema(Schema):
 
 class StateSchema(Schema):
     players = int_field(2, 4, required=True)
-    options = fields.Nested(OptionsSchema, required=True)
-    hand = int_field(1, 10**6, required=True)
+    options = fields.Nested(options_schema(ENGINE.options, "CanastaOptions"), required=True)
+    round = int_field(1, 10**6, required=True)
     dealer = int_field(0, 3, required=True)
-    turn = int_field(0, 3, required=True)
+    turn = int_field(0, 3, required=True, allow_none=True,
+                     metadata={"description": "the one seat to act; null when several or none act"})
     phase = fields.String(
-        required=True, validate=validate.OneOf(["draw", "play", "answer", "double", "hand-over", "game-over"])
+        required=True, validate=validate.OneOf(["draw", "play", "answer", "double", "round-over", "game-over"])
     )
     stock = _cards(required=True)
-    pile = _cards(required=True)
-    pile_closed = fields.Boolean(required=True)
+    discard = _cards(required=True)
+    discard_closed = fields.Boolean(required=True)
     hands = list_field(_cards(), 4, 2, required=True)
     sides = list_field(fields.Nested(SideSchema), 3, 2, required=True)
+    history = list_field(list_field(int_field(-_TOTAL, _TOTAL), 4, 2), 10**6, required=True,
+                         metadata={"description": "one row per finished round: each seat's points"})
     laid = list_field(fields.Boolean(), 4, 2, required=True)
     red_threes_pending = list_field(fields.Boolean(), 4, 2, required=True)
-    drew = fields.String(required=True, validate=validate.OneOf(["", "stock", "pile"]))
-    asked = fields.String(required=True, validate=validate.OneOf(["", "asked", "yes", "no"]))
+    drew = fields.String(required=True, allow_none=True, validate=validate.OneOf(["stock", "discard"]))
+    asked = fields.String(required=True, allow_none=True, validate=validate.OneOf(["asked", "yes", "no"]))
     meld_moves = int_field(0, 200, required=True)
-    concealed_ok = fields.Boolean(required=True)
+    concealed_melds = list_field(fields.String(validate=validate.OneOf(_RANKS)), 12, required=True, allow_none=True)
     buying = fields.Boolean(required=True)
-    out_seat = int_field(-1, 3, required=True)
+    out_seat = int_field(0, 3, required=True, allow_none=True)
     double_out = fields.Boolean(required=True)
     concealed_out = fields.Boolean(required=True)
-    ending = fields.String(required=True, validate=validate.OneOf(["", "out", "stock"]))
+    ending = fields.String(required=True, allow_none=True, validate=validate.OneOf(["out", "stock"]))
     rng = fields.Nested(RngSchema, required=True)
 
 
@@ -125,8 +115,8 @@ class DeclineDoubleSchema(Schema):
     kind = kind_field("decline-double")
 
 
-class EndHandSchema(Schema):
-    kind = kind_field("end-hand")
+class EndRoundSchema(Schema):
+    kind = kind_field("end-round")
 
 
 class NextRoundSchema(Schema):
@@ -143,15 +133,19 @@ MOVES = {
     "answer": AnswerSchema,
     "double-go-out": DoubleGoOutSchema,
     "decline-double": DeclineDoubleSchema,
-    "end-hand": EndHandSchema,
+    "end-round": EndRoundSchema,
     "next-round": NextRoundSchema,
 }
 
 
 class TallyOptionsSchema(Schema):
-    black_three_meld_value = fields.Integer(strict=True, validate=validate.OneOf([50, 5]))
-    max_three_wilds = fields.Boolean()
-    one_meld_per_rank = fields.Boolean()
+    """The options that change a round's points; each defaults to the game's default."""
+
+    black_three_meld_value = fields.Integer(
+        strict=True, validate=validate.OneOf(list(ENGINE.options["black_three_meld_value"].choices)),
+        metadata={"description": ENGINE.options["black_three_meld_value"].description})
+    max_three_wilds = fields.Boolean(metadata={"description": ENGINE.options["max_three_wilds"].description})
+    one_meld_per_rank = fields.Boolean(metadata={"description": ENGINE.options["one_meld_per_rank"].description})
 
 
 class TallySideSchema(Schema):

@@ -84,11 +84,15 @@ class SeedField(fields.Field):
         return value
 
 
+# The envelopes' objects are fields.Dict() without ``keys=fields.String()``: JSON keys are strings
+# anyway, and checking them one by one cost 110 ms on a hostile state of 13,000 keys.
+
+
 class NewGameRequest(Schema):
     players = int_field(1, MAX_SEAT + 1, required=True)
     seed = SeedField(load_default=None, allow_none=False)
-    options = fields.Dict(keys=fields.String(), load_default=dict)
-    setup = fields.Dict(keys=fields.String(), load_default=None, allow_none=False)
+    options = fields.Dict(load_default=dict)
+    setup = fields.Dict(load_default=None, allow_none=False)
 
 
 def signature_field() -> fields.String:
@@ -98,27 +102,27 @@ def signature_field() -> fields.String:
 
 
 class StateRequest(Schema):
-    state = fields.Dict(keys=fields.String(), required=True)
+    state = fields.Dict(required=True)
     signature = signature_field()
     seat = seat_field(load_default=None, allow_none=True)
 
 
 class ViewRequest(Schema):
-    state = fields.Dict(keys=fields.String(), required=True)
+    state = fields.Dict(required=True)
     signature = signature_field()
     seat = seat_field(required=True, allow_none=True)
 
 
 class MoveRequest(Schema):
-    state = fields.Dict(keys=fields.String(), required=True)
+    state = fields.Dict(required=True)
     signature = signature_field()
     seat = seat_field(required=True)
-    move = fields.Dict(keys=fields.String(), required=True)
+    move = fields.Dict(required=True)
 
 
 class SeatMove(Schema):
     seat = seat_field(required=True)
-    move = fields.Dict(keys=fields.String(), required=True)
+    move = fields.Dict(required=True)
 
 
 class RecordText(Schema):
@@ -137,7 +141,7 @@ def _max_replay_moves(moves: list, field: str = "moves") -> None:
 
 
 class ReplayRequest(Schema):
-    state = fields.Dict(keys=fields.String())
+    state = fields.Dict()
     signature = signature_field()
     new = fields.Nested(NewGameRequest)
     record = fields.Nested(RecordText)
@@ -173,9 +177,9 @@ class RecordRequest(Schema):
 
 
 class ScoreRequest(Schema):
-    state = fields.Dict(keys=fields.String())
+    state = fields.Dict()
     signature = signature_field()
-    tally = fields.Dict(keys=fields.String())
+    tally = fields.Dict()
 
     @validates_schema
     def _one_input(self, data, **kwargs):
@@ -188,5 +192,5 @@ class SessionCreateRequest(NewGameRequest):
 
 
 class SessionMoveRequest(Schema):
-    move = fields.Dict(keys=fields.String(), required=True)
+    move = fields.Dict(required=True)
     version = fields.Integer(strict=True, validate=validate.Range(0, 2**31), load_default=None)

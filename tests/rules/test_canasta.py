@@ -1,4 +1,6 @@
-"""Kanasta (Polish Canasta): the vectors of compendium-003 §1.13 and the rulings K-1..K-10.
+"""Kanasta (Polish Canasta): the rules of docs/rules/canasta.md, section by section ("§N" below
+is a section of that page), with the rulebook's test vectors ("Vector 1.13-n") and the rulings
+K-1..K-11.
 
 Positions are built from JSON: the cards named in a test are placed, every other card of
 the 108 goes to the stock (``stock_top`` names the next cards drawn, last = top).
@@ -14,7 +16,8 @@ from dataclasses import replace
 
 import pytest
 
-from rules.base import IllegalMove, InvalidState, NotYourTurn
+import rules.canasta
+from rules.base import IllegalMove, InvalidState, NotYourTurn, RulesError
 from rules.canasta import ENGINE as E
 from rules.canasta._model import (
     FULL_DECK,
@@ -24,14 +27,16 @@ from rules.canasta._model import (
     Discard,
     DoubleGoOut,
     Draw,
-    EndHand,
+    EndRound,
     MeldMove,
     NextRound,
     Phase,
     TakePile,
     TakeTop,
+    _state_from_json,
 )
 from rules.cards import parse_card
+from service.games import BINDINGS
 
 C = parse_card
 
@@ -54,14 +59,14 @@ def build(
     phase="play",
     melds=None,
     reds=None,
-    pile="7C",
-    pile_closed=False,
+    discard="7C",
+    discard_closed=False,
     totals=None,
     stock_top="",
     stock=None,
     laid=None,
     drew=None,
-    asked="",
+    asked=None,
     meld_moves=0,
     options=None,
     pending=None,
@@ -80,7 +85,7 @@ def build(
             used.update(cards(text))
     for r in reds:
         used.update(cards(r))
-    used.update(cards(pile))
+    used.update(cards(discard))
     top = cards(stock_top)
     used.update(top)
     if stock is None:
@@ -90,7 +95,7 @@ def build(
     else:
         stock_cards = list(cards(stock))
     if drew is None:
-        drew = "" if phase == "draw" else "stock"
+        drew = None if phase == "draw" else "stock"
     data = dict(base)
     data.update(
         hands=[list(h.split()) for h in hands],
@@ -98,8 +103,8 @@ def build(
             {"melds": [{"rank": r, "cards": t.split()} for r, t in m.items()], "red_threes": red.split(), "total": tot}
             for m, red, tot in zip(melds, reds, totals, strict=True)
         ],
-        pile=pile.split(),
-        pile_closed=pile_closed,
+        discard=discard.split(),
+        discard_closed=discard_closed,
         stock=[str(c) for c in stock_cards],
         turn=turn,
         dealer=(turn - 1) % players,
@@ -109,14 +114,21 @@ def build(
         drew=drew,
         asked=asked,
         meld_moves=meld_moves,
-        concealed_ok=False,
+        concealed_melds=None,
         buying=False,
-        out_seat=-1,
+        out_seat=None,
         double_out=False,
         concealed_out=False,
-        ending="",
+        ending=None,
     )
-    return E.from_json(data)
+    return parse(data)
+
+
+def parse(data):
+    """A drawn position, parsed and checked for conservation and shape but not for reachability:
+    scenario positions keep only the cards that matter (the reachability checks of ``from_json``
+    are tested in test_canasta_mutations.py)."""
+    return _state_from_json(data, E.resolve_options, lambda o: o["max_three_wilds"])
 
 
 def code_of(state, seat, move) -> str:
@@ -128,7 +140,7 @@ def code_of(state, seat, move) -> str:
 FILL = "4C 4D 5H 6S 7D 8H 9S 10C JD QH KS"  # eleven unrelated cards
 
 
-# --------------------------------------------------------------------------- the pile (§1.7)
+# --------------------------------------------------------------------------- the pile (§7)
 
 
 def test_own_canasta_of_the_top_rank_blocks_the_pile():
@@ -139,10 +151,10 @@ def test_own_canasta_of_the_top_rank_blocks_the_pile():
         seat 1 (B) holds Q Q  -> take-pile legal
     """
     melds = [{"Q": "QC QD QS QC QH JK 2C"}, {"8": "8C 8D 8S"}]
-    s0 = build(["QH QS KD 5C", "KC 9D", "4D 4H", "5D 5S"], turn=0, phase="draw", melds=melds, pile="9C QD")
+    s0 = build(["QH QS KD 5C", "KC 9D", "4D 4H", "5D 5S"], turn=0, phase="draw", melds=melds, discard="9C QD")
     assert code_of(s0, 0, TakePile(cards("QH QS"))) == "canasta.pile-blocked-canasta"
     assert not any(isinstance(m, TakePile) for m in E.legal_moves(s0, 0))
-    s1 = build(["KD 5C", "QH QS KC 9D", "4D 4H", "5D 5S"], turn=1, phase="draw", melds=melds, pile="9C QD")
+    s1 = build(["KD 5C", "QH QS KC 9D", "4D 4H", "5D 5S"], turn=1, phase="draw", melds=melds, discard="9C QD")
     after = E.apply(s1, 1, TakePile(cards("QH QS")))
     assert dict(after.melds[1])[12] == cards("QD QH QS")
     assert TakePile(cards("QH QS")) in E.legal_moves(s1, 1)
@@ -151,7 +163,7 @@ def test_own_canasta_of_the_top_rank_blocks_the_pile():
 def test_canasta_blocks_everyone_under_option():
     """K-3 option "everyone": side A's canasta of queens blocks side B too."""
     melds = [{"Q": "QC QD QS QC QH JK 2C"}, {"8": "8C 8D 8S"}]
-    s1 = build(["KD 5C", "QH QS KC 9D", "4D 4H", "5D 5S"], turn=1, phase="draw", melds=melds, pile="9C QD",
+    s1 = build(["KD 5C", "QH QS KC 9D", "4D 4H", "5D 5S"], turn=1, phase="draw", melds=melds, discard="9C QD",
                options={"canasta_blocks_pile": "everyone"})
     assert code_of(s1, 1, TakePile(cards("QH QS"))) == "canasta.pile-blocked-canasta"
 
@@ -164,13 +176,13 @@ def test_black_three_on_top_blocks_the_pile_until_covered():
         seat 1 draws and discards 9S over it -> seat 2 with 9 9 takes it
     """
     melds = [{"8": "8C 8D 8S"}, {"K": "KC KD KS"}]
-    s = build(["4D 5D", "3C 3S 9D 9H 6H", "9C 9C 4H", "5S 6S"], turn=1, phase="draw", melds=melds, pile="7C 3S",
+    s = build(["4D 5D", "3C 3S 9D 9H 6H", "9C 9C 4H", "5S 6S"], turn=1, phase="draw", melds=melds, discard="7C 3S",
               stock_top="JD")
     assert code_of(s, 1, TakePile(cards("3C 3S"))) == "canasta.pile-blocked-black-three"
     assert not any(isinstance(m, TakePile) for m in E.legal_moves(s, 1))
     s = E.apply(s, 1, Draw())
     s = E.apply(s, 1, Discard(C("9H")))
-    assert s.turn == 2 and s.pile[-1] == C("9H")
+    assert s.turn == 2 and s.discard[-1] == C("9H")
     assert TakePile(cards("9C 9C")) in E.legal_moves(s, 2)
 
 
@@ -182,17 +194,17 @@ def test_wild_discard_closes_the_pile_for_everyone():
         seat 2 (side opened) holds 9D JK -> refused; 9D 9S -> legal; JK 2D -> never
     """
     melds = [{"8": "8C 8D 8S"}, {"K": "KC KD KS"}]
-    s = build(["2C 5D 6D", "9H 4H 4S", "9D 9S JK 2D 5S", "5C 6C"], turn=0, phase="play", melds=melds, pile="7C",
+    s = build(["2C 5D 6D", "9H 4H 4S", "9D 9S JK 2D 5S", "5C 6C"], turn=0, phase="play", melds=melds, discard="7C",
               stock_top="10H 10S")
     s = E.apply(s, 0, Discard(C("2C")))
-    assert s.pile_closed
+    assert s.discard_closed
     s = E.apply(s, 1, Draw())
     s = E.apply(s, 1, Discard(C("9H")))
-    assert s.turn == 2 and s.pile_closed and s.pile[-2:] == cards("2C 9H")
+    assert s.turn == 2 and s.discard_closed and s.discard[-2:] == cards("2C 9H")
     assert code_of(s, 2, TakePile(cards("9D JK"))) == "canasta.pile-closed"
     assert code_of(s, 2, TakePile(cards("JK 2D"))) == "canasta.pile-closed"
     after = E.apply(s, 2, TakePile(cards("9D 9S")))
-    assert not after.pile_closed and after.pile == ()
+    assert not after.discard_closed and after.discard == ()
     assert C("2C") in after.hands[2]  # the wild came to the hand with the pile
 
 
@@ -202,17 +214,17 @@ def test_natural_and_wild_take_an_open_pile():
         side A opened (8 8 8); top 9C; seat 0 holds 9D 2H -> 9 9 2 laid at once, rest to the hand
     """
     melds = [{"8": "8C 8D 8S"}, {}]
-    s = build(["9D 2H KC KD", "4H 4S", "5C 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC QC 9C")
+    s = build(["9D 2H KC KD", "4H 4S", "5C 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="JC QC 9C")
     after = E.apply(s, 0, TakePile(cards("9D 2H")))
     assert dict(after.melds[0])[9] == cards("9C 9D 2H")
     assert sorted(after.hands[0]) == sorted(cards("KC KD JC QC"))
-    assert after.phase is Phase.PLAY and after.drew == "pile"
+    assert after.phase is Phase.PLAY and after.drew == "discard"
 
 
 def test_top_card_laid_off_on_own_meld_takes_the_pile():
     """Vector 1.13-5 (seed): side A has 9 9 9; top 9; seat 0 holds no 9 -> takes by laying it off."""
     melds = [{"9": "9C 9D 9S"}, {}]
-    s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
+    s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="JC 9H")
     assert TakePile(()) in E.legal_moves(s, 0)
     after = E.apply(s, 0, TakePile(()))
     assert dict(after.melds[0])[9] == cards("9C 9D 9S 9H")
@@ -220,12 +232,12 @@ def test_top_card_laid_off_on_own_meld_takes_the_pile():
 
 
 def test_unopened_side_needs_two_naturals_and_the_minimum_with_the_top_card():
-    """§1.7, §1.8: the first pile is closed; the top card counts toward the minimum, the rest does not.
+    """§7, §6: the first pile is closed; the top card counts toward the minimum, the rest does not.
 
         side A total 0 (minimum 50); top KH; seat 0: K K A A 2 ...
         K K + KH = 30 -> below; with A A 2 (60) in the same move -> 90, legal
     """
-    s = build(["KC KD AC AD 2S 5C 6C", "4H 4S", "5S 5D", "6D 6H"], turn=0, phase="draw", pile="JC KH")
+    s = build(["KC KD AC AD 2S 5C 6C", "4H 4S", "5S 5D", "6D 6H"], turn=0, phase="draw", discard="JC KH")
     assert code_of(s, 0, TakePile(cards("KC KD"))) == "canasta.below-minimum"
     assert code_of(s, 0, TakePile(cards("KC 2S"))) == "canasta.pile-closed"
     move = TakePile(cards("KC KD"), (group("A", "AC AD 2S"),))
@@ -237,27 +249,27 @@ def test_unopened_side_needs_two_naturals_and_the_minimum_with_the_top_card():
 def test_one_card_rule():
     """K-4 default: a player holding one card may not take a pile of one card; larger piles are fine."""
     melds = [{"9": "9C 9D 9S"}, {}]
-    s = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="9H")
+    s = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="9H")
     assert code_of(s, 0, TakePile(())) == "canasta.one-card-rule"
-    s2 = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
+    s2 = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="JC 9H")
     assert E.is_legal(s2, 0, TakePile(()))
-    s3 = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H",
+    s3 = build(["KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="JC 9H",
                options={"one_card_rule": "any-pile"})
     assert code_of(s3, 0, TakePile(())) == "canasta.one-card-rule"
 
 
 def test_take_top_card_to_go_out():
-    """§1.6 exceptional privilege: only the top card, melded, and the hand goes out with no discard.
+    """§5 exceptional privilege: only the top card, melded, and the hand goes out with no discard.
 
         side A: canasta of K; top 9H over JC; seat 0 holds 9C 9D 5C 5D 5S
         -> take-top-to-go-out with 9 9 9 and 5 5 5: the JC stays in the pile
     """
     melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
-    s = build(["9C 9D 5C 5D 5S", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
+    s = build(["9C 9D 5C 5D 5S", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, discard="JC 9H")
     move = TakeTop(cards("9C 9D"), (group("5", "5C 5D 5S"),))
     after = E.apply(s, 0, move)
-    assert after.phase is Phase.HAND_OVER and after.ending == "out" and after.out_seat == 0
-    assert after.pile == cards("JC")
+    assert after.phase is Phase.ROUND_OVER and after.ending == "out" and after.out_seat == 0
+    assert after.discard == cards("JC")
     assert any(isinstance(m, TakeTop) for m in E.legal_moves(s, 0))
     assert code_of(s, 0, TakeTop(cards("9C 9D"))) == "canasta.must-meld-all"
 
@@ -271,14 +283,14 @@ def test_red_three_dealt_is_laid_and_replaced_and_pile_red_three_is_not():
         seat 0 dealt 3H: at the start of his turn it goes to side A's table and he draws a replacement.
         A pile holding 3D is taken: 3D goes to the table, no replacement.
     """
-    s = build(["3H KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=3, phase="play", pile="JC", stock_top="QS 10S",
+    s = build(["3H KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=3, phase="play", discard="JC", stock_top="QS 10S",
               pending=[True, False, False, False])
     s = E.apply(s, 3, Discard(C("6C")))
     assert s.turn == 0 and s.phase is Phase.DRAW
     assert s.red_threes[0] == cards("3H")
     assert sorted(s.hands[0]) == sorted(cards("KC KD 5C 10S"))
     melds = [{"9": "9C 9D 9S"}, {}]
-    s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="3D JC 9H")
+    s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="3D JC 9H")
     stock_before = len(s.stock)
     after = E.apply(s, 0, TakePile(()))
     assert after.red_threes[0] == cards("3D") and len(after.stock) == stock_before
@@ -286,7 +298,7 @@ def test_red_three_dealt_is_laid_and_replaced_and_pile_red_three_is_not():
 
 
 def test_red_three_drawn_is_replaced_unless_dealt_only():
-    """§1.6.1 and K-2: a red three drawn from the stock is laid down and replaced ("dealt-only": not replaced)."""
+    """§5 and K-2: a red three drawn from the stock is laid down and replaced ("dealt-only": not replaced)."""
     s = build(["KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", stock_top="QS 3H")
     after = E.apply(s, 0, Draw())
     assert after.red_threes[0] == cards("3H") and C("QS") in after.hands[0] and len(after.hands[0]) == 4
@@ -327,14 +339,14 @@ def test_opening_minimum_depends_on_the_side_score():
      ("10000", 995, 30), ("10000", 1000, 60), ("10000", 5000, 150), ("10000", 7000, 180), ("7500", 4995, 120)],
 )
 def test_opening_minimum_tables(table, total, minimum):
-    """§1.8 and the long-game tables (option opening_table)."""
+    """§6 and the long-game tables (option opening_table)."""
     from rules.canasta._scoring import opening_minimum
 
     assert opening_minimum(total, table) == minimum
 
 
 def test_7500_game_opening_needs_a_whole_canasta_at_5000():
-    """§1.8, opening_table "7500": at 5000 and more the opening melds a whole canasta at once."""
+    """§6, opening_table "7500": at 5000 and more the opening melds a whole canasta at once."""
     hand = "KC KD KS KH KC KD KS AC AD AS 9C 9D"
     s = build([hand, "4H 4S", "5S 5D", "6H 7H"], totals=[5000, 0], options={"opening_table": "7500"})
     assert code_of(s, 0, MeldMove((group("A", "AC AD AS"), group("K", "KC KD KS")))) == "canasta.below-minimum"
@@ -342,7 +354,7 @@ def test_7500_game_opening_needs_a_whole_canasta_at_5000():
 
 
 def test_meld_rules_are_judged_exactly():
-    """§1.9, K-5, K-6: rank, naturals, wild limits, one group per rank, threes."""
+    """§8, K-5, K-6: rank, naturals, wild limits, one group per rank, threes."""
     melds = [{"8": "8C 8D 8S"}, {}]
     s = build(["KC KD 2H 2S JK 2C 9C 9D 9S 9H 3C 3S 3C 5C", "4H 4S", "5S 5D", "6H 7H"], melds=melds)
     assert code_of(s, 0, MeldMove((group("K", "KC 2H 2S"),))) == "canasta.too-few-naturals"
@@ -387,22 +399,23 @@ def test_partner_answer_no_forbids_going_out():
     assert E.is_legal(s, 0, go_out)
     s = E.apply(s, 0, AskPartner())
     assert E.to_act(s) == {2}
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as err:
         E.check(s, 0, go_out)
+    assert err.value.code == "canasta.not-your-turn"
     s = E.apply(s, 2, Answer(False))
     assert code_of(s, 0, go_out) == "canasta.must-keep-card"
     assert code_of(s, 0, MeldMove((group("9", "9C 9D 9S"), ))) == "canasta.must-keep-card"
     assert code_of(s, 0, AskPartner()) == "canasta.already-asked"
-    s2 = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, pile="4D 9S",
+    s2 = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, discard="4D 9S",
                asked="no")
     assert code_of(s2, 0, TakeTop(cards("9C 9D"), (group("5", "5C"),))) in ("canasta.too-few-cards",)
-    s3 = build(["9C 9D", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, pile="4D 9S", asked="no")
+    s3 = build(["9C 9D", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, discard="4D 9S", asked="no")
     assert code_of(s3, 0, TakeTop(cards("9C 9D"))) == "canasta.partner-said-no"
-    assert E.is_legal(replace(s3, asked=""), 0, TakeTop(cards("9C 9D")))
+    assert E.is_legal(replace(s3, asked=None), 0, TakeTop(cards("9C 9D")))
 
 
 def test_partner_answer_yes_obliges_going_out():
-    """§1.9: once the partner says yes, a discard that does not go out is refused while going out is possible."""
+    """§9.2: once the partner says yes, a discard that does not go out is refused while going out is possible."""
     melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
     s = build(["9C 9D 9S 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="play", melds=melds, asked="yes")
     assert code_of(s, 0, Discard(C("5C"))) == "canasta.must-go-out"
@@ -412,7 +425,7 @@ def test_partner_answer_yes_obliges_going_out():
 
 
 def test_going_out_needs_a_canasta():
-    """§1.9: no going out while the side has no canasta (two in the 2- and 3-player games)."""
+    """§9.1: no going out while the side has no canasta (two in the 2- and 3-player games)."""
     melds = [{"K": "KC KD KS KH KC KD"}, {}]
     s = build(["9C 9D 9S 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="play", melds=melds)
     assert code_of(s, 0, MeldMove((group("9", "9C 9D 9S"),))) == "canasta.must-keep-card"
@@ -438,12 +451,12 @@ def test_stock_running_out_ends_the_hand_without_going_out_bonuses():
     s = E.apply(s, 0, Draw())
     assert s.stock == ()
     s = E.apply(s, 0, Discard(C("5H")))
-    assert s.phase is Phase.HAND_OVER and s.ending == "stock"
+    assert s.phase is Phase.ROUND_OVER and s.ending == "stock"
     report = E.scores(s)
     assert report.final and report.breakdown[0]["going_out"] == 0
     assert E.to_act(s) == {0, 1, 2, 3}
     nxt = E.apply(s, 3, NextRound())
-    assert nxt.hand_no == 2 and nxt.phase is Phase.DRAW and nxt.totals == s.totals
+    assert nxt.round == 2 and nxt.phase is Phase.DRAW and nxt.totals == s.totals
 
 
 def test_last_pile_may_be_bought_under_option():
@@ -456,10 +469,10 @@ def test_last_pile_may_be_bought_under_option():
               melds=melds, stock="5H", options={"last_pile_buyable": True}, reds=["3H 3D 3H 3D", ""])
     s = E.apply(E.apply(s, 0, Draw()), 0, Discard(C("9C")))
     assert s.phase is Phase.DRAW and s.turn == 1 and s.buying
-    assert EndHand() in E.legal_moves(s, 1) and Draw() not in E.legal_moves(s, 1)
+    assert EndRound() in E.legal_moves(s, 1) and Draw() not in E.legal_moves(s, 1)
     assert code_of(s, 1, Draw()) == "canasta.stock-empty"
-    s2 = E.apply(s, 1, EndHand())
-    assert s2.ending == "stock" and s2.phase is Phase.HAND_OVER
+    s2 = E.apply(s, 1, EndRound())
+    assert s2.ending == "stock" and s2.phase is Phase.ROUND_OVER
 
 
 def test_going_out_from_hand_after_stock_draw_ignores_the_minimum():
@@ -477,7 +490,7 @@ def test_going_out_from_hand_after_stock_draw_ignores_the_minimum():
     listed = [m for m in E.legal_moves(s, 0) if isinstance(m, MeldMove)]
     assert any(sum(len(g[1]) for g in m.melds) == 12 for m in listed), "a going-out meld is listed"
     s = E.apply(s, 0, move)
-    assert s.phase is Phase.HAND_OVER and s.concealed_out
+    assert s.phase is Phase.ROUND_OVER and s.concealed_out
     b = E.scores(s).breakdown[0]
     assert b["going_out"] == 100 and b["going_out_from_hand"] == 100
     assert b["hand"] == 70 + 500 + 40 + 200 - 40  # partner holds A A
@@ -501,7 +514,7 @@ def test_partner_of_an_opened_side_goes_out_from_hand():
 
 
 def test_double_going_out_is_all_or_nothing():
-    """§1.9 double going out: the partner melds all his cards (+100 more) or none."""
+    """§9.3 double going out: the partner melds all his cards (+100 more) or none."""
     melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
     s = build(["9C 9D 9S 5C", "4H 4S", "AC AD AS 8C 8D 8S", "6C 6D"], turn=0, phase="play", melds=melds)
     s = E.apply(s, 0, MeldMove((group("9", "9C 9D 9S"),)))
@@ -543,7 +556,7 @@ def test_hand_scores_885_and_minus_130():
     s = build(["9C", "KH QH 7H", "AC 4C", "2D JK"], melds=melds, reds=["3H 3D", "3H"])
     s = E.apply(s, 0, Discard(C("9C")))
     report = E.scores(s)
-    assert s.phase is Phase.HAND_OVER
+    assert s.phase is Phase.ROUND_OVER
     assert report.round == (885, -130, 885, -130)
     assert report.totals == (885, -130, 885, -130)
     tally = {
@@ -595,7 +608,7 @@ def test_tally_rejects_impossible_sheets():
 
 
 def test_game_ends_when_a_side_reaches_the_target():
-    """§1.11 with target_score 50: the first hand a side ends at 50+ alone on top ends the game."""
+    """§11 with target_score 50: the first hand a side ends at 50+ alone on top ends the game."""
     melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
     s = build(["9C", "4H 4S", "AC AD", "6C 6D"], melds=melds, options={"target_score": 50})
     s = E.apply(s, 0, Discard(C("9C")))
@@ -608,16 +621,16 @@ def test_game_ends_when_a_side_reaches_the_target():
 
 
 def test_deal_sizes_and_first_pile():
-    """§1.3: 11/13/15 cards; the turned-up pile ends with an ordinary card; K-8 closes on a wild."""
+    """§3: 11/13/15 cards; the turned-up pile ends with an ordinary card; K-8 closes on a wild."""
     for players, size in ((4, 11), (3, 13), (2, 15)):
         s = E.new(players, 3)
         assert all(len(h) in (size, size - 1, size + 1) or s.pending[i] for i, h in enumerate(s.hands))
-        assert 4 <= s.pile[-1].rank <= 14
-    closed = [seed for seed in range(200) if any(c.rank in (2, 15) for c in E.new(4, seed).pile)]
+        assert 4 <= s.discard[-1].rank <= 14
+    closed = [seed for seed in range(200) if any(c.rank in (2, 15) for c in E.new(4, seed).discard)]
     assert closed, "some deal turns up a wild card"
     seed = closed[0]
-    assert E.new(4, seed).pile_closed
-    assert not E.new(4, seed, {"wild_turn_up_closes_pile": False}).pile_closed
+    assert E.new(4, seed).discard_closed
+    assert not E.new(4, seed, {"wild_turn_up_closes_pile": False}).discard_closed
 
 
 def test_setup_is_unsupported():
@@ -646,19 +659,23 @@ def test_from_json_rejects_tampered_states():
     turn["phase"] = "play"
     red = _json(s)
     red["red_threes_pending"] = [False] * 4
-    red["hands"][0][0], red["stock"][0] = "3H", red["hands"][0][0]
+    at = red["stock"].index("3H")  # a red three in seat 0's hand, with nothing saying it waits (K-9)
+    red["hands"][0][0], red["stock"][at] = "3H", red["hands"][0][0]
     for data, code in ((lost, "canasta.cards-not-conserved"), (dup, "canasta.cards-not-conserved"),
                        (turn, "canasta.bad-turn"), ({"players": 4}, "canasta.bad-state"),
                        ("nonsense", "canasta.bad-state")):
         with pytest.raises(InvalidState) as err:
             E.from_json(data)
         assert err.value.code == code
-    with pytest.raises(InvalidState):
+    with pytest.raises(InvalidState) as err:
         E.from_json(red)
+    assert err.value.code == "canasta.red-three-in-hand"
 
 
-def test_view_hides_hands_stock_and_pile_below_top():
-    """Hidden: other hands (counts), the stock (count), the pile below its top, others' waiting red threes."""
+def test_view_hides_hands_and_the_stock_but_not_the_discard_pile():
+    """DESIGN 4.5 view: own hand as a list, null for the others, hand_sizes for all; the stock as a count;
+    others' waiting red threes hidden. The discard pile is public: every card went into it face up.
+    """
     p = build(["3H KC KD 5C", "4H 4S", "5S 5D", "6C 6D"], turn=3, phase="play", pending=[True, False, False, False])
     assert E.view(p, 0)["red_threes_pending"][0] is True
     assert E.view(p, 1)["red_threes_pending"] == [None, False, None, None]
@@ -666,11 +683,11 @@ def test_view_hides_hands_stock_and_pile_below_top():
     s = E.new(4, 5)
     v = E.view(s, 1)
     assert "rng" not in v
-    assert v["hands"][1] == [str(c) for c in s.hands[1]]
-    assert v["hands"][0] == len(s.hands[0]) and v["stock"] == len(s.stock)
-    assert v["pile"] == len(s.pile) and v["pile_top"] == str(s.pile[-1])
+    assert v["hands"] == [None, [str(c) for c in s.hands[1]], None, None]
+    assert v["hand_sizes"] == [len(h) for h in s.hands] and v["stock"] == len(s.stock)
+    assert v["discard"] == [str(c) for c in s.discard]
     spectator = E.view(s, None)
-    assert all(isinstance(h, int) for h in spectator["hands"])
+    assert spectator["hands"] == [None] * 4
 
 
 def test_bad_moves_are_rejected_with_bad_move():
@@ -704,20 +721,21 @@ def test_schemas_accept_what_the_engine_writes():
 def test_moves_round_trip_through_json():
     moves = [Draw(), TakePile(cards("9C 2H"), (group("A", "AC AD AS"),)), TakeTop(()), MeldMove((group("K", "KC KD KS"),)),
              Discard(C("10H")), AskPartner(), Answer(True), DoubleGoOut((group("3", "3C 3S 3S"),)), DeclineDouble(),
-             EndHand(), NextRound()]
+             EndRound(), NextRound()]
     for m in moves:
         assert E.move_from_json(json.loads(json.dumps(E.move_to_json(m)))) == m
 
 
 def test_turn_structure_codes():
-    """§1.6: one draw per turn, then meld/discard; questions only with a partner, before melding."""
+    """§5: one draw per turn, then meld/discard; questions only with a partner, before melding."""
     melds = [{"8": "8C 8D 8S"}, {}]
     s = build(["KC KD KS 5C 6C", "4H 4S", "5S 5D", "6H 7H"], turn=0, phase="draw", melds=melds)
     assert code_of(s, 0, Discard(C("5C"))) == "canasta.wrong-phase"
-    assert code_of(s, 0, EndHand()) == "canasta.stock-not-empty"
+    assert code_of(s, 0, EndRound()) == "canasta.stock-not-empty"
     assert code_of(s, 0, NextRound()) == "canasta.wrong-phase"
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as err:
         E.check(s, 1, Draw())
+    assert err.value.code == "canasta.not-your-turn" and err.value.context == {"seat": 1}
     s = E.apply(s, 0, Draw())
     assert code_of(s, 0, Draw()) == "canasta.wrong-phase"
     s = E.apply(s, 0, MeldMove((group("K", "KC KD KS"),)))
@@ -728,13 +746,13 @@ def test_turn_structure_codes():
 
 
 def test_taking_a_one_card_pile_down_to_one_card_commits_to_going_out():
-    """§1.9 card-count invariant: left with one card after the take, the player goes out by discarding it.
+    """§5.5, §7.5 card-count invariant: left with one card after the take, the player goes out by discarding it.
 
         side A: canasta of K; pile: 9H alone; seat 0 holds 9C 9D 5C -> takes with 9 9, keeps 5C
         -> asking now is too late; the discard of 5C goes out
     """
     melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
-    s = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, pile="9H")
+    s = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=melds, discard="9H")
     s = E.apply(s, 0, TakePile(cards("9C 9D")))
     assert s.hands[0] == cards("5C")
     assert code_of(s, 0, AskPartner()) == "canasta.ask-too-late"
@@ -742,7 +760,7 @@ def test_taking_a_one_card_pile_down_to_one_card_commits_to_going_out():
     s = E.apply(s, 0, Discard(C("5C")))
     assert s.ending == "out"
     no_canasta = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", melds=[{"K": "KC KD KS"}, {}],
-                       pile="9H")
+                       discard="9H")
     assert code_of(no_canasta, 0, TakePile(cards("9C 9D"))) == "canasta.must-keep-card"
 
 
@@ -764,7 +782,7 @@ def test_second_meld_of_a_rank_only_under_option():
     after = E.apply(s, 0, move)
     assert [m for m in after.melds[0] if m[0] == 9] == [(9, cards("9H 9H 2C")), (9, cards("9C 9D 9S"))]
     assert move in E.legal_moves(s, 0)
-    again = E.from_json(json.loads(json.dumps(E.to_json(after))))
+    again = parse(json.loads(json.dumps(E.to_json(after))))
     assert again == after
     assert E.move_to_json(move)["melds"][0]["new"] is True
     # an addition joins the latest meld of the rank
@@ -772,11 +790,11 @@ def test_second_meld_of_a_rank_only_under_option():
     assert [m for m in later.melds[0] if m[0] == 9][-1] == (9, cards("9C 9D 9S 2H"))
 
 
-# --------------------------------------------------------------------------- review: §1.7-§1.10 scenarios
+# --------------------------------------------------------------------------- review: §7-§10 scenarios
 
 
 def test_tally_black_three_set_belongs_to_the_side_that_went_out():
-    """§1.9, K-1 on the score sheet: black threes are melded only when going out.
+    """§8, K-1 on the score sheet: black threes are melded only when going out.
 
         hand ended by the stock; side A shows a set 3C 3S 3C     -> impossible sheet
         hand ended by going out (side A); side B shows 3C 3S 3C -> impossible sheet
@@ -798,7 +816,7 @@ def test_tally_black_three_set_belongs_to_the_side_that_went_out():
 
 
 def test_red_threes_still_waiting_when_the_hand_ends_score_for_their_side():
-    """§1.10 with K-9 "first-turn": a hand can end before a dealt red three's owner has had a turn.
+    """§10 with K-9 "first-turn": a hand can end before a dealt red three's owner has had a turn.
 
         seat 0 (first to play) draws 2H and goes out from hand on his first turn:
           K x7, 5 5 5 2H, discards 9C
@@ -811,18 +829,18 @@ def test_red_threes_still_waiting_when_the_hand_ends_score_for_their_side():
     s = E.apply(s, 0, Draw())
     s = E.apply(s, 0, MeldMove((group("K", "KC KD KS KH KC KD KS"), group("5", "5C 5D 5S 2H"))))
     s = E.apply(s, 0, Discard(C("9C")))
-    assert s.phase is Phase.HAND_OVER and not any(s.pending)
+    assert s.phase is Phase.ROUND_OVER and not any(s.pending)
     assert s.red_threes == (cards("3D"), cards("3H"))
     assert C("3H") not in s.hands[1] and C("3D") not in s.hands[2]
     report = E.scores(s)
     assert [b["red_three_points"] for b in report.breakdown] == [100, -100, 100, -100]
     assert report.round[0] == 70 + 500 + 35 + 100 + 100 + 100 - 40
     assert report.round[1] == -100 - 10 - 10
-    assert E.from_json(json.loads(json.dumps(E.to_json(s)))) == s
+    assert parse(json.loads(json.dumps(E.to_json(s)))) == s
 
 
 def test_going_out_from_hand_with_the_top_card_keeps_the_minimum_and_scores_the_bonus():
-    """§1.8 exception and §1.9 going out from hand ("w chwili otwarcia gry jednocześnie ją kończy").
+    """§6 exception and §9.4 going out from hand ("w chwili otwarcia gry jednocześnie ją kończy").
 
         side A unopened; pile JC KH (top); seat 0 holds K K K K K K 9 9 9 (laid nothing yet)
         total 3000 (minimum 120): K x7 (70) + 9 9 9 (30) = 100 -> below-minimum (the privilege is bound)
@@ -832,44 +850,44 @@ def test_going_out_from_hand_with_the_top_card_keeps_the_minimum_and_scores_the_
     """
     hand = "KC KD KS KH KC KD 9C 9D 9S"
     move = TakeTop(cards("KC KD KS KH KC KD"), (group("9", "9C 9D 9S"),))
-    s = build([hand, "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", pile="JC KH", totals=[3000, 0])
+    s = build([hand, "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", discard="JC KH", totals=[3000, 0])
     assert code_of(s, 0, move) == "canasta.below-minimum"
-    s = build([hand, "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", pile="JC KH")
+    s = build([hand, "4H 4S", "AC AD", "6C 6D"], turn=0, phase="draw", discard="JC KH")
     after = E.apply(s, 0, move)
-    assert after.ending == "out" and after.concealed_out and after.pile == cards("JC")
+    assert after.ending == "out" and after.concealed_out and after.discard == cards("JC")
     b = E.scores(after).breakdown[0]
     assert b["going_out"] == 100 and b["going_out_from_hand"] == 100
     assert b["hand"] == 70 + 500 + 30 + 100 + 100 - 40
     opened = [{"8": "8C 8D 8S"}, {}]
     for laid_before, bonus in ((False, 100), (True, 0)):
-        s = build(["4C 4D", "4H 4S", hand, "7C 7D"], turn=2, phase="draw", melds=opened, pile="JC KH",
+        s = build(["4C 4D", "4H 4S", hand, "7C 7D"], turn=2, phase="draw", melds=opened, discard="JC KH",
                   laid=[True, False, laid_before, False])
         after = E.apply(s, 2, move)
         assert E.scores(after).breakdown[2]["going_out_from_hand"] == bonus
 
 
 def test_wild_card_on_top_blocks_the_pile():
-    """§1.7 blocked: a wild card on top cannot be matched, even with two wilds or a meld to take it.
+    """§7 blocked: a wild card on top cannot be matched, even with two wilds or a meld to take it.
 
         side A opened (8 8 8); pile 9C 2H (top), closed; seat 0 holds 2S JK 9D 9S
         -> take-pile with 2S JK, with 9D 9S or with nothing: pile-blocked-wild; no take is listed
     """
     melds = [{"8": "8C 8D 8S"}, {}]
-    s = build(["2S JK 9D 9S 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="9C 2H",
-              pile_closed=True)
+    s = build(["2S JK 9D 9S 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="9C 2H",
+              discard_closed=True)
     for using in ("2S JK", "9D 9S", ""):
         assert code_of(s, 0, TakePile(cards(using))) == "canasta.pile-blocked-wild"
     assert not any(isinstance(m, TakePile | TakeTop) for m in E.legal_moves(s, 0))
 
 
 def test_open_pile_needs_a_pair_a_natural_and_a_wild_or_a_meld():
-    """§1.7 open pile: one natural alone (no meld of the rank) or a card of another rank is not enough.
+    """§7 open pile: one natural alone (no meld of the rank) or a card of another rank is not enough.
 
         side A opened (8 8 8); pile JC 9H (open); seat 0 holds 9D 2S KC KD
         -> 9D alone: pile-needs-match; 2S alone: pile-needs-match; 9D KC: using-not-of-rank; 9D 2S: legal
     """
     melds = [{"8": "8C 8D 8S"}, {}]
-    s = build(["9D 2S KC KD", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="JC 9H")
+    s = build(["9D 2S KC KD", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="JC 9H")
     assert code_of(s, 0, TakePile(cards("9D"))) == "canasta.pile-needs-match"
     assert code_of(s, 0, TakePile(cards("2S"))) == "canasta.pile-needs-match"
     assert code_of(s, 0, TakePile(())) == "canasta.pile-needs-match"
@@ -878,19 +896,19 @@ def test_open_pile_needs_a_pair_a_natural_and_a_wild_or_a_meld():
 
 
 def test_closed_pile_cannot_be_taken_by_laying_off_on_a_meld():
-    """§1.7 closed pile: only two naturals of the rank from the hand; a lay-off or natural + wild is refused.
+    """§7 closed pile: only two naturals of the rank from the hand; a lay-off or natural + wild is refused.
 
         side A has 9 9 9 on the table; pile 7C 2C 9H (closed by the 2C); seat 0 holds 9D 2S KC
         -> nothing (lay-off): pile-closed; 9D 2S: pile-closed
         the same pile turned up at the start (K-8 default): closed too, even for an opened side
     """
     melds = [{"9": "9C 9D 9S"}, {}]
-    s = build(["9D 2S KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, pile="7C 2C 9H",
-              pile_closed=True)
+    s = build(["9D 2S KC", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="7C 2C 9H",
+              discard_closed=True)
     assert code_of(s, 0, TakePile(())) == "canasta.pile-closed"
     assert code_of(s, 0, TakePile(cards("9D 2S"))) == "canasta.pile-closed"
     assert not any(isinstance(m, TakePile) for m in E.legal_moves(s, 0))
-    opened = replace(s, pile_closed=False)
+    opened = replace(s, discard_closed=False)
     assert E.is_legal(opened, 0, TakePile(()))
 
 
@@ -910,13 +928,13 @@ def test_last_stock_card_a_red_three_is_laid_without_replacement():
     assert s.stock == () and s.hands[0] == cards("9C 9D") and len(s.red_threes[0]) == 4
     assert s.phase is Phase.PLAY
     s = E.apply(s, 0, Discard(C("9C")))
-    assert s.phase is Phase.HAND_OVER and s.ending == "stock"
+    assert s.phase is Phase.ROUND_OVER and s.ending == "stock"
     b = E.scores(s).breakdown[0]
     assert b["red_three_points"] == 800 and b["going_out"] == 0
 
 
 def test_every_item_of_the_scoring_table_in_play_and_on_the_score_sheet():
-    """§1.10, every plus item at once, and the score sheet agrees item by item.
+    """§10, every plus item at once, and the score sheet agrees item by item.
 
         side A: 8 8 8 laid by seat 2; four red threes on the table
         seat 0 (laid nothing yet) holds Q x7, 9 9 9 9 2C JK 2D, 3C 3S 3C; draws QH
@@ -934,6 +952,7 @@ def test_every_item_of_the_scoring_table_in_play_and_on_the_score_sheet():
     s = E.apply(s, 0, MeldMove((group("Q", "QC QD QS QH QC QD QS QH"), group("9", "9C 9D 9S 9H 2C JK 2D"),
                                 group("3", "3C 3S 3C"))))
     assert s.phase is Phase.DOUBLE and s.concealed_out
+    assert E.from_json(json.loads(json.dumps(E.to_json(s)))) == s  # §13: reachable, with concealed_melds set
     s = E.apply(s, 2, DoubleGoOut((group("8", "8H 8C"),)))
     report = E.scores(s)
     a, b = report.breakdown[0], report.breakdown[1]
@@ -959,7 +978,310 @@ def test_every_item_of_the_scoring_table_in_play_and_on_the_score_sheet():
 
 
 def test_from_json_refuses_black_threes_on_the_table_of_a_side_that_has_not_gone_out():
-    """§1.9: black threes reach the table only when their side goes out; a live hand showing them is invalid."""
+    """§8, §13: black threes reach the table only when their side goes out; a live hand showing them is invalid."""
+    s = build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], melds=[{"3": "3C 3S 3C", "K": "KC KD KS"}, {}])
     with pytest.raises(InvalidState) as err:
-        build(["9C 9D 5C", "4H 4S", "AC AD", "6C 6D"], melds=[{"3": "3C 3S 3C", "K": "KC KD KS"}, {}])
+        E.from_json(E.to_json(s))
     assert err.value.code == "canasta.bad-meld"
+
+
+# --------------------------------------------------------------------------- issue 9 rulings
+
+
+FROM_HAND_SEED = ("Jeśli gracz w chwili otwarcia gry jednocześnie ją kończy (wykłada wszystkie karty z ręki i posiada "
+                  "kanastę) - jest to skończenie gry z ręki. W przypadku gdy gracz kończąc grę dobiera jedynie kartę "
+                  "z talonu, nie dotyczy go minimum punktowe dla otwarcia.")
+
+
+def _bought_pile_position(**kw):
+    """Side A unopened; seat 0 (laid nothing) holds K K K A A A Q Q Q J J; the pile is KC KD KS QH JH KH (top)."""
+    return build(["KC KD KS AC AD AS QC QD QS JC JD", "4H 4S", "6C 6D", "7H 7D"], turn=0, phase="draw",
+                 discard="KC KD KS QH JH KH", **kw)
+
+
+BUY = TakePile(cards("KC KD"), (group("A", "AC AD AS"),))
+MELD_ALL = MeldMove((group("K", "KC KD KS KS"), group("Q", "QC QD QS QH"), group("J", "JC JD JH")))
+
+
+def test_buying_the_pile_and_melding_everything_is_going_out_from_hand():
+    """docs/rules/canasta.md §9.4 (issue 9), the seed: "Jeśli gracz w chwili otwarcia gry jednocześnie ją
+    kończy … jest to skończenie gry z ręki. W przypadku gdy gracz kończąc grę dobiera jedynie kartę z
+    talonu, nie dotyczy go minimum". Only the stock draw lifts the minimum; buying the pile does not
+    take away the from-hand bonus.
+
+        side A unopened (total 0, minimum 50); seat 0 has laid nothing
+        hand: KC KD KS AC AD AS QC QD QS JC JD       pile: KC KD KS QH JH [KH]
+        take-pile with KC KD + A A A  (K K K 30 + A A A 60 = 90 >= 50) -> the rest of the pile to the hand
+        meld K K K K (7 kings: natural canasta), Q Q Q Q, J J J -> hand empty: going out from hand
+        side A: 70+500 + 60 + 40 + 30 + out 100 + from hand 100 - partner 6C 6D (10) = 890
+    """
+    assert "skończenie gry z ręki" in FROM_HAND_SEED
+    s = E.apply(_bought_pile_position(), 0, BUY)
+    assert s.concealed_melds == (13, 14)
+    s = E.apply(s, 0, MELD_ALL)
+    assert s.phase is Phase.ROUND_OVER and s.out_seat == 0 and s.concealed_out
+    b = E.scores(s).breakdown[0]
+    assert (b["going_out"], b["going_out_from_hand"]) == (100, 100)
+    assert b["hand"] == 70 + 500 + 60 + 40 + 30 + 100 + 100 - 10
+
+
+def test_buying_the_pile_to_go_out_from_hand_is_bound_by_the_minimum():
+    """docs/rules/canasta.md §9.4, §6: the exception to the minimum is for the stock draw only.
+
+        the same position with side A at 3000 (minimum 120): K K K + A A A = 90 -> below-minimum
+    """
+    assert code_of(_bought_pile_position(totals=[3000, 0]), 0, BUY) == "canasta.below-minimum"
+
+
+def test_buying_the_pile_then_melding_in_two_moves_or_having_laid_before_earns_no_from_hand_bonus():
+    """docs/rules/canasta.md §9.4: the whole hand is laid at once (the take and one meld move).
+
+        take-pile, then meld K K K K, then meld Q Q Q Q J J J -> goes out, no from-hand bonus
+        option from_hand_after_buying=false (the other reading) -> goes out, no from-hand bonus
+    """
+    s = E.apply(_bought_pile_position(), 0, BUY)
+    s = E.apply(s, 0, MeldMove((group("K", "KC KD KS KS"),)))
+    assert s.concealed_melds == (13, 14)  # the take and one meld move still lay the hand "at once"
+    s = E.apply(s, 0, MeldMove((group("Q", "QC QD QS QH"), group("J", "JC JD JH"))))
+    assert s.out_seat == 0 and not s.concealed_out and s.concealed_melds is None
+    assert E.scores(s).breakdown[0]["going_out_from_hand"] == 0
+    s = E.apply(_bought_pile_position(options={"from_hand_after_buying": False}), 0, BUY)
+    s = E.apply(s, 0, MELD_ALL)
+    assert s.out_seat == 0 and not s.concealed_out
+
+
+def test_partner_who_laid_a_card_before_buying_gets_no_from_hand_bonus():
+    """docs/rules/canasta.md §9.4: the partner of an opened side goes out from hand only if he had laid
+    no card this hand ("nie dokładał swoich kart do układów na stole").
+
+        side A opened (8 8 8); seat 2 holds the hand of the scenario above; laid before: no -> +100, yes -> 0
+    """
+    melds = [{"8": "8C 8D 8S"}, {}]
+    for laid_before, bonus in ((False, 100), (True, 0)):
+        s = build(["6C 6D", "4H 4S", "KC KD KS AC AD AS QC QD QS JC JD", "7H 7D"], turn=2, phase="draw",
+                  melds=melds, discard="KC KD KS QH JH KH", laid=[True, False, laid_before, False])
+        s = E.apply(E.apply(s, 2, BUY), 2, MELD_ALL)
+        assert s.out_seat == 2 and E.scores(s).breakdown[2]["going_out_from_hand"] == bonus
+
+
+@pytest.mark.parametrize(("given", "target"), [
+    ({}, 5000), ({"opening_table": "7500"}, 7500), ({"opening_table": "10000"}, 10000),
+    ({"opening_table": "7500", "target_score": 6000}, 6000), ({"target_score": 5000, "opening_table": "7500"}, 5000),
+])
+def test_opening_table_brings_its_target_unless_target_score_is_given(given, target):
+    """docs/rules/canasta.md §11 (issue 9: options that contradict each other): the 7500 table plays to 7500."""
+    s = E.new(4, 1, given)
+    assert dict(s.options)["target_score"] == target
+    assert E.from_json(E.to_json(s)) == s
+
+
+def test_turn_names_the_one_seat_to_act_and_nobody_is_null():
+    """DESIGN 4.5: ``turn`` is the seat to act (the partner while he answers or may double out), null
+    once the round is over; "nobody" is null in ``out_seat``, ``drew``, ``asked`` and ``ending``;
+    ``history`` has one row of per-seat points per finished round (§13).
+
+        seat 0 asks "may I go out?" -> turn 2 (the partner answers) -> turn 0 again
+        seat 0 goes out -> round-over: turn null, out_seat 0, ending "out"
+    """
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    s = build(["9C 9D 9S 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="play", melds=melds)
+    data = E.to_json(s)
+    assert (data["out_seat"], data["asked"], data["ending"]) == (None, None, None)
+    s = E.apply(s, 0, AskPartner())
+    assert E.to_json(s)["turn"] == 2 and E.to_act(s) == {2}
+    s = E.apply(s, 2, Answer(True))
+    assert E.to_json(s)["turn"] == 0 and E.to_json(s)["asked"] == "yes"
+    s = E.apply(E.apply(s, 0, MeldMove((group("9", "9C 9D 9S"),))), 0, Discard(C("5C")))
+    data = E.to_json(s)
+    assert (data["phase"], data["turn"], data["out_seat"], data["ending"]) == ("round-over", None, 0, "out")
+    assert data["drew"] is None and data["round"] == 1
+    row = list(E.scores(s).round)
+    assert data["history"] == [row] and row[0] == row[2] and [x["total"] for x in data["sides"]] == row[:2]
+    nxt = E.to_json(E.apply(s, 1, NextRound()))
+    assert nxt["round"] == 2 and nxt["history"] == [row] and nxt["turn"] is not None
+
+
+# --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)
+
+
+def _raised(thunk) -> RulesError:
+    try:
+        thunk()
+    except RulesError as exc:
+        return exc
+    raise AssertionError("nothing was raised")
+
+
+def _state(**changes):
+    """The JSON of a fresh four-player deal, changed."""
+    data = json.loads(json.dumps(E.to_json(E.new(4, 7))))
+    for key, value in changes.items():
+        data[key] = value(data) if callable(value) else value
+    return data
+
+
+def _move_stock_card_to_hand(data):
+    data["hands"][data["turn"]].append(data["stock"].pop(0))
+    return data["hands"]
+
+
+def _last_pile_buyable():
+    melds = [{}, {"K": "KC KD KS"}]
+    hands = ["9C 9D", "4H 4S KH", "AC AD", "6C 6D"]
+    used = Counter(cards(" ".join(hands) + " KC KD KS 7C 5H"))
+    filler = [str(c) for c in sorted((FULL_DECK - used).elements()) if str(c) not in ("3H", "3D")]
+    s = build([hands[0], hands[1], hands[2] + " " + " ".join(filler), hands[3]], turn=0, phase="draw",
+              melds=melds, stock="5H", options={"last_pile_buyable": True}, reds=["3H 3D 3H 3D", ""])
+    return E.apply(E.apply(s, 0, Draw()), 0, Discard(C("9C")))
+
+
+def _game_over():
+    s = build(["9C", "4H 4S", "AC AD", "6C 6D"], melds=[{"K": "KC KD KS KH KC KD KS"}, {}],
+              options={"target_score": 50})
+    return E.apply(s, 0, Discard(C("9C")))
+
+
+CANASTA = {"K": "KC KD KS KH KC KD KS"}
+OPENED = [{"8": "8C 8D 8S"}, {}]
+SHEET_CANASTA = {"rank": "K", "cards": ["KC", "KD", "KS", "KH", "KC", "KD", "KS"]}
+TRIGGERS = {
+    "not-your-turn": lambda: E.check(E.new(4, 1), (E.new(4, 1).turn + 1) % 4, Draw()),
+    "game-over": lambda: E.check(_game_over(), 0, NextRound()),
+    "no-such-seat": lambda: BINDINGS["canasta"].view(E.new(2, 1), 3),
+    "wrong-phase": lambda: E.check(E.new(4, 1), E.new(4, 1).turn, NextRound()),
+    "stock-empty": lambda: E.check(_last_pile_buyable(), 1, Draw()),
+    "stock-not-empty": lambda: E.check(build([FILL, "4H", "5S", "6H"], phase="draw"), 0, EndRound()),
+    "no-partner": lambda: E.check(build(["KC KD", "4H 4S"], players=2), 0, AskPartner()),
+    "already-asked": lambda: E.check(build([FILL, "4H", "5S", "6H"], asked="no"), 0, AskPartner()),
+    "ask-before-melding": lambda: E.check(build([FILL, "4H", "5S", "6H"], meld_moves=1, melds=OPENED), 0,
+                                          AskPartner()),
+    "ask-too-late": lambda: E.check(build(["5C", "4H", "5S", "6H"], melds=OPENED, drew="discard"), 0, AskPartner()),
+    "partner-said-no": lambda: E.check(build(["9C 9D", "4H 4S", "AC AD", "6C 6D"], phase="draw", discard="4D 9S",
+                                             melds=[CANASTA, {}], asked="no"), 0, TakeTop(cards("9C 9D"))),
+    "must-go-out": lambda: E.check(build(["9C 9D 9S 5C", "4H 4S", "AC AD", "6C 6D"], melds=[CANASTA, {}],
+                                         asked="yes"), 0, Discard(C("5C"))),
+    "pile-empty": lambda: E.check(build([FILL, "4H", "5S", "6H"], phase="draw", discard=""), 0, TakePile(())),
+    "one-card-rule": lambda: E.check(build(["KC", "4H 4S", "5S 5D", "6C 6D"], phase="draw", melds=[{"9": "9C 9D 9S"},
+                                           {}], discard="9H"), 0, TakePile(())),
+    "pile-blocked-black-three": lambda: E.check(build(["3C 3S 9D", "4H", "5S", "6H"], phase="draw",
+                                                      discard="7C 3S"), 0, TakePile(cards("3C 3S"))),
+    "pile-blocked-wild": lambda: E.check(build(["2S JK 9D", "4H", "5S", "6H"], phase="draw", discard="9C 2H",
+                                               discard_closed=True, melds=OPENED), 0, TakePile(cards("2S JK"))),
+    "pile-blocked-canasta": lambda: E.check(build(["QH QS KD", "4H", "5S", "6H"], phase="draw", discard="9C QD",
+                                                  melds=[{"Q": "QC QD QS QC QH JK 2C"}, {}]), 0,
+                                            TakePile(cards("QH QS"))),
+    "pile-closed": lambda: E.check(build(["KC 2S 5C", "4H", "5S", "6H"], phase="draw", discard="JC KH"), 0,
+                                   TakePile(cards("KC 2S"))),
+    "pile-needs-match": lambda: E.check(build(["9D KC", "4H", "5S", "6H"], phase="draw", discard="JC 9H",
+                                              melds=OPENED), 0, TakePile(cards("9D"))),
+    "using-not-of-rank": lambda: E.check(build(["9D KC", "4H", "5S", "6H"], phase="draw", discard="JC 9H",
+                                               melds=OPENED), 0, TakePile(cards("9D KC"))),
+    "must-meld-all": lambda: E.check(build(["9C 9D 5C 5D 5S", "4H", "5S", "6H"], phase="draw", discard="JC 9H",
+                                           melds=[CANASTA, {}]), 0, TakeTop(cards("9C 9D"))),
+    "use-take-top": lambda: E.check(build(["9C 9D", "4H", "5S", "6H"], phase="draw", discard="9H",
+                                          melds=[CANASTA, {}]), 0, TakePile(cards("9C 9D"))),
+    "must-keep-card": lambda: E.check(build(["9C 9D 5C", "4H", "5S", "6H"], phase="draw", discard="9H",
+                                            melds=[{"K": "KC KD KS"}, {}]), 0, TakePile(cards("9C 9D"))),
+    "below-minimum": lambda: E.check(build(["6C 6D 6S 5C", "4H", "5S", "6H"]), 0, MeldMove((group("6", "6C 6D 6S"),))),
+    "no-canasta": lambda: E.check(build(["9C 9D 9S KH", "4H 4S"], players=2, melds=[{"K": "KC KD KS KH KC KD"}, {}]),
+                                  0, MeldMove((group("9", "9C 9D 9S"), group("K", "KH")))),
+    "empty-meld": lambda: E.check(build([FILL, "4H", "5S", "6H"], melds=OPENED), 0, MeldMove(())),
+    "empty-group": lambda: E.check(build([FILL, "4H", "5S", "6H"], melds=OPENED), 0, MeldMove(((8, ()),))),
+    "duplicate-rank": lambda: E.check(build(["8H 8H 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                      MeldMove((group("8", "8H"), group("8", "8H")))),
+    "one-meld-per-rank": lambda: E.check(build(["8H 8H 8C 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                         MeldMove((group("8", "8H 8H 8C"),), (8,))),
+    "not-of-rank": lambda: E.check(build(["8H 9C 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                   MeldMove((group("8", "8H 9C"),))),
+    "three-in-meld": lambda: E.check(build(["8H 3C 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                     MeldMove((group("8", "3C"),))),
+    "bad-black-threes": lambda: E.check(build(["3C 3S 9C 9D 9S", "4H", "5S", "6H"], melds=[CANASTA, {}]), 0,
+                                        MeldMove((group("3", "3C 3S"), group("9", "9C 9D 9S")))),
+    "black-threes-only-going-out": lambda: E.check(build(["3C 3S 3C 9C", "4H", "5S", "6H"], melds=[CANASTA, {}]), 0,
+                                                   MeldMove((group("3", "3C 3S 3C"),))),
+    "too-few-cards": lambda: E.check(build(["KC KD 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                     MeldMove((group("K", "KC KD"),))),
+    "too-few-naturals": lambda: E.check(build(["KC 2H 2S 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                        MeldMove((group("K", "KC 2H 2S"),))),
+    "too-many-wilds": lambda: E.check(build(["2H 2S JK 2C 5C", "4H", "5S", "6H"], melds=OPENED), 0,
+                                      MeldMove((group("8", "2H 2S JK 2C"),))),
+    "card-not-in-hand": lambda: E.check(build([FILL, "4H", "5S", "6H"]), 0, Discard(C("AS"))),
+    "double-not-all": lambda: E.check(E.apply(E.apply(build(["9C 9D 9S 5C", "4H 4S", "AC AD AS 8C 8D 8S", "6C 6D"],
+                                                            melds=[CANASTA, {}]), 0,
+                                                      MeldMove((group("9", "9C 9D 9S"),))), 0, Discard(C("5C"))),
+                                      2, DoubleGoOut((group("A", "AC AD AS"),))),
+    "bad-move": lambda: E.move_from_json({"kind": "fly"}),
+    "setup-unsupported": lambda: E.new(4, 1, None, setup={"x": 1}),
+    "bad-state": lambda: E.from_json("nonsense"),
+    "bad-options": lambda: E.from_json(_state(options={"colour": "red"})),
+    "bad-phase": lambda: E.from_json(_state(phase="bidding")),
+    "bad-hands": lambda: E.from_json(_state(hands=lambda d: d["hands"][:3])),
+    "bad-sides": lambda: E.from_json(_state(sides=lambda d: d["sides"][:1])),
+    "bad-field": lambda: E.from_json(_state(drew="")),
+    "bad-card": lambda: E.from_json(_state(stock=lambda d: d["stock"][:-1] + ["1Z"])),
+    "bad-rng": lambda: E.from_json(_state(rng={"v": 1, "key": "x", "counter": 0})),
+    "bad-meld": lambda: E.from_json(_state(sides=lambda d: [{**d["sides"][0], "melds": [{"rank": "K", "cards": []}]},
+                                                            d["sides"][1]])),
+    "bad-red-threes": lambda: E.from_json(_state(sides=lambda d: [{**d["sides"][0], "red_threes": ["KC"]},
+                                                                  d["sides"][1]])),
+    "cards-not-conserved": lambda: E.from_json(_state(stock=lambda d: d["stock"][:-1])),
+    "red-three-in-hand": lambda: E.from_json(_state(red_threes_pending=[True] * 4)),
+    "bad-turn": lambda: E.from_json(_state(phase="play")),
+    "bad-hand-size": lambda: E.from_json(_state(hands=_move_stock_card_to_hand)),
+    "bad-laid": lambda: E.from_json(_state(laid=lambda d: [not p for p in d["red_threes_pending"]])),
+    "bad-total": lambda: E.from_json(_state(sides=lambda d: [{**d["sides"][0], "total": 3}, d["sides"][1]])),
+    "bad-discard": lambda: E.from_json(_state(discard_closed=True, discard=lambda d: [
+        c for c in d["discard"] if c != "JK" and not c.startswith("2")] or d["discard"])),
+    "tally-bad-field": lambda: E.score_tally({"sides": [{}, {}], "ended": "later"}),
+    "tally-bad-card": lambda: E.score_tally({"sides": [{"hands": [["1Z"], []]}, {}], "ended": "stock"}),
+    "tally-bad-meld": lambda: E.score_tally({"sides": [{"melds": [{"rank": "K", "cards": ["KC", "2C", "2D"]}]}, {}],
+                                             "ended": "stock"}),
+    "tally-sides": lambda: E.score_tally({"sides": [{}]}),
+    "tally-red-three-in-hand": lambda: E.score_tally({"sides": [{"hands": [["3H"], []]}, {}], "ended": "stock"}),
+    "tally-black-threes-without-going-out": lambda: E.score_tally(
+        {"ended": "stock", "sides": [{"melds": [{"rank": "3", "cards": ["3C", "3S", "3C"]}]}, {}]}),
+    "tally-bonus-without-going-out": lambda: E.score_tally({"sides": [{"double": True}, {}], "ended": "stock"}),
+    "tally-stock-no-going-out": lambda: E.score_tally(
+        {"ended": "stock", "sides": [{"melds": [SHEET_CANASTA], "went_out": True, "hands": [[], []]}, {}]}),
+    "tally-out-without-canasta": lambda: E.score_tally({"sides": [{"went_out": True}, {}]}),
+    "tally-out-with-cards": lambda: E.score_tally(
+        {"sides": [{"melds": [SHEET_CANASTA], "went_out": True, "hands": [["4C"], ["5C"]]}, {}]}),
+    "tally-double": lambda: E.score_tally(
+        {"sides": [{"melds": [SHEET_CANASTA], "went_out": True, "double": True, "hands": [[], ["5C"]]}, {}]}),
+    "tally-who-went-out": lambda: E.score_tally({"sides": [{}, {}], "ended": "out"}),
+    "tally-cards": lambda: E.score_tally({"sides": [{"red_threes": 3}, {"red_threes": 2}], "ended": "stock"}),
+}
+
+
+def _code_literals() -> set[str]:
+    """Every code the engine's modules spell out (``_err("x"``, ``f"{G}.x"``, ``f"{prefix}x"`` ...)."""
+    import pathlib
+    import re
+
+    text = "".join(p.read_text() for p in pathlib.Path(rules.canasta.__file__).parent.glob("*.py")
+                   if p.name != "_codes.py")
+    found = set(re.findall(r'_(?:err|inv|bad)\(\s*"([a-z0-9-]+)"', text))
+    found |= set(re.findall(r'f"\{G\}\.([a-z0-9-]+)"', text))
+    for code in re.findall(r'f"\{prefix\}([a-z0-9-]+)"', text):
+        found |= {code, f"tally-{code}"}
+    return {f"canasta.{c}" for c in found}
+
+
+def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised():
+    """DESIGN 4.4: the catalogue lists exactly the codes the engine raises: by reading the modules, and by
+    triggering each code with a real position, move, state or score sheet."""
+    literals = _code_literals()
+    assert literals <= set(E.codes), literals - set(E.codes)
+    base = {"canasta.not-your-turn", "canasta.game-over", "canasta.no-such-seat"}  # raised by the shared plumbing
+    assert set(E.codes) <= literals | base, set(E.codes) - literals - base
+    assert {f"canasta.{c}" for c in TRIGGERS} == set(E.codes)
+
+
+@pytest.mark.parametrize("code", sorted(TRIGGERS))
+def test_each_code_has_polish_and_its_detail_formats_with_the_raise_context(code):
+    exc = _raised(TRIGGERS[code])
+    assert exc.code == f"canasta.{code}", exc.message
+    entry = E.codes[exc.code]
+    assert entry.title and entry.title_pl and entry.detail_pl
+    detail = entry.detail_pl.format(**exc.context)
+    assert "None" not in detail and "{" not in detail

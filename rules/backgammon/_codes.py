@@ -1,0 +1,116 @@
+"""The catalogue of every code the backgammon engine raises (DESIGN 4.4; docs/rules/backgammon.md §12).
+
+``detail_pl`` templates use only the context members every raise of the code passes
+(``seat``, ``expected``, ``got``, ``point``). The Polish follows the seed rulebook's words:
+pionek (checker), pole (point), banda (bar), baza (home board), kostka (die), oczka (pips),
+zbijanie (hitting), ściąganie (bearing off), kolejka (turn); the doubling cube is "kostka
+dublująca", the rulebook not naming it.
+"""
+
+from __future__ import annotations
+
+from rules.base import Code
+
+GAME_ID = "backgammon"
+
+_CODES = {
+    # turn and protocol
+    "not-your-turn": Code("Not your turn", "Nie twoja kolej", "Teraz nie jest kolej gracza {seat}."),
+    "game-over": Code("Game over", "Gra skończona", "Gra jest skończona: gracz {seat} nie ma już ruchu."),
+    "no-such-seat": Code("No such seat", "Nie ma takiego gracza",
+                         "Przy planszy grają gracze 0 i 1; miejsca {seat} nie ma."),
+    "round-over": Code("The game is over", "Partia skończona",
+                       "Partia jest skończona: można tylko zacząć następną (next-round), nie „{got}”."),
+    "round-not-over": Code("The game is not over", "Partia trwa", "Partia jeszcze trwa: nie można zacząć następnej."),
+    "opening-roll": Code("Opening roll first", "Najpierw rzut rozpoczynający",
+                         "Grę zaczyna rzut jedną kostką przez każdego gracza, nie „{got}”."),
+    "must-roll": Code("Roll first", "Najpierw rzut",
+                      "Przed ruchem trzeba rzucić kostkami (albo zdublować lub poddać partię), nie „{got}”."),
+    "must-move": Code("Play the dice", "Zagraj wyrzucone oczka",
+                      "Kostki są rzucone i da się nimi zagrać: trzeba przesunąć pionki."),
+    "bad-dice": Code("Impossible dice", "Niemożliwy rzut", "Kostki pokazują od 1 do 6 oczek; podano {got}."),
+    "bad-move": Code("Malformed move", "Nieczytelny ruch", "Ruchu nie da się odczytać."),
+    "bad-notation": Code("Unreadable notation", "Nieczytelny zapis",
+                         "Zapis ruchu to np. „13/7 8/5”, „bar/20”, „6/off”, „8/5(2)”."),
+    "notation-mismatch": Code("Notation and steps differ", "Zapis i kroki się różnią",
+                              "Zapis ruchu i lista kroków opisują różne ruchy."),
+    "bad-resign-level": Code("Unknown resignation level", "Nieznana stawka poddania",
+                             "Poddać można pojedynczą partię, gammona albo backgammona, nie „{got}”."),
+    # checker play
+    "no-legal-play": Code("No legal play", "Brak ruchu",
+                          "Rzutem {expected} nie da się ruszyć żadnym pionkiem: gracz traci kolejkę (pusty ruch)."),
+    "bad-step": Code("Step does not go forward", "Ruch nie do przodu",
+                     "Pionek idzie tylko do przodu, na pole o niższym numerze (banda 25, zejście 0); krok {got}."),
+    "no-checker": Code("No checker there", "Brak pionka", "Na polu {point} nie ma twojego pionka."),
+    "must-enter-from-bar": Code("Enter from the bar first", "Najpierw pionek z bandy",
+                                "Zbity pionek z bandy musi wrócić do gry, zanim ruszy się inny."),
+    "blocked-point": Code("Point blocked", "Pole zablokowane",
+                          "Pole {point} zajmują co najmniej dwa pionki przeciwnika: nie jest otwarte."),
+    "cannot-bear-off": Code("Not all checkers home", "Nie wszystkie pionki w bazie",
+                            "Ściągać pionki można dopiero, gdy wszystkie są w bazie; ruch z pola {point} za wcześnie."),
+    "no-hit-there": Code("No hit there", "Tu nic nie zbito",
+                         "Zapis zaznacza zbicie (*) na polu {got}, ale nie stoi tam blotka przeciwnika."),
+    "dice-mismatch": Code("Dice not rolled", "Inne oczka niż wyrzucone",
+                          "Tego ruchu nie da się złożyć z wyrzuconych oczek {expected}."),
+    "must-use-all-dice": Code("Use all the dice", "Trzeba zagrać wszystkie oczka",
+                              "Da się zagrać {expected} kostki, a ruch wykorzystuje {got}: trzeba zagrać wszystkie."),
+    "must-use-larger-die": Code("Use the larger die", "Trzeba zagrać większą kostką",
+                                "Można zagrać tylko jedną kostką, więc trzeba zagrać większą: {expected}."),
+    "illegal-play": Code("Illegal play", "Niedozwolony ruch", "Ten ruch nie jest dozwolony przy rzucie {expected}."),
+    # doubling cube and resignation
+    "cube-disabled": Code("Cube not in use", "Bez kostki dublującej", "W tej grze nie używa się kostki dublującej."),
+    "crawford-game": Code("Crawford game", "Partia Crawforda", "W partii Crawforda nie wolno dublować."),
+    "not-cube-owner": Code("Not the cube owner", "Kostka u przeciwnika",
+                           "Kostkę dublującą ma gracz {seat}: tylko on może ją podnieść."),
+    "max-cube": Code("Cube at its maximum", "Kostka na maksimum",
+                     "Kostka dublująca na {got} przekroczyłaby ustalone maksimum."),
+    "double-after-roll": Code("Double before rolling", "Dublowanie przed rzutem",
+                              "Dublować można tylko na początku swojej kolejki, przed rzutem."),
+    "double-pending": Code("A double is offered", "Zaproponowano dublowanie",
+                           "Zaproponowano kostkę na {expected}: przyjmij, odrzuć albo odpowiedz bobrem, nie „{got}”."),
+    "no-double-offered": Code("No double offered", "Nikt nie dublował",
+                              "Nikt nie zaproponował dublowania: „{got}” nie ma na co odpowiadać."),
+    "beaver-not-allowed": Code("Beavers not in play", "Bez bobrów",
+                               "Bóbr (natychmiastowe przebicie) to opcja gry na pieniądze i nie jest włączony."),
+    "beaver-pending": Code("A beaver waits", "Czeka bóbr",
+                           "Gracz {seat} odpowiedział bobrem: przyjmij, odrzuć albo odpowiedz szopem, nie „{got}”."),
+    "raccoon-not-allowed": Code("Raccoons not in play", "Bez szopów",
+                                "Szop (przebicie bobra) to opcja gry na pieniądze i nie jest włączony."),
+    "raccoon-pending": Code("A raccoon waits", "Czeka szop",
+                            "Gracz {seat} odpowiedział szopem: przyjmij albo odrzuć, nie „{got}”."),
+    "resignation-pending": Code("A resignation is offered", "Propozycja poddania",
+                                "Gracz {seat} proponuje poddanie partii: przyjmij albo odrzuć, nie „{got}”."),
+    "no-resignation-offered": Code("No resignation offered", "Nikt się nie poddaje",
+                                   "Nikt nie proponuje poddania: „{got}” nie ma na co odpowiadać."),
+    # states, setups, tallies
+    "bad-state": Code("Malformed state", "Nieczytelny stan gry", "Stanu gry nie da się odczytać."),
+    "bad-options": Code("Bad options", "Błędne opcje", "Opcje w stanie gry są błędne."),
+    "checker-count": Code("Wrong number of checkers", "Zła liczba pionków",
+                          "Gracz {seat} ma {got} pionków na planszy, bandzie i zdjętych; powinien mieć {expected}."),
+    "shared-point": Code("Point held by both sides", "Pole obu graczy",
+                         "Na jednym polu stoją pionki obu graczy."),
+    "bad-turn": Code("Impossible turn", "Niemożliwa kolejka",
+                     "Faza gry, kolejka, kostki i propozycje w stanie gry się wykluczają."),
+    "bad-cube": Code("Impossible cube", "Niemożliwa kostka dublująca",
+                     "Wartość, właściciel lub propozycja kostki dublującej są niemożliwe w tej grze."),
+    "bad-result": Code("Impossible result", "Niemożliwy wynik partii", "Wynik partii nie zgadza się z planszą i kostką."),
+    "bad-score": Code("Impossible score", "Niemożliwy wynik meczu", "Wynik meczu nie zgadza się z przebiegiem gry."),
+    "bad-crawford": Code("Impossible Crawford flags", "Błędna partia Crawforda",
+                         "Oznaczenia partii Crawforda nie zgadzają się z wynikiem meczu."),
+    "bad-round": Code("Impossible game counter", "Niemożliwy numer partii",
+                      "Numer partii nie zgadza się z wynikiem: oczekiwano co najmniej {expected}, jest {got}."),
+    "id-mismatch": Code("IDs disagree", "Niezgodne identyfikatory",
+                        "Position ID, Match ID, XGID lub liczba oczek nie zgadzają się z planszą."),
+    "bad-position-id": Code("Bad Position ID", "Błędny Position ID", "Position ID jest nieczytelny lub niemożliwy."),
+    "bad-match-id": Code("Bad Match ID", "Błędny Match ID", "Match ID jest nieczytelny lub niemożliwy."),
+    "bad-xgid": Code("Bad XGID", "Błędny XGID", "XGID jest nieczytelny lub niemożliwy."),
+    "bad-setup": Code("Bad setup", "Błędne ustawienie", "Ustawienia początkowego nie da się użyć."),
+    "setup-game-over": Code("Setup of a finished game", "Ustawienie skończonej partii",
+                            "Ustawienie opisuje skończoną partię: nie da się od niego zacząć gry."),
+    "bad-tally": Code("Malformed score sheet", "Nieczytelny zapis wyniku",
+                      "Zapis wyniku to zwycięzca i końcowa plansza (points, bar, off), opcjonalnie kostka."),
+    "winner-not-off": Code("Winner still has checkers", "Zwycięzca ma pionki",
+                           "Gracz {seat} ma zdjętych {got} z {expected} pionków: nie wygrał."),
+}
+
+CODES = {f"{GAME_ID}.{name}": code for name, code in _CODES.items()}

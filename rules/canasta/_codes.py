@@ -1,0 +1,145 @@
+"""Every error code the Kanasta engine raises (DESIGN 4.4), in the Polish rulebook's own terms:
+talon (stock), stos (discard pile), kupić stos (take the pile), układ (meld), kanasta,
+dżoker (wild card: the Joker or a two), otwarcie (opening), skończyć grę (go out), rozdanie (round).
+
+``detail_pl`` formats with the context the raise passes: ``card``, ``seat``, ``expected``, ``got``.
+"""
+
+from __future__ import annotations
+
+from rules.base import Code
+
+G = "canasta"
+
+_CODES = {
+    # -- turn and phase
+    "not-your-turn": ("Not your turn", "Nie twoja kolej", "Gracz {seat} nie jest teraz na ruchu."),
+    "game-over": ("The game is over", "Gra skończona", "Gra się skończyła: nie ma już ruchów."),
+    "no-such-seat": ("No such seat", "Nie ma takiego miejsca", "Przy tym stole nie ma miejsca {seat}."),
+    "wrong-phase": ("Not allowed in this phase", "Nie w tej fazie",
+                    "Tego ruchu nie można wykonać w tej fazie rozdania."),
+    "stock-empty": ("The stock is empty", "Talon jest pusty",
+                    "W talonie nie ma już kart: kup stos albo zakończ rozdanie."),
+    "stock-not-empty": ("The stock is not empty", "Talon nie jest pusty",
+                        "W talonie jest jeszcze {got} kart: rozdanie trwa, dobierz kartę."),
+    # -- asking the partner
+    "no-partner": ("No partner to ask", "Brak partnera", "W grze bez par nie ma kogo zapytać, czy można kończyć."),
+    "already-asked": ("Already asked", "Już pytano", "O zgodę na skończenie gry można zapytać raz w kolejce."),
+    "ask-before-melding": ("Ask before melding", "Pytanie przed wykładaniem",
+                           "O skończenie gry pyta się partnera, zanim wyłoży się karty w tej kolejce."),
+    "ask-too-late": ("Too late to ask", "Za późno na pytanie",
+                     "Z jedną kartą po kupieniu stosu gracz już kończy grę: pytanie jest spóźnione."),
+    "partner-said-no": ("The partner said no", "Partner odpowiedział: nie",
+                        "Partner nie zgodził się na skończenie gry: w tej kolejce nie wolno kończyć."),
+    "must-go-out": ("Must go out", "Trzeba skończyć",
+                    "Partner odpowiedział „tak”: gracz może skończyć grę, więc zrzucenie {card} bez "
+                    "skończenia jest niedozwolone."),
+    # -- the discard pile
+    "pile-empty": ("The discard pile is empty", "Stos jest pusty", "Na stosie nie ma kart do kupienia."),
+    "one-card-rule": ("One card in hand", "Jedna karta w ręku",
+                      "Gracz, który ma w ręku jedną kartę ({card}), nie może wziąć pasującej mu karty ze stosu."),
+    "pile-blocked-black-three": ("Blocked by a black three", "Stos zablokowany czarną trójką",
+                                 "Wierzchnia karta stosu to czarna trójka ({card}): nikt nie może go teraz kupić."),
+    "pile-blocked-wild": ("Blocked by a wild card", "Stos zablokowany dżokerem",
+                          "Wierzchnia karta stosu to dżoker ({card}): stosu nie można teraz kupić."),
+    "pile-blocked-canasta": ("Blocked by a canasta", "Stos zablokowany kanastą",
+                             "Wyłożona kanasta w wysokości wierzchniej karty ({card}) blokuje stos."),
+    "pile-closed": ("The discard pile is closed", "Stos zamknięty",
+                    "Stos jest zamknięty: można go kupić tylko na dwie naturalne karty w wysokości {card} z ręki."),
+    "pile-needs-match": ("Nothing matches the top card", "Brak kart do stosu",
+                         "Aby kupić stos z {card} na wierzchu, trzeba pokazać dwie takie karty, jedną i dżokera "
+                         "albo dołożyć ją do własnego układu."),
+    "using-not-of-rank": ("Card does not match the top card", "Karta nie pasuje do stosu",
+                          "Karty {card} nie można pokazać do wierzchniej karty stosu ({expected})."),
+    "must-meld-all": ("Meld every card", "Trzeba wyłożyć wszystkie karty",
+                      "Wierzchnią kartę stosu bierze się samą tylko po to, by skończyć grę: trzeba wyłożyć "
+                      "wszystkie karty z ręki."),
+    "use-take-top": ("Use take-top-to-go-out", "Weź tylko wierzchnią kartę",
+                     "Kupno stosu opróżniłoby rękę: aby skończyć grę, weź tylko wierzchnią kartę."),
+    "must-keep-card": ("Must keep a card", "Trzeba zostawić kartę",
+                       "Każdy gracz przed skończeniem gry musi mieć w ręku co najmniej jedną kartę, a teraz nie "
+                       "może jeszcze skończyć."),
+    # -- melds
+    "below-minimum": ("Below the opening minimum", "Za mało do otwarcia",
+                      "Pierwsze wyłożenie nie osiąga minimum punktowego dla otwarcia ({expected})."),
+    "no-canasta": ("No canasta", "Brak kanasty",
+                   "Skończyć grę można tylko z wyłożoną kanastą (potrzeba {expected}, jest {got})."),
+    "empty-meld": ("Nothing to meld", "Nic do wyłożenia", "Wykładając, trzeba położyć co najmniej jeden układ."),
+    "empty-group": ("Empty group", "Pusty układ", "Układ musi zawierać karty."),
+    "duplicate-rank": ("Two groups of one rank", "Dwa układy tej samej wysokości",
+                       "W jednym ruchu karty w wysokości {expected} tworzą jeden układ."),
+    "one-meld-per-rank": ("One meld per rank", "Jeden układ na wysokość",
+                          "Strona ma już układ w wysokości {expected}: wolno mieć tylko jeden."),
+    "not-of-rank": ("Card of another rank", "Karta innej wysokości",
+                    "Karta {card} nie pasuje do układu w wysokości {expected}."),
+    "three-in-meld": ("A three in a meld", "Trójka w układzie",
+                      "Trójka ({card}) nigdy nie wchodzi do zwykłego układu."),
+    "bad-black-threes": ("Bad black-three set", "Zły układ czarnych trójek",
+                         "Czarne trójki wykłada się tylko jako jeden układ trzech lub czterech trójek, bez dżokerów."),
+    "black-threes-only-going-out": ("Black threes only when going out", "Czarne trójki tylko na koniec",
+                                    "Czarnych trójek nie wolno wykładać w trakcie gry, tylko w chwili kończenia."),
+    "too-few-cards": ("Too few cards", "Za mało kart", "Nowy układ to co najmniej trzy karty."),
+    "too-few-naturals": ("Too few natural cards", "Za mało kart naturalnych",
+                         "Układ potrzebuje co najmniej dwóch kart naturalnych."),
+    "too-many-wilds": ("Too many wild cards", "Za dużo dżokerów",
+                       "W układzie może być najwyżej {expected} dżokerów, a byłoby {got}."),
+    "card-not-in-hand": ("Card not in hand", "Brak karty w ręku", "Gracz nie ma w ręku karty {card}."),
+    "double-not-all": ("Double going out is all or nothing", "Podwójne skończenie: wszystko albo nic",
+                       "Przy podwójnym skończeniu partner wykłada wszystkie karty albo żadnej."),
+    # -- moves, setup
+    "bad-move": ("Malformed move", "Błędny ruch", "Ruch nie ma postaci ruchu w kanastę."),
+    "setup-unsupported": ("No setup notation", "Brak zapisu pozycji",
+                          "Kanasta nie przyjmuje pozycji początkowej: rozdanie wynika z ziarna losowania."),
+    # -- states
+    "bad-state": ("Malformed state", "Błędny stan gry", "Stan nie ma postaci stanu kanasty."),
+    "bad-options": ("Bad options", "Błędne opcje", "Opcje zapisane w stanie są nieprawidłowe."),
+    "bad-phase": ("Unknown phase", "Nieznana faza", "Stan podaje nieznaną fazę rozdania."),
+    "bad-hands": ("Wrong number of hands", "Zła liczba rąk", "Stan musi zawierać {expected} rąk."),
+    "bad-sides": ("Wrong sides", "Złe strony", "Stan musi zawierać {expected} stron (par lub graczy)."),
+    "bad-field": ("Bad field", "Błędne pole", "Jedno z pól stanu ma niedozwoloną wartość."),
+    "bad-card": ("Not a card", "To nie karta", "{card} nie jest kartą."),
+    "bad-rng": ("Bad random generator", "Błędny generator losowy", "Zapis generatora losowego jest nieprawidłowy."),
+    "bad-meld": ("Impossible meld", "Niemożliwy układ", "Układ na stole jest niezgodny z zasadami."),
+    "bad-red-threes": ("Not a red three", "To nie czerwona trójka",
+                       "Przed stroną leżą tylko czerwone trójki."),
+    "cards-not-conserved": ("Cards not conserved", "Karty się nie zgadzają",
+                            "W grze jest 108 kart, każda dokładnie raz; nie zgadza się między innymi {card}."),
+    "red-three-in-hand": ("Red three kept in hand", "Czerwona trójka w ręku",
+                          "Gracz {seat} trzyma czerwoną trójkę, którą powinien był wyłożyć."),
+    "bad-turn": ("Impossible turn", "Niemożliwa kolejka",
+                 "Faza, kolejka i to, co gracz już zrobił w tej kolejce, nie zgadzają się ze sobą."),
+    "bad-hand-size": ("Impossible hand size", "Niemożliwa liczba kart",
+                      "Gracz {seat} nie może mieć teraz tylu kart w ręku (powinien mieć {expected})."),
+    "bad-laid": ("Laid cards disagree with the table", "Wyłożone karty nie zgadzają się ze stołem",
+                 "Znacznik wykładania gracza {seat} nie zgadza się z układami jego strony."),
+    "bad-total": ("Impossible score", "Niemożliwy wynik",
+                  "Wyniki stron nie zgadzają się z przebiegiem gry (oczekiwano: {expected})."),
+    "bad-discard": ("Impossible discard pile", "Niemożliwy stos",
+                    "Stos jest niezgodny z zasadami: zamyka go tylko leżący w nim dżoker, a na wierzchu nie "
+                    "leży czerwona trójka."),
+    # -- score sheets (tally)
+    "tally-bad-field": ("Bad score-sheet field", "Błędne pole zapisu", "Jedno z pól zapisu wyniku jest błędne."),
+    "tally-bad-card": ("Not a card on the score sheet", "To nie karta", "{card} nie jest kartą."),
+    "tally-bad-meld": ("Impossible meld on the score sheet", "Niemożliwy układ w zapisie",
+                       "Układ w zapisie wyniku jest niezgodny z zasadami."),
+    "tally-sides": ("Wrong number of sides", "Zła liczba stron", "Zapis wyniku musi zawierać {expected} stron."),
+    "tally-red-three-in-hand": ("Red three in a hand", "Czerwona trójka w ręku",
+                                "Czerwonej trójki nie zostawia się w ręku: zawsze leży przed graczem."),
+    "tally-black-threes-without-going-out": ("Black threes without going out", "Czarne trójki bez skończenia",
+                                             "Czarne trójki wykłada tylko strona, która kończy grę."),
+    "tally-bonus-without-going-out": ("Bonus without going out", "Premia bez skończenia",
+                                      "Premia za podwójne skończenie lub skończenie z ręki wymaga skończenia gry."),
+    "tally-stock-no-going-out": ("Going out after the stock ran out", "Skończenie po wyczerpaniu talonu",
+                                 "Gdy skończył się talon, nikt nie kończy gry i nie ma premii za skończenie."),
+    "tally-out-without-canasta": ("Going out without a canasta", "Skończenie bez kanasty",
+                                  "Strona skończyła grę bez wymaganej kanasty."),
+    "tally-out-with-cards": ("Going out with cards in hand", "Skończenie z kartami w ręku",
+                             "Strona, która skończyła grę, ma gracza bez kart w ręku."),
+    "tally-double": ("Impossible double going out", "Niemożliwe podwójne skończenie",
+                     "Podwójne skończenie opróżnia ręce obu partnerów."),
+    "tally-who-went-out": ("Who went out", "Kto skończył",
+                           "Gdy rozdanie kończy się skończeniem gry, kończy dokładnie jedna strona."),
+    "tally-cards": ("Too many cards", "Za dużo kart", "Zapis wyniku liczy więcej kart, niż mają dwie talie."),
+}
+
+CODES = {f"{G}.{code}": Code(*texts) for code, texts in _CODES.items()}

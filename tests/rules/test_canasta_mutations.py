@@ -1,0 +1,440 @@
+"""Kanasta: impossible states that conserve the cards are still impossible (issue 10 §2).
+
+Real mid-game states come from seeded random playouts (``tests/playout.py``'s chooser); each
+is mutated in one way (duplicate, missing and foreign cards; hand sizes; counters; scores;
+seats; phases; types). Every mutation must be refused, by the state schema
+(``BINDINGS["canasta"].load_state`` -> marshmallow ValidationError) or by ``from_json``
+(InvalidState with a ``canasta.`` code), unless it is marked reachable below with the reason
+play can reach it. Nothing may raise any other exception.
+
+docs/rules/canasta.md §13 lists what ``from_json`` checks.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable
+
+import pytest
+from marshmallow import ValidationError
+
+from rules.base import InvalidState
+from rules.canasta import ENGINE as E
+from service.games import BINDINGS
+from tests.playout import choose
+
+B = BINDINGS["canasta"]
+REFUSED = "refused"
+
+
+def _states() -> list[dict]:
+    """Mid-game states (JSON) of seeded random games of 2, 3 and 4 players, a few per game."""
+    out = []
+    for players in (2, 3, 4):
+        for seed in range(4):
+            rnd = random.Random(seed)
+            s = E.new(players, seed, {"target_score": 1000})
+            ended = False
+            for step in range(400):
+                acting = sorted(E.to_act(s))
+                if not acting:
+                    break
+                over = E.round_over(s)
+                if step % 53 == 7 or (over and not ended):
+                    out.append(json.loads(json.dumps(E.to_json(s))))
+                ended = ended or over
+                seat = rnd.choice(acting)
+                s = E.apply(s, seat, choose(rnd, "canasta", list(E.legal_moves(s, seat)),
+                                            lambda m: E.move_to_json(m)["kind"]))
+    return out
+
+
+STATES = _states()
+
+
+def _first_card_holder(d: dict) -> int | None:
+    return next((i for i, h in enumerate(d["hands"]) if h), None)
+
+
+# Each mutation returns (mutated state, REFUSED or the reason it may be reachable), or None when it
+# does not apply to that state.
+Mutation = Callable[[dict, random.Random], "tuple[dict, str] | None"]
+
+
+def duplicate_card(d, rnd):
+    seat = _first_card_holder(d)
+    d["hands"][seat][0] = d["stock"][-1] if d["stock"] else d["discard"][-1]
+    return d, REFUSED  # one card twice, one missing: not conserved
+
+
+def missing_card(d, rnd):
+    (d["stock"] or d["discard"]).pop()
+    return d, REFUSED
+
+
+def extra_joker(d, rnd):
+    d["discard"].append("JK")
+    return d, REFUSED
+
+
+def foreign_card(d, rnd):
+    d["stock"].append("1Z")
+    return d, REFUSED  # the schema refuses what is not a card
+
+
+def stock_card_to_unlaid_hand(d, rnd):
+    """A player who has laid nothing holds the dealt number of cards (issue 10's "a hand of 12 at the
+    first draw"); the card comes from the stock, so the cards are conserved."""
+    seats = [i for i, h in enumerate(d["hands"]) if not d["laid"][i] and h]
+    if not seats or not d["stock"] or d["phase"] not in ("draw", "play", "answer"):
+        return None
+    d["hands"][rnd.choice(seats)].append(d["stock"].pop(0))
+    return d, REFUSED
+
+
+def stock_card_to_laid_hand(d, rnd):
+    seats = [i for i, h in enumerate(d["hands"]) if d["laid"][i] and h]
+    if not seats or not d["stock"]:
+        return None
+    d["hands"][rnd.choice(seats)].append(d["stock"].pop(0))
+    return d, "a player who took the pile may hold any number of cards"
+
+
+def hand_card_to_stock(d, rnd):
+    seats = [i for i, h in enumerate(d["hands"]) if not d["laid"][i] and len(h) > 1]
+    if not seats or d["phase"] not in ("draw", "play", "answer") or not d["stock"]:
+        return None
+    seat = rnd.choice(seats)
+    card = d["hands"][seat].pop()
+    if card in ("3H", "3D"):
+        return None
+    d["stock"].insert(0, card)
+    if d["options"]["red_three_replacement"] == "dealt-only":
+        return d, "under K-2 'dealt-only' a drawn red three is not replaced: a hand of one card fewer"
+    return d, REFUSED
+
+
+def empty_a_live_hand(d, rnd):
+    seats = [i for i, h in enumerate(d["hands"]) if h]
+    if d["phase"] not in ("draw", "play", "answer") or not seats:
+        return None
+    seat = rnd.choice(seats)
+    d["stock"][:0] = d["hands"][seat]
+    d["hands"][seat] = []
+    return d, REFUSED  # nobody holds no card without going out
+
+
+def round_zero(d, rnd):
+    d["round"] = 0
+    return d, REFUSED
+
+
+def round_plus_one(d, rnd):
+    d["round"] += 1
+    if d["phase"] in ("draw", "play", "answer", "double") and d["round"] == 2 and any(s["total"] for s in d["sides"]):
+        return d, "totals after a first round: any round number is possible"
+    return d, "the round counter is not tied to the cards (a round may end with every total unchanged)"
+
+
+def meld_moves_in_draw_phase(d, rnd):
+    if d["phase"] != "draw":
+        return None
+    d["meld_moves"] = 1
+    return d, REFUSED
+
+
+def drew_null_in_play(d, rnd):
+    if d["phase"] != "play":
+        return None
+    d["drew"] = None
+    return d, REFUSED
+
+
+def total_not_a_multiple_of_five(d, rnd):
+    d["sides"][rnd.randrange(len(d["sides"]))]["total"] += 1
+    return d, REFUSED
+
+
+def total_in_the_first_round(d, rnd):
+    if d["round"] != 1 or d["phase"] not in ("draw", "play", "answer", "double"):
+        return None
+    d["sides"][0]["total"] += 100
+    return d, REFUSED  # no round has been scored yet
+
+
+def total_past_the_target(d, rnd):
+    if d["phase"] == "game-over":
+        return None
+    d["sides"][0]["total"] = d["options"]["target_score"] + 5 + max(s["total"] for s in d["sides"])
+    return d, REFUSED  # one side alone past the target: the game would be over
+
+
+def history_row_dropped(d, rnd):
+    if not d["history"]:
+        return None
+    d["history"].pop()
+    return d, REFUSED  # the round counter and the totals follow the history
+
+
+def history_and_total_moved_together(d, rnd):
+    """A round's row and the side's total changed alike: the sums agree, but in a finished round the
+    last row is what the table scores, and partners score alike."""
+    if not d["history"]:
+        return None
+    d["history"][0] = [x + 100 for x in d["history"][0]]
+    for side in d["sides"]:
+        side["total"] += 100
+    if d["phase"] in ("round-over", "game-over") and len(d["history"]) == 1:
+        return d, REFUSED
+    if d["phase"] == "game-over" or max(s["total"] for s in d["sides"]) >= d["options"]["target_score"]:
+        return d, "an earlier round may have scored anything; the target decides the phase"
+    return d, "an earlier round may have scored 100 more: its table is gone"
+
+
+def turn_out_of_range(d, rnd):
+    d["turn"] = d["players"]
+    return d, REFUSED
+
+
+def turn_in_round_over(d, rnd):
+    if d["phase"] not in ("round-over", "game-over"):
+        return None
+    d["turn"] = 0
+    return d, REFUSED
+
+
+def turn_null_in_play(d, rnd):
+    if d["phase"] not in ("draw", "play"):
+        return None
+    d["turn"] = None
+    return d, REFUSED
+
+
+def turn_to_another_seat(d, rnd):
+    if d["phase"] != "draw":
+        return None
+    d["turn"] = (d["turn"] + 1) % d["players"]
+    if d["red_threes_pending"][d["turn"]]:
+        return d, REFUSED  # his dealt red threes would already lie on the table
+    return d, "who is to draw is not tied to the cards (the first player follows a random dealer)"
+
+
+def out_seat_while_live(d, rnd):
+    if d["phase"] not in ("draw", "play"):
+        return None
+    d["out_seat"] = 0
+    return d, REFUSED
+
+
+def out_seat_minus_one(d, rnd):
+    d["out_seat"] = -1
+    return d, REFUSED
+
+
+def phase_round_over_mid_round(d, rnd):
+    if d["phase"] not in ("draw", "play"):
+        return None
+    d["phase"] = "round-over"
+    return d, REFUSED
+
+
+def phase_play_before_drawing(d, rnd):
+    if d["phase"] != "draw":
+        return None
+    d["phase"] = "play"
+    return d, REFUSED
+
+
+def phase_unknown(d, rnd):
+    d["phase"] = "bidding"
+    return d, REFUSED
+
+
+def answer_without_a_question(d, rnd):
+    if d["players"] != 4 or d["phase"] not in ("draw", "play"):
+        return None
+    d["phase"] = "answer"
+    return d, REFUSED
+
+
+def ask_in_two_player_game(d, rnd):
+    if d["players"] == 4 or d["phase"] not in ("draw", "play"):
+        return None
+    d["asked"] = "no"
+    return d, REFUSED
+
+
+def pending_without_red_three(d, rnd):
+    seats = [i for i, p in enumerate(d["red_threes_pending"]) if not p]
+    if not seats:
+        return None
+    d["red_threes_pending"][rnd.choice(seats)] = True
+    return d, REFUSED
+
+
+def laid_without_melds(d, rnd):
+    sides = len(d["sides"])
+    seats = [i for i in range(d["players"]) if not d["sides"][i % sides]["melds"] and not d["laid"][i]]
+    if not seats:
+        return None
+    d["laid"][rnd.choice(seats)] = True
+    return d, REFUSED
+
+
+def unlaid_with_melds(d, rnd):
+    seats = [i for i in range(d["players"]) if d["laid"][i]]
+    if not seats:
+        return None
+    seat = rnd.choice(seats)
+    d["laid"][seat] = False
+    partner_laid = d["players"] == 4 and d["laid"][(seat + 2) % 4]
+    if partner_laid and len(d["hands"][seat]) <= 11 and d["options"]["red_three_replacement"] == "dealt-only":
+        return d, "the partner laid the melds; this player may still hold fewer than 11 cards under K-2"
+    if partner_laid and len(d["hands"][seat]) == 11 + (d["drew"] == "stock" and d["turn"] == seat):
+        return d, "the partner laid the melds and this player holds the dealt number of cards"
+    return d, REFUSED
+
+
+def closed_pile_without_wild(d, rnd):
+    if any(c in ("JK",) or c.startswith("2") for c in d["discard"]):
+        return None
+    d["discard_closed"] = True
+    return d, REFUSED
+
+
+def black_threes_melded_mid_round(d, rnd):
+    if d["phase"] not in ("draw", "play"):
+        return None
+    threes = [c for c in d["stock"] if c in ("3C", "3S")][:3]
+    if len(threes) < 3:
+        return None
+    for c in threes:
+        d["stock"].remove(c)
+    d["sides"][0]["melds"].append({"rank": "3", "cards": threes})
+    return d, REFUSED
+
+
+def red_three_back_to_stock(d, rnd):
+    side = next((s for s in d["sides"] if s["red_threes"]), None)
+    if side is None:
+        return None
+    d["stock"].insert(0, side["red_threes"].pop())
+    return d, "a red three may still lie in the stock: who drew which is not recorded"
+
+
+def stock_card_to_discard(d, rnd):
+    if not d["stock"] or d["phase"] not in ("draw", "play"):
+        return None
+    d["discard"].insert(0, d["stock"].pop(0))
+    return d, "the pile's size is not tied to the cards elsewhere (turns that took no pile)"
+
+
+def types_turn_as_string(d, rnd):
+    d["turn"] = "0" if d["turn"] is None else str(d["turn"])
+    return d, REFUSED
+
+
+def types_stock_as_text(d, rnd):
+    d["stock"] = " ".join(d["stock"])
+    return d, REFUSED
+
+
+def types_hand_null(d, rnd):
+    d["hands"][0] = None
+    return d, REFUSED
+
+
+def types_laid_as_ints(d, rnd):
+    d["laid"] = ["yes" if x else "no" for x in d["laid"]]
+    return d, REFUSED
+
+
+def types_total_as_float(d, rnd):
+    d["sides"][0]["total"] = d["sides"][0]["total"] + 0.5
+    return d, REFUSED
+
+
+def types_drew_empty_string(d, rnd):
+    d["drew"] = ""
+    return d, REFUSED  # "none" is null, never ""
+
+
+def concealed_melds_unknown_rank(d, rnd):
+    if d["phase"] not in ("play",):
+        return None
+    d["concealed_melds"] = ["A"] if not any(m["rank"] == "A" for s in d["sides"] for m in s["melds"]) else ["4"]
+    if any(m["rank"] == d["concealed_melds"][0] for s in d["sides"] for m in s["melds"]):
+        return None
+    return d, REFUSED
+
+
+MUTATIONS: list[Mutation] = [
+    duplicate_card, missing_card, extra_joker, foreign_card, stock_card_to_unlaid_hand, stock_card_to_laid_hand,
+    hand_card_to_stock, empty_a_live_hand, round_zero, round_plus_one, meld_moves_in_draw_phase, drew_null_in_play,
+    total_not_a_multiple_of_five, total_in_the_first_round, history_row_dropped, history_and_total_moved_together, total_past_the_target, turn_out_of_range,
+    turn_in_round_over, turn_null_in_play, turn_to_another_seat, out_seat_while_live, out_seat_minus_one,
+    phase_round_over_mid_round, phase_play_before_drawing, phase_unknown, answer_without_a_question,
+    ask_in_two_player_game, pending_without_red_three, laid_without_melds, unlaid_with_melds,
+    closed_pile_without_wild, black_threes_melded_mid_round, red_three_back_to_stock, stock_card_to_discard,
+    types_turn_as_string, types_stock_as_text, types_hand_null, types_laid_as_ints, types_total_as_float,
+    types_drew_empty_string, concealed_melds_unknown_rank,
+]
+
+
+def _cases() -> list[tuple[str, dict, str]]:
+    rnd = random.Random(2024)
+    out = []
+    for i, state in enumerate(STATES):
+        for mutate in MUTATIONS:
+            got = mutate(copy.deepcopy(state), rnd)
+            if got is not None and got[0] != state:
+                out.append((f"{mutate.__name__}-{i}", *got))
+    return out
+
+
+CASES = _cases()
+
+
+def _refused(data: dict) -> str | None:
+    """The refusal (schema or game code), or None when the state loads. Any other exception fails."""
+    try:
+        B.load_state(data)
+    except ValidationError:
+        return "schema"
+    except InvalidState as exc:
+        assert exc.code.startswith("canasta."), exc.code
+        return exc.code
+    return None
+
+
+def test_the_playouts_give_real_mid_game_states_that_load():
+    assert len(STATES) >= 20
+    assert any(d["phase"] == "play" for d in STATES) and any(d["round"] > 1 for d in STATES)
+    for data in STATES:
+        assert B.load_state(copy.deepcopy(data)) is not None
+
+
+def test_at_least_100_mutations_of_every_kind_are_tried():
+    assert len(CASES) >= 100
+    kinds = {name.rsplit("-", 1)[0] for name, _, _ in CASES}
+    assert kinds == {m.__name__ for m in MUTATIONS}, set(m.__name__ for m in MUTATIONS) - kinds
+
+
+@pytest.mark.parametrize(("name", "data", "expect"), CASES, ids=[c[0] for c in CASES])
+def test_mutation_is_refused_or_reachable(name, data, expect):
+    refusal = _refused(data)
+    if expect == REFUSED:
+        assert refusal is not None, f"{name}: an impossible state was accepted"
+
+
+def test_a_hand_of_12_at_the_first_draw_is_refused():
+    """Issue 10 §2: a fresh deal whose first player holds 12 cards (one taken from the stock)."""
+    data = E.to_json(E.new(4, 7))
+    seat = data["turn"]
+    data["hands"][seat].append(data["stock"].pop(0))
+    with pytest.raises(InvalidState) as err:
+        B.load_state(data)
+    assert err.value.code == "canasta.bad-hand-size"
+    assert err.value.context == {"seat": seat, "expected": 11}

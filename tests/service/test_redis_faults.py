@@ -1,0 +1,147 @@
+"""Redis faults (issue 10 §3) on a real redis-server each test starts for itself.
+
+A Redis that hangs costs one ``REDIS_TIMEOUT``, then session endpoints answer 503 at once
+for ``REDIS_BACKOFF`` while the stateless endpoints keep their speed; a restart with AOF
+loses no session, version or log entry; a restart without persistence loses them, and the
+404 says so; ``MAX_SESSIONS`` and the creation rate hold across workers sharing Redis.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from service.app import create_app
+from service.config import TestConfig
+from service.games import BINDINGS
+from tests.playout import choose
+
+pytestmark = pytest.mark.redis
+
+GAME = "backgammon" if "backgammon" in BINDINGS else next(iter(BINDINGS))
+PLAYERS = BINDINGS[GAME].engine.players.start
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def start(client) -> dict:
+    r = client.post("/v1/sessions", json={"game": GAME, "players": PLAYERS, "seed": 5})
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def play(client, session: dict, moves: int) -> int:
+    """``moves`` random legal moves through the session; the version reached."""
+    rnd, tokens = random.Random(8), {x["seat"]: x["token"] for x in session["seats"]}
+    version = client.get(f"/v1/sessions/{session['id']}", headers=auth(session["owner_token"])).json["version"]
+    for _ in range(moves):
+        seat = client.get(f"/v1/sessions/{session['id']}", headers=auth(session["owner_token"])).json["to_act"][0]
+        legal = client.get(f"/v1/sessions/{session['id']}/legal-moves", headers=auth(tokens[seat])).json["moves"]
+        move = choose(rnd, GAME, legal, lambda m: m["kind"])
+        r = client.post(f"/v1/sessions/{session['id']}/moves", json={"move": move, "version": version},
+                        headers=auth(tokens[seat]))
+        assert r.status_code == 200, r.json
+        version = r.json["version"]
+    return version
+
+
+def timed(call):
+    t = time.perf_counter()
+    r = call()
+    return r, time.perf_counter() - t
+
+
+def test_a_paused_redis_costs_one_timeout_then_session_calls_fail_fast(own_redis):
+    """SIGSTOP the Redis: the first session call waits REDIS_TIMEOUT and opens the breaker; the
+    next ones are 503 at once (Retry-After), stateless endpoints keep their speed; after
+    SIGCONT and the back-off, sessions work again with nothing lost."""
+    app = create_app(TestConfig, {"REDIS_URL": own_redis.url, "REDIS_TIMEOUT": 0.5, "REDIS_BACKOFF": 1.5})
+    client = app.test_client()
+    s = start(client)
+    owner = auth(s["owner_token"])
+    own_redis.pause()
+    try:
+        first, waited = timed(lambda: client.get(f"/v1/sessions/{s['id']}", headers=owner))
+        assert first.status_code == 503 and first.json["code"] == "session.store-unavailable"
+        assert 0.4 < waited < 2.0, waited
+        calls = [
+            lambda: client.get(f"/v1/sessions/{s['id']}", headers=owner),
+            lambda: client.get(f"/v1/sessions/{s['id']}/log", headers=owner),
+            lambda: client.post(f"/v1/sessions/{s['id']}/moves", json={"move": {"kind": "roll"}, "version": 0},
+                                headers=auth(s["seats"][0]["token"])),
+            lambda: client.post("/v1/sessions", json={"game": GAME, "players": PLAYERS}),
+            lambda: client.get("/readyz"),
+        ]
+        for call in calls:
+            r, took = timed(call)
+            assert r.status_code == 503 and took < 0.2, (r.json, took)
+            assert int(r.headers["Retry-After"]) >= 1
+        for _ in range(3):
+            r, took = timed(lambda: client.post(f"/v1/games/{GAME}/new", json={"players": PLAYERS}))
+            assert r.status_code == 201 and took < 0.2, took
+            r, took = timed(lambda: client.get("/healthz"))
+            assert r.status_code == 200 and took < 0.2, took
+    finally:
+        own_redis.resume()
+    time.sleep(1.6)
+    back = client.get(f"/v1/sessions/{s['id']}", headers=owner)
+    assert back.status_code == 200 and back.json["version"] == 0
+
+
+def test_a_redis_restart_with_aof_loses_no_session_version_or_log_entry(own_redis_server):
+    """Redis with ``--appendonly yes --appendfsync always`` killed (no shutdown save) and
+    started again on the same directory: every session, version and log entry is there, and
+    the same app (its connections dropped) plays on."""
+    server = own_redis_server("--appendonly", "yes", "--appendfsync", "always", "--save", "")
+    app = create_app(TestConfig, {"REDIS_URL": server.url})
+    client = app.test_client()
+    sessions = [start(client) for _ in range(3)]
+    versions = [play(client, s, n) for s, n in zip(sessions, (0, 3, 6), strict=True)]
+    before = [client.get(f"/v1/sessions/{s['id']}/log", headers=auth(s["owner_token"])).json for s in sessions]
+    records = [app.extensions["arbiter.store"].get(s["id"]) for s in sessions]
+    server.restart()
+    for s, version, log, record in zip(sessions, versions, before, records, strict=True):
+        r = client.get(f"/v1/sessions/{s['id']}/log", headers=auth(s["owner_token"]))
+        assert r.status_code == 200 and r.json == log and r.json["version"] == version
+        assert app.extensions["arbiter.store"].get(s["id"]) == record
+    assert play(client, sessions[2], 1) == versions[2] + 1
+
+
+def test_after_redis_loses_its_data_the_404_says_the_session_may_be_lost(own_redis):
+    """Without persistence a restart forgets every session: the 404 says it may have been lost."""
+    client = create_app(TestConfig, {"REDIS_URL": own_redis.url}).test_client()
+    s = start(client)
+    own_redis.restart()
+    r = client.get(f"/v1/sessions/{s['id']}", headers=auth(s["owner_token"]))
+    assert r.status_code == 404 and r.json["code"] == "session.not-found"
+    assert "expired" in r.json["detail"] and "lost" in r.json["detail"]
+
+
+def test_max_sessions_holds_across_workers_sharing_redis(own_redis):
+    """Two app instances (as two workers) on one Redis count the same live sessions; expired
+    ones stop counting."""
+    config = {"REDIS_URL": own_redis.url, "MAX_SESSIONS": 2, "SESSION_TTL": 2}
+    a, b = (create_app(TestConfig, config).test_client() for _ in range(2))
+    first = start(a)
+    start(b)
+    full = a.post("/v1/sessions", json={"game": GAME, "players": PLAYERS})
+    assert full.status_code == 503 and full.json["code"] == "session.store-full"
+    assert b.delete(f"/v1/sessions/{first['id']}", headers=auth(first["owner_token"])).status_code == 204
+    start(b)
+    assert a.post("/v1/sessions", json={"game": GAME, "players": PLAYERS}).status_code == 503
+    time.sleep(2.2)  # both expire
+    start(a)
+    start(a)
+
+
+def test_the_creation_rate_is_counted_in_redis_across_workers(own_redis):
+    config = {"REDIS_URL": own_redis.url, "SESSIONS_PER_MINUTE": 2}
+    a, b = (create_app(TestConfig, config).test_client() for _ in range(2))
+    body = {"game": GAME, "players": PLAYERS}
+    assert [c.post("/v1/sessions", json=body).status_code for c in (a, b, a, b)] == [201, 201, 429, 429]
+    r = b.post("/v1/sessions", json=body)
+    assert r.json["code"] == "session.rate-limited" and 0 < int(r.headers["Retry-After"]) <= 60
