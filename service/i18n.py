@@ -54,8 +54,6 @@ PER_GAME: Mapping[str, tuple[int, Code]] = {
 #: codes of the service itself and of rules.base, the same for every game
 SERVICE: Mapping[str, tuple[int, Code]] = {
     "game.unknown": (404, _c("Unknown game", "Nieznana gra", "nie ma gry {game}")),
-    "game.no-records": (404, _c("No match records", "Brak zapisu partii",
-                                "ta gra nie ma formatu zapisu partii; zapisy .mat i .sgf ma tylko tryktrak")),
     "options.unknown": (422, _c("Unknown option", "Nieznana opcja", "ta gra nie ma takiej opcji")),
     "options.bad-value": (422, _c("Invalid option value", "Niedozwolona wartość opcji",
                                   "opcja {option} nie przyjmuje tej wartości")),
@@ -110,8 +108,6 @@ HTTP: Mapping[str, tuple[int, Code]] = {
                                               "treść żądania przekracza dozwolony rozmiar")),
     "http.unsupported-media-type": (415, _c("Unsupported Media Type", "Nieobsługiwany typ treści",
                                             "wyślij 'Content-Type: application/json'")),
-    "http.too-many-requests": (429, _c("Too Many Requests", "Zbyt wiele żądań",
-                                       "za dużo nowych sesji z tego adresu; spróbuj po chwili")),
 }
 
 

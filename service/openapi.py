@@ -94,10 +94,12 @@ OUTCOME = {
         "points": {"type": "array", "items": {"type": "integer"}},
     },
 }
+VERSION_FIELD = {"type": "integer", "minimum": 0, "description": "the session's version: send it with the next move"}
+SEEDED = {"type": "boolean", "description": "the creator chose the seed, so someone may know the deal (DESIGN 4.1)"}
 SESSION_CREATED = {
-    "type": "object", "required": ["id", "game", "version", "owner_token", "seats", "to_act"],
+    "type": "object", "required": ["id", "game", "version", "seeded", "owner_token", "seats", "to_act"],
     "properties": {
-        "id": {"type": "string"}, "game": {"type": "string"}, "version": {"type": "integer"},
+        "id": {"type": "string"}, "game": {"type": "string"}, "version": VERSION_FIELD, "seeded": SEEDED,
         "owner_token": {"type": "string", "description": "manages the session; holds no seat"},
         "seats": {"type": "array", "items": _obj(["seat", "token"], seat=SEAT, token={"type": "string"})},
         "to_act": {"type": "array", "items": SEAT}}}
@@ -142,7 +144,7 @@ def _refusals(b: GameBinding, state: Any, seat: int, move: Any) -> Json:
     idle = [s for s in range(players) if s not in e.to_act(state)]
     bad_move = _problem_of(lambda: e.check(state, idle[0], move)) if idle else _problem_of(
         lambda: b.load_move({"kind": "no-such-kind"}))
-    new = _problem_of(lambda: e.new(e.players.stop))
+    new = _problem_of(lambda: b.new({"players": e.players.stop}))
     no_seat = _problem_of(lambda: b.view(state, players))
     tally = _problem_of(lambda: b.score({"tally": {}})) if b.tally is not None else None
     return {"new": new, "move": bad_move, "seat": no_seat, "tally": tally}
@@ -226,7 +228,7 @@ def _option_schema(opt: Option) -> Json:
 def _examples(b: GameBinding) -> Json:
     e = b.engine
     players = e.players.start
-    state = e.new(players, 1)
+    state = b.new({"players": players, "seed": 1})
     seat = min(e.to_act(state))
     move = e.legal_moves(state, seat)[0]
     after, events = b.apply(state, seat, move)
@@ -259,7 +261,7 @@ def _sample_views(b: GameBinding) -> list[tuple[Json, Json]]:
     out: list[tuple[Json, Json]] = []
     for players, options, moves in runs:
         rnd = random.Random(1)
-        state = e.new(players, 1, options)
+        state = b.new({"players": players, "seed": 1, "options": options})
         for step in range(moves + 1):
             acting = sorted(e.to_act(state))
             over = not acting or e.outcome(state) is not None
@@ -368,25 +370,27 @@ def _session_components(spec: APISpec, b: GameBinding, p: str, new_props: Json, 
     gid = b.engine.game_id
     ids = [gid, *sorted(alias for alias, target in ALIASES.items() if target == gid)]
     game = {"type": "string", "enum": [gid], "description": "the game id (the discriminator)"}
+    about = {"id": {"type": "string"}, "game": game, "version": VERSION_FIELD, "seeded": SEEDED}
     spec.components.schema(f"{p}SessionCreate", _obj(
         ["game", "players"], game={"type": "string", "enum": ids, "description": "the game id (or an alias)"},
         **new_props))
     spec.components.schema(f"{p}Session", {
         "type": "object", "description": f"A {b.engine.name} session as one token sees it",
-        "required": ["id", "game", "version", "seat", "state", "to_act", "round_over", "game_over", "options"],
+        "required": ["id", "game", "version", "seeded", "seat", "state", "to_act", "round_over", "game_over",
+                     "options"],
         "properties": {
-            "id": {"type": "string"}, "game": game,
-            "version": {"type": "integer", "minimum": 0, "description": "send it with the next move"},
+            **about,
             "seat": {**SEAT, "nullable": True, "description": "the token's seat; null for the owner (a spectator)"},
             "state": _ref(f"{p}View"), **status,
             "events": {**events, "description": "after a move: what it did"}}})
     spec.components.schema(f"{p}SessionLegalMoves", {
-        "type": "object", "required": ["game", "seat", "moves", "complete"], "properties": {
-            "game": game, "seat": {**SEAT, "nullable": True},
+        "type": "object", "required": ["id", "game", "version", "seeded", "seat", "moves", "complete"],
+        "properties": {
+            **about, "seat": {**SEAT, "nullable": True},
             "moves": {"type": "array", "items": _ref(f"{p}Move")}, "complete": {"type": "boolean"}}})
     spec.components.schema(f"{p}SessionLog", {
-        "type": "object", "required": ["id", "game", "version", "new", "moves"], "properties": {
-            "id": {"type": "string"}, "game": game, "version": {"type": "integer", "minimum": 0},
+        "type": "object", "required": ["id", "game", "version", "seeded", "new", "moves"], "properties": {
+            **about,
             "new": {"type": "object", "additionalProperties": True,
                     "description": "how the game was made (`players`, `options`; `seed` once the game is over)"},
             "moves": {"type": "array", "items": {
@@ -586,14 +590,14 @@ def _session_examples() -> tuple[Json, Json, Json, Json]:
     b = next(iter(BINDINGS.values()))
     e = b.engine
     players = e.players.start
-    state = e.new(players, 1)
+    state = b.new({"players": players, "seed": 1})
     seat = min(e.to_act(state))
     create = {"game": e.game_id, "players": players}
-    created = {"id": "Jq8bX2nS0y5wq1c3rZ4p7A", "game": e.game_id, "version": 0,
+    created = {"id": "Jq8bX2nS0y5wq1c3rZ4p7A", "game": e.game_id, "version": 0, "seeded": False,
                "owner_token": "o1f0cB6cWJ4pX0bQm3n6tq0yV9fE1yQGm8pYxRk3bOA",
                "seats": [{"seat": i, "token": f"s{i}Nf0zq8Lw3mV7yP2c9KdE4hT6bR1uXa5gJ0iO3kF_8"} for i in range(players)],
                "to_act": sorted(e.to_act(state))}
-    shown = {"id": created["id"], "game": e.game_id, "version": 0, "seat": seat, **b.status(state),
+    shown = {"id": created["id"], "game": e.game_id, "version": 0, "seeded": False, "seat": seat, **b.status(state),
              "state": e.view(state, seat)}
     return create, created, shown, e.move_to_json(e.legal_moves(state, seat)[0])
 
@@ -637,7 +641,7 @@ def _common_paths() -> dict[str, Json]:
                           (401, 403, 404, 503), ["sessions"], parameters=[sid], security=auth)},
         "/v1/sessions/{session_id}/moves": {"post": _op(
             "sessionMove", "Make a move as the token's seat",
-            _json(_obj(["move"], move=any_move, version={
+            _json(_obj(["move", "version"], move=any_move, version={
                 "type": "integer", "minimum": 0, "maximum": 2**31, "description": "the version the move answers"}),
                 {"move": ex_move, "version": 0}),
             (200, "as apply, with the acting seat's view", session),

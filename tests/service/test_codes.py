@@ -33,14 +33,8 @@ from service.i18n import PER_GAME, catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE_PREFIXES = ("state", "options", "request", "session", "server", "game", "http")
-# codes of work that lands on main from another branch (svc-sessions: DESIGN 4.1 limits)
-PENDING = {
-    "session.version-required": "svc-sessions: a move without `version`",
-    "session.chance-from-server": "svc-sessions: dice from a client in a session",
-    "session.store-full": "svc-sessions: MAX_SESSIONS",
-    "request.too-deep": "svc-sessions: nesting limit on the raw body",
-    "http.too-many-requests": "svc-sessions: the per-address session creation rate",
-}
+# codes of work that lands on main from another branch, with the branch
+PENDING: dict[str, str] = {}
 
 
 # --------------------------------------------------------------------------- reading the source
@@ -84,32 +78,53 @@ def _built_from(node: ast.AST, constants: dict[str, str]) -> bool:
             and isinstance(dot, ast.Constant) and dot.value == "." and isinstance(tail, ast.FormattedValue))
 
 
+def _constants(tree: ast.Module) -> dict[str, str]:
+    """Module-level ``NAME = "text"``."""
+    return {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign | ast.AnnAssign)
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+            if isinstance(t, ast.Name) and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)}
+
+
+SUFFIX = re.compile(r"[a-z0-9]+(-[a-z0-9]+)+-?")
+
+
 @cache
 def read_codes() -> tuple[dict[str, set[str]], dict[str, set[tuple[str, str]]], dict[str, set[str]]]:
     """(codes, by the modules that raise them), (generic suffixes ``{game_id}.x``, by module
     and enclosing function) and (codes a helper builds as ``f"{GAME}.{code}"`` from a string
-    argument: evidence that a catalogued code is raised, too loose to prove one is missing)."""
+    made elsewhere in the module: evidence that a catalogued code is raised, too loose to prove
+    one is missing). Module constants resolve within the module, then within its package
+    (``GAME_ID`` imported from a sibling)."""
     literal: dict[str, set[str]] = defaultdict(set)
     generic: dict[str, set[tuple[str, str]]] = defaultdict(set)
     helped: dict[str, set[str]] = defaultdict(set)
-    for path in sorted([*ROOT.glob("rules/**/*.py"), *ROOT.glob("service/**/*.py")]):
-        if path.name == "i18n.py":
-            continue
+    paths = [p for p in sorted([*ROOT.glob("rules/**/*.py"), *ROOT.glob("service/**/*.py")]) if p.name != "i18n.py"]
+    trees = {p: ast.parse(p.read_text(), str(p)) for p in paths}
+    package: dict[Path, dict[str, str]] = defaultdict(dict)
+    hyphen_ended: dict[Path, set[str]] = defaultdict(set)  # "tally-" in f"{prefix}bad-card", per package
+    for p, tree in trees.items():
+        package[p.parent].update(_constants(tree))
+        hyphen_ended[p.parent] |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+                                   and isinstance(n.value, str) and re.fullmatch(r"([a-z0-9]+-)+", n.value)}
+    for path, tree in trees.items():
         module = _module_name(path)
-        tree = ast.parse(path.read_text(), str(path))
-        constants = {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign | ast.AnnAssign)
-                     for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
-                     if isinstance(t, ast.Name) and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)}
+        constants = {**package[path.parent], **_constants(tree)}
         skip = {id(sub) for node in ast.walk(tree) if _is_catalogue(node) for sub in ast.walk(node)}
         method = {id(sub): fn.name for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef) for sub in ast.walk(fn)}
-        built: dict[str, set[str]] = defaultdict(set)
+        built: set[str] = set()
         for node in ast.walk(tree):
             if id(node) in skip:
                 continue
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and _looks_like_code(node.value):
                 literal[node.value].add(module)
             elif _built_from(node, constants):
-                built[constants[node.values[0].value.id]].add(module)  # f"{GAME}.{code}": a helper builds it
+                assert isinstance(node, ast.JoinedStr)
+                head, _, tail = node.values
+                assert isinstance(head, ast.FormattedValue) and isinstance(head.value, ast.Name)
+                built.add(constants[head.value.id])  # f"{GAME}.{code}": a helper builds the code
+                for sub in ast.walk(tail):  # f"{GAME}.{'a' if x else 'b'}": the choices are known
+                    if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and SUFFIX.fullmatch(sub.value):
+                        literal[f"{constants[head.value.id]}.{sub.value}"].add(module)
             if isinstance(node, ast.JoinedStr) and len(node.values) == 2:
                 head, tail = node.values
                 if not (isinstance(head, ast.FormattedValue) and isinstance(tail, ast.Constant)):
@@ -123,13 +138,13 @@ def read_codes() -> tuple[dict[str, set[str]], dict[str, set[tuple[str, str]]], 
                 elif (isinstance(expr, ast.Name) and expr.id == "game_id") or (
                         isinstance(expr, ast.Attribute) and expr.attr == "game_id"):
                     generic[suffix[1:]].add((module, method.get(id(node), "")))
-        for prefix in built:  # the suffixes handed to such helpers: string arguments of calls
-            args = [a for call in ast.walk(tree) if isinstance(call, ast.Call) and id(call) not in skip
-                    for a in (*call.args, *(k.value for k in call.keywords))]
-            for arg in args:
-                if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and re.fullmatch(
-                        r"[a-z0-9]+(-[a-z0-9]+)+", arg.value):
-                    helped[f"{prefix}.{arg.value}"].add(module)
+        # the codes such helpers are handed: hyphenated strings of the module (outside its
+        # catalogue), and f"{prefix}bad-card" with each hyphen-ended string as the prefix
+        words = {n.value for n in ast.walk(tree) if id(n) not in skip and isinstance(n, ast.Constant)
+                 and isinstance(n.value, str) and SUFFIX.fullmatch(n.value)}
+        prefixes = {"", *hyphen_ended[path.parent]}
+        for game in built:
+            helped.update({f"{game}.{pre}{w}": {module} for w in words for pre in prefixes if not w.endswith("-")})
     return dict(literal), dict(generic), dict(helped)
 
 
@@ -231,6 +246,18 @@ def http_codes_played(client) -> set[str]:
     return found
 
 
+def rate_limit_played() -> set[str]:
+    """Session creations beyond ``SESSIONS_PER_MINUTE`` from one address: 429."""
+    from service.app import create_app
+    from service.config import TestConfig
+
+    client = create_app(TestConfig, {"SESSIONS_PER_MINUTE": 1}).test_client()
+    found: set[str] = set()
+    for _ in range(2):
+        found |= _codes_of(client.post("/v1/sessions", json={"game": "mak-yek", "players": 2}))
+    return found
+
+
 # --------------------------------------------------------------------------- the tests
 
 
@@ -296,7 +323,8 @@ def test_every_code_a_game_raises_is_catalogued_and_every_catalogued_is_raised(c
 
 
 def test_every_service_code_raised_is_catalogued(client):
-    raised = {c for c in codes_read() | http_codes_played(client) if c.split(".", 1)[0] in SERVICE_PREFIXES}
+    raised = {c for c in codes_read() | http_codes_played(client) | rate_limit_played()
+              if c.split(".", 1)[0] in SERVICE_PREFIXES}
     assert not raised - set(catalogue()), sorted(raised - set(catalogue()))
 
 
@@ -307,7 +335,8 @@ def _service_param(code: str):
 
 @pytest.mark.parametrize("code", [_service_param(c) for c, e in sorted(catalogue().items()) if not e.games])
 def test_every_service_code_catalogued_is_raised(client, code):
-    assert code in codes_read() | http_codes_played(client), f"{code} is catalogued but nothing raises it"
+    raised = codes_read() | http_codes_played(client) | (rate_limit_played() if code.startswith("http.") else set())
+    assert code in raised, f"{code} is catalogued but nothing raises it"
 
 
 def test_counts_per_language():
