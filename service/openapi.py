@@ -2,9 +2,15 @@
 
 Each game gets its own paths (``/v1/games/11-nimmt/apply`` ...) whose state, move, tally and
 setup schemas come from that game's marshmallow schemas (converted by apispec), moves as a
-``oneOf`` with a ``discriminator`` on ``kind``. Examples are real: a new game of each engine
-with seed 1 and its first legal move. ``tests/contract`` checks that ``openapi.yaml`` equals
-this output and runs schemathesis against it in process.
+``oneOf`` with a ``discriminator`` on ``kind``; its ``View`` is derived from the state schema
+and the engine's views (below). Sessions keep the paths of DESIGN 4 (``/v1/sessions/{id}``):
+each answer is a ``oneOf`` of the games' ``<Game>Session`` (``SessionLegalMoves``, ``SessionLog``
+...) with a ``discriminator`` on ``game``, so a generated client hands back an
+``ElevenNimmtSession`` whose ``state`` is an ``ElevenNimmtView``. Component names, tags and
+operation ids are identifiers (``ElevenNimmt``, never ``11Nimmt``). Examples are real: a new
+game of each engine with seed 1, its first legal move, its refusals, a score sheet the engine
+scores, a session of the first game. ``tests/contract`` checks that ``openapi.yaml`` equals
+this output, runs schemathesis against it in process, and generates a client from it.
 """
 
 from __future__ import annotations

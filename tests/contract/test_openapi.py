@@ -69,3 +69,34 @@ def test_every_game_with_a_score_sheet_has_a_real_tally_example():
         report = b.score({"tally": tally})
         assert len(report["round"]) == len(report["totals"]) >= 2, gid
         assert spec["paths"][f"/v1/games/{gid}/score"]["post"]["tags"] == [_prefix(b)]
+
+
+def test_views_of_other_games_match_the_view_schemas():
+    """The ``<Game>View`` schemas are derived from sampled views (seed 1); views of other
+    seeded games, at every player count, for every seat and a spectator, must match them."""
+    import random
+
+    import jsonschema_rs
+
+    from service.games import BINDINGS
+    from service.openapi import _json_schema, _prefix
+
+    spec = build_spec()
+    components = {"schemas": _json_schema(spec["components"]["schemas"])}
+    for gid, b in BINDINGS.items():
+        e = b.engine
+        check = jsonschema_rs.validator_for({"$ref": f"#/components/schemas/{_prefix(b)}View",
+                                             "components": components})
+        for players in e.players:
+            rnd, state = random.Random(players), b.new({"players": players, "seed": 7 + players})
+            for step in range(60):
+                acting = sorted(e.to_act(state))
+                if step % 3 == 0 or not acting:
+                    for seat in (*range(players), None):
+                        view = e.view(state, seat)
+                        errors = [str(err) for err in check.iter_errors(view)]
+                        assert not errors, (gid, players, step, seat, errors[:3])
+                if not acting:
+                    break
+                seat = rnd.choice(acting)
+                state = e.apply(state, seat, rnd.choice(list(e.legal_moves(state, seat))))
