@@ -1,8 +1,10 @@
 """Benchmarks (`make bench`): HTTP apply vs a bare Flask echo, where the time goes, engine speed.
 
-1. ``POST /v1/games/<game>/apply`` under gunicorn (same settings as ``make run``: 2 sync
-   workers) next to a bare Flask JSON echo served the same way with a body of similar size,
-   both loaded by ``wrk`` on loopback in the same run; requests/s, p50/p99 and the ratio.
+1. For every game, ``POST /v1/games/<game>/apply`` on the server `make run` uses (a mid-game
+   state sent back with its signature, and without) next to a bare Flask JSON echo under plain
+   gunicorn (one sync worker) with a body of similar size, both loaded by ``wrk`` on loopback in
+   the same run; requests/s, p50/p99 and the ratio; and replay of up to 1,000 moves in one request
+   against the same moves as apply requests on one keep-alive connection.
 2. In process, the cost of each stage of one apply request (JSON parse, envelope, state
    schema, from_json, move, engine apply, to_json, response JSON).
 3. In process, moves applied per second in random playouts of each game.
@@ -13,6 +15,7 @@ Figures are printed, never asserted. Usage: ``python bench/run.py [--game 11-nim
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import random
@@ -39,19 +42,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def gunicorn(app: str, port: int, workers: int = 2) -> subprocess.Popen:
-    exe = Path(sys.executable).with_name("gunicorn")
-    proc = subprocess.Popen(
-        [str(exe), "--workers", str(workers), "--threads", "1", "--bind", f"127.0.0.1:{port}", app],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
+def gunicorn(app: str, port: int, workers: int = 1, make_run: bool = False) -> subprocess.Popen:
+    """``app`` under plain gunicorn (``workers`` sync workers) or, with ``make_run``, exactly as
+    `make run` serves it (tests/live.py reads the command from the Makefile); pinned to core 0."""
+    if make_run:
+        from tests.live import make_run_args
+
+        args = make_run_args(port, APP=app)
+    else:
+        args = [str(Path(sys.executable).with_name("gunicorn")), "--workers", str(workers), "--bind",
+                f"127.0.0.1:{port}", app]
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    proc = subprocess.Popen([*pin, *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True, env={**os.environ, "ACCESS_LOG": "0"})
     for _ in range(200):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=0.5)
             return proc
         except OSError:
             time.sleep(0.05)
-    proc.kill()
+    stop(proc)
     raise RuntimeError(f"gunicorn {app} did not start")
 
 
@@ -84,7 +94,7 @@ def wrk(url: str, body: str, seconds: int, connections: int) -> dict:
         lua.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
                   f"wrk.body = {json.dumps(body)}\n")
     out = subprocess.run(
-        ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", lua.name, url],
+        [*(["taskset", "-c", "1"] if shutil.which("taskset") else []), "wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", lua.name, url],
         capture_output=True, text=True, check=True,
     ).stdout
     os.unlink(lua.name)
@@ -99,30 +109,100 @@ def wrk(url: str, body: str, seconds: int, connections: int) -> dict:
             "p50_ms": ms("50%"), "p99_ms": ms("99%"), "errors": int(non2xx.group(1)) if non2xx else 0}
 
 
-def http_bench(game: str, seconds: int, connections: int) -> None:
+def _post(conn: http.client.HTTPConnection, path: str, body: dict) -> dict:
+    conn.request("POST", path, body=json.dumps(body), headers={"Content-Type": "application/json"})
+    resp = conn.getresponse()
+    data = json.loads(resp.read())
+    if resp.status >= 300:
+        raise RuntimeError(f"{path}: {resp.status} {data}")
+    return data
+
+
+def signed_apply_body(port: int, game: str) -> dict:
+    """A mid-game apply request as a client that sends back the state's ``signature`` makes it."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    first = apply_body(game)
+    after = _post(conn, f"/v1/games/{game}/apply", first)
+    seat = after["to_act"][0]
+    moves = _post(conn, f"/v1/games/{game}/legal-moves", {"state": after["state"], "seat": seat})["moves"]
+    return {"state": after["state"], "signature": after["signature"], "seat": seat, "move": moves[0]}
+
+
+def playout_moves(game: str, limit: int = 1000, seed: int = 1) -> tuple[dict, list[dict]]:
+    """``new`` parameters and up to ``limit`` moves of seeded random games (one game)."""
+    from tests.playout import PLAYOUT_OPTIONS, choose
+
+    engine = ENGINES[game]
+    rnd = random.Random(seed)
+    new = {"players": engine.players.start, "seed": seed, "options": PLAYOUT_OPTIONS.get(game, {})}
+    state = engine.new(new["players"], seed, new["options"])
+    moves = []
+    while engine.to_act(state) and len(moves) < limit:
+        seat = min(engine.to_act(state))
+        move = choose(rnd, game, list(engine.legal_moves(state, seat)), lambda m: m.kind)
+        moves.append({"seat": seat, "move": engine.move_to_json(move)})
+        state = engine.apply(state, seat, move)
+    return new, moves
+
+
+def replay_vs_apply(port: int, game: str) -> tuple[int, float]:
+    """Moves, and (the same moves as apply requests on one keep-alive connection) / (one replay)."""
+    new, moves = playout_moves(game)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    t = time.perf_counter()
+    out = _post(conn, f"/v1/games/{game}/new", new)
+    for item in moves:
+        out = _post(conn, f"/v1/games/{game}/apply", {"state": out["state"], "signature": out["signature"], **item})
+    applies = time.perf_counter() - t
+    t = time.perf_counter()
+    replayed = _post(conn, f"/v1/games/{game}/replay", {"new": new, "moves": moves})
+    replay = time.perf_counter() - t
+    assert replayed["state"] == out["state"]
+    return len(moves), applies / replay
+
+
+def http_bench(games: list[str], seconds: int, connections: int) -> None:
+    """Per game: apply (signed and unsigned) on the `make run` server, the bare echo under plain
+    gunicorn (one sync worker) with a body of the same size, and replay against applies."""
     if shutil.which("wrk") is None:
         print("wrk is not installed (apt-get install wrk): skipping the HTTP benchmark")
         return
-    body = apply_body(game)
-    text = json.dumps(body)
-    echo_text = json.dumps({"payload": body["state"], "seat": body["seat"], "move": body["move"]})
-    p_app, p_echo = free_port(), free_port()
-    app = gunicorn("service.app:create_app()", p_app)
-    echo = gunicorn("bench.echo_app:app", p_echo)
-    try:
-        wrk(f"http://127.0.0.1:{p_app}/v1/games/{game}/apply", text, 2, connections)  # warm up
-        wrk(f"http://127.0.0.1:{p_echo}/echo", echo_text, 2, connections)
-        a = wrk(f"http://127.0.0.1:{p_app}/v1/games/{game}/apply", text, seconds, connections)
-        e = wrk(f"http://127.0.0.1:{p_echo}/echo", echo_text, seconds, connections)
-    finally:
-        stop(app)
-        stop(echo)
-    print(f"\nHTTP, gunicorn 2 sync workers, wrk -t1 -c{connections} -d{seconds}s on loopback "
-          f"(request body {len(text)} B apply, {len(echo_text)} B echo)")
-    print(f"{'endpoint':<34}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'non-2xx':>10}")
-    for name, r in ((f"POST /v1/games/{game}/apply", a), ("POST /echo (bare Flask)", e)):
-        print(f"{name:<34}{r['rps']:>10.0f}{r['p50_ms']:>10.2f}{r['p99_ms']:>10.2f}{r['errors']:>10}")
-    print(f"apply / echo = {a['rps'] / e['rps']:.2f}")
+    rows = []
+    for game in games:
+        p_app, p_echo = free_port(), free_port()
+        app = gunicorn("service.app:create_app()", p_app, make_run=True)
+        echo = gunicorn("bench.echo_app:app", p_echo)
+        try:
+            body = signed_apply_body(p_app, game)
+            text = json.dumps(body)
+            unsigned = json.dumps({k: v for k, v in body.items() if k != "signature"})
+            echo_text = json.dumps({"payload": body["state"], "seat": body["seat"], "move": body["move"]})
+            url = f"http://127.0.0.1:{p_app}/v1/games/{game}/apply"
+            wrk(url, text, 1, connections)
+            wrk(f"http://127.0.0.1:{p_echo}/echo", echo_text, 1, connections)
+            a = wrk(url, text, seconds, connections)
+            u = wrk(url, unsigned, seconds, connections)
+            e = wrk(f"http://127.0.0.1:{p_echo}/echo", echo_text, seconds, connections)
+            n, ratio = replay_vs_apply(p_app, game)
+        finally:
+            stop(app)
+            stop(echo)
+        rows.append((game, a, u, e, n, ratio))
+        print(f"  {game}: apply {a['rps']:.0f}/s (unsigned {u['rps']:.0f}/s), echo {e['rps']:.0f}/s, "
+              f"replay x{ratio:.1f} over {n} moves", flush=True)
+    print(f"\nHTTP, wrk -t1 -c{connections} -d{seconds}s on loopback, server pinned to core 0. apply: the `make run` "
+          "server (gunicorn, gevent worker), a mid-game state sent back with its signature; echo: bare Flask under "
+          "plain gunicorn (one sync worker), same body size; replay/apply: the same moves as one replay request "
+          "against apply requests on one keep-alive connection\n")
+    print("| game | apply req/s | p50 ms | p99 ms | unsigned req/s | echo req/s | apply/echo | moves | replay/apply |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    ratios = []
+    for game, a, u, e, n, ratio in rows:
+        ratios.append(a["rps"] / e["rps"])
+        print(f"| {game} | {a['rps']:.0f} | {a['p50_ms']:.2f} | {a['p99_ms']:.2f} | {u['rps']:.0f} | {e['rps']:.0f} "
+              f"| {a['rps'] / e['rps']:.2f} | {n} | {ratio:.1f} |")
+    ratios.sort()
+    print(f"\napply/echo: min {ratios[0]:.2f}, median {ratios[len(ratios) // 2]:.2f}")
 
 
 def stages(game: str, repeat: int = 300) -> None:
@@ -190,14 +270,15 @@ def engine_throughput(seconds: float = 2.0) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="11-nimmt")
-    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--game", default="all", help="a game id, or 'all'")
+    parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--skip-http", action="store_true")
     args = parser.parse_args()
+    games = list(ENGINES) if args.game == "all" else [args.game]
     if not args.skip_http:
-        http_bench(args.game, args.seconds, args.connections)
-    stages(args.game)
+        http_bench(games, args.seconds, args.connections)
+    stages(games[0])
     engine_throughput()
 
 

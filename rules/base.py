@@ -20,6 +20,7 @@ the same moves give the same state on any machine and Python version.
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -107,9 +108,12 @@ def malformed(code: str, what: str, error: type[RulesError] = InvalidState) -> I
 
 
 def excerpt(value: Any, limit: int = 60) -> str:
-    """``repr(value)`` cut to ``limit`` characters: messages quote a short excerpt of the
+    """``value`` as JSON (``repr`` for what JSON cannot write) cut to ``limit`` characters: messages quote a short excerpt of the
     input, never a whole hostile state (DESIGN 4.4)."""
-    text = repr(value)
+    try:
+        text = json.dumps(value, ensure_ascii=False)  # the client's own notation: null, not None
+    except (TypeError, ValueError):
+        text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -247,7 +251,7 @@ class Option:
         ):
             raise InvalidOption(
                 "options.out-of-range",
-                f"option {name!r} must be between {self.minimum} and {self.maximum}, got {value!r}",
+                f"option {name!r} must be between {self.minimum} and {self.maximum}, got {excerpt(value)}",
                 option=name, expected=[self.minimum, self.maximum],
             )
         return value

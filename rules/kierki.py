@@ -1,9 +1,8 @@
 """Kierki, the Polish multi-deal Hearts: negative deals, trump deals and the loteryjka.
 
-Rule source: ``rules/compendium-003.md`` §2 (Kierki, seed section 89): common mechanics §2.2,
-contract table §2.3, positive phase §2.4, state and transitions §2.5, three players §2.6,
-test vectors §2.7, proposed rulings §2.8 (KI-1..KI-6). Following suit and the trick winner
-come from the shared core :mod:`rules.tricks`.
+The rules as Arbiter applies them, every ruling (KI-1..KI-6) and option with its default and the
+rulebook passage it rests on: ``docs/rules/kierki.md``; sections (§) below cite that page.
+Following suit and the trick winner come from the shared core :mod:`rules.tricks`.
 
 Deal lists (KI-1, KI-6: a fixed order):
 
@@ -18,7 +17,7 @@ Penalties (4 players / 3 players): 20/15 a trick, 20 a heart, 60 a queen, 30 a K
 150/140 for K♥, 150/140 for the penalised tricks of the 6th deal (split 75/70 each over two).
 With three players the 2♣ is removed and each gets 17 cards (51 cards in play).
 
-Options (name: default; every PROPOSED ruling of §2.8 is one):
+Options (name: default; §11):
 
 - ``ruleset``: ``"standard"`` (KI-1; ``"book6"`` the book's six-deal game);
 - ``trump_chooser``: ``"dealer-after-5"`` (KI-2 (a): the dealer deals 5 cards each, names trumps
@@ -29,11 +28,11 @@ Options (name: default; every PROPOSED ruling of §2.8 is one):
   ``"one-per-player"``: one loteryjka per player at +200/+125, 3 players +250/+175);
 - ``king_of_hearts_must_drop``: false (KI-4: in the K♥ deal its holder must play it the first
   time he cannot follow suit);
-- ``early_end``: true (§2.2: a negative deal other than "no tricks" and rozbójnik stops once no
+- ``early_end``: true (§4: a negative deal other than "no tricks" and rozbójnik stops once no
   penalty is left; the remaining cards stay in the hands);
 - ``score_sign``: ``"penalties-negative"`` (the standard: highest total wins;
   ``"penalties-positive"`` is the book's sheet: all figures negated, lowest total wins);
-- ``three_player_trump_trick``: 25 (§2.6: the book's +25 a trump trick with 3 players; 20 the
+- ``three_player_trump_trick``: 25 (§5: the book's +25 a trump trick with 3 players; 20 the
   summaries' figure, which does not balance);
 - ``book6_sixth_deal``: ``"last"`` (book: 150 for the last trick; ``"last-two"``, ``"3rd-and-7th"``,
   ``"3rd-and-8th"``: 75 for each of two tricks);
@@ -45,8 +44,9 @@ Options (name: default; every PROPOSED ruling of §2.8 is one):
 Representation: a move is ``{"kind": "play", "card": "QH"}`` (tricks and the loteryjka),
 ``{"kind": "name-trump", "suit": "H"}`` (``"NT"`` for no trump), ``{"kind": "pass"}`` (the
 loteryjka only, and only with no card to lay), ``{"kind": "next-round"}`` (deals the next
-deal from the state's rng). Scores are kept internally with penalties negative; ``results``
-in the state holds the points of each finished deal in that convention. Completed tricks are
+deal from the state's rng). Scores are kept internally with penalties negative; the state's
+``history`` (one row of per-seat points per finished deal) and every score are shown in the
+sign of ``score_sign``. Completed tricks are
 public (leader, cards in play order, winner); hands and the undealt stock are hidden.
 """
 
@@ -60,6 +60,7 @@ from functools import cache
 
 from rules.base import (
     BaseEngine,
+    Code,
     IllegalMove,
     InvalidOption,
     InvalidState,
@@ -69,11 +70,12 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    excerpt,
     fields_json,
     malformed,
     require,
 )
-from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, hands_seen_by, missing_and_extra, parse_card
+from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card
 from rules.tricks import TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "kierki"
@@ -112,58 +114,64 @@ _HEARTS_LEAD_FORBIDDEN = (Deal.NO_HEARTS, Deal.NO_KING_OF_HEARTS, Deal.ROBBER)
 _OPTIONS: dict[str, Option] = {
     "ruleset": Option(
         "standard",
-        "KI-1: 'standard' (7 negative deals, one trump deal per player, the loteryjka) or "
-        "'book6' (the book's six negative deals and one positive round)",
+        "'standard' (7 negative deals, one trump deal per player, the loteryjka) or 'book6' (the book's six "
+        "negative deals and one positive round) (docs/rules/kierki.md §6, KI-1)",
         choices=("standard", "book6"),
     ),
     "trump_chooser": Option(
         "dealer-after-5",
-        "KI-2: who names trumps: the dealer after seeing his first 5 cards (a), or the player "
-        "left of the dealer, who then leads (b)",
+        "who names trumps: the dealer after seeing his first 5 cards, or the player left of the dealer, "
+        "who then leads (docs/rules/kierki.md §5, KI-2)",
         choices=("dealer-after-5", "left-of-dealer"),
     ),
-    "no_trump_allowed": Option(False, "a trump deal may be played at no trump ('NT')", type="boolean"),
-    "lottery_start_rank": Option(8, "KI-3: the rank that starts a loteryjka row", choices=(8, 7)),
+    "no_trump_allowed": Option(False, "a trump deal may be played at no trump ('NT') (docs/rules/kierki.md §5)", type="boolean"),
+    "lottery_start_rank": Option(8, "the rank that starts a loteryjka row (docs/rules/kierki.md §5, KI-3)", choices=(8, 7)),
     "lottery": Option(
         "one",
-        "KI-5: one loteryjka at +800/+500 (3 players +790/+485), or one per player at "
-        "+200/+125 (3 players +250/+175)",
+        "one loteryjka at +800/+500 (3 players +790/+485), or one per player at +200/+125 (3 players "
+        "+250/+175) (docs/rules/kierki.md §5, KI-5)",
         choices=("one", "one-per-player"),
     ),
     "king_of_hearts_must_drop": Option(
-        False, "KI-4: in the K♥ deal its holder must play it the first time he cannot follow suit", type="boolean"
+        False, "in the K♥ deal its holder must play it the first time he cannot follow suit "
+        "(docs/rules/kierki.md §3.4, KI-4)", type="boolean"
     ),
     "early_end": Option(
         True,
-        "a negative deal (not 'no tricks' nor rozbójnik) stops once no penalty is left to take",
+        "a negative deal (not 'no tricks' nor rozbójnik) stops once no penalty is left to take "
+        "(docs/rules/kierki.md §4)",
         type="boolean",
     ),
     "score_sign": Option(
         "penalties-negative",
         "penalties negative and the highest total wins (standard), or penalties positive and "
-        "the lowest total wins (book)",
+        "the lowest total wins (book) (docs/rules/kierki.md §7)",
         choices=("penalties-negative", "penalties-positive"),
     ),
     "three_player_trump_trick": Option(
-        25, "points a trump trick scores with 3 players (25 balances the book's values)", choices=(25, 20)
+        25, "points a trump trick scores with 3 players (25 balances the book's values) (docs/rules/kierki.md §5)",
+        choices=(25, 20)
     ),
     "book6_sixth_deal": Option(
         "last",
         "book6: the 6th deal's penalised tricks: the last (150), the last two, the 3rd and 7th, "
-        "or the 3rd and 8th (75 each)",
+        "or the 3rd and 8th (75 each) (docs/rules/kierki.md §6)",
         choices=("last", "last-two", "3rd-and-7th", "3rd-and-8th"),
     ),
     "book6_robber": Option(
-        False, "book6: add rozbójnik as a 7th deal (then both positive rounds are played)", type="boolean"
+        False, "book6: add rozbójnik as a 7th deal (then both positive rounds are played) "
+        "(docs/rules/kierki.md §6)", type="boolean"
     ),
     "deal_order": Option(
         "fixed",
-        "KI-6: the negative deals come in the fixed order of §2.3 (letting players choose is out of scope)",
+        "the negative deals come in a fixed order; letting players choose is out of scope "
+        "(docs/rules/kierki.md §6, KI-6)",
         choices=("fixed",),
     ),
     "book6_positive": Option(
         "loteryjka",
-        "book6 without rozbójnik: the positive round: the loteryjka, the trump deals, or none",
+        "book6 without rozbójnik: the positive round: the loteryjka, the trump deals, or none "
+        "(docs/rules/kierki.md §6)",
         choices=("loteryjka", "trumps", "none"),
     ),
 }
@@ -202,19 +210,19 @@ class Trick:
 class State:
     players: int
     options: Options
-    deal_no: int
+    round: int  # 1-based number of the deal in the match's deal list
     dealer: int
     phase: Phase
     hands: tuple[tuple[Card, ...], ...]
     stock: tuple[Card, ...]  # undealt cards while the dealer names trumps (KI-2 (a))
     trump: Suit | None  # the trump suit once named; None otherwise (or no trump)
     leader: int
-    turn: int
+    turn: int | None  # None once the deal is over (every seat may send next-round)
     trick: tuple[Card, ...]  # the current trick, in play order from ``leader``
     tricks: tuple[Trick, ...]
     rows: tuple[tuple[int, int] | None, ...]  # loteryjka rows per suit (SUITS order): (low, high)
     finished: tuple[int, ...]  # loteryjka: seats out of cards, in order
-    results: tuple[tuple[int, ...], ...]  # points of each finished deal (penalties negative)
+    history: tuple[tuple[int, ...], ...]  # points of each finished deal (kept penalties negative)
     rng: Rng
 
 
@@ -238,30 +246,110 @@ class Pass:
 Move = PlayCard | NameTrump | Pass | NextRound
 
 
+#: Every code this module raises (DESIGN 4.4), in the Polish of Kierki: lewa, rozdanie, kolor wyjściowy,
+#: dokładanie do koloru, atut, kiery, loteryjka, odgrywka, rozbójnik, zapis.
+_CODES: dict[str, Code] = {f"{GAME_ID}.{name}": code for name, code in {
+    # turns and seats (rules.base, service.games)
+    "not-your-turn": Code("Not your turn", "Nie twoja kolej", "Gracz {seat} nie może teraz zagrać."),
+    "game-over": Code("The game is over", "Gra skończona", "Rozegrano ostatnie rozdanie; nie ma już ruchów."),
+    "no-such-seat": Code("No such seat", "Nie ma takiego miejsca", "Przy stole nie ma gracza {seat}."),
+    # moves
+    "bad-move": Code("Malformed move", "Nieprawidłowy ruch",
+                     "Ruch nie ma postaci żadnego z ruchów Kierek (play, name-trump, pass, next-round)."),
+    "deal-not-over": Code("The deal is not over", "Rozdanie trwa",
+                          "Następne rozdanie zaczyna się dopiero po zakończeniu bieżącego (faza „{got}”)."),
+    "deal-over": Code("The deal is over", "Rozdanie zakończone",
+                      "Rozdanie się skończyło: teraz tylko przejście do następnego (next-round)."),
+    "not-naming-trump": Code("Trumps are not named now", "Teraz nie wybiera się atutu",
+                             "Atut wybiera się tylko na początku rozdania atutowego w odgrywce."),
+    "no-trump-not-allowed": Code("No trump not allowed", "Gra bez atu niedozwolona",
+                                 "W rozdaniu atutowym trzeba wybrać kolor atutowy; gra bez atu wymaga opcji."),
+    "must-name-trump": Code("Name trumps first", "Najpierw wybierz atut",
+                            "Gracz {seat} musi najpierw wybrać kolor atutowy."),
+    "pass-not-allowed": Code("Passing not allowed", "Nie można pasować",
+                             "Pasować można tylko w loteryjce, gdy nie ma się karty do dołożenia."),
+    "must-play": Code("Must lay a card", "Musisz dołożyć kartę",
+                      "W loteryjce gracz, który może dołożyć kartę, musi ją dołożyć (np. {card})."),
+    "card-not-in-hand": Code("Card not in hand", "Nie masz tej karty", "Karty {card} nie ma w twoim ręku."),
+    "does-not-fit": Code("Card fits no row", "Karta nie pasuje",
+                         "Karty {card} nie można dołożyć: pasuje tylko ósemka (lub wybrana karta startowa) albo "
+                         "karta sąsiednia do końca rzędu w swoim kolorze."),
+    "lead-forbidden": Code("Hearts may not be led", "Nie wolno wychodzić w kiery",
+                           "Nie możesz wyjść kartą {card}: w tym rozdaniu nie wolno wychodzić w kiery, "
+                           "dopóki masz karty innego koloru."),
+    "must-follow-suit": Code("Must follow suit", "Obowiązek dokładania do koloru",
+                             "Masz karty w kolorze wyjściowym: musisz dołożyć do koloru, nie {card}."),
+    "must-drop-king-of-hearts": Code("Must drop the king of hearts", "Musisz zrzucić króla kier",
+                                     "Nie masz koloru wyjściowego, a masz króla kier: przy tej opcji musisz go "
+                                     "zrzucić, nie {card}."),
+    # setup and score sheets
+    "setup-unsupported": Code("No setup notation", "Brak zapisu pozycji",
+                              "Kierki zaczynają się zawsze od rozdania; nie przyjmują ustawienia."),
+    "bad-tally": Code("Malformed score sheet", "Nieprawidłowy zapis rozdania",
+                      "Zapis rozdania to rozdanie (contract), liczba graczy (players) i lewy każdego gracza "
+                      "(seats) albo, w loteryjce, kolejność wyjścia dwóch graczy (finish_order)."),
+    "cards-per-trick": Code("Cards do not fit the tricks", "Karty nie pasują do lew",
+                            "Każda lewa to tyle kart, ilu jest graczy; liczba kart gracza się nie zgadza."),
+    "trick-numbers": Code("Impossible trick numbers", "Niemożliwe numery lew",
+                          "Lewy są numerowane od 1, każda raz."),
+    "deal-unfinished": Code("Deal not finished", "Rozdanie niedokończone",
+                            "Rozdanie kończy się przed ostatnią lewą tylko wtedy, gdy nie ma już kar do wzięcia."),
+    "card-conservation": Code("Cards not conserved", "Karty się nie zgadzają",
+                              "Talia to 52 karty (przy trzech graczach bez dwójki trefl), każda raz; tu jakichś "
+                              "brakuje lub się powtarzają."),
+    # states
+    "malformed-state": Code("Malformed state", "Nieprawidłowy stan gry", "Stan gry ma złą postać."),
+    "out-of-range": Code("Value out of range", "Wartość poza zakresem",
+                         "Liczba w stanie gry wykracza poza dozwolony zakres ({expected})."),
+    "bad-options": Code("Bad options", "Nieprawidłowe opcje", "Opcje w stanie gry są nieprawidłowe."),
+    "seat-count": Code("Wrong number of hands", "Zła liczba rąk", "Każdy gracz ma jedną rękę kart."),
+    "bad-row": Code("Impossible loteryjka row", "Niemożliwy rząd loteryjki",
+                    "Rząd loteryjki to ciąg kart jednego koloru zawierający kartę startową."),
+    "wrong-trump": Code("Trump does not fit", "Atut się nie zgadza",
+                        "Atut jest tylko w rozdaniu atutowym, po jego wybraniu."),
+    "wrong-contract": Code("Contract does not fit", "Rozdanie się nie zgadza",
+                           "Kolejność rozdań jest stała; to rozdanie nazywa się {expected}."),
+    "wrong-turn": Code("Wrong turn", "Zła kolejność",
+                       "Kolejność gry się nie zgadza: pierwszą lewę zaczyna gracz po lewej rozdającego, "
+                       "następne ten, kto wziął poprzednią."),
+    "history": Code("Score sheet does not fit", "Zapis się nie zgadza",
+                    "Zapis punktów nie pasuje do numeru rozdania albo do kar i nagród tych rozdań."),
+    "wrong-phase": Code("Impossible phase", "Niemożliwa faza", "Faza gry nie pasuje do rozdania i lew."),
+    "hand-sizes": Code("Impossible hand sizes", "Niemożliwa liczba kart w ręku",
+                       "Liczba kart w rękach nie pasuje do rozegranych lew."),
+    "bad-trick": Code("Impossible trick", "Niemożliwa lewa",
+                      "Lewa nie mogła tak przebiec: zły gracz zaczyna, wygrywa albo dołożył kartę, której nie mógł."),
+    "finished": Code("Impossible finish order", "Niemożliwa kolejność wyjścia",
+                     "W loteryjce wyszli z gry dokładnie ci gracze, którzy nie mają już kart."),
+}.items()}
+
+
 class Kierki(BaseEngine[State, Move]):
     game_id = GAME_ID
     name = "Kierki (Polish multi-deal Hearts)"
     players = range(3, 5)
     options = _OPTIONS
     move_kinds = ("play", "name-trump", "pass", "next-round")
+    codes = _CODES
 
     # -- creation ------------------------------------------------------------------
 
     def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
-            raise InvalidOption(f"{GAME_ID}.setup-unsupported", f"kierki has no setup notation, got {setup!r}")
+            raise InvalidOption(f"{GAME_ID}.setup-unsupported",
+                                f"kierki has no setup notation, got {excerpt(setup)}")
         opts = Options(**options)
-        dealer, rng = rng.randbelow(players)  # "the first dealer is random" (§2.2)
-        return _start_deal(players, opts, 0, dealer, (), rng)
+        dealer, rng = rng.randbelow(players)  # "the first dealer is random" (§2)
+        return _start_deal(players, opts, 1, dealer, (), rng)
 
     # -- turn and moves ------------------------------------------------------------
 
     def to_act(self, state: State) -> frozenset[int]:
         if state.phase is Phase.DEAL_OVER:
-            if state.deal_no + 1 >= len(deal_list(state.options, state.players)):
+            if state.round >= len(deal_list(state.options, state.players)):
                 return frozenset()
             return frozenset(range(state.players))
-        return frozenset((state.turn,))
+        return frozenset((state.turn,))  # type: ignore[arg-type]
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if seat not in self.to_act(state):
@@ -281,7 +369,7 @@ class Kierki(BaseEngine[State, Move]):
         phase = state.phase
         if isinstance(move, NextRound):
             require(phase is Phase.DEAL_OVER, IllegalMove, f"{GAME_ID}.deal-not-over",
-                    f"next-round only after the deal; the deal is in phase {phase.value!r}")
+                    f"next-round only after the deal; the deal is in phase {phase.value!r}", got=phase.value)
             return
         require(phase is not Phase.DEAL_OVER, IllegalMove, f"{GAME_ID}.deal-over",
                 f"the deal is over: send next-round, not {move.kind!r}")
@@ -292,13 +380,14 @@ class Kierki(BaseEngine[State, Move]):
                     f"{GAME_ID}.no-trump-not-allowed", "'NT' may not be named: only a suit (option no_trump_allowed)")
             return
         require(phase is not Phase.NAME_TRUMP, IllegalMove, f"{GAME_ID}.must-name-trump",
-                f"seat {seat} must first name trumps, not send {move.kind!r}")
+                f"seat {seat} must first name trumps, not send {move.kind!r}", seat=seat)
         if isinstance(move, Pass):
             require(phase is Phase.LOTTERY, IllegalMove, f"{GAME_ID}.pass-not-allowed",
                     "passing is allowed only in the loteryjka")
             can = _lottery_playable(state, seat)
             require(not can, IllegalMove, f"{GAME_ID}.must-play",
-                    f"you may not pass while you can lay a card: {', '.join(card_strs(can))}")
+                    f"you may not pass while you can lay a card: {', '.join(card_strs(can))}",
+                    card=str(can[0]) if can else "")
             return
         card = move.card
         hand = state.hands[seat]
@@ -309,7 +398,7 @@ class Kierki(BaseEngine[State, Move]):
                     f"{card} fits no row: lay a {state.options.lottery_start_rank} to open a suit or a card "
                     f"next to an end of its suit's row", card=str(card))
             return
-        # "Follow suit if able. Otherwise play any card." (§2.2); the hearts lead restriction.
+        # "Follow suit if able. Otherwise play any card." (§3); the hearts lead restriction.
         check_play(GAME_ID, hand, _plays(state), card, _trick_rules(state))
         require(card in _trick_playable(state, seat), IllegalMove, f"{GAME_ID}.must-drop-king-of-hearts",
                 f"you cannot follow suit and hold KH: you must play it, not {card} (king_of_hearts_must_drop)",
@@ -318,8 +407,7 @@ class Kierki(BaseEngine[State, Move]):
     def _apply(self, state: State, seat: int, move: Move) -> State:
         n = state.players
         if isinstance(move, NextRound):
-            results = (*state.results, _deal_points(state)[0])
-            return _start_deal(n, state.options, state.deal_no + 1, next_seat(state.dealer, n), results, state.rng)
+            return _start_deal(n, state.options, state.round + 1, next_seat(state.dealer, n), state.history, state.rng)
         if isinstance(move, NameTrump):
             hands = state.hands
             if state.stock:  # (a): the rest of the pack is dealt after trumps are named
@@ -340,7 +428,7 @@ class Kierki(BaseEngine[State, Move]):
             finished = state.finished + ((seat,) if not hands[seat] else ())
             new = dataclasses.replace(state, hands=hands, rows=rows, finished=finished)
             if len(finished) >= 2:
-                return dataclasses.replace(new, phase=Phase.DEAL_OVER)
+                return _deal_over(new)
             return dataclasses.replace(new, turn=_next_active(new, seat))
         trick = (*state.trick, card)
         if len(trick) < n:
@@ -349,7 +437,7 @@ class Kierki(BaseEngine[State, Move]):
         tricks = (*state.tricks, Trick(state.leader, trick, winner))
         new = dataclasses.replace(state, hands=hands, trick=(), tricks=tricks, leader=winner, turn=winner)
         if len(tricks) == _tricks_per_deal(n) or _no_penalty_left(new):
-            return dataclasses.replace(new, phase=Phase.DEAL_OVER)
+            return _deal_over(new)
         return new
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
@@ -368,25 +456,25 @@ class Kierki(BaseEngine[State, Move]):
     def scores(self, state: State) -> ScoreReport:
         sign = _sign(state.options)
         points, items = _deal_points(state)
-        history = [*state.results, points]
+        over = state.phase is Phase.DEAL_OVER  # then the deal's row is already in history
+        history = [*state.history] if over else [*state.history, points]
         totals = tuple(sign * sum(deal[s] for deal in history) for s in range(state.players))
-        kind = deal_list(state.options, state.players)[state.deal_no]
+        kind = _kind(state)
         breakdown = tuple(
             {
-                "deal": kind.value,
-                "deal_no": state.deal_no + 1,
+                "contract": kind.value,
+                "round": state.round,
                 "items": {name: sign * value for name, value in items[s].items()},
-                "deals": [sign * deal[s] for deal in history],
+                "history": [sign * deal[s] for deal in state.history],
             }
             for s in range(state.players)
         )
-        over = not self.to_act(state)
         return ScoreReport(
             round=tuple(sign * p for p in points),
             totals=totals,
             breakdown=breakdown,
-            final=state.phase is Phase.DEAL_OVER,
-            winners=_best(totals, sign) if over else (),
+            final=over,
+            winners=_best(totals, sign) if not self.to_act(state) else (),
         )
 
     def outcome(self, state: State) -> Outcome | None:
@@ -406,16 +494,17 @@ class Kierki(BaseEngine[State, Move]):
     def view(self, state: State, seat: int | None) -> Json:
         data = self.to_json(state)
         del data["rng"]
-        data["hands"] = hands_seen_by(data["hands"], seat)
-        data["stock"] = len(state.stock)
+        data.update(hands_view(data["hands"], seat))
+        data["stock"] = None  # face down; its size is public
+        data["stock_size"] = len(state.stock)
         return data
 
     def to_json(self, state: State) -> Json:
         return {
             "players": state.players,
             "options": state.options.to_json(),
-            "deal_no": state.deal_no,
-            "deal": deal_list(state.options, state.players)[state.deal_no].value,
+            "round": state.round,
+            "contract": _kind(state).value,
             "dealer": state.dealer,
             "phase": state.phase.value,
             "hands": [card_strs(h) for h in state.hands],
@@ -433,7 +522,7 @@ class Kierki(BaseEngine[State, Move]):
                 if row is not None
             ],
             "finished": list(state.finished),
-            "results": [list(r) for r in state.results],
+            "history": [[_sign(state.options) * p for p in r] for r in state.history],
             "rng": state.rng.to_json(),
         }
 
@@ -441,6 +530,10 @@ class Kierki(BaseEngine[State, Move]):
         with malformed(f"{GAME_ID}.malformed-state", "kierki state"):
             state = _parse_state(data)
         _check_meaning(state, data)
+        if state.phase is Phase.DEAL_OVER and state.history[-1] != _deal_points(state)[0]:
+            sign = _sign(state.options)
+            raise InvalidState(f"{GAME_ID}.history", f"the finished deal scores {[sign * p for p in _deal_points(state)[0]]}"
+                                                     f", not {[sign * p for p in state.history[-1]]} as history says")
         return state
 
     def move_to_json(self, move: Move) -> Json:
@@ -451,14 +544,14 @@ class Kierki(BaseEngine[State, Move]):
         return {"kind": move.kind}
 
     def move_from_json(self, data: Json) -> Move:
-        bad = IllegalMove(f"{GAME_ID}.bad-move", f"not a kierki move: {data!r}")
+        bad = IllegalMove(f"{GAME_ID}.bad-move", f"not a kierki move: {excerpt(data)}")
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise bad
         kind = data["kind"]
         fields = {"play": {"card"}, "name-trump": {"suit"}, "pass": set(), "next-round": set()}.get(kind)
         if fields is None or set(data) != fields | {"kind"}:
             raise bad
-        with malformed(f"{GAME_ID}.bad-move", f"kierki move {data!r}", IllegalMove):
+        with malformed(f"{GAME_ID}.bad-move", f"kierki move {excerpt(data)}", IllegalMove):
             if kind == "play":
                 card = parse_card(data["card"])
                 if card.is_joker:
@@ -490,7 +583,7 @@ def deal_list(options: Options, players: int) -> tuple[Deal, ...]:
 
 
 def full_deck(players: int) -> tuple[Card, ...]:
-    """52 cards; with three players the 2♣ is removed (§2.6)."""
+    """52 cards; with three players the 2♣ is removed (§2)."""
     cards = deck()
     return tuple(c for c in cards if c != _TWO_OF_CLUBS) if players == 3 else cards
 
@@ -500,11 +593,11 @@ def _tricks_per_deal(players: int) -> int:
 
 
 def _start_deal(
-    players: int, options: Options, deal_no: int, dealer: int, results: tuple[tuple[int, ...], ...], rng: Rng
+    players: int, options: Options, number: int, dealer: int, history: tuple[tuple[int, ...], ...], rng: Rng
 ) -> State:
-    """Shuffle and deal one card at a time from the dealer's left (§2.2)."""
+    """Shuffle and deal one card at a time from the dealer's left (§2)."""
     cards, rng = rng.shuffle(full_deck(players))
-    kind = deal_list(options, players)[deal_no]
+    kind = deal_list(options, players)[number - 1]
     left = next_seat(dealer, players)
     empty: tuple[tuple[Card, ...], ...] = ((),) * players
     stock: tuple[Card, ...] = ()
@@ -517,10 +610,16 @@ def _start_deal(
     else:
         phase, turn = (Phase.LOTTERY if kind is Deal.LOTERYJKA else Phase.PLAY), left
     return State(
-        players=players, options=options, deal_no=deal_no, dealer=dealer, phase=phase, hands=hands, stock=stock,
-        trump=None, leader=left, turn=turn, trick=(), tricks=(), rows=(None,) * 4, finished=(), results=results,
+        players=players, options=options, round=number, dealer=dealer, phase=phase, hands=hands, stock=stock,
+        trump=None, leader=left, turn=turn, trick=(), tricks=(), rows=(None,) * 4, finished=(), history=history,
         rng=rng,
     )
+
+
+def _deal_over(state: State) -> State:
+    """The deal ends: nobody single is to act, and its points join the history (§7)."""
+    over = dataclasses.replace(state, phase=Phase.DEAL_OVER, turn=None)
+    return dataclasses.replace(over, history=(*state.history, _deal_points(over)[0]))
 
 
 def _dealt(hands: tuple[tuple[Card, ...], ...], cards: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
@@ -550,21 +649,23 @@ def _plays(state: State) -> tuple[tuple[int, Card], ...]:
 
 
 def _kind(state: State) -> Deal:
-    return deal_list(state.options, state.players)[state.deal_no]
+    return deal_list(state.options, state.players)[state.round - 1]
 
 
 def _trick_rules(state: State) -> TrickRules:
-    """No trump in the negative deals; the hearts lead restriction in deals 2, 5 and 7 (§2.2);
-    the named trump in a trump deal, where trumping is not compulsory (§2.4)."""
+    """No trump in the negative deals; the hearts lead restriction in deals 2, 5 and 7 (§3);
+    the named trump in a trump deal, where trumping is not compulsory (§5)."""
     kind = _kind(state)
     forbidden = frozenset((Suit.HEARTS,)) if kind in _HEARTS_LEAD_FORBIDDEN else frozenset()
     return TrickRules(trump=state.trump, must_trump=False, lead_forbidden=forbidden)
 
 
 def _trick_playable(state: State, seat: int) -> tuple[Card, ...]:
+    return _allowed(state, state.hands[seat], _plays(state))
+
+
+def _allowed(state: State, hand: Sequence[Card], plays: Sequence[tuple[int, Card]]) -> tuple[Card, ...]:
     """The one source of legality for trick play: the shared core plus KI-4."""
-    hand = state.hands[seat]
-    plays = _plays(state)
     cards = playable(hand, plays, _trick_rules(state))
     if (
         state.options.king_of_hearts_must_drop
@@ -602,7 +703,7 @@ def _next_active(state: State, seat: int) -> int:
 
 
 def _values(players: int) -> dict[str, int]:
-    """Penalty values (§2.3; three players §2.6)."""
+    """Penalty values (§4)."""
     if players == 3:
         return {"trick": 15, "heart": 20, "queen": 60, "king-jack": 30, "king-of-hearts": 140, "tricks-6": 140}
     return {"trick": 20, "heart": 20, "queen": 60, "king-jack": 30, "king-of-hearts": 150, "tricks-6": 150}
@@ -671,11 +772,31 @@ def trick_deal_items(
 
 
 def lottery_prizes(options: Options, players: int) -> tuple[int, int]:
-    """Loteryjka prizes for the first and second player out (§2.4, §2.6, KI-5)."""
+    """Loteryjka prizes for the first and second player out (§5, KI-5)."""
     single = options.lottery == "one"
     if players == 3:
         return (790, 485) if single else (250, 175)
     return (800, 500) if single else (200, 125)
+
+
+@cache
+def _possible_points(kind: Deal, options: Options, players: int) -> frozenset[int]:
+    """Every figure one seat can score in a deal of ``kind`` (penalties negative): the sums of
+    any set of its penalties (a trick, a heart, a queen, ...), or a loteryjka prize or nothing."""
+    if kind is Deal.LOTERYJKA:
+        return frozenset((0, *lottery_prizes(options, players)))
+    atoms: list[int] = []
+    pack = full_deck(players)
+    for number in range(1, _tricks_per_deal(players) + 1):
+        trick_items = trick_deal_items(kind, options, players, (), (number,))
+        atoms.append(sum(trick_items.values()))
+    for card in pack:
+        atoms.append(sum(trick_deal_items(kind, options, players, (card,), ()).values()))
+    sums = {0}
+    for atom in atoms:
+        if atom:
+            sums |= {x + atom for x in sums}
+    return frozenset(sums)
 
 
 @cache
@@ -709,7 +830,7 @@ def _lottery_points(finished: Sequence[int], prizes: tuple[int, int], players: i
 
 
 def _no_penalty_left(state: State) -> bool:
-    """§2.2: a negative deal may stop once every penalty has been taken (option early_end)."""
+    """§4: a negative deal may stop once every penalty has been taken (option early_end)."""
     kind = _kind(state)
     if not state.options.early_end or kind in _PLAYED_OUT:
         return False
@@ -737,22 +858,37 @@ def _trump_json(state: State) -> str | None:
 # --------------------------------------------------------------------------- tally
 
 
+_TALLY_KEYS = {"contract", "players", "options", "seats", "finish_order"}
+
+
 def _score_tally(tally: Json) -> ScoreReport:
-    """Score one deal from a score sheet: the deal, the cards and trick numbers per seat
-    (trick deals) or the order players went out (loteryjka)."""
-    def bad(code: str, message: str) -> InvalidState:
-        return InvalidState(f"{GAME_ID}.{code}", message)
+    """Score one deal from a score sheet (docs/rules/kierki.md §8): ``contract`` and ``players``
+    always, ``options`` optionally; ``seats`` (the cards and trick numbers each seat took) for a
+    trick contract, ``finish_order`` (the first two seats out) for the loteryjka."""
+    def bad(code: str, message: str, **context: Json) -> InvalidState:
+        return InvalidState(f"{GAME_ID}.{code}", message, **context)
 
     if not isinstance(tally, dict):
-        raise bad("bad-tally", f"a tally is an object, got {tally!r}")
+        raise bad("bad-tally", f"a tally is an object, got {excerpt(tally)}")
+    contracts = [d.value for d in Deal]
+    kind_text = tally.get("contract")
+    if not isinstance(kind_text, str) or kind_text not in contracts:
+        raise bad("bad-tally", f"a tally needs 'contract', one of {contracts}, got {excerpt(kind_text)}")
+    kind = Deal(kind_text)
+    needed = {"contract", "players", "finish_order" if kind is Deal.LOTERYJKA else "seats"}
+    allowed = needed | {"options"}
+    missing, unknown = sorted(needed - set(tally)), sorted(set(tally) - allowed)
+    if missing or unknown:
+        raise bad("bad-tally", f"a {kind.value} tally needs {sorted(needed)} (and may give 'options'); "
+                               f"missing {missing}, not allowed {excerpt(unknown)}")
+    players = tally["players"]
+    if players not in (3, 4) or isinstance(players, bool) or not isinstance(players, int):
+        raise bad("bad-tally", f"players must be 3 or 4, got {excerpt(players)}")
+    given = tally.get("options", {})
+    if not isinstance(given, dict):
+        raise bad("bad-tally", f"options must be an object, got {excerpt(given)}")
     try:
-        with malformed(f"{GAME_ID}.bad-tally", "kierki tally (it needs 'deal' (a deal name) and 'players')"):
-            kind = Deal(tally["deal"])
-            players = tally["players"]
-            if players not in (3, 4) or isinstance(players, bool):
-                raise bad("bad-tally", f"players must be 3 or 4, got {players!r}")
-            given = tally.get("options") or {}
-            resolved = ENGINE.resolve_options(given)
+        resolved = ENGINE.resolve_options(given)
     except InvalidOption as exc:
         raise bad("bad-tally", exc.message) from exc
     options = Options(**resolved)
@@ -763,13 +899,14 @@ def _score_tally(tally: Json) -> ScoreReport:
             not isinstance(order, list) or len(order) != 2 or len(set(order)) != 2
             or any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < players for s in order)
         ):
-            raise bad("bad-tally", f"finish_order must be two different seats below {players}, got {order!r}")
+            raise bad("bad-tally",
+                      f"finish_order must be two different seats below {players}, got {excerpt(order)}")
         points = list(_lottery_points(order, lottery_prizes(options, players), players))
         items: list[dict[str, int]] = [{"prize": p} for p in points]
     else:
         seats = tally.get("seats")
         if not isinstance(seats, list) or len(seats) != players:
-            raise bad("bad-tally", f"'seats' must list {players} seats' cards and tricks, got {seats!r}")
+            raise bad("bad-tally", f"'seats' must list {players} seats' cards and tricks, got {excerpt(seats)}")
         cards_per: list[list[Card]] = []
         numbers_per: list[list[int]] = []
         for s, entry in enumerate(seats):
@@ -778,7 +915,7 @@ def _score_tally(tally: Json) -> ScoreReport:
                 cards = [parse_card(c) for c in entry["cards"]]
                 numbers = list(entry["tricks"])
             if any(not isinstance(k, int) or isinstance(k, bool) for k in numbers):
-                raise bad("bad-tally", f"seat {s}: trick numbers must be integers, got {numbers!r}")
+                raise bad("bad-tally", f"seat {s}: trick numbers must be integers, got {excerpt(numbers)}")
             if len(cards) != players * len(numbers):
                 raise bad("cards-per-trick",
                           f"seat {s} took {len(numbers)} tricks, so {players * len(numbers)} cards, "
@@ -804,7 +941,7 @@ def _score_tally(tally: Json) -> ScoreReport:
     return ScoreReport(
         round=tuple(sign * p for p in points),
         totals=tuple(sign * p for p in points),
-        breakdown=tuple({"deal": kind.value, "items": {k: sign * v for k, v in i.items()}} for i in items),
+        breakdown=tuple({"contract": kind.value, "items": {k: sign * v for k, v in i.items()}} for i in items),
         final=True,
     )
 
@@ -815,7 +952,8 @@ def _score_tally(tally: Json) -> ScoreReport:
 def _parse_state(data: Json) -> State:
     def integer(value: Json, name: str, lo: int, hi: int) -> int:
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise InvalidState(f"{GAME_ID}.out-of-range", f"{name} must be an integer in {lo}..{hi}, got {value!r}")
+            raise InvalidState(f"{GAME_ID}.out-of-range",
+                               f"{name} must be an integer in {lo}..{hi}, got {excerpt(value)}", expected=f"{lo}..{hi}")
         return value
 
     def cards(values: Json) -> tuple[Card, ...]:
@@ -830,7 +968,7 @@ def _parse_state(data: Json) -> State:
     except InvalidOption as exc:
         raise InvalidState(f"{GAME_ID}.bad-options", exc.message) from exc
     deals = deal_list(options, players)
-    deal_no = integer(data["deal_no"], "deal_no", 0, len(deals) - 1)
+    number = integer(data["round"], "round", 1, len(deals))
     hands = tuple(cards(h) for h in data["hands"])
     if len(hands) != players:
         raise InvalidState(f"{GAME_ID}.seat-count", f"{players} players need {players} hands, got {len(hands)}")
@@ -846,43 +984,80 @@ def _parse_state(data: Json) -> State:
         i = _SUIT_INDEX[Suit(row["suit"])]
         lo, hi = integer(row["low"], "row low", 2, 14), integer(row["high"], "row high", 2, 14)
         if rows[i] is not None or lo > hi:
-            raise InvalidState(f"{GAME_ID}.bad-row", f"a bad or repeated loteryjka row: {row!r}")
+            raise InvalidState(f"{GAME_ID}.bad-row", f"a bad or repeated loteryjka row: {excerpt(row)}")
         rows[i] = (lo, hi)
-    results = tuple(
-        tuple(integer(p, "result", -10_000, 10_000) for p in r) for r in data["results"]
+    sign = _sign(options)  # history is shown in the sign of score_sign, kept penalties negative
+    history = tuple(
+        tuple(sign * integer(p, "a history entry", -10_000, 10_000) for p in r) for r in data["history"]
     )
+    turn = data["turn"]
     return State(
-        players=players, options=options, deal_no=deal_no,
+        players=players, options=options, round=number,
         dealer=integer(data["dealer"], "dealer", 0, players - 1),
         phase=Phase(data["phase"]), hands=hands, stock=cards(data["stock"]), trump=trump,
         leader=integer(data["leader"], "leader", 0, players - 1),
-        turn=integer(data["turn"], "turn", 0, players - 1),
+        turn=None if turn is None else integer(turn, "turn", 0, players - 1),
         trick=cards(data["trick"]), tricks=tricks, rows=tuple(rows),
         finished=tuple(integer(s, "finished seat", 0, players - 1) for s in data["finished"]),
-        results=results, rng=Rng.from_json(data["rng"]),
+        history=history, rng=Rng.from_json(data["rng"]),
     )
 
 
+def _check_plays(state: State) -> None:
+    """The current trick and the last completed one were played legally from the hands the seats
+    held then: the hand now plus the cards each played since (§3: follow suit; the hearts lead;
+    KI-4). A seat that showed a void there holds none of that suit now. (Earlier tricks are
+    checked for their leader and winner only.)"""
+    n = state.players
+    hands = [list(h) for h in state.hands]
+    tricks = [(t.leader, t.cards) for t in state.tricks[-1:]] + [(state.leader, state.trick)]
+    held: list[list[tuple[Card, ...]]] = []
+    for leader, cards in reversed(tricks):
+        for i, card in enumerate(cards):
+            hands[(leader + i) % n].append(card)
+        held.append([tuple(h) for h in hands])
+    held.reverse()
+    first = len(state.tricks) - len(tricks) + 2  # the number of the first trick checked
+    for number, ((leader, cards), before) in enumerate(zip(tricks, held, strict=True), first):
+        plays: list[tuple[int, Card]] = []
+        for i, card in enumerate(cards):
+            seat = (leader + i) % n
+            if card not in _allowed(state, before[seat], plays):
+                raise InvalidState(f"{GAME_ID}.bad-trick", f"seat {seat} could not play {card} in trick {number} "
+                                                           "holding the cards it holds", seat=seat, card=str(card))
+            plays.append((seat, card))
+
+
 def _check_meaning(state: State, data: Json) -> None:
-    """Conservation, a consistent turn and phase, tricks won by the right seat (§2.5)."""
-    def fail(code: str, message: str) -> None:
-        raise InvalidState(f"{GAME_ID}.{code}", message)
+    """Conservation, a consistent turn and phase, tricks won by the right seat (§9)."""
+    def fail(code: str, message: str, **context: Json) -> None:
+        raise InvalidState(f"{GAME_ID}.{code}", message, **context)
 
     n = state.players
     kind = _kind(state)
     if data.get("trump") != _trump_json(state):
-        fail("wrong-trump", f"trump {data.get('trump')!r} does not fit phase {state.phase.value!r} of the deal")
-    if data.get("deal") != kind.value:
-        fail("wrong-deal", f"deal {state.deal_no + 1} is {kind.value!r}, not {data.get('deal')!r}")
-    # results: one line per finished deal, each summing to that deal's total
+        given = "no trump named" if data.get("trump") is None else f"trump {excerpt(data.get('trump'))}"
+        fail("wrong-trump", f"{given} does not fit phase {state.phase.value!r} of the {kind.value} deal")
+    if data.get("contract") != kind.value:
+        fail("wrong-contract", f"deal {state.round} is {kind.value!r}, not {excerpt(data.get('contract'))}",
+             expected=kind.value)
+    if (state.phase is Phase.DEAL_OVER) != (state.turn is None):
+        fail("wrong-turn", "turn is null exactly when the deal is over")
+    # history: one line per finished deal, each summing to that deal's total
     deals = deal_list(state.options, n)
-    if len(state.results) != state.deal_no:
-        fail("results", f"deal_no {state.deal_no} needs {state.deal_no} finished deals, got {len(state.results)}")
-    for k, line in enumerate(state.results):
+    finished = state.round - (state.phase is not Phase.DEAL_OVER)
+    if len(state.history) != finished:
+        fail("history", f"deal {state.round} in phase {state.phase.value!r} needs {finished} finished deals "
+                        f"in history, got {len(state.history)}", expected=finished)
+    sign = _sign(state.options)
+    for k, line in enumerate(state.history):
         total = deal_total(deals[k], state.options, n)
-        if len(line) != n or sum(line) != total or any(not min(0, total) <= p <= max(0, total) for p in line):
-            fail("results", f"deal {k + 1} ({deals[k].value}) must total {total} over {n} seats, "
-                            f"each between 0 and {total}, got {list(line)}")
+        possible = _possible_points(deals[k], state.options, n)
+        prizes = sorted(_lottery_points((0, 1), lottery_prizes(state.options, n), n))
+        if len(line) != n or sum(line) != total or any(p not in possible for p in line) or (
+                deals[k] is Deal.LOTERYJKA and sorted(line) != prizes):
+            fail("history", f"deal {k + 1} ({deals[k].value}) must total {sign * total} over {n} seats, each "
+                            f"a sum its penalties or prizes can make, got {[sign * p for p in line]}")
     # conservation: hands + stock + trick + tricks + loteryjka rows == the pack
     laid = [Card(Rank(r), suit) for suit, row in zip(SUITS, state.rows, strict=False) if row for r in range(row[0], row[1] + 1)]
     everything = [*state.stock, *state.trick, *laid]
@@ -906,6 +1081,8 @@ def _check_meaning(state: State, data: Json) -> None:
         for row in state.rows:
             if row and not row[0] <= state.options.lottery_start_rank <= row[1]:
                 fail("bad-row", f"every loteryjka row holds the start rank {state.options.lottery_start_rank}")
+        if any(len(h) > per_deal for h in state.hands):
+            fail("hand-sizes", f"a loteryjka hand holds at most the {per_deal} cards dealt")
         empty = {s for s in range(n) if not state.hands[s]}
         if len(set(state.finished)) != len(state.finished) or set(state.finished) != empty:
             fail("finished", f"the finished seats {list(state.finished)} must be those with no cards {sorted(empty)}")
@@ -947,6 +1124,7 @@ def _check_meaning(state: State, data: Json) -> None:
         leader = t.winner
     if state.leader != leader:
         fail("wrong-turn", f"seat {leader} leads the current trick, not {state.leader}")
+    _check_plays(state)
     if len(state.trick) >= n or len(state.tricks) > per_deal:
         fail("bad-trick", "too many cards in the trick or too many tricks")
     if phase is Phase.PLAY and state.turn != (leader + len(state.trick)) % n:

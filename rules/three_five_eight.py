@@ -1,48 +1,37 @@
 """3-5-8 (Polish *Trzy-pięć-osiem*, English *Sergeant Major*): the Polish tournament form.
 
-Rule source: ``rules/card-games-000-001-002-004.md`` §2 (seed 001 with the sources of §2.12)
-and the cross-game notes of §5. Sections cited next to the code they rule.
+The rules as Arbiter applies them, every ruling and option with its default and the rulebook
+passage it rests on: ``docs/rules/3-5-8.md``. Sections (§) below cite that page.
 
-Game: 3 players, 18 deals; the dealer moves one seat clockwise after each deal. In a deal
-with dealer ``d`` the chooser is ``(d+1)%3`` (target 8, BL limit 3), the third ``(d+2)%3``
-(5 / 5) and the dealer ``d`` (3 / 8) (§2.3). Each deal (§2.4): 16 cards each and a 4-card
-musik; the chooser picks a contract he has not used yet (♥ ♠ ♦ ♣ trump, BA, BL) seeing only
-his first 6 cards; the card exchange (trump contracts, from deal 2); the musik is shown to
-all and goes to the chooser, who discards 4; 16 tricks led first by the chooser (§2.5:
-follow suit, else trump when ``must_trump``, no duty to beat). Scores (§2.6): trump and BA
-``tricks - target``, BL ``limit - tricks``; every deal sums to 0 (asserted). Highest total
-after 18 deals wins.
+Game: 3 players, 18 deals; the dealer moves one seat clockwise after each deal. In a deal with
+dealer ``d`` the chooser is ``(d+1)%3`` (target 8, BL limit 3), the third ``(d+2)%3`` (5 / 5) and
+the dealer ``d`` (3 / 8) (§2). Each deal (§3): 16 cards each and a 4-card musik; the chooser picks
+a contract he has not used yet (♥ ♠ ♦ ♣ trump, NT no trump, BL no tricks; §4) seeing only his first
+6 cards; the card exchange (trump contracts, from deal 2; §8); the musik is shown to all and goes to
+the chooser, who discards 4; 16 tricks led first by the chooser (§5: follow suit, else trump when
+``must_trump``, no duty to beat). Scores (§6): trump and NT ``tricks - target``, BL
+``limit - tricks``; every deal sums to 0 (asserted). Highest total after 18 deals wins (§10).
 
-Options (every PROPOSED ruling of §2.10, plus the seed's optional rules), with defaults:
-- ``must_trump`` (true): a player void in the led suit must trump if he can (§2.5, §2.10.3).
-- ``exchange`` (true): the card exchange "WYMIANA KART" is played (§2.7, §2.10.8).
-- ``exchange_timing`` ("before-musik"): the exchange comes after the choice and before the
-  musik (§2.10.1); "after-discard" holds it once the chooser has discarded.
-- ``exchange_limit`` ("per-opponent"): with each minus player at most
-  ``min(remaining plus points, that player's minus points)`` cards (§2.7, §2.10.2);
-  "own-points" limits only the exchanger's total to his plus points.
-- ``discard_trumps`` (true): the chooser may discard any 4 cards, trumps and musik cards
-  included (§2.10.4); false forbids discarding trumps.
-- ``tie`` ("shared"): players tied for the highest total share the win (§2.10.6); "draw"
-  makes such a tie a draw with no winner.
-- ``first_dealer`` ("random"): the first dealer is drawn from the rng, or is seat 0, 1 or 2
-  (§2.10.7).
+Options (§11): ``must_trump`` (true), ``exchange`` (true), ``exchange_timing`` ("before-musik"),
+``exchange_limit`` ("per-opponent"), ``discard_trumps`` (true), ``tie`` ("shared"),
+``first_dealer`` ("random").
 
-Representation decisions:
+Representation decisions (§12):
 - Hands are kept sorted (suit, then rank), except the chooser's during the choice: it stays
-  in deal order, and its first 6 cards are the ones he has seen (§2.4.2).
+  in deal order, and its first 6 cards are the ones he has seen (§3.2).
 - The discard is four ``discard`` moves of one card each (keeps ``legal_moves`` short:
   20 + 19 + 18 + 17 moves instead of C(20, 4) = 4845).
 - One exchange step is one ``exchange`` move ``{to, card}`` by the exchanger; the receiver's
-  answer is forced ("return the highest card of that suit, counting the card received",
-  §2.7), so the engine makes it. ``end-exchange`` stops the current exchanger early; an
-  exchanger with nothing left to offer is skipped automatically.
-- The state carries the score sheet (``history``: dealer, contract, tricks, scores of every
-  finished deal): totals, contracts used and the previous deal's plus and minus players
-  for the exchange all derive from it.
+  answer is forced (§8), so the engine makes it. ``end-exchange`` stops the current exchanger
+  early; an exchanger with nothing left to offer is skipped automatically.
+- The state carries the score sheet: ``history`` (points per seat of every finished deal) and
+  ``contracts`` (each deal's contract); the dealers follow from the rotation and the tricks from
+  the points, so totals, contracts used and the previous deal's plus and minus players for the
+  exchange all derive from it. ``turn`` is derived (the one seat to act, or null) and checked.
 - Views show a seat its own hand (the chooser only his first 6 cards while choosing), the
   musik once revealed, the current and last trick, trick counts; the discards only to the
   chooser who made them; never the rng.
+- ``from_json`` refuses states no play reaches (§9).
 """
 
 from __future__ import annotations
@@ -53,7 +42,9 @@ from enum import Enum
 from typing import Any
 
 from rules.base import (
+    MALFORMED_ERRORS,
     BaseEngine,
+    Code,
     IllegalMove,
     InvalidOption,
     InvalidState,
@@ -63,10 +54,11 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    excerpt,
     malformed,
     require,
 )
-from rules.cards import Card, Suit, card_strs, deck, missing_and_extra, parse_card
+from rules.cards import Card, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card
 from rules.tricks import Play, TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "3-5-8"
@@ -78,7 +70,7 @@ _TRICKS = 16
 _FIRST_SEEN = 6
 _DECK = deck()
 _DECK_SET = frozenset(_DECK)
-_TARGETS = (8, 5, 3)  # chooser, third, dealer (§2.3)
+_TARGETS = (8, 5, 3)  # chooser, third, dealer (§2)
 _BL_LIMITS = (3, 5, 8)
 _ROLES = ("chooser", "third", "dealer")
 
@@ -97,7 +89,7 @@ class Contract(Enum):
     SPADES = "S"
     DIAMONDS = "D"
     CLUBS = "C"
-    NO_TRUMP = "BA"
+    NO_TRUMP = "NT"
     NO_TRICKS = "BL"
 
     @property
@@ -106,27 +98,27 @@ class Contract(Enum):
 
 
 _OPTIONS: dict[str, Option] = {
-    "must_trump": Option(True, "A player void in the led suit must play a trump if he holds one (§2.5).",
+    "must_trump": Option(True, "A player void in the led suit must play a trump if he holds one (docs/rules/3-5-8.md §5.2).",
                          type="boolean"),
-    "exchange": Option(True, "Play the card exchange 'WYMIANA KART' in trump deals from the 2nd deal (§2.7).",
+    "exchange": Option(True, "Play the card exchange 'WYMIANA KART' in trump deals from the 2nd deal (docs/rules/3-5-8.md §8).",
                        type="boolean"),
     "exchange_timing": Option(
         "before-musik",
-        "When the exchange happens: after the choice and before the musik (PROPOSED §2.10.1), "
-        "or after the chooser's discard.",
+        "When the exchange happens: after the choice and before the musik, or after the chooser's discard "
+        "(docs/rules/3-5-8.md §3, ruling 3.1).",
         choices=("before-musik", "after-discard"),
     ),
     "exchange_limit": Option(
         "per-opponent",
         "Cards a plus player may exchange: with each minus player at most min(his remaining plus points, "
-        "that player's minus points) (PROPOSED §2.10.2), or only his own plus points in total.",
+        "that player's minus points), or only his own plus points in total (docs/rules/3-5-8.md §8, ruling 8.1).",
         choices=("per-opponent", "own-points"),
     ),
-    "discard_trumps": Option(True, "The chooser may discard trumps (PROPOSED §2.10.4: any 4 cards).",
+    "discard_trumps": Option(True, "The chooser may discard any 4 cards, trumps included (docs/rules/3-5-8.md §3.4).",
                              type="boolean"),
-    "tie": Option("shared", "Players tied for the highest total share the win (PROPOSED §2.10.6), or it is a draw.",
+    "tie": Option("shared", "Players tied for the highest total share the win, or it is a draw (docs/rules/3-5-8.md §10, ruling 10.1).",
                   choices=("shared", "draw")),
-    "first_dealer": Option("random", "The first dealer: drawn at random, or seat 0, 1 or 2 (§2.10.7).",
+    "first_dealer": Option("random", "The first dealer: drawn at random, or seat 0, 1 or 2 (docs/rules/3-5-8.md §10, ruling 10.2).",
                            choices=("random", 0, 1, 2)),
 }
 
@@ -171,7 +163,7 @@ class Exchange:
 @dataclass(frozen=True, slots=True)
 class State:
     options: Options
-    deal: int  # 1..18
+    round: int  # 1..18, the deal being played
     dealer: int
     phase: Phase
     contract: Contract | None
@@ -188,7 +180,7 @@ class State:
 
     @property
     def chooser(self) -> int:
-        return next_seat(self.dealer, _PLAYERS)  # §2.3: left of the dealer
+        return next_seat(self.dealer, _PLAYERS)  # §2: left of the dealer
 
 
 # --------------------------------------------------------------------------- moves
@@ -223,9 +215,80 @@ class PlayCard:
 Move = Choose | ExchangeCard | EndExchange | Discard | PlayCard | NextRound
 
 _STATE_KEYS = frozenset({
-    "options", "deal", "dealer", "phase", "contract", "hands", "musik", "discards", "leader", "trick",
-    "last_trick", "won", "exchange", "history", "rng",
+    "players", "options", "round", "dealer", "phase", "turn", "contract", "hands", "musik", "discards", "leader",
+    "trick", "last_trick", "won", "exchange", "history", "contracts", "rng",
 })
+
+
+# --------------------------------------------------------------------------- error codes
+
+
+#: Every code this module raises (DESIGN 4.4), in the rulebook's Polish: lewa, atut, kolor wyjścia,
+#: musik, zagrywający (the chooser), rozdający (the dealer), rozgrywka, wymiana kart.
+_CODES: dict[str, Code] = {f"{GAME_ID}.{name}": code for name, code in {
+    # turns and seats (rules.base, service.games)
+    "not-your-turn": Code("Not your turn", "Nie twoja kolej", "Gracz {seat} nie może teraz zagrać."),
+    "game-over": Code("The game is over", "Gra skończona",
+                       "Rozegrano wszystkie 18 rozgrywek; nie ma już ruchów."),
+    "no-such-seat": Code("No such seat", "Nie ma takiego miejsca", "Przy stole nie ma gracza {seat}; grają trzy "
+                                                                     "osoby (0, 1, 2)."),
+    # moves
+    "bad-move": Code("Malformed move", "Nieprawidłowy ruch",
+                      "Ruch nie ma postaci żadnego z ruchów gry 3-5-8 (choose, exchange, end-exchange, discard, "
+                      "play, next-round)."),
+    "wrong-phase": Code("Move not allowed in this phase", "Ruch nie w tej fazie",
+                         "Ten ruch wykonuje się w fazie „{expected}”, a trwa faza „{got}”."),
+    "card-not-in-hand": Code("Card not in hand", "Nie masz tej karty", "Karty {card} nie ma w twoim ręku."),
+    "must-follow-suit": Code("Must follow suit", "Obowiązek dorzucania do koloru",
+                              "Masz karty w kolorze wyjścia: musisz dorzucić w tym kolorze, nie {card}."),
+    "must-trump": Code("Must trump", "Obowiązek przebicia atutem",
+                        "Nie masz koloru wyjścia, ale masz atuty: musisz przebić atutem, nie {card}."),
+    "contract-used": Code("Contract already played", "Ta rozgrywka już była",
+                           "Zagrywający {seat} grał już rozgrywkę {got}; każdą wybiera się raz w grze."),
+    "discard-trump": Code("Trumps may not be discarded", "Nie wolno odrzucać atutów",
+                           "Karta {card} to atut; przy tej opcji zagrywający nie odrzuca atutów."),
+    "not-a-minus-player": Code("Not a minus player", "Gracz nie jest na minusie",
+                                "Gracz {seat} nie miał punktów ujemnych w poprzedniej rozgrywce: wymienia się "
+                                "karty tylko z graczami na minusie."),
+    "exchange-limit": Code("No exchange left", "Wyczerpany limit wymiany",
+                            "Z graczem {seat} nie możesz już wymienić karty (1 punkt = 1 karta)."),
+    "trump-offered": Code("Trumps may not be exchanged", "Nie wymienia się atutów",
+                           "Karta {card} to atut: nie można wymieniać kart w kolorze atutowym."),
+    # setup and score sheets
+    "setup-unsupported": Code("No setup notation", "Brak zapisu pozycji",
+                               "Gra 3-5-8 zaczyna się zawsze od rozdania; nie przyjmuje ustawienia."),
+    "bad-tally": Code("Malformed score sheet", "Nieprawidłowy zapis rozgrywki",
+                       "Zapis rozgrywki to rozgrywka (contract), rozdający (dealer) i liczba lew każdego gracza "
+                       "(tricks)."),
+    "tricks-sum": Code("Tricks do not add up", "Lewy się nie sumują",
+                        "W rozgrywce jest {expected} lew, a zapis podaje {got}."),
+    # states
+    "malformed": Code("Malformed state", "Nieprawidłowy stan gry", "Stan gry ma złą postać."),
+    "cards-not-conserved": Code("Cards not conserved", "Karty się nie zgadzają",
+                                 "W rozdaniu są 52 karty, każda raz; w tym stanie jakichś brakuje lub się powtarzają."),
+    "bad-history": Code("Score sheet does not fit", "Tabela wyników się nie zgadza",
+                         "Tabela wyników nie pasuje do numeru rozgrywki albo do lew (suma punktów w rozgrywce to 0)."),
+    "bad-phase": Code("Impossible phase", "Niemożliwa faza", "Faza gry nie pasuje do numeru rozgrywki."),
+    "bad-dealer": Code("Wrong dealer", "Zły rozdający",
+                        "Rozdający zmienia się co rundę zgodnie z ruchem wskazówek zegara; ten się nie zgadza."),
+    "bad-contract": Code("Contract does not fit", "Rozgrywka się nie zgadza",
+                          "Rozgrywka nie pasuje do fazy gry albo do tabeli wyników."),
+    "contract-reused": Code("Contract played twice", "Rozgrywka powtórzona",
+                             "Zagrywający wybrał tę samą rozgrywkę drugi raz."),
+    "bad-musik": Code("Impossible musik", "Niemożliwy musik",
+                       "Musik to 4 różne karty, które po odkryciu trafiają do zagrywającego."),
+    "bad-discards": Code("Impossible discards", "Niemożliwe karty odrzucone",
+                          "Zagrywający odrzuca 4 karty po wzięciu musika; tu liczba odrzuconych się nie zgadza."),
+    "bad-hand-size": Code("Impossible hand sizes", "Niemożliwa liczba kart w ręku",
+                           "Liczba kart w rękach nie pasuje do fazy gry i rozegranych lew."),
+    "bad-tricks": Code("Impossible tricks", "Niemożliwe lewy", "Lewa to 3 karty; wzięte lewy się nie zgadzają."),
+    "bad-trick": Code("Card could not have been played", "Karta nie mogła zostać zagrana",
+                       "Gracz {seat} nie mógł dorzucić {card} do tej lewy, mając karty, które ma."),
+    "bad-turn": Code("Wrong turn", "Zła kolejność",
+                      "Kolejność gry się nie zgadza: lewę zaczyna zagrywający, a potem ten, kto wziął poprzednią."),
+    "bad-exchange": Code("Impossible exchange", "Niemożliwa wymiana kart",
+                          "Wymiana kart nie pasuje do punktów z poprzedniej rozgrywki."),
+}.items()}
 
 
 # --------------------------------------------------------------------------- engine
@@ -238,12 +301,13 @@ class ThreeFiveEight(BaseEngine[State, Move]):
     options = _OPTIONS
     move_kinds = ("choose", "exchange", "end-exchange", "discard", "play", "next-round")
     legal_moves_complete = True
+    codes = _CODES
 
     # -- creation ------------------------------------------------------------------
 
     def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
-            raise InvalidOption(f"{GAME_ID}.setup-unsupported", f"3-5-8 has no setup notation, got {setup!r}")
+            raise InvalidOption(f"{GAME_ID}.setup-unsupported", f"3-5-8 has no setup notation, got {excerpt(setup)}")
         opts = Options(**{name: options.get(name, opt.default) for name, opt in _OPTIONS.items()})
         if opts.first_dealer == "random":
             dealer, rng = rng.randbelow(_PLAYERS)
@@ -298,16 +362,16 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             check_play(GAME_ID, state.hands[seat], state.trick, move.card, _trick_rules(state))
         elif isinstance(move, Choose):
             _require_phase(state, Phase.CHOOSE, move)
-            # §2.4.2: "from the contracts they have not yet chosen in this game"
+            # §3.2: "from the contracts they have not yet chosen in this game"
             require(move.contract in _free_contracts(state, seat), IllegalMove, f"{GAME_ID}.contract-used",
                     f"seat {seat} has already played contract {move.contract.value!r}; still free: "
-                    f"{[c.value for c in _free_contracts(state, seat)]}")
+                    f"{[c.value for c in _free_contracts(state, seat)]}", seat=seat, got=move.contract.value)
         elif isinstance(move, Discard):
             _require_phase(state, Phase.DISCARD, move)
             _require_in_hand(state, seat, move.card)
-            # §2.10.4 (option): trumps may be discarded unless discard_trumps is off
+            # §3.4 (option): trumps may be discarded unless discard_trumps is off
             require(move.card in _discardable(state), IllegalMove, f"{GAME_ID}.discard-trump",
-                    f"{move.card} is a trump: with discard_trumps off, trumps may not be discarded")
+                    f"{move.card} is a trump: with discard_trumps off, trumps may not be discarded", card=str(move.card))
         elif isinstance(move, ExchangeCard):
             _require_phase(state, Phase.EXCHANGE, move)
             _check_exchange(state, seat, move)
@@ -315,9 +379,10 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             _require_phase(state, Phase.EXCHANGE, move)
         elif isinstance(move, NextRound):
             require(phase is Phase.DEAL_OVER, IllegalMove, f"{GAME_ID}.wrong-phase",
-                    f"'next-round' is allowed only when a deal is over; the phase is {phase.value!r}")
+                    f"'next-round' is allowed only when a deal is over; the phase is {phase.value!r}",
+                    expected=Phase.DEAL_OVER.value, got=phase.value)
         else:  # pragma: no cover - move_from_json builds only the kinds above
-            raise IllegalMove(f"{GAME_ID}.bad-move", f"not a 3-5-8 move: {move!r}")
+            raise IllegalMove(f"{GAME_ID}.bad-move", "not a 3-5-8 move")
 
     # -- transitions -----------------------------------------------------------------
 
@@ -342,8 +407,8 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             return _exchange_step(state, seat, move)
         if isinstance(move, EndExchange):
             return _next_exchanger(state)
-        # NextRound: §2.6 "the dealer moves one seat clockwise after each deal"
-        return _deal(state, state.deal + 1, next_seat(state.dealer, _PLAYERS))
+        # NextRound: §1 "the dealer moves one seat clockwise after each deal"
+        return _deal(state, state.round + 1, next_seat(state.dealer, _PLAYERS))
 
     # -- scores ------------------------------------------------------------------------
 
@@ -378,30 +443,23 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         return Outcome(top, reason, points=totals)
 
     def score_tally(self, tally: Json) -> ScoreReport:
-        """Scores of one deal from its sheet: ``{"contract", "dealer" or "chooser", "tricks": [3]}``."""
-        with malformed(f"{GAME_ID}.bad-tally", f"3-5-8 tally {tally!r}"):
-            if not isinstance(tally, dict) or not {"contract", "tricks"} <= set(tally):
-                raise ValueError("a tally needs 'contract' and 'tricks'")
-            extra = set(tally) - {"contract", "tricks", "dealer", "chooser"}
-            if extra:
-                raise ValueError(f"unknown field(s) {sorted(extra)}")
-            contract = Contract(tally["contract"])
-            tricks = tuple(_int(t, 0, _TRICKS, "tricks") for t in tally["tricks"])
-            if len(tricks) != _PLAYERS:
-                raise ValueError(f"tricks must have 3 entries, got {len(tricks)}")
-            dealer = _int(tally["dealer"], 0, 2, "dealer") if "dealer" in tally else None
-            chooser = _int(tally["chooser"], 0, 2, "chooser") if "chooser" in tally else None
-        if dealer is None and chooser is None:
-            raise InvalidState(f"{GAME_ID}.bad-tally", "a tally needs 'dealer' or 'chooser' to fix the roles")
-        if dealer is None:
-            dealer = (chooser - 1) % _PLAYERS  # type: ignore[operator]
-        require(chooser is None or chooser == (dealer + 1) % _PLAYERS, InvalidState, f"{GAME_ID}.bad-roles",
-                f"the chooser sits left of the dealer: dealer {dealer} makes chooser {(dealer + 1) % 3}, "
-                f"not {chooser}")
+        """Scores of one deal from its sheet: ``{"contract", "dealer", "tricks": [3 counts]}``
+        (docs/rules/3-5-8.md §7)."""
+        keys = {"contract", "dealer", "tricks"}
+        if not isinstance(tally, dict) or set(tally) != keys:
+            raise InvalidState(f"{GAME_ID}.bad-tally", f"a 3-5-8 tally is {{contract, dealer, tricks}}, got "
+                                                       f"{excerpt(sorted(tally) if isinstance(tally, dict) else tally)}")
+        try:
+            contract = _enum(Contract, tally["contract"], "contract")
+            dealer = _int(tally["dealer"], 0, _PLAYERS - 1, "dealer")
+            tricks = tuple(_int(t, 0, _TRICKS, "tricks") for t in _triple(tally["tricks"], "tricks"))
+        except _Malformed as exc:
+            raise InvalidState(f"{GAME_ID}.bad-tally", f"3-5-8 tally: {exc}") from None
         require(sum(tricks) == _TRICKS, InvalidState, f"{GAME_ID}.tricks-sum",
-                f"a deal has 16 tricks; the tally's tricks {list(tricks)} sum to {sum(tricks)}")
-        rnd = _deal_scores(contract, dealer, tricks)  # type: ignore[arg-type]
-        assert sum(rnd) == 0, f"3-5-8 deal scores must sum to 0, got {rnd}"  # §2.6 invariant
+                f"a deal has 16 tricks; the tally's tricks {list(tricks)} sum to {sum(tricks)}",
+                expected=_TRICKS, got=sum(tricks))
+        rnd = _deal_scores(contract, dealer, tricks)
+        assert sum(rnd) == 0, f"3-5-8 deal scores must sum to 0, got {rnd}"  # §6 invariant
         breakdown = tuple(_seat_breakdown(dealer, contract, s, tricks[s], rnd[s], 0, rnd[s], ())
                           for s in range(_PLAYERS))
         return ScoreReport(rnd, rnd, breakdown, True)
@@ -409,23 +467,21 @@ class ThreeFiveEight(BaseEngine[State, Move]):
     # -- views and events -----------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> Json:
+        """The state without rng; ``hands``: own hand, ``null`` for the others, plus ``hand_sizes``
+        (the chooser sees only his first 6 cards while choosing, §3.2); ``musik`` ``null`` until
+        revealed; ``discards`` ``null`` but for the chooser (face down); ``won`` piles ``null``
+        (tricks are turned face down) with ``tricks_won`` counting them."""
         data = self.to_json(state)
         del data["rng"]
-        hands: list[Any] = []
-        for s, hand in enumerate(state.hands):
-            if s != seat:
-                hands.append(len(hand))
-            elif state.phase is Phase.CHOOSE and s == state.chooser:
-                hands.append(card_strs(hand[:_FIRST_SEEN]))  # §2.4.2: only the first 6 are seen
-            else:
-                hands.append(card_strs(hand))
-        data["hands"] = hands
-        data["hand_counts"] = [len(h) for h in state.hands]
+        data.update(hands_view(data["hands"], seat))
+        if seat == state.chooser and state.phase is Phase.CHOOSE:
+            data["hands"][seat] = card_strs(state.hands[seat][:_FIRST_SEEN])
         if not _musik_revealed(state):
-            data["musik"] = len(state.musik)
+            data["musik"] = None
         if seat != state.chooser:
-            data["discards"] = len(state.discards)  # §2.10.4: discards are face down
-        data["won"] = list(_trick_counts(state))
+            data["discards"] = None  # §3.4: discards are face down
+        data["won"] = [None] * _PLAYERS
+        data["tricks_won"] = list(_trick_counts(state))
         return data
 
     def move_view(self, move: Move, actor: int, viewer: int | None) -> Json | None:
@@ -437,7 +493,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
-        if _musik_revealed(after) and not _musik_revealed(before) and after.deal == before.deal:
+        if _musik_revealed(after) and not _musik_revealed(before) and after.round == before.round:
             out.append({"type": "musik-revealed", "cards": card_strs(after.musik), "to": after.chooser})
         if isinstance(move, PlayCard) and len(before.trick) == _PLAYERS - 1:
             plays = after.last_trick
@@ -451,10 +507,12 @@ class ThreeFiveEight(BaseEngine[State, Move]):
 
     def to_json(self, state: State) -> Json:
         return {
+            "players": _PLAYERS,
             "options": state.options.to_json(),
-            "deal": state.deal,
+            "round": state.round,
             "dealer": state.dealer,
             "phase": state.phase.value,
+            "turn": _turn(self, state),
             "contract": state.contract.value if state.contract else None,
             "hands": [card_strs(h) for h in state.hands],
             "musik": card_strs(state.musik),
@@ -465,16 +523,20 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             "won": [card_strs(w) for w in state.won],
             "exchange": None if state.exchange is None else {
                 "queue": list(state.exchange.queue), "steps": list(state.exchange.steps)},
-            "history": [
-                {"dealer": r.dealer, "contract": r.contract.value, "tricks": list(r.tricks), "scores": list(r.scores)}
-                for r in state.history
-            ],
+            "history": [list(r.scores) for r in state.history],
+            "contracts": [r.contract.value for r in state.history],
             "rng": state.rng.to_json(),
         }
 
     def from_json(self, data: Json) -> State:
-        state = _parse_state(self, data)
+        state, turn = _parse_state(self, data)
         _check_state(state)
+        derived = _turn(self, state)
+        if turn != derived:
+            def who(seat: int | None) -> str:
+                return "null (no single seat)" if seat is None else f"seat {seat}"
+            raise InvalidState(f"{GAME_ID}.bad-turn", f"turn is {who(turn)}, but in this position {who(derived)} "
+                                                      "is to act", got=who(turn), expected=who(derived))
         return state
 
     def move_to_json(self, move: Move) -> Json:
@@ -491,7 +553,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         return {"kind": "next-round"}
 
     def move_from_json(self, data: Json) -> Move:
-        with malformed(f"{GAME_ID}.bad-move", f"3-5-8 move {data!r}", IllegalMove):
+        with malformed(f"{GAME_ID}.bad-move", f"3-5-8 move {excerpt(data)}", IllegalMove):
             kind = data["kind"]
             keys = set(data)
             if kind == "play" and keys == {"kind", "card"}:
@@ -508,7 +570,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
                 return NextRound()
         raise IllegalMove(
             f"{GAME_ID}.bad-move",
-            f"malformed 3-5-8 move {data!r}: expected one of {list(self.move_kinds)} with its fields "
+            f"malformed 3-5-8 move {excerpt(data)}: expected one of {list(self.move_kinds)} with its fields "
             "(play/discard: card; choose: contract; exchange: to, card)",
         )
 
@@ -529,12 +591,12 @@ def _set_hand(hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, 
 
 
 def _role(dealer: int, seat: int) -> int:
-    """0 chooser, 1 third, 2 dealer (§2.3)."""
+    """0 chooser, 1 third, 2 dealer (§2)."""
     return (seat - dealer - 1) % _PLAYERS
 
 
 def _deal_scores(contract: Contract, dealer: int, tricks: Sequence[int]) -> tuple[int, int, int]:
-    """§2.6: trump and BA ``tricks - target``; BL ``limit - tricks``. A whole deal sums to 0."""
+    """§6: trump and NT ``tricks - target``; BL ``limit - tricks``. A whole deal sums to 0."""
     if contract is Contract.NO_TRICKS:
         return tuple(_BL_LIMITS[_role(dealer, s)] - tricks[s] for s in range(_PLAYERS))  # type: ignore[return-value]
     return tuple(tricks[s] - _TARGETS[_role(dealer, s)] for s in range(_PLAYERS))  # type: ignore[return-value]
@@ -578,7 +640,8 @@ def _require_phase(state: State, phase: Phase, move: Move) -> None:
     if state.phase is not phase:
         kind = ENGINE.move_to_json(move)["kind"]
         raise IllegalMove(f"{GAME_ID}.wrong-phase",
-                          f"{kind!r} is played in the {phase.value!r} phase; the phase is {state.phase.value!r}")
+                          f"{kind!r} is played in the {phase.value!r} phase; the phase is {state.phase.value!r}",
+                          expected=phase.value, got=state.phase.value)
 
 
 def _require_in_hand(state: State, seat: int, card: Card) -> None:
@@ -586,7 +649,7 @@ def _require_in_hand(state: State, seat: int, card: Card) -> None:
             f"{card} is not in seat {seat}'s hand", card=str(card))
 
 
-# -- the exchange (§2.7)
+# -- the exchange (§8)
 
 
 def _previous_scores(state: State) -> tuple[int, int, int]:
@@ -594,7 +657,7 @@ def _previous_scores(state: State) -> tuple[int, int, int]:
 
 
 def _exchange_partners(state: State) -> tuple[int, ...]:
-    """Minus players the current exchanger may still exchange with (§2.7 count limits)."""
+    """Minus players the current exchanger may still exchange with (§8, ruling 8.1)."""
     ex = state.exchange
     seat = ex.queue[0]  # type: ignore[union-attr]
     prev = _previous_scores(state)
@@ -606,7 +669,7 @@ def _exchange_partners(state: State) -> tuple[int, ...]:
 
 
 def _offerable(state: State) -> tuple[Card, ...]:
-    """§2.7: "trump cards may not be offered"."""
+    """§8: "trump cards may not be offered"."""
     trump = state.contract.trump  # type: ignore[union-attr]
     return tuple(c for c in state.hands[state.exchange.queue[0]] if c.suit is not trump)  # type: ignore[union-attr]
 
@@ -614,18 +677,20 @@ def _offerable(state: State) -> tuple[Card, ...]:
 def _check_exchange(state: State, seat: int, move: ExchangeCard) -> None:
     prev = _previous_scores(state)
     require(prev[move.to] < 0, IllegalMove, f"{GAME_ID}.not-a-minus-player",
-            f"seat {move.to} scored {prev[move.to]:+d} in the previous deal: only minus players receive exchanges")
+            f"seat {move.to} scored {prev[move.to]:+d} in the previous deal: only minus players receive exchanges",
+            seat=move.to)
     partners = _exchange_partners(state)
     require(move.to in partners, IllegalMove, f"{GAME_ID}.exchange-limit",
             f"seat {seat} has no exchange left with seat {move.to} (plus {prev[seat]}, minus {prev[move.to]}, "
-            f"steps made {list(state.exchange.steps)})")  # type: ignore[union-attr]
+            f"steps made {list(state.exchange.steps)})", seat=move.to)  # type: ignore[union-attr]
     _require_in_hand(state, seat, move.card)
     require(move.card in _offerable(state), IllegalMove, f"{GAME_ID}.trump-offered",
-            f"{move.card} is a trump ({state.contract.value}): trump cards may not be offered")  # type: ignore[union-attr]
+            f"{move.card} is a trump ({state.contract.value}): trump cards may not be offered",  # type: ignore[union-attr]
+            card=str(move.card))
 
 
 def _start_exchange(state: State, then) -> State:  # noqa: ANN001
-    """§2.7: trump contracts only, from deal 2; plus players in order of current target."""
+    """§8: trump contracts only, from deal 2; plus players in order of current target."""
     prev = _previous_scores(state)
     if not (state.options.exchange and state.contract.trump is not None and state.history  # type: ignore[union-attr]
             and any(p < 0 for p in prev)):
@@ -666,26 +731,26 @@ def _exchange_step(state: State, seat: int, move: ExchangeCard) -> State:
 
 
 def _deal(state: State, number: int, dealer: int) -> State:
-    """§2.4.1: 16 cards each, 4 to the musik. The chooser's hand stays in deal order."""
+    """§3.1: 16 cards each, 4 to the musik. The chooser's hand stays in deal order."""
     cards, rng = state.rng.shuffle(_DECK)
     hands = tuple(cards[i * _HAND:(i + 1) * _HAND] for i in range(_PLAYERS))
     chooser = (dealer + 1) % _PLAYERS
     hands = tuple(h if s == chooser else _sorted(h) for s, h in enumerate(hands))
     return replace(
-        state, deal=number, dealer=dealer, phase=Phase.CHOOSE, contract=None, hands=hands,
+        state, round=number, dealer=dealer, phase=Phase.CHOOSE, contract=None, hands=hands,
         musik=_sorted(cards[_PLAYERS * _HAND:]), discards=(), leader=chooser, trick=(), last_trick=(),
         won=((), (), ()), exchange=None, rng=rng,
     )
 
 
 def _reveal_musik(state: State) -> State:
-    """§2.4.5: the musik is shown to all and goes to the chooser."""
+    """§3.4: the musik is shown to all and goes to the chooser."""
     c = state.chooser
     return replace(state, phase=Phase.DISCARD, hands=_set_hand(state.hands, c, _sorted((*state.hands[c], *state.musik))))
 
 
 def _start_play(state: State) -> State:
-    """§2.4.6: the chooser leads the first trick."""
+    """§3.5: the chooser leads the first trick."""
     return replace(state, phase=Phase.PLAY, leader=state.chooser, trick=())
 
 
@@ -702,9 +767,9 @@ def _play(state: State, seat: int, card: Card) -> State:
         return out
     tricks = _trick_counts(out)
     scores = _deal_scores(state.contract, state.dealer, tricks)  # type: ignore[arg-type]
-    assert sum(scores) == 0, f"3-5-8 deal scores must sum to 0, got {scores}"  # §2.6 invariant
+    assert sum(scores) == 0, f"3-5-8 deal scores must sum to 0, got {scores}"  # §6 invariant
     record = DealRecord(state.dealer, state.contract, tricks, scores)  # type: ignore[arg-type]
-    phase = Phase.GAME_OVER if state.deal == _DEALS else Phase.DEAL_OVER
+    phase = Phase.GAME_OVER if state.round == _DEALS else Phase.DEAL_OVER
     return replace(out, phase=phase, history=(*state.history, record))
 
 
@@ -720,86 +785,119 @@ def _seat_breakdown(dealer: int, contract: Contract | None, seat: int, tricks: i
         out["limit"] = _BL_LIMITS[role]
     else:
         out["target"] = _TARGETS[role]
-    out["deal"] = score
+    out["points"] = score  # this deal's points (the report's round figure)
     out["previous_total"] = previous
     out["total"] = total
     out["contracts_used"] = sorted(r.contract.value for r in done if r.chooser == seat)
-    out["deals"] = [r.scores[seat] for r in done]
+    out["history"] = [r.scores[seat] for r in done]
     return out
 
 
 # --------------------------------------------------------------------------- helpers: JSON
 
 
+class _Malformed(ValueError):
+    """A shape problem found while reading JSON, with a message fit for people."""
+
+
 def _int(value: Any, lo: int, hi: int, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise ValueError(f"{what} must be an integer in {lo}..{hi}, got {value!r}")
+        raise _Malformed(f"{what} must be an integer in {lo}..{hi}, got {excerpt(value)}")
     return value
 
 
+def _enum(cls: type[Enum], value: Any, what: str) -> Any:
+    choices = [m.value for m in cls]
+    if value not in choices or not isinstance(value, str):
+        raise _Malformed(f"{what} must be one of {choices}, got {excerpt(value)}")
+    return cls(value)
+
+
 def _card(text: Any) -> Card:
-    card = parse_card(text)
+    try:
+        card = parse_card(text)
+    except ValueError:
+        raise _Malformed(f"not a card: {excerpt(text)} (write rank then suit, like 'QH' or '10S')") from None
     if card.is_joker:
-        raise ValueError("3-5-8 has no jokers")
+        raise _Malformed("3-5-8 has no jokers")
     return card
 
 
 def _cards(items: Any, what: str) -> tuple[Card, ...]:
     if not isinstance(items, list):
-        raise ValueError(f"{what} must be a list of cards, got {items!r}")
+        raise _Malformed(f"{what} must be a list of cards, got {excerpt(items)}")
     return tuple(_card(c) for c in items)
 
 
 def _plays(items: Any, what: str) -> tuple[Play, ...]:
     if not isinstance(items, list):
-        raise ValueError(f"{what} must be a list of plays, got {items!r}")
+        raise _Malformed(f"{what} must be a list of plays, got {excerpt(items)}")
     out = []
     for p in items:
         if not isinstance(p, dict) or set(p) != {"seat", "card"}:
-            raise ValueError(f"a play in {what} is {{seat, card}}, got {p!r}")
+            raise _Malformed(f"a play in {what} is {{seat, card}}, got {excerpt(p)}")
         out.append((_int(p["seat"], 0, 2, "seat"), _card(p["card"])))
     return tuple(out)
 
 
 def _triple(items: Any, what: str) -> list:
     if not isinstance(items, list) or len(items) != _PLAYERS:
-        raise ValueError(f"{what} must be a list of 3 entries, got {items!r}")
+        raise _Malformed(f"{what} must be a list of 3 entries, got {excerpt(items)}")
     return items
 
 
-def _parse_state(engine: ThreeFiveEight, data: Json) -> State:
+def _history(data: Json, dealer: int, number: int) -> tuple[DealRecord, ...]:
+    """The score sheet from ``history`` (points per seat per finished deal) and ``contracts``
+    (the contract of each): the dealers rotate back from ``dealer`` of deal ``number``, and the
+    tricks follow from the points (§6: ``tricks - target`` or ``limit - tricks``)."""
+    rows, names = data["history"], data["contracts"]
+    if not isinstance(rows, list) or not isinstance(names, list) or len(rows) != len(names):
+        raise _Malformed(f"history and contracts are lists of one entry per finished deal, got "
+                         f"{excerpt(rows)} and {excerpt(names)}")
+    out = []
+    for i, (row, name) in enumerate(zip(rows, names, strict=True)):
+        contract = _enum(Contract, name, "a contract")
+        scores = tuple(_int(p, -_TRICKS, _TRICKS, "a deal's points") for p in _triple(row, "a history row"))
+        deal_dealer = (dealer - (number - 1 - i)) % _PLAYERS
+        roles = [_role(deal_dealer, s) for s in range(_PLAYERS)]
+        if contract is Contract.NO_TRICKS:
+            tricks = tuple(_BL_LIMITS[roles[s]] - scores[s] for s in range(_PLAYERS))
+        else:
+            tricks = tuple(scores[s] + _TARGETS[roles[s]] for s in range(_PLAYERS))
+        if any(not 0 <= t <= _TRICKS for t in tricks):
+            raise _bad("bad-history", f"deal {i + 1} ({contract.value}): points {list(scores)} need tricks "
+                                      f"{list(tricks)}, outside 0..16")
+        out.append(DealRecord(deal_dealer, contract, tricks, scores))  # type: ignore[arg-type]
+    return tuple(out)
+
+
+def _parse_state(engine: ThreeFiveEight, data: Json) -> tuple[State, int | None]:
+    """The state and the ``turn`` it claims (checked against the derived one by ``from_json``)."""
     try:
         if not isinstance(data, dict) or set(data) != _STATE_KEYS:
-            got = sorted(data) if isinstance(data, dict) else type(data).__name__
-            raise ValueError(f"a 3-5-8 state has the keys {sorted(_STATE_KEYS)}, got {got}")
+            got = sorted(data)[:20] if isinstance(data, dict) else type(data).__name__
+            raise _Malformed(f"a 3-5-8 state has the keys {sorted(_STATE_KEYS)}, got {excerpt(got)}")
+        _int(data["players"], _PLAYERS, _PLAYERS, "players")
         try:
             opts = Options(**engine.resolve_options(data["options"]))
         except InvalidOption as exc:
-            raise ValueError(exc.message) from None
+            raise _Malformed(exc.message) from None
         ex = data["exchange"]
         exchange = None
         if ex is not None:
             if not isinstance(ex, dict) or set(ex) != {"queue", "steps"} or not isinstance(ex["queue"], list):
-                raise ValueError(f"exchange must be null or {{queue, steps}}, got {ex!r}")
+                raise _Malformed(f"exchange must be null or {{queue, steps}}, got {excerpt(ex)}")
             exchange = Exchange(tuple(_int(s, 0, 2, "exchange queue seat") for s in ex["queue"]),
                                 tuple(_int(n, 0, _HAND, "exchange steps") for n in _triple(ex["steps"], "steps")))
-        history = []
-        if not isinstance(data["history"], list):
-            raise ValueError("history must be a list")
-        for r in data["history"]:
-            if not isinstance(r, dict) or set(r) != {"dealer", "contract", "tricks", "scores"}:
-                raise ValueError(f"a history entry is {{dealer, contract, tricks, scores}}, got {r!r}")
-            history.append(DealRecord(
-                _int(r["dealer"], 0, 2, "dealer"), Contract(r["contract"]),
-                tuple(_int(t, 0, _TRICKS, "tricks") for t in _triple(r["tricks"], "tricks")),  # type: ignore[arg-type]
-                tuple(_int(t, -_TRICKS, _TRICKS, "scores") for t in _triple(r["scores"], "scores")),  # type: ignore[arg-type]
-            ))
-        return State(
+        number = _int(data["round"], 1, _DEALS, "round")
+        dealer = _int(data["dealer"], 0, 2, "dealer")
+        turn = None if data["turn"] is None else _int(data["turn"], 0, 2, "turn")
+        state = State(
             options=opts,
-            deal=_int(data["deal"], 1, _DEALS, "deal"),
-            dealer=_int(data["dealer"], 0, 2, "dealer"),
-            phase=Phase(data["phase"]),
-            contract=None if data["contract"] is None else Contract(data["contract"]),
+            round=number,
+            dealer=dealer,
+            phase=_enum(Phase, data["phase"], "phase"),
+            contract=None if data["contract"] is None else _enum(Contract, data["contract"], "contract"),
             hands=tuple(_cards(h, "a hand") for h in _triple(data["hands"], "hands")),
             musik=_cards(data["musik"], "musik"),
             discards=_cards(data["discards"], "discards"),
@@ -808,38 +906,64 @@ def _parse_state(engine: ThreeFiveEight, data: Json) -> State:
             last_trick=_plays(data["last_trick"], "last_trick"),
             won=tuple(_cards(w, "a won pile") for w in _triple(data["won"], "won")),
             exchange=exchange,
-            history=tuple(history),
+            history=_history(data, dealer, number),
             rng=Rng.from_json(data["rng"]),
         )
-    except InvalidState:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        return state, turn
+    except _Malformed as exc:
         raise InvalidState(f"{GAME_ID}.malformed", f"malformed 3-5-8 state: {exc}") from None
+    except MALFORMED_ERRORS:
+        raise InvalidState(f"{GAME_ID}.malformed", f"malformed 3-5-8 state {excerpt(data)}") from None
 
 
-def _bad(code: str, message: str) -> InvalidState:
-    return InvalidState(f"{GAME_ID}.{code}", message)
+def _turn(engine: ThreeFiveEight, state: State) -> int | None:
+    """DESIGN 4.5: the one seat to act, or ``None`` when all three (next-round) or none act."""
+    acting = engine.to_act(state)
+    return next(iter(acting)) if len(acting) == 1 else None
+
+
+def _bad(code: str, message: str, **context: Json) -> InvalidState:
+    return InvalidState(f"{GAME_ID}.{code}", message, **context)
+
+
+def _check_shown_plays(s: State) -> None:
+    """The tricks on the table (the current one and the last) were played legally from the hands
+    the seats held then: the hand now plus the cards each seat has played since (§5). A seat
+    that showed a void cannot hold that suit now."""
+    rules = _trick_rules(s)
+    hands = [list(h) for h in s.hands]
+    shown = []
+    for trick in (s.trick, s.last_trick):
+        for seat, card in trick:
+            hands[seat].append(card)
+        shown.append((trick, [tuple(h) for h in hands]))
+    for trick, held in shown:
+        for i, (seat, card) in enumerate(trick):
+            if card not in playable(held[seat], trick[:i], rules):
+                raise _bad("bad-trick", f"seat {seat} could not play {card} to the trick "
+                                        f"{[str(c) for _, c in trick]} holding the cards it holds",
+                           seat=seat, card=str(card))
 
 
 def _check_state(s: State) -> None:
     """Meaning: 52 cards once each, sizes that fit the phase, a consistent turn and score sheet."""
     phase = s.phase
     over = phase in (Phase.DEAL_OVER, Phase.GAME_OVER)
-    # -- the score sheet (§2.6): dealers rotate, contracts once per chooser, scores follow from tricks
-    finished = s.deal if over else s.deal - 1
+    # -- the score sheet (§6): dealers rotate, contracts once per chooser, scores follow from tricks
+    finished = s.round if over else s.round - 1
     if len(s.history) != finished:
-        raise _bad("bad-history", f"deal {s.deal} in phase {phase.value!r} needs {finished} finished deal(s) "
+        raise _bad("bad-history", f"deal {s.round} in phase {phase.value!r} needs {finished} finished deal(s) "
                                   f"in history, got {len(s.history)}")
-    if phase is Phase.GAME_OVER and s.deal != _DEALS:
-        raise _bad("bad-phase", f"the game ends after deal {_DEALS}, not deal {s.deal}")
-    if phase is Phase.DEAL_OVER and s.deal == _DEALS:
+    if phase is Phase.GAME_OVER and s.round != _DEALS:
+        raise _bad("bad-phase", f"the game ends after deal {_DEALS}, not deal {s.round}")
+    if phase is Phase.DEAL_OVER and s.round == _DEALS:
         raise _bad("bad-phase", f"deal {_DEALS} is the last: its end is 'game-over', not 'deal-over'")
-    if s.options.first_dealer != "random" and (s.dealer - s.deal + 1) % 3 != s.options.first_dealer:
-        raise _bad("bad-dealer", f"first_dealer {s.options.first_dealer} makes the dealer of deal {s.deal} "
-                                 f"seat {(s.options.first_dealer + s.deal - 1) % 3}, not {s.dealer}")
+    if s.options.first_dealer != "random" and (s.dealer - s.round + 1) % 3 != s.options.first_dealer:
+        raise _bad("bad-dealer", f"first_dealer {s.options.first_dealer} makes the dealer of deal {s.round} "
+                                 f"seat {(s.options.first_dealer + s.round - 1) % 3}, not {s.dealer}")
     used: list[set[Contract]] = [set(), set(), set()]
     for i, r in enumerate(s.history):
-        want = (s.dealer - (s.deal - 1 - i)) % _PLAYERS
+        want = (s.dealer - (s.round - 1 - i)) % _PLAYERS
         if r.dealer != want:
             raise _bad("bad-history", f"deal {i + 1} was dealt by seat {want} (the dealer rotates), not {r.dealer}")
         if r.contract in used[r.chooser]:
@@ -850,7 +974,8 @@ def _check_state(s: State) -> None:
                                       f"{list(_deal_scores(r.contract, r.dealer, r.tricks))}, not {list(r.scores)}")
     # -- the contract
     if (phase is Phase.CHOOSE) != (s.contract is None):
-        raise _bad("bad-contract", f"phase {phase.value!r} with contract {s.contract and s.contract.value!r}")
+        named = f"contract {s.contract.value!r}" if s.contract else "no contract"
+        raise _bad("bad-contract", f"phase {phase.value!r} with {named}")
     if s.contract is not None and not over and s.contract in used[s.chooser]:
         raise _bad("contract-reused", f"seat {s.chooser} has already played {s.contract.value!r}")
     if over and s.contract is not s.history[-1].contract:
@@ -858,7 +983,7 @@ def _check_state(s: State) -> None:
     if over and s.history[-1].tricks != _trick_counts(s):
         raise _bad("bad-history", f"the finished deal's tricks {list(s.history[-1].tricks)} differ from the "
                                   f"won piles ({list(_trick_counts(s))} tricks)")
-    # -- conservation: 52 cards, each once (§5)
+    # -- conservation: 52 cards, each once (§9)
     revealed = _musik_revealed(s)
     cards = [c for h in s.hands for c in h] + list(s.discards) + [c for _, c in s.trick] + [c for w in s.won for c in w]
     if not revealed:
@@ -916,9 +1041,11 @@ def _check_state(s: State) -> None:
             raise _bad("bad-turn", f"the chooser (seat {c}) leads the first trick, not seat {s.leader}")
         if s.last_trick and not set(x for _, x in s.last_trick) <= {x for w in s.won for x in w}:
             raise _bad("bad-turn", "the last trick's cards are in a won pile")
-    # -- the exchange (§2.7)
+        _check_shown_plays(s)
+    # -- the exchange (§8)
     if (phase is Phase.EXCHANGE) != (s.exchange is not None):
-        raise _bad("bad-exchange", f"phase {phase.value!r} with exchange {s.exchange!r}")
+        how = "with an exchange in progress" if s.exchange else "without the exchange"
+        raise _bad("bad-exchange", f"phase {phase.value!r} {how}")
     if s.exchange is not None:
         prev = _previous_scores(s)
         order = [x for x in sorted(range(3), key=lambda x: _role(s.dealer, x)) if prev[x] > 0]

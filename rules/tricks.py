@@ -1,6 +1,6 @@
 """The trick-taking core shared by 3-5-8 and Kierki: following suit, trumps, the winner.
 
-Rules common to both (3-5-8: card-games spec §2.5; Kierki: compendium §2.2):
+Rules common to both (docs/rules/3-5-8.md §5; docs/rules/kierki.md §3):
 - a player holding a card of the led suit must play one (any: no duty to beat);
 - otherwise, where ``must_trump`` is on and there are trumps, a player holding a trump must
   play one (any: no duty to over-trump); otherwise any card;

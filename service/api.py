@@ -231,6 +231,12 @@ def session_legal_moves(session_id: str):
 
 @bp.get("/v1/sessions/<session_id>/log")
 def session_log(session_id: str):
+    """The log as JSON, or with ``?format=mat`` as a match record (games that have one)."""
+    fmt = request.args.get("format", "json")
+    if fmt == "mat":
+        return Response(sessions.log_record(store(), BINDINGS, session_id, bearer()), mimetype="text/plain")
+    if fmt != "json":
+        raise ValidationError({"format": [f"must be 'json' or 'mat', got {fmt[:20]!r}"]})
     return sessions.log(store(), BINDINGS, session_id, bearer())
 
 

@@ -27,7 +27,8 @@ class Config:
     SESSIONS_PER_MINUTE = int(os.environ.get("SESSIONS_PER_MINUTE", 30))
     REDIS_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", 2.0))
     REDIS_BACKOFF = float(os.environ.get("REDIS_BACKOFF", 5.0))
-    MAX_REPLAY_MOVES = int(os.environ.get("MAX_REPLAY_MOVES", 10_000))
+    # moves one replay may apply; at ~34 bytes a move, 5,000 fit well inside MAX_BODY_BYTES
+    MAX_REPLAY_MOVES = int(os.environ.get("MAX_REPLAY_MOVES", 5_000))
     CORS_ORIGINS = os.environ.get("CORS_ORIGINS", "")  # comma-separated origins; default none
     ACCESS_LOG = os.environ.get("ACCESS_LOG", "1") != "0"  # one JSON line per request
     EVENTS_HEARTBEAT = float(os.environ.get("EVENTS_HEARTBEAT", 15.0))  # seconds between keep-alive comments

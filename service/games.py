@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from types import MappingProxyType, ModuleType
 from typing import Any
 
@@ -19,17 +20,6 @@ from rules.base import Engine, IllegalMove, InvalidOption, RulesError, UnknownGa
 from rules.registry import ALIASES, ENGINES, canonical_id, get_engine
 from service.errors import problem_for
 from service.i18n import localize, negotiate
-from service.schemas import (
-    backgammon,
-    canasta,
-    eleven_nimmt,
-    kierki,
-    kniffel_cards,
-    mak_yek,
-    northcott,
-    take_that,
-    three_five_eight,
-)
 from service.schemas.fast import compile_validator
 
 Json = Any
@@ -186,20 +176,20 @@ def bind(module: ModuleType) -> GameBinding:
     )
 
 
-_SCHEMA_MODULES: tuple[ModuleType, ...] = (
-    eleven_nimmt,
-    kniffel_cards,
-    take_that,
-    three_five_eight,
-    kierki,
-    canasta,
-    backgammon,
-    mak_yek,
-    northcott,
-)
+def schema_module(engine: Engine) -> ModuleType:
+    """The schema module of an engine, by the one naming rule: ``rules/<name>.py`` (or the
+    package ``rules/<name>/``) pairs with ``service/schemas/<name>.py``. So adding a game is its
+    engine module, its schema module and one line in ``rules/registry.py``; an engine without
+    schemas stops the service at import, naming the module it looked for."""
+    name = type(engine).__module__.split(".")[1]
+    try:
+        return import_module(f"service.schemas.{name}")
+    except ModuleNotFoundError as exc:
+        raise ImportError(f"{engine.game_id} has no HTTP binding: write service/schemas/{name}.py") from exc
+
 
 BINDINGS: Mapping[str, GameBinding] = MappingProxyType(
-    {b.engine.game_id: b for b in map(bind, _SCHEMA_MODULES)}
+    {gid: bind(schema_module(engine)) for gid, engine in ENGINES.items()}
 )
 
 

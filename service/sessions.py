@@ -404,6 +404,16 @@ def log(store: SessionStore, bindings, session_id: str, token: str | None) -> Js
     return _about(session_id, record, new=new, moves=entries)
 
 
+def log_record(store: SessionStore, bindings, session_id: str, token: str | None) -> str:
+    """The moves so far as a match record (``.mat``), for any token of the session: a game with
+    a record format (backgammon) has no hidden information, and the record shows only the rolls
+    already made."""
+    record, _, binding, _ = _open(store, bindings, session_id, token)
+    from service import records  # records imports the binding machinery; imported late to keep this module light
+
+    return records.session_log_mat(binding, record)
+
+
 def delete(store: SessionStore, session_id: str, token: str | None) -> None:
     record = store.get(session_id)
     if seat_of(record, token) is not None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
-from enum import Enum
 from functools import lru_cache
 
 from rules.base import (
@@ -22,11 +20,29 @@ from rules.base import (
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
 from ._codes import CODES
-from ._records import RECORD_CODES
 from ._cube import LEVELS, effective_max, game_points, next_crawford
 from ._moves import generate, result_of
+from ._records import RECORD_CODES
+from ._setup import apply_setup, move_from_json, state_from_json, state_to_json, tally_report
+from ._state import (
+    GAME_ID,
+    MOVE_KINDS,
+    AcceptResignation,
+    Beaver,
+    Double,
+    Drop,
+    Move,
+    Phase,
+    Play,
+    Raccoon,
+    RejectResignation,
+    Resign,
+    Result,
+    Roll,
+    State,
+    Take,
+)
 
-GAME_ID = "backgammon"
 _MAX_MATCH = 64
 _MAX_SCORE = 9999
 
@@ -64,123 +80,6 @@ OPTIONS: Mapping[str, Option] = {
 }
 
 
-class Phase(Enum):
-    OPENING = "opening"  # each side rolls one die; both seats may send the roll
-    ROLL = "roll"  # the player on turn may double, resign or roll
-    MOVE = "move"  # dice are rolled; the player on turn plays them (or resigns)
-    OVER = "over"  # the game is over (the round, in match play)
-
-
-# --------------------------------------------------------------------------- moves
-
-
-@dataclass(frozen=True, slots=True)
-class Roll:
-    """Roll the dice (two, or one each in the opening); ``dice`` records physical dice."""
-
-    dice: tuple[int, int] | None = None
-    kind = "roll"
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """A whole turn: checker steps ``((13, 7), (7, 3))`` (bar 25, off 0), with its notation.
-
-    ``steps == ()`` is the forfeited turn when nothing can be played.
-    """
-
-    steps: tuple[tuple[int, int], ...]
-    notation: str | None = None
-    kind = "move"
-
-
-@dataclass(frozen=True, slots=True)
-class Double:
-    kind = "double"
-
-
-@dataclass(frozen=True, slots=True)
-class Take:
-    kind = "take"
-
-
-@dataclass(frozen=True, slots=True)
-class Drop:
-    kind = "drop"
-
-
-@dataclass(frozen=True, slots=True)
-class Beaver:
-    kind = "beaver"
-
-
-@dataclass(frozen=True, slots=True)
-class Raccoon:
-    kind = "raccoon"
-
-
-@dataclass(frozen=True, slots=True)
-class Resign:
-    level: str = "single"
-    kind = "resign"
-
-
-@dataclass(frozen=True, slots=True)
-class AcceptResignation:
-    kind = "accept-resignation"
-
-
-@dataclass(frozen=True, slots=True)
-class RejectResignation:
-    kind = "reject-resignation"
-
-
-Move = Roll | Play | Double | Take | Drop | Beaver | Raccoon | Resign | AcceptResignation | RejectResignation | NextRound
-_SIMPLE = {c.kind: c for c in (Double, Take, Drop, Beaver, Raccoon, AcceptResignation, RejectResignation, NextRound)}
-MOVE_KINDS = ("roll", "move", "double", "take", "drop", "beaver", "raccoon", "resign", "accept-resignation",
-              "reject-resignation", "next-round")
-
-
-# --------------------------------------------------------------------------- state
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """How a game ended: ``how`` is bear-off, drop or resign; ``level`` 1..3 (single..backgammon)."""
-
-    winner: int
-    how: str
-    level: int
-    cube: int
-    multiplier: int
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class State:
-    options: tuple[tuple[str, Json], ...]
-    sides: tuple[tuple[int, ...], tuple[int, ...]]  # per seat, 26 counts in own numbering
-    phase: Phase
-    turn: int | None  # the seat on roll (None during the opening roll)
-    dice: tuple[int, ...]
-    cube: int
-    owner: int | None
-    offered: bool  # a double is offered by ``turn``; the other seat takes or drops
-    resign: int  # 0, or the level (1..3) that ``turn`` offers to resign
-    score: tuple[int, int]
-    crawford: bool
-    post_crawford: bool
-    round: int  # the game of the match, 1-based
-    result: Result | None
-    rng: Rng
-    beavered: bool = False  # ``1 - turn`` beavered: ``turn`` (the doubler) takes, drops or raccoons the redouble
-    raccooned: bool = False  # ``turn`` raccooned the beaver: ``1 - turn`` (the beaverer) takes or drops
-
-    def opt(self, name: str) -> Json:
-        for key, value in self.options:
-            if key == name:
-                return value
-        raise KeyError(name)
 
 
 def _cube_enabled(state: State) -> bool:
@@ -331,7 +230,6 @@ class Backgammon(BaseEngine[State, Move]):
         )
         if setup is None:
             return state
-        from ._setup import apply_setup
 
         return apply_setup(self, state, setup)
 
@@ -678,7 +576,6 @@ class Backgammon(BaseEngine[State, Move]):
         return ScoreReport(tuple(rnd), state.score, tuple(breakdown), res is not None, out.winners if out else ())
 
     def score_tally(self, tally: Json) -> ScoreReport:
-        from ._setup import tally_report
 
         return tally_report(tally)
 
@@ -688,12 +585,10 @@ class Backgammon(BaseEngine[State, Move]):
     # -- JSON ----------------------------------------------------------------------
 
     def to_json(self, state: State) -> Json:
-        from ._setup import state_to_json
 
         return state_to_json(state)
 
     def from_json(self, data: Json) -> State:
-        from ._setup import state_from_json
 
         return state_from_json(self, data)
 
@@ -716,7 +611,6 @@ class Backgammon(BaseEngine[State, Move]):
         return out
 
     def move_from_json(self, data: Json) -> Move:
-        from ._setup import move_from_json
 
         return move_from_json(data)
 

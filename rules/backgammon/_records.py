@@ -336,6 +336,8 @@ def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: C
         forfeit = {"kind": "move", "steps": []}
         if following is not None and following.kind == "win" and following.seat != cell.seat:
             return  # rolled, then resigned (GNU BG writes the roll with no play)
+        if following is None and not run.legal(cell.seat, forfeit):
+            return  # the record ends between a roll and its play (a game in progress, as a session exports it)
         run.push(cell.seat, forfeit, game, cell.number, k)
         return
     run.push(cell.seat, _play_json(run, cell), game, cell.number, k)
@@ -585,16 +587,18 @@ def write_mat(engine, start: Any, moves: Sequence[Json], players: Sequence[str] 
             cells.append((seat, " Takes" if kind == "take" else " Drops"))
         totals = list(after["match"]["score"])
     games.append((score, cells, engine.to_json(state)["result"]))
-    width = max(33, len(f" {names[0]} : {max(totals)}") + 2)
     for number, (score, game_cells, result) in enumerate(games, start=1):
-        lines.append(f" Game {number}")
-        lines.append(f" {names[0]} : {score[0]}".ljust(width - 1) + f"{names[1]} : {score[1]}")
         rows: list[list[str]] = []
         for seat, text in game_cells:
             if seat == 0 or not rows or rows[-1][1] is not None:
                 rows.append([text, None] if seat == 0 else ["", text])
             else:
                 rows[-1][1] = text
+        # the right column starts where the score line puts the second name, past the longest left cell
+        width = max(33, len(f" {names[0]} : {max(totals)}") + 2,
+                    *(len(f"{i:3d}) {left}") + 2 for i, (left, _) in enumerate(rows, start=1)))
+        lines.append(f" Game {number}")
+        lines.append(f" {names[0]} : {score[0]}".ljust(width - 1) + f"{names[1]} : {score[1]}")
         for i, (left, right) in enumerate(rows, start=1):
             row = f"{i:3d}) {left}"
             lines.append((row.ljust(width) + right) if right is not None else row.rstrip())

@@ -15,7 +15,7 @@ from rules.base import IllegalMove, InvalidOption, InvalidState, Json, Rng, Rule
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, from_gnubg_side, gammon_level, gnubg_side, overlap, pips
 from ._cube import CUBE_LIMIT, LEVELS, effective_max, game_points, is_log2
-from ._engine import (
+from ._state import (
     _SIMPLE,
     GAME_ID,
     Move,

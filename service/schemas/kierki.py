@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+import copy
 
-from service.schemas.common import RngSchema, card_field, int_field, kind_field, list_field, seat_field
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from rules.kierki import ENGINE, Deal, Phase
+from service.schemas.common import RngSchema, card_field, int_field, kind_field, list_field, options_schema, seat_field
 
 GAME_ID = "kierki"
 
@@ -14,10 +17,7 @@ _MAX_STOCK = 51 - 3 * 5  # three players: 15 dealt before trumps are named
 _MAX_TRICKS = 17
 _MAX_DEALS = 15  # 7 negative + 4 trump deals + 4 loteryjkas
 _MAX_POINTS = 10_000
-_DEALS = (
-    "no-tricks", "no-hearts", "no-queens", "no-kings-jacks", "no-king-of-hearts", "no-seventh-and-last",
-    "no-last", "robber", "trumps", "loteryjka",
-)
+_CONTRACTS = tuple(d.value for d in Deal)
 _SUITS = ("C", "D", "H", "S")
 
 
@@ -25,37 +25,12 @@ def _seat(**kwargs) -> fields.Integer:
     return int_field(0, _MAX_SEAT, **kwargs)
 
 
-def _choice(*values, **kwargs) -> fields.Field:
-    if all(isinstance(v, bool) for v in values):
-        return fields.Boolean(**kwargs)
-    if all(isinstance(v, int) for v in values):
-        return fields.Integer(strict=True, validate=validate.OneOf(values), **kwargs)
-    return fields.String(validate=validate.OneOf(values), **kwargs)
-
-
-_OPTION_VALUES: dict[str, tuple] = {
-    "ruleset": ("standard", "book6"),
-    "trump_chooser": ("dealer-after-5", "left-of-dealer"),
-    "no_trump_allowed": (True, False),
-    "lottery_start_rank": (8, 7),
-    "lottery": ("one", "one-per-player"),
-    "king_of_hearts_must_drop": (True, False),
-    "early_end": (True, False),
-    "score_sign": ("penalties-negative", "penalties-positive"),
-    "three_player_trump_trick": (25, 20),
-    "book6_sixth_deal": ("last", "last-two", "3rd-and-7th", "3rd-and-8th"),
-    "book6_robber": (True, False),
-    "deal_order": ("fixed",),
-    "book6_positive": ("loteryjka", "trumps", "none"),
-}
-
-# A state carries every resolved option; a tally may give any of them.
-OptionsSchema = Schema.from_dict(
-    {name: _choice(*values, required=True) for name, values in _OPTION_VALUES.items()}, name="KierkiOptions"
-)
-TallyOptionsSchema = Schema.from_dict(
-    {name: _choice(*values) for name, values in _OPTION_VALUES.items()}, name="KierkiTallyOptions"
-)
+# A state carries every resolved option (declared once, in the engine); a tally may give any of them.
+OptionsSchema = options_schema(ENGINE.options, "KierkiOptions")
+_tally_options = {name: copy.copy(field) for name, field in OptionsSchema._declared_fields.items()}
+for _field in _tally_options.values():
+    _field.required = False
+TallyOptionsSchema = Schema.from_dict(_tally_options, name="KierkiTallyOptions")
 
 
 class TrickSchema(Schema):
@@ -73,20 +48,24 @@ class RowSchema(Schema):
 class StateSchema(Schema):
     players = int_field(3, 4, required=True)
     options = fields.Nested(OptionsSchema, required=True)
-    deal_no = int_field(0, _MAX_DEALS - 1, required=True)
-    deal = fields.String(required=True, validate=validate.OneOf(_DEALS))
+    round = int_field(1, _MAX_DEALS, required=True, metadata={"description": "the deal being played, 1-based"})
+    contract = fields.String(required=True, validate=validate.OneOf(_CONTRACTS),
+                             metadata={"description": "the contract of this deal (fixed by the deal list)"})
     dealer = _seat(required=True)
-    phase = fields.String(required=True, validate=validate.OneOf(("name-trump", "play", "lottery", "deal-over")))
+    phase = fields.String(required=True, validate=validate.OneOf([p.value for p in Phase]))
     hands = list_field(list_field(card_field(), _MAX_HAND), 4, 3, required=True)
     stock = list_field(card_field(), _MAX_STOCK, required=True)
     trump = fields.String(required=True, allow_none=True, validate=validate.OneOf((*_SUITS, "NT")))
     leader = _seat(required=True)
-    turn = _seat(required=True)
+    turn = _seat(required=True, allow_none=True,
+                 metadata={"description": "the one seat to act; null once the deal is over"})
     trick = list_field(card_field(), 3, required=True)
     tricks = list_field(fields.Nested(TrickSchema), _MAX_TRICKS, required=True)
     rows = list_field(fields.Nested(RowSchema), 4, required=True)
     finished = list_field(_seat(), 2, required=True)
-    results = list_field(list_field(int_field(-_MAX_POINTS, _MAX_POINTS), 4, 3), _MAX_DEALS, required=True)
+    history = list_field(list_field(int_field(-_MAX_POINTS, _MAX_POINTS), 4, 3), _MAX_DEALS, required=True,
+                         metadata={"description": "points of each seat in each finished deal (in the sign of "
+                                                  "score_sign)"})
     rng = fields.Nested(RngSchema, required=True)
 
 
@@ -122,14 +101,28 @@ class TallySeatSchema(Schema):
 
 
 class TallySchema(Schema):
-    """One deal of a score sheet: the cards and trick numbers each seat took (trick deals),
-    or the two seats that went out first (loteryjka)."""
+    """One deal of a score sheet: ``contract`` and ``players`` always; ``seats`` (the cards and
+    trick numbers each seat took) for every contract but the loteryjka, ``finish_order`` (the
+    two seats that went out first) for the loteryjka, and nothing else."""
 
-    deal = fields.String(required=True, validate=validate.OneOf(_DEALS))
+    contract = fields.String(required=True, validate=validate.OneOf(_CONTRACTS))
     players = int_field(3, 4, required=True)
     options = fields.Nested(TallyOptionsSchema)
-    seats = list_field(fields.Nested(TallySeatSchema), 4, 3)
-    finish_order = list_field(seat_field(), 2, 2)
+    seats = list_field(fields.Nested(TallySeatSchema), 4, 3,
+                       metadata={"description": "required unless contract is 'loteryjka' (then not allowed)"})
+    finish_order = list_field(seat_field(), 2, 2,
+                              metadata={"description": "required when contract is 'loteryjka' (else not allowed)"})
+
+    @validates_schema
+    def _one_record(self, data, **kwargs):
+        if "contract" not in data:
+            return  # the field's own error says it is missing
+        lottery = data["contract"] == "loteryjka"
+        need, other = ("finish_order", "seats") if lottery else ("seats", "finish_order")
+        if need not in data:
+            raise ValidationError(f"required for contract {data['contract']!r}", need)
+        if other in data:
+            raise ValidationError(f"not allowed for contract {data['contract']!r}", other)
 
 
 TALLY = TallySchema

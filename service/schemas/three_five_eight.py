@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, fields, validate
 
-from service.schemas.common import RngSchema, card_field, int_field, kind_field, list_field
+from rules.three_five_eight import ENGINE, Contract, Phase
+from service.schemas.common import RngSchema, card_field, int_field, kind_field, list_field, options_schema
 
 GAME_ID = "3-5-8"
 
-_CONTRACTS = ["H", "S", "D", "C", "BA", "BL"]
-_PHASES = ["choose", "exchange", "discard", "play", "deal-over", "game-over"]
+_CONTRACTS = [c.value for c in Contract]
+_PHASES = [p.value for p in Phase]
 
 
 def _contract(**kwargs) -> fields.String:
@@ -18,25 +19,6 @@ def _contract(**kwargs) -> fields.String:
 
 def _cards(max_length: int, **kwargs) -> fields.List:
     return list_field(card_field(), max_length, **kwargs)
-
-
-def _first_dealer(value) -> None:
-    if value != "random" and not (type(value) is int and 0 <= value <= 2):
-        raise ValidationError(f"must be 'random' or a seat 0-2, got {value!r}")
-
-
-class OptionsSchema(Schema):
-    must_trump = fields.Boolean(required=True)
-    exchange = fields.Boolean(required=True)
-    exchange_timing = fields.String(required=True, validate=validate.OneOf(["before-musik", "after-discard"]))
-    exchange_limit = fields.String(required=True, validate=validate.OneOf(["per-opponent", "own-points"]))
-    discard_trumps = fields.Boolean(required=True)
-    tie = fields.String(required=True, validate=validate.OneOf(["shared", "draw"]))
-    first_dealer = fields.Raw(
-        required=True,
-        validate=_first_dealer,
-        metadata={"oneOf": [{"type": "string", "enum": ["random"]}, {"type": "integer", "minimum": 0, "maximum": 2}]},
-    )
 
 
 class PlaySchema(Schema):
@@ -49,18 +31,14 @@ class ExchangeStateSchema(Schema):
     steps = list_field(int_field(0, 16), 3, min_length=3, required=True)
 
 
-class DealRecordSchema(Schema):
-    dealer = int_field(0, 2, required=True)
-    contract = _contract(required=True)
-    tricks = list_field(int_field(0, 16), 3, min_length=3, required=True)
-    scores = list_field(int_field(-16, 16), 3, min_length=3, required=True)
-
-
 class StateSchema(Schema):
-    options = fields.Nested(OptionsSchema, required=True)
-    deal = int_field(1, 18, required=True)
+    players = int_field(3, 3, required=True)
+    options = fields.Nested(options_schema(ENGINE.options, "ThreeFiveEightOptions"), required=True)
+    round = int_field(1, 18, required=True, metadata={"description": "the deal being played, 1..18"})
     dealer = int_field(0, 2, required=True)
     phase = fields.String(required=True, validate=validate.OneOf(_PHASES), metadata={"enum": _PHASES})
+    turn = int_field(0, 2, required=True, allow_none=True,
+                     metadata={"description": "the one seat to act; null when all three (next-round) or none act"})
     contract = _contract(required=True, allow_none=True)
     hands = list_field(_cards(20), 3, min_length=3, required=True)
     musik = _cards(4, required=True)
@@ -70,7 +48,10 @@ class StateSchema(Schema):
     last_trick = list_field(fields.Nested(PlaySchema), 3, required=True)
     won = list_field(_cards(48), 3, min_length=3, required=True)
     exchange = fields.Nested(ExchangeStateSchema, required=True, allow_none=True)
-    history = list_field(fields.Nested(DealRecordSchema), 18, required=True)
+    history = list_field(list_field(int_field(-16, 16), 3, min_length=3), 18, required=True,
+                         metadata={"description": "points of each seat in each finished deal"})
+    contracts = list_field(_contract(), 18, required=True,
+                           metadata={"description": "the contract of each finished deal (as history)"})
     rng = fields.Nested(RngSchema, required=True)
 
 
@@ -114,11 +95,11 @@ MOVES = {
 
 
 class TallySchema(Schema):
-    """One deal of the score sheet: the contract, who dealt (or chose), the tricks per seat."""
+    """One deal of the score sheet: the contract, who dealt (the chooser sits on his left), the
+    tricks each seat took (16 in all)."""
 
     contract = _contract(required=True)
-    dealer = int_field(0, 2)
-    chooser = int_field(0, 2)
+    dealer = int_field(0, 2, required=True)
     tricks = list_field(int_field(0, 16), 3, min_length=3, required=True)
 
 

@@ -1211,6 +1211,7 @@ def _bare(data: dict) -> dict:
 def _triggers() -> dict:
     """One real raise of every catalogued code: code -> the error."""
     from service.games import BINDINGS
+    from tests.rules.test_backgammon_records import MINI, check_mat
 
     s = position(START, START, (6, 4))
     roll = position(START, START)
@@ -1300,6 +1301,11 @@ def _triggers() -> dict:
                                                       "match_id": E.to_json(over)["match_id"]}),
         "bad-tally": lambda: E.score_tally({"winner": 0}),
         "winner-not-off": lambda: E.score_tally({**good_tally, "winner": 1}),
+        # match records (rules/backgammon/_records.py, DESIGN 4.3)
+        "bad-record": lambda: check_mat(E, "hello\n"),
+        "record-score-mismatch": lambda: check_mat(E, MINI.replace(" Ann : 0                        Bob : 1",
+                                                                   " Ann : 1                        Bob : 0")),
+        "record-result-mismatch": lambda: check_mat(E, MINI.replace("Wins 1 point", "Wins 2 points")),
     }
     return {f"backgammon.{name}": _raise(fn) for name, fn in cases.items()}
 

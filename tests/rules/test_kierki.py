@@ -1,4 +1,4 @@
-"""Kierki scenarios: the vectors of compendium-003 §2.7 (KI-V1..KI-V7), every option of §2.8,
+"""Kierki scenarios (docs/rules/kierki.md, cited as §): the vectors KI-V1..KI-V7 of the rules research, every option of §11,
 tampered states, the view, the tally and the schemas.
 
 Seats: 0 = North, 1 = East, 2 = South, 3 = West (clockwise). Positions are built as JSON and
@@ -8,10 +8,12 @@ are filled from the cards nobody holds, each won by the seat the test names.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -26,6 +28,7 @@ from rules.kierki import (
     Pass,
     Phase,
     PlayCard,
+    _allowed,
     deal_list,
     deal_total,
     full_deck,
@@ -61,47 +64,94 @@ def resolved(options: dict | None) -> Options:
     return Options(**ENGINE.resolve_options(options or {}))
 
 
-def prior_results(opts: Options, players: int, deal_no: int) -> list[list[int]]:
-    """Earlier deals, all taken by North (each line sums to its deal's total)."""
+def prior_history(opts: Options, players: int, number: int) -> list[list[int]]:
+    """The deals before deal ``number``, all taken by North (each row sums to its deal's total,
+    in the sign of score_sign)."""
     deals = deal_list(opts, players)
-    return [[deal_total(deals[k], opts, players)] + [0] * (players - 1) for k in range(deal_no)]
+    sign = 1 if opts.score_sign == "penalties-negative" else -1
+    return [[sign * deal_total(deals[k], opts, players)] + [0] * (players - 1) for k in range(number - 1)]
 
 
-def trick_position(deal: str, *, hands, dealer: int, winners=(), trick: str = "", options=None, players=4,
-                   trump: str | None = None, phase: str = "play", deal_no: int | None = None):
+def trick_position(contract: str, *, hands, dealer: int, winners=(), trick: str = "", options=None, players=4,
+                   trump: str | None = None, phase: str = "play", number: int | None = None):
     """A trick-deal position: ``hands`` (text per seat), earlier tricks won by ``winners``,
     the current ``trick`` (text, in play order from its leader)."""
     opts = resolved(options)
-    if deal_no is None:
-        deal_no = deal_list(opts, players).index(Deal(deal))
+    if number is None:
+        number = deal_list(opts, players).index(Deal(contract)) + 1
     held = [c for h in hands for c in cards(h)] + list(cards(trick))
     rest = sorted(set(full_deck(players)) - set(held), key=lambda c: (c.suit.value, c.rank))
     assert len(rest) == players * len(winners), "hands and winners do not add up"
     suit = None if trump in (None, "NT") else Suit(trump)
-    tricks, leader = [], (dealer + 1) % players
-    for k, winner in enumerate(winners):
-        seats = [(leader + i) % players for i in range(players)]
-        for perm in itertools.permutations(rest[k * players:(k + 1) * players]):
-            if trick_winner(tuple(zip(seats, perm, strict=True)), suit) == winner:
-                break
-        else:
-            raise AssertionError(f"no order of trick {k + 1} is won by seat {winner}")
-        tricks.append({"leader": leader, "cards": card_strs(perm), "winner": winner})
-        leader = winner
+    leaders = [(dealer + 1) % players, *winners]
+    leader = leaders[len(winners)]
+    rules = SimpleNamespace(options=opts, players=players, round=number, trump=suit)
+    now = [list(cards(h)) for h in hands]
+    for i, c in enumerate(cards(trick)):
+        now[(leader + i) % players].append(c)
+    past = _legal_history(rules, leaders, winners, rest, now)
+    tricks = [{"leader": leaders[k], "cards": card_strs(t), "winner": winners[k]} for k, t in enumerate(past)]
     data = {
-        "players": players, "options": opts.to_json(), "deal_no": deal_no, "deal": deal, "dealer": dealer,
+        "players": players, "options": opts.to_json(), "round": number, "contract": contract, "dealer": dealer,
         "phase": phase, "hands": [card_strs(cards(h)) for h in hands], "stock": [], "trump": trump,
-        "leader": leader, "turn": (leader + len(cards(trick))) % players, "trick": card_strs(cards(trick)),
-        "tricks": tricks, "rows": [], "finished": [], "results": prior_results(opts, players, deal_no), "rng": RNG,
+        "leader": leader, "turn": None if phase == "deal-over" else (leader + len(cards(trick))) % players,
+        "trick": card_strs(cards(trick)), "tricks": tricks, "rows": [], "finished": [],
+        "history": prior_history(opts, players, number), "rng": RNG,
     }
     return ENGINE.from_json(data)
 
 
+def _legal_history(rules, leaders, winners, pool, now) -> list[tuple]:
+    """Earlier tricks made of the ``pool`` cards, each won by its winner; the last one (which
+    from_json checks) played legally (``_allowed``: the engine's own rule) from the hands the
+    seats held then: their cards ``now`` plus what they played later."""
+    n = rules.players
+    budget = [2_000]  # a position with no legal past runs out of it instead of searching for ever
+
+    def build(k: int, pool: list, held: list) -> list[tuple] | None:
+        if k < 0:
+            return []
+        budget[0] -= 1
+        assert budget[0] > 0, "no legal order of the earlier tricks found"
+        seats = [(leaders[k] + i) % n for i in range(n)]
+
+        def fill(i: int, plays: list, pool: list):
+            budget[0] -= 1
+            assert budget[0] > 0, "no legal order of the earlier tricks found"
+            if i == n:
+                if trick_winner(tuple(plays), rules.trump) == winners[k]:
+                    yield tuple(c for _, c in plays), pool
+                return
+            seat = seats[i]
+            led = plays[0][1].suit if plays else None
+            for card in sorted(pool, key=lambda c: (c.suit is not led, -sum(x.suit is c.suit for x in pool))):
+                now_plays = [*plays, (seat, card)]
+                if winners[k] in seats[:i + 1] and trick_winner(tuple(now_plays), rules.trump) != winners[k]:
+                    continue  # the trick's winner has played and is beaten: no later card undoes that
+                if k < len(winners) - 1 or card in _allowed(rules, (*held[seat], card), plays):
+                    yield from fill(i + 1, now_plays, [c for c in pool if c != card])
+
+        for trick, rest in itertools.islice(fill(0, [], pool), 50):
+            before = [list(h) for h in held]
+            for seat, card in zip(seats, trick, strict=True):
+                before[seat].append(card)
+            earlier = build(k - 1, rest, before)
+            if earlier is not None:
+                return [*earlier, trick]
+        return None
+
+    found = build(len(winners) - 1, list(pool), now)
+    assert found is not None, "no legal order of the earlier tricks"
+    return found
+
+
 def lottery_position(*, hands: dict[int, str], rows: dict[str, tuple[int, int]], turn: int, dealer: int = W,
                      finished=(), options=None, players=4, phase: str = "lottery"):
-    """A loteryjka position: the named hands; cards neither held nor laid go round the others."""
+    """A loteryjka position: the named hands; cards neither held nor laid go round the others, at
+    most the cards dealt (13, or 17 with three players) each; what is left tops up the named hands
+    with cards that fit no row (so their legal moves stay as named), as a real deal would have."""
     opts = resolved(options)
-    deal_no = deal_list(opts, players).index(Deal.LOTERYJKA)
+    number = deal_list(opts, players).index(Deal.LOTERYJKA) + 1
     laid = {parse_card(f"{r if r <= 10 else 'JQKA'[r - 11]}{s}") for s, (lo, hi) in rows.items()
             for r in range(lo, hi + 1)}
     given = {seat: list(cards(text)) for seat, text in hands.items()}
@@ -109,14 +159,22 @@ def lottery_position(*, hands: dict[int, str], rows: dict[str, tuple[int, int]],
     rest = sorted(set(full_deck(players)) - taken, key=lambda c: (c.suit.value, c.rank))
     fillers = [s for s in range(players) if s not in given and s not in finished]
     out = {s: given.get(s, []) for s in range(players)}
-    for i, c in enumerate(rest):
-        out[fillers[i % len(fillers)]].append(c)
+    size = 52 // players
+    start = opts.lottery_start_rank
+    ends = {(suit, r) for suit, (lo, hi) in rows.items() for r in (lo - 1, hi + 1)}
+    dead = [c for c in rest if c.rank != start and (c.suit.value, int(c.rank)) not in ends]
+    live = [c for c in rest if c not in dead]
+    for i, c in enumerate(live + dead):
+        open_seats = [x for x in fillers if len(out[x]) < size] or \
+            [x for x in given if x not in finished and len(out[x]) < size and out[x] and c in dead]
+        assert open_seats, "the position holds more cards than the hands can"
+        out[open_seats[i % len(open_seats)]].append(c)
     data = {
-        "players": players, "options": opts.to_json(), "deal_no": deal_no, "deal": "loteryjka", "dealer": dealer,
+        "players": players, "options": opts.to_json(), "round": number, "contract": "loteryjka", "dealer": dealer,
         "phase": phase, "hands": [card_strs(out[s]) for s in range(players)], "stock": [], "trump": None,
         "leader": (dealer + 1) % players, "turn": turn, "trick": [], "tricks": [],
         "rows": [{"suit": s, "low": lo, "high": hi} for s, (lo, hi) in sorted(rows.items(), key=lambda r: "CDHS".index(r[0]))],
-        "finished": list(finished), "results": prior_results(opts, players, deal_no), "rng": RNG,
+        "finished": list(finished), "history": prior_history(opts, players, number), "rng": RNG,
     }
     return ENGINE.from_json(data)
 
@@ -153,14 +211,14 @@ def test_deal_totals_match_the_contract_table(early_end: bool) -> None:
     """KI-V1: per deal, summed over the 4 seats: 260, 260, 240, 240, 150, 150, 1300 in
     penalties (negative), +325 a trump deal, +1300 the loteryjka; the match sums to zero."""
     final = random_match(4, 11, {"early_end": early_end})[-1]
-    lines = [*final.results, ENGINE.scores(final).round]
+    lines = list(final.history)  # the last deal's row joins history when it ends
     assert [sum(line) for line in lines] == STANDARD_TOTALS
     assert sum(ENGINE.scores(final).totals) == 0
     assert [deal_total(d, final.options, 4) for d in deal_list(final.options, 4)] == STANDARD_TOTALS
 
 
 def test_standard_match_is_zero_sum_over_seeds_and_early_end() -> None:
-    """§2.4: -2600 in the negative deals, +1300 trump deals, +1300 loteryjka: sum 0."""
+    """§6: -2600 in the negative deals, +1300 trump deals, +1300 loteryjka: sum 0."""
     for seed in range(3):
         final = random_match(4, seed, {"trump_chooser": "left-of-dealer", "king_of_hearts_must_drop": True})[-1]
         report = ENGINE.scores(final)
@@ -176,7 +234,7 @@ ROBBER_LAST_TRICK = dict(hands=["3H", "QS", "KH", "JD"], dealer=W, winners=[N] *
 
 
 def test_robber_takes_every_penalty_at_once() -> None:
-    """KI-V2 (§2.7-2, standard rozbójnik): North won tricks 1-12; the 13th trick
+    """KI-V2 (§4, standard rozbójnik): North won tricks 1-12; the 13th trick
 
               N: 3H (leads)
         W: JD           E: QS
@@ -197,7 +255,7 @@ def test_robber_takes_every_penalty_at_once() -> None:
 
 
 def test_robber_with_the_book_last_trick_costs_480() -> None:
-    """KI-V2 (§2.7-2, book6 with rozbójnik, the last trick 150): the same 13th trick
+    """KI-V2 (§4, book6 with rozbójnik, the last trick 150): the same 13th trick
 
               N: 3H (leads)
         W: JD           E: QS
@@ -220,14 +278,14 @@ def tally_of(deal: str, winners: list[int], players: int = 4, options=None) -> d
     for k, w in enumerate(winners):
         seats[w]["cards"] += card_strs(pack[k * players:(k + 1) * players])
         seats[w]["tricks"].append(k + 1)
-    out = {"deal": deal, "players": players, "seats": seats}
+    out = {"contract": deal, "players": players, "seats": seats}
     if options:
         out["options"] = options
     return out
 
 
 def test_seventh_and_last_trick_by_one_player_cost_150() -> None:
-    """KI-V3 (§2.7-3, deal 6 standard), tricks won:
+    """KI-V3 (§4, deal 6 standard), tricks won:
 
         trick  1-6  7  8-11  12  13
         seat   N    S  E     W   S     -> South 75 + 75 = 150; West's 12th costs nothing."""
@@ -238,7 +296,7 @@ def test_seventh_and_last_trick_by_one_player_cost_150() -> None:
 
 
 def test_seventh_and_last_trick_by_two_players_cost_75_each() -> None:
-    """KI-V3 (§2.7-3), tricks won:
+    """KI-V3 (§4), tricks won:
 
         trick  1-6  7  8-11  12  13
         seat   S    N  S     W   E     -> North 75, East 75, West (12th) 0."""
@@ -248,7 +306,7 @@ def test_seventh_and_last_trick_by_two_players_cost_75_each() -> None:
 
 
 def test_seventh_and_last_trick_scored_in_play() -> None:
-    """KI-V3 (§2.7-3) in play: South won trick 7, East trick 12; East leads the 13th
+    """KI-V3 (§4) in play: South won trick 7, East trick 12; East leads the 13th
 
               N: 4C
         W: 3C           E: 5C (leads)
@@ -265,7 +323,7 @@ def test_seventh_and_last_trick_scored_in_play() -> None:
 
 
 def test_hearts_may_not_be_led_while_holding_another_suit() -> None:
-    """KI-V4 (§2.7-4, deal 2 "no hearts"): South to lead.
+    """KI-V4 (§3.3, deal 2 "no hearts"): South to lead.
 
         S: AH 5H 3C   -> only 3C; leading AH is kierki.lead-forbidden."""
     state = trick_position("no-hearts", hands=["2S 3S 4S", "5S 6S 7S", "AH 5H 3C", "8S 9S 10S"],
@@ -276,7 +334,7 @@ def test_hearts_may_not_be_led_while_holding_another_suit() -> None:
 
 
 def test_any_heart_may_be_led_with_only_hearts() -> None:
-    """KI-V4 (§2.7-4): South to lead, holding only hearts.
+    """KI-V4 (§3.3): South to lead, holding only hearts.
 
         S: AH 5H 3H   -> every heart is a legal lead."""
     state = trick_position("no-hearts", hands=["2S 3S 4S", "5S 6S 7S", "AH 5H 3H", "8S 9S 10S"],
@@ -288,7 +346,7 @@ def test_any_heart_may_be_led_with_only_hearts() -> None:
     ("no-king-of-hearts", True), ("robber", True), ("no-queens", False), ("no-tricks", False),
 ])
 def test_hearts_lead_restriction_only_in_hearts_deals(deal: str, restricted: bool) -> None:
-    """§2.2: the lead restriction holds in deals 2, 5 and 7 only.  South leads from  AH 5H 3C
+    """§3.3: the lead restriction holds in deals 2, 5 and 7 only.  South leads from  AH 5H 3C
     (KH and two queens still out, so no deal is over)."""
     state = trick_position(deal, hands=["2S 3S QS", "5S 6S KH", "AH 5H 3C", "8S 9S QH"],
                            dealer=E, winners=[S] * 10)
@@ -296,7 +354,7 @@ def test_hearts_lead_restriction_only_in_hearts_deals(deal: str, restricted: boo
 
 
 def test_must_follow_the_suit_led() -> None:
-    """KI-V5 (§2.7-5, deal 2): spades led; West to play.
+    """KI-V5 (§3.1, deal 2): spades led; West to play.
 
               N: 5S (led)
         W: ?  [2S AH]   E: 9S
@@ -309,7 +367,7 @@ def test_must_follow_the_suit_led() -> None:
 
 
 def test_void_player_may_play_a_heart_even_in_the_hearts_deal() -> None:
-    """KI-V5 (§2.7-5, deal 2): spades led; West has no spade.
+    """KI-V5 (§3.1, deal 2): spades led; West has no spade.
 
               N: 5S (led)
         W: ?  [2D AH]   E: 9S
@@ -331,7 +389,7 @@ def test_card_not_in_hand_is_refused() -> None:
 
 
 def test_discarding_a_low_trump_wins_the_trick() -> None:
-    """KI-V6 (§2.7-6, diamonds trumps): clubs led, East has no club.
+    """KI-V6 (§5, diamonds trumps): clubs led, East has no club.
 
               N: 5C (led)
         W: 4C           E: ? [2D 9H]  -> both legal (no duty to trump); East plays 2D
@@ -346,7 +404,7 @@ def test_discarding_a_low_trump_wins_the_trick() -> None:
 
 
 def test_higher_trump_overtakes() -> None:
-    """KI-V6 (§2.7-6): ... unless a higher diamond follows.
+    """KI-V6 (§5): ... unless a higher diamond follows.
 
               N: 5C (led)
         W: 3D           E: 2D
@@ -378,8 +436,9 @@ def test_dealer_names_trumps_after_five_cards() -> None:
     assert [len(h) for h in state.hands] == [5] * 4 and len(state.stock) == 32
     view = ENGINE.view(state, state.dealer)
     assert view["hands"][state.dealer] == card_strs(state.hands[state.dealer])
-    assert view["stock"] == 32
-    assert [h for seat, h in enumerate(view["hands"]) if seat != state.dealer] == [5, 5, 5]
+    assert view["stock"] is None and view["stock_size"] == 32
+    assert [h for seat, h in enumerate(view["hands"]) if seat != state.dealer] == [None] * 3
+    assert view["hand_sizes"] == [5] * 4
     assert [m.suit.value for m in ENGINE.legal_moves(state, state.dealer)] == ["C", "D", "H", "S"]
     first_five = state.hands
     after = ENGINE.apply(state, state.dealer, NameTrump(Suit.HEARTS))
@@ -400,18 +459,18 @@ def test_left_of_dealer_names_trumps_and_leads() -> None:
 
 
 def test_each_player_names_trumps_once_over_the_trump_deals() -> None:
-    """§2.4: over the 4 trump deals the deal passes left, so each player names once."""
+    """§5: over the 4 trump deals the deal passes left, so each player names once."""
     namers = []
     state = ENGINE.new(4, 8)
     for _ in range(4):
-        state = advance(state, lambda s: s.phase is Phase.NAME_TRUMP and s.deal_no >= 7 + len(namers))
+        state = advance(state, lambda s: s.phase is Phase.NAME_TRUMP and s.round >= 8 + len(namers))
         namers.append(min(ENGINE.to_act(state)))
         state = ENGINE.apply(state, namers[-1], NameTrump(Suit.CLUBS))
     assert sorted(namers) == [0, 1, 2, 3]
 
 
 def test_no_trump_is_refused_unless_allowed() -> None:
-    """§2.4: only a suit may be named; option no_trump_allowed admits 'NT' (highest of the led suit wins)."""
+    """§5: only a suit may be named; option no_trump_allowed admits 'NT' (highest of the led suit wins)."""
     state = advance(ENGINE.new(4, 3), lambda s: s.phase is Phase.NAME_TRUMP)
     assert code_of(state, state.dealer, NameTrump(None)) == "kierki.no-trump-not-allowed"
     assert code_of(state, state.dealer, play(card_strs(state.hands[state.dealer])[0])) == "kierki.must-name-trump"
@@ -426,7 +485,7 @@ def test_no_trump_is_refused_unless_allowed() -> None:
 
 
 def test_lottery_start_passes_left_when_the_leader_has_no_eight() -> None:
-    """KI-V7 (§2.7-7, loteryjka, book): empty table; North (left of dealer West) holds no 8
+    """KI-V7 (§5, loteryjka, book): empty table; North (left of dealer West) holds no 8
     -> North may only pass; East, holding 8C 8D, must lay one of them (no pass)."""
     north = "2C 3C 4C 5C 6C 7C 9C 10C JC QC KC AC 2D"
     state = lottery_position(hands={N: north, E: "8C 8D 2H 3H 4H 5H 6H 7H 9H 10H JH QH KH"}, rows={}, turn=N)
@@ -439,7 +498,7 @@ def test_lottery_start_passes_left_when_the_leader_has_no_eight() -> None:
 
 
 def test_lottery_player_who_can_play_must_play() -> None:
-    """KI-V7 (§2.7-7): on the table   S: 8   (no other row)
+    """KI-V7 (§5): on the table   S: 8   (no other row)
 
         South: 7S 9S 2C 3C   -> must play 7S or 9S; passing is kierki.must-play."""
     state = lottery_position(hands={S: "7S 9S 2C 3C"}, rows={"S": (8, 8)}, turn=S)
@@ -451,7 +510,7 @@ def test_lottery_player_who_can_play_must_play() -> None:
 
 
 def test_lottery_ends_when_the_second_player_is_out() -> None:
-    """§2.4: first out +800, second out +500; the deal ends then (others keep their cards).
+    """§5: first out +800, second out +500; the deal ends then (others keep their cards).
     Rows  C 3-A  D 2-A ; North has out already; East holds  2C , South  KH ."""
     rows = {"C": (3, 14), "D": (2, 14), "H": (2, 12), "S": (2, 14)}
     state = lottery_position(hands={N: "", E: "2C", S: "KH", W: "AH"}, rows=rows, turn=E, finished=[N])
@@ -464,8 +523,8 @@ def test_lottery_ends_when_the_second_player_is_out() -> None:
 
 
 def test_lottery_skips_players_who_are_out() -> None:
-    """West passes; North is out, so East is next."""
-    rows = {"C": (8, 8)}
+    """West passes; North is out (the 13 clubs on the table), so East is next."""
+    rows = {"C": (2, 14)}
     state = lottery_position(hands={N: "", W: "2D 3D"}, rows=rows, turn=W, finished=[N])
     after = ENGINE.apply(state, W, Pass())
     assert after.turn == E
@@ -478,11 +537,11 @@ def test_lottery_start_rank_seven() -> None:
 
 
 def test_four_lotteries_at_200_and_125() -> None:
-    """§2.4 variant: one loteryjka per player at +200 and +125 (4 x 325 = 1300)."""
+    """§5 variant: one loteryjka per player at +200 and +125 (4 x 325 = 1300)."""
     opts = resolved({"lottery": "one-per-player"})
     assert deal_list(opts, 4)[-4:] == (Deal.LOTERYJKA,) * 4
     assert deal_total(Deal.LOTERYJKA, opts, 4) == 325
-    report = ENGINE.score_tally({"deal": "loteryjka", "players": 4, "finish_order": [2, 0],
+    report = ENGINE.score_tally({"contract": "loteryjka", "players": 4, "finish_order": [2, 0],
                                  "options": {"lottery": "one-per-player"}})
     assert report.round == (125, 0, 200, 0)
 
@@ -507,18 +566,19 @@ def test_king_of_hearts_may_be_kept_when_the_rule_is_off() -> None:
 
 
 def test_king_of_hearts_need_not_drop_on_a_heart_lead() -> None:
-    """KI-4 on: a heart is led; East follows with any heart (he can follow suit)."""
-    state = trick_position("no-king-of-hearts", hands=["KD", "KH 2H", "JD 2D", "QD 3D"], trick="5H",
+    """KI-4 on: North, holding only hearts, leads one; East follows with any heart (he can follow suit)."""
+    state = trick_position("no-king-of-hearts", hands=["6H", "KH 2H", "JD 2D", "QD 3D"], trick="5H",
                            dealer=W, winners=[N] * 11, options={"king_of_hearts_must_drop": True})
     assert legal(state, E) == {"2H", "KH"}
 
 
 @pytest.mark.parametrize("early_end", [True, False])
 def test_deal_stops_once_no_penalty_is_left(early_end: bool) -> None:
-    """§2.2 early_end: K♥ deal, trick 3:  N 2C  E KH (void)  S 3C  W 4C  -> West takes KH and the
-    deal is over (remaining cards stay in the hands); with early_end off play goes on."""
+    """§4 early_end: K♥ deal, trick 3:  N 2C  E KH (void)  S 3C  W 4C  -> West takes KH and the
+    deal is over (remaining cards stay in the hands); with early_end off play goes on. (North,
+    holding clubs, led no heart in tricks 1-2: those were diamonds and spades.)"""
     hands = ["2C 5C 6C 7C 8C 9C 10C JC QC KC AC", "KH 2D 3D 4D 5D 6D 7D 8D 9D 10D JD",
-             "3C 2S 3S 4S 5S 6S 7S 8S 9S 10S JS", "4C QD KD AD QS KS AS 2H 3H 4H 5H"]
+             "3C 2S 3S 4S 5S 6S 7S 8S 9S QH AH", "4C 2H 3H 4H 5H 6H 7H 8H 9H 10H JH"]
     state = trick_position("no-king-of-hearts", hands=hands, dealer=W, winners=[N, N],
                            options={"early_end": early_end})
     for seat, card in [(N, "2C"), (E, "KH"), (S, "3C"), (W, "4C")]:
@@ -530,14 +590,14 @@ def test_deal_stops_once_no_penalty_is_left(early_end: bool) -> None:
 
 
 def test_book_third_and_seventh_deal_stops_after_the_seventh_trick() -> None:
-    """§2.2 early_end with book6_sixth_deal 3rd-and-7th: once trick 7 is taken nothing is left."""
+    """§4 early_end with book6_sixth_deal 3rd-and-7th: once trick 7 is taken nothing is left."""
     opts = {"ruleset": "book6", "book6_sixth_deal": "3rd-and-7th"}
-    end = advance(ENGINE.new(4, 1, opts), lambda s: s.deal_no == 5 and s.phase is Phase.DEAL_OVER)
+    end = advance(ENGINE.new(4, 1, opts), lambda s: s.round == 6 and s.phase is Phase.DEAL_OVER)
     assert len(end.tricks) == 7 and sum(ENGINE.scores(end).round) == -150
 
 
 def test_no_tricks_deal_is_played_out() -> None:
-    """§2.2: 'no tricks' is never cut short: all 13 tricks are played."""
+    """§4: 'no tricks' is never cut short: all 13 tricks are played."""
     end = advance(ENGINE.new(4, 2), lambda s: s.phase is Phase.DEAL_OVER)
     assert len(end.tricks) == 13 and all(not h for h in end.hands)
 
@@ -561,7 +621,7 @@ def test_book6_deal_lists() -> None:
     ("last", {13: 150}), ("last-two", {12: 75, 13: 75}), ("3rd-and-7th", {3: 75, 7: 75}), ("3rd-and-8th", {3: 75, 8: 75}),
 ])
 def test_book_sixth_deal_variants(variant: str, tricks: dict[int, int]) -> None:
-    """§2.3 6': the book's penalised tricks; North takes them all (total 150)."""
+    """§4 (no-last): the book's penalised tricks; North takes them all (total 150)."""
     winners = [N if k + 1 in tricks else E for k in range(13)]
     report = ENGINE.score_tally(tally_of("no-last", winners, options={"ruleset": "book6", "book6_sixth_deal": variant}))
     assert report.breakdown[N]["items"] == {f"trick-{k}": -v for k, v in tricks.items()}
@@ -569,14 +629,14 @@ def test_book_sixth_deal_variants(variant: str, tricks: dict[int, int]) -> None:
 
 
 def test_book6_with_loteryjka_is_zero_sum() -> None:
-    """§2.4: the book's 6-deal game (1300) is balanced by one positive round."""
+    """§6: the book's 6-deal game (1300) is balanced by one positive round."""
     final = random_match(4, 4, {"ruleset": "book6"})[-1]
     assert sum(ENGINE.scores(final).totals) == 0
-    assert len(final.results) == 6
+    assert len(final.history) == 7 and final.history[-1] == ENGINE.scores(final).round
 
 
 def test_three_players_drop_the_two_of_clubs() -> None:
-    """§2.6: 51 cards without 2C, 17 each."""
+    """§2: 51 cards without 2C, 17 each."""
     state = ENGINE.new(3, 1)
     assert [len(h) for h in state.hands] == [17] * 3
     assert parse_card("2C") not in [c for h in state.hands for c in h]
@@ -584,16 +644,16 @@ def test_three_players_drop_the_two_of_clubs() -> None:
 
 
 def test_three_player_totals_and_zero_sum() -> None:
-    """§2.6: 255 (17 x 15), 260, 240, 240, 140, 140, 1275; three trump deals of 17 x 25;
+    """§4: 255 (17 x 15), 260, 240, 240, 140, 140, 1275; three trump deals of 17 x 25;
     loteryjka 790 + 485; the match sums to zero with the book values."""
     final = random_match(3, 6)[-1]
-    lines = [*final.results, ENGINE.scores(final).round]
+    lines = list(final.history)  # the last deal's row joins history when it ends
     assert [sum(line) for line in lines] == [-255, -260, -240, -240, -140, -140, -1275, 425, 425, 425, 1275]
     assert sum(ENGINE.scores(final).totals) == 0
 
 
 def test_three_player_summary_trump_value_does_not_balance() -> None:
-    """§2.6: +20 a trump trick with 3 players (option) gives 3 x 17 x 20 = 1020, not 1275."""
+    """§5: +20 a trump trick with 3 players (option) gives 3 x 17 x 20 = 1020, not 1275."""
     opts = resolved({"three_player_trump_trick": 20})
     assert deal_total(Deal.TRUMPS, opts, 3) == 340
     assert sum(deal_total(d, opts, 3) for d in deal_list(opts, 3)) == 1020 - 1275
@@ -612,7 +672,7 @@ def test_penalties_positive_sign_negates_and_lowest_wins() -> None:
 
 
 def test_option_defaults_are_the_spec_rulings() -> None:
-    """§2.8 and §6: standard, trumps named by the dealer after 5 cards, loteryjka from the 8 at
+    """§6 and §11: standard, trumps named by the dealer after 5 cards, loteryjka from the 8 at
     800/500, K♥ need not drop, early end allowed, penalties negative, fixed deal order."""
     defaults = {name: opt.default for name, opt in ENGINE.options.items()}
     assert defaults == {
@@ -638,8 +698,9 @@ def test_bad_options_are_refused(options: dict, code: str) -> None:
 
 def test_players_three_or_four() -> None:
     for players in (2, 5):
-        with pytest.raises(InvalidOption):
+        with pytest.raises(InvalidOption) as err:
             ENGINE.new(players, 1)
+        assert err.value.code == "options.players"
 
 
 # --------------------------------------------------------------------------- rounds and turns
@@ -651,8 +712,8 @@ def test_next_round_only_after_the_deal_and_by_anyone() -> None:
     assert ENGINE.scores(state).final
     assert code_of(state, 1, play("2C")) == "kierki.deal-over"
     after = ENGINE.apply(state, 2, NextRound())
-    assert after.deal_no == 1 and after.dealer == (state.dealer + 1) % 4
-    assert after.results == (ENGINE.scores(state).round,)
+    assert after.round == 2 and after.dealer == (state.dealer + 1) % 4
+    assert after.history == (ENGINE.scores(state).round,)
     seat = min(ENGINE.to_act(after))
     assert code_of(after, seat, NextRound()) == "kierki.deal-not-over"
     assert code_of(after, seat, Pass()) == "kierki.pass-not-allowed"
@@ -667,8 +728,9 @@ def test_wrong_seat_and_game_over() -> None:
     assert err.value.code == "kierki.not-your-turn"
     final = random_match(4, 1)[-1]
     assert ENGINE.to_act(final) == frozenset() and ENGINE.outcome(final) is not None
-    with pytest.raises(GameOver):
+    with pytest.raises(GameOver) as err:
         ENGINE.check(final, 0, NextRound())
+    assert err.value.code == "kierki.game-over"
 
 
 def test_setup_is_unsupported() -> None:
@@ -681,8 +743,8 @@ def test_scores_mid_deal_are_running() -> None:
     state = advance(ENGINE.new(4, 2), lambda s: len(s.tricks) == 3)
     report = ENGINE.scores(state)
     assert not report.final and report.winners == ()
-    assert sum(report.round) == -60 and report.breakdown[0]["deal"] == "no-tricks"
-    assert report.totals == report.round and report.breakdown[0]["deals"] == [report.round[0]]
+    assert sum(report.round) == -60 and report.breakdown[0]["contract"] == "no-tricks"
+    assert report.totals == report.round and report.breakdown[0]["history"] == []
 
 
 def test_trick_event_names_the_winner() -> None:
@@ -730,16 +792,16 @@ def test_from_json_rejects_a_wrong_trick_winner() -> None:
     assert tampered_code(winner) == "kierki.bad-trick"
 
 
-def test_from_json_rejects_results_that_do_not_add_up() -> None:
-    data = ENGINE.to_json(advance(ENGINE.new(4, 21), lambda s: s.deal_no == 1))
-    data["results"][0][0] += 20
+def test_from_json_rejects_history_rows_that_do_not_add_up() -> None:
+    data = ENGINE.to_json(advance(ENGINE.new(4, 21), lambda s: s.round == 2))
+    data["history"][0][0] += 20
     with pytest.raises(InvalidState) as err:
         ENGINE.from_json(data)
-    assert err.value.code == "kierki.results"
+    assert err.value.code == "kierki.history"
 
 
 @pytest.mark.parametrize(("mutate", "code"), [
-    (lambda d: d.__setitem__("deal", "robber"), "kierki.wrong-deal"),
+    (lambda d: d.__setitem__("contract", "robber"), "kierki.wrong-contract"),
     (lambda d: d.__setitem__("trump", "H"), "kierki.wrong-phase"),
     (lambda d: d.__setitem__("trump", "NT"), "kierki.wrong-trump"),
     (lambda d: d.__setitem__("phase", "lottery"), "kierki.wrong-phase"),
@@ -770,9 +832,10 @@ def test_view_hides_other_hands_and_the_stock() -> None:
     state = advance(ENGINE.new(4, 3), lambda s: s.phase is Phase.NAME_TRUMP)
     for viewer in (None, 0, 1, 2, 3):
         view = ENGINE.view(state, viewer)
-        assert "rng" not in view and view["stock"] == 32
+        assert "rng" not in view and view["stock"] is None and view["stock_size"] == 32
+        assert view["hand_sizes"] == [5] * 4
         for seat, hand in enumerate(view["hands"]):
-            assert hand == (card_strs(state.hands[seat]) if seat == viewer else 5)
+            assert hand == (card_strs(state.hands[seat]) if seat == viewer else None)
         text = json.dumps(view)
         assert not any(f'"{c}"' in text for c in card_strs(state.stock))
 
@@ -780,7 +843,7 @@ def test_view_hides_other_hands_and_the_stock() -> None:
 def test_view_shows_tricks_taken() -> None:
     state = advance(ENGINE.new(4, 3), lambda s: len(s.tricks) == 2)
     view = ENGINE.view(state, None)
-    assert view["tricks"] == ENGINE.to_json(state)["tricks"] and all(isinstance(h, int) for h in view["hands"])
+    assert view["tricks"] == ENGINE.to_json(state)["tricks"] and view["hands"] == [None] * 4
 
 
 # --------------------------------------------------------------------------- tally
@@ -791,9 +854,9 @@ def test_tally_robber_vector() -> None:
     pack = [c for c in full_deck(4) if str(c) not in ("3H", "QS", "KH", "JD")]
     seats = [{"cards": card_strs(pack), "tricks": list(range(1, 13))}, {"cards": [], "tricks": []},
              {"cards": ["3H", "QS", "KH", "JD"], "tricks": [13]}, {"cards": [], "tricks": []}]
-    report = ENGINE.score_tally({"deal": "robber", "players": 4, "seats": seats})
+    report = ENGINE.score_tally({"contract": "robber", "players": 4, "seats": seats})
     assert report.round[S] == -405 and sum(report.round) == -1300 and report.final
-    positive = ENGINE.score_tally({"deal": "robber", "players": 4, "seats": seats,
+    positive = ENGINE.score_tally({"contract": "robber", "players": 4, "seats": seats,
                                    "options": {"score_sign": "penalties-positive"}})
     assert positive.round[S] == 405
 
@@ -801,42 +864,64 @@ def test_tally_robber_vector() -> None:
 def test_tally_early_ended_deal() -> None:
     """A K♥ deal that stopped after trick 1 (KH in it) scores; one without KH is unfinished."""
     seats = [{"cards": ["KH", "2C", "3C", "4C"], "tricks": [1]}] + [{"cards": [], "tricks": []}] * 3
-    assert ENGINE.score_tally({"deal": "no-king-of-hearts", "players": 4, "seats": seats}).round == (-150, 0, 0, 0)
+    assert ENGINE.score_tally({"contract": "no-king-of-hearts", "players": 4, "seats": seats}).round == (-150, 0, 0, 0)
     seats[0] = {"cards": ["AH", "2C", "3C", "4C"], "tricks": [1]}
     with pytest.raises(InvalidState) as err:
-        ENGINE.score_tally({"deal": "no-king-of-hearts", "players": 4, "seats": seats})
+        ENGINE.score_tally({"contract": "no-king-of-hearts", "players": 4, "seats": seats})
     assert err.value.code == "kierki.deal-unfinished"
 
 
-@pytest.mark.parametrize(("tally", "code"), [
-    ({"deal": "no-hearts"}, "kierki.bad-tally"),
-    ({"deal": "nope", "players": 4}, "kierki.bad-tally"),
-    ({"deal": "loteryjka", "players": 4, "finish_order": [1, 1]}, "kierki.bad-tally"),
-    ({"deal": "no-hearts", "players": 4, "options": {"ruleset": "x"}, "seats": []}, "kierki.bad-tally"),
-    ({"deal": "no-hearts", "players": 4, "seats": [{"cards": ["2C"], "tricks": [1]}] * 4}, "kierki.cards-per-trick"),
-    ({"deal": "no-hearts", "players": 4,
+TALLY_CASES = [
+    ({"contract": "no-hearts"}, "kierki.bad-tally"),
+    ({"contract": "nope", "players": 4}, "kierki.bad-tally"),
+    ({"contract": "loteryjka", "players": 4, "finish_order": [1, 1]}, "kierki.bad-tally"),
+    ({"contract": "no-hearts", "players": 4, "options": {"ruleset": "x"}, "seats": []}, "kierki.bad-tally"),
+    ({"contract": "no-hearts", "players": 4, "seats": [{"cards": ["2C"], "tricks": [1]}] * 4}, "kierki.cards-per-trick"),
+    ({"contract": "no-hearts", "players": 4,
       "seats": [{"cards": ["2C", "3C", "4C", "5C"], "tricks": [1]}] * 4}, "kierki.card-conservation"),
-    ({"deal": "no-hearts", "players": 3,
+    ({"contract": "no-hearts", "players": 3,
       "seats": [{"cards": ["2C", "3C", "4C"], "tricks": [1]}] + [{"cards": [], "tricks": []}] * 2},
      "kierki.card-conservation"),
-    ({"deal": "no-hearts", "players": 4,
+    ({"contract": "no-hearts", "players": 4,
       "seats": [{"cards": ["2C", "3C", "4C", "5C"], "tricks": [2]}] + [{"cards": [], "tricks": []}] * 3},
      "kierki.trick-numbers"),
-])
+]
+
+
+@pytest.mark.parametrize(("tally", "code"), TALLY_CASES)
 def test_tally_rejects_impossible_sheets(tally: dict, code: str) -> None:
     with pytest.raises(InvalidState) as err:
         ENGINE.score_tally(tally)
     assert err.value.code == code
+    assert "KeyError" not in err.value.message and "None" not in err.value.message
+
+
+@pytest.mark.parametrize(("tally", "field"), [
+    ({"contract": "no-hearts", "players": 4}, "seats"),                                  # seats required
+    ({"contract": "loteryjka", "players": 4}, "finish_order"),                           # finish_order required
+    ({"contract": "loteryjka", "players": 4, "finish_order": [0, 1], "seats": []}, "seats"),
+    ({"contract": "no-hearts", "players": 4, "finish_order": [0, 1],
+      "seats": [{"cards": [], "tricks": []}] * 4}, "finish_order"),
+    ({"players": 4, "seats": []}, "contract"),
+    ({"contract": "no-hearts", "seats": []}, "players"),
+])
+def test_tally_schema_states_what_the_engine_needs(tally: dict, field: str) -> None:
+    """Issue 9: the schema refuses exactly the tallies the engine refuses for a missing field
+    (``seats`` for trick contracts, ``finish_order`` for the loteryjka), naming the field."""
+    assert field in TallySchema().validate(tally)
+    with pytest.raises(InvalidState) as err:
+        ENGINE.score_tally(tally)
+    assert err.value.code == "kierki.bad-tally" and "KeyError" not in err.value.message
 
 
 def test_tally_full_deal_matches_play() -> None:
     """The tally of a played deal gives the engine's own figures."""
-    state = advance(ENGINE.new(4, 14), lambda s: s.phase is Phase.DEAL_OVER and s.deal_no == 3)
+    state = advance(ENGINE.new(4, 14), lambda s: s.phase is Phase.DEAL_OVER and s.round == 4)
     seats = [{"cards": [], "tricks": []} for _ in range(4)]
     for k, t in enumerate(state.tricks, 1):
         seats[t.winner]["cards"] += card_strs(t.cards)
         seats[t.winner]["tricks"].append(k)
-    tally = {"deal": "no-kings-jacks", "players": 4, "seats": seats}
+    tally = {"contract": "no-kings-jacks", "players": 4, "seats": seats}
     assert TallySchema().validate(tally) == {}
     assert ENGINE.score_tally(tally).round == ENGINE.scores(state).round
 
@@ -862,7 +947,7 @@ def test_schemas_validate_states_and_moves_of_playouts(players: int) -> None:
 @pytest.mark.parametrize("case", POSITIONS["tricks"], ids=[c["name"] for c in POSITIONS["tricks"]])
 def test_trick_positions_from_data(case: dict) -> None:
     """tests/rules/data/kierki/positions.json: trick positions and their legal moves."""
-    state = trick_position(case["deal"], hands=case["hands"], dealer=case["dealer"], winners=case["winners"],
+    state = trick_position(case["contract"], hands=case["hands"], dealer=case["dealer"], winners=case["winners"],
                            trick=case["trick"], options=case.get("options"), players=case.get("players", 4),
                            trump=case.get("trump"))
     assert state.turn == case["seat"]
@@ -888,7 +973,7 @@ def first_trick_tally(deal: str, taken: str, players: int = 4, options=None) -> 
     rest = [c for c in card_strs(full_deck(players)) if c not in mine]
     seats = [{"cards": mine, "tricks": [1]}, {"cards": rest, "tricks": list(range(2, 52 // players + 1))}]
     seats += [{"cards": [], "tricks": []} for _ in range(players - 2)]
-    out = {"deal": deal, "players": players, "seats": seats}
+    out = {"contract": deal, "players": players, "seats": seats}
     if options:
         out["options"] = options
     return out
@@ -904,7 +989,7 @@ def first_trick_tally(deal: str, taken: str, players: int = 4, options=None) -> 
                 "trick-7": 0, "trick-13": 0}),
 ])
 def test_penalty_values_per_card_in_each_negative_deal(deal: str, items: dict) -> None:
-    """§2.3 penalty table (4 players): North's one trick  3H QS KH JD  costs 20 a trick, 20 a heart,
+    """§4 penalty table (4 players): North's one trick  3H QS KH JD  costs 20 a trick, 20 a heart,
     60 a queen, 30 a K or J (not a Q), 150 for KH; the 7th and 13th tricks went to East."""
     report = ENGINE.score_tally(first_trick_tally(deal, "3H QS KH JD"))
     assert report.breakdown[N]["items"] == items
@@ -921,7 +1006,7 @@ def test_penalty_values_per_card_in_each_negative_deal(deal: str, items: dict) -
     ("no-seventh-and-last", {"trick-7": 0, "trick-17": 0}, -140),
 ])
 def test_three_player_penalty_values(deal: str, north: dict, total: int) -> None:
-    """§2.6 (3 players, 17 tricks): North's trick 1  3H QS JD  costs 15 a trick, 20 a heart, 60 a queen,
+    """§4 (3 players, 17 tricks): North's trick 1  3H QS JD  costs 15 a trick, 20 a heart, 60 a queen,
     30 a K/J; East's tricks carry 140 for KH and 70 + 70 for the 7th and 17th tricks."""
     report = ENGINE.score_tally(first_trick_tally(deal, "3H QS JD", players=3))
     assert report.breakdown[N]["items"] == north
@@ -931,17 +1016,17 @@ def test_three_player_penalty_values(deal: str, north: dict, total: int) -> None
 
 
 def test_three_player_loteryjka_prizes() -> None:
-    """§2.6: one loteryjka with 3 players: +790 and +485 (1275); one per player: +250 and +175."""
-    one = ENGINE.score_tally({"deal": "loteryjka", "players": 3, "finish_order": [1, 2]})
+    """§5: one loteryjka with 3 players: +790 and +485 (1275); one per player: +250 and +175."""
+    one = ENGINE.score_tally({"contract": "loteryjka", "players": 3, "finish_order": [1, 2]})
     assert one.round == (0, 790, 485)
-    each = ENGINE.score_tally({"deal": "loteryjka", "players": 3, "finish_order": [2, 0],
+    each = ENGINE.score_tally({"contract": "loteryjka", "players": 3, "finish_order": [2, 0],
                                "options": {"lottery": "one-per-player"}})
     assert each.round == (175, 0, 250)
     assert deal_list(resolved({"lottery": "one-per-player"}), 3)[-3:] == (Deal.LOTERYJKA,) * 3
 
 
 def test_hearts_may_be_led_in_a_trump_deal() -> None:
-    """§2.2: the hearts lead restriction belongs to deals 2, 5 and 7 only; in a trump deal (♠ trumps)
+    """§3.3: the hearts lead restriction belongs to deals 2, 5 and 7 only; in a trump deal (♠ trumps)
     South may lead from  AH 5H 3C  anything."""
     state = trick_position("trumps", hands=["2S 3S QS", "5S 6S KH", "AH 5H 3C", "8S 9S QH"],
                            dealer=E, winners=[S] * 10, trump="S")
@@ -950,10 +1035,139 @@ def test_hearts_may_be_led_in_a_trump_deal() -> None:
 
 
 def test_lottery_ace_lies_next_to_the_king() -> None:
-    """§2.4 loteryjka, A high: rows  S 8-K  H 7-8 ; West holds  AS 6H 2H QD  -> AS (above K) or 6H;
+    """§5 loteryjka, A high: rows  S 8-K  H 7-8 ; West holds  AS 6H 2H QD  -> AS (above K) or 6H;
     QD fits no row (no 8D laid) and 2H is not next to 7H."""
     state = lottery_position(hands={W: "AS 6H 2H QD"}, rows={"S": (8, 13), "H": (7, 8)}, turn=W)
     assert legal(state, W) == {"AS", "6H"}
     after = ENGINE.apply(state, W, play("AS"))
     assert {"suit": "S", "low": 8, "high": 14} in ENGINE.to_json(after)["rows"]
     assert after.turn == N
+
+
+# --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)
+
+
+def _raised() -> dict[str, list]:
+    """Every rules error a battery of real situations raises, by code: illegal moves of every kind
+    in positions of every phase, malformed moves, the impossible states of the mutation suite, bad
+    tallies and setups, a move after the end, a seat the table lacks."""
+    from collections import defaultdict
+
+    from rules.base import RulesError
+    from service.games import BINDINGS
+    from tests.rules import test_kierki_mutations as mutations
+
+    found: dict[str, list] = defaultdict(list)
+
+    def catch(fn) -> None:
+        try:
+            fn()
+        except RulesError as exc:
+            found[exc.code].append(exc)
+
+    everything = list(deck())
+    for players, options in ((4, {}), (3, {"king_of_hearts_must_drop": True})):
+        rnd = random.Random(players)
+        s = ENGINE.new(players, players, options)
+        seen: set[tuple[str, int]] = set()
+        while ENGINE.to_act(s):
+            key = (s.phase.value, s.round, len(s.trick) > 0)
+            if key not in seen:
+                seen.add(key)
+                candidates = [NextRound(), Pass(), NameTrump(None), *(NameTrump(x) for x in Suit),
+                              *(PlayCard(c) for c in everything)]
+                for seat in range(players):
+                    for move in candidates:
+                        catch(lambda s=s, seat=seat, move=move: ENGINE.apply(s, seat, move))
+            seat = min(ENGINE.to_act(s))
+            s = ENGINE.apply(s, seat, rnd.choice(list(ENGINE.legal_moves(s, seat))))
+        catch(lambda s=s: ENGINE.apply(s, 0, NextRound()))  # after the last deal
+    for data in ({"kind": "bid"}, {"kind": "play", "card": "1X"}, []):
+        catch(lambda data=data: ENGINE.move_from_json(data))
+    for i, state in enumerate(mutations.STATES):
+        for mutate in mutations.REFUSED.values():
+            data = copy.deepcopy(state)
+            if mutate(data, random.Random(i)):
+                catch(lambda data=data: ENGINE.from_json(data))
+    for tally, _code in TALLY_CASES:
+        catch(lambda tally=tally: ENGINE.score_tally(tally))
+    catch(lambda: ENGINE.score_tally({"contract": "no-king-of-hearts", "players": 4, "seats": [
+        {"cards": ["AH", "2C", "3C", "4C"], "tricks": [1]}] + [{"cards": [], "tricks": []}] * 3}))
+    catch(lambda: ENGINE.new(4, 1, None, setup={"hands": []}))
+    catch(lambda: BINDINGS["kierki"].view(ENGINE.new(4, 1), 6))
+    for trigger in EXTRA_TRIGGERS.values():
+        catch(trigger)
+    return found
+
+
+def _state_with(change):
+    def build():
+        data = ENGINE.to_json(advance(ENGINE.new(4, 3), lambda s: len(s.tricks) == 2))
+        change(data)
+        ENGINE.from_json(data)
+    return build
+
+
+def _lottery_with(change):
+    def build():
+        data = ENGINE.to_json(lottery_position(hands={N: "7S 9S 2C 3C"}, rows={"S": (8, 8)}, turn=N))
+        change(data)
+        ENGINE.from_json(data)
+    return build
+
+
+EXTRA_TRIGGERS = {
+    "kierki.lead-forbidden": lambda: ENGINE.apply(trick_position(
+        "no-hearts", hands=["2D 3D 4D", "5D 6D 7D", "AH 5H 3C", "8D 9D 10D"], dealer=W, winners=[S] * 10), S,
+        play("AH")),
+    "kierki.must-drop-king-of-hearts": lambda: ENGINE.apply(trick_position(
+        "no-king-of-hearts", hands=["KD", "KH 2S", "JD 2D", "QD 3D"], trick="5C", dealer=W, winners=[N] * 11,
+        options={"king_of_hearts_must_drop": True}), E, play("2S")),
+    "kierki.must-play": lambda: ENGINE.apply(lottery_position(hands={S: "7S 9S 2C 3C"}, rows={"S": (8, 8)},
+                                                              turn=S), S, Pass()),
+    "kierki.does-not-fit": lambda: ENGINE.apply(lottery_position(hands={S: "7S 9S 2C 3C"}, rows={"S": (8, 8)},
+                                                                 turn=S), S, play("2C")),
+    "kierki.no-trump-not-allowed": lambda: (lambda s: ENGINE.apply(s, s.turn, NameTrump(None)))(
+        advance(ENGINE.new(4, 3), lambda s: s.phase is Phase.NAME_TRUMP)),
+    "kierki.seat-count": _state_with(lambda d: d["hands"].append([])),
+    "kierki.bad-options": _state_with(lambda d: d["options"].__setitem__("lottery", "two")),
+    "kierki.out-of-range": _state_with(lambda d: d.__setitem__("dealer", 9)),
+    "kierki.wrong-trump": _state_with(lambda d: d.__setitem__("trump", "NT")),
+    "kierki.bad-row": _lottery_with(lambda d: d["rows"].append(dict(d["rows"][0]))),
+    "kierki.finished": _lottery_with(lambda d: d.__setitem__("finished", [1])),
+}
+RAISED = _raised()
+
+
+def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised() -> None:
+    """DESIGN 4.4: the codes the module names (read from its source and the trick core) and the
+    codes the battery raises are exactly the catalogue."""
+    import re
+
+    import rules.kierki as module
+
+    source = Path(module.__file__).read_text()
+    named = {f"kierki.{n}" for n in re.findall(r'\{GAME_ID\}\.([a-z-]+)"', source)}
+    named |= {f"kierki.{n}" for n in re.findall(r'(?:fail|bad)\("([a-z-]+)"', source)}
+    named |= {f"kierki.{n}" for n in ("card-not-in-hand", "must-follow-suit", "lead-forbidden",  # rules.tricks
+                                       "not-your-turn", "game-over", "no-such-seat")}  # base, service
+    assert named == set(ENGINE.codes), (named - set(ENGINE.codes), set(ENGINE.codes) - named)
+    assert set(RAISED) == set(ENGINE.codes), (set(ENGINE.codes) - set(RAISED), set(RAISED) - set(ENGINE.codes))
+
+
+def test_every_polish_detail_formats_with_the_context_of_its_raises() -> None:
+    for code, raised in RAISED.items():
+        entry = ENGINE.codes[code]
+        assert entry.title and entry.title_pl and entry.detail_pl
+        for exc in raised:
+            text = entry.detail_pl.format(**exc.context)
+            assert "None" not in text and "{" not in text, (code, text)
+
+
+@pytest.mark.parametrize("code", sorted(EXTRA_TRIGGERS))
+def test_each_extra_trigger_raises_its_code(code: str) -> None:
+    from rules.base import RulesError
+
+    with pytest.raises(RulesError) as err:
+        EXTRA_TRIGGERS[code]()
+    assert err.value.code == code

@@ -1,4 +1,4 @@
-"""Scenario tests for 3-5-8 (card-games spec §2; vectors 358-1 .. 358-17 of §2.9).
+"""Scenario tests for 3-5-8 (docs/rules/3-5-8.md, cited as §; vectors 358-1 .. 358-17 of the rules research).
 
 Positions are built as JSON and loaded with ``from_json``, so every position is also a
 state the engine accepts as consistent (52 cards, sizes, turn).
@@ -6,6 +6,7 @@ state the engine accepts as consistent (52 cards, sizes, turn).
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 
@@ -26,6 +27,7 @@ from rules.three_five_eight import (
 )
 from service.schemas import three_five_eight as schemas
 
+GAME_ID = "3-5-8"
 ALL = card_strs(deck())
 DEFAULTS = {
     "must_trump": True, "exchange": True, "exchange_timing": "before-musik", "exchange_limit": "per-opponent",
@@ -59,16 +61,36 @@ def fill(fixed: dict[int, list[str]], sizes: list[int], void: dict[int, str] | N
     return hands, rest
 
 
+def turn_of(data: dict) -> int | None:
+    """The one seat to act (DESIGN 4.5 ``turn``): the player due in the trick, the chooser while
+    choosing and discarding, the current exchanger; nobody single once a deal is over."""
+    phase = data["phase"]
+    if phase == "play":
+        return (data["leader"] + len(data["trick"])) % 3
+    if phase in ("choose", "discard"):
+        return (data["dealer"] + 1) % 3
+    if phase == "exchange":
+        return data["exchange"]["queue"][0] if data["exchange"] and data["exchange"]["queue"] else None
+    return None
+
+
 def state(**fields) -> dict:
-    """A state JSON with defaults for a fresh deal 1, dealer 0; ``options`` merged over defaults."""
+    """A state JSON with defaults for a fresh deal 1, dealer 0; ``options`` merged over defaults;
+    ``history`` given as ``record()`` rows (split into ``history`` points and ``contracts``);
+    ``turn`` derived unless given."""
     base = {
-        "options": dict(DEFAULTS), "deal": 1, "dealer": 0, "phase": "choose", "contract": None,
+        "players": 3, "options": dict(DEFAULTS), "round": 1, "dealer": 0, "phase": "choose", "contract": None,
         "hands": [[], [], []], "musik": [], "discards": [], "leader": 1, "trick": [], "last_trick": [],
-        "won": [[], [], []], "exchange": None, "history": [],
+        "won": [[], [], []], "exchange": None, "history": [], "contracts": [],
         "rng": {"v": 1, "key": "ab" * 32, "counter": 0},
     }
     base["options"].update(fields.pop("options", {}))
+    records = fields.pop("history", [])
+    base["history"] = [r["scores"] for r in records]
+    base["contracts"] = [r["contract"] for r in records]
     base.update(fields)
+    if "turn" not in fields:
+        base["turn"] = turn_of(base)
     return base
 
 
@@ -100,7 +122,7 @@ def deal2_exchange(prev_tricks: list[int], fixed: dict[int, list[str]], *, contr
     dealer with ``prev_tricks``. The engine decides whether and who exchanges."""
     hands, rest = fill(fixed, [16, 16, 16], void)
     pre = E.from_json(state(
-        deal=2, dealer=dealer, phase="choose", hands=hands, musik=rest, leader=(dealer + 1) % 3,
+        round=2, dealer=dealer, phase="choose", hands=hands, musik=rest, leader=(dealer + 1) % 3,
         history=[record((dealer - 1) % 3, "S", prev_tricks)], options=options or {},
     ))
     return E.apply(pre, (dealer + 1) % 3, Choose(Contract(contract)))
@@ -148,7 +170,7 @@ def test_player_void_in_led_suit_must_trump():
 
 
 def test_without_must_trump_a_void_player_may_discard_any_card():
-    """§2.5 option must_trump off (Polish online rules): ♦A is playable on ♠K."""
+    """§5.2 option must_trump off (Polish online rules): ♦A is playable on ♠K."""
     s = first_trick("H", {2: ["2H", "AD"]}, [(1, "KS")], void={2: "S"}, options={"must_trump": False})
     assert len(E.legal_moves(s, 2)) == 16
     E.check(s, 2, PlayCard(parse_card("AD")))
@@ -178,11 +200,11 @@ def test_lowest_trump_beats_the_led_king():
 
 
 def test_off_suit_card_never_wins_in_no_trump():
-    """358-5: BA; trick 1:♣5 (lead), 2:♦A, 0:♣2 -> ♣5 wins.
+    """358-5: NT; trick 1:♣5 (lead), 2:♦A, 0:♣2 -> ♣5 wins.
 
         1:5C  2:AD  0:2C   => winner 1
     """
-    s = first_trick("BA", {0: ["2C"]}, [(1, "5C"), (2, "AD")], void={2: "C"})
+    s = first_trick("NT", {0: ["2C"]}, [(1, "5C"), (2, "AD")], void={2: "C"})
     after = E.apply(s, 0, PlayCard(parse_card("2C")))
     assert after.leader == 1 and len(after.won[1]) == 3
 
@@ -200,23 +222,21 @@ def test_play_out_of_turn_and_card_not_held_are_refused():
 
 @pytest.mark.parametrize(("vector", "contract", "tricks", "expected"), [
     ("358-6", "H", [2, 10, 4], [-1, 2, -1]),     # trump: chooser 10 / third 4 / dealer 2
-    ("358-7", "BA", [3, 8, 5], [0, 0, 0]),       # BA: 8 / 5 / 3
+    ("358-7", "NT", [3, 8, 5], [0, 0, 0]),       # NT: 8 / 5 / 3
     ("358-8", "BL", [10, 1, 5], [-2, 2, 0]),     # BL: chooser 1 / third 5 / dealer 10
     ("358-9", "BL", [8, 5, 3], [0, -2, 2]),      # BL: chooser 5 / third 3 / dealer 8
 ])
 def test_deal_scores_are_tricks_against_target_and_sum_to_zero(vector, contract, tricks, expected):
-    """358-6..9 via the tally (dealer 0, chooser 1, third 2): trump/BA tricks - target, BL limit - tricks."""
+    """358-6..9 via the tally (dealer 0, chooser 1, third 2): trump/NT tricks - target, BL limit - tricks."""
     report = E.score_tally({"contract": contract, "dealer": 0, "tricks": tricks})
     assert list(report.round) == expected and sum(report.round) == 0 and report.final
-    assert [b["deal"] for b in report.breakdown] == expected
+    assert [b["points"] for b in report.breakdown] == expected
     assert [b["tricks"] for b in report.breakdown] == tricks
-    same = E.score_tally({"contract": contract, "chooser": 1, "tricks": tricks})
-    assert same.round == report.round
 
 
 @pytest.mark.parametrize(("tally", "code"), [
     ({"contract": "H", "dealer": 0, "tricks": [5, 5, 5]}, "3-5-8.tricks-sum"),
-    ({"contract": "H", "dealer": 0, "chooser": 0, "tricks": [8, 5, 3]}, "3-5-8.bad-roles"),
+    ({"contract": "H", "chooser": 1, "tricks": [8, 5, 3]}, "3-5-8.bad-tally"),
     ({"contract": "X", "dealer": 0, "tricks": [8, 5, 3]}, "3-5-8.bad-tally"),
     ({"contract": "H", "tricks": [8, 5, 3]}, "3-5-8.bad-tally"),
     ({"contract": "H", "dealer": 0, "tricks": [8, 5]}, "3-5-8.bad-tally"),
@@ -231,7 +251,7 @@ def test_impossible_tallies_are_rejected(tally, code):
 
 
 def test_finished_deal_is_scored_zero_sum_and_recorded():
-    """§2.6: the 16th trick ends the deal; its scores follow the role table and sum to 0."""
+    """§6: the 16th trick ends the deal; its scores follow the role table and sum to 0."""
     rnd = random.Random(3)
     s = E.new(3, 3, {"first_dealer": 2})
     while s.phase is not Phase.DEAL_OVER:
@@ -298,15 +318,15 @@ def test_trump_card_may_not_be_offered():
     assert EndExchange() in E.legal_moves(s, 1)
 
 
-@pytest.mark.parametrize("contract", ["BA", "BL"])
+@pytest.mark.parametrize("contract", ["NT", "BL"])
 def test_no_exchange_phase_in_no_trump_or_no_tricks(contract):
-    """358-14: previous deal had plus and minus players, but BA / BL skip to the musik."""
+    """358-14: previous deal had plus and minus players, but NT / BL skip to the musik."""
     s = deal2_exchange([8, 7, 1], {}, contract=contract)
     assert s.phase is Phase.DISCARD and s.exchange is None and len(s.hands[1]) == 20
 
 
 def test_no_exchange_when_option_off_or_in_first_deal():
-    """§2.7 from the 2nd deal on; option exchange off: straight to the musik."""
+    """§8 from the 2nd deal on; option exchange off: straight to the musik."""
     s = deal2_exchange([8, 7, 1], {}, contract="H", options={"exchange": False})
     assert s.phase is Phase.DISCARD
     first = E.new(3, 1, {"first_dealer": 0})
@@ -343,7 +363,7 @@ def test_end_exchange_passes_to_the_next_exchanger():
 
 
 def test_per_opponent_limit_caps_each_minus_player():
-    """§2.7 PROPOSED count limits: A +2 (chooser of deal 1, 10 tricks), B -1, C -1:
+    """§8 ruling 8.1: A +2 (chooser of deal 1, 10 tricks), B -1, C -1:
     at most 1 card with each. Option own-points: 2 with the same player."""
     prev = [10, 4, 2]  # dealer 2: chooser 0 +2, third 1 -1, dealer 2 -1
     s = deal2_exchange(prev, {0: ["2C", "3C", "4C"]}, contract="H", dealer=0)
@@ -360,7 +380,7 @@ def test_per_opponent_limit_caps_each_minus_player():
 
 
 def test_exchange_after_discard_timing():
-    """§2.10.1 option after-discard: choice, musik and discard, then the exchange, then play."""
+    """§3 ruling 3.1, option after-discard: choice, musik and discard, then the exchange, then play."""
     s = deal2_exchange([9, 7, 0], {}, contract="H", options={"exchange_timing": "after-discard"})
     assert s.phase is Phase.DISCARD
     for _ in range(4):
@@ -377,15 +397,15 @@ def test_exchange_after_discard_timing():
 def test_last_unused_contract_is_forced():
     """358-16: chooser 1 has used ♥ ♠ ♦ ♣ BA (deals 1, 4, 7, 10, 13): only BL is legal in deal 16."""
     history = []
-    used = iter(["H", "S", "D", "C", "BA"])
-    others = iter(["H", "S", "D", "C", "BA", "BL"] * 2)
+    used = iter(["H", "S", "D", "C", "NT"])
+    others = iter(["H", "S", "D", "C", "NT", "BL"] * 2)
     for i in range(15):
         dealer = i % 3
         chooser = (dealer + 1) % 3
-        contract = next(used) if chooser == 1 else next(others) if chooser == 2 else ["H", "S", "D", "C", "BA"][i // 3]
+        contract = next(used) if chooser == 1 else next(others) if chooser == 2 else ["H", "S", "D", "C", "NT"][i // 3]
         history.append(record(dealer, contract, [8, 5, 3]))
     hands, rest = fill({}, [16, 16, 16])
-    s = E.from_json(state(deal=16, dealer=0, hands=hands, musik=rest, history=history))
+    s = E.from_json(state(round=16, dealer=0, hands=hands, musik=rest, history=history))
     assert E.legal_moves(s, 1) == (Choose(Contract.NO_TRICKS),)
     with pytest.raises(IllegalMove) as err:
         E.check(s, 1, Choose(Contract.HEARTS))
@@ -418,8 +438,9 @@ def test_game_ends_after_18_deals_with_every_contract_used():
     out = E.outcome(s)
     assert out.winners == tuple(x for x in range(3) if totals[x] == max(totals))
     assert E.scores(s).winners == out.winners and E.scores(s).final
-    with pytest.raises(GameOver):
+    with pytest.raises(GameOver) as err:
         E.check(s, 0, NextRound())
+    assert err.value.code == "3-5-8.game-over"
 
 
 def tied_final(tie: str):
@@ -439,14 +460,14 @@ def tied_final(tie: str):
     won = [ALL[0:t0], ALL[t0:t0 + t1], ALL[t0 + t1:48]]
     last = [{"seat": 2, "card": ALL[47]}, {"seat": 0, "card": ALL[0]}, {"seat": 1, "card": ALL[1]}]
     return E.from_json(state(
-        deal=18, dealer=2, phase="game-over", contract=history[-1]["contract"], hands=[[], [], []],
+        round=18, dealer=2, phase="game-over", contract=history[-1]["contract"], hands=[[], [], []],
         musik=ALL[48:], discards=ALL[48:], leader=2, last_trick=last, won=won, history=history,
         options={"tie": tie},
     ))
 
 
 def test_tie_for_the_win_is_shared_by_default_or_a_draw():
-    """§2.10.6: tie -> shared win (default); option tie=draw -> no winner."""
+    """§10 ruling 10.1: tie -> shared win (default); option tie=draw -> no winner."""
     shared = tied_final("shared")
     assert E.outcome(shared).winners == (0, 1, 2) and not E.outcome(shared).draw
     assert E.scores(shared).winners == (0, 1, 2)
@@ -458,7 +479,7 @@ def test_tie_for_the_win_is_shared_by_default_or_a_draw():
 
 
 def test_next_round_rotates_the_dealer_and_deals_afresh():
-    """§2.6: the dealer moves one seat clockwise; deal 2's chooser acts first."""
+    """§1: the dealer moves one seat clockwise; deal 2's chooser acts first."""
     rnd = random.Random(8)
     s = E.new(3, 8, {"first_dealer": 1})
     while s.phase is not Phase.DEAL_OVER:
@@ -468,26 +489,26 @@ def test_next_round_rotates_the_dealer_and_deals_afresh():
         E.check(s, 0, PlayCard(parse_card("2C")))
     assert err.value.code == "3-5-8.wrong-phase"
     nxt = E.apply(s, 2, NextRound())
-    assert (nxt.deal, nxt.dealer, nxt.phase) == (2, 2, Phase.CHOOSE) and E.to_act(nxt) == {0}
+    assert (nxt.round, nxt.dealer, nxt.phase) == (2, 2, Phase.CHOOSE) and E.to_act(nxt) == {0}
     assert [len(h) for h in nxt.hands] == [16, 16, 16] and len(nxt.musik) == 4
     assert nxt.rng.counter > s.rng.counter
 
 
 def test_musik_goes_to_chooser_who_discards_four():
-    """§2.4.5: after the choice (no exchange in deal 1) the chooser holds 20 cards and
+    """§3.4: after the choice (no exchange in deal 1) the chooser holds 20 cards and
     discards 4, one per move; then he leads the first trick."""
     s = E.new(3, 2, {"first_dealer": 0})
     musik = s.musik
     s = E.apply(s, 1, Choose(Contract.SPADES))
     assert s.phase is Phase.DISCARD and len(s.hands[1]) == 20 and set(musik) <= set(s.hands[1])
-    for card in musik:  # the musik cards themselves may be discarded (§2.10.4)
+    for card in musik:  # the musik cards themselves may be discarded (§3.4)
         s = E.apply(s, 1, Discard(card))
     assert s.phase is Phase.PLAY and s.discards == musik and E.to_act(s) == {1}
     assert [len(h) for h in s.hands] == [16, 16, 16]
 
 
 def test_discarding_trumps_can_be_forbidden():
-    """§2.10.4 option discard_trumps off: a trump may not be discarded."""
+    """§3.4 option discard_trumps off: a trump may not be discarded."""
     s = E.new(3, 4, {"first_dealer": 0, "discard_trumps": False})
     s = E.apply(s, 1, Choose(Contract.HEARTS))
     hearts = [c for c in s.hands[1] if c.suit.value == "H"]
@@ -501,7 +522,7 @@ def test_discarding_trumps_can_be_forbidden():
 
 
 def test_first_dealer_option_or_random():
-    """§2.10.7: a fixed first dealer, or one drawn from the rng (seed-determined)."""
+    """§10 ruling 10.2: a fixed first dealer, or one drawn from the rng (seed-determined)."""
     assert {E.new(3, seed, {"first_dealer": 2}).dealer for seed in range(5)} == {2}
     drawn = {E.new(3, seed).dealer for seed in range(30)}
     assert drawn == {0, 1, 2}
@@ -519,7 +540,7 @@ def test_moves_in_the_wrong_phase_are_refused():
 
 @pytest.mark.parametrize("data", [
     {"kind": "play"}, {"kind": "play", "card": "1X"}, {"kind": "play", "card": "JK"},
-    {"kind": "choose", "contract": "NT"}, {"kind": "exchange", "to": 3, "card": "2C"},
+    {"kind": "choose", "contract": "BA"}, {"kind": "exchange", "to": 3, "card": "2C"},
     {"kind": "exchange", "to": True, "card": "2C"}, {"kind": "next-round", "x": 1}, {"kind": "bid"}, [], "play",
 ])
 def test_malformed_moves_are_bad_move(data):
@@ -532,22 +553,22 @@ def test_malformed_moves_are_bad_move(data):
 
 
 def test_view_shows_own_hand_and_only_the_chooser_first_six_cards():
-    """§2.4.2, §2.11: while choosing, the chooser sees his first 6 cards; the others their hands;
+    """§3.2, §12: while choosing, the chooser sees his first 6 cards; the others their hands;
     nobody sees the musik; no view holds the rng."""
     s = E.new(3, 6, {"first_dealer": 0})
     v1 = E.view(s, 1)
-    assert v1["hands"] == [16, card_strs(s.hands[1][:6]), 16] and v1["hand_counts"] == [16, 16, 16]
-    assert v1["musik"] == 4 and "rng" not in v1
+    assert v1["hands"] == [None, card_strs(s.hands[1][:6]), None] and v1["hand_sizes"] == [16, 16, 16]
+    assert v1["musik"] is None and "rng" not in v1
     v0 = E.view(s, 0)
-    assert v0["hands"] == [card_strs(s.hands[0]), 16, 16]
-    assert E.view(s, None)["hands"] == [16, 16, 16]
+    assert v0["hands"] == [card_strs(s.hands[0]), None, None]
+    assert E.view(s, None)["hands"] == [None, None, None]
     for viewer in (None, 0, 1, 2):
         text = json.dumps(E.view(s, viewer))
         assert not any(f'"{c}"' in text for c in card_strs(s.musik))
 
 
 def test_view_shows_musik_once_revealed_but_never_others_discards():
-    """§2.10.5: the musik is public before the discard; the discards stay face down."""
+    """§3.4: the musik is public before the discard; the discards stay face down."""
     s = E.new(3, 6, {"first_dealer": 0})
     s = E.apply(s, 1, Choose(Contract.NO_TRICKS))
     assert all(E.view(s, v)["musik"] == card_strs(s.musik) for v in (None, 0, 1, 2))
@@ -555,7 +576,7 @@ def test_view_shows_musik_once_revealed_but_never_others_discards():
     s = E.apply(s, 1, Discard(discarded))
     for viewer in (None, 0, 2):
         view = E.view(s, viewer)
-        assert view["discards"] == 1 and view["hands"][1] == 19
+        assert view["discards"] is None and view["hands"][1] is None and view["hand_sizes"][1] == 19
     assert E.view(s, 1)["discards"] == [str(discarded)]
     assert E.move_view(Discard(discarded), 1, 0) == {"kind": "discard"}
     assert E.move_view(Discard(discarded), 1, 1) == {"kind": "discard", "card": str(discarded)}
@@ -584,7 +605,7 @@ def tamper(change) -> dict:
     (lambda d: d.__setitem__("leader", 2), "3-5-8.bad-turn"),                     # trick not from the leader
     (lambda d: d["trick"].__setitem__(0, {"seat": 0, "card": "KS"}), "3-5-8.bad-turn"),
     (lambda d: d.__setitem__("phase", "choose"), "3-5-8.bad-contract"),
-    (lambda d: d.__setitem__("deal", 2), "3-5-8.bad-history"),
+    (lambda d: d.__setitem__("round", 2), "3-5-8.bad-history"),
     (lambda d: d.__setitem__("discards", []), "3-5-8.cards-not-conserved"),
     (lambda d: d.__setitem__("exchange", {"queue": [1], "steps": [0, 0, 0]}), "3-5-8.bad-exchange"),
     (lambda d: d["options"].__setitem__("first_dealer", 1), "3-5-8.bad-dealer"),
@@ -592,7 +613,10 @@ def tamper(change) -> dict:
     (lambda d: d.__setitem__("hands", [["ZZ"], [], []]), "3-5-8.malformed"),
     (lambda d: d["options"].__setitem__("tie", "coin"), "3-5-8.malformed"),
     (lambda d: d.__setitem__("phase", "bidding"), "3-5-8.malformed"),
-    (lambda d: d.__setitem__("deal", "1"), "3-5-8.malformed"),
+    (lambda d: d.__setitem__("round", "1"), "3-5-8.malformed"),
+    (lambda d: d.__setitem__("turn", 1), "3-5-8.bad-turn"),
+    (lambda d: d.__setitem__("players", 4), "3-5-8.malformed"),
+    (lambda d: d.__setitem__("contracts", ["H"]), "3-5-8.malformed"),
     (lambda d: d.__setitem__("history", [None]), "3-5-8.malformed"),
     (lambda d: d.__setitem__("rng", {}), "state.rng"),
 ])
@@ -604,24 +628,26 @@ def test_tampered_states_are_rejected(change, code):
 
 def test_reused_contract_and_wrong_history_scores_are_rejected():
     hands, rest = fill({}, [16, 16, 16])
-    ok = state(deal=2, dealer=1, phase="choose", hands=hands, musik=rest, leader=2,
+    ok = state(round=2, dealer=1, phase="choose", hands=hands, musik=rest, leader=2,
                history=[record(0, "H", [3, 8, 5])])
     E.from_json(ok)
     bad = json.loads(json.dumps(ok))
-    bad["history"][0]["scores"] = [1, 0, -1]
-    with pytest.raises(InvalidState) as err:
-        E.from_json(bad)
-    assert err.value.code == "3-5-8.bad-history"
+    for row in ([-9, 3, 6], [1, 0, 0]):  # dealer 0 would need -6 tricks; 4 + 8 + 5 = 17 tricks
+        bad["history"][0] = row
+        with pytest.raises(InvalidState) as err:
+            E.from_json(bad)
+        assert err.value.code == "3-5-8.bad-history"
     played = [record(i % 3, "H", [8, 5, 3]) for i in range(4)]  # chooser 1 chose H twice (deals 1, 4)
     with pytest.raises(InvalidState) as err:
-        E.from_json(state(deal=5, dealer=1, hands=hands, musik=rest, leader=2, history=played))
+        E.from_json(state(round=5, dealer=1, hands=hands, musik=rest, leader=2, history=played))
     assert err.value.code == "3-5-8.contract-reused"
 
 
 @pytest.mark.parametrize("data", [None, [], "state", {"phase": "play"}, 17])
 def test_non_states_are_invalid_not_crashes(data):
-    with pytest.raises(InvalidState):
+    with pytest.raises(InvalidState) as err:
         E.from_json(data)
+    assert err.value.code == "3-5-8.malformed"
 
 
 # --------------------------------------------------------------------------- schemas and playouts
@@ -654,9 +680,16 @@ def test_schemas_accept_every_state_and_move_of_random_playouts(seed):
 
 
 def test_tally_schema_matches_the_engine_tally():
-    tally = {"contract": "BL", "chooser": 1, "tricks": [10, 1, 5]}
+    """Issue 9: the tally schema requires exactly what the engine needs: contract, dealer, tricks."""
+    tally = {"contract": "BL", "dealer": 0, "tricks": [10, 1, 5]}
     assert schemas.TALLY().validate(tally) == {}
     assert E.score_tally(tally).round == (-2, 2, 0)
+    for field in tally:
+        partial = {k: v for k, v in tally.items() if k != field}
+        assert field in schemas.TALLY().validate(partial)
+        with pytest.raises(InvalidState) as err:
+            E.score_tally(partial)
+        assert err.value.code == "3-5-8.bad-tally" and "KeyError" not in err.value.message
 
 
 def test_playouts_stay_far_below_the_move_cap():
@@ -667,7 +700,7 @@ def test_playouts_stay_far_below_the_move_cap():
 
 
 def test_views_in_play_name_no_card_of_other_hands_or_discards():
-    """§2.11: hands and discards are hidden; the current trick, the last trick and the musik are public."""
+    """§12: hands and discards are hidden; the current trick, the last trick and the musik are public."""
     rnd = random.Random(21)
     s = E.new(3, 21, {"first_dealer": 0})
     while len(s.won[0]) + len(s.won[1]) + len(s.won[2]) < 9 or s.trick == ():
@@ -683,7 +716,8 @@ def test_views_in_play_name_no_card_of_other_hands_or_discards():
         assert not [c for c in secret - public if f'"{c}"' in text]
         if viewer is not None:
             assert E.view(s, viewer)["hands"][viewer] == card_strs(s.hands[viewer])
-        assert E.view(s, viewer)["won"] == [len(w) // 3 for w in s.won]
+        assert E.view(s, viewer)["tricks_won"] == [len(w) // 3 for w in s.won]
+        assert E.view(s, viewer)["won"] == [None, None, None]
 
 
 def test_events_report_musik_tricks_and_deal_scores():
@@ -711,11 +745,14 @@ def test_setup_notation_and_bad_options_are_refused():
     with pytest.raises(InvalidOption) as err:
         E.new(3, 1, None, setup={"hands": []})
     assert err.value.code == "3-5-8.setup-unsupported"
-    for bad in ({"first_dealer": 3}, {"first_dealer": True}, {"tie": "coin"}, {"trumps": 1}):
-        with pytest.raises(InvalidOption):
+    for bad, code in (({"first_dealer": 3}, "options.bad-value"), ({"first_dealer": True}, "options.bad-value"),
+                      ({"tie": "coin"}, "options.bad-value"), ({"trumps": 1}, "options.unknown")):
+        with pytest.raises(InvalidOption) as err:
             E.new(3, 1, bad)
-    with pytest.raises(InvalidOption):
+        assert err.value.code == code
+    with pytest.raises(InvalidOption) as err:
         E.new(4, 1)
+    assert err.value.code == "options.players"
 
 
 # --------------------------------------------------------------------------- review: roles, exchange details
@@ -723,7 +760,7 @@ def test_setup_notation_and_bad_options_are_refused():
 
 @pytest.mark.parametrize("dealer", [0, 1, 2])
 def test_roles_and_targets_follow_the_dealer(dealer):
-    """§2.3 for every dealer d: chooser (d+1)%3 (8 / BL 3), third (d+2)%3 (5 / 5), dealer d (3 / 8);
+    """§2 for every dealer d: chooser (d+1)%3 (8 / BL 3), third (d+2)%3 (5 / 5), dealer d (3 / 8);
     the chooser chooses first and, with no exchange in deal 1, leads the first trick.
 
         d=0: chooser 1, third 2   d=1: chooser 2, third 0   d=2: chooser 0, third 1
@@ -747,14 +784,14 @@ def test_roles_and_targets_follow_the_dealer(dealer):
 
 
 def test_no_exchange_after_a_deal_where_everyone_made_his_target():
-    """§2.7 who: only plus players exchange, only with minus players. Deal 1 (♠, dealer 2) was
+    """§8 who: only plus players exchange, only with minus players. Deal 1 (♠, dealer 2) was
     made exactly, 8 / 5 / 3 -> 0 / 0 / 0: deal 2 in ♥ goes straight to the musik."""
     s = deal2_exchange([8, 5, 3], {}, contract="H")
     assert s.phase is Phase.DISCARD and s.exchange is None and len(s.hands[1]) == 20
 
 
 def test_a_zero_player_neither_exchanges_nor_receives():
-    """§2.7 who: deal 1 (♠, dealer 2): seat 0 chooser 9 (+1), seat 1 third 5 (0), seat 2 dealer 2 (-1).
+    """§8 who: deal 1 (♠, dealer 2): seat 0 chooser 9 (+1), seat 1 third 5 (0), seat 2 dealer 2 (-1).
     Deal 2 (♥, dealer 0): only seat 0 exchanges, and only with seat 2; seat 1 is no partner."""
     s = deal2_exchange([9, 5, 2], {0: ["5C"]}, contract="H")
     assert s.exchange.queue == (0,) and E.to_act(s) == {0}
@@ -767,7 +804,7 @@ def test_a_zero_player_neither_exchanges_nor_receives():
 
 
 def test_third_exchanges_before_dealer():
-    """§2.7 order, 5 before 3: deal 1 (♠, dealer 2): seat 0 chooser 9 (+1), seat 1 third 3 (-2),
+    """§8 order, 5 before 3: deal 1 (♠, dealer 2): seat 0 chooser 9 (+1), seat 1 third 3 (-2),
     seat 2 dealer 4 (+1). Deal 2 (♥, dealer 0): chooser 1 is minus; third 2 (target 5) exchanges
     before dealer 0 (target 3), each one card with seat 1."""
     s = deal2_exchange([9, 3, 4], {0: ["2C"], 2: ["3C"]}, contract="H")
@@ -780,7 +817,7 @@ def test_third_exchanges_before_dealer():
 
 
 def test_exchange_before_the_musik_does_not_count_musik_cards():
-    """§2.4 steps 3-5 (PROPOSED §2.10.1): the exchange comes before the musik. Deal 1 (♠, dealer 2):
+    """§3 steps 3-5 (ruling 3.1): the exchange comes before the musik. Deal 1 (♠, dealer 2):
     seat 0 chooser 9 (+1), seat 1 third 4 (-1), seat 2 dealer 3 (0). Deal 2, dealer 0: chooser 1 picks ♦.
 
         seat 0 offers 5H to the chooser (seat 1), who holds 3H only; the musik holds AH
@@ -788,11 +825,11 @@ def test_exchange_before_the_musik_does_not_count_musik_cards():
     """
     hands, rest = fill({0: ["5H"], 1: ["3H"]}, [16, 16, 16], {1: "H"}, used=["AH"])
     musik = [*rest, "AH"]
-    pre = E.from_json(state(deal=2, dealer=0, phase="choose", hands=hands, musik=musik, leader=1,
+    pre = E.from_json(state(round=2, dealer=0, phase="choose", hands=hands, musik=musik, leader=1,
                             history=[record(2, "S", [9, 4, 3])]))
     s = E.apply(pre, 1, Choose(Contract.DIAMONDS))
     assert s.phase is Phase.EXCHANGE and E.to_act(s) == {0} and len(s.hands[1]) == 16
-    assert all(E.view(s, v)["musik"] == 4 for v in (None, 0, 1, 2))
+    assert all(E.view(s, v)["musik"] is None for v in (None, 0, 1, 2))
     after = E.apply(s, 0, ExchangeCard(1, parse_card("5H")))
     assert "5H" in card_strs(after.hands[0]) and "5H" not in card_strs(after.hands[1])
     assert after.phase is Phase.DISCARD and "AH" in card_strs(after.hands[1])
@@ -800,10 +837,187 @@ def test_exchange_before_the_musik_does_not_count_musik_cards():
 
 
 def test_returned_card_is_seen_before_the_next_offer():
-    """§2.7 one step at a time (PROPOSED): seat 1 (+2) gives 5H to seat 2 (-2), gets KH back,
+    """§8 one step at a time (the exchanger sees each returned card): seat 1 (+2) gives 5H to seat 2 (-2), gets KH back,
     and may then offer that KH in his second step (C now holds 9H 5H 3H: KH comes back again)."""
     s = deal2_exchange([8, 7, 1], {1: ["5H"], 2: ["KH", "9H", "3H"]}, contract="S", void={2: "H"})
     s = E.apply(s, 1, ExchangeCard(2, parse_card("5H")))
     assert E.to_act(s) == {1} and ExchangeCard(2, parse_card("KH")) in E.legal_moves(s, 1)
     s = E.apply(s, 1, ExchangeCard(2, parse_card("KH")))
     assert "KH" in card_strs(s.hands[1]) and s.phase is Phase.DISCARD
+
+
+# --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)
+
+
+def _raised() -> dict[str, list]:
+    """Every rules error a battery of real situations raises, by code: illegal moves of every kind
+    in positions of every phase, malformed moves, the impossible states of the mutation suite, bad
+    tallies and setups, a move after the end, a seat the table lacks."""
+    from collections import defaultdict
+
+    from rules.base import RulesError
+    from service.games import BINDINGS
+    from tests.rules import test_three_five_eight_mutations as mutations
+
+    found: dict[str, list] = defaultdict(list)
+
+    def catch(fn) -> None:
+        try:
+            fn()
+        except RulesError as exc:
+            found[exc.code].append(exc)
+
+    everything = [parse_card(c) for c in ALL]
+    for seed, options in ((1, {}), (2, {"discard_trumps": False, "exchange_limit": "own-points"})):
+        rnd = random.Random(seed)
+        s = E.new(3, seed, options)
+        seen: set[tuple[str, int]] = set()
+        while E.to_act(s):
+            if s.round in (1, 2, 7, 13) and (s.phase.value, s.round) not in seen:
+                seen.add((s.phase.value, s.round))
+                candidates = [NextRound(), EndExchange(), *(Choose(c) for c in Contract),
+                              *(PlayCard(c) for c in everything), *(Discard(c) for c in everything),
+                              *(ExchangeCard(to, c) for to in range(3) for c in everything[::5])]
+                for seat in range(3):
+                    for move in candidates:
+                        catch(lambda s=s, seat=seat, move=move: E.apply(s, seat, move))
+            seat = min(E.to_act(s))
+            s = E.apply(s, seat, rnd.choice(list(E.legal_moves(s, seat))))
+        catch(lambda s=s: E.apply(s, 0, NextRound()))  # after the 18th deal
+    for data in ({"kind": "bid"}, {"kind": "play", "card": "1X"}, []):
+        catch(lambda data=data: E.move_from_json(data))
+    for i, state in enumerate(mutations.STATES):
+        for mutate in mutations.REFUSED.values():
+            data = copy.deepcopy(state)
+            if mutate(data, random.Random(i)):
+                catch(lambda data=data: E.from_json(data))
+    for tally in ({"contract": "H", "dealer": 0, "tricks": [5, 5, 5]}, {"contract": "H"}):
+        catch(lambda tally=tally: E.score_tally(tally))
+    catch(lambda: E.new(3, 1, None, setup={"hands": []}))
+    catch(lambda: BINDINGS[GAME_ID].view(E.new(3, 1), 5))
+    for build in EXTRA_STATES.values():
+        catch(lambda build=build: E.from_json(build()))
+    for trigger in EXTRA_MOVES.values():
+        catch(trigger)
+    return found
+
+
+def _musik_short():
+    data = E.to_json(first_trick("H", {0: ["3S"]}, [(1, "KS")]))
+    data["musik"].pop()  # a revealed musik is no longer counted among the 52: only 3 of its 4 cards
+    return data
+
+
+def _won_pile_split():
+    s = first_trick("H", {}, [])
+    s = E.apply(E.apply(E.apply(s, 1, PlayCard(s.hands[1][0])), 2, E.legal_moves(E.apply(s, 1, PlayCard(
+        s.hands[1][0])), 2)[0]), 0, E.legal_moves(E.apply(E.apply(s, 1, PlayCard(s.hands[1][0])), 2, E.legal_moves(
+            E.apply(s, 1, PlayCard(s.hands[1][0])), 2)[0]), 0)[0])
+    data = E.to_json(s)
+    winner = next(x for x in range(3) if data["won"][x])
+    data["won"][(winner + 1) % 3].append(data["won"][winner].pop())
+    return data
+
+
+def _discards_while_choosing():
+    hands, rest = fill({}, [16, 16, 16])
+    data = state(hands=hands, musik=rest)
+    data["discards"] = [data["hands"][1].pop()]
+    return data
+
+
+def _game_over_early():
+    hands, rest = fill({}, [16, 16, 16])
+    data = state(round=2, dealer=1, hands=hands, musik=rest, leader=2,
+                 history=[record(0, "H", [3, 8, 5]), record(1, "NT", [5, 3, 8])])
+    won = [[], [], []]
+    data.update(phase="game-over", contract="NT", hands=[[], [], []], won=won, turn=None)
+    return data
+
+
+def _exchange_spent():
+    s = deal2_exchange([10, 4, 2], {0: ["2C", "3C", "4C"]}, contract="H", dealer=0)
+    s = E.apply(s, 0, ExchangeCard(1, parse_card("2C")))
+    E.apply(s, 0, ExchangeCard(1, parse_card("3C")))  # one card with each minus player
+
+
+def _contract_reused():
+    hands, rest = fill({}, [16, 16, 16])
+    played = [record(i % 3, "H", [8, 5, 3]) for i in range(4)]  # chooser 1 chose H in deals 1 and 4
+    return state(round=5, dealer=1, hands=hands, musik=rest, leader=2, history=played)
+
+
+def _void_broken():
+    data = E.to_json(first_trick("H", {2: ["2H", "3S"]}, [(1, "KS")]))
+    data["trick"].append({"seat": 2, "card": "2H"})  # seat 2 holds 3S, so it had to follow
+    data["hands"][2].remove("2H")
+    data["turn"] = 0
+    return data
+
+
+def _tampered(change):
+    def build():
+        data = E.to_json(first_trick("H", {0: ["3S"]}, [(1, "KS")]))
+        change(data)
+        return data
+    return build
+
+
+EXTRA_MOVES = {
+    "3-5-8.must-follow-suit": lambda: E.apply(first_trick("H", {0: ["3S", "AH"], 2: ["AD"]}, [(1, "KS"), (2, "2H")],
+                                                          void={2: "S"}), 0, PlayCard(parse_card("AH"))),
+    "3-5-8.exchange-limit": _exchange_spent,
+    "3-5-8.must-trump": lambda: E.apply(first_trick("H", {2: ["2H", "AD"]}, [(1, "KS")], void={2: "S"}), 2,
+                                        PlayCard(parse_card("AD"))),
+    "3-5-8.contract-used": lambda: E.apply(E.from_json(state(round=4, dealer=0, hands=fill({}, [16] * 3)[0],
+                                                             musik=fill({}, [16] * 3)[1], history=[
+                                                                 record(0, "H", [8, 5, 3]), record(1, "S", [5, 3, 8]),
+                                                                 record(2, "D", [3, 8, 5])])), 1,
+                                           Choose(Contract.HEARTS)),
+}
+EXTRA_STATES = {
+    "3-5-8.contract-reused": _contract_reused,
+    "3-5-8.bad-trick": _void_broken,
+    "3-5-8.bad-dealer": _tampered(lambda d: d["options"].__setitem__("first_dealer", 1)),
+    "3-5-8.bad-exchange": _tampered(lambda d: d.__setitem__("exchange", {"queue": [1], "steps": [0, 0, 0]})),
+    "3-5-8.bad-musik": _musik_short,
+    "3-5-8.bad-tricks": _won_pile_split,
+    "3-5-8.bad-discards": _discards_while_choosing,
+    "3-5-8.bad-phase": _game_over_early,
+}
+RAISED = _raised()
+
+
+def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised():
+    """DESIGN 4.4: the codes the module names (read from its source and the trick core) and the
+    codes the battery raises are exactly the catalogue."""
+    import re
+    from pathlib import Path
+
+    import rules.three_five_eight as module
+
+    source = Path(module.__file__).read_text()
+    named = {f"{GAME_ID}.{n}" for n in re.findall(r'\{GAME_ID\}\.([a-z-]+)"', source)}
+    named |= {f"{GAME_ID}.{n}" for n in re.findall(r'_bad\("([a-z-]+)"', source)}
+    named |= {f"{GAME_ID}.{n}" for n in ("card-not-in-hand", "must-follow-suit", "must-trump",  # rules.tricks
+                                          "not-your-turn", "game-over", "no-such-seat")}  # base, service
+    assert named == set(E.codes)
+    assert set(RAISED) == set(E.codes), (set(E.codes) - set(RAISED), set(RAISED) - set(E.codes))
+
+
+def test_every_polish_detail_formats_with_the_context_of_its_raises():
+    for code, raised in RAISED.items():
+        entry = E.codes[code]
+        assert entry.title and entry.title_pl and entry.detail_pl
+        for exc in raised:
+            text = entry.detail_pl.format(**exc.context)
+            assert "None" not in text and "{" not in text, (code, text)
+
+
+@pytest.mark.parametrize("code", sorted({*EXTRA_MOVES, *EXTRA_STATES}))
+def test_each_extra_trigger_raises_its_code(code):
+    from rules.base import RulesError
+
+    with pytest.raises(RulesError) as err:
+        EXTRA_MOVES[code]() if code in EXTRA_MOVES else E.from_json(EXTRA_STATES[code]())
+    assert err.value.code == code

@@ -8,9 +8,6 @@ import shlex
 import shutil
 import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -51,22 +48,11 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def live_server():
-    port = _free_port()
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    proc = subprocess.Popen([str(gunicorn), "--workers", "1", "--bind", f"127.0.0.1:{port}",
-                             "service.app:create_app()"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=0.5)
-                break
-            except OSError:
-                time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    """The server exactly as `make run` starts it."""
+    from tests.live import make_run
+
+    with make_run() as url:
+        yield url
 
 
 @pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq")), reason="the tour uses curl and jq")
@@ -78,3 +64,5 @@ def test_readme_tour_works_as_printed(live_server, tmp_path):
     assert out.returncode == 0, out.stderr
     assert '"status": 422' in out.stdout and "not-your-turn" in out.stdout
     assert '"final":false' in out.stdout
+    assert '"code":"take-that.not-your-turn","title":"Nie twoja kolej"' in out.stdout
+    assert "event: snapshot" in out.stdout and "event: move" in out.stdout

@@ -136,3 +136,39 @@ def test_a_gnubg_sgf_record_replays(client):
     r = replay_record(client, (RECORDS / "gnubg-charlot-7p-excerpt.sgf").read_text(), "sgf")
     assert r.status_code == 200, r.json
     assert r.json["applied"] == 20 and r.json["games"][0]["winner"] is None
+
+
+def test_a_backgammon_session_log_exports_as_mat_and_reads_back(client):
+    """`GET /v1/sessions/{id}/log?format=mat` (DESIGN 4.3): the moves so far as a record that
+    `/replay` reads back to the same position, even mid-turn (rolled, not yet played)."""
+    import random
+
+    created = client.post("/v1/sessions", json={"game": "backgammon", "players": 2, "seed": 12}).json
+    sid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    rnd = random.Random(5)
+    for _ in range(15):
+        info = client.get(f"/v1/sessions/{sid}", headers={"Authorization": f"Bearer {tokens[0]}"}).json
+        seat = rnd.choice(info["to_act"])
+        moves = client.get(f"/v1/sessions/{sid}/legal-moves", headers={"Authorization": f"Bearer {tokens[seat]}"}).json
+        plain = [m for m in moves["moves"] if m["kind"] in ("roll", "move")] or moves["moves"]
+        resp = client.post(f"/v1/sessions/{sid}/moves", headers={"Authorization": f"Bearer {tokens[seat]}"},
+                           json={"move": rnd.choice(plain), "version": info["version"]})
+        assert resp.status_code == 200
+    mat = client.get(f"/v1/sessions/{sid}/log?format=mat", headers={"Authorization": f"Bearer {tokens[1]}"})
+    assert mat.status_code == 200 and mat.mimetype == "text/plain"
+    assert " Game 1" in mat.get_data(as_text=True)
+    back = client.post("/v1/games/backgammon/replay", json={"record": {"format": "mat", "text": mat.get_data(as_text=True)}})
+    assert back.status_code == 200, back.json
+    now = client.get(f"/v1/sessions/{sid}", headers={"Authorization": f"Bearer {tokens[1]}"}).json
+    assert back.json["state"]["points"] == now["state"]["points"]
+    assert back.json["state"]["position_id"] == now["state"]["position_id"]
+    assert sorted(back.json["state"]["dice"]) == sorted(now["state"]["dice"])  # a record writes dice in its own order
+
+
+def test_a_session_log_in_an_unknown_format_or_of_a_game_without_records_is_refused(client):
+    created = client.post("/v1/sessions", json={"game": "take-that", "players": 2}).json
+    auth = {"Authorization": f"Bearer {created['owner_token']}"}
+    xml = client.get(f"/v1/sessions/{created['id']}/log?format=xml", headers=auth)
+    assert xml.status_code == 422 and xml.json["code"] == "request.invalid"
+    mat = client.get(f"/v1/sessions/{created['id']}/log?format=mat", headers=auth)
+    assert mat.status_code == 404 and mat.json["code"] == "game.no-records"

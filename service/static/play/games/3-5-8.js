@@ -3,7 +3,7 @@ import { h } from "../dom.js";
 import { frenchCard, hand, handSizes, ownHand, pile, seatsBar, section } from "./common.js";
 import { trickPlays, trickView } from "./tricks.js";
 
-const CONTRACTS = { H: "♥", S: "♠", D: "♦", C: "♣", BA: "bez atu", BL: "BL" };
+const CONTRACTS = { H: "♥", S: "♠", D: "♦", C: "♣", NT: "bez atu", BL: "BL" };
 
 export default {
   render(ctx) {

@@ -1,0 +1,336 @@
+"""Impossible Kierki states are refused (issue 10 §2; docs/rules/kierki.md §9).
+
+Real mid-game states come from seeded random matches (``tests.playout.choose``), with 3 and 4
+players and several options; each is mutated in one way (cards duplicated, lost or foreign;
+hand sizes; counters; scores; seats; phases; types). Every mutation is either refused, by the
+state schema (``ValidationError``) or by ``from_json`` (``InvalidState`` with a ``kierki.``
+code), or is a state that play can reach; the mutations that may be accepted are marked
+``REACHABLE`` below with the reason. Nothing else may be raised.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+
+import pytest
+from marshmallow import ValidationError
+
+from rules.base import InvalidState
+from rules.kierki import Phase
+from service.games import BINDINGS
+from tests.playout import choose
+
+GAME = "kierki"
+BINDING = BINDINGS[GAME]
+E = BINDING.engine
+OPTIONS = [{}, {"trump_chooser": "left-of-dealer", "lottery": "one-per-player"},
+           {"score_sign": "penalties-positive", "no_trump_allowed": True}]
+
+
+def mid_game_states() -> list[dict]:
+    """Per match, one state of each phase met (name-trump, play, lottery, deal-over), at random."""
+    out: list[dict] = []
+    for seed in range(6):
+        rnd = random.Random(seed)
+        s = E.new(3 + seed % 2, seed, OPTIONS[seed % 3])
+        seen: dict[str, list[dict]] = {}
+        while E.to_act(s):
+            seen.setdefault(s.phase.value, []).append(E.to_json(s))
+            seat = min(E.to_act(s))
+            s = E.apply(s, seat, choose(rnd, GAME, list(E.legal_moves(s, seat)), lambda m: E.move_to_json(m)["kind"]))
+        out += [rnd.choice(states) for _, states in sorted(seen.items())]
+        out.append(rnd.choice(seen["play"]))
+    phases = {d["phase"] for d in out}
+    assert {p.value for p in Phase} <= phases, phases
+    return out
+
+
+STATES = mid_game_states()
+
+Mutation = Callable[[dict, random.Random], bool]  # changes the state in place; False: does not apply here
+
+
+def _hand_seats(d: dict) -> list[int]:
+    return [s for s in range(d["players"]) if d["hands"][s]]
+
+
+def duplicate_card(d, rnd):
+    seats = _hand_seats(d)
+    if len(seats) < 2:
+        return False
+    a, b = rnd.sample(seats, 2)
+    d["hands"][a][0] = d["hands"][b][-1]
+    return True
+
+
+def lose_card(d, rnd):
+    seats = _hand_seats(d)
+    if not seats:
+        return False
+    d["hands"][rnd.choice(seats)].pop()
+    return True
+
+
+def joker(d, rnd):
+    seats = _hand_seats(d)
+    if not seats:
+        return False
+    d["hands"][seats[0]][0] = "JK"
+    return True
+
+
+def not_a_card(d, rnd):
+    seats = _hand_seats(d)
+    if not seats:
+        return False
+    d["hands"][seats[0]][0] = "1Z"
+    return True
+
+
+def two_of_clubs_with_three(d, rnd):
+    """The 2♣ is out of a three-player pack; with four players, a card swapped for a foreign one."""
+    seats = _hand_seats(d)
+    if not seats:
+        return False
+    d["hands"][seats[0]][0] = "2C" if d["players"] == 3 else "11C"
+    return True
+
+
+def move_card(d, rnd):
+    """A card passed from one hand to another in a trick deal: the sizes no longer fit the tricks."""
+    seats = _hand_seats(d)
+    if not seats or d["contract"] == "loteryjka":
+        return False
+    a = rnd.choice(seats)
+    b = rnd.choice([s for s in range(d["players"]) if s != a])
+    d["hands"][b].append(d["hands"][a].pop())
+    return True
+
+
+def lottery_move_card(d, rnd):
+    """A card passed from one hand to another in the loteryjka."""
+    seats = _hand_seats(d)
+    if not seats or d["contract"] != "loteryjka":
+        return False
+    a = rnd.choice(seats)
+    b = rnd.choice([s for s in range(d["players"]) if s != a])
+    d["hands"][b].append(d["hands"][a].pop())
+    return True
+
+
+def swap_cards(d, rnd):
+    seats = _hand_seats(d)
+    if len(seats) < 2:
+        return False
+    a, b = rnd.sample(seats, 2)
+    i, j = rnd.randrange(len(d["hands"][a])), rnd.randrange(len(d["hands"][b]))
+    d["hands"][a][i], d["hands"][b][j] = d["hands"][b][j], d["hands"][a][i]
+    return True
+
+
+def round_up(d, rnd):
+    d["round"] += 1
+    return True
+
+
+def round_down(d, rnd):
+    d["round"] -= 1  # round 0 is refused by the schema
+    return True
+
+
+def contract_changed(d, rnd):
+    d["contract"] = "robber" if d["contract"] != "robber" else "no-hearts"
+    return True
+
+
+def dealer_next(d, rnd):
+    d["dealer"] = (d["dealer"] + 1) % d["players"]
+    return True
+
+
+def leader_next(d, rnd):
+    d["leader"] = (d["leader"] + 1) % d["players"]
+    return True
+
+
+def turn_null(d, rnd):
+    if d["turn"] is None:
+        return False
+    d["turn"] = None
+    return True
+
+
+def turn_set(d, rnd):
+    d["turn"] = (d["turn"] + 1) % d["players"] if d["turn"] is not None else 0
+    return True
+
+
+def score_plus_one(d, rnd):
+    if not d["history"]:
+        return False
+    d["history"][-1][rnd.randrange(d["players"])] += 1
+    return True
+
+
+def score_shift_small(d, rnd):
+    """5 points moved between two seats of a finished deal: no penalty or prize is worth that."""
+    if not d["history"]:
+        return False
+    row = d["history"][rnd.randrange(len(d["history"]))]
+    a, b = rnd.sample(range(d["players"]), 2)
+    row[a] += 5
+    row[b] -= 5
+    return True
+
+
+def score_shift_unit(d, rnd):
+    """One penalty (20, a heart or a trick) moved between two seats of a finished deal."""
+    if not d["history"]:
+        return False
+    row = d["history"][0]  # deal 1, no tricks: 20 (15 with three players) a trick
+    a, b = rnd.sample(range(d["players"]), 2)
+    unit = 20 if d["players"] == 4 else 15
+    row[a] += unit
+    row[b] -= unit
+    return True
+
+
+def extra_history_row(d, rnd):
+    d["history"].append([0] * d["players"])
+    return True
+
+
+def phase_changed(d, rnd):
+    d["phase"] = rnd.choice([p.value for p in Phase if p.value != d["phase"]])
+    return True
+
+
+def trick_winner_changed(d, rnd):
+    if not d["tricks"]:
+        return False
+    t = d["tricks"][rnd.randrange(len(d["tricks"]))]
+    t["winner"] = (t["winner"] + 1) % d["players"]
+    return True
+
+
+def trump_changed(d, rnd):
+    d["trump"] = {"H": "S", None: "H"}.get(d["trump"], "H")
+    return True
+
+
+def finished_seat(d, rnd):
+    d["finished"] = [*d["finished"], 0][:2] if 0 not in d["finished"] else [1]
+    return True
+
+
+def stock_card(d, rnd):
+    seats = _hand_seats(d)
+    if not seats:
+        return False
+    d["stock"].append(d["hands"][seats[0]].pop())
+    return True
+
+
+def row_widened(d, rnd):
+    if not d["rows"] or d["rows"][0]["high"] == 14:
+        return False
+    d["rows"][0]["high"] += 1  # that card is also in a hand
+    return True
+
+
+def players_changed(d, rnd):
+    d["players"] = 7 - d["players"]
+    return True
+
+
+def type_round_text(d, rnd):
+    d["round"] = str(d["round"])
+    return True
+
+
+def type_hands_null(d, rnd):
+    d["hands"] = None
+    return True
+
+
+def type_history_float(d, rnd):
+    d["history"].append([0.5] * d["players"])
+    return True
+
+
+def unknown_field(d, rnd):
+    d["deal_no"] = 0
+    return True
+
+
+def missing_field(d, rnd):
+    del d[rnd.choice(sorted(d))]
+    return True
+
+
+def rng_counter(d, rnd):
+    d["rng"]["counter"] += 1
+    return True
+
+
+REFUSED: dict[str, Mutation] = {f.__name__: f for f in (
+    duplicate_card, lose_card, joker, not_a_card, two_of_clubs_with_three, move_card, round_up, round_down,
+    contract_changed, dealer_next, turn_null, score_plus_one, score_shift_small, extra_history_row, phase_changed,
+    trick_winner_changed, stock_card, players_changed, leader_next, finished_seat, row_widened, type_round_text, type_hands_null, type_history_float,
+    unknown_field, missing_field,
+)}
+
+#: Mutations that may give a reachable state, and why.
+REACHABLE: dict[str, tuple[Mutation, str]] = {
+    "swap_cards": (swap_cards, "another shuffle deals these hands; refused when the swap gives a seat a suit it "
+                               "showed a void in during the current or last trick"),
+    "lottery_move_card": (lottery_move_card, "who laid which card of the rows is not recorded and passes let "
+                                             "one seat lay more than another, so hand sizes may differ; refused "
+                                             "when a hand exceeds the cards dealt or a finished seat gets a card"),
+    "turn_set": (turn_set, "in the loteryjka passes are not recorded, so any seat still holding cards may be to "
+                           "play; refused in trick deals, while naming trumps and once the deal is over"),
+    "score_shift_unit": (score_shift_unit, "another play of deal 1 gives one seat a trick more and another one "
+                                           "less; refused when a seat would go below 0 tricks"),
+    "trump_changed": (trump_changed, "naming another trump gives the same hands; refused when the tricks played "
+                                     "would have had other winners, or outside a trump deal"),
+    "rng_counter": (rng_counter, "how many draws the deals took is not recorded (rejection sampling draws a "
+                                 "variable number), so any counter is possible"),
+}
+
+
+def outcome(data: dict) -> str:
+    try:
+        BINDING.load_state(data)
+    except ValidationError:
+        return "refused"
+    except InvalidState as exc:
+        assert exc.code.startswith(f"{GAME}."), exc.code
+        assert "Error" not in exc.message and "None" not in exc.message, exc.message
+        return "refused"
+    return "accepted"
+
+
+CASES = [(i, name) for i in range(len(STATES)) for name in [*REFUSED, *REACHABLE]]
+
+
+def test_at_least_100_mutations_apply():
+    applied = 0
+    for i, name in CASES:
+        mutate = REFUSED[name] if name in REFUSED else REACHABLE[name][0]
+        applied += mutate(copy.deepcopy(STATES[i]), random.Random(i))
+    assert applied >= 100
+
+
+@pytest.mark.parametrize("name", [*REFUSED, *REACHABLE])
+def test_mutations_are_refused_or_reachable(name):
+    for i, state in enumerate(STATES):
+        assert outcome(state) == "accepted"
+        data = copy.deepcopy(state)
+        mutate = REFUSED[name] if name in REFUSED else REACHABLE[name][0]
+        if not mutate(data, random.Random(i)):
+            continue
+        verdict = outcome(data)
+        if name in REFUSED:
+            assert verdict == "refused", f"{name} of state {i} ({state['phase']}) was accepted"

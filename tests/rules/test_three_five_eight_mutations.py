@@ -1,0 +1,322 @@
+"""Impossible 3-5-8 states are refused (issue 10 §2; docs/rules/3-5-8.md §9).
+
+Real mid-game states come from seeded random playouts (``tests.playout.choose``); each is
+mutated in one way (cards duplicated, lost or foreign; hand sizes; counters; scores; seats;
+phases; types). Every mutation is either refused, by the state schema (``ValidationError``)
+or by ``from_json`` (``InvalidState`` with a ``3-5-8.`` code), or is a state that play can
+reach; the mutations that may be accepted are marked ``REACHABLE`` below with the reason.
+Nothing else may be raised.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+
+import pytest
+from marshmallow import ValidationError
+
+from rules.base import InvalidState
+from rules.three_five_eight import Discard, Phase, PlayCard
+from service.games import BINDINGS
+from tests.playout import choose
+
+GAME = "3-5-8"
+BINDING = BINDINGS[GAME]
+E = BINDING.engine
+
+
+def mid_game_states() -> list[dict]:
+    """States of every phase (choose, exchange, discard, play mid-trick, deal over), from playouts:
+    per seed, one state of each phase met in the first 250 moves, picked at random."""
+    out: list[dict] = []
+    for seed in range(6):
+        rnd = random.Random(seed)
+        options = {"exchange_timing": "after-discard"} if seed % 2 else {}
+        s = E.new(3, seed, options)
+        seen: dict[str, list[dict]] = {}
+        for _ in range(250):
+            if not E.to_act(s):
+                break
+            seen.setdefault(s.phase.value, []).append(E.to_json(s))
+            seat = min(E.to_act(s))
+            s = E.apply(s, seat, choose(rnd, GAME, list(E.legal_moves(s, seat)), lambda m: E.move_to_json(m)["kind"]))
+        out += [rnd.choice(states) for _, states in sorted(seen.items())]
+    phases = {d["phase"] for d in out}
+    assert {"choose", "exchange", "discard", "play", "deal-over"} <= phases, phases
+    return out
+
+
+STATES = mid_game_states()
+
+Mutation = Callable[[dict, random.Random], bool]  # changes the state in place; False: does not apply here
+
+
+def _hand_seats(d: dict) -> list[int]:
+    return [s for s in range(3) if d["hands"][s]]
+
+
+def duplicate_card(d, rnd):
+    """A card of one hand replaced by a card another hand holds."""
+    seats = _hand_seats(d)
+    if len(seats) < 2:
+        return False
+    a, b = rnd.sample(seats, 2)
+    d["hands"][a][0] = d["hands"][b][-1]
+    return True
+
+
+def lose_card(d, rnd):
+    seats = _hand_seats(d)
+    if not seats:
+        return False
+    d["hands"][rnd.choice(seats)].pop()
+    return True
+
+
+def joker(d, rnd):
+    seats = _hand_seats(d)
+    if not seats:
+        return False
+    d["hands"][seats[0]][0] = "JK"
+    return True
+
+
+def not_a_card(d, rnd):
+    seats = _hand_seats(d)
+    if not seats:
+        return False
+    d["hands"][seats[0]][0] = "1Z"
+    return True
+
+
+def move_card(d, rnd):
+    """A card passed from one hand to another: every card is there once, the sizes are wrong."""
+    seats = _hand_seats(d)
+    if not seats:
+        return False
+    a = rnd.choice(seats)
+    b = rnd.choice([s for s in range(3) if s != a])
+    d["hands"][b].append(d["hands"][a].pop())
+    return True
+
+
+def swap_cards(d, rnd):
+    seats = _hand_seats(d)
+    if len(seats) < 2:
+        return False
+    a, b = rnd.sample(seats, 2)
+    i, j = rnd.randrange(len(d["hands"][a])), rnd.randrange(len(d["hands"][b]))
+    d["hands"][a][i], d["hands"][b][j] = d["hands"][b][j], d["hands"][a][i]
+    return True
+
+
+def round_up(d, rnd):
+    if d["round"] == 18:
+        return False
+    d["round"] += 1
+    return True
+
+
+def round_down(d, rnd):
+    d["round"] -= 1  # round 0 is refused by the schema
+    return True
+
+
+def dealer_next(d, rnd):
+    d["dealer"] = (d["dealer"] + 1) % 3
+    return True
+
+
+def leader_next(d, rnd):
+    d["leader"] = (d["leader"] + 1) % 3
+    return True
+
+
+def turn_other(d, rnd):
+    d["turn"] = (d["turn"] + 1) % 3 if d["turn"] is not None else 0
+    return True
+
+
+def turn_null(d, rnd):
+    if d["turn"] is None:
+        return False
+    d["turn"] = None
+    return True
+
+
+def score_plus_one(d, rnd):
+    if not d["history"]:
+        return False
+    d["history"][-1][rnd.randrange(3)] += 1
+    return True
+
+
+def score_shift(d, rnd):
+    """A point moved from one seat to another in a finished deal: still zero-sum."""
+    if not d["history"]:
+        return False
+    row = d["history"][rnd.randrange(len(d["history"]))]
+    a, b = rnd.sample(range(3), 2)
+    row[a] += 1
+    row[b] -= 1
+    return True
+
+
+def contract_changed(d, rnd):
+    if not d["contracts"]:
+        return False
+    i = rnd.randrange(len(d["contracts"]))
+    d["contracts"][i] = rnd.choice([c for c in ("H", "S", "D", "C", "NT", "BL") if c != d["contracts"][i]])
+    return True
+
+
+def extra_history_row(d, rnd):
+    d["history"].append([0, 0, 0])
+    d["contracts"].append("NT")
+    return True
+
+
+def phase_changed(d, rnd):
+    d["phase"] = rnd.choice([p.value for p in Phase if p.value != d["phase"]])
+    return True
+
+
+def trick_seat(d, rnd):
+    if not d["trick"]:
+        return False
+    d["trick"][0]["seat"] = (d["trick"][0]["seat"] + 1) % 3
+    return True
+
+
+def won_pile_card(d, rnd):
+    """A card moved from a hand to a won pile (the pile no longer holds whole tricks)."""
+    seats = _hand_seats(d)
+    if not seats:
+        return False
+    d["won"][rnd.randrange(3)].append(d["hands"][seats[0]].pop())
+    return True
+
+
+def players_four(d, rnd):
+    d["players"] = 4
+    return True
+
+
+def type_round_text(d, rnd):
+    d["round"] = str(d["round"])
+    return True
+
+
+def type_hands_null(d, rnd):
+    d["hands"] = None
+    return True
+
+
+def type_history_float(d, rnd):
+    d["history"].append([0.5, -0.5, 0])
+    d["contracts"].append("H")
+    return True
+
+
+def unknown_field(d, rnd):
+    d["current"] = 0
+    return True
+
+
+def missing_field(d, rnd):
+    del d[rnd.choice(sorted(d))]
+    return True
+
+
+def rng_counter(d, rnd):
+    d["rng"]["counter"] += 1
+    return True
+
+
+REFUSED: dict[str, Mutation] = {f.__name__: f for f in (
+    duplicate_card, lose_card, joker, not_a_card, move_card, round_up, round_down, leader_next, turn_other,
+    turn_null, score_plus_one, extra_history_row, phase_changed, trick_seat, won_pile_card, players_four,
+    type_round_text, type_hands_null, type_history_float, unknown_field, missing_field,
+)}
+
+#: Mutations that may give a reachable state, and why.
+REACHABLE: dict[str, tuple[Mutation, str]] = {
+    "swap_cards": (swap_cards, "another shuffle deals these hands; refused when the swap gives a seat a suit "
+                               "it showed a void in on the table, or a hand its hidden musik cards"),
+    "dealer_next": (dealer_next, "with first_dealer 'random' another first dealer gives this sheet; refused when "
+                                 "the roles no longer fit the trick leader, the contracts used or the option"),
+    "score_shift": (score_shift, "the same deal played differently gives these points (tricks stay in 0..16 "
+                                 "and sum to 16); refused when they do not, or they disagree with the won piles"),
+    "contract_changed": (contract_changed, "another contract choice in that deal; refused when a chooser would "
+                                           "repeat a contract or the points need impossible tricks"),
+    "rng_counter": (rng_counter, "how many draws the deals took is not recorded (rejection sampling draws a "
+                                 "variable number), so any counter is possible"),
+}
+
+
+def outcome(data: dict) -> str:
+    try:
+        BINDING.load_state(data)
+    except ValidationError:
+        return "refused"
+    except InvalidState as exc:
+        assert exc.code.startswith(f"{GAME}."), exc.code
+        assert "Error" not in exc.message and "None" not in exc.message, exc.message
+        return "refused"
+    return "accepted"
+
+
+CASES = [(i, name) for i in range(len(STATES)) for name in [*REFUSED, *REACHABLE]]
+
+
+def test_at_least_100_mutations_apply():
+    applied = 0
+    for i, name in CASES:
+        mutate = REFUSED[name] if name in REFUSED else REACHABLE[name][0]
+        applied += mutate(copy.deepcopy(STATES[i]), random.Random(i))
+    assert applied >= 100
+
+
+@pytest.mark.parametrize("name", [*REFUSED, *REACHABLE])
+def test_mutations_are_refused_or_reachable(name):
+    for i, state in enumerate(STATES):
+        assert outcome(state) == "accepted"
+        data = copy.deepcopy(state)
+        mutate = REFUSED[name] if name in REFUSED else REACHABLE[name][0]
+        if not mutate(data, random.Random(i)):
+            continue
+        verdict = outcome(data)
+        if name in REFUSED:
+            assert verdict == "refused", f"{name} of state {i} ({state['phase']}) was accepted"
+
+
+# --------------------------------------------------------------------------- scenarios of the checks
+
+
+def test_a_void_shown_in_the_trick_cannot_hold_that_suit():
+    """docs/rules/3-5-8.md §5: a seat that did not follow the led suit held none of it; it cannot
+    hold one now. Found in play: a seat discards off-suit, then a card of the led suit is swapped in."""
+    rnd = random.Random(3)
+    s = E.new(3, 3, {"first_dealer": 0})
+    while True:
+        seat = min(E.to_act(s))
+        moves = E.legal_moves(s, seat)
+        if s.phase is Phase.PLAY and s.trick:
+            led = s.trick[0][1].suit
+            off = [m for m in moves if isinstance(m, PlayCard) and m.card.suit is not led]
+            if off:
+                s = E.apply(s, seat, off[0])
+                break
+        s = E.apply(s, seat, moves[0] if isinstance(moves[0], Discard) else rnd.choice(list(moves)))
+    data = E.to_json(s)
+    void_seat = data["trick"][-1]["seat"]
+    led_suit = data["trick"][0]["card"][-1]
+    donor = next(x for x in range(3) if x != void_seat and any(c[-1] == led_suit for c in data["hands"][x]))
+    i = next(k for k, c in enumerate(data["hands"][donor]) if c[-1] == led_suit)
+    j = next(k for k, c in enumerate(data["hands"][void_seat]) if c[-1] != led_suit)
+    data["hands"][donor][i], data["hands"][void_seat][j] = data["hands"][void_seat][j], data["hands"][donor][i]
+    with pytest.raises(InvalidState) as err:
+        E.from_json(data)
+    assert err.value.code == "3-5-8.bad-trick"
