@@ -139,9 +139,13 @@ def read_codes() -> tuple[dict[str, set[str]], dict[str, set[tuple[str, str]]], 
                         isinstance(expr, ast.Attribute) and expr.attr == "game_id"):
                     generic[suffix[1:]].add((module, method.get(id(node), "")))
         # the codes such helpers are handed: hyphenated strings of the module (outside its
-        # catalogue), and f"{prefix}bad-card" with each hyphen-ended string as the prefix
+        # catalogue), a call's first argument, and f"{prefix}bad-card" with each hyphen-ended
+        # string of the package as the prefix
         words = {n.value for n in ast.walk(tree) if id(n) not in skip and isinstance(n, ast.Constant)
                  and isinstance(n.value, str) and SUFFIX.fullmatch(n.value)}
+        words |= {call.args[0].value for call in ast.walk(tree) if isinstance(call, ast.Call) and id(call) not in skip
+                  and call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)
+                  and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", call.args[0].value)}  # fail("finished", ...)
         prefixes = {"", *hyphen_ended[path.parent]}
         for game in built:
             helped.update({f"{game}.{pre}{w}": {module} for w in words for pre in prefixes if not w.endswith("-")})
@@ -167,17 +171,24 @@ def _users_of(module: str, function: str) -> set[str]:
     return out
 
 
-def codes_read() -> set[str]:
-    literal, generic, _ = read_codes()
-    out = set(literal)
-    for suffix, places in generic.items():
+def _generic(strict: bool) -> set[str]:
+    """``{game_id}.x`` raises resolved per game. From rules.base (per inherited method) and the
+    service they are certain; from a shared helper (rules/tricks.py) they depend on the rules
+    each game passes it (Kierki never obliges a trump), so they only show a code can be raised."""
+    out = set()
+    for suffix, places in read_codes()[1].items():
         for module, function in places:
-            out |= {f"{gid}.{suffix}" for gid in _users_of(module, function)}
+            if strict == (module == "rules.base" or module.startswith("service")):
+                out |= {f"{gid}.{suffix}" for gid in _users_of(module, function)}
     return out
 
 
+def codes_read() -> set[str]:
+    return set(read_codes()[0]) | _generic(strict=True)
+
+
 def codes_helped() -> set[str]:
-    return set(read_codes()[2])
+    return set(read_codes()[2]) | _generic(strict=False)
 
 
 # --------------------------------------------------------------------------- playing
