@@ -176,7 +176,7 @@ TALLIES: dict[str, Json] = {
     "take-that": {"seats": [{"face_up": [12, 21], "face_down": [33]}, {"face_up": [], "face_down": [14, 15]}],
                   "previous": [0, -1]},
     "3-5-8": {"contract": "BL", "dealer": 0, "tricks": [8, 5, 3]},
-    "kierki": {"deal": "no-tricks", "players": 3, "seats": [
+    "kierki": {"contract": "no-tricks", "players": 3, "seats": [
         {"cards": ["3C", "4C", "5C", "QC", "KC", "AC", "8D", "9D", "10D", "4H", "5H", "6H", "KH", "AH", "2S", "9S",
                    "10S", "JS"], "tricks": [1, 4, 7, 10, 13, 16]},
         {"cards": ["6C", "7C", "8C", "2D", "3D", "4D", "JD", "QD", "KD", "7H", "8H", "9H", "3S", "4S", "5S", "QS",
