@@ -21,58 +21,39 @@ import os
 import random
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rules.registry import ENGINES  # noqa: E402
+from tests.live import free_port, make_run_args, stop, wait_http  # noqa: E402
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def serve(args: list[str], port: int) -> subprocess.Popen:
+    """A server command pinned to core 0 (wrk runs on core 1), started and answering /healthz."""
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    proc = subprocess.Popen([*pin, *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True, env={**os.environ, "ACCESS_LOG": "0"})
+    try:
+        wait_http(f"http://127.0.0.1:{port}/healthz")
+    except OSError:
+        stop(proc)
+        raise
+    return proc
 
 
 def gunicorn(app: str, port: int, workers: int = 1, make_run: bool = False) -> subprocess.Popen:
     """``app`` under plain gunicorn (``workers`` sync workers) or, with ``make_run``, exactly as
-    `make run` serves it (tests/live.py reads the command from the Makefile); pinned to core 0."""
+    `make run` serves it (the command read from the Makefile)."""
     if make_run:
-        from tests.live import make_run_args
-
-        args = make_run_args(port, APP=app)
-    else:
-        args = [str(Path(sys.executable).with_name("gunicorn")), "--workers", str(workers), "--bind",
-                f"127.0.0.1:{port}", app]
-    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
-    proc = subprocess.Popen([*pin, *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True, env={**os.environ, "ACCESS_LOG": "0"})
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=0.5)
-            return proc
-        except OSError:
-            time.sleep(0.05)
-    stop(proc)
-    raise RuntimeError(f"gunicorn {app} did not start")
-
-
-def stop(proc: subprocess.Popen) -> None:
-    """SIGTERM the server's process group; SIGKILL what is still there after 5 s (open streams)."""
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(5)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(5)
+        return serve(make_run_args(port, APP=app), port)
+    return serve([str(Path(sys.executable).with_name("gunicorn")), "--workers", str(workers), "--bind",
+                  f"127.0.0.1:{port}", app], port)
 
 
 def apply_body(game: str, seed: int = 3, plies: int = 6) -> dict:
@@ -128,18 +109,26 @@ def signed_apply_body(port: int, game: str) -> dict:
     return {"state": after["state"], "signature": after["signature"], "seat": seat, "move": moves[0]}
 
 
+#: options that make a game long enough for a 1,000-move replay (more rounds, a match, classic Northcott)
+LONG_GAMES: dict[str, dict] = {
+    "11-nimmt": {"rounds": 20}, "take-that": {"rounds": 20}, "backgammon": {"match_length": 64},
+    "northcott": {"variant": "classic"},
+}
+
+
 def playout_moves(game: str, limit: int = 1000, seed: int = 1) -> tuple[dict, list[dict]]:
     """``new`` parameters and up to ``limit`` moves of seeded random games (one game)."""
     from tests.playout import PLAYOUT_OPTIONS, choose
 
     engine = ENGINES[game]
     rnd = random.Random(seed)
-    new = {"players": engine.players.start, "seed": seed, "options": PLAYOUT_OPTIONS.get(game, {})}
+    new = {"players": engine.players.start, "seed": seed,
+           "options": {**PLAYOUT_OPTIONS.get(game, {}), **LONG_GAMES.get(game, {})}}
     state = engine.new(new["players"], seed, new["options"])
     moves = []
     while engine.to_act(state) and len(moves) < limit:
         seat = min(engine.to_act(state))
-        move = choose(rnd, game, list(engine.legal_moves(state, seat)), lambda m: m.kind)
+        move = choose(rnd, game, list(engine.legal_moves(state, seat)), lambda m: engine.move_to_json(m)["kind"])
         moves.append({"seat": seat, "move": engine.move_to_json(move)})
         state = engine.apply(state, seat, move)
     return new, moves

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import socket
 import statistics
 import subprocess
@@ -32,7 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.run import apply_body, free_port, stop, wrk  # noqa: E402
+from bench.run import apply_body, serve, wrk  # noqa: E402
+from tests.live import free_port, stop  # noqa: E402
 
 BIN = Path(sys.executable).parent
 
@@ -52,18 +52,8 @@ def command(server: str, app: str, port: int) -> list[str]:
     raise ValueError(server)
 
 
-def start(server: str, app: str, port: int, env: dict | None = None) -> subprocess.Popen:
-    proc = subprocess.Popen(["taskset", "-c", "0", *command(server, app, port)], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                            env={**os.environ, "ACCESS_LOG": "0", **(env or {})})
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=0.5)
-            return proc
-        except OSError:
-            time.sleep(0.05)
-    stop(proc)
-    raise RuntimeError(f"{server} did not start")
+def start(server: str, app: str, port: int) -> subprocess.Popen:
+    return serve(command(server, app, port), port)
 
 
 def latency_ms(port: int, n: int = 20, timeout: float = 10.0) -> float:

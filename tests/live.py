@@ -60,12 +60,18 @@ def make_run(env: dict | None = None, **make_vars: str) -> Iterator[str]:
         wait_http(f"http://127.0.0.1:{port}/healthz")
         yield f"http://127.0.0.1:{port}"
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
+        stop(proc)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """SIGTERM a server's process group (started with ``start_new_session``); SIGKILL what is
+    still there after 5 s (open event streams keep a graceful shutdown waiting)."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(5)
 
 
 @contextlib.contextmanager

@@ -11,11 +11,15 @@ real players don't do it):
   so the playouts would barely reach bearing off or the cube.
 Classic Northcott (pawns may retreat) never ends under random play at all, so the playouts
 use its dice variant and ``test_conformance`` checks classic for a bounded number of steps.
+
+``random_options`` and ``random_states`` give the laws that look at single positions (hidden
+information, idle seats) real mid-game states of every registered game.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 KIND_WEIGHTS: dict[str, dict[str, float]] = {
     "11-nimmt": {"take": 0.02},
@@ -32,3 +36,31 @@ def choose(rnd: random.Random, game_id: str, moves: list, kind_of) -> object:
     if not weights:
         return rnd.choice(moves)
     return rnd.choices(moves, [weights.get(kind_of(m), 1.0) for m in moves])[0]
+
+
+def random_options(engine, rnd: random.Random) -> dict:
+    """A random value for every option that has choices or is boolean, plus the playout overrides."""
+    chosen = {}
+    for name, opt in engine.options.items():
+        if opt.choices is not None:
+            chosen[name] = rnd.choice(opt.choices)
+        elif opt.type == "boolean":
+            chosen[name] = rnd.random() < 0.5
+    return {**chosen, **PLAYOUT_OPTIONS.get(engine.game_id, {})}
+
+
+def random_states(engine, players: int, seed: int, *, every: int = 7, max_moves: int = 2000) -> Iterator:
+    """Every ``every``-th state (offset by the seed) of a seeded random game under random
+    options, from the first move to the end; the final state too. Nothing is checked here."""
+    rnd = random.Random(seed)
+    state = engine.new(players, seed, random_options(engine, rnd))
+    for step in range(max_moves):
+        acting = engine.to_act(state)
+        if step % every == seed % every or not acting:
+            yield state
+        if not acting:
+            return
+        seat = rnd.choice(sorted(acting))
+        move = choose(rnd, engine.game_id, list(engine.legal_moves(state, seat)),
+                      lambda m: engine.move_to_json(m)["kind"])
+        state = engine.apply(state, seat, move)

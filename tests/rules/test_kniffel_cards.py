@@ -642,7 +642,7 @@ def test_from_json_rejects_impossible_box_values(box, value, code) -> None:
     data["sheets"][0]["boxes"][box] = value
     with pytest.raises(InvalidState) as err:
         E.from_json(data)
-    assert err.value.code == f"kniffel-cards.{code}" and repr(value) in err.value.message
+    assert err.value.code == f"kniffel-cards.{code}" and json.dumps(value) in err.value.message  # quoted as JSON
 
 
 def test_from_json_rejects_tampered_sheets() -> None:
