@@ -29,7 +29,7 @@ Square names come from ``rules/boards.py``, shared with Northcott.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rules.base import (
@@ -41,6 +41,7 @@ from rules.base import (
     Json,
     Option,
     Outcome,
+    Rng,
     ScoreReport,
     excerpt,
     malformed,
@@ -261,17 +262,18 @@ class MakYek(BaseEngine[State, Move]):
     move_kinds = ("move", "offer-draw", "accept-draw")
     codes = CODES
 
-    def new_game(self, players: int, rng, options: Mapping[str, Json], setup: Json = None) -> State:
+    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
         if setup is not None:
             raise InvalidOption("mak-yek.setup-unsupported", f"mak-yek has no setup notation, got {excerpt(setup)}")
         opts = Options.from_mapping(options)
         return _settle(State(opts, _START, opts.first_player, 0, ()))
 
     def to_act(self, state: State) -> frozenset[int]:
-        return frozenset() if state.end is not None else frozenset((state.turn,))
+        return frozenset() if state.end is not None or state.turn is None else frozenset((state.turn,))
 
     def options_of(self, state: State) -> Mapping[str, Json]:
-        return state.options.to_json()
+        resolved: Mapping[str, Json] = state.options.to_json()
+        return resolved
 
     # -- legality ------------------------------------------------------------------
 
@@ -348,6 +350,7 @@ class MakYek(BaseEngine[State, Move]):
         taken = _captured(state, board, move)
         for square in taken:
             board[square] = _EMPTY
+        positions: tuple[str, ...]
         if taken:
             quiet, positions = 0, ()
         else:
@@ -381,7 +384,7 @@ class MakYek(BaseEngine[State, Move]):
         end = state.end
         counts = (state.board.count("W"), state.board.count("B"))
         points = _points(end) if end is not None else (0, 0)
-        results = [None, None]
+        results: list[str | None] = [None, None]
         if end is not None:
             results = ["draw", "draw"] if end.winner is None else [
                 "win" if seat == end.winner else "loss" for seat in (0, 1)]
@@ -531,17 +534,16 @@ class MakYek(BaseEngine[State, Move]):
         if unknown:
             raise IllegalMove("mak-yek.bad-move", f"unknown move fields {sorted(unknown)} in {excerpt(data)}",
                               got=excerpt(data))
-        squares = []
+        squares: list[int] = []
         for key in ("from", "to", "custodian"):
             if key == "custodian" and key not in data:
-                squares.append(None)
                 continue
             parsed = parse_square(data.get(key))
             if parsed is None:
                 raise IllegalMove("mak-yek.bad-move", f"{key!r} must be a square a1..h8, got {excerpt(data.get(key))}",
                                   got=excerpt(data))
             squares.append(parsed[1] * 8 + parsed[0])
-        return Slide(*squares)
+        return Slide(*squares)  # no custodian: None, the default
 
 
 # --------------------------------------------------------------------------- helpers
@@ -567,7 +569,7 @@ def _slides(board: str, frm: int) -> list[int]:
     return out
 
 
-def _capture_groups(board, to: int, man: str, line: bool) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
+def _capture_groups(board: Sequence[str], to: int, man: str, line: bool) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
     """(custodian captures, one tuple of men per direction; intervention capture) around ``to``.
 
     ``board`` is the position after the man has moved (its old square empty).
@@ -657,14 +659,17 @@ def _repetitions(state: State) -> int:
 def _settle(state: State) -> State:
     """Set ``end`` (how the game ended, if it has) for the position with ``turn`` to move;
     once it has ended nobody is to move (``turn`` None)."""
-    opts, man = state.options, _MAN[state.turn]
+    mover = state.turn
+    if mover is None:  # settled before: the game is over
+        return state
+    opts, man = state.options, _MAN[mover]
     end = None
     if state.agreed:
         end = End(None, "agreement")
     elif man not in state.board:
-        end = End(1 - state.turn, "all-captured")
+        end = End(1 - mover, "all-captured")
     elif not _can_move(state.board, man):
-        end = End(None, "no-legal-move") if opts.no_move_draws else End(1 - state.turn, "no-legal-move")
+        end = End(None, "no-legal-move") if opts.no_move_draws else End(1 - mover, "no-legal-move")
     elif opts.repetition and _repetitions(state) >= 3:
         end = End(None, "threefold-repetition")
     elif state.quiet >= opts.no_capture_limit:

@@ -97,23 +97,17 @@ SERVICE: Mapping[str, tuple[int, Code]] = {
     "server.internal": (500, _c("Internal Server Error", "Błąd serwera", "serwer zawiódł; błąd został zapisany")),
 }
 
-#: werkzeug's HTTP errors, as ``http.<slug>`` (service.errors.problem_for)
+#: werkzeug's HTTP errors that the app raises, as ``http.<slug>`` (service.errors.problem_for); an
+#: over-long URI or header is refused by the HTTP server before the app sees it
 HTTP: Mapping[str, tuple[int, Code]] = {
     "http.bad-request": (400, _c("Bad Request", "Nieprawidłowe żądanie", "treść żądania nie jest poprawnym JSON-em")),
     "http.not-found": (404, _c("Not Found", "Nie znaleziono", "nie ma takiego adresu")),
     "http.method-not-allowed": (405, _c("Method Not Allowed", "Niedozwolona metoda",
                                         "ten adres nie obsługuje tej metody HTTP")),
-    "http.not-acceptable": (406, _c("Not Acceptable", "Nieakceptowalny format",
-                                    "serwer nie może odpowiedzieć w żądanym formacie")),
     "http.request-entity-too-large": (413, _c("Request Entity Too Large", "Zbyt duże żądanie",
                                               "treść żądania przekracza dozwolony rozmiar")),
-    "http.request-uri-too-large": (414, _c("Request URI Too Large", "Zbyt długi adres", "adres żądania jest za długi")),
     "http.unsupported-media-type": (415, _c("Unsupported Media Type", "Nieobsługiwany typ treści",
                                             "wyślij 'Content-Type: application/json'")),
-    "http.too-many-requests": (429, _c("Too Many Requests", "Zbyt wiele żądań",
-                                       "za dużo nowych sesji z tego adresu; spróbuj po chwili")),
-    "http.request-header-fields-too-large": (431, _c("Request Header Fields Too Large", "Zbyt duże nagłówki",
-                                                     "nagłówki żądania są za duże")),
 }
 
 

@@ -2,20 +2,31 @@
 
 Each game gets its own paths (``/v1/games/11-nimmt/apply`` ...) whose state, move, tally and
 setup schemas come from that game's marshmallow schemas (converted by apispec), moves as a
-``oneOf`` with a ``discriminator`` on ``kind``. Examples are real: a new game of each engine
-with seed 1 and its first legal move. ``tests/contract`` checks that ``openapi.yaml`` equals
-this output and runs schemathesis against it in process.
+``oneOf`` with a ``discriminator`` on ``kind``; its ``View`` is derived from the state schema
+and the engine's views (below). Sessions keep the paths of DESIGN 4 (``/v1/sessions/{id}``):
+each answer is a ``oneOf`` of the games' ``<Game>Session`` (``SessionLegalMoves``, ``SessionLog``
+...) with a ``discriminator`` on ``game``, so a generated client hands back an
+``ElevenNimmtSession`` whose ``state`` is an ``ElevenNimmtView``. Component names, tags and
+operation ids are identifiers (``ElevenNimmt``, never ``11Nimmt``). Examples are real: a new
+game of each engine with seed 1, its first legal move, its refusals, a score sheet the engine
+scores, a session of the first game. ``tests/contract`` checks that ``openapi.yaml`` equals
+this output, runs schemathesis against it in process, and generates a client from it.
 """
 
 from __future__ import annotations
 
+import copy
+import random
 import sys
+from functools import cache
 from typing import Any
 
+import jsonschema_rs
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from rules.base import Option
+from rules.registry import ALIASES
 from service.errors import problem_for
 from service.games import BINDINGS, GameBinding
 from service.i18n import catalogue
@@ -89,6 +100,15 @@ OUTCOME = {
         "points": {"type": "array", "items": {"type": "integer"}},
     },
 }
+VERSION_FIELD = {"type": "integer", "minimum": 0, "description": "the session's version: send it with the next move"}
+SEEDED = {"type": "boolean", "description": "the creator chose the seed, so someone may know the deal (DESIGN 4.1)"}
+SESSION_CREATED = {
+    "type": "object", "required": ["id", "game", "version", "seeded", "owner_token", "seats", "to_act"],
+    "properties": {
+        "id": {"type": "string"}, "game": {"type": "string"}, "version": VERSION_FIELD, "seeded": SEEDED,
+        "owner_token": {"type": "string", "description": "manages the session; holds no seat"},
+        "seats": {"type": "array", "items": _obj(["seat", "token"], seat=SEAT, token={"type": "string"})},
+        "to_act": {"type": "array", "items": SEAT}}}
 
 
 _TITLES = {400: "Malformed JSON", 401: "Token required", 403: "Wrong token", 404: "Not found",
@@ -130,27 +150,69 @@ def _refusals(b: GameBinding, state: Any, seat: int, move: Any) -> Json:
     idle = [s for s in range(players) if s not in e.to_act(state)]
     bad_move = _problem_of(lambda: e.check(state, idle[0], move)) if idle else _problem_of(
         lambda: b.load_move({"kind": "no-such-kind"}))
-    new = _problem_of(lambda: e.new(e.players.stop))
+    new = _problem_of(lambda: b.new({"players": e.players.stop}))
     no_seat = _problem_of(lambda: b.view(state, players))
     tally = _problem_of(lambda: b.score({"tally": {}})) if b.tally is not None else None
     return {"new": new, "move": bad_move, "seat": no_seat, "tally": tally}
 
 
-def _json(schema: Json, example: Json = None) -> Json:
+def _json(schema: Json, example: Json = None, examples: Json = None) -> Json:
     media: dict[str, Json] = {"schema": schema}
     if example is not None:
         media["example"] = example
+    if examples:
+        media["examples"] = examples
     return {"content": {"application/json": media}}
 
 
-def _op(op_id: str, summary: str, request: Json | None, ok: tuple[int, str, Json], errors: tuple[int, ...],
+#: one real score sheet per game that has one (``POST /v1/games/{game}/score`` with ``tally``),
+#: taken from the rules pages' examples and the scenario tests; each is scored when the spec
+#: is built, and ``tests/contract`` checks that every game with a tally schema has one.
+TALLIES: dict[str, Json] = {
+    "11-nimmt": {"hands": [[55, 10, 3, 100], [], [11, 12]], "previous": [5, 0, 1], "bulls": [2, 0, 3]},
+    "kniffel-cards": {"sheets": [
+        {"boxes": {"ones": 2, "twos": 4, "full-house": 25, "kniffel": 50}, "penalties": {"ones": 4}},
+        {"boxes": {"kniffel": 50}}]},
+    "take-that": {"seats": [{"face_up": [12, 21], "face_down": [33]}, {"face_up": [], "face_down": [14, 15]}],
+                  "previous": [0, -1]},
+    "3-5-8": {"contract": "BL", "dealer": 0, "tricks": [8, 5, 3]},
+    "kierki": {"contract": "no-tricks", "players": 3, "seats": [
+        {"cards": ["3C", "4C", "5C", "QC", "KC", "AC", "8D", "9D", "10D", "4H", "5H", "6H", "KH", "AH", "2S", "9S",
+                   "10S", "JS"], "tricks": [1, 4, 7, 10, 13, 16]},
+        {"cards": ["6C", "7C", "8C", "2D", "3D", "4D", "JD", "QD", "KD", "7H", "8H", "9H", "3S", "4S", "5S", "QS",
+                   "KS", "AS"], "tricks": [2, 5, 8, 11, 14, 17]},
+        {"cards": ["9C", "10C", "JC", "5D", "6D", "7D", "AD", "2H", "3H", "10H", "JH", "QH", "6S", "7S", "8S"],
+         "tricks": [3, 6, 9, 12, 15]}]},
+    "canasta": {"ended": "stock", "sides": [
+        {"melds": [{"rank": "7", "cards": ["7C", "7D", "7S", "7H", "7C", "2H", "JK"]}]}, {}]},
+    "backgammon": {"winner": 0, "cube": 2, "owner": 1, "points": [[0] * 24, [0] * 11 + [14] + [0] * 12],
+                   "bar": [0, 1], "off": [15, 0]},
+}
+
+
+def _score_examples(b: GameBinding, ex: Json) -> Json:
+    """The score request's examples: the example state and, where the engine scores one, the
+    game's score sheet with the scores it gets."""
+    out = {"state": {"summary": "a state", "value": {"state": ex["state"]}}}
+    tally = TALLIES.get(b.engine.game_id)
+    if tally is not None and b.tally is not None:
+        try:
+            scored = b.score({"tally": tally})
+        except Exception:  # noqa: BLE001 - a sheet the engine refuses is left out (tests/contract says so)
+            return out
+        out["tally"] = {"summary": f"a score sheet: round {scored['round']}, totals {scored['totals']}",
+                        "value": {"tally": tally}}
+    return out
+
+
+def _op(op_id: str, summary: str, request: Json | None, ok: tuple[Any, ...], errors: tuple[int, ...],
         tags: list[str], description: str = "", problems: Json = None, codes: Json = None, **extra: Json) -> Json:
     op: dict[str, Json] = {"operationId": op_id, "summary": summary, "tags": tags}
     if description:
         op["description"] = description
     if request is not None:
         op["requestBody"] = {"required": True, **request}
-    status, desc, schema, *example = ok
+    status, desc, schema, *example = ok  # (status, description, schema[, example])
     op["responses"] = {str(status): {"description": desc,
                                      **({} if schema is None else _json(schema, example[0] if example else None))},
                        **_problems(*errors, examples=problems, codes=codes)}
@@ -172,7 +234,7 @@ def _option_schema(opt: Option) -> Json:
 def _examples(b: GameBinding) -> Json:
     e = b.engine
     players = e.players.start
-    state = e.new(players, 1)
+    state = b.new({"players": players, "seed": 1})
     seat = min(e.to_act(state))
     move = e.legal_moves(state, seat)[0]
     after, events = b.apply(state, seat, move)
@@ -182,11 +244,173 @@ def _examples(b: GameBinding) -> Json:
             "scores": e.scores(after).to_json(), "view": b.view(state, seat)}
 
 
+# --------------------------------------------------------------------------- views
+# A view is the state redacted for one seat (``engine.view``): other seats' hands become null
+# (or counts), ``hand_sizes`` appears, a face-down pile may become its size, ``rng`` goes. The
+# ``<Game>View`` schema is derived from the state schema, property by property, guided by the
+# views of seeded random playouts: a property every sampled value of which the state schema
+# accepts keeps the state's schema; one whose values changed shape (a pile that became a
+# count, a hand that became null) gets the state's schema where it still fits, widened where
+# it does not; one only views have is described from its values.
+
+_VIEW_MOVES = 120
+
+
+def _sample_views(b: GameBinding) -> list[tuple[Json, Json]]:
+    """(view, state JSON) pairs: every seat's and a spectator's view along seeded random
+    playouts, at both ends of the player range and with each option choice that is not the
+    default (a view may depend on one), to the end of the game or a bounded number of moves."""
+    e = b.engine
+    runs: list[tuple[int, dict[str, Json], int]] = [(n, {}, _VIEW_MOVES) for n in {e.players.start, e.players.stop - 1}]
+    runs += [(e.players.start, {name: choice}, _VIEW_MOVES // 4) for name, opt in e.options.items()
+             for choice in (opt.choices or ((True, False) if opt.type == "boolean" else ())) if choice != opt.default]
+    out: list[tuple[Json, Json]] = []
+    for players, options, moves in runs:
+        rnd = random.Random(1)
+        state = b.new({"players": players, "seed": 1, "options": options})
+        for step in range(moves + 1):
+            acting = sorted(e.to_act(state))
+            over = not acting or e.outcome(state) is not None
+            if over or step % 4 == 0:
+                full = e.to_json(state)
+                out.extend((e.view(state, seat), full) for seat in (*range(players), None))
+            if over or step == moves:
+                break
+            seat = rnd.choice(acting)
+            state = e.apply(state, seat, rnd.choice(list(e.legal_moves(state, seat))))
+    return out
+
+
+def _json_schema(node: Json) -> Json:
+    """An OpenAPI 3.0 schema as JSON Schema (``nullable`` spelled out) to check samples with."""
+    if isinstance(node, list):
+        return [_json_schema(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _json_schema(v) for k, v in node.items() if k not in ("nullable", "discriminator", "example")}
+    if node.get("nullable"):
+        return {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+class _Checker:
+    """Does a value fit an OpenAPI schema (refs into the spec's components)?"""
+
+    def __init__(self, spec: APISpec) -> None:
+        self._components = {"schemas": _json_schema(dict(spec.components.schemas))}
+        self._cache: dict[int, Any] = {}
+
+    def fits(self, schema: Json, value: Json) -> bool:
+        if id(schema) not in self._cache:  # the schemas are the spec's own dicts, alive while it is built
+            self._cache[id(schema)] = jsonschema_rs.validator_for(
+                {"allOf": [_json_schema(schema)], "components": self._components})
+        return bool(self._cache[id(schema)].is_valid(value))
+
+
+def _kind(value: Json) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    return {float: "number", str: "string", list: "array", dict: "object"}[type(value)]
+
+
+def _nullable(schema: Json) -> Json:
+    if "$ref" in schema:
+        return {"allOf": [schema], "nullable": True}
+    return {**schema, "nullable": True}
+
+
+def _derive(pairs: list[tuple[Json, Json]], hint: Json | None, check: _Checker) -> Json:
+    """A schema for the view values of ``pairs`` ((view value, state value) pairs): ``hint``
+    (the state's schema) where every value fits it, widened where one does not."""
+    present = [(v, full) for v, full in pairs if v is not None]
+    nullable = len(present) < len(pairs)
+    if hint is not None and present and all(check.fits(hint, v) for v, _ in present):
+        schema = hint
+    else:
+        hint = hint or {}
+        kinds = sorted({_kind(v) for v, _ in present})
+        parts = [_derive_kind(kind, [(v, f) for v, f in present if _kind(v) == kind], hint, check) for kind in kinds]
+        schema = parts[0] if len(parts) == 1 else {"oneOf": parts} if parts else {"type": "object"}
+    return _nullable(schema) if nullable else schema
+
+
+def _derive_kind(kind: str, pairs: list[tuple[Json, Json]], hint: Json, check: _Checker) -> Json:
+    if kind == "array":
+        items = [(item, full[i] if isinstance(full, list) and len(full) == len(v) else None)
+                 for v, full in pairs for i, item in enumerate(v)]
+        hinted = hint.get("items") if hint.get("type") == "array" else None
+        return {"type": "array", "items": _derive(items, hinted, check) if items else (hinted or {"type": "object"})}
+    if kind == "object":
+        return {"type": "object"}
+    if kind == "integer" and hint.get("type") == "array":
+        if all(isinstance(full, list) and v == len(full) for v, full in pairs):
+            return {"type": "integer", "minimum": 0, "description": "hidden in a view: the number of its items"}
+        return {"type": "integer", "description": "in a view: the one item the rules show (the top card)"}
+    if kind == "string" and hint.get("type") == "string" and "enum" not in hint:
+        return {k: v for k, v in hint.items() if k != "pattern"}
+    return {"type": kind}
+
+
+def _view_schema(spec: APISpec, b: GameBinding) -> Json:
+    """``<Game>View``: the state as one seat may see it (see above)."""
+    state = spec.components.schemas[f"{_prefix(b)}State"]
+    props = state.get("properties", {})
+    views = _sample_views(b)
+    check = _Checker(spec)
+    keys = [k for k in props if any(k in v for v, _ in views)]
+    keys += sorted({k for v, _ in views for k in v} - set(keys))
+    return {
+        "type": "object",
+        "description": f"A {b.engine.name} state as one seat sees it: other seats' hidden cards are null or "
+                       "counts, `rng` is absent (POST .../view, GET /v1/sessions/{id}).",
+        "required": [k for k in keys if all(k in v for v, _ in views)],
+        "properties": {k: _derive([(v[k], full.get(k)) for v, full in views if k in v], props.get(k), check)
+                       for k in keys},
+    }
+
+
+def _session_components(spec: APISpec, b: GameBinding, p: str, new_props: Json, status: Json, events: Json) -> None:
+    """The per-game session shapes; ``Session``, ``SessionCreate`` ... choose among them by ``game``."""
+    gid = b.engine.game_id
+    ids = [gid, *sorted(alias for alias, target in ALIASES.items() if target == gid)]
+    game = {"type": "string", "enum": [gid], "description": "the game id (the discriminator)"}
+    about = {"id": {"type": "string"}, "game": game, "version": VERSION_FIELD, "seeded": SEEDED}
+    spec.components.schema(f"{p}SessionCreate", _obj(
+        ["game", "players"], game={"type": "string", "enum": ids, "description": "the game id (or an alias)"},
+        **new_props))
+    spec.components.schema(f"{p}Session", {
+        "type": "object", "description": f"A {b.engine.name} session as one token sees it",
+        "required": ["id", "game", "version", "seeded", "seat", "state", "to_act", "round_over", "game_over",
+                     "options"],
+        "properties": {
+            **about,
+            "seat": {**SEAT, "nullable": True, "description": "the token's seat; null for the owner (a spectator)"},
+            "state": _ref(f"{p}View"), **status,
+            "events": {**events, "description": "after a move: what it did"}}})
+    spec.components.schema(f"{p}SessionLegalMoves", {
+        "type": "object", "required": ["id", "game", "version", "seeded", "seat", "moves", "complete"],
+        "properties": {
+            **about, "seat": {**SEAT, "nullable": True},
+            "moves": {"type": "array", "items": _ref(f"{p}Move")}, "complete": {"type": "boolean"}}})
+    spec.components.schema(f"{p}SessionLog", {
+        "type": "object", "required": ["id", "game", "version", "seeded", "new", "moves"], "properties": {
+            **about,
+            "new": {"type": "object", "additionalProperties": True,
+                    "description": "how the game was made (`players`, `options`; `seed` once the game is over)"},
+            "moves": {"type": "array", "items": {
+                "type": "object", "required": ["seat", "move"], "properties": {
+                    "seat": SEAT, "move": {"allOf": [_ref(f"{p}Move")], "nullable": True},
+                    "hidden": {"type": "boolean", "description": "the move is hidden from this token"}}}}}})
+
+
 def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
     e = b.engine
     gid, p = e.game_id, _prefix(b)
-    tags = [gid]
+    tags = [p]  # an identifier: generated clients name a module after it (`api.eleven_nimmt`)
     spec.components.schema(f"{p}State", schema=b.state)
+    spec.components.schema(f"{p}View", _view_schema(spec, b))
     kinds = {}
     for kind, schema in b.moves.items():
         name = f"{p}Move{_pascal(kind)}"
@@ -212,22 +436,27 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
     if b.setup is not None:
         spec.components.schema(f"{p}Setup", schema=b.setup)
         new_props["setup"] = _ref(f"{p}Setup")
-    new_req = _obj(["players"], **new_props)
-    result = {
-        "type": "object",
-        "required": ["state", "to_act", "round_over", "game_over", "options", "events"],
-        "properties": {
-            "state": state,
-            "to_act": {"type": "array", "items": SEAT},
-            "round_over": {"type": "boolean"},
-            "game_over": {"type": "boolean"},
-            "options": {"type": "object"},
-            "events": {"type": "array", "items": {"type": "object"}},
-            "scores": _ref("Scores"),
-            "outcome": _ref("Outcome"),
-            "applied": {"type": "integer"},
-        },
+    spec.components.schema(f"{p}NewGame", _obj(["players"], **new_props))
+    new_req = _ref(f"{p}NewGame")
+    resolved = (spec.components.schemas[f"{p}State"].get("properties", {}).get("options")
+                or {"type": "object", "description": "the resolved options"})
+    status = {
+        "to_act": {"type": "array", "items": SEAT, "description": "the seats that may move now"},
+        "round_over": {"type": "boolean"},
+        "game_over": {"type": "boolean"},
+        "options": resolved,
+        "scores": _ref("Scores"),
+        "outcome": _ref("Outcome"),
     }
+    events = {"type": "array", "items": {"type": "object", "additionalProperties": True},
+              "description": "what the move did, in order"}
+    spec.components.schema(f"{p}Envelope", {
+        "type": "object", "description": f"A {e.name} state after a request, and its status",
+        "required": ["state", "to_act", "round_over", "game_over", "options", "events"],
+        "properties": {"state": state, **status, "events": events,
+                       "applied": {"type": "integer", "description": "replay: the number of moves applied"}}})
+    result = _ref(f"{p}Envelope")
+    _session_components(spec, b, p, new_props, status, events)
     ref = ex["refusals"]
     game_codes = sorted(c for c, entry in catalogue().items() if gid in entry.games)
     opt_codes = sorted(c for c in catalogue() if c.startswith("options."))
@@ -279,7 +508,7 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
             _json({"type": "object", "additionalProperties": False, "properties": {
                 "state": state,
                 "tally": _ref(f"{p}Tally") if b.tally is not None else {"type": "object"}},
-                "description": "exactly one of `state` or `tally`"}, {"state": ex["state"]}),
+                "description": "exactly one of `state` or `tally`"}, examples=_score_examples(b, ex)),
             (200, "round and running scores with breakdown", _ref("Scores"), ex["scores"]), (400, 413, 415, 422), tags,
             **errs(ref["tally"]))},
         f"{base}/view": {"post": _op(
@@ -288,7 +517,7 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
                   {"state": ex["state"], "seat": ex["seat"]}),
             (200, "the redacted state (`seat: null` for spectators)", {
                 "type": "object", "required": ["seat", "state"],
-                "properties": {"seat": {**SEAT, "nullable": True}, "state": {"type": "object"}}}, ex["view"]),
+                "properties": {"seat": {**SEAT, "nullable": True}, "state": _ref(f"{p}View")}}, ex["view"]),
             (400, 413, 415, 422), tags, **errs(ref["seat"]))},
     }
     if b.tally is not None:
@@ -296,7 +525,35 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
     return paths
 
 
+def _typed_enums(node: Json) -> Json:
+    """An ``enum`` of mixed types (an option that is ``"unlimited"`` or ``1``) becomes a ``oneOf``
+    of one typed enum per type (code generators want one type per enum), and so does a nullable
+    one (``None | Contract`` in a generated client, where a bare nullable enum refuses null)."""
+    if isinstance(node, list):
+        return [_typed_enums(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _typed_enums(v) for k, v in node.items()}
+    values = out.get("enum")
+    if not isinstance(values, list):
+        return out
+    nullable = out.get("nullable", False) or None in values
+    values = [v for v in values if v is not None]
+    kinds = sorted({_kind(v) for v in values})
+    if len(kinds) == 1 and not nullable:
+        return {"type": kinds[0], **out}
+    rest = {k: v for k, v in out.items() if k not in ("enum", "type", "nullable")}
+    return {**rest, "oneOf": [{"type": kind, "enum": [v for v in values if _kind(v) == kind]} for kind in kinds],
+            **({"nullable": True} if nullable else {})}
+
+
 def build_spec() -> Json:
+    """The contract as a dict (built once per process: the view schemas play sample games)."""
+    return copy.deepcopy(_build_spec())
+
+
+@cache
+def _build_spec() -> Json:
     spec = APISpec(
         title="Arbiter",
         version=VERSION,
@@ -309,20 +566,50 @@ def build_spec() -> Json:
     spec.components.schema("Problem", PROBLEM)
     spec.components.schema("Scores", SCORES)
     spec.components.schema("Outcome", OUTCOME)
+    spec.components.schema("SessionCreated", SESSION_CREATED)
     for b in BINDINGS.values():
         for path, item in _game_paths(spec, b).items():
             spec.path(path, operations=item)
     for path, item in _common_paths().items():
         spec.path(path, operations=item)
-    out = spec.to_dict()
+    out = _typed_enums(spec.to_dict())
     out["components"]["securitySchemes"] = {
         "bearer": {"type": "http", "scheme": "bearer", "description": "a session's seat or owner token"}}
-    out["tags"] = [{"name": gid, "description": b.engine.name} for gid, b in BINDINGS.items()] + [
+    out["tags"] = [{"name": _prefix(b), "description": f"{b.engine.name} (`{gid}`)"} for gid, b in BINDINGS.items()] + [
         {"name": "catalogue"}, {"name": "sessions"}, {"name": "operations"}]
     return out
 
 
+def _by_game(name: str, description: str, aliases: bool = False) -> Json:
+    """``oneOf`` the games' ``<Game><name>`` schemas, told apart by ``game``."""
+    mapping = {gid: f"#/components/schemas/{_prefix(b)}{name}" for gid, b in BINDINGS.items()}
+    if aliases:
+        mapping.update({alias: mapping[gid] for alias, gid in ALIASES.items()})
+    out: Json = {"oneOf": [{"$ref": r} for r in dict.fromkeys(mapping.values())],
+                 "discriminator": {"propertyName": "game", "mapping": mapping}}
+    return {**out, "description": description} if description else out
+
+
+def _session_examples() -> tuple[Json, Json, Json, Json]:
+    """A real session of the first game: the create request, its answer, the first seat's
+    view of it and that seat's first legal move (tokens as made by ``secrets``)."""
+    b = next(iter(BINDINGS.values()))
+    e = b.engine
+    players = e.players.start
+    state = b.new({"players": players, "seed": 1})
+    seat = min(e.to_act(state))
+    create = {"game": e.game_id, "players": players}
+    created = {"id": "Jq8bX2nS0y5wq1c3rZ4p7A", "game": e.game_id, "version": 0, "seeded": False,
+               "owner_token": "o1f0cB6cWJ4pX0bQm3n6tq0yV9fE1yQGm8pYxRk3bOA",
+               "seats": [{"seat": i, "token": f"s{i}Nf0zq8Lw3mV7yP2c9KdE4hT6bR1uXa5gJ0iO3kF_8"} for i in range(players)],
+               "to_act": sorted(e.to_act(state))}
+    shown = {"id": created["id"], "game": e.game_id, "version": 0, "seeded": False, "seat": seat, **b.status(state),
+             "state": e.view(state, seat)}
+    return create, created, shown, e.move_to_json(e.legal_moves(state, seat)[0])
+
+
 def _common_paths() -> dict[str, Json]:
+    ex_create, ex_created, ex_session, ex_move = _session_examples()
     game_entry = {
         "type": "object", "required": ["id", "name", "players", "options", "move_kinds"],
         "properties": {
@@ -334,15 +621,10 @@ def _common_paths() -> dict[str, Json]:
             "legal_moves_complete": {"type": "boolean"}, "tally": {"type": "boolean"}},
     }
     sid = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
-    auth = [{"bearer": []}]
-    session_state = {"type": "object", "required": ["id", "version", "to_act", "state"], "properties": {
-        "id": {"type": "string"}, "game": {"type": "string"}, "version": {"type": "integer"},
-        "seat": {**SEAT, "nullable": True}, "to_act": {"type": "array", "items": SEAT},
-        "state": {"type": "object", "description": "the seat's view"}, "events": {"type": "array"},
-        "round_over": {"type": "boolean"}, "game_over": {"type": "boolean"}, "options": {"type": "object"},
-        "scores": _ref("Scores"), "outcome": _ref("Outcome")}}
-    any_move = {"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string"}},
-                "description": "a move of the session's game (see that game's Move schema)"}
+    auth: Json = [{"bearer": []}]
+    session = _by_game("Session", "")
+    any_move = {"anyOf": [_ref(f"{_prefix(b)}Move") for b in BINDINGS.values()],
+                "description": "a move of the session's game (that game's Move schema)"}
     first = next(iter(BINDINGS))
     return {
         "/v1/games": {"get": _op("listGames", "The games, their options and move kinds", None,
@@ -354,42 +636,29 @@ def _common_paths() -> dict[str, Json]:
                          "schema": {"type": "string", "maxLength": 40}, "example": first}])},
         "/v1/sessions": {"post": _op(
             "createSession", "Start a server-held game; the state stays on the server",
-            _json(_obj(["game", "players"], game={"type": "string", "enum": list(BINDINGS)},
-                       players={"type": "integer", "minimum": 1, "maximum": common.MAX_SEAT + 1},
-                       seed={"oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 128}]},
-                       options={"type": "object"}, setup={"type": "object"}),
-                  {"game": first, "players": BINDINGS[first].engine.players.start, "seed": 1}),
-            (201, "the session: give each player its seat token", {
-                "type": "object", "required": ["id", "version", "owner_token", "seats", "to_act"], "properties": {
-                    "id": {"type": "string"}, "game": {"type": "string"}, "version": {"type": "integer"},
-                    "owner_token": {"type": "string"},
-                    "seats": {"type": "array", "items": {"type": "object", "properties": {
-                        "seat": SEAT, "token": {"type": "string"}}}},
-                    "to_act": {"type": "array", "items": SEAT}}}),
+            _json(_by_game("SessionCreate", "", aliases=True), ex_create),
+            (201, "the session: give each player its seat token", _ref("SessionCreated"), ex_created),
             (400, 404, 413, 415, 422, 503), ["sessions"])},
         "/v1/sessions/{session_id}": {
             "get": _op("getSession", "The session as the token's seat sees it", None,
-                       (200, "the view, version and who acts", session_state),
+                       (200, "the view, version and who acts", session, ex_session),
                        (401, 403, 404, 422, 503), ["sessions"], parameters=[sid], security=auth),
             "delete": _op("deleteSession", "End a session (owner token)", None, (204, "deleted", None),
                           (401, 403, 404, 503), ["sessions"], parameters=[sid], security=auth)},
         "/v1/sessions/{session_id}/moves": {"post": _op(
             "sessionMove", "Make a move as the token's seat",
-            _json(_obj(["move"], move=any_move, version={"type": "integer", "minimum": 0, "maximum": 2**31})),
-            (200, "as apply, with the acting seat's view", session_state),
+            _json(_obj(["move", "version"], move=any_move, version={
+                "type": "integer", "minimum": 0, "maximum": 2**31, "description": "the version the move answers"}),
+                {"move": ex_move, "version": 0}),
+            (200, "as apply, with the acting seat's view", session),
             (400, 401, 403, 404, 409, 413, 415, 422, 503), ["sessions"], parameters=[sid], security=auth)},
         "/v1/sessions/{session_id}/legal-moves": {"get": _op(
             "sessionLegalMoves", "The token's seat's legal moves now", None,
-            (200, "the moves", {"type": "object", "required": ["moves", "complete"], "properties": {
-                "seat": {**SEAT, "nullable": True}, "moves": {"type": "array", "items": {"type": "object"}},
-                "complete": {"type": "boolean"}}}),
+            (200, "the moves", _by_game("SessionLegalMoves", "the seat's legal moves")),
             (401, 403, 404, 422, 503), ["sessions"], parameters=[sid], security=auth)},
         "/v1/sessions/{session_id}/log": {"get": _op(
             "sessionLog", "The move history, replayable with /replay", None,
-            (200, "the log; a seat's log hides what its view hides", {
-                "type": "object", "required": ["moves", "new"], "properties": {
-                    "id": {"type": "string"}, "game": {"type": "string"}, "version": {"type": "integer"},
-                    "new": {"type": "object"}, "moves": {"type": "array", "items": {"type": "object"}}}}),
+            (200, "the log; a seat's log hides what its view hides", _by_game("SessionLog", "the move history")),
             (401, 403, 404, 422, 503), ["sessions"], parameters=[sid], security=auth)},
         "/healthz": {"get": _op("healthz", "Liveness", None, (200, "alive", {"type": "object"}), (),
                                 ["operations"])},

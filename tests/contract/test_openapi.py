@@ -23,7 +23,7 @@ CONFIG = SchemathesisConfig.from_dict({
     "generation": {"max-examples": int(os.environ.get("CONTRACT_EXAMPLES", 25))},
     "seed": 20261125,
 })
-schema = schemathesis.openapi.from_path(SPEC, config=CONFIG)
+schema = schemathesis.openapi.from_dict(build_spec(), config=CONFIG)  # the file equals it (first test)
 schema.app = create_app(TestConfig)
 
 
@@ -52,3 +52,51 @@ def test_api_honours_its_contract(case):
     left out on purpose: a state can match its JSON Schema and still be impossible (a lost
     card, a wrong turn), which the contract answers with a 422 problem."""
     case.call_and_validate(excluded_checks=[positive_data_acceptance])
+
+
+def test_every_game_with_a_score_sheet_has_a_real_tally_example():
+    """Each game that takes a ``tally`` shows one in its score operation, and the engine scores it."""
+    from service.games import BINDINGS
+    from service.openapi import _prefix
+
+    spec = build_spec()
+    for gid, b in BINDINGS.items():
+        if b.tally is None:
+            continue
+        media = spec["paths"][f"/v1/games/{gid}/score"]["post"]["requestBody"]["content"]["application/json"]
+        assert "tally" in media["examples"], f"{gid}: no tally example (is TALLIES[{gid!r}] refused by the engine?)"
+        tally = media["examples"]["tally"]["value"]["tally"]
+        report = b.score({"tally": tally})
+        assert len(report["round"]) == len(report["totals"]) >= 2, gid
+        assert spec["paths"][f"/v1/games/{gid}/score"]["post"]["tags"] == [_prefix(b)]
+
+
+def test_views_of_other_games_match_the_view_schemas():
+    """The ``<Game>View`` schemas are derived from sampled views (seed 1); views of other
+    seeded games, at every player count, for every seat and a spectator, must match them."""
+    import random
+
+    import jsonschema_rs
+
+    from service.games import BINDINGS
+    from service.openapi import _json_schema, _prefix
+
+    spec = build_spec()
+    components = {"schemas": _json_schema(spec["components"]["schemas"])}
+    for gid, b in BINDINGS.items():
+        e = b.engine
+        check = jsonschema_rs.validator_for({"$ref": f"#/components/schemas/{_prefix(b)}View",
+                                             "components": components})
+        for players in e.players:
+            rnd, state = random.Random(players), b.new({"players": players, "seed": 7 + players})
+            for step in range(60):
+                acting = sorted(e.to_act(state))
+                if step % 3 == 0 or not acting:
+                    for seat in (*range(players), None):
+                        view = e.view(state, seat)
+                        errors = [str(err) for err in check.iter_errors(view)]
+                        assert not errors, (gid, players, step, seat, errors[:3])
+                if not acting:
+                    break
+                seat = rnd.choice(acting)
+                state = e.apply(state, seat, rnd.choice(list(e.legal_moves(state, seat))))
