@@ -63,28 +63,28 @@ def _first_card_holder(d: dict) -> int | None:
 Mutation = Callable[[dict, random.Random], "tuple[dict, str] | None"]
 
 
-def duplicate_card(d, rnd):
+def duplicate_card(d, s, rnd):
     seat = _first_card_holder(d)
     d["hands"][seat][0] = d["stock"][-1] if d["stock"] else d["discard"][-1]
     return d, REFUSED  # one card twice, one missing: not conserved
 
 
-def missing_card(d, rnd):
+def missing_card(d, s, rnd):
     (d["stock"] or d["discard"]).pop()
     return d, REFUSED
 
 
-def extra_joker(d, rnd):
+def extra_joker(d, s, rnd):
     d["discard"].append("JK")
     return d, REFUSED
 
 
-def foreign_card(d, rnd):
+def foreign_card(d, s, rnd):
     d["stock"].append("1Z")
     return d, REFUSED  # the schema refuses what is not a card
 
 
-def stock_card_to_unlaid_hand(d, rnd):
+def stock_card_to_unlaid_hand(d, s, rnd):
     """A player who has laid nothing holds the dealt number of cards (issue 10's "a hand of 12 at the
     first draw"); the card comes from the stock, so the cards are conserved."""
     seats = [i for i, h in enumerate(d["hands"]) if not d["laid"][i] and h]
@@ -94,7 +94,7 @@ def stock_card_to_unlaid_hand(d, rnd):
     return d, REFUSED
 
 
-def stock_card_to_laid_hand(d, rnd):
+def stock_card_to_laid_hand(d, s, rnd):
     seats = [i for i, h in enumerate(d["hands"]) if d["laid"][i] and h]
     if not seats or not d["stock"]:
         return None
@@ -102,7 +102,7 @@ def stock_card_to_laid_hand(d, rnd):
     return d, "a player who took the pile may hold any number of cards"
 
 
-def hand_card_to_stock(d, rnd):
+def hand_card_to_stock(d, s, rnd):
     seats = [i for i, h in enumerate(d["hands"]) if not d["laid"][i] and len(h) > 1]
     if not seats or d["phase"] not in ("draw", "play", "answer") or not d["stock"]:
         return None
@@ -116,7 +116,7 @@ def hand_card_to_stock(d, rnd):
     return d, REFUSED
 
 
-def empty_a_live_hand(d, rnd):
+def empty_a_live_hand(d, s, rnd):
     seats = [i for i, h in enumerate(d["hands"]) if h]
     if d["phase"] not in ("draw", "play", "answer") or not seats:
         return None
@@ -126,59 +126,59 @@ def empty_a_live_hand(d, rnd):
     return d, REFUSED  # nobody holds no card without going out
 
 
-def round_zero(d, rnd):
+def round_zero(d, s, rnd):
     d["round"] = 0
     return d, REFUSED
 
 
-def round_plus_one(d, rnd):
+def round_plus_one(d, s, rnd):
     d["round"] += 1
     if d["phase"] in ("draw", "play", "answer", "double") and d["round"] == 2 and any(s["total"] for s in d["sides"]):
         return d, "totals after a first round: any round number is possible"
     return d, "the round counter is not tied to the cards (a round may end with every total unchanged)"
 
 
-def meld_moves_in_draw_phase(d, rnd):
+def meld_moves_in_draw_phase(d, s, rnd):
     if d["phase"] != "draw":
         return None
     d["meld_moves"] = 1
     return d, REFUSED
 
 
-def drew_null_in_play(d, rnd):
+def drew_null_in_play(d, s, rnd):
     if d["phase"] != "play":
         return None
     d["drew"] = None
     return d, REFUSED
 
 
-def total_not_a_multiple_of_five(d, rnd):
+def total_not_a_multiple_of_five(d, s, rnd):
     d["sides"][rnd.randrange(len(d["sides"]))]["total"] += 1
     return d, REFUSED
 
 
-def total_in_the_first_round(d, rnd):
+def total_in_the_first_round(d, s, rnd):
     if d["round"] != 1 or d["phase"] not in ("draw", "play", "answer", "double"):
         return None
     d["sides"][0]["total"] += 100
     return d, REFUSED  # no round has been scored yet
 
 
-def total_past_the_target(d, rnd):
+def total_past_the_target(d, s, rnd):
     if d["phase"] == "game-over":
         return None
     d["sides"][0]["total"] = d["options"]["target_score"] + 5 + max(s["total"] for s in d["sides"])
     return d, REFUSED  # one side alone past the target: the game would be over
 
 
-def history_row_dropped(d, rnd):
+def history_row_dropped(d, s, rnd):
     if not d["history"]:
         return None
     d["history"].pop()
     return d, REFUSED  # the round counter and the totals follow the history
 
 
-def history_and_total_moved_together(d, rnd):
+def history_and_total_moved_together(d, s, rnd):
     """A round's row and the side's total changed alike: the sums agree, but in a finished round the
     last row is what the table scores, and partners score alike."""
     if not d["history"]:
@@ -193,26 +193,26 @@ def history_and_total_moved_together(d, rnd):
     return d, "an earlier round may have scored 100 more: its table is gone"
 
 
-def turn_out_of_range(d, rnd):
+def turn_out_of_range(d, s, rnd):
     d["turn"] = d["players"]
     return d, REFUSED
 
 
-def turn_in_round_over(d, rnd):
+def turn_in_round_over(d, s, rnd):
     if d["phase"] not in ("round-over", "game-over"):
         return None
     d["turn"] = 0
     return d, REFUSED
 
 
-def turn_null_in_play(d, rnd):
+def turn_null_in_play(d, s, rnd):
     if d["phase"] not in ("draw", "play"):
         return None
     d["turn"] = None
     return d, REFUSED
 
 
-def turn_to_another_seat(d, rnd):
+def turn_to_another_seat(d, s, rnd):
     if d["phase"] != "draw":
         return None
     d["turn"] = (d["turn"] + 1) % d["players"]
@@ -221,52 +221,52 @@ def turn_to_another_seat(d, rnd):
     return d, "who is to draw is not tied to the cards (the first player follows a random dealer)"
 
 
-def out_seat_while_live(d, rnd):
+def out_seat_while_live(d, s, rnd):
     if d["phase"] not in ("draw", "play"):
         return None
     d["out_seat"] = 0
     return d, REFUSED
 
 
-def out_seat_minus_one(d, rnd):
+def out_seat_minus_one(d, s, rnd):
     d["out_seat"] = -1
     return d, REFUSED
 
 
-def phase_round_over_mid_round(d, rnd):
+def phase_round_over_mid_round(d, s, rnd):
     if d["phase"] not in ("draw", "play"):
         return None
     d["phase"] = "round-over"
     return d, REFUSED
 
 
-def phase_play_before_drawing(d, rnd):
+def phase_play_before_drawing(d, s, rnd):
     if d["phase"] != "draw":
         return None
     d["phase"] = "play"
     return d, REFUSED
 
 
-def phase_unknown(d, rnd):
+def phase_unknown(d, s, rnd):
     d["phase"] = "bidding"
     return d, REFUSED
 
 
-def answer_without_a_question(d, rnd):
+def answer_without_a_question(d, s, rnd):
     if d["players"] != 4 or d["phase"] not in ("draw", "play"):
         return None
     d["phase"] = "answer"
     return d, REFUSED
 
 
-def ask_in_two_player_game(d, rnd):
+def ask_in_two_player_game(d, s, rnd):
     if d["players"] == 4 or d["phase"] not in ("draw", "play"):
         return None
     d["asked"] = "no"
     return d, REFUSED
 
 
-def pending_without_red_three(d, rnd):
+def pending_without_red_three(d, s, rnd):
     seats = [i for i, p in enumerate(d["red_threes_pending"]) if not p]
     if not seats:
         return None
@@ -274,7 +274,7 @@ def pending_without_red_three(d, rnd):
     return d, REFUSED
 
 
-def laid_without_melds(d, rnd):
+def laid_without_melds(d, s, rnd):
     sides = len(d["sides"])
     seats = [i for i in range(d["players"]) if not d["sides"][i % sides]["melds"] and not d["laid"][i]]
     if not seats:
@@ -283,7 +283,7 @@ def laid_without_melds(d, rnd):
     return d, REFUSED
 
 
-def unlaid_with_melds(d, rnd):
+def unlaid_with_melds(d, s, rnd):
     seats = [i for i in range(d["players"]) if d["laid"][i]]
     if not seats:
         return None
@@ -297,14 +297,14 @@ def unlaid_with_melds(d, rnd):
     return d, REFUSED
 
 
-def closed_pile_without_wild(d, rnd):
+def closed_pile_without_wild(d, s, rnd):
     if any(c in ("JK",) or c.startswith("2") for c in d["discard"]):
         return None
     d["discard_closed"] = True
     return d, REFUSED
 
 
-def black_threes_melded_mid_round(d, rnd):
+def black_threes_melded_mid_round(d, s, rnd):
     if d["phase"] not in ("draw", "play"):
         return None
     threes = [c for c in d["stock"] if c in ("3C", "3S")][:3]
@@ -316,7 +316,7 @@ def black_threes_melded_mid_round(d, rnd):
     return d, REFUSED
 
 
-def red_three_back_to_stock(d, rnd):
+def red_three_back_to_stock(d, s, rnd):
     side = next((s for s in d["sides"] if s["red_threes"]), None)
     if side is None:
         return None
@@ -324,44 +324,44 @@ def red_three_back_to_stock(d, rnd):
     return d, "a red three may still lie in the stock: who drew which is not recorded"
 
 
-def stock_card_to_discard(d, rnd):
+def stock_card_to_discard(d, s, rnd):
     if not d["stock"] or d["phase"] not in ("draw", "play"):
         return None
     d["discard"].insert(0, d["stock"].pop(0))
     return d, "the pile's size is not tied to the cards elsewhere (turns that took no pile)"
 
 
-def types_turn_as_string(d, rnd):
+def types_turn_as_string(d, s, rnd):
     d["turn"] = "0" if d["turn"] is None else str(d["turn"])
     return d, REFUSED
 
 
-def types_stock_as_text(d, rnd):
+def types_stock_as_text(d, s, rnd):
     d["stock"] = " ".join(d["stock"])
     return d, REFUSED
 
 
-def types_hand_null(d, rnd):
+def types_hand_null(d, s, rnd):
     d["hands"][0] = None
     return d, REFUSED
 
 
-def types_laid_as_ints(d, rnd):
+def types_laid_as_ints(d, s, rnd):
     d["laid"] = ["yes" if x else "no" for x in d["laid"]]
     return d, REFUSED
 
 
-def types_total_as_float(d, rnd):
+def types_total_as_float(d, s, rnd):
     d["sides"][0]["total"] = d["sides"][0]["total"] + 0.5
     return d, REFUSED
 
 
-def types_drew_empty_string(d, rnd):
+def types_drew_empty_string(d, s, rnd):
     d["drew"] = ""
     return d, REFUSED  # "none" is null, never ""
 
 
-def concealed_melds_unknown_rank(d, rnd):
+def concealed_melds_unknown_rank(d, s, rnd):
     if d["phase"] not in ("play",):
         return None
     d["concealed_melds"] = ["A"] if not any(m["rank"] == "A" for s in d["sides"] for m in s["melds"]) else ["4"]
