@@ -12,21 +12,19 @@ docs/rules/canasta.md §13 lists what ``from_json`` checks.
 
 from __future__ import annotations
 
-import copy
 import json
-import random
-from collections.abc import Callable
+from itertools import islice
 
 import pytest
-from marshmallow import ValidationError
 
 from rules.base import InvalidState
-from rules.canasta import ENGINE as E
 from service.games import BINDINGS
-from tests.playout import choose
+from tests.rules.mutations import REFUSED, Mutation, MutationTests
+from tests.rules.mutations import playout as play
 
-B = BINDINGS["canasta"]
-REFUSED = "refused"
+GAME = "canasta"
+B = BINDINGS[GAME]
+E = B.engine
 
 
 def _states() -> list[dict]:
@@ -34,20 +32,14 @@ def _states() -> list[dict]:
     out = []
     for players in (2, 3, 4):
         for seed in range(4):
-            rnd = random.Random(seed)
-            s = E.new(players, seed, {"target_score": 1000})
             ended = False
-            for step in range(400):
-                acting = sorted(E.to_act(s))
-                if not acting:
+            for step, s in enumerate(islice(play(GAME, players, seed, {"target_score": 1000}, any_seat=True), 400)):
+                if not E.to_act(s):
                     break
                 over = E.round_over(s)
                 if step % 53 == 7 or (over and not ended):
                     out.append(json.loads(json.dumps(E.to_json(s))))
                 ended = ended or over
-                seat = rnd.choice(acting)
-                s = E.apply(s, seat, choose(rnd, "canasta", list(E.legal_moves(s, seat)),
-                                            lambda m: E.move_to_json(m)["kind"]))
     return out
 
 
@@ -58,51 +50,50 @@ def _first_card_holder(d: dict) -> int | None:
     return next((i for i, h in enumerate(d["hands"]) if h), None)
 
 
-# Each mutation returns (mutated state, REFUSED or the reason it may be reachable), or None when it
-# does not apply to that state.
-Mutation = Callable[[dict, random.Random], "tuple[dict, str] | None"]
+# Each mutation returns REFUSED or the reason it may be reachable, or None when it does not apply
+# to that state.
 
 
-def duplicate_card(d, rnd):
+def duplicate_card(d, s, rnd):
     seat = _first_card_holder(d)
     d["hands"][seat][0] = d["stock"][-1] if d["stock"] else d["discard"][-1]
-    return d, REFUSED  # one card twice, one missing: not conserved
+    return REFUSED  # one card twice, one missing: not conserved
 
 
-def missing_card(d, rnd):
+def missing_card(d, s, rnd):
     (d["stock"] or d["discard"]).pop()
-    return d, REFUSED
+    return REFUSED
 
 
-def extra_joker(d, rnd):
+def extra_joker(d, s, rnd):
     d["discard"].append("JK")
-    return d, REFUSED
+    return REFUSED
 
 
-def foreign_card(d, rnd):
+def foreign_card(d, s, rnd):
     d["stock"].append("1Z")
-    return d, REFUSED  # the schema refuses what is not a card
+    return REFUSED  # the schema refuses what is not a card
 
 
-def stock_card_to_unlaid_hand(d, rnd):
+def stock_card_to_unlaid_hand(d, s, rnd):
     """A player who has laid nothing holds the dealt number of cards (issue 10's "a hand of 12 at the
     first draw"); the card comes from the stock, so the cards are conserved."""
     seats = [i for i, h in enumerate(d["hands"]) if not d["laid"][i] and h]
     if not seats or not d["stock"] or d["phase"] not in ("draw", "play", "answer"):
         return None
     d["hands"][rnd.choice(seats)].append(d["stock"].pop(0))
-    return d, REFUSED
+    return REFUSED
 
 
-def stock_card_to_laid_hand(d, rnd):
+def stock_card_to_laid_hand(d, s, rnd):
     seats = [i for i, h in enumerate(d["hands"]) if d["laid"][i] and h]
     if not seats or not d["stock"]:
         return None
     d["hands"][rnd.choice(seats)].append(d["stock"].pop(0))
-    return d, "a player who took the pile may hold any number of cards"
+    return "a player who took the pile may hold any number of cards"
 
 
-def hand_card_to_stock(d, rnd):
+def hand_card_to_stock(d, s, rnd):
     seats = [i for i, h in enumerate(d["hands"]) if not d["laid"][i] and len(h) > 1]
     if not seats or d["phase"] not in ("draw", "play", "answer") or not d["stock"]:
         return None
@@ -112,73 +103,73 @@ def hand_card_to_stock(d, rnd):
         return None
     d["stock"].insert(0, card)
     if d["options"]["red_three_replacement"] == "dealt-only":
-        return d, "under K-2 'dealt-only' a drawn red three is not replaced: a hand of one card fewer"
-    return d, REFUSED
+        return "under K-2 'dealt-only' a drawn red three is not replaced: a hand of one card fewer"
+    return REFUSED
 
 
-def empty_a_live_hand(d, rnd):
+def empty_a_live_hand(d, s, rnd):
     seats = [i for i, h in enumerate(d["hands"]) if h]
     if d["phase"] not in ("draw", "play", "answer") or not seats:
         return None
     seat = rnd.choice(seats)
     d["stock"][:0] = d["hands"][seat]
     d["hands"][seat] = []
-    return d, REFUSED  # nobody holds no card without going out
+    return REFUSED  # nobody holds no card without going out
 
 
-def round_zero(d, rnd):
+def round_zero(d, s, rnd):
     d["round"] = 0
-    return d, REFUSED
+    return REFUSED
 
 
-def round_plus_one(d, rnd):
+def round_plus_one(d, s, rnd):
     d["round"] += 1
     if d["phase"] in ("draw", "play", "answer", "double") and d["round"] == 2 and any(s["total"] for s in d["sides"]):
-        return d, "totals after a first round: any round number is possible"
-    return d, "the round counter is not tied to the cards (a round may end with every total unchanged)"
+        return "totals after a first round: any round number is possible"
+    return "the round counter is not tied to the cards (a round may end with every total unchanged)"
 
 
-def meld_moves_in_draw_phase(d, rnd):
+def meld_moves_in_draw_phase(d, s, rnd):
     if d["phase"] != "draw":
         return None
     d["meld_moves"] = 1
-    return d, REFUSED
+    return REFUSED
 
 
-def drew_null_in_play(d, rnd):
+def drew_null_in_play(d, s, rnd):
     if d["phase"] != "play":
         return None
     d["drew"] = None
-    return d, REFUSED
+    return REFUSED
 
 
-def total_not_a_multiple_of_five(d, rnd):
+def total_not_a_multiple_of_five(d, s, rnd):
     d["sides"][rnd.randrange(len(d["sides"]))]["total"] += 1
-    return d, REFUSED
+    return REFUSED
 
 
-def total_in_the_first_round(d, rnd):
+def total_in_the_first_round(d, s, rnd):
     if d["round"] != 1 or d["phase"] not in ("draw", "play", "answer", "double"):
         return None
     d["sides"][0]["total"] += 100
-    return d, REFUSED  # no round has been scored yet
+    return REFUSED  # no round has been scored yet
 
 
-def total_past_the_target(d, rnd):
+def total_past_the_target(d, s, rnd):
     if d["phase"] == "game-over":
         return None
     d["sides"][0]["total"] = d["options"]["target_score"] + 5 + max(s["total"] for s in d["sides"])
-    return d, REFUSED  # one side alone past the target: the game would be over
+    return REFUSED  # one side alone past the target: the game would be over
 
 
-def history_row_dropped(d, rnd):
+def history_row_dropped(d, s, rnd):
     if not d["history"]:
         return None
     d["history"].pop()
-    return d, REFUSED  # the round counter and the totals follow the history
+    return REFUSED  # the round counter and the totals follow the history
 
 
-def history_and_total_moved_together(d, rnd):
+def history_and_total_moved_together(d, s, rnd):
     """A round's row and the side's total changed alike: the sums agree, but in a finished round the
     last row is what the table scores, and partners score alike."""
     if not d["history"]:
@@ -187,103 +178,103 @@ def history_and_total_moved_together(d, rnd):
     for side in d["sides"]:
         side["total"] += 100
     if d["phase"] in ("round-over", "game-over") and len(d["history"]) == 1:
-        return d, REFUSED
+        return REFUSED
     if d["phase"] == "game-over" or max(s["total"] for s in d["sides"]) >= d["options"]["target_score"]:
-        return d, "an earlier round may have scored anything; the target decides the phase"
-    return d, "an earlier round may have scored 100 more: its table is gone"
+        return "an earlier round may have scored anything; the target decides the phase"
+    return "an earlier round may have scored 100 more: its table is gone"
 
 
-def turn_out_of_range(d, rnd):
+def turn_out_of_range(d, s, rnd):
     d["turn"] = d["players"]
-    return d, REFUSED
+    return REFUSED
 
 
-def turn_in_round_over(d, rnd):
+def turn_in_round_over(d, s, rnd):
     if d["phase"] not in ("round-over", "game-over"):
         return None
     d["turn"] = 0
-    return d, REFUSED
+    return REFUSED
 
 
-def turn_null_in_play(d, rnd):
+def turn_null_in_play(d, s, rnd):
     if d["phase"] not in ("draw", "play"):
         return None
     d["turn"] = None
-    return d, REFUSED
+    return REFUSED
 
 
-def turn_to_another_seat(d, rnd):
+def turn_to_another_seat(d, s, rnd):
     if d["phase"] != "draw":
         return None
     d["turn"] = (d["turn"] + 1) % d["players"]
     if d["red_threes_pending"][d["turn"]]:
-        return d, REFUSED  # his dealt red threes would already lie on the table
-    return d, "who is to draw is not tied to the cards (the first player follows a random dealer)"
+        return REFUSED  # his dealt red threes would already lie on the table
+    return "who is to draw is not tied to the cards (the first player follows a random dealer)"
 
 
-def out_seat_while_live(d, rnd):
+def out_seat_while_live(d, s, rnd):
     if d["phase"] not in ("draw", "play"):
         return None
     d["out_seat"] = 0
-    return d, REFUSED
+    return REFUSED
 
 
-def out_seat_minus_one(d, rnd):
+def out_seat_minus_one(d, s, rnd):
     d["out_seat"] = -1
-    return d, REFUSED
+    return REFUSED
 
 
-def phase_round_over_mid_round(d, rnd):
+def phase_round_over_mid_round(d, s, rnd):
     if d["phase"] not in ("draw", "play"):
         return None
     d["phase"] = "round-over"
-    return d, REFUSED
+    return REFUSED
 
 
-def phase_play_before_drawing(d, rnd):
+def phase_play_before_drawing(d, s, rnd):
     if d["phase"] != "draw":
         return None
     d["phase"] = "play"
-    return d, REFUSED
+    return REFUSED
 
 
-def phase_unknown(d, rnd):
+def phase_unknown(d, s, rnd):
     d["phase"] = "bidding"
-    return d, REFUSED
+    return REFUSED
 
 
-def answer_without_a_question(d, rnd):
+def answer_without_a_question(d, s, rnd):
     if d["players"] != 4 or d["phase"] not in ("draw", "play"):
         return None
     d["phase"] = "answer"
-    return d, REFUSED
+    return REFUSED
 
 
-def ask_in_two_player_game(d, rnd):
+def ask_in_two_player_game(d, s, rnd):
     if d["players"] == 4 or d["phase"] not in ("draw", "play"):
         return None
     d["asked"] = "no"
-    return d, REFUSED
+    return REFUSED
 
 
-def pending_without_red_three(d, rnd):
+def pending_without_red_three(d, s, rnd):
     seats = [i for i, p in enumerate(d["red_threes_pending"]) if not p]
     if not seats:
         return None
     d["red_threes_pending"][rnd.choice(seats)] = True
-    return d, REFUSED
+    return REFUSED
 
 
-def laid_without_melds(d, rnd):
+def laid_without_melds(d, s, rnd):
     sides = len(d["sides"])
     seats = [i for i in range(d["players"]) if not d["sides"][i % sides]["melds"] and not d["laid"][i]]
     if not seats:
         return None
     d["laid"][rnd.choice(seats)] = True
-    return d, REFUSED
+    return REFUSED
 
 
-def unlaid_with_melds(d, rnd):
+def unlaid_with_melds(d, s, rnd):
     seats = [i for i in range(d["players"]) if d["laid"][i]]
     if not seats:
         return None
@@ -291,20 +282,20 @@ def unlaid_with_melds(d, rnd):
     d["laid"][seat] = False
     partner_laid = d["players"] == 4 and d["laid"][(seat + 2) % 4]
     if partner_laid and len(d["hands"][seat]) <= 11 and d["options"]["red_three_replacement"] == "dealt-only":
-        return d, "the partner laid the melds; this player may still hold fewer than 11 cards under K-2"
+        return "the partner laid the melds; this player may still hold fewer than 11 cards under K-2"
     if partner_laid and len(d["hands"][seat]) == 11 + (d["drew"] == "stock" and d["turn"] == seat):
-        return d, "the partner laid the melds and this player holds the dealt number of cards"
-    return d, REFUSED
+        return "the partner laid the melds and this player holds the dealt number of cards"
+    return REFUSED
 
 
-def closed_pile_without_wild(d, rnd):
+def closed_pile_without_wild(d, s, rnd):
     if any(c in ("JK",) or c.startswith("2") for c in d["discard"]):
         return None
     d["discard_closed"] = True
-    return d, REFUSED
+    return REFUSED
 
 
-def black_threes_melded_mid_round(d, rnd):
+def black_threes_melded_mid_round(d, s, rnd):
     if d["phase"] not in ("draw", "play"):
         return None
     threes = [c for c in d["stock"] if c in ("3C", "3S")][:3]
@@ -313,64 +304,64 @@ def black_threes_melded_mid_round(d, rnd):
     for c in threes:
         d["stock"].remove(c)
     d["sides"][0]["melds"].append({"rank": "3", "cards": threes})
-    return d, REFUSED
+    return REFUSED
 
 
-def red_three_back_to_stock(d, rnd):
+def red_three_back_to_stock(d, s, rnd):
     side = next((s for s in d["sides"] if s["red_threes"]), None)
     if side is None:
         return None
     d["stock"].insert(0, side["red_threes"].pop())
-    return d, "a red three may still lie in the stock: who drew which is not recorded"
+    return "a red three may still lie in the stock: who drew which is not recorded"
 
 
-def stock_card_to_discard(d, rnd):
+def stock_card_to_discard(d, s, rnd):
     if not d["stock"] or d["phase"] not in ("draw", "play"):
         return None
     d["discard"].insert(0, d["stock"].pop(0))
-    return d, "the pile's size is not tied to the cards elsewhere (turns that took no pile)"
+    return "the pile's size is not tied to the cards elsewhere (turns that took no pile)"
 
 
-def types_turn_as_string(d, rnd):
+def types_turn_as_string(d, s, rnd):
     d["turn"] = "0" if d["turn"] is None else str(d["turn"])
-    return d, REFUSED
+    return REFUSED
 
 
-def types_stock_as_text(d, rnd):
+def types_stock_as_text(d, s, rnd):
     d["stock"] = " ".join(d["stock"])
-    return d, REFUSED
+    return REFUSED
 
 
-def types_hand_null(d, rnd):
+def types_hand_null(d, s, rnd):
     d["hands"][0] = None
-    return d, REFUSED
+    return REFUSED
 
 
-def types_laid_as_ints(d, rnd):
+def types_laid_as_ints(d, s, rnd):
     d["laid"] = ["yes" if x else "no" for x in d["laid"]]
-    return d, REFUSED
+    return REFUSED
 
 
-def types_total_as_float(d, rnd):
+def types_total_as_float(d, s, rnd):
     d["sides"][0]["total"] = d["sides"][0]["total"] + 0.5
-    return d, REFUSED
+    return REFUSED
 
 
-def types_drew_empty_string(d, rnd):
+def types_drew_empty_string(d, s, rnd):
     d["drew"] = ""
-    return d, REFUSED  # "none" is null, never ""
+    return REFUSED  # "none" is null, never ""
 
 
-def concealed_melds_unknown_rank(d, rnd):
+def concealed_melds_unknown_rank(d, s, rnd):
     if d["phase"] not in ("play",):
         return None
     d["concealed_melds"] = ["A"] if not any(m["rank"] == "A" for s in d["sides"] for m in s["melds"]) else ["4"]
     if any(m["rank"] == d["concealed_melds"][0] for s in d["sides"] for m in s["melds"]):
         return None
-    return d, REFUSED
+    return REFUSED
 
 
-MUTATIONS: list[Mutation] = [
+MUTATIONS = [
     duplicate_card, missing_card, extra_joker, foreign_card, stock_card_to_unlaid_hand, stock_card_to_laid_hand,
     hand_card_to_stock, empty_a_live_hand, round_zero, round_plus_one, meld_moves_in_draw_phase, drew_null_in_play,
     total_not_a_multiple_of_five, total_in_the_first_round, history_row_dropped, history_and_total_moved_together, total_past_the_target, turn_out_of_range,
@@ -382,51 +373,14 @@ MUTATIONS: list[Mutation] = [
     types_drew_empty_string, concealed_melds_unknown_rank,
 ]
 
-
-def _cases() -> list[tuple[str, dict, str]]:
-    rnd = random.Random(2024)
-    out = []
-    for i, state in enumerate(STATES):
-        for mutate in MUTATIONS:
-            got = mutate(copy.deepcopy(state), rnd)
-            if got is not None and got[0] != state:
-                out.append((f"{mutate.__name__}-{i}", *got))
-    return out
+SUITE = MutationTests(GAME, STATES, {f.__name__: Mutation(f) for f in MUTATIONS}, rng=2024)
+test_real_states_load_unchanged, test_enough_mutations_of_every_kind, test_mutation_is_refused_or_reachable = \
+    SUITE.tests()
 
 
-CASES = _cases()
-
-
-def _refused(data: dict) -> str | None:
-    """The refusal (schema or game code), or None when the state loads. Any other exception fails."""
-    try:
-        B.load_state(data)
-    except ValidationError:
-        return "schema"
-    except InvalidState as exc:
-        assert exc.code.startswith("canasta."), exc.code
-        return exc.code
-    return None
-
-
-def test_the_playouts_give_real_mid_game_states_that_load():
+def test_the_playouts_give_real_mid_game_states():
     assert len(STATES) >= 20
     assert any(d["phase"] == "play" for d in STATES) and any(d["round"] > 1 for d in STATES)
-    for data in STATES:
-        assert B.load_state(copy.deepcopy(data)) is not None
-
-
-def test_at_least_100_mutations_of_every_kind_are_tried():
-    assert len(CASES) >= 100
-    kinds = {name.rsplit("-", 1)[0] for name, _, _ in CASES}
-    assert kinds == {m.__name__ for m in MUTATIONS}, set(m.__name__ for m in MUTATIONS) - kinds
-
-
-@pytest.mark.parametrize(("name", "data", "expect"), CASES, ids=[c[0] for c in CASES])
-def test_mutation_is_refused_or_reachable(name, data, expect):
-    refusal = _refused(data)
-    if expect == REFUSED:
-        assert refusal is not None, f"{name}: an impossible state was accepted"
 
 
 def test_a_hand_of_12_at_the_first_draw_is_refused():

@@ -31,6 +31,7 @@ from rules.eleven_nimmt import (
     fits,
 )
 from service.games import BINDINGS
+from tests.rules.catalogue import check_raise, raise_of
 
 GID = "11-nimmt"
 
@@ -938,12 +939,6 @@ def test_bull_cards_held_at_the_round_end_score_nothing() -> None:
 # --------------------------------------------------------------------------- code catalogue (DESIGN 4.4)
 
 
-def _raised(action) -> RulesError:
-    with pytest.raises(RulesError) as err:
-        action()
-    return err.value
-
-
 def _state_with(change) -> dict:
     return _tampered(change)
 
@@ -1019,7 +1014,7 @@ def _codes_read_from_the_module() -> set[str]:
     return {f"{GID}.{n}" for n in names}
 
 
-def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised() -> None:
+def test_every_code_raised_is_catalogued_and_every_catalogued_code_israise_of() -> None:
     """DESIGN 4.4: the catalogue lists exactly the codes the module raises."""
     assert _codes_read_from_the_module() == set(ENGINE.codes)
     assert {f"{GID}.{name}" for name in TRIGGERS} == set(ENGINE.codes)
@@ -1028,12 +1023,7 @@ def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised() -
 @pytest.mark.parametrize("name", sorted(TRIGGERS))
 def test_each_code_is_raised_with_the_context_its_polish_detail_needs(name: str) -> None:
     """A real raise of each code; its Polish detail formats with the raise's context."""
-    error = _raised(TRIGGERS[name])
-    assert error.code == f"{GID}.{name}"
-    entry = ENGINE.codes[error.code]
-    assert entry.title and entry.title_pl and entry.detail_pl
-    detail = entry.detail_pl.format(**error.context)
-    assert "{" not in detail and "None" not in detail
+    check_raise(ENGINE, f"{GID}.{name}", raise_of(TRIGGERS[name]))
 
 
 def test_codes_raised_while_playing_are_catalogued() -> None:

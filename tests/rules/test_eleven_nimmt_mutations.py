@@ -5,24 +5,19 @@ several option sets. Each is mutated in one way (duplicate, missing and foreign 
 sizes; counters; scores; seats; phases; types) and loaded the way the service loads a state
 (``BINDINGS["11-nimmt"].load_state``: the schema, then ``from_json``). A mutation must be
 refused (a marshmallow ValidationError, or InvalidState with an ``11-nimmt.`` code), unless
-its kind names why play can reach the result (``reachable``); nothing else may be raised.
+its kind names why play can reach the result (``why``); nothing else may be raised. The harness
+is tests/rules/mutations.py.
 """
 
 from __future__ import annotations
 
-import copy
-import random
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
-
-import pytest
-from marshmallow import ValidationError
+from itertools import islice
 
 from rules.base import InvalidState
 from rules.eleven_nimmt import ENGINE, Phase, State
-from service.games import BINDINGS
-from tests.playout import choose
+from tests.rules.mutations import Mutation, MutationTests
+from tests.rules.mutations import playout as play
 
 GAME = "11-nimmt"
 OPTION_SETS = (
@@ -32,25 +27,15 @@ OPTION_SETS = (
 )
 
 
-def _kind(move) -> str:
-    return ENGINE.move_to_json(move)["kind"]
-
-
 def _playout(seed: int, players: int, options: dict, taker: bool) -> list[State]:
     """Every state of one seeded random game (takes weighted down, as in the conformance suite).
     A ``taker`` game chooses among the takes alone half the time while the stock lasts, so that
     the stock runs out before a hand empties."""
-    rnd = random.Random(seed)
-    state = ENGINE.new(players, seed, options)
-    states = [state]
-    while ENGINE.to_act(state) and len(states) < 3000:
-        seat = min(ENGINE.to_act(state))
-        moves = list(ENGINE.legal_moves(state, seat))
+    def narrow(state, moves, rnd):
         if taker and state.stock and rnd.random() < 0.5:
-            moves = [m for m in moves if _kind(m) == "take"] or moves
-        state = ENGINE.apply(state, seat, choose(rnd, GAME, moves, _kind))
-        states.append(state)
-    return states
+            return [m for m in moves if ENGINE.move_to_json(m)["kind"] == "take"] or moves
+        return moves
+    return list(islice(play(GAME, players, seed, options, narrow=narrow), 3000))
 
 
 def _taken(state: State) -> int | None:
@@ -81,22 +66,7 @@ def _real_states() -> list[State]:
 REAL = _real_states()
 
 
-def _load(data) -> str:
-    """``"refused"`` or ``"accepted"``; any other exception fails the test."""
-    try:
-        BINDINGS[GAME].load_state(data)
-    except ValidationError:
-        return "refused"
-    except InvalidState as exc:
-        assert exc.code.startswith(f"{GAME}."), exc.code
-        return "refused"
-    return "accepted"
-
-
 # --------------------------------------------------------------------------- mutations
-
-Mutate = Callable[[dict, State, random.Random], bool]  # changes ``data``; False: does not apply
-
 
 def _cards_in(data: dict) -> list[tuple[list, int]]:
     spots = []
@@ -243,13 +213,6 @@ def _rng_counter(data, state, rnd) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class Kind:
-    mutate: Mutate
-    #: why play can reach the mutated state (then it may be accepted), or None: always refused
-    reachable: Callable[[State], str | None] = lambda state: None
-
-
 def _after_a_take(state: State) -> str | None:
     if state.phase is Phase.PLAY and not _fresh(state):
         return ("once a stack has been taken (or a bull card is out) the state records neither how many "
@@ -276,93 +239,60 @@ def _last_stock_card(state: State) -> str | None:
     return None
 
 
-KINDS: dict[str, Kind] = {
-    "duplicate-card": Kind(_duplicate),
-    "missing-card": Kind(_missing),
-    "foreign-card": Kind(_foreign),
-    "hand-to-hand": Kind(_hand_to_hand, _after_a_take),
-    "stock-to-hand": Kind(_stock_to_hand, _last_stock_card),
-    "stock-to-stack": Kind(_stock_to_stack, _last_stock_card),
-    "stack-to-hand": Kind(_stack_to_hand, lambda s: (
+KINDS = {
+    "duplicate-card": Mutation(_duplicate),
+    "missing-card": Mutation(_missing),
+    "foreign-card": Mutation(_foreign),
+    "hand-to-hand": Mutation(_hand_to_hand, _after_a_take),
+    "stock-to-hand": Mutation(_stock_to_hand, _last_stock_card),
+    "stock-to-stack": Mutation(_stock_to_stack, _last_stock_card),
+    "stack-to-hand": Mutation(_stack_to_hand, lambda s: (
         "with the stock used up a take reveals nothing, so a stack can go to a hand without new "
         "stacks" if not s.stock and s.phase is Phase.PLAY else None)),
-    "round": Kind(_round),
-    "starter": Kind(_starter),
-    "turn": Kind(_turn, _after_a_take),
-    "went-out": Kind(_went_out),
-    "seat-out-of-range": Kind(_seat_out_of_range),
-    "phase": Kind(_phase),
-    "supply": Kind(_supply),
-    "bull-from-supply": Kind(_bull_from_supply, _bull_reachable),
-    "history-earlier": Kind(_history_earlier, lambda s: (
+    "round": Mutation(_round),
+    "starter": Mutation(_starter),
+    "turn": Mutation(_turn, _after_a_take),
+    "went-out": Mutation(_went_out),
+    "seat-out-of-range": Mutation(_seat_out_of_range),
+    "phase": Mutation(_phase),
+    "supply": Mutation(_supply),
+    "bull-from-supply": Mutation(_bull_from_supply, _bull_reachable),
+    "history-earlier": Mutation(_history_earlier, lambda s: (
         "an earlier round's minus points were in hands no longer on the table; accepted when the "
         "starter the history gives does not change")),
-    "history-last": Kind(_history_last),
-    "history-length": Kind(_history_length),
-    "players": Kind(_players),
-    "types": Kind(_types),
-    "rng-counter": Kind(_rng_counter, lambda s: (
+    "history-last": Mutation(_history_last),
+    "history-length": Mutation(_history_length),
+    "players": Mutation(_players),
+    "types": Mutation(_types),
+    "rng-counter": Mutation(_rng_counter, lambda s: (
         "the rng only deals the rounds to come; nothing on the table records how many draws it "
         "made (a state from another seed is as real)")),
 }
 
 
-def _mutations() -> list[tuple[str, int, dict]]:
-    rnd = random.Random(2026)
-    out = []
-    for index, state in enumerate(REAL):
-        for name, kind in KINDS.items():
-            data = copy.deepcopy(ENGINE.to_json(state))
-            if kind.mutate(data, state, rnd):
-                out.append((name, index, data))
-    return out
+SUITE = MutationTests(GAME, [ENGINE.to_json(s) for s in REAL], KINDS, rng=2026)
+test_real_states_load_unchanged, test_enough_mutations_of_every_kind, test_mutation_is_refused_or_reachable = \
+    SUITE.tests()
 
 
-MUTATIONS = _mutations()
-
-
-def test_real_states_are_mid_game_and_accepted():
+def test_real_states_are_mid_game():
     """The playouts give fresh tables, stocks in use and used up, finished rounds and later
-    rounds, and every state loads unchanged."""
+    rounds (``test_real_states_load_unchanged`` loads each)."""
     assert len(REAL) >= 100
     assert any(_fresh(s) and s.phase is Phase.PLAY for s in REAL)
     assert any(_taken(s) and s.phase is Phase.PLAY for s in REAL)
     assert any(not s.stock and s.phase is Phase.PLAY for s in REAL)
     assert any(s.phase is Phase.ROUND_OVER for s in REAL) and any(s.phase is Phase.GAME_OVER for s in REAL)
-    for state in REAL:
-        assert BINDINGS[GAME].load_state(ENGINE.to_json(state)) == state
-
-
-def test_at_least_100_mutations_of_every_kind():
-    counts = Counter(name for name, _, _ in MUTATIONS)
-    assert len(MUTATIONS) >= 100
-    assert set(counts) == set(KINDS), f"kinds never applied: {set(KINDS) - set(counts)}"
-
-
-@pytest.mark.parametrize("name", sorted(KINDS))
-def test_mutations_are_refused_unless_reachable(name):
-    """Each mutation of this kind is refused with an 11-nimmt code or by the schema, or the
-    kind says why play reaches it; nothing else is ever raised."""
-    outcomes = Counter()
-    for kind_name, index, data in MUTATIONS:
-        if kind_name != name:
-            continue
-        result = _load(data)
-        outcomes[result] += 1
-        if result == "accepted":
-            why = KINDS[name].reachable(REAL[index])
-            assert why, f"{name} mutation of real state {index} was accepted but is not reachable"
-    assert sum(outcomes.values()) >= 1
 
 
 def test_some_mutations_play_cannot_reach_are_refused_for_the_new_reasons():
     """The checks beyond conservation fire on real states: starter, stock, bull cards, turn."""
     codes = Counter()
     for name in ("starter", "stock-to-stack", "bull-from-supply", "turn", "hand-to-hand"):
-        for kind_name, _, data in MUTATIONS:
-            if kind_name == name:
+        for case in SUITE.cases:
+            if case.kind == name:
                 try:
-                    ENGINE.from_json(data)
+                    ENGINE.from_json(case.data)
                 except InvalidState as exc:
                     codes[exc.code] += 1
     assert {"11-nimmt.bad-starter", "11-nimmt.bad-stock", "11-nimmt.bad-bulls", "11-nimmt.bad-turn",

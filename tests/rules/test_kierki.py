@@ -8,7 +8,6 @@ are filled from the cards nobody holds, each won by the seat the test names.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import json
 import random
@@ -35,6 +34,7 @@ from rules.kierki import (
 )
 from rules.tricks import trick_winner
 from service.schemas.kierki import MOVES, StateSchema, TallySchema
+from tests.rules.catalogue import check_raise
 
 N, E, S, W = 0, 1, 2, 3
 POSITIONS = json.loads((Path(__file__).parent / "data" / "kierki" / "positions.json").read_text())
@@ -1051,19 +1051,12 @@ def _raised() -> dict[str, list]:
     """Every rules error a battery of real situations raises, by code: illegal moves of every kind
     in positions of every phase, malformed moves, the impossible states of the mutation suite, bad
     tallies and setups, a move after the end, a seat the table lacks."""
-    from collections import defaultdict
-
-    from rules.base import RulesError
     from service.games import BINDINGS
     from tests.rules import test_kierki_mutations as mutations
+    from tests.rules.catalogue import Raised
 
-    found: dict[str, list] = defaultdict(list)
-
-    def catch(fn) -> None:
-        try:
-            fn()
-        except RulesError as exc:
-            found[exc.code].append(exc)
+    found = Raised()
+    catch = found.catch
 
     everything = list(deck())
     for players, options in ((4, {}), (3, {"king_of_hearts_must_drop": True})):
@@ -1084,11 +1077,9 @@ def _raised() -> dict[str, list]:
         catch(lambda s=s: ENGINE.apply(s, 0, NextRound()))  # after the last deal
     for data in ({"kind": "bid"}, {"kind": "play", "card": "1X"}, []):
         catch(lambda data=data: ENGINE.move_from_json(data))
-    for i, state in enumerate(mutations.STATES):
-        for mutate in mutations.REFUSED.values():
-            data = copy.deepcopy(state)
-            if mutate(data, random.Random(i)):
-                catch(lambda data=data: ENGINE.from_json(data))
+    for case in mutations.SUITE.cases:
+        if case.kind in mutations.REFUSED:
+            catch(lambda data=case.data: ENGINE.from_json(data))
     for tally, _code in TALLY_CASES:
         catch(lambda tally=tally: ENGINE.score_tally(tally))
     catch(lambda: ENGINE.score_tally({"contract": "no-king-of-hearts", "players": 4, "seats": [
@@ -1157,11 +1148,8 @@ def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised() -
 
 def test_every_polish_detail_formats_with_the_context_of_its_raises() -> None:
     for code, raised in RAISED.items():
-        entry = ENGINE.codes[code]
-        assert entry.title and entry.title_pl and entry.detail_pl
         for exc in raised:
-            text = entry.detail_pl.format(**exc.context)
-            assert "None" not in text and "{" not in text, (code, text)
+            check_raise(ENGINE, code, exc)
 
 
 @pytest.mark.parametrize("code", sorted(EXTRA_TRIGGERS))

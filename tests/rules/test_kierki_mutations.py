@@ -10,21 +10,15 @@ code), or is a state that play can reach; the mutations that may be accepted are
 
 from __future__ import annotations
 
-import copy
 import random
-from collections.abc import Callable
 
-import pytest
-from marshmallow import ValidationError
-
-from rules.base import InvalidState
 from rules.kierki import Phase
 from service.games import BINDINGS
-from tests.playout import choose
+from tests.rules.mutations import MutationTests, tables
+from tests.rules.mutations import playout as play
 
 GAME = "kierki"
-BINDING = BINDINGS[GAME]
-E = BINDING.engine
+E = BINDINGS[GAME].engine
 OPTIONS = [{}, {"trump_chooser": "left-of-dealer", "lottery": "one-per-player"},
            {"score_sign": "penalties-positive", "no_trump_allowed": True}]
 
@@ -34,12 +28,10 @@ def mid_game_states() -> list[dict]:
     out: list[dict] = []
     for seed in range(6):
         rnd = random.Random(seed)
-        s = E.new(3 + seed % 2, seed, OPTIONS[seed % 3])
         seen: dict[str, list[dict]] = {}
-        while E.to_act(s):
-            seen.setdefault(s.phase.value, []).append(E.to_json(s))
-            seat = min(E.to_act(s))
-            s = E.apply(s, seat, choose(rnd, GAME, list(E.legal_moves(s, seat)), lambda m: E.move_to_json(m)["kind"]))
+        for s in play(GAME, 3 + seed % 2, seed, OPTIONS[seed % 3], rnd=rnd):
+            if E.to_act(s):
+                seen.setdefault(s.phase.value, []).append(E.to_json(s))
         out += [rnd.choice(states) for _, states in sorted(seen.items())]
         out.append(rnd.choice(seen["play"]))
     phases = {d["phase"] for d in out}
@@ -49,14 +41,12 @@ def mid_game_states() -> list[dict]:
 
 STATES = mid_game_states()
 
-Mutation = Callable[[dict, random.Random], bool]  # changes the state in place; False: does not apply here
-
 
 def _hand_seats(d: dict) -> list[int]:
     return [s for s in range(d["players"]) if d["hands"][s]]
 
 
-def duplicate_card(d, rnd):
+def duplicate_card(d, s, rnd):
     seats = _hand_seats(d)
     if len(seats) < 2:
         return False
@@ -65,7 +55,7 @@ def duplicate_card(d, rnd):
     return True
 
 
-def lose_card(d, rnd):
+def lose_card(d, s, rnd):
     seats = _hand_seats(d)
     if not seats:
         return False
@@ -73,7 +63,7 @@ def lose_card(d, rnd):
     return True
 
 
-def joker(d, rnd):
+def joker(d, s, rnd):
     seats = _hand_seats(d)
     if not seats:
         return False
@@ -81,7 +71,7 @@ def joker(d, rnd):
     return True
 
 
-def not_a_card(d, rnd):
+def not_a_card(d, s, rnd):
     seats = _hand_seats(d)
     if not seats:
         return False
@@ -89,7 +79,7 @@ def not_a_card(d, rnd):
     return True
 
 
-def two_of_clubs_with_three(d, rnd):
+def two_of_clubs_with_three(d, s, rnd):
     """The 2♣ is out of a three-player pack; with four players, a card swapped for a foreign one."""
     seats = _hand_seats(d)
     if not seats:
@@ -98,7 +88,7 @@ def two_of_clubs_with_three(d, rnd):
     return True
 
 
-def move_card(d, rnd):
+def move_card(d, s, rnd):
     """A card passed from one hand to another in a trick deal: the sizes no longer fit the tricks."""
     seats = _hand_seats(d)
     if not seats or d["contract"] == "loteryjka":
@@ -109,7 +99,7 @@ def move_card(d, rnd):
     return True
 
 
-def lottery_move_card(d, rnd):
+def lottery_move_card(d, s, rnd):
     """A card passed from one hand to another in the loteryjka."""
     seats = _hand_seats(d)
     if not seats or d["contract"] != "loteryjka":
@@ -120,7 +110,7 @@ def lottery_move_card(d, rnd):
     return True
 
 
-def swap_cards(d, rnd):
+def swap_cards(d, s, rnd):
     seats = _hand_seats(d)
     if len(seats) < 2:
         return False
@@ -130,51 +120,51 @@ def swap_cards(d, rnd):
     return True
 
 
-def round_up(d, rnd):
+def round_up(d, s, rnd):
     d["round"] += 1
     return True
 
 
-def round_down(d, rnd):
+def round_down(d, s, rnd):
     d["round"] -= 1  # round 0 is refused by the schema
     return True
 
 
-def contract_changed(d, rnd):
+def contract_changed(d, s, rnd):
     d["contract"] = "robber" if d["contract"] != "robber" else "no-hearts"
     return True
 
 
-def dealer_next(d, rnd):
+def dealer_next(d, s, rnd):
     d["dealer"] = (d["dealer"] + 1) % d["players"]
     return True
 
 
-def leader_next(d, rnd):
+def leader_next(d, s, rnd):
     d["leader"] = (d["leader"] + 1) % d["players"]
     return True
 
 
-def turn_null(d, rnd):
+def turn_null(d, s, rnd):
     if d["turn"] is None:
         return False
     d["turn"] = None
     return True
 
 
-def turn_set(d, rnd):
+def turn_set(d, s, rnd):
     d["turn"] = (d["turn"] + 1) % d["players"] if d["turn"] is not None else 0
     return True
 
 
-def score_plus_one(d, rnd):
+def score_plus_one(d, s, rnd):
     if not d["history"]:
         return False
     d["history"][-1][rnd.randrange(d["players"])] += 1
     return True
 
 
-def score_shift_small(d, rnd):
+def score_shift_small(d, s, rnd):
     """5 points moved between two seats of a finished deal: no penalty or prize is worth that."""
     if not d["history"]:
         return False
@@ -185,7 +175,7 @@ def score_shift_small(d, rnd):
     return True
 
 
-def score_shift_unit(d, rnd):
+def score_shift_unit(d, s, rnd):
     """One penalty (20, a heart or a trick) moved between two seats of a finished deal."""
     if not d["history"]:
         return False
@@ -197,17 +187,17 @@ def score_shift_unit(d, rnd):
     return True
 
 
-def extra_history_row(d, rnd):
+def extra_history_row(d, s, rnd):
     d["history"].append([0] * d["players"])
     return True
 
 
-def phase_changed(d, rnd):
+def phase_changed(d, s, rnd):
     d["phase"] = rnd.choice([p.value for p in Phase if p.value != d["phase"]])
     return True
 
 
-def trick_winner_changed(d, rnd):
+def trick_winner_changed(d, s, rnd):
     if not d["tricks"]:
         return False
     t = d["tricks"][rnd.randrange(len(d["tricks"]))]
@@ -215,17 +205,17 @@ def trick_winner_changed(d, rnd):
     return True
 
 
-def trump_changed(d, rnd):
+def trump_changed(d, s, rnd):
     d["trump"] = {"H": "S", None: "H"}.get(d["trump"], "H")
     return True
 
 
-def finished_seat(d, rnd):
+def finished_seat(d, s, rnd):
     d["finished"] = [*d["finished"], 0][:2] if 0 not in d["finished"] else [1]
     return True
 
 
-def stock_card(d, rnd):
+def stock_card(d, s, rnd):
     seats = _hand_seats(d)
     if not seats:
         return False
@@ -233,49 +223,49 @@ def stock_card(d, rnd):
     return True
 
 
-def row_widened(d, rnd):
+def row_widened(d, s, rnd):
     if not d["rows"] or d["rows"][0]["high"] == 14:
         return False
     d["rows"][0]["high"] += 1  # that card is also in a hand
     return True
 
 
-def players_changed(d, rnd):
+def players_changed(d, s, rnd):
     d["players"] = 7 - d["players"]
     return True
 
 
-def type_round_text(d, rnd):
+def type_round_text(d, s, rnd):
     d["round"] = str(d["round"])
     return True
 
 
-def type_hands_null(d, rnd):
+def type_hands_null(d, s, rnd):
     d["hands"] = None
     return True
 
 
-def type_history_float(d, rnd):
+def type_history_float(d, s, rnd):
     d["history"].append([0.5] * d["players"])
     return True
 
 
-def unknown_field(d, rnd):
+def unknown_field(d, s, rnd):
     d["deal_no"] = 0
     return True
 
 
-def missing_field(d, rnd):
+def missing_field(d, s, rnd):
     del d[rnd.choice(sorted(d))]
     return True
 
 
-def rng_counter(d, rnd):
+def rng_counter(d, s, rnd):
     d["rng"]["counter"] += 1
     return True
 
 
-REFUSED: dict[str, Mutation] = {f.__name__: f for f in (
+REFUSED = {f.__name__: f for f in (
     duplicate_card, lose_card, joker, not_a_card, two_of_clubs_with_three, move_card, round_up, round_down,
     contract_changed, dealer_next, turn_null, score_plus_one, score_shift_small, extra_history_row, phase_changed,
     trick_winner_changed, stock_card, players_changed, leader_next, finished_seat, row_widened, type_round_text, type_hands_null, type_history_float,
@@ -283,7 +273,7 @@ REFUSED: dict[str, Mutation] = {f.__name__: f for f in (
 )}
 
 #: Mutations that may give a reachable state, and why.
-REACHABLE: dict[str, tuple[Mutation, str]] = {
+REACHABLE = {
     "swap_cards": (swap_cards, "another shuffle deals these hands; refused when the swap gives a seat a suit it "
                                "showed a void in during the current or last trick"),
     "lottery_move_card": (lottery_move_card, "who laid which card of the rows is not recorded and passes let "
@@ -300,37 +290,6 @@ REACHABLE: dict[str, tuple[Mutation, str]] = {
 }
 
 
-def outcome(data: dict) -> str:
-    try:
-        BINDING.load_state(data)
-    except ValidationError:
-        return "refused"
-    except InvalidState as exc:
-        assert exc.code.startswith(f"{GAME}."), exc.code
-        assert "Error" not in exc.message and "None" not in exc.message, exc.message
-        return "refused"
-    return "accepted"
-
-
-CASES = [(i, name) for i in range(len(STATES)) for name in [*REFUSED, *REACHABLE]]
-
-
-def test_at_least_100_mutations_apply():
-    applied = 0
-    for i, name in CASES:
-        mutate = REFUSED[name] if name in REFUSED else REACHABLE[name][0]
-        applied += mutate(copy.deepcopy(STATES[i]), random.Random(i))
-    assert applied >= 100
-
-
-@pytest.mark.parametrize("name", [*REFUSED, *REACHABLE])
-def test_mutations_are_refused_or_reachable(name):
-    for i, state in enumerate(STATES):
-        assert outcome(state) == "accepted"
-        data = copy.deepcopy(state)
-        mutate = REFUSED[name] if name in REFUSED else REACHABLE[name][0]
-        if not mutate(data, random.Random(i)):
-            continue
-        verdict = outcome(data)
-        if name in REFUSED:
-            assert verdict == "refused", f"{name} of state {i} ({state['phase']}) was accepted"
+SUITE = MutationTests(GAME, STATES, tables(REFUSED, REACHABLE))
+test_real_states_load_unchanged, test_enough_mutations_of_every_kind, test_mutation_is_refused_or_reachable = \
+    SUITE.tests()

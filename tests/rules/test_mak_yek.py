@@ -7,7 +7,6 @@ import inspect
 import json
 import random
 import re
-import string
 
 import pytest
 
@@ -16,6 +15,7 @@ from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYo
 from rules.mak_yek import ENGINE, Slide, position_key
 from service.games import BINDINGS
 from service.schemas.mak_yek import MOVES, StateSchema
+from tests.rules.catalogue import check_raise, raise_of
 
 DEFAULTS = {name: opt.default for name, opt in ENGINE.options.items()}
 
@@ -496,13 +496,6 @@ def test_schemas_accept_every_reached_state_and_move(seed):
 # --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)
 
 
-def _raised(action):
-    """The RulesError that ``action`` raises."""
-    with pytest.raises(RulesError) as err:
-        action()
-    return err.value
-
-
 def _t4(**options):
     """T4 with Murray's limit: d1-d4 could take d5 or e4 by custodian."""
     return position(white=["d1", "d6", "f4"], black=["d5", "e4", "h8"], max_custodian_per_move=1, **options)
@@ -549,16 +542,10 @@ TRIGGERS = {
 @pytest.mark.parametrize("code", sorted(TRIGGERS))
 def test_every_code_is_catalogued_and_its_polish_detail_formats_with_the_raise(code):
     """DESIGN 4.4: a real raise of ``code`` carries the context its Polish template needs."""
-    exc = _raised(TRIGGERS[code])
-    assert exc.code == code
-    entry = ENGINE.codes[code]
-    wanted = {name for _, name, _, _ in string.Formatter().parse(entry.detail_pl) if name}
-    assert wanted <= set(exc.context) and entry.detail_pl.format(**exc.context)
-    assert entry.title and entry.title_pl
-    assert "None" not in exc.message and "Error" not in exc.message
+    check_raise(ENGINE, code, raise_of(TRIGGERS[code]))
 
 
-def test_the_catalogue_lists_exactly_the_codes_raised():
+def test_the_catalogue_lists_exactly_the_codesraise_of():
     """Every code the module names (by reading its source; the base engine adds game-over,
     not-your-turn and tally-unsupported, the service no-such-seat) is catalogued, and every
     catalogued code is raised by a trigger above."""

@@ -12,19 +12,16 @@ state, and each says when and why (docs/rules/mak-yek.md §7 lists what ``from_j
 
 from __future__ import annotations
 
-import copy
-import json
 import random
+from collections import deque
+from itertools import islice
 
-from marshmallow import ValidationError
-
-from rules.base import InvalidState
 from rules.mak_yek import ENGINE, Slide
-from service.games import BINDINGS
-from tests.playout import choose
+from tests.rules.mutations import ACCEPTED, REFUSED, Mutation, MutationTests, outcome
+from tests.rules.mutations import playout as play
 
 GAME = "mak-yek"
-REFUSED, EITHER = "refused", "either"
+EITHER = "reachable in some positions (the mutation's docstring says which)"
 
 
 def real_states(count: int = 12) -> list[dict]:
@@ -34,12 +31,8 @@ def real_states(count: int = 12) -> list[dict]:
         rnd = random.Random(seed)
         options = {"max_custodian_per_move": rnd.choice(["unlimited", 1]), "line_custodian": rnd.random() < 0.3,
                    "repetition": "threefold" if seed % 3 else "off", "first_player": rnd.choice(["white", "black"])}
-        state = ENGINE.new(2, seed, options)
-        for _ in range(rnd.randint(3, 70)):
-            if not ENGINE.to_act(state):
-                break
-            moves = ENGINE.legal_moves(state, state.turn)
-            state = ENGINE.apply(state, state.turn, choose(rnd, GAME, moves, lambda m: ENGINE.move_to_json(m)["kind"]))
+        moves = rnd.randint(3, 70)
+        state = deque(islice(play(GAME, 2, seed, options, rnd=rnd), moves + 1), maxlen=1)[0]
         if ENGINE.to_act(state):
             out.append(ENGINE.to_json(state))
     return out
@@ -57,7 +50,7 @@ def _squares(data, what):
     return [(r, f) for r, row in enumerate(data["board"]) for f, c in enumerate(row) if c == what]
 
 
-def add_man(data, rnd):
+def add_man(data, state, rnd):
     """A man more on an empty square (a duplicate: the same side's man twice). EITHER: when
     nothing records past positions (repetition off, or no ply since the last capture) and that
     side had fewer than 16 men, the board is one where that man was simply not captured;
@@ -70,7 +63,7 @@ def add_man(data, rnd):
     return EITHER
 
 
-def remove_man(data, rnd):
+def remove_man(data, state, rnd):
     """A missing man. EITHER: when nothing records past positions (repetition off, or no ply
     since the last capture) it is one more capture made earlier; otherwise the kept positions
     no longer hold the board's men."""
@@ -81,7 +74,7 @@ def remove_man(data, rnd):
     return EITHER
 
 
-def foreign_piece(data, rnd):
+def foreign_piece(data, state, rnd):
     """A piece that is no man of either side. REFUSED (schema)."""
     cells = _cells(data)
     r, f = rnd.randrange(8), rnd.randrange(8)
@@ -90,7 +83,7 @@ def foreign_piece(data, rnd):
     return REFUSED
 
 
-def seventeen_men(data, rnd):
+def seventeen_men(data, state, rnd):
     """17 men of one side. REFUSED: a side has 16."""
     man = rnd.choice("WB")
     cells = _cells(data)
@@ -103,7 +96,7 @@ def seventeen_men(data, rnd):
     return REFUSED
 
 
-def slide_man(data, rnd):
+def slide_man(data, state, rnd):
     """A man moved to another empty square without a ply. EITHER: accepted only when nothing
     records the earlier position (repetition off, or no ply since a capture) and material was
     lost (so the board is not bound to the start): such a board is one a different game reaches."""
@@ -115,7 +108,7 @@ def slide_man(data, rnd):
     return EITHER
 
 
-def flip_turn(data, rnd):
+def flip_turn(data, state, rnd):
     """The other seat to move. EITHER: with 16 men each the ply count fixes the turn; with kept
     positions their movers alternate back from the turn; right after a capture with repetition
     off either seat may have captured."""
@@ -123,27 +116,27 @@ def flip_turn(data, rnd):
     return EITHER
 
 
-def bad_seat(data, rnd):
+def bad_seat(data, state, rnd):
     """turn, draw_offer or the result's winner outside seats 0/1 (or a string, a boolean). REFUSED."""
     key = rnd.choice(["turn", "draw_offer"])
     data[key] = rnd.choice([2, -1, "0", True, 1.5])
     return REFUSED
 
 
-def turn_null_while_running(data, rnd):
+def turn_null_while_running(data, state, rnd):
     """Nobody to move although the game runs. REFUSED: turn is null only with a result."""
     data["turn"] = None
     return REFUSED
 
 
-def result_while_running(data, rnd):
+def result_while_running(data, state, rnd):
     """A result the position does not give. REFUSED."""
     data["result"] = {"winner": rnd.choice([0, 1, None]),
                       "reason": rnd.choice(["all-captured", "no-legal-move", "threefold-repetition"])}
     return REFUSED
 
 
-def ply_count(data, rnd):
+def ply_count(data, state, rnd):
     """plies_since_capture changed. REFUSED when positions are kept (one per ply), when 16 men
     each fix the turn by its parity, or beyond the limit; EITHER otherwise: with repetition off
     any count below the limit may have passed since the last capture, and with 16 men each two
@@ -154,7 +147,7 @@ def ply_count(data, rnd):
     return EITHER
 
 
-def positions_tampered(data, rnd):
+def positions_tampered(data, state, rnd):
     """The kept positions: one dropped, duplicated, reversed, or foreign. REFUSED: their count
     is the ply count, each holds the men on the board and follows the one before by one slide."""
     pos = data["positions"]
@@ -172,20 +165,20 @@ def positions_tampered(data, rnd):
     return REFUSED if how in ("foreign", "hex") or data["options"]["repetition"] == "threefold" else EITHER
 
 
-def draw_offer(data, rnd):
+def draw_offer(data, state, rnd):
     """An open draw offer by one seat. EITHER: with offers on, the seat to move may just have
     offered, and the other seat's offer stays open across his own move; REFUSED with offers off."""
     data["draw_offer"] = rnd.choice([0, 1])
     return EITHER
 
 
-def draw_agreed(data, rnd):
+def draw_agreed(data, state, rnd):
     """A draw agreed while someone is still to move. REFUSED: the game would be over."""
     data["draw_agreed"] = True
     return REFUSED
 
 
-def options_changed(data, rnd):
+def options_changed(data, state, rnd):
     """An option changed under a running game. EITHER for those the position does not depend
     on (first_player once material is lost, custodian rules, draw offers with none open, a
     limit above the ply count); REFUSED for unknown options, values outside the choices and
@@ -208,13 +201,13 @@ def options_changed(data, rnd):
     return EITHER
 
 
-def colors_changed(data, rnd):
+def colors_changed(data, state, rnd):
     """Colours are labels: seat 0 is always White. REFUSED."""
     data["colors"] = rnd.choice([["black", "white"], ["white"], ["red", "black"]])
     return REFUSED
 
 
-def wrong_type(data, rnd):
+def wrong_type(data, state, rnd):
     """A field of the wrong JSON type, a missing field or an unknown one. REFUSED (schema)."""
     key = rnd.choice(list(data))
     how = rnd.choice(["type", "missing", "unknown"])
@@ -233,52 +226,18 @@ MUTATIONS = [add_man, remove_man, foreign_piece, seventeen_men, slide_man, flip_
              draw_agreed, options_changed, colors_changed, wrong_type]
 
 
-def load(data):
-    """'refused' or the loaded state; any exception other than the two refusals propagates."""
-    try:
-        return BINDINGS[GAME].load_state(json.loads(json.dumps(data)))
-    except ValidationError:
-        return "refused"
-    except InvalidState as exc:
-        assert exc.code.startswith(f"{GAME}.") and exc.code in ENGINE.codes, exc.code
-        return "refused"
-
-
-def test_real_states_load_unchanged():
-    states = real_states()
-    assert len(states) >= 10
-    for data in states:
-        state = load(data)
-        assert state != "refused" and ENGINE.to_json(state) == data
-
-
-def test_mutations_are_refused_or_reachable():
-    rnd = random.Random(2026)
-    tally = {REFUSED: 0, "accepted": 0}
-    total = 0
-    for data in real_states():
-        for mutate in MUTATIONS:
-            for _ in range(2):
-                mutated = copy.deepcopy(data)
-                expect = mutate(mutated, rnd)
-                if mutated == data:
-                    continue
-                total += 1
-                got = load(mutated)
-                if got == "refused":
-                    tally[REFUSED] += 1
-                    continue
-                assert expect == EITHER, f"{mutate.__name__} was accepted: {mutated}"
-                tally["accepted"] += 1
-                assert ENGINE.to_json(got) == json.loads(json.dumps(mutated))  # accepted as given, nothing silently fixed
-    assert total >= 300 and tally[REFUSED] >= 200, (total, tally)
+STATES = real_states()
+SUITE = MutationTests(GAME, STATES, {f.__name__: Mutation(f) for f in MUTATIONS}, rng=2026, tries=2,
+                      as_given=True, minimum=300, min_refused=200)
+test_real_states_load_unchanged, test_enough_mutations_of_every_kind, test_mutation_is_refused_or_reachable = \
+    SUITE.tests()
 
 
 def test_a_quiet_slide_without_its_position_is_refused():
     """With repetition on, a board changed by a real quiet slide but with the old positions and
     ply count is refused: the kept positions must end one slide before the board, by the other seat."""
     checked = 0
-    for data in real_states():
+    for data in STATES:
         state = ENGINE.from_json(data)
         if not state.positions:  # repetition off, or no ply since a capture: nothing records the past
             continue
@@ -287,7 +246,7 @@ def test_a_quiet_slide_without_its_position_is_refused():
             if isinstance(slide, Slide) and after.quiet == state.quiet + 1 and ENGINE.to_act(after):
                 forged = {**ENGINE.to_json(after), "positions": data["positions"],
                           "plies_since_capture": data["plies_since_capture"]}
-                assert load(forged) == "refused"
+                assert outcome(GAME, forged) != ACCEPTED
                 checked += 1
                 break
     assert checked >= 5

@@ -14,7 +14,6 @@ import itertools
 import json
 import random
 import re
-import string
 from collections import deque
 from functools import cache
 
@@ -25,6 +24,7 @@ from rules.base import IllegalMove, InvalidOption, InvalidState, NotYourTurn, Rn
 from rules.northcott import ENGINE
 from service.games import BINDINGS
 from service.schemas.northcott import MOVES, StateSchema
+from tests.rules.catalogue import check_raise, raise_of
 
 DEFAULTS = {name: opt.default for name, opt in ENGINE.options.items()}
 RNG = Rng.from_seed(1).to_json()
@@ -523,13 +523,6 @@ def test_schemas_accept_every_reached_state_and_move(seed):
 # --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)
 
 
-def _raised(action):
-    """The RulesError that ``action`` raises."""
-    with pytest.raises(RulesError) as err:
-        action()
-    return err.value
-
-
 def _v3(**options):
     """V3: White d4, Black d6; the other files closed at the edges (White to move)."""
     return position([1, 1, 1, 4, 1, 1, 1, 1], [8, 8, 8, 6, 8, 8, 8, 8], **options)
@@ -578,16 +571,10 @@ TRIGGERS = {
 @pytest.mark.parametrize("code", sorted(TRIGGERS))
 def test_every_code_is_catalogued_and_its_polish_detail_formats_with_the_raise(code):
     """DESIGN 4.4: a real raise of ``code`` carries the context its Polish template needs."""
-    exc = _raised(TRIGGERS[code])
-    assert exc.code == code
-    entry = ENGINE.codes[code]
-    wanted = {name for _, name, _, _ in string.Formatter().parse(entry.detail_pl) if name}
-    assert wanted <= set(exc.context) and entry.detail_pl.format(**exc.context)
-    assert entry.title and entry.title_pl
-    assert "None" not in exc.message and "Error" not in exc.message
+    check_raise(ENGINE, code, raise_of(TRIGGERS[code]))
 
 
-def test_the_catalogue_lists_exactly_the_codes_raised():
+def test_the_catalogue_lists_exactly_the_codesraise_of():
     """Every code the module names (by reading its source; the base engine adds game-over,
     not-your-turn and tally-unsupported, the service no-such-seat) is catalogued, and every
     catalogued code is raised by a trigger above."""
@@ -615,6 +602,6 @@ def test_codes_met_in_play_are_catalogued():
             moves = ENGINE.legal_moves(state, seat)
             pool.extend(moves)
             state = ENGINE.apply(state, seat, rnd.choice(moves))
-        met.add(_raised(lambda s=state, last=pool[-1]: ENGINE.check(s, 0, last)).code)
+        met.add(raise_of(lambda s=state, last=pool[-1]: ENGINE.check(s, 0, last)).code)
     assert {"northcott.not-your-turn", "northcott.wrong-phase", "northcott.game-over"} <= met
     assert met <= set(ENGINE.codes)

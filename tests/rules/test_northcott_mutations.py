@@ -13,20 +13,19 @@ state, and each says when and why (docs/rules/northcott.md §7 lists what ``from
 
 from __future__ import annotations
 
-import copy
-import json
 import random
+from collections import deque
+from itertools import islice
 
 import pytest
-from marshmallow import ValidationError
 
 from rules.base import InvalidState
 from rules.northcott import ENGINE
-from service.games import BINDINGS
-from tests.playout import choose
+from tests.rules.mutations import REFUSED, Mutation, MutationTests
+from tests.rules.mutations import playout as play
 
 GAME = "northcott"
-REFUSED, EITHER = "refused", "either"
+EITHER = "reachable in some positions (the mutation's docstring says which)"
 
 
 def real_states(count: int = 16) -> list[dict]:
@@ -38,15 +37,9 @@ def real_states(count: int = 16) -> list[dict]:
         options = {"variant": "classic" if seed % 4 == 3 else "dice", "board": rnd.choice(["8x8", "8x10", "8x12"]),
                    "placement": rnd.choice(["in-order", "choose-file"]),
                    "first_player": rnd.choice(["white", "higher-roll"]), "misere": rnd.random() < 0.3}
-        state = ENGINE.new(2, seed, options)
-        for _ in range(rnd.choice([3, 10, 16, 25, 32, 40, 60])):
-            acting = ENGINE.to_act(state)
-            if not acting:
-                break
-            seat = rnd.choice(sorted(acting))
-            moves = ENGINE.legal_moves(state, seat)
-            state = ENGINE.apply(state, seat, choose(rnd, GAME, moves, lambda m: ENGINE.move_to_json(m)["kind"]))
-        out.append(ENGINE.to_json(state))
+        moves = rnd.choice([3, 10, 16, 25, 32, 40, 60])
+        out.append(ENGINE.to_json(deque(islice(play(GAME, 2, seed, options, rnd=rnd, any_seat=True), moves + 1),
+                                        maxlen=1)[0]))
     return out
 
 
@@ -58,7 +51,7 @@ def _ranks(data):
     return int(data["options"]["board"].split("x")[1])
 
 
-def shift_pawn(data, rnd):
+def shift_pawn(data, state, rnd):
     """A pawn moved 1-3 squares along its file without a move. EITHER: classic pawns go both
     ways, and in the dice game the moves each side made are only bounded (a pawn may have
     started on any of its 3 home ranks); REFUSED when it crosses or lands on the enemy pawn,
@@ -71,7 +64,7 @@ def shift_pawn(data, rnd):
     return EITHER
 
 
-def cross_pawns(data, rnd):
+def cross_pawns(data, state, rnd):
     """Seat 0's pawn at or beyond seat 1's in its file. REFUSED: pawns never pass."""
     both = [f for f in range(8) if None not in (data["pawns"][0][f], data["pawns"][1][f])]
     if not both:
@@ -82,14 +75,14 @@ def cross_pawns(data, rnd):
     return REFUSED
 
 
-def off_board(data, rnd):
+def off_board(data, state, rnd):
     """A pawn on rank 0 or beyond the board. REFUSED."""
     seat, f = rnd.choice(_placed(data) or [(0, 0)])
     data["pawns"][seat][f] = rnd.choice([0, -1, _ranks(data) + 1, 13])
     return REFUSED
 
 
-def extra_or_missing_pawn(data, rnd):
+def extra_or_missing_pawn(data, state, rnd):
     """A ninth pawn, a third seat, or a placed pawn taken away (a missing one). REFUSED: 8 files,
     2 seats; after the setup all 16 pawns stand, and in the setup the seat to place is the one
     with fewer pawns (taking one away changes that)."""
@@ -106,7 +99,7 @@ def extra_or_missing_pawn(data, rnd):
     return REFUSED
 
 
-def flip_turn(data, rnd):
+def flip_turn(data, state, rnd):
     """The other seat to act. REFUSED in the setup (the counts of placed pawns fix it) and in
     the first-player roll (both act: null); EITHER in play (the dice game's move counts are
     only bounded, and classic pawns may shuffle)."""
@@ -117,13 +110,13 @@ def flip_turn(data, rnd):
     return EITHER if data["phase"] == "play" else REFUSED
 
 
-def bad_seat(data, rnd):
+def bad_seat(data, state, rnd):
     """turn or the result's winner outside seats 0/1, or of the wrong type. REFUSED."""
     data["turn"] = rnd.choice([2, -1, "0", True, 0.5])
     return REFUSED
 
 
-def phase_changed(data, rnd):
+def phase_changed(data, state, rnd):
     """Another phase for the same pawns. REFUSED: the setup ends exactly when all 16 pawns
     stand; the first-player roll only with that option, all pawns at home and both to roll."""
     phases = ["setup", "first-roll", "play"]
@@ -132,7 +125,7 @@ def phase_changed(data, rnd):
     return REFUSED
 
 
-def die_changed(data, rnd):
+def die_changed(data, state, rnd):
     """A die awaiting its place move. EITHER in a choose-file setup (the roller may just have
     rolled any face); REFUSED elsewhere and for faces outside 1..6."""
     data["die"] = rnd.choice([1, 3, 6, 0, 7])
@@ -140,7 +133,7 @@ def die_changed(data, rnd):
     return EITHER if choose_file and data["die"] in (1, 3, 6) else REFUSED
 
 
-def result_changed(data, rnd):
+def result_changed(data, state, rnd):
     """A result although the player to act can act: REFUSED. The other winner of a finished
     game: EITHER, since at the end of a dice game every gap is closed and neither seat can
     move, so the seat left to move is decided only by the moves each side made (checked)."""
@@ -152,7 +145,7 @@ def result_changed(data, rnd):
     return REFUSED
 
 
-def rng_changed(data, rnd):
+def rng_changed(data, state, rnd):
     """The rng: another counter is EITHER (physical dice draw nothing, and rejection sampling
     may draw more than once per die, so counters are not tied to the rolls made); a key that is
     no 64-digit hex, or another version, is REFUSED."""
@@ -167,7 +160,7 @@ def rng_changed(data, rnd):
     return REFUSED
 
 
-def options_changed(data, rnd):
+def options_changed(data, state, rnd):
     """An option changed under a running game. EITHER for values the position may also have
     under (another variant, board, placement, first player, misere), each checked against the
     pawns, the phase and the move counts; REFUSED for unknown options and values outside the
@@ -185,13 +178,13 @@ def options_changed(data, rnd):
     return EITHER
 
 
-def colors_changed(data, rnd):
+def colors_changed(data, state, rnd):
     """Colours are labels: seat 0 is always White. REFUSED."""
     data["colors"] = rnd.choice([["black", "white"], ["white"], ["white", "red"]])
     return REFUSED
 
 
-def wrong_type(data, rnd):
+def wrong_type(data, state, rnd):
     """A field of the wrong JSON type, a missing field or an unknown one. REFUSED (schema)."""
     key = rnd.choice(list(data))
     how = rnd.choice(["type", "missing", "unknown"])
@@ -209,44 +202,11 @@ MUTATIONS = [shift_pawn, cross_pawns, off_board, extra_or_missing_pawn, flip_tur
              die_changed, result_changed, rng_changed, options_changed, colors_changed, wrong_type]
 
 
-def load(data):
-    """'refused' or the loaded state; any exception other than the two refusals propagates."""
-    try:
-        return BINDINGS[GAME].load_state(json.loads(json.dumps(data)))
-    except ValidationError:
-        return "refused"
-    except InvalidState as exc:
-        assert exc.code.startswith(f"{GAME}.") and exc.code in ENGINE.codes, exc.code
-        return "refused"
-
-
-def test_real_states_cover_every_phase_and_load_unchanged():
-    states = real_states()
-    assert {d["phase"] for d in states} == {"setup", "first-roll", "play"}
-    assert any(d["result"] is not None for d in states) and any(d["die"] is not None for d in states)
-    for data in states:
-        state = load(data)
-        assert state != "refused" and ENGINE.to_json(state) == data
-
-
-def test_mutations_are_refused_or_reachable():
-    rnd = random.Random(2026)
-    refused = accepted = 0
-    for data in real_states():
-        for mutate in MUTATIONS:
-            for _ in range(2):
-                mutated = copy.deepcopy(data)
-                expect = mutate(mutated, rnd)
-                if mutated == data:
-                    continue
-                got = load(mutated)
-                if got == "refused":
-                    refused += 1
-                    continue
-                assert expect == EITHER, f"{mutate.__name__} was accepted: {mutated}"
-                accepted += 1
-                assert ENGINE.to_json(got) == json.loads(json.dumps(mutated))  # accepted as given, nothing silently fixed
-    assert refused + accepted >= 300 and refused >= 250, (refused, accepted)
+STATES = real_states()
+SUITE = MutationTests(GAME, STATES, {f.__name__: Mutation(f) for f in MUTATIONS}, rng=2026, tries=2,
+                      as_given=True, minimum=300, min_refused=250)
+test_real_states_load_unchanged, test_enough_mutations_of_every_kind, test_mutation_is_refused_or_reachable = \
+    SUITE.tests()
 
 
 def test_dice_game_turn_must_agree_with_the_moves_the_pawns_made():

@@ -25,6 +25,7 @@ from rules.registry import ENGINES
 from rules.take_that import ENGINE, Lay, NextRound, Phase, Take, Twist, is_toad, twin
 from service.games import BINDINGS
 from service.schemas import take_that as schemas
+from tests.rules.catalogue import check_raise, raise_of
 
 CARDS = [n for n in range(12, 99) if n % 10]
 HAND = {2: 9, 3: 9, 4: 8}
@@ -911,12 +912,6 @@ def test_four_players_draw_back_up_to_eight_after_every_kind_of_turn():
 # --------------------------------------------------------------------------- code catalogue (DESIGN 4.4)
 
 
-def _raised(action) -> RulesError:
-    with pytest.raises(RulesError) as err:
-        action()
-    return err.value
-
-
 def _tampered(mutate) -> dict:
     data = ENGINE.to_json(_midgame())
     mutate(data)
@@ -982,7 +977,7 @@ def _codes_read_from_the_module() -> set[str]:
     return {f"take-that.{n}" for n in names}
 
 
-def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised():
+def test_every_code_raised_is_catalogued_and_every_catalogued_code_israise_of():
     """DESIGN 4.4: the catalogue lists exactly the codes the module raises."""
     assert _codes_read_from_the_module() == set(ENGINE.codes)
     assert {f"take-that.{name}" for name in TRIGGERS} == set(ENGINE.codes)
@@ -991,12 +986,7 @@ def test_every_code_raised_is_catalogued_and_every_catalogued_code_is_raised():
 @pytest.mark.parametrize("name", sorted(TRIGGERS))
 def test_each_code_is_raised_with_the_context_its_polish_detail_needs(name):
     """A real raise of each code; its Polish detail formats with the raise's context."""
-    error = _raised(TRIGGERS[name])
-    assert error.code == f"take-that.{name}"
-    entry = ENGINE.codes[error.code]
-    assert entry.title and entry.title_pl and entry.detail_pl
-    detail = entry.detail_pl.format(**error.context)
-    assert "{" not in detail and "None" not in detail
+    check_raise(ENGINE, f"take-that.{name}", raise_of(TRIGGERS[name]))
 
 
 def test_codes_raised_while_playing_are_catalogued():

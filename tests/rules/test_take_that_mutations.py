@@ -5,24 +5,18 @@ several option sets. Each is mutated in one way (duplicate, missing and foreign 
 sizes; counters; scores; seats; phases; types) and loaded the way the service loads a state
 (``BINDINGS["take-that"].load_state``: the schema, then ``from_json``). A mutation must be
 refused (a marshmallow ValidationError, or InvalidState with a ``take-that.`` code), unless
-its kind names why play can reach the result (``reachable``); nothing else may be raised.
+its kind names why play can reach the result (``why``); nothing else may be raised. The harness
+is tests/rules/mutations.py.
 """
 
 from __future__ import annotations
 
-import copy
-import random
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
-
-import pytest
-from marshmallow import ValidationError
 
 from rules.base import InvalidState
 from rules.take_that import ENGINE, Phase, State, is_toad
-from service.games import BINDINGS
-from tests.playout import choose
+from tests.rules.mutations import Mutation, MutationTests
+from tests.rules.mutations import playout as play
 
 GAME = "take-that"
 OPTION_SETS = (
@@ -33,22 +27,6 @@ OPTION_SETS = (
 )
 
 
-def _kind(move) -> str:
-    return ENGINE.move_to_json(move)["kind"]
-
-
-def _playout(seed: int, players: int, options: dict) -> list[State]:
-    """Every state of one seeded random game."""
-    rnd = random.Random(seed)
-    state = ENGINE.new(players, seed, options)
-    states = [state]
-    while ENGINE.to_act(state):
-        seat = min(ENGINE.to_act(state))
-        state = ENGINE.apply(state, seat, choose(rnd, GAME, list(ENGINE.legal_moves(state, seat)), _kind))
-        states.append(state)
-    return states
-
-
 def _real_states() -> list[State]:
     """About 110 states: every 15th of 12 games (2-4 players, each option set) and every
     finished round, so the stock full, half gone and used up, finished rounds and later rounds
@@ -56,7 +34,7 @@ def _real_states() -> list[State]:
     states = []
     for i, options in enumerate(OPTION_SETS):
         for players in (2, 3, 4):
-            game = _playout(100 + 10 * i + players, players, options)
+            game = list(play(GAME, players, 100 + 10 * i + players, options))
             states += game[5::15] + [s for s in game if s.phase is Phase.ROUND_OVER]
     return states
 
@@ -64,22 +42,7 @@ def _real_states() -> list[State]:
 REAL = _real_states()
 
 
-def _load(data) -> str:
-    """``"refused"`` or ``"accepted"``; any other exception fails the test."""
-    try:
-        BINDINGS[GAME].load_state(data)
-    except ValidationError:
-        return "refused"
-    except InvalidState as exc:
-        assert exc.code.startswith(f"{GAME}."), exc.code
-        return "refused"
-    return "accepted"
-
-
 # --------------------------------------------------------------------------- mutations
-
-Mutate = Callable[[dict, State, random.Random], bool]  # changes ``data``; False: does not apply
-
 
 def _cards_in(data: dict) -> list[tuple[list, int]]:
     """(list, index) of every card in the state's piles, row and hands."""
@@ -217,100 +180,60 @@ def _stock_left(state: State) -> bool:
     return bool(state.stock)
 
 
-@dataclass(frozen=True)
-class Kind:
-    mutate: Mutate
-    #: why play can reach the mutated state (then it may be accepted), or None: always refused
-    reachable: Callable[[State], str | None] = lambda state: None
-
-
-KINDS: dict[str, Kind] = {
-    "duplicate-card": Kind(_duplicate),
-    "missing-card": Kind(_missing),
-    "foreign-card": Kind(_foreign),
-    "hand-to-hand": Kind(_hand_to_hand, lambda s: (
+KINDS = {
+    "duplicate-card": Mutation(_duplicate),
+    "missing-card": Mutation(_missing),
+    "foreign-card": Mutation(_foreign),
+    "hand-to-hand": Mutation(_hand_to_hand, lambda s: (
         "professional variant, stock used up: an extra card may have left the stock on a take, so "
         "turns are not counted and shortfalls that grow by one in turn order are all reachable"
         if s.options.professional and not s.stock else None)),
-    "stock-to-hand": Kind(_stock_to_hand),
-    "round": Kind(_round),
-    "dealer": Kind(_dealer),
-    "turn": Kind(_turn, lambda s: (
+    "stock-to-hand": Mutation(_stock_to_hand),
+    "round": Mutation(_round),
+    "dealer": Mutation(_dealer),
+    "turn": Mutation(_turn, lambda s: (
         "professional variant: a take of a one-card row may also take a stock card, so the stock "
         "no longer counts the turns played" if s.options.professional and s.phase is Phase.PLAY else None)),
-    "seat-out-of-range": Kind(_seat_out_of_range),
-    "phase": Kind(_phase),
-    "history-earlier": Kind(_history_earlier, lambda s: (
+    "seat-out-of-range": Mutation(_seat_out_of_range),
+    "phase": Mutation(_phase),
+    "history-earlier": Mutation(_history_earlier, lambda s: (
         "an earlier round's scores come from piles no longer on the table; any score within the "
         "deck's bounds is some deal's")),
-    "history-last": Kind(_history_last),
-    "history-length": Kind(_history_length),
-    "face-up-pair-face-down": Kind(_pair_face_down, lambda s: (
+    "history-last": Mutation(_history_last),
+    "history-length": Mutation(_history_length),
+    "face-up-pair-face-down": Mutation(_pair_face_down, lambda s: (
         "both twins of a pair can lie in a row that is taken, face down; once the round is over "
         "the scores in history tell" if s.phase is Phase.PLAY else None)),
-    "face-down-card-face-up": Kind(_card_face_up),
-    "players": Kind(_players),
-    "types": Kind(_types),
-    "rng-counter": Kind(_rng_counter, lambda s: (
+    "face-down-card-face-up": Mutation(_card_face_up),
+    "players": Mutation(_players),
+    "types": Mutation(_types),
+    "rng-counter": Mutation(_rng_counter, lambda s: (
         "the rng only deals the rounds to come; nothing on the table records how many draws it "
         "made (a state from another seed is as real)")),
 }
 
 
-def _mutations() -> list[tuple[str, int, dict]]:
-    rnd = random.Random(2026)
-    out = []
-    for index, state in enumerate(REAL):
-        for name, kind in KINDS.items():
-            data = copy.deepcopy(ENGINE.to_json(state))
-            if kind.mutate(data, state, rnd):
-                out.append((name, index, data))
-    return out
+SUITE = MutationTests(GAME, [ENGINE.to_json(s) for s in REAL], KINDS, rng=2026)
+test_real_states_load_unchanged, test_enough_mutations_of_every_kind, test_mutation_is_refused_or_reachable = \
+    SUITE.tests()
 
 
-MUTATIONS = _mutations()
-
-
-def test_real_states_are_mid_game_and_accepted():
-    """The playouts give states of every phase, and every one of them loads unchanged."""
+def test_real_states_are_mid_game():
+    """The playouts give states of every phase (``test_real_states_load_unchanged`` loads each)."""
     assert len(REAL) >= 100
     phases = Counter((s.phase, bool(s.stock), s.round > 1) for s in REAL)
     assert phases[(Phase.PLAY, True, False)] and phases[(Phase.PLAY, False, False)]
     assert phases[(Phase.PLAY, True, True)] and phases[(Phase.ROUND_OVER, False, False)]
-    for state in REAL:
-        assert BINDINGS[GAME].load_state(ENGINE.to_json(state)) == state
-
-
-def test_at_least_100_mutations_of_every_kind():
-    counts = Counter(name for name, _, _ in MUTATIONS)
-    assert len(MUTATIONS) >= 100
-    assert set(counts) == set(KINDS), f"kinds never applied: {set(KINDS) - set(counts)}"
-
-
-@pytest.mark.parametrize("name", sorted(KINDS))
-def test_mutations_are_refused_unless_reachable(name):
-    """Each mutation of this kind is refused with a take-that code or by the schema, or the
-    kind says why play reaches it; nothing else is ever raised."""
-    outcomes = Counter()
-    for kind_name, index, data in MUTATIONS:
-        if kind_name != name:
-            continue
-        result = _load(data)
-        outcomes[result] += 1
-        if result == "accepted":
-            why = KINDS[name].reachable(REAL[index])
-            assert why, f"{name} mutation of real state {index} was accepted but is not reachable"
-    assert sum(outcomes.values()) >= 1
 
 
 def test_some_mutations_play_cannot_reach_are_refused_for_the_new_reasons():
     """The checks beyond conservation fire on real states: dealer, hand sizes, turn, history."""
     codes = Counter()
     for name in ("dealer", "hand-to-hand", "turn", "history-last"):
-        for kind_name, _, data in MUTATIONS:
-            if kind_name == name:
+        for case in SUITE.cases:
+            if case.kind == name:
                 try:
-                    ENGINE.from_json(data)
+                    ENGINE.from_json(case.data)
                 except InvalidState as exc:
                     codes[exc.code] += 1
     assert {"take-that.bad-dealer", "take-that.bad-hand-size", "take-that.bad-turn",

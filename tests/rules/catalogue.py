@@ -1,0 +1,61 @@
+"""The code-catalogue checks of every tests/rules/test_<game>.py (DESIGN 4.4).
+
+Each game's file keeps its own real triggers (the situations that raise each code) and names
+the codes its module's source holds; these helpers say what a catalogued raise must carry.
+"""
+
+from __future__ import annotations
+
+import string
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+
+import pytest
+
+from rules.base import RulesError
+
+
+def raise_of(action: Callable[[], object]) -> RulesError:
+    """The rules error ``action`` raises (the test fails if it raises none)."""
+    with pytest.raises(RulesError) as err:
+        action()
+    return err.value
+
+
+class Raised(defaultdict):
+    """code -> the rules errors raised with it, gathered by ``catch``."""
+
+    def __init__(self) -> None:
+        super().__init__(list)
+
+    def catch(self, action: Callable[[], object]) -> None:
+        try:
+            action()
+        except RulesError as exc:
+            self[exc.code].append(exc)
+
+
+def check_raise(engine, code: str, exc: RulesError) -> None:
+    """A real raise of ``code``: catalogued, with English and Polish titles, and carrying every
+    context member its Polish detail names; the template leaves no brace, the detail reads
+    without ``None``, and the message shows no Python internals."""
+    assert exc.code == code
+    entry = engine.codes[code]
+    assert entry.title and entry.title_pl and entry.detail_pl, code
+    wanted = {name for _, name, _, _ in string.Formatter().parse(entry.detail_pl) if name}
+    assert wanted <= set(exc.context), (code, wanted - set(exc.context))
+    assert not set("{}") & set(entry.detail_pl.format(**dict.fromkeys(wanted, ""))), (code, entry.detail_pl)
+    text = entry.detail_pl.format(**exc.context)
+    assert "None" not in text, (code, text)
+    assert "None" not in exc.message and "Error" not in exc.message, (code, exc.message)
+
+
+def check_catalogue(engine, named: Iterable[str], raised: Mapping[str, Iterable[RulesError]]) -> None:
+    """The codes the module names, the catalogue and the codes raised are the same set, and
+    every raise passes ``check_raise``."""
+    codes = set(engine.codes)
+    assert set(named) == codes, (set(named) - codes, codes - set(named))
+    assert set(raised) == codes, (codes - set(raised), set(raised) - codes)
+    for code, errors in raised.items():
+        for exc in errors:
+            check_raise(engine, code, exc)

@@ -1,0 +1,183 @@
+"""The harness of every tests/rules/test_<game>_mutations.py (issue 10 §2: impossible states).
+
+A game's file makes REAL states with ``playout`` (seeded random play, the conformance suite's
+chooser), lists its mutations (functions that change a state's JSON in place) with what each
+may give, and hands both to ``MutationTests``, whose ``tests()`` are the file's three tests:
+
+- every real state loads, unchanged;
+- enough mutations apply, and every kind at least once;
+- per kind: each mutated state is refused, by the state schema (``BINDINGS[game].load_state``
+  -> marshmallow ``ValidationError``) or by ``from_json`` (``InvalidState`` with a catalogued
+  ``<game>.`` code whose Polish detail formats with the raise's context), unless the mutation
+  names why play can reach it. Nothing else may be raised.
+
+A mutation is ``change(data, state, rnd)`` (``state`` is the engine's state of the unchanged
+``data``): it returns a false value where it does not apply, ``True`` where the table's
+expectation holds, or the expectation itself: ``REFUSED`` or the reason play can reach it.
+A change that leaves the JSON text as it was is no case.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from marshmallow import ValidationError
+
+from rules.base import InvalidState
+from service.games import BINDINGS
+from tests.playout import choose
+
+REFUSED = "refused"
+ACCEPTED = "accepted"
+
+Change = Callable[[dict, Any, random.Random], "bool | str | None"]
+Why = "str | Callable[[Any], str | None] | None"
+
+
+def playout(game: str, players: int, seed: int, options: dict | None = None, *, rnd: random.Random | None = None,
+            any_seat: bool = False,
+            narrow: Callable[[Any, list, random.Random], list] | None = None) -> Iterator[Any]:
+    """Every state of one seeded random game, the fresh one first, until nobody is to act.
+
+    The lowest acting seat moves (``any_seat``: one of them at random); ``rnd`` (default
+    ``Random(seed)``) picks with ``tests.playout.choose``; ``narrow(state, moves, rnd)`` may cut
+    the legal moves down first."""
+    engine = BINDINGS[game].engine
+    rnd = random.Random(seed) if rnd is None else rnd
+    state = engine.new(players, seed, options or {})
+    yield state
+    while acting := engine.to_act(state):
+        seat = rnd.choice(sorted(acting)) if any_seat else min(acting)
+        moves = list(engine.legal_moves(state, seat))
+        if narrow is not None:
+            moves = narrow(state, moves, rnd)
+        state = engine.apply(state, seat, choose(rnd, game, moves, lambda m: engine.move_to_json(m)["kind"]))
+        yield state
+
+
+def load(game: str, data: dict, *, plain: bool = True) -> tuple[str, Any]:
+    """(``ACCEPTED``, the state) or (``"schema"`` or the ``InvalidState`` code, None), loading
+    ``data`` as a request's JSON is loaded. Any other exception fails the test, and so does a
+    refusal whose message shows Python's ``None`` or an exception's name (``plain``)."""
+    engine = BINDINGS[game].engine
+    try:
+        return ACCEPTED, BINDINGS[game].load_state(json.loads(json.dumps(data)))
+    except ValidationError:
+        return "schema", None
+    except InvalidState as exc:
+        assert exc.code.startswith(f"{game}.") and exc.code in engine.codes, exc.code
+        assert not plain or ("Error" not in exc.message and "None" not in exc.message), exc.message
+        assert "None" not in engine.codes[exc.code].detail_pl.format(**exc.context), exc.code
+        return exc.code, None
+
+
+def outcome(game: str, data: dict) -> str:
+    """``ACCEPTED``, ``"schema"`` or the ``InvalidState`` code (see ``load``)."""
+    return load(game, data)[0]
+
+
+@dataclass(frozen=True)
+class Mutation:
+    change: Change
+    #: why play can reach the result (or a function of the unchanged state that says so, or
+    #: None there); None: always refused
+    why: Why = None
+
+
+def tables(refused: Iterable[Change] | Mapping[str, Change] = (),
+           reachable: Mapping[str, tuple[Change, Why]] | None = None) -> dict[str, Mutation]:
+    """One table from a REFUSED table (functions, or name -> function) and a REACHABLE one
+    (name -> (function, why))."""
+    named = refused.items() if isinstance(refused, Mapping) else ((f.__name__, f) for f in refused)
+    return {**{name: Mutation(f) for name, f in named},
+            **{name: Mutation(f, why) for name, (f, why) in (reachable or {}).items()}}
+
+
+@dataclass(frozen=True)
+class Case:
+    kind: str
+    index: int  # of the real state
+    data: dict
+    expect: str  # REFUSED or why play can reach it
+
+
+def _text(data: dict) -> str:
+    return json.dumps(data, sort_keys=True)
+
+
+class MutationTests:
+    """A game's mutation tests from its real states and its table of mutations.
+
+    ``rng``: one ``Random(rng)`` runs through all states and kinds in order; None: each call
+    gets a fresh ``Random(index of the state)``. ``tries``: calls per state and kind.
+    ``reachable_loads``: a reachable case must load (else it may also be refused).
+    ``as_given``: an accepted case loads as given (its JSON back unchanged, nothing silently
+    fixed; games whose engine sorts hands cannot say so). ``min_refused``: how many cases at
+    least must be refused. ``plain``: refusals' messages show no Python internals (see ``load``)."""
+
+    def __init__(self, game: str, states: list[dict], mutations: Mapping[str, Mutation], *, rng: int | None = None,
+                 tries: int = 1, reachable_loads: bool = False, as_given: bool = False, minimum: int = 100,
+                 min_refused: int = 0, plain: bool = True):
+        self.game, self.states, self.mutations = game, states, dict(mutations)
+        self.reachable_loads, self.as_given = reachable_loads, as_given
+        self.minimum, self.min_refused, self.plain = minimum, min_refused, plain
+        self.cases = self._cases(rng, tries)
+
+    def _cases(self, rng: int | None, tries: int) -> list[Case]:
+        engine = BINDINGS[self.game].engine
+        shared = random.Random(rng) if rng is not None else None
+        out = []
+        for index, data in enumerate(self.states):
+            state, before = engine.from_json(copy.deepcopy(data)), _text(data)
+            for kind, mutation in self.mutations.items():
+                for _ in range(tries):
+                    mutated = copy.deepcopy(data)
+                    got = mutation.change(mutated, state, shared or random.Random(index))
+                    if not got or _text(mutated) == before:  # True == 1, but not in JSON
+                        continue
+                    why = mutation.why(state) if callable(mutation.why) else mutation.why
+                    out.append(Case(kind, index, mutated, got if isinstance(got, str) else why or REFUSED))
+        return out
+
+    def check(self, case: Case) -> str:
+        """The case's outcome, once it is checked against what the case expects."""
+        got, state = load(self.game, case.data, plain=self.plain)
+        where = f"{case.kind} of real state {case.index}"
+        if case.expect == REFUSED:
+            assert got != ACCEPTED, f"{where} was accepted but play cannot reach it"
+        elif self.reachable_loads:
+            assert got == ACCEPTED, f"{where} ({case.expect}) was refused: {got}"
+        if got == ACCEPTED and self.as_given:
+            assert BINDINGS[self.game].engine.to_json(state) == json.loads(json.dumps(case.data)), where
+        return got
+
+    def tests(self) -> tuple[Callable[[], None], Callable[[], None], Callable[[str], None]]:
+        """The file's three tests (assign them to module-level ``test_*`` names)."""
+
+        def test_real_states_load_unchanged() -> None:
+            engine = BINDINGS[self.game].engine
+            for data in self.states:
+                got, state = load(self.game, data)
+                assert got == ACCEPTED and engine.to_json(state) == json.loads(json.dumps(data)), got
+
+        def test_enough_mutations_of_every_kind() -> None:
+            assert len(self.cases) >= self.minimum, len(self.cases)
+            assert {c.kind for c in self.cases} == set(self.mutations), "kinds never applied: " + ", ".join(
+                sorted(set(self.mutations) - {c.kind for c in self.cases}))
+            if self.min_refused:
+                refused = sum(load(self.game, c.data, plain=self.plain)[0] != ACCEPTED for c in self.cases)
+                assert refused >= self.min_refused, (refused, len(self.cases))
+
+        @pytest.mark.parametrize("kind", list(self.mutations))
+        def test_mutation_is_refused_or_reachable(kind: str) -> None:
+            for case in self.cases:
+                if case.kind == kind:
+                    self.check(case)
+
+        return test_real_states_load_unchanged, test_enough_mutations_of_every_kind, test_mutation_is_refused_or_reachable
