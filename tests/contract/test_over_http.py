@@ -16,9 +16,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
-from collections import Counter
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -42,7 +41,7 @@ SERVER_ENV = {"SESSIONS_PER_MINUTE": "1000000"}
 def _link(target: str, token: str = "owner_token") -> dict:
     return {"operationId": target, "parameters": {
         "path.session_id": "$response.body#/id",
-        "header.Authorization": "Bearer {$response.body#/%s}" % token}}
+        "header.Authorization": "Bearer {$response.body#/" + token + "}"}}
 
 
 # createSession -> every session operation, with the owner's token and with seat 0's.
@@ -57,6 +56,8 @@ LINKS = {
 
 CONFIG = f"""
 seed = 20261125
+# One worker: with threads, Python 3.11's ast.parse inside hypothesis fails ("AST constructor
+# recursion depth mismatch").
 workers = 1
 [generation]
 deterministic = true
@@ -72,7 +73,7 @@ enabled = false
 expected-statuses = {REFUSALS}
 
 # validate, legal-moves and view take the state schema that apply takes: their coverage cases
-# (every boundary of every state field) would triple the run and find nothing apply's do not.
+# (every boundary of every state field) would double the run and find nothing apply's do not.
 # They keep the examples and fuzzing phases here, and every phase in test_openapi.py.
 [[operations]]
 include-path-regex = "^/v1/games/[^/]+/(validate|legal-moves|view)$"
@@ -83,7 +84,8 @@ max-steps = 6
 [phases.stateful.generation]
 max-examples = {STATEFUL_EXAMPLES}
 # The links hand over a real token, but schemathesis counts a header set by a link as generated
-# and so takes the 200 it earns for an unenforced token; 401/403 have their own session tests.
+# and reads the 200 that token earns as auth not enforced. 401/403 have their own session tests
+# (and ignored_auth stays on in the other phases).
 [phases.stateful.checks.ignored_auth]
 enabled = false
 """
@@ -99,19 +101,18 @@ def _spec(base_url: str, path: Path) -> Path:
     return path
 
 
-def _schemathesis(base_url: str, tmp: Path, *args: str) -> tuple[dict, str, float]:
-    """Runs every phase against `base_url`; returns the JSON report, the console output and the time."""
+def _schemathesis(base_url: str, tmp: Path, *args: str) -> tuple[dict, str]:
+    """Runs every phase against `base_url`; returns the JSON report and the console output."""
     (tmp / "schemathesis.toml").write_text(CONFIG)
     report = tmp / "report.json"
     exe = Path(sys.executable).with_name("schemathesis")
-    started = time.monotonic()
     run = subprocess.run(
         [str(exe), "--config-file", str(tmp / "schemathesis.toml"), "run", str(_spec(base_url, tmp / "openapi.yaml")),
          "--url", base_url, "--phases", "examples,coverage,fuzzing,stateful", "--no-color",
          "--report", "json,ndjson", "--report-json-path", str(report),
          "--report-ndjson-path", str(tmp / "events.ndjson"), *args],
         cwd=tmp, capture_output=True, text=True, timeout=600)
-    return json.loads(report.read_text()), run.stdout + run.stderr, time.monotonic() - started
+    return json.loads(report.read_text()), run.stdout + run.stderr
 
 
 def _statuses(events: Path) -> dict[str, Counter]:
@@ -143,7 +144,7 @@ def _assert_clean(report: dict, output: str, events: Path) -> None:
 
 def test_contract_over_http_memory_store(tmp_path):
     with make_run(SERVER_ENV) as url:
-        report, output, _ = _schemathesis(url, tmp_path)
+        report, output = _schemathesis(url, tmp_path)
     _assert_clean(report, output, tmp_path / "events.ndjson")
 
 
@@ -151,6 +152,16 @@ def test_contract_over_http_memory_store(tmp_path):
 def test_contract_over_http_redis_store(tmp_path):
     with redis_server() as (redis_url, _, _), \
             make_run({**SERVER_ENV, "REDIS_URL": redis_url}, REDIS_URL=redis_url) as url:
-        report, output, _ = _schemathesis(url, tmp_path, "--include-path-regex", SESSION_OPERATIONS)
+        report, output = _schemathesis(url, tmp_path, "--include-path-regex", SESSION_OPERATIONS)
     _assert_clean(report, output, tmp_path / "events.ndjson")
 
+
+@pytest.mark.xfail(strict=True, reason="openapi.py: createSession does not list its 429 `session.rate-limited` "
+                                       "answer yet (see docs/contract-testing.md)")
+def test_rate_limited_creation_is_in_the_contract(tmp_path):
+    """With the creation limit the server really has, the 429 it answers past the limit is a documented one."""
+    with make_run({"SESSIONS_PER_MINUTE": "2"}) as url:
+        report, output = _schemathesis(url, tmp_path, "--include-operation-id", "createSession",
+                                       "--phases", "examples,fuzzing", "--checks", "status_code_conformance")
+    assert report["test_cases"]["generated"] > 2
+    assert report["failures"] == [], output[-5_000:]
