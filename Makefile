@@ -20,7 +20,7 @@ else
 GUNICORN_ARGS = --worker-class gevent --workers $(WORKERS) --worker-connections 10000 --bind $(HOST):$(PORT) '$(APP)'
 endif
 
-.PHONY: run test lint bench oracle openapi openapi-check clean
+.PHONY: run test lint bench oracle openapi openapi-check client clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,7 @@ test: $(VENV)/.installed-test
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check rules service tests bench
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_typing.py  # mypy against its baseline
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/run.py
@@ -55,6 +56,12 @@ openapi: $(VENV)/.installed-test
 
 openapi-check: $(VENV)/.installed-test
 	$(BIN)/python -m service.openapi | diff -u openapi.yaml - && echo "openapi.yaml is up to date"
+
+# A typed Python client generated from the contract (docs/client.md), in arbiter_client/.
+client: $(VENV)/.installed-test
+	printf 'post_hooks: []\nliteral_enums: true\n' > $(VENV)/openapi-python-client.yaml
+	$(BIN)/openapi-python-client generate --path openapi.yaml --meta none --output-path arbiter_client \
+		--overwrite --config $(VENV)/openapi-python-client.yaml
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

@@ -765,7 +765,8 @@ def _check_reachable(s: State) -> None:
     acting = None if over else (start + total) % n
     require(
         s.turn == acting, InvalidState, f"{_GAME}.bad-turn",
-        f"turn {s.turn} is not the seat to act after turns {list(s.turns)} from start seat {start} ({acting})",
+        f"turn {excerpt(s.turn)} is not the seat to act after turns {list(s.turns)} from start seat {start} "
+        f"({excerpt(acting)})",
         expected=acting, got=s.turn,
     )
     in_trim = s.phase is Phase.TRIM

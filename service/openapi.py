@@ -27,9 +27,11 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 
 from rules.base import Option
 from rules.registry import ALIASES
+from service.config import Config
 from service.errors import problem_for
 from service.games import BINDINGS, GameBinding
 from service.i18n import catalogue
+from service.records import READERS
 from service.schemas import common
 
 Json = Any
@@ -64,6 +66,26 @@ def _obj(required: list[str], **props: Json) -> Json:
 
 
 SEAT = {"type": "integer", "minimum": 0, "maximum": common.MAX_SEAT}
+SIGNATURE = {"type": "string", "minLength": 1, "maxLength": 64,
+             "description": "the service's signature of `state` (service/signing.py): sent back beside the state, "
+                          "a state the service made skips the re-check; anything else gets the full check"}
+RECORD_GAMES = frozenset(READERS)
+RECORD = {"type": "object", "additionalProperties": False, "required": ["format", "text"],
+          "description": "a recorded match in the format other tools write (DESIGN 4.3)",
+          "properties": {"format": {"type": "string", "enum": ["mat", "sgf"]},
+                         "text": {"type": "string", "maxLength": 1_000_000}}}
+RECORD_SUMMARY = {
+    "games": {"type": "array", "description": "record replay: each game of the match", "items": {
+        "type": "object", "required": ["number", "winner", "points", "score_after"], "properties": {
+            "number": {"type": "integer"}, "winner": {**SEAT, "nullable": True}, "points": {"type": "integer"},
+            "resigned": {"type": "boolean"}, "score_after": {"type": "array", "items": {"type": "integer"}}}}},
+    "match": {"type": "object", "description": "record replay: the match", "properties": {
+        "length": {"type": "integer"}, "players": {"type": "array", "items": {"type": "string"}},
+        "score": {"type": "array", "items": {"type": "integer"}}}},
+    "moves": {"type": "array", "description": "record replay: the record's moves as Arbiter moves",
+              "items": {"type": "object", "required": ["seat", "move"], "properties": {
+                  "seat": SEAT, "move": {"type": "object"}}}},
+}
 PROBLEM = {
     "type": "object",
     "description": "RFC 9457 problem details; rule errors carry a stable `code`.",
@@ -454,7 +476,9 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
         "type": "object", "description": f"A {e.name} state after a request, and its status",
         "required": ["state", "to_act", "round_over", "game_over", "options", "events"],
         "properties": {"state": state, **status, "events": events,
-                       "applied": {"type": "integer", "description": "replay: the number of moves applied"}}})
+                       "signature": SIGNATURE,
+                       "applied": {"type": "integer", "description": "replay: the number of moves applied"},
+                       **(RECORD_SUMMARY if gid in RECORD_GAMES else {})}})
     result = _ref(f"{p}Envelope")
     _session_components(spec, b, p, new_props, status, events)
     ref = ex["refusals"]
@@ -465,7 +489,7 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
     def errs(*examples: Json, codes: list[str] = state_codes) -> Json:
         return {"problems": {422: {p["code"]: p for p in examples if p}}, "codes": {422: codes}}
 
-    move_req = _obj(["state", "seat", "move"], state=state, seat=SEAT, move=move)
+    move_req = _obj(["state", "seat", "move"], state=state, signature=SIGNATURE, seat=SEAT, move=move)
     move_ex = {"state": ex["state"], "seat": ex["seat"], "move": ex["move"]}
     base = f"/v1/games/{gid}"
     oid = p[0].lower() + p[1:]
@@ -476,7 +500,7 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
             **errs(ref["new"], codes=[*opt_codes, "request.invalid", *(c for c in game_codes if "setup" in c)]))},
         f"{base}/legal-moves": {"post": _op(
             f"{oid}LegalMoves", f"Legal {e.name} moves",
-            _json(_obj(["state"], state=state, seat={**SEAT, "nullable": True}),
+            _json(_obj(["state"], state=state, signature=SIGNATURE, seat={**SEAT, "nullable": True}),
                   {"state": ex["state"], "seat": ex["seat"]}),
             (200, "the moves of `seat` (default: the first seat to act); each is accepted as is by apply",
              {"type": "object", "required": ["seat", "moves", "complete"], "properties": {
@@ -496,30 +520,55 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
             (400, 413, 415, 422), tags, "An illegal move answers 422 with its stable `code`.", **errs(ref["move"]))},
         f"{base}/replay": {"post": _op(
             f"{oid}Replay", f"Replay a recorded {e.name} game",
-            _json({"type": "object", "additionalProperties": False, "required": ["moves"], "properties": {
-                "state": state, "new": new_req,
-                "moves": {"type": "array", "maxItems": 10000, "items": _obj(["seat", "move"], seat=SEAT, move=move)}},
-                "description": "exactly one of `state` or `new`"},
+            _json({"type": "object", "additionalProperties": False, "properties": {
+                "state": state, "signature": SIGNATURE, "new": new_req,
+                "moves": {"type": "array", "maxItems": Config.MAX_REPLAY_MOVES,
+                          "description": "at most MAX_REPLAY_MOVES (default shown)",
+                          "items": _obj(["seat", "move"], seat=SEAT, move=move)},
+                **({"record": RECORD} if gid in RECORD_GAMES else {})},
+                "oneOf": [{"required": ["state", "moves"], "not": {"required": ["new"]}},
+                          {"required": ["new", "moves"], "not": {"required": ["state"]}},
+                          *([{"required": ["record"], "not": {"anyOf": [{"required": ["state"]}, {"required": ["new"]},
+                                                                         {"required": ["moves"]}]}}]
+                            if gid in RECORD_GAMES else [])],
+                "description": "exactly one of `state` or `new`, with `moves`"
+                               + (", or a match `record` alone" if gid in RECORD_GAMES else "")},
                 {"new": {"players": ex["players"], "seed": 1}, "moves": [{"seat": ex["seat"], "move": ex["move"]}]}),
             (200, "the final state and scores", result), (400, 413, 415, 422), tags,
             "The first illegal move answers 422; the problem's `index` names it.", **errs(ref["move"]))},
         f"{base}/score": {"post": _op(
             f"{oid}Score", f"Score a {e.name} state or score sheet",
             _json({"type": "object", "additionalProperties": False, "properties": {
-                "state": state,
+                "state": state, "signature": SIGNATURE,
                 "tally": _ref(f"{p}Tally") if b.tally is not None else {"type": "object"}},
+                "oneOf": [{"required": ["state"], "not": {"required": ["tally"]}},
+                          {"required": ["tally"], "not": {"required": ["state"]}}],
                 "description": "exactly one of `state` or `tally`"}, examples=_score_examples(b, ex)),
             (200, "round and running scores with breakdown", _ref("Scores"), ex["scores"]), (400, 413, 415, 422), tags,
             **errs(ref["tally"]))},
         f"{base}/view": {"post": _op(
             f"{oid}View", f"A {e.name} state as one seat may see it",
-            _json(_obj(["state", "seat"], state=state, seat={**SEAT, "nullable": True}),
+            _json(_obj(["state", "seat"], state=state, signature=SIGNATURE, seat={**SEAT, "nullable": True}),
                   {"state": ex["state"], "seat": ex["seat"]}),
             (200, "the redacted state (`seat: null` for spectators)", {
                 "type": "object", "required": ["seat", "state"],
                 "properties": {"seat": {**SEAT, "nullable": True}, "state": _ref(f"{p}View")}}, ex["view"]),
             (400, 413, 415, 422), tags, **errs(ref["seat"]))},
     }
+    if gid in RECORD_GAMES:
+        paths[f"{base}/record"] = {"post": _op(
+            f"{oid}Record", f"Write a {e.name} game as a match record (.mat)",
+            _json({"type": "object", "additionalProperties": False, "required": ["moves"], "properties": {
+                "state": state, "new": new_req,
+                "moves": {"type": "array", "maxItems": Config.MAX_REPLAY_MOVES,
+                          "items": _obj(["seat", "move"], seat=SEAT, move=move)},
+                "players": {"type": "array", "minItems": 2, "maxItems": 2,
+                            "items": {"type": "string", "maxLength": 40}}},
+                "description": "exactly one of `state` or `new`, with `moves`"},
+                {"new": {"players": ex["players"], "seed": 1}, "moves": [{"seat": ex["seat"], "move": ex["move"]}]}),
+            (200, "the Jellyfish .mat text, which GNU BG imports and `replay` reads back", None),
+            (400, 413, 415, 422), tags, **errs(ref["move"]))}
+        paths[f"{base}/record"]["post"]["responses"]["200"]["content"] = {"text/plain": {"schema": {"type": "string"}}}
     if b.tally is not None:
         spec.components.schema(f"{p}Tally", schema=b.tally)
     return paths
@@ -626,7 +675,7 @@ def _common_paths() -> dict[str, Json]:
     any_move = {"anyOf": [_ref(f"{_prefix(b)}Move") for b in BINDINGS.values()],
                 "description": "a move of the session's game (that game's Move schema)"}
     first = next(iter(BINDINGS))
-    return {
+    paths = {
         "/v1/games": {"get": _op("listGames", "The games, their options and move kinds", None,
                                  (200, "the catalogue", {"type": "object", "required": ["games"], "properties": {
                                      "games": {"type": "array", "items": game_entry}}}), (), ["catalogue"])},
@@ -638,7 +687,7 @@ def _common_paths() -> dict[str, Json]:
             "createSession", "Start a server-held game; the state stays on the server",
             _json(_by_game("SessionCreate", "", aliases=True), ex_create),
             (201, "the session: give each player its seat token", _ref("SessionCreated"), ex_created),
-            (400, 404, 413, 415, 422, 503), ["sessions"])},
+            (400, 404, 413, 415, 422, 429, 503), ["sessions"])},
         "/v1/sessions/{session_id}": {
             "get": _op("getSession", "The session as the token's seat sees it", None,
                        (200, "the view, version and who acts", session, ex_session),
@@ -658,13 +707,47 @@ def _common_paths() -> dict[str, Json]:
             (401, 403, 404, 422, 503), ["sessions"], parameters=[sid], security=auth)},
         "/v1/sessions/{session_id}/log": {"get": _op(
             "sessionLog", "The move history, replayable with /replay", None,
-            (200, "the log; a seat's log hides what its view hides", _by_game("SessionLog", "the move history")),
-            (401, 403, 404, 422, 503), ["sessions"], parameters=[sid], security=auth)},
+            (200, "the log; a seat's log hides what its view hides (`?format=mat`: a backgammon match record "
+                  "as text/plain)", _by_game("SessionLog", "the move history")),
+            (401, 403, 404, 422, 503), ["sessions"], security=auth,
+            parameters=[sid, {"name": "format", "in": "query", "required": False,
+                              "schema": {"type": "string", "enum": ["json", "mat"], "default": "json"}}])},
+        "/v1/sessions/{session_id}/events": {"get": _op(
+            "sessionEvents", "Live events: a snapshot, then each move as the token may see it (SSE)", None,
+            (200, "`text/event-stream`: `event: snapshot` (as GET the session), then `event: move` with "
+                  "`{version, seat, move, to_act, round_over, game_over, scores?, state}`; a comment line every "
+                  "EVENTS_HEARTBEAT seconds", None),
+            (401, 403, 404, 503), ["sessions"], "DESIGN 4.2. `Last-Event-ID` resumes after a version.",
+            parameters=[sid, {"name": "access_token", "in": "query", "required": False,
+                              "schema": {"type": "string", "maxLength": 100},
+                              "description": "the token, for a browser's EventSource (RFC 6750 2.3)"},
+                        {"name": "Last-Event-ID", "in": "header", "required": False,
+                         "schema": {"type": "string", "maxLength": 20}}], security=auth)},
+        "/v1/codes": {"get": _op(
+            "listCodes", "Every error code, with its status, title and games", None,
+            (200, "the catalogue (titles in the language of Accept-Language: en or pl)", {
+                "type": "object", "required": ["codes"], "properties": {"codes": {"type": "array", "items": {
+                    "type": "object", "required": ["code", "status", "title", "games"], "properties": {
+                        "code": {"type": "string"}, "status": {"type": "integer"}, "title": {"type": "string"},
+                        "games": {"type": "array", "items": {"type": "string"}}}}}}}), (), ["catalogue"])},
+        "/metrics": {"get": _op("metrics", "Prometheus metrics of this worker process", None,
+                                (200, "text format 0.0.4", None), (), ["operations"])},
         "/healthz": {"get": _op("healthz", "Liveness", None, (200, "alive", {"type": "object"}), (),
                                 ["operations"])},
         "/readyz": {"get": _op("readyz", "Readiness, including the session store", None,
                                (200, "ready", {"type": "object"}), (503,), ["operations"])},
     }
+    # createSession -> every session operation (OpenAPI links: generated clients and the stateful
+    # contract tests follow them), with the owner's token and with seat 0's
+    paths["/v1/sessions"]["post"]["responses"]["201"]["links"] = {
+        name: {"operationId": target, "parameters": {
+            "path.session_id": "$response.body#/id",
+            "header.Authorization": "Bearer {$response.body#/" + token + "}"}}
+        for name, target, token in (
+            ("getSession", "getSession", "owner_token"), ("getSessionAsSeat", "getSession", "seats/0/token"),
+            ("sessionLegalMoves", "sessionLegalMoves", "seats/0/token"), ("sessionMove", "sessionMove", "seats/0/token"),
+            ("sessionLog", "sessionLog", "owner_token"), ("deleteSession", "deleteSession", "owner_token"))}
+    return paths
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -16,7 +16,7 @@ from service.errors import ApiError
 
 Json = Any
 
-_READERS = {
+READERS = {
     "backgammon": {"mat": backgammon_records.parse_mat, "sgf": backgammon_records.parse_sgf},
 }
 _WRITERS = {"backgammon": backgammon_records.write_mat}
@@ -24,12 +24,12 @@ _WRITERS = {"backgammon": backgammon_records.write_mat}
 
 def _no_records(game_id: str) -> ApiError:
     return ApiError(404, "game.no-records", "No match records",
-                    f"{game_id!r} has no match-record format (records exist for {sorted(_READERS)})")
+                    f"{game_id!r} has no match-record format (records exist for {sorted(READERS)})")
 
 
 def replay(binding, record: Json) -> Json:
     """``/replay`` with ``{"record": {"format", "text"}}``: the final envelope, ``games`` and ``match``."""
-    readers = _READERS.get(binding.engine.game_id)
+    readers = READERS.get(binding.engine.game_id)
     if readers is None:
         raise _no_records(binding.engine.game_id)
     parsed = readers[record["format"]](record["text"])

@@ -544,9 +544,7 @@ def _(d, s):
 # ---------------------------------------------------------------------------- tests
 
 
-# plain=False: kniffel-cards.bad-turn's message still shows Python's None ("turn None is not the seat
-# to act ... (None)"); rules/kniffel_cards.py should say "nobody" there
-SUITE = MutationTests(GAME, [E.to_json(s) for s in SAMPLES], MUTATIONS, reachable_loads=True, plain=False)
+SUITE = MutationTests(GAME, [E.to_json(s) for s in SAMPLES], MUTATIONS, reachable_loads=True)
 test_real_states_load_unchanged, test_enough_mutations_of_every_kind, test_mutation_is_refused_or_reachable = \
     SUITE.tests()
 
