@@ -149,7 +149,10 @@ def main() -> None:
                    "slow_ms": slow_clients(port)}
             time.sleep(1)
             row["streams_ok"], row["streams_ms"] = streams(port, args.streams)
-            time.sleep(1)
+        finally:
+            stop(app)
+        app = start(server, "service.app:create_app()", port)  # afresh: streams may still hold its threads
+        try:
             wrk(f"http://127.0.0.1:{port}/v1/games/{args.game}/apply", text, 1, 8)
             row["apply"] = wrk(f"http://127.0.0.1:{port}/v1/games/{args.game}/apply", text, args.seconds, 8)
         finally:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from functools import cache, total_ordering
 
@@ -62,9 +62,15 @@ class Card:
 
     rank: Rank
     suit: Suit | None
+    # the card's name, made once: every state's to_json names every card it holds
+    _name: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        name = "JK" if self.rank is Rank.JOKER else f"{self.rank.symbol}{self.suit.value}"  # type: ignore[union-attr]
+        object.__setattr__(self, "_name", name)
 
     def __str__(self) -> str:
-        return "JK" if self.rank is Rank.JOKER else f"{self.rank.symbol}{self.suit.value}"  # type: ignore[union-attr]
+        return self._name
 
     def __lt__(self, other: Card) -> bool:  # suits compare by letter; jokers last
         return (self.rank, self.suit.value if self.suit else "") < (other.rank, other.suit.value if other.suit else "")

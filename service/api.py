@@ -208,6 +208,7 @@ def _sessions_not_cached(response: Response) -> Response:
 
 @bp.post("/v1/sessions")
 def create_session():
+    current_app.extensions["arbiter.limiter"].check(request.remote_addr)
     req = body(common.SessionCreateRequest)
     return sessions.create(store(), get_binding(req.pop("game")), req), 201
 

@@ -8,11 +8,10 @@ import sys
 import orjson
 from flask import Blueprint, Flask
 from flask.json.provider import JSONProvider
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 
 from service import api, errors, events, ops, play
 from service.config import Config
+from service.ratelimit import CreationLimit
 from service.sessions import make_store
 from service.signing import StateSigner
 
@@ -32,7 +31,7 @@ def create_app(config: type | None = None, overrides: dict | None = None) -> Fla
     app.register_blueprint(api.bp)
     app.register_blueprint(_docs_assets())
     app.register_blueprint(play.bp)
-    _limit_session_creation(app, store)
+    app.extensions["arbiter.limiter"] = CreationLimit(app.config, store)
     return app
 
 
@@ -63,23 +62,6 @@ def refuse_split_sessions(config, workers: int) -> None:
             "(e.g. redis://127.0.0.1:6379/0) to share sessions between workers, or run one worker process "
             "(gunicorn --workers 1, WEB_CONCURRENCY=1) with threads."
         )
-
-
-def _limit_session_creation(app: Flask, store) -> None:
-    """``SESSIONS_PER_MINUTE`` creations per client address (Flask-Limiter), counted in Redis
-    when ``REDIS_URL`` is set. While the session store is known to be down the limit is not
-    consulted (its Redis is the same): the creation fails fast with 503 instead of waiting."""
-    url = app.config.get("REDIS_URL")
-    timeout = app.config["REDIS_TIMEOUT"]
-    limiter = Limiter(
-        get_remote_address, app=app, storage_uri=url or "memory://",
-        storage_options={"socket_timeout": timeout, "socket_connect_timeout": timeout} if url else {},
-        headers_enabled=True, swallow_errors=True, key_prefix="arbiter",
-    )
-    limit = limiter.limit(lambda: f"{app.config['SESSIONS_PER_MINUTE']} per minute",
-                          exempt_when=store.unavailable)
-    app.view_functions["api.create_session"] = limit(api.create_session)  # this app's limiter only
-    app.extensions["arbiter.limiter"] = limiter
 
 
 class OrjsonProvider(JSONProvider):

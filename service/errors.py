@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, Response, has_request_context, json, request
-from flask_limiter import RateLimitExceeded
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -94,10 +93,6 @@ def problem_for(exc: Exception) -> dict:
     if isinstance(exc, ValidationError):
         return problem(422, "validation-error", "Invalid request", "the request does not match the schema",
                        code="request.invalid", errors=exc.messages)
-    if isinstance(exc, RateLimitExceeded):
-        return problem(429, "rate-limited", "Too many requests",
-                       f"at most {exc.description} from one client address: wait for Retry-After seconds",
-                       code="session.rate-limited")
     if isinstance(exc, ApiError):
         return problem(exc.status, exc.code.split(".")[-1], exc.title, exc.detail, code=exc.code, **exc.extra)
     if isinstance(exc, HTTPException):
