@@ -66,7 +66,10 @@ def apply_body(game: str, seed: int = 3, plies: int = 6) -> dict:
         seat = min(engine.to_act(state))
         state = engine.apply(state, seat, rnd.choice(engine.legal_moves(state, seat)))
     seat = min(engine.to_act(state))
-    move = engine.legal_moves(state, seat)[0]
+    # a move after which the game goes on and the next seat has a move (the bench plays one more)
+    move = next(m for m in engine.legal_moves(state, seat)
+                if engine.to_act(after := engine.apply(state, seat, m))
+                and engine.legal_moves(after, min(engine.to_act(after))))
     return {"state": engine.to_json(state), "seat": seat, "move": engine.move_to_json(move)}
 
 

@@ -107,13 +107,23 @@ def malformed(code: str, what: str, error: type[RulesError] = InvalidState) -> I
         raise error(code, f"malformed {what}") from exc
 
 
+_JSON_STRING = json.encoder.encode_basestring  # type: ignore[attr-defined]  # C-fast, as json.dumps writes a str
+
+
 def excerpt(value: Any, limit: int = 60) -> str:
     """``value`` as JSON (``repr`` for what JSON cannot write) cut to ``limit`` characters: messages quote a short excerpt of the
     input, never a whole hostile state (DESIGN 4.4)."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)  # the client's own notation: null, not None
-    except (TypeError, ValueError):
+    if value is None or isinstance(value, bool):
+        text = "null" if value is None else "true" if value else "false"  # the client's notation, not None
+    elif isinstance(value, int | float):
         text = repr(value)
+    elif isinstance(value, str):
+        text = _JSON_STRING(value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

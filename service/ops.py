@@ -14,8 +14,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import random
 import re
-import secrets
 import sys
 import time
 
@@ -100,12 +100,12 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def _start() -> None:
         given = request.headers.get("X-Request-ID", "")
-        g.request_id = given if _REQUEST_ID.match(given) else secrets.token_hex(8)
+        g.request_id = given if _REQUEST_ID.match(given) else f"{random.getrandbits(64):016x}"  # an id, not a secret
         g.started = time.perf_counter()
 
     @app.after_request
     def _finish(resp: Response) -> Response:
-        rid = g.get("request_id") or secrets.token_hex(8)
+        rid = g.get("request_id") or f"{random.getrandbits(64):016x}"
         resp.headers["X-Request-ID"] = rid
         route = request.url_rule.rule if request.url_rule is not None else "(unmatched)"
         game = (request.view_args or {}).get("game", "")
