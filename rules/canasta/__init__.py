@@ -195,6 +195,11 @@ class Kanasta(BaseEngine[State, Move]):
     def _apply(self, state: State, seat: int, move: Move) -> State:
         return _next(state, seat, move)
 
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        """``check`` is ``_next`` itself (one source of legality), so apply runs it once, not twice."""
+        self.check_turn(state, seat)
+        return _next(state, seat, move)
+
     def legal_moves(self, state: State, seat: int) -> Sequence[Move]:
         if seat not in self.to_act(state):
             return []
