@@ -22,6 +22,8 @@ import time
 from flask import Flask, Response, g, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+from rules.registry import ENGINES, canonical_id
+
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 access_log = logging.getLogger("arbiter.access")
 
@@ -82,6 +84,16 @@ class Metrics:
         self.sessions = Gauge("arbiter_live_sessions", "Live sessions in the store", registry=self.registry)
         self.streams = Gauge("arbiter_open_event_streams", "Open event streams in this process",
                              registry=self.registry)
+        self._children: dict[tuple, tuple] = {}  # labels() looks its child up under a lock: once per label set
+
+    def count(self, method: str, route: str, game: str, status: int, seconds: float) -> None:
+        key = (method, route, game, status)
+        children = self._children.get(key)
+        if children is None:
+            children = self._children[key] = (self.requests.labels(method, route, game, str(status)),
+                                              self.latency.labels(method, route))
+        children[0].inc()
+        children[1].observe(seconds)
 
 
 def init_app(app: Flask) -> None:
@@ -109,9 +121,10 @@ def init_app(app: Flask) -> None:
         resp.headers["X-Request-ID"] = rid
         route = request.url_rule.rule if request.url_rule is not None else "(unmatched)"
         game = (request.view_args or {}).get("game", "")
+        if game and canonical_id(game) not in ENGINES:
+            game = "(unknown)"  # a label per made-up game id would let any client grow the metrics without bound
         elapsed = time.perf_counter() - g.get("started", time.perf_counter())
-        metrics.requests.labels(request.method, route, game, str(resp.status_code)).inc()
-        metrics.latency.labels(request.method, route).observe(elapsed)
+        metrics.count(request.method, route, game, resp.status_code, elapsed)
         if app.config.get("ACCESS_LOG", True):
             access_log.info("request", extra={"request_id": rid, "method": request.method, "route": route,
                                               "path": request.path, "status": resp.status_code,

@@ -1,6 +1,6 @@
 """Signed states: a state the server returned comes back without being re-checked.
 
-Every full state the stateless endpoints return is signed: ``signature`` is an HMAC-SHA256
+Every full state the stateless endpoints return is signed: ``signature`` is a keyed BLAKE2b MAC
 (key ``STATE_SIGNING_KEY``, shared by every host; a random key per process when unset) of the
 game id and the state's JSON bytes. A request may send the signature back beside the state.
 When it verifies, the state is byte for byte one this service produced and checked, and the
@@ -28,14 +28,15 @@ Json = Any
 
 class StateSigner:
     def __init__(self, key: str | None, cache_size: int) -> None:
-        self._key = (key or secrets.token_hex(32)).encode()
+        self._key = hashlib.sha256((key or secrets.token_hex(32)).encode()).digest()  # BLAKE2b takes 64 bytes at most
         self._size = cache_size
         self._cache: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
 
     def _mac(self, game: str, state_json: Json) -> str:
         raw = orjson.dumps(state_json)
-        digest = hmac.new(self._key, game.encode() + b"\0" + raw, hashlib.sha256).digest()
+        # keyed BLAKE2b is a MAC by design (RFC 7693), one C call: about half HMAC-SHA256's cost here
+        digest = hashlib.blake2b(game.encode() + b"\0" + raw, key=self._key, digest_size=32).digest()
         return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
     def sign(self, game: str, state_json: Json, state: Any) -> str:

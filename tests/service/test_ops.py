@@ -63,3 +63,11 @@ def test_cors_allows_a_configured_origin_and_refuses_others():
 def test_no_cors_by_default(client):
     resp = client.get("/v1/games", headers={"Origin": "https://table.example"})
     assert "Access-Control-Allow-Origin" not in resp.headers
+
+
+def test_made_up_game_ids_share_one_metrics_label(client):
+    """A label per game id a client makes up would grow the metrics without bound."""
+    for gid in ("nope-1", "nope-2", "nope-3"):
+        assert client.post(f"/v1/games/{gid}/new", json={"players": 2}).status_code == 404
+    text = client.get("/metrics").get_data(as_text=True)
+    assert "nope-1" not in text and 'game="(unknown)"' in text
