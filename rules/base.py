@@ -230,7 +230,7 @@ class Rng:
 
 @dataclass(frozen=True)
 class Option:
-    """One named rule option (a PROPOSED ruling of the spec, or a variant).
+    """One named rule option (a ruling the rulebook leaves open, or a variant; docs/rules/ says which).
 
     Exactly one of ``choices`` (an enumeration) or ``type`` ("boolean", "integer",
     "string", "object") describes its values; integers may carry bounds.

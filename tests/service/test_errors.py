@@ -148,3 +148,19 @@ def test_tampered_states_are_422_invalid_state(client, game):
 
 def test_scores_of_tally_without_either_input_is_422(client, game):
     problem(client.post(f"/v1/games/{game}/score", json={}), 422, "request.invalid")
+
+
+def test_the_replay_move_limit_is_reachable_within_the_body_limit():
+    """MAX_REPLAY_MOVES (default 5,000) is refused as such (422 on `moves`), not cut off first by
+    MAX_BODY_BYTES (413): 5,001 of the shortest moves fit in a body under the limit."""
+    from service.app import create_app
+    from service.config import Config, TestConfig
+
+    app = create_app(TestConfig)
+    limit = app.config["MAX_REPLAY_MOVES"]
+    assert limit == Config.MAX_REPLAY_MOVES == 5_000
+    body = json.dumps({"new": {"players": 2}, "moves": [{"seat": 0, "move": {"kind": "roll"}}] * (limit + 1)})
+    assert len(body) < app.config["MAX_CONTENT_LENGTH"]
+    resp = app.test_client().post("/v1/games/northcott/replay", data=body, content_type="application/json")
+    assert resp.status_code == 422 and resp.json["code"] == "request.invalid"
+    assert "moves" in resp.json["errors"]
