@@ -125,6 +125,42 @@ class SeatMove(Schema):
     move = fields.Dict(required=True)
 
 
+class SeatMoves(fields.List):
+    """``[{"seat", "move"}, ...]``: documented as a list of ``SeatMove``, checked in one pass.
+
+    marshmallow's per-item load cost 9 ms for 1,000 moves, more than replaying them; here each
+    item's shape is checked directly, and each ``move`` is then checked by its game's compiled
+    move check as it is replayed."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(fields.Nested(SeatMove), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list):
+            raise self.make_error("invalid")
+        for index, item in enumerate(value):
+            problem = _seat_move_problem(item)
+            if problem:
+                raise ValidationError({index: problem})
+        return value
+
+
+def _seat_move_problem(item) -> dict | None:
+    if not isinstance(item, dict):
+        return {"_schema": ["Invalid input type."]}
+    unknown = next((key for key in item if key not in ("seat", "move")), None)
+    if unknown is not None:
+        return {str(unknown)[:40]: ["Unknown field."]}
+    seat = item.get("seat")
+    if "seat" not in item:
+        return {"seat": ["Missing data for required field."]}
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= MAX_SEAT:
+        return {"seat": [f"Must be an integer between 0 and {MAX_SEAT}."]}
+    if not isinstance(item.get("move"), dict):
+        return {"move": ["Missing data for required field." if "move" not in item else "Not a valid mapping type."]}
+    return None
+
+
 class RecordText(Schema):
     """A recorded match in a format other tools write (DESIGN 4.3)."""
 
@@ -145,8 +181,8 @@ class ReplayRequest(Schema):
     signature = signature_field()
     new = fields.Nested(NewGameRequest)
     record = fields.Nested(RecordText)
-    moves = fields.List(fields.Nested(SeatMove), metadata={
-        "description": "required with 'state' or 'new'; at most MAX_REPLAY_MOVES (default 10000)"})
+    moves = SeatMoves(metadata={
+        "description": "required with 'state' or 'new'; at most MAX_REPLAY_MOVES (default 5000)"})
 
     @validates_schema
     def _one_start(self, data, **kwargs):
@@ -166,7 +202,7 @@ class RecordRequest(Schema):
 
     state = fields.Dict(keys=fields.String())
     new = fields.Nested(NewGameRequest)
-    moves = fields.List(fields.Nested(SeatMove), required=True)
+    moves = SeatMoves(required=True)
     players = list_field(fields.String(validate=validate.Length(1, 40)), 2, 2, load_default=None)
 
     @validates_schema
