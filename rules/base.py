@@ -107,6 +107,7 @@ def malformed(code: str, what: str, error: type[RulesError] = InvalidState) -> I
         raise error(code, f"malformed {what}") from exc
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False)  # made once: json.dumps(..., ensure_ascii=False) makes one a call
 _JSON_STRING = json.encoder.encode_basestring  # type: ignore[attr-defined]  # C-fast, as json.dumps writes a str
 
 
@@ -121,7 +122,7 @@ def excerpt(value: Any, limit: int = 60) -> str:
         text = _JSON_STRING(value)
     else:
         try:
-            text = json.dumps(value, ensure_ascii=False)
+            text = _ENCODER.encode(value)
         except (TypeError, ValueError):
             text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
