@@ -621,49 +621,42 @@ def _check_play(state: State, seat: int, move: Play) -> None:
     seen_stacks: set[int] = set()
     seen_cards: set[int] = set()
     total = 0
+    # the hot path of every play: messages are built only for a refusal (a require() would build each one)
     for index, cards in plays:
-        require(
-            0 <= index < len(state.stacks), IllegalMove, f"{_GAME}.no-such-stack",
-            f"there is no stack {index}: the stacks are 0..{len(state.stacks) - 1}",
-            stack=index, expected=len(state.stacks),
-        )
-        require(
-            index not in seen_stacks, IllegalMove, f"{_GAME}.duplicate-stack",
-            f"stack {index} appears twice in the play; list all its cards once", stack=index,
-        )
+        if not 0 <= index < len(state.stacks):
+            raise IllegalMove(f"{_GAME}.no-such-stack", f"there is no stack {index}: the stacks are "
+                              f"0..{len(state.stacks) - 1}", stack=index, expected=len(state.stacks))
+        if index in seen_stacks:
+            raise IllegalMove(f"{_GAME}.duplicate-stack",
+                              f"stack {index} appears twice in the play; list all its cards once", stack=index)
         seen_stacks.add(index)
-        require(bool(cards), IllegalMove, f"{_GAME}.empty-play", f"no cards given for stack {index}")
+        if not cards:
+            raise IllegalMove(f"{_GAME}.empty-play", f"no cards given for stack {index}")
         for card in cards:
-            require(
-                card not in seen_cards, IllegalMove, f"{_GAME}.duplicate-card", f"card {card} is played twice",
-                card=card,
-            )
+            if card in seen_cards:
+                raise IllegalMove(f"{_GAME}.duplicate-card", f"card {card} is played twice", card=card)
             seen_cards.add(card)
         total += len(cards)
     bulls = state.bulls[seat]
-    require(
-        bulls > 0 or total == 1, IllegalMove, f"{_GAME}.needs-bull-card",
-        f"without a bull card a player plays exactly one card, not {total} ({sorted(seen_cards)})",
-        seat=seat, expected=1, got=total,
-    )
-    require(
-        len(plays) <= _max_stacks(state, seat), IllegalMove, f"{_GAME}.too-many-stacks",
-        f"with {bulls} bull card(s) a player plays onto at most {_max_stacks(state, seat)} stack(s), "
-        f"not {len(plays)} (stacks {[i for i, _ in plays]})", seat=seat, expected=_max_stacks(state, seat), got=len(plays),
-    )
+    if not (bulls > 0 or total == 1):
+        raise IllegalMove(f"{_GAME}.needs-bull-card", f"without a bull card a player plays exactly one card, "
+                          f"not {total} ({sorted(seen_cards)})", seat=seat, expected=1, got=total)
+    most = _max_stacks(state, seat)
+    if len(plays) > most:
+        raise IllegalMove(f"{_GAME}.too-many-stacks", f"with {bulls} bull card(s) a player plays onto at most "
+                          f"{most} stack(s), not {len(plays)} (stacks {[i for i, _ in plays]})",
+                          seat=seat, expected=most, got=len(plays))
     hand = set(state.hands[seat])
     for index, cards in plays:
         top = state.stacks[index][-1]
         for card in cards:
-            require(
-                card in hand, IllegalMove, f"{_GAME}.card-not-in-hand", f"card {card} is not in seat {seat}'s hand",
-                card=card, seat=seat,
-            )
-            require(
-                fits(card, top), IllegalMove, f"{_GAME}.not-in-range",
-                f"card {card} cannot go on stack {index} (top {top}): distance {distance(card, top)}, "
-                f"must be 1..{_MAX_DISTANCE} above the top", card=card, stack=index, top=top,
-            )
+            if card not in hand:
+                raise IllegalMove(f"{_GAME}.card-not-in-hand", f"card {card} is not in seat {seat}'s hand",
+                                  card=card, seat=seat)
+            if not fits(card, top):
+                raise IllegalMove(f"{_GAME}.not-in-range", f"card {card} cannot go on stack {index} (top {top}): "
+                                  f"distance {distance(card, top)}, must be 1..{_MAX_DISTANCE} above the top",
+                                  card=card, stack=index, top=top)
 
 
 def _bull_sources(state: State, seat: int) -> tuple[int, ...]:
