@@ -90,21 +90,27 @@ class UnknownGame(RulesError):
 MALFORMED_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
+_NOTHING = object()
+
+
 @contextmanager
-def malformed(code: str, what: str, error: type[RulesError] = InvalidState) -> Iterator[None]:
+def malformed(code: str, what: str, error: type[RulesError] = InvalidState, *, quoting: Any = _NOTHING
+              ) -> Iterator[None]:
     """Turn a stray KeyError/TypeError/ValueError/IndexError/AttributeError raised while reading
-    untrusted JSON into ``error(code, f"malformed {what}")``: no Python internals in the
-    message (``what`` should quote the input through :func:`excerpt`).
+    untrusted JSON into ``error(code, f"malformed {what} {excerpt(quoting)}")``: no Python
+    internals in the message, and the input quoted only when it is refused (moves are read on
+    every request and every replayed move)::
 
-    A RulesError raised inside passes through unchanged (it already carries its own code)::
-
-        with malformed(f"{GAME}.bad-move", f"{GAME} move {excerpt(data)}", IllegalMove):
+        with malformed(f"{GAME}.bad-move", f"{GAME} move", IllegalMove, quoting=data):
             return _move_from_json(data)
+
+    A RulesError raised inside passes through unchanged (it already carries its own code).
     """
     try:
         yield
     except MALFORMED_ERRORS as exc:
-        raise error(code, f"malformed {what}") from exc
+        quoted = "" if quoting is _NOTHING else f" {excerpt(quoting)}"
+        raise error(code, f"malformed {what}{quoted}") from exc
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)  # made once: json.dumps(..., ensure_ascii=False) makes one a call

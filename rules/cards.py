@@ -52,6 +52,7 @@ _RANK_SYMBOL = {r: str(int(r)) for r in Rank if r <= 10} | {
 }
 _SYMBOL_RANK = {sym: rank for rank, sym in _RANK_SYMBOL.items() if rank is not Rank.JOKER} | {"T": Rank.TEN}
 SUITS: tuple[Suit, ...] = tuple(Suit)
+_SUIT_ORDER = {suit: 1 + i for i, suit in enumerate(sorted(Suit, key=lambda x: x.value))}  # by letter, as before
 RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r is not Rank.JOKER)
 
 
@@ -62,18 +63,21 @@ class Card:
 
     rank: Rank
     suit: Suit | None
-    # the card's name, made once: every state's to_json names every card it holds
+    # made once, as every state's to_json names and sorts the cards it holds: the name, and the
+    # order (by rank, then suit letter; jokers last) as one integer
     _name: str = field(init=False, repr=False, compare=False)
+    _order: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         name = "JK" if self.rank is Rank.JOKER else f"{self.rank.symbol}{self.suit.value}"  # type: ignore[union-attr]
         object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_order", int(self.rank) * 8 + (_SUIT_ORDER[self.suit] if self.suit else 0))
 
     def __str__(self) -> str:
         return self._name
 
-    def __lt__(self, other: Card) -> bool:  # suits compare by letter; jokers last
-        return (self.rank, self.suit.value if self.suit else "") < (other.rank, other.suit.value if other.suit else "")
+    def __lt__(self, other: Card) -> bool:
+        return self._order < other._order
 
     @property
     def is_joker(self) -> bool:

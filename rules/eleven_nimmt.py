@@ -512,7 +512,7 @@ class ElevenNimmt(BaseEngine[State, Move]):
         return move_to_json(move)
 
     def move_from_json(self, data: Json) -> Move:
-        with malformed(f"{_GAME}.bad-move", f"11 nimmt! move {excerpt(data)}", IllegalMove):
+        with malformed(f"{_GAME}.bad-move", "11 nimmt! move", IllegalMove, quoting=data):
             return _move_from_json(data)
 
 

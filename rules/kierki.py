@@ -544,14 +544,16 @@ class Kierki(BaseEngine[State, Move]):
         return {"kind": move.kind}
 
     def move_from_json(self, data: Json) -> Move:
-        bad = IllegalMove(f"{GAME_ID}.bad-move", f"not a kierki move: {excerpt(data)}")
+        def bad() -> IllegalMove:
+            return IllegalMove(f"{GAME_ID}.bad-move", f"not a kierki move: {excerpt(data)}")
+
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-            raise bad
+            raise bad()
         kind = data["kind"]
         fields = {"play": {"card"}, "name-trump": {"suit"}, "pass": set(), "next-round": set()}.get(kind)
         if fields is None or set(data) != fields | {"kind"}:
-            raise bad
-        with malformed(f"{GAME_ID}.bad-move", f"kierki move {excerpt(data)}", IllegalMove):
+            raise bad()
+        with malformed(f"{GAME_ID}.bad-move", "kierki move", IllegalMove, quoting=data):
             if kind == "play":
                 card = parse_card(data["card"])
                 if card.is_joker:

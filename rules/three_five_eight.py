@@ -553,7 +553,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         return {"kind": "next-round"}
 
     def move_from_json(self, data: Json) -> Move:
-        with malformed(f"{GAME_ID}.bad-move", f"3-5-8 move {excerpt(data)}", IllegalMove):
+        with malformed(f"{GAME_ID}.bad-move", "3-5-8 move", IllegalMove, quoting=data):
             kind = data["kind"]
             keys = set(data)
             if kind == "play" and keys == {"kind", "card"}:
