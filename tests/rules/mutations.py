@@ -181,3 +181,47 @@ class MutationTests:
                     self.check(case)
 
         return test_real_states_load_unchanged, test_enough_mutations_of_every_kind, test_mutation_is_refused_or_reachable
+
+
+# --------------------------------------------------------------------------- hand mutations
+# The same four mutations of French-deck hands (``hands`` as lists of card names), for the trick
+# games; each returns False where the state has no hand to change.
+
+
+def hand_seats(d: dict) -> list[int]:
+    """The seats holding cards."""
+    return [s for s in range(d["players"]) if d["hands"][s]]
+
+
+def duplicate_card(d, s, rnd):
+    """A card of one hand replaced by a card another hand holds."""
+    seats = hand_seats(d)
+    if len(seats) < 2:
+        return False
+    a, b = rnd.sample(seats, 2)
+    d["hands"][a][0] = d["hands"][b][-1]
+    return True
+
+
+def lose_card(d, s, rnd):
+    seats = hand_seats(d)
+    if not seats:
+        return False
+    d["hands"][rnd.choice(seats)].pop()
+    return True
+
+
+def joker(d, s, rnd):
+    seats = hand_seats(d)
+    if not seats:
+        return False
+    d["hands"][seats[0]][0] = "JK"
+    return True
+
+
+def not_a_card(d, s, rnd):
+    seats = hand_seats(d)
+    if not seats:
+        return False
+    d["hands"][seats[0]][0] = "1Z"
+    return True

@@ -14,7 +14,7 @@ import random
 
 from rules.kierki import Phase
 from service.games import BINDINGS
-from tests.rules.mutations import MutationTests, tables
+from tests.rules.mutations import MutationTests, duplicate_card, hand_seats, joker, lose_card, not_a_card, tables
 from tests.rules.mutations import playout as play
 
 GAME = "kierki"
@@ -42,46 +42,9 @@ def mid_game_states() -> list[dict]:
 STATES = mid_game_states()
 
 
-def _hand_seats(d: dict) -> list[int]:
-    return [s for s in range(d["players"]) if d["hands"][s]]
-
-
-def duplicate_card(d, s, rnd):
-    seats = _hand_seats(d)
-    if len(seats) < 2:
-        return False
-    a, b = rnd.sample(seats, 2)
-    d["hands"][a][0] = d["hands"][b][-1]
-    return True
-
-
-def lose_card(d, s, rnd):
-    seats = _hand_seats(d)
-    if not seats:
-        return False
-    d["hands"][rnd.choice(seats)].pop()
-    return True
-
-
-def joker(d, s, rnd):
-    seats = _hand_seats(d)
-    if not seats:
-        return False
-    d["hands"][seats[0]][0] = "JK"
-    return True
-
-
-def not_a_card(d, s, rnd):
-    seats = _hand_seats(d)
-    if not seats:
-        return False
-    d["hands"][seats[0]][0] = "1Z"
-    return True
-
-
 def two_of_clubs_with_three(d, s, rnd):
     """The 2♣ is out of a three-player pack; with four players, a card swapped for a foreign one."""
-    seats = _hand_seats(d)
+    seats = hand_seats(d)
     if not seats:
         return False
     d["hands"][seats[0]][0] = "2C" if d["players"] == 3 else "11C"
@@ -90,7 +53,7 @@ def two_of_clubs_with_three(d, s, rnd):
 
 def move_card(d, s, rnd):
     """A card passed from one hand to another in a trick deal: the sizes no longer fit the tricks."""
-    seats = _hand_seats(d)
+    seats = hand_seats(d)
     if not seats or d["contract"] == "loteryjka":
         return False
     a = rnd.choice(seats)
@@ -101,7 +64,7 @@ def move_card(d, s, rnd):
 
 def lottery_move_card(d, s, rnd):
     """A card passed from one hand to another in the loteryjka."""
-    seats = _hand_seats(d)
+    seats = hand_seats(d)
     if not seats or d["contract"] != "loteryjka":
         return False
     a = rnd.choice(seats)
@@ -111,7 +74,7 @@ def lottery_move_card(d, s, rnd):
 
 
 def swap_cards(d, s, rnd):
-    seats = _hand_seats(d)
+    seats = hand_seats(d)
     if len(seats) < 2:
         return False
     a, b = rnd.sample(seats, 2)
@@ -216,7 +179,7 @@ def finished_seat(d, s, rnd):
 
 
 def stock_card(d, s, rnd):
-    seats = _hand_seats(d)
+    seats = hand_seats(d)
     if not seats:
         return False
     d["stock"].append(d["hands"][seats[0]].pop())

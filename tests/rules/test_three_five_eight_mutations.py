@@ -18,7 +18,7 @@ import pytest
 from rules.base import InvalidState
 from rules.three_five_eight import Discard, Phase, PlayCard
 from service.games import BINDINGS
-from tests.rules.mutations import MutationTests, tables
+from tests.rules.mutations import MutationTests, duplicate_card, hand_seats, joker, lose_card, not_a_card, tables
 from tests.rules.mutations import playout as play
 
 GAME = "3-5-8"
@@ -45,47 +45,9 @@ def mid_game_states() -> list[dict]:
 STATES = mid_game_states()
 
 
-def _hand_seats(d: dict) -> list[int]:
-    return [s for s in range(3) if d["hands"][s]]
-
-
-def duplicate_card(d, s, rnd):
-    """A card of one hand replaced by a card another hand holds."""
-    seats = _hand_seats(d)
-    if len(seats) < 2:
-        return False
-    a, b = rnd.sample(seats, 2)
-    d["hands"][a][0] = d["hands"][b][-1]
-    return True
-
-
-def lose_card(d, s, rnd):
-    seats = _hand_seats(d)
-    if not seats:
-        return False
-    d["hands"][rnd.choice(seats)].pop()
-    return True
-
-
-def joker(d, s, rnd):
-    seats = _hand_seats(d)
-    if not seats:
-        return False
-    d["hands"][seats[0]][0] = "JK"
-    return True
-
-
-def not_a_card(d, s, rnd):
-    seats = _hand_seats(d)
-    if not seats:
-        return False
-    d["hands"][seats[0]][0] = "1Z"
-    return True
-
-
 def move_card(d, s, rnd):
     """A card passed from one hand to another: every card is there once, the sizes are wrong."""
-    seats = _hand_seats(d)
+    seats = hand_seats(d)
     if not seats:
         return False
     a = rnd.choice(seats)
@@ -95,7 +57,7 @@ def move_card(d, s, rnd):
 
 
 def swap_cards(d, s, rnd):
-    seats = _hand_seats(d)
+    seats = hand_seats(d)
     if len(seats) < 2:
         return False
     a, b = rnd.sample(seats, 2)
@@ -184,7 +146,7 @@ def trick_seat(d, s, rnd):
 
 def won_pile_card(d, s, rnd):
     """A card moved from a hand to a won pile (the pile no longer holds whole tricks)."""
-    seats = _hand_seats(d)
+    seats = hand_seats(d)
     if not seats:
         return False
     d["won"][rnd.randrange(3)].append(d["hands"][seats[0]].pop())
