@@ -6,7 +6,8 @@
    the same run; requests/s, p50/p99 and the ratio; and replay of up to 1,000 moves in one request
    against the same moves as apply requests on one keep-alive connection.
 2. In process, the cost of each stage of one apply request (JSON parse, envelope, state
-   schema, from_json, move, engine apply, to_json, response JSON).
+   schema, from_json, move, engine apply, to_json, response JSON), and of the whole request
+   on the fast path (service/fastpath.py) and through Flask.
 3. In process, moves applied per second in random playouts of each game.
 
 Figures are printed, never asserted. Usage: ``python bench/run.py [--game 11-nimmt] [--seconds 10]``.
@@ -227,9 +228,10 @@ def stages(game: str, repeat: int = 300) -> None:
             state, data["seat"], move, new)),
         "orjson.dumps(response)": lambda: orjson.dumps(result),
     }
-    client = create_app(TestConfig).test_client()
-    steps["whole request (Flask test client)"] = lambda: client.post(
-        f"/v1/games/{game}/apply", data=text, content_type="application/json")
+    for label, fast in (("fast path", True), ("through Flask", False)):
+        client = create_app(TestConfig, {"FAST_PATH": fast}).test_client()
+        steps[f"whole request, {label}"] = lambda client=client: client.post(
+            f"/v1/games/{game}/apply", data=text, content_type="application/json")
     print(f"\nWhere one {game} apply request's time goes (in process, µs, best of 3 x {repeat})")
     for name, fn in steps.items():
         best = min(timed(fn, repeat) for _ in range(3))

@@ -6,6 +6,7 @@ No game names and no try/except here: errors flow to ``service/errors.py``.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from functools import cache
 from itertools import accumulate
 
@@ -16,11 +17,11 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
 from service import errors, events, i18n, records, sessions
-from service.games import BINDINGS, get_binding
+from service.games import BINDINGS, GameBinding, get_binding
 from service.openapi import build_spec
 from service.schemas import common
 from service.schemas.fast import compile_validator
-from service.signing import load_state, signed
+from service.signing import StateSigner, load_state, signed, signer
 
 bp = Blueprint("api", __name__)
 
@@ -29,11 +30,15 @@ def body(schema: type[Schema]) -> dict:
     """The request's JSON object, checked against ``schema`` (415, 400, 413 or 422 if not).
 
     Hostile input costs little and never reaches a validator it could overwhelm: at most
-    ``MAX_BODY_BYTES`` are read however the body is sent, and nesting deeper than
-    ``MAX_DEPTH`` levels is refused before any schema looks at it."""
+    ``MAX_BODY_BYTES`` are read however the body is sent (see ``parse`` for the rest)."""
     if not request.is_json:
         raise UnsupportedMediaType(f"send 'Content-Type: application/json', not {request.mimetype or 'nothing'!r}")
-    raw = _raw_body(current_app.config["MAX_CONTENT_LENGTH"])
+    return parse(_raw_body(current_app.config["MAX_CONTENT_LENGTH"]), schema)
+
+
+def parse(raw: bytes, schema: type[Schema]) -> dict:
+    """The JSON object in ``raw``, checked against ``schema`` (400 or 422 if not); nesting
+    deeper than ``MAX_DEPTH`` levels is refused before any schema looks at it."""
     try:
         data = orjson.loads(raw)  # refuses NaN/Infinity, nesting deeper than 1024, ints beyond 64 bits
     except orjson.JSONDecodeError as exc:
@@ -140,29 +145,63 @@ def describe_game(game: str):
 def new_game(game: str):
     binding = get_binding(game)
     state = binding.new(body(common.NewGameRequest))
-    return signed(binding, binding.result(state), state), 201
+    return signed(signer(), binding, binding.result(state), state), 201
+
+
+# The four endpoints that read a state (and a seat, and a move): one function each, of the
+# binding, the checked request, the signer and the answer's language (asked for only when a
+# verdict refuses). The views below and the fast path (service/fastpath.py) both call them.
+
+def _legal_moves(binding: GameBinding, req: dict, signer: StateSigner, lang: Callable[[], str]) -> dict:
+    return binding.legal_moves(load_state(signer, binding, req), req["seat"])
+
+
+def _validate(binding: GameBinding, req: dict, signer: StateSigner, lang: Callable[[], str]) -> dict:
+    return binding.verdict(load_state(signer, binding, req), req["seat"], binding.load_move(req["move"]), lang)
+
+
+def _apply(binding: GameBinding, req: dict, signer: StateSigner, lang: Callable[[], str]) -> dict:
+    new, events = binding.apply(load_state(signer, binding, req), req["seat"], binding.load_move(req["move"]))
+    return signed(signer, binding, binding.result(new, events=events), new)
+
+
+def _view(binding: GameBinding, req: dict, signer: StateSigner, lang: Callable[[], str]) -> dict:
+    return binding.view(load_state(signer, binding, req), req["seat"])
+
+
+#: action -> (request schema, answer), for ``POST /v1/games/<game>/<action>``
+STATELESS: dict[str, tuple[type[Schema], Callable[..., dict]]] = {
+    "legal-moves": (common.StateRequest, _legal_moves),
+    "validate": (common.MoveRequest, _validate),
+    "apply": (common.MoveRequest, _apply),
+    "view": (common.ViewRequest, _view),
+}
+
+
+def _stateless(action: str, game: str) -> dict:
+    schema, answer = STATELESS[action]
+    binding = get_binding(game)  # an unknown game is 404 before the body is looked at
+    return answer(binding, body(schema), signer(), lambda: i18n.negotiate(request.accept_languages))
 
 
 @bp.post("/v1/games/<game>/legal-moves")
 def legal_moves(game: str):
-    binding = get_binding(game)
-    req = body(common.StateRequest)
-    return binding.legal_moves(load_state(binding, req), req["seat"])
+    return _stateless("legal-moves", game)
 
 
 @bp.post("/v1/games/<game>/validate")
 def validate(game: str):
-    binding = get_binding(game)
-    req = body(common.MoveRequest)
-    return binding.verdict(load_state(binding, req), req["seat"], binding.load_move(req["move"]))
+    return _stateless("validate", game)
 
 
 @bp.post("/v1/games/<game>/apply")
 def apply(game: str):
-    binding = get_binding(game)
-    req = body(common.MoveRequest)
-    new, events = binding.apply(load_state(binding, req), req["seat"], binding.load_move(req["move"]))
-    return signed(binding, binding.result(new, events=events), new)
+    return _stateless("apply", game)
+
+
+@bp.post("/v1/games/<game>/view")
+def view(game: str):
+    return _stateless("view", game)
 
 
 @bp.post("/v1/games/<game>/replay")
@@ -171,9 +210,9 @@ def replay(game: str):
     req = body(common.ReplayRequest)
     if "record" in req:
         return records.replay(binding, req["record"])
-    start = load_state(binding, req) if "state" in req else binding.new(req["new"])
+    start = load_state(signer(), binding, req) if "state" in req else binding.new(req["new"])
     final, applied = binding.replay(start, req["moves"])
-    return signed(binding, {**binding.result(final), "applied": applied}, final)
+    return signed(signer(), binding, {**binding.result(final), "applied": applied}, final)
 
 
 @bp.post("/v1/games/<game>/record")
@@ -185,14 +224,9 @@ def write_record(game: str):
 def score(game: str):
     binding = get_binding(game)
     req = body(common.ScoreRequest)
-    return binding.score(req) if "tally" in req else binding.engine.scores(load_state(binding, req)).to_json()
-
-
-@bp.post("/v1/games/<game>/view")
-def view(game: str):
-    binding = get_binding(game)
-    req = body(common.ViewRequest)
-    return binding.view(load_state(binding, req), req["seat"])
+    if "tally" in req:
+        return binding.score(req)
+    return binding.engine.scores(load_state(signer(), binding, req)).to_json()
 
 
 # --------------------------------------------------------------------------- sessions

@@ -11,6 +11,7 @@ from flask.json.provider import JSONProvider
 
 from service import api, errors, events, ops, play
 from service.config import Config
+from service.fastpath import FastPath
 from service.ratelimit import CreationLimit
 from service.sessions import make_store
 from service.signing import StateSigner
@@ -32,6 +33,7 @@ def create_app(config: type | None = None, overrides: dict | None = None) -> Fla
     app.register_blueprint(_docs_assets())
     app.register_blueprint(play.bp)
     app.extensions["arbiter.limiter"] = CreationLimit(app.config, store)
+    app.wsgi_app = FastPath(app)  # type: ignore[method-assign]
     return app
 
 

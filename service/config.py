@@ -36,6 +36,8 @@ class Config:
     # HMAC key of state signatures, the same on every host (service/signing.py); unset: one per process
     STATE_SIGNING_KEY = os.environ.get("STATE_SIGNING_KEY") or None
     STATE_CACHE_SIZE = int(os.environ.get("STATE_CACHE_SIZE", 4096))  # signed states kept, 0 turns the cache off
+    # apply, validate, legal-moves and view answered without Flask's per-request work (service/fastpath.py)
+    FAST_PATH = os.environ.get("FAST_PATH", "1") != "0"
     JSON_SORT_KEYS = False
     TESTING = False
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, has_request_context, json, request
+import orjson
+from flask import Flask, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
 
 from rules.base import (
     GameOver,
@@ -103,12 +105,21 @@ def problem_for(exc: Exception) -> dict:
                    code="server.internal")
 
 
-def respond(body: dict, headers: dict | None = None) -> Response:
-    lang = i18n.negotiate(request.accept_languages) if has_request_context() else "en"
-    body = i18n.localize(body, lang)
-    resp = Response(json.dumps(body), status=body["status"], mimetype=PROBLEM_JSON)  # app.json: orjson
+def response(exc: Exception, lang: str, request_id: str | None = None) -> Response:
+    """The problem+json response for any exception, in ``lang``: the one renderer, used by the
+    Flask handlers below and by the fast path (``service/fastpath.py``). An exception that is
+    not a known refusal is logged with its traceback and answered 500."""
+    if isinstance(exc, HTTPException):
+        headers = {k: v for k, v in exc.get_headers() if k.lower() in ("allow", "retry-after")}
+    elif isinstance(exc, (RulesError, ValidationError, ApiError)):
+        headers = getattr(exc, "headers", None) or {}
+    else:
+        headers = {}
+        log.error("unhandled error", exc_info=exc, extra={} if request_id is None else {"request_id": request_id})
+    body = i18n.localize(problem_for(exc), lang)
+    resp = Response(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), status=body["status"], mimetype=PROBLEM_JSON)
     resp.headers["Content-Language"] = lang
-    for key, value in (headers or {}).items():
+    for key, value in headers.items():
         resp.headers[key] = value
     if body["status"] == 401:
         resp.headers.setdefault("WWW-Authenticate", "Bearer")  # RFC 6750: the scheme the token goes in
@@ -116,18 +127,6 @@ def respond(body: dict, headers: dict | None = None) -> Response:
 
 
 def register(app: Flask) -> None:
-    @app.errorhandler(HTTPException)
-    def _http(exc: HTTPException):
-        headers = {k: v for k, v in exc.get_headers() if k.lower() in ("allow", "retry-after")}
-        return respond(problem_for(exc), headers)
-
-    @app.errorhandler(RulesError)
-    @app.errorhandler(ValidationError)
-    @app.errorhandler(ApiError)
-    def _known(exc: Exception):
-        return respond(problem_for(exc), getattr(exc, "headers", None))
-
-    @app.errorhandler(Exception)
-    def _unexpected(exc: Exception):
-        log.exception("unhandled error")
-        return respond(problem_for(exc))
+    @app.errorhandler(Exception)  # HTTPException included (Flask returns routing redirects itself)
+    def _any(exc: Exception) -> Response:
+        return response(exc, i18n.negotiate(request.accept_languages))

@@ -13,13 +13,12 @@ from importlib import import_module
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-from flask import request
 from marshmallow import Schema, ValidationError
 
 from rules.base import Engine, IllegalMove, InvalidOption, RulesError, UnknownGame
 from rules.registry import ALIASES, ENGINES, canonical_id, get_engine
 from service.errors import problem_for
-from service.i18n import localize, negotiate
+from service.i18n import localize
 from service.schemas.fast import compile_validator
 
 Json = Any
@@ -132,12 +131,13 @@ class GameBinding:
         new = self.engine.apply(state, seat, move)
         return new, self.engine.events(state, seat, move, new)
 
-    def verdict(self, state: Any, seat: int, move: Any) -> Json:
-        """``{"legal": true}`` or ``{"legal": false, "problem": ...}``: "no" is an answer here."""
+    def verdict(self, state: Any, seat: int, move: Any, lang: Callable[[], str] = lambda: "en") -> Json:
+        """``{"legal": true}`` or ``{"legal": false, "problem": ...}`` (in ``lang()``, asked only
+        for a refusal): "no" is an answer here."""
         try:
             self.engine.check(state, seat, move)
         except IllegalMove as exc:
-            return {"legal": False, "problem": localize(problem_for(exc), negotiate(request.accept_languages))}
+            return {"legal": False, "problem": localize(problem_for(exc), lang())}
         return {"legal": True}
 
     def replay(self, start: Any, moves: Sequence[Json]) -> tuple[Any, int]:

@@ -18,6 +18,8 @@ import random
 import re
 import sys
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Flask, Response, g, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -96,12 +98,35 @@ class Metrics:
         children[1].observe(seconds)
 
 
+def request_id(given: str | None) -> str:
+    """The request's ``X-Request-ID`` when it is a short token, else a new one (an id, not a secret)."""
+    return given if given and _REQUEST_ID.match(given) else f"{random.getrandbits(64):016x}"
+
+
+def observe(app: Flask, method: str, route: str, path: str, game: str, status: int, seconds: float,
+            rid: str) -> None:
+    """Count a finished request in the metrics and write its access line (Flask's hook and the
+    fast path both end here). ``route`` is the URL rule; ``path`` goes to the log without its
+    query string."""
+    if game and canonical_id(game) not in ENGINES:
+        game = "(unknown)"  # a label per made-up game id would let any client grow the metrics without bound
+    app.extensions["arbiter.metrics"].count(method, route, game, status, seconds)
+    if app.config.get("ACCESS_LOG", True):
+        access_log.info("request", extra={"request_id": rid, "method": method, "route": route, "path": path,
+                                          "status": status, "ms": round(seconds * 1000, 2), "game": game or None})
+
+
+def cors_origins(config: Mapping[str, Any]) -> list[str]:
+    """The origins ``CORS_ORIGINS`` allows (comma-separated; none by default)."""
+    return [o.strip() for o in (config.get("CORS_ORIGINS") or "").split(",") if o.strip()]
+
+
 def init_app(app: Flask) -> None:
     configure_logging()
     metrics = Metrics()
     app.extensions["arbiter.metrics"] = metrics
 
-    origins = [o.strip() for o in (app.config.get("CORS_ORIGINS") or "").split(",") if o.strip()]
+    origins = cors_origins(app.config)
     if origins:
         from flask_cors import CORS
 
@@ -111,24 +136,16 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def _start() -> None:
-        given = request.headers.get("X-Request-ID", "")
-        g.request_id = given if _REQUEST_ID.match(given) else f"{random.getrandbits(64):016x}"  # an id, not a secret
+        g.request_id = request_id(request.headers.get("X-Request-ID"))
         g.started = time.perf_counter()
 
     @app.after_request
     def _finish(resp: Response) -> Response:
-        rid = g.get("request_id") or f"{random.getrandbits(64):016x}"
+        rid = g.get("request_id") or request_id(None)
         resp.headers["X-Request-ID"] = rid
         route = request.url_rule.rule if request.url_rule is not None else "(unmatched)"
-        game = (request.view_args or {}).get("game", "")
-        if game and canonical_id(game) not in ENGINES:
-            game = "(unknown)"  # a label per made-up game id would let any client grow the metrics without bound
-        elapsed = time.perf_counter() - g.get("started", time.perf_counter())
-        metrics.count(request.method, route, game, resp.status_code, elapsed)
-        if app.config.get("ACCESS_LOG", True):
-            access_log.info("request", extra={"request_id": rid, "method": request.method, "route": route,
-                                              "path": request.path, "status": resp.status_code,
-                                              "ms": round(elapsed * 1000, 2), "game": game or None})
+        observe(app, request.method, route, request.path, (request.view_args or {}).get("game", ""),
+                resp.status_code, time.perf_counter() - g.get("started", time.perf_counter()), rid)
         return resp
 
     @app.get("/metrics")

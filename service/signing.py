@@ -64,14 +64,14 @@ def signer() -> StateSigner:
     return current_app.extensions["arbiter.signer"]
 
 
-def load_state(binding: Any, req: Json) -> Any:
+def load_state(signer: StateSigner, binding: Any, req: Json) -> Any:
     """The engine state of ``req["state"]``: from the cache when ``req["signature"]`` verifies,
     else shape-checked and read (meaning-checked) by the engine."""
-    state = signer().trusted(binding.engine.game_id, req["state"], req.get("signature"))
+    state = signer.trusted(binding.engine.game_id, req["state"], req.get("signature"))
     return state if state is not None else binding.load_state(req["state"])
 
 
-def signed(binding: Any, out: Json, state: Any) -> Json:
+def signed(signer: StateSigner, binding: Any, out: Json, state: Any) -> Json:
     """``out`` (an envelope with the full ``state``) with its ``signature``."""
-    out["signature"] = signer().sign(binding.engine.game_id, out["state"], state)
+    out["signature"] = signer.sign(binding.engine.game_id, out["state"], state)
     return out
