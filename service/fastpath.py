@@ -37,6 +37,10 @@ from service.games import get_binding
 _ROUTES = {action: f"/v1/games/<game>/{action}" for action in STATELESS}
 
 
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()  # "²".isdigit() is true, and int() refuses it
+
+
 def _json(content_type: str) -> bool:
     mimetype = content_type.partition(";")[0].strip().lower()
     return mimetype == "application/json"
@@ -59,7 +63,7 @@ class FastPath:
             or parts[4] not in _ROUTES
             or not path.isascii()  # werkzeug decodes other paths from UTF-8; leave that to it
             or not _json(environ.get("CONTENT_TYPE", ""))
-            or not environ.get("CONTENT_LENGTH", "").isdigit()
+            or not _digits(environ.get("CONTENT_LENGTH", ""))
             or int(environ["CONTENT_LENGTH"]) > config["MAX_CONTENT_LENGTH"]
             or ("HTTP_ORIGIN" in environ and ops.cors_origins(config))
             or not config.get("FAST_PATH", True)
