@@ -16,4 +16,4 @@ EXPOSE 8000
 # The health check asks the port the server was told to use.
 HEALTHCHECK --interval=30s --timeout=3s --retries=3 \
   CMD python -c "import os, sys, urllib.request; sys.exit(0 if urllib.request.urlopen(f'http://127.0.0.1:{os.environ.get(\"PORT\", \"8000\")}/healthz').status == 200 else 1)"
-CMD ["sh", "-c", "exec gunicorn --worker-class gevent --workers $WORKERS --worker-connections 10000 --bind $HOST:$PORT 'service.app:create_app()'"]
+CMD ["sh", "-c", "exec gunicorn --config python:service.gunicorn_conf --worker-class gevent --workers $WORKERS --worker-connections 10000 --bind $HOST:$PORT 'service.app:create_app()'"]

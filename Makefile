@@ -15,9 +15,9 @@ APP ?= service.app:create_app()
 export REDIS_URL
 # One gunicorn command line for `make run`, the Dockerfile and the benchmarks.
 ifeq ($(SERVER),gunicorn)
-GUNICORN_ARGS = --worker-class gthread --workers $(WORKERS) --threads $(THREADS) --bind $(HOST):$(PORT) '$(APP)'
+GUNICORN_ARGS = --config python:service.gunicorn_conf --worker-class gthread --workers $(WORKERS) --threads $(THREADS) --bind $(HOST):$(PORT) '$(APP)'
 else
-GUNICORN_ARGS = --worker-class gevent --workers $(WORKERS) --worker-connections 10000 --bind $(HOST):$(PORT) '$(APP)'
+GUNICORN_ARGS = --config python:service.gunicorn_conf --worker-class gevent --workers $(WORKERS) --worker-connections 10000 --bind $(HOST):$(PORT) '$(APP)'
 endif
 
 .PHONY: run test lint bench oracle openapi openapi-check client clean

@@ -90,3 +90,20 @@ def test_the_echo_benchmark_is_served_by_the_same_command():
     with make_run(APP="bench.echo_app:app") as base:
         req = urllib.request.Request(f"{base}/echo", b'{"a": [1, 2]}', {"Content-Type": "application/json"})
         assert json.loads(urllib.request.urlopen(req, timeout=5).read()) == {"a": [1, 2]}
+
+
+def test_the_gevent_worker_serves_connections_in_turn():
+    """After each request the gevent worker yields (service/gunicorn_conf.py), so a connection
+    whose next request has already arrived does not go ahead of the others; other workers do not."""
+    import gevent
+    from gunicorn.workers.ggevent import GeventWorker
+    from gunicorn.workers.gthread import ThreadWorker
+
+    from service.gunicorn_conf import post_request
+
+    for worker_class, expected in ((GeventWorker, ["other connection"]), (ThreadWorker, [])):
+        ran: list[str] = []
+        waiting = gevent.spawn(ran.append, "other connection")
+        post_request(worker_class.__new__(worker_class), None, {}, None)
+        assert ran == expected, worker_class.__name__
+        waiting.kill()
