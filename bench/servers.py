@@ -35,15 +35,16 @@ from bench.run import apply_body, serve, wrk  # noqa: E402
 from tests.live import free_port, stop  # noqa: E402
 
 BIN = Path(sys.executable).parent
+CONF = ["--config", "python:service.gunicorn_conf"]  # as `make run`: the gevent worker yields after each request
 
 
 def command(server: str, app: str, port: int) -> list[str]:
     """The command line of one candidate (the Makefile's `make run` uses the same flags)."""
     bind = f"127.0.0.1:{port}"
     if server == "gunicorn-gthread":
-        return [str(BIN / "gunicorn"), "-k", "gthread", "--workers", "1", "--threads", "4", "--bind", bind, app]
+        return [str(BIN / "gunicorn"), *CONF, "-k", "gthread", "--workers", "1", "--threads", "4", "--bind", bind, app]
     if server == "gunicorn-gevent":
-        return [str(BIN / "gunicorn"), "-k", "gevent", "--workers", "1", "--worker-connections", "10000",
+        return [str(BIN / "gunicorn"), *CONF, "-k", "gevent", "--workers", "1", "--worker-connections", "10000",
                 "--bind", bind, app]
     if server == "granian":
         target, factory = (app[:-2], ["--factory"]) if app.endswith("()") else (app, [])
