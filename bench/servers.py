@@ -167,11 +167,12 @@ def main() -> None:
         rows.append(row)
         print(json.dumps(row), flush=True)
     print(f"\n| server | idle ms | 200 slow clients: median ms | keep-alive | {args.streams} streams: snapshots"
-          f" | ms with streams open | {args.game} apply req/s | echo req/s | apply/echo |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          f" | ms with streams open | {args.game} apply req/s | apply p99 ms | echo req/s | apply/echo |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['server']} | {r['idle_ms']:.1f} | {r['slow_ms']:.1f} | {'yes' if r['keep_alive'] else 'no'} "
-              f"| {r['streams_ok']} | {r['streams_ms']:.1f} | {r['apply']['rps']:.0f} | {r['echo']['rps']:.0f} "
+              f"| {r['streams_ok']} | {r['streams_ms']:.1f} | {r['apply']['rps']:.0f} | {r['apply']['p99_ms']:.1f} "
+              f"| {r['echo']['rps']:.0f} "
               f"| {r['apply']['rps'] / r['echo']['rps']:.2f} |")
 
 
