@@ -51,7 +51,6 @@ Representation decisions:
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -74,6 +73,7 @@ from rules.base import (
     excerpt,
     fields_json,
     malformed,
+    replace,
     require,
 )
 from rules.cards import hands_view
@@ -729,11 +729,11 @@ def _after_turn(state: State, seat: int, hand: tuple[int, ...], **changes: objec
     """Finish a turn: the next seat plays, or the round ends when ``hand`` is empty (docs/rules/11-nimmt.md §6.1)."""
     hands = _replace_at(state.hands, seat, hand)
     if hand:
-        return dataclasses.replace(state, hands=hands, turn=(seat + 1) % state.players, **changes)
+        return replace(state, hands=hands, turn=(seat + 1) % state.players, **changes)
     table = _HEAD_TABLES[state.options.heads]
     round_heads = tuple(_heads(h, table) for h in hands)
     last = state.round >= _rounds(state.options, state.players)
-    return dataclasses.replace(
+    return replace(
         state,
         hands=hands,
         phase=Phase.GAME_OVER if last else Phase.ROUND_OVER,
@@ -812,7 +812,7 @@ def _apply_next_round(state: State) -> State:
     hands, stacks, stock, rng = _deal(state.players, state.rng)
     starter = _next_starter(state)
     keep = state.options.bulls_between_rounds == "keep"
-    return dataclasses.replace(
+    return replace(
         state,
         phase=Phase.PLAY,
         round=state.round + 1,

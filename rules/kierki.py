@@ -52,7 +52,6 @@ public (leader, cards in play order, winner); hands and the undealt stock are hi
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -73,6 +72,7 @@ from rules.base import (
     excerpt,
     fields_json,
     malformed,
+    replace,
     require,
 )
 from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card
@@ -413,10 +413,10 @@ class Kierki(BaseEngine[State, Move]):
             if state.stock:  # (a): the rest of the pack is dealt after trumps are named
                 hands = _dealt(hands, state.stock, state.dealer)
             leader = next_seat(state.dealer, n)
-            return dataclasses.replace(state, hands=hands, stock=(), trump=move.suit, phase=Phase.PLAY,
+            return replace(state, hands=hands, stock=(), trump=move.suit, phase=Phase.PLAY,
                                        leader=leader, turn=leader)
         if isinstance(move, Pass):
-            return dataclasses.replace(state, turn=_next_active(state, seat))
+            return replace(state, turn=_next_active(state, seat))
         card = move.card
         hands = _without(state.hands, seat, card)
         if state.phase is Phase.LOTTERY:
@@ -426,16 +426,16 @@ class Kierki(BaseEngine[State, Move]):
             new_row = (rank, rank) if row is None else (min(row[0], rank), max(row[1], rank))
             rows = (*state.rows[:i], new_row, *state.rows[i + 1:])
             finished = state.finished + ((seat,) if not hands[seat] else ())
-            new = dataclasses.replace(state, hands=hands, rows=rows, finished=finished)
+            new = replace(state, hands=hands, rows=rows, finished=finished)
             if len(finished) >= 2:
                 return _deal_over(new)
-            return dataclasses.replace(new, turn=_next_active(new, seat))
+            return replace(new, turn=_next_active(new, seat))
         trick = (*state.trick, card)
         if len(trick) < n:
-            return dataclasses.replace(state, hands=hands, trick=trick, turn=next_seat(seat, n))
+            return replace(state, hands=hands, trick=trick, turn=next_seat(seat, n))
         winner = trick_winner(tuple(zip(_seats_from(state.leader, n), trick, strict=False)), state.trump)
         tricks = (*state.tricks, Trick(state.leader, trick, winner))
-        new = dataclasses.replace(state, hands=hands, trick=(), tricks=tricks, leader=winner, turn=winner)
+        new = replace(state, hands=hands, trick=(), tricks=tricks, leader=winner, turn=winner)
         if len(tricks) == _tricks_per_deal(n) or _no_penalty_left(new):
             return _deal_over(new)
         return new
@@ -620,8 +620,8 @@ def _start_deal(
 
 def _deal_over(state: State) -> State:
     """The deal ends: nobody single is to act, and its points join the history (§7)."""
-    over = dataclasses.replace(state, phase=Phase.DEAL_OVER, turn=None)
-    return dataclasses.replace(over, history=(*state.history, _deal_points(over)[0]))
+    over = replace(state, phase=Phase.DEAL_OVER, turn=None)
+    return replace(over, history=(*state.history, _deal_points(over)[0]))
 
 
 def _dealt(hands: tuple[tuple[Card, ...], ...], cards: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:

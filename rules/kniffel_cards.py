@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from itertools import combinations_with_replacement
@@ -50,6 +50,7 @@ from rules.base import (
     ScoreReport,
     excerpt,
     malformed,
+    replace,
     require,
 )
 from rules.cards import hands_view

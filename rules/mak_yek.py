@@ -28,7 +28,6 @@ Square names come from ``rules/boards.py``, shared with Northcott.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -45,6 +44,7 @@ from rules.base import (
     ScoreReport,
     excerpt,
     malformed,
+    replace,
     require,
 )
 from rules.boards import COLORS, parse_square, square_name
@@ -342,9 +342,9 @@ class MakYek(BaseEngine[State, Move]):
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, OfferDraw):
-            return dataclasses.replace(state, offer=seat)
+            return replace(state, offer=seat)
         if isinstance(move, AcceptDraw):
-            return _settle(dataclasses.replace(state, offer=None, agreed=True))
+            return _settle(replace(state, offer=None, agreed=True))
         board = list(state.board)
         board[move.frm], board[move.to] = _EMPTY, _MAN[seat]
         taken = _captured(state, board, move)
@@ -357,7 +357,7 @@ class MakYek(BaseEngine[State, Move]):
             quiet = state.quiet + 1
             positions = (*state.positions, position_key(state.board)) if state.options.repetition else ()
         offer = state.offer if state.offer == seat else None  # a move declines the opponent's offer
-        return _settle(dataclasses.replace(state, board="".join(board), turn=1 - seat, quiet=quiet,
+        return _settle(replace(state, board="".join(board), turn=1 - seat, quiet=quiet,
                                            positions=positions, offer=offer, end=None))
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
@@ -674,7 +674,7 @@ def _settle(state: State) -> State:
         end = End(None, "threefold-repetition")
     elif state.quiet >= opts.no_capture_limit:
         end = End(None, "no-capture-limit")
-    return dataclasses.replace(state, end=end, turn=state.turn if end is None else None)
+    return replace(state, end=end, turn=state.turn if end is None else None)
 
 
 def _points(end: End) -> tuple[int, int]:

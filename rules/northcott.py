@@ -33,7 +33,6 @@ states play cannot reach (§7). Scores: 1 for the winner, 0 for the loser.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -51,6 +50,7 @@ from rules.base import (
     ScoreReport,
     excerpt,
     malformed,
+    replace,
     require,
 )
 from rules.boards import COLORS, FILES, parse_square, square_name
@@ -325,18 +325,18 @@ class Northcott(BaseEngine[State, Move]):
                 dice, rng = move.dice, state.rng
                 while dice is None or dice[0] == dice[1]:
                     dice, rng = rng.dice(2)
-                return _finish(dataclasses.replace(state, rng=rng, phase=Phase.PLAY, turn=0 if dice[0] > dice[1] else 1))
+                return _finish(replace(state, rng=rng, phase=Phase.PLAY, turn=0 if dice[0] > dice[1] else 1))
             if move.dice is not None:
                 die, rng = move.dice[0], state.rng
             else:
                 (die,), rng = state.rng.dice(1)
-            state = dataclasses.replace(state, rng=rng)
+            state = replace(state, rng=rng)
             if state.options.choose_file:
-                return dataclasses.replace(state, die=die)
+                return replace(state, die=die)
             return _place(state, seat, _open_files(state, seat)[0], die)
         if isinstance(move, Place):
             return _place(state, seat, move.file, state.die)
-        return _finish(dataclasses.replace(state, pawns=_moved(state.pawns, seat, move.file, move.to), turn=1 - seat))
+        return _finish(replace(state, pawns=_moved(state.pawns, seat, move.file, move.to), turn=1 - seat))
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
@@ -474,7 +474,7 @@ class Northcott(BaseEngine[State, Move]):
                 f"{_reason(opts)!r}}}; got {excerpt(result)}")
         mover = result["winner"] if opts.misere else 1 - result["winner"]
         _check_moves_made(state, mover)
-        finished = _finish(dataclasses.replace(state, turn=mover))
+        finished = _finish(replace(state, turn=mover))
         require(finished.winner == result["winner"], InvalidState, "northcott.bad-result",
                 f"seat {mover} can still move, so {excerpt(result)} has not happened")
         return finished
@@ -592,11 +592,11 @@ def _can_move(state: State, seat: int) -> bool:
 def _place(state: State, seat: int, file: int, die: int) -> State:
     home = _DIE_RANK[die] - 1
     rank = home if seat == 0 else state.options.ranks - 1 - home
-    state = dataclasses.replace(state, pawns=_moved(state.pawns, seat, file, rank), die=None, turn=1 - seat)
+    state = replace(state, pawns=_moved(state.pawns, seat, file, rank), die=None, turn=1 - seat)
     if seat == 1 and None not in state.pawns[1]:
         if state.options.roll_first:
-            return dataclasses.replace(state, phase=Phase.FIRST_ROLL, turn=None)
-        return _finish(dataclasses.replace(state, phase=Phase.PLAY, turn=0))
+            return replace(state, phase=Phase.FIRST_ROLL, turn=None)
+        return _finish(replace(state, phase=Phase.PLAY, turn=0))
     return state
 
 
@@ -606,7 +606,7 @@ def _finish(state: State) -> State:
     if state.phase is not Phase.PLAY or _can_move(state, state.turn):
         return state
     winner = state.turn if state.options.misere else 1 - state.turn
-    return dataclasses.replace(state, winner=winner, turn=None)
+    return replace(state, winner=winner, turn=None)
 
 
 REASONS = ("cannot-move", "cannot-move-misere")

@@ -60,7 +60,6 @@ most 80 turns (the last may be a take with an empty hand); a game at most
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -81,6 +80,7 @@ from rules.base import (
     excerpt,
     fields_json,
     malformed,
+    replace,
     require,
 )
 from rules.cards import hands_view
@@ -394,14 +394,14 @@ class TakeThat(BaseEngine[State, Move]):
             hand.sort()
         hands = _with_hand(state.hands, seat, tuple(hand))
         ended = not row and not deck and (started_empty or opts.end_when_last_draw_empties_row)
-        after = dataclasses.replace(
+        after = replace(
             state,
             turn=None if ended else (seat + 1) % state.players,
             phase=Phase.ROUND_OVER if ended else Phase.PLAY,
             stock=tuple(deck), row=tuple(row), hands=hands, face_up=face_up, face_down=face_down,
         )
         if ended:  # the round's scores are final: they join the history (DESIGN 4.5)
-            after = dataclasses.replace(after, history=(*state.history, _round_scores(after)))
+            after = replace(after, history=(*state.history, _round_scores(after)))
         return after
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:

@@ -37,7 +37,7 @@ Representation decisions (§12):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -56,6 +56,7 @@ from rules.base import (
     ScoreReport,
     excerpt,
     malformed,
+    replace,
     require,
 )
 from rules.cards import Card, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card

@@ -6,11 +6,10 @@ consistent with the dice, cube, offers and result, and the IDs agreeing with the
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from functools import lru_cache
 
-from rules.base import IllegalMove, InvalidOption, InvalidState, Json, Rng, RulesError, ScoreReport, malformed
+from rules.base import IllegalMove, InvalidOption, InvalidState, Json, Rng, RulesError, ScoreReport, malformed, replace
 
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, from_gnubg_side, gammon_level, gnubg_side, overlap, pips
@@ -490,7 +489,7 @@ def apply_setup(engine, state: State, setup: Json) -> State:
     post = bool(length and options["crawford"] and not crawford and max(score) == length - 1)
     if phase is None:
         phase = Phase.MOVE if dice else Phase.ROLL
-    new = dataclasses.replace(
+    new = replace(
         state, options=tuple(sorted(options.items())), sides=sides, turn=None if phase is Phase.OPENING else turn,
         phase=phase, dice=dice, cube=cube, owner=owner, offered=offered, beavered=beavered, raccooned=raccooned,
         resign=resign, score=score, crawford=crawford, post_crawford=post,

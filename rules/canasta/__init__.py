@@ -45,7 +45,6 @@ Representation decisions:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from rules.base import (
     BaseEngine,
@@ -57,6 +56,7 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    replace,
 )
 from rules.cards import Card, deck, hands_view
 
