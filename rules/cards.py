@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from functools import cache, total_ordering
+from threading import Lock
 
 
 class Suit(Enum):
@@ -20,6 +21,10 @@ class Suit(Enum):
     DIAMONDS = "D"
     HEARTS = "H"
     SPADES = "S"
+
+    # members are singletons compared by identity: hash them by identity too, in C, rather than
+    # Enum's Python-level hash of the name (suits key the engines' dicts on every move)
+    __hash__ = object.__hash__
 
     @property
     def is_red(self) -> bool:
@@ -57,21 +62,40 @@ RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r is not Rank.JOKER)
 
 
 @total_ordering
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Card:
-    """A playing card; ``suit`` is ``None`` only for a joker. Ordered by rank, then suit."""
+    """A playing card; ``suit`` is ``None`` only for a joker. Ordered by rank, then suit.
+
+    There is one instance per card: ``Card(rank, suit)`` returns the same object every time
+    (copies and pickles too), so two cards are equal exactly when they are the same object and
+    equality and hashing are the C-speed identity ones, not a dataclass's tuple comparison in
+    Python: the engines test cards against hands many times a move."""
 
     rank: Rank
     suit: Suit | None
     # made once, as every state's to_json names and sorts the cards it holds: the name, and the
     # order (by rank, then suit letter; jokers last) as one integer
-    _name: str = field(init=False, repr=False, compare=False)
-    _order: int = field(init=False, repr=False, compare=False)
+    _name: str = field(init=False, repr=False)
+    _order: int = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        name = "JK" if self.rank is Rank.JOKER else f"{self.rank.symbol}{self.suit.value}"  # type: ignore[union-attr]
-        object.__setattr__(self, "_name", name)
-        object.__setattr__(self, "_order", int(self.rank) * 8 + (_SUIT_ORDER[self.suit] if self.suit else 0))
+    def __new__(cls, rank: Rank, suit: Suit | None) -> Card:
+        card = _CARDS.get((rank, suit))
+        if card is not None:
+            return card
+        with _MAKING:
+            card = _CARDS.get((rank, suit))
+            if card is None:
+                card = object.__new__(cls)
+                object.__setattr__(card, "rank", rank)
+                object.__setattr__(card, "suit", suit)
+                name = "JK" if rank is Rank.JOKER else f"{rank.symbol}{suit.value}"  # type: ignore[union-attr]
+                object.__setattr__(card, "_name", name)
+                object.__setattr__(card, "_order", int(rank) * 8 + (_SUIT_ORDER[suit] if suit else 0))
+                _CARDS[rank, suit] = card
+            return card
+
+    def __reduce__(self) -> tuple:
+        return Card, (self.rank, self.suit)
 
     def __str__(self) -> str:
         return self._name
@@ -84,6 +108,11 @@ class Card:
         return self.rank is Rank.JOKER
 
 
+_CARDS: dict[tuple[Rank, Suit | None], Card] = {}
+_MAKING = Lock()
+for _rank in RANKS:  # every card made at import: later calls only look them up
+    for _suit in SUITS:
+        Card(_rank, _suit)
 JOKER = Card(Rank.JOKER, None)
 
 
