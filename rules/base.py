@@ -23,8 +23,7 @@ import dataclasses
 import hashlib
 import json
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -94,9 +93,7 @@ MALFORMED_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 _NOTHING = object()
 
 
-@contextmanager
-def malformed(code: str, what: str, error: type[RulesError] = InvalidState, *, quoting: Any = _NOTHING
-              ) -> Iterator[None]:
+class malformed:  # noqa: N801  # used as a function: ``with malformed(...):``
     """Turn a stray KeyError/TypeError/ValueError/IndexError/AttributeError raised while reading
     untrusted JSON into ``error(code, f"malformed {what} {excerpt(quoting)}")``: no Python
     internals in the message, and the input quoted only when it is refused (moves are read on
@@ -106,12 +103,27 @@ def malformed(code: str, what: str, error: type[RulesError] = InvalidState, *, q
             return _move_from_json(data)
 
     A RulesError raised inside passes through unchanged (it already carries its own code).
+    A small class rather than a ``@contextmanager`` generator: entering and leaving cost a
+    fraction of a generator's, and every move read passes through here.
     """
-    try:
-        yield
-    except MALFORMED_ERRORS as exc:
-        quoted = "" if quoting is _NOTHING else f" {excerpt(quoting)}"
-        raise error(code, f"malformed {what}{quoted}") from exc
+
+    __slots__ = ("code", "what", "error", "quoting")
+
+    def __init__(self, code: str, what: str, error: type[RulesError] = InvalidState, *, quoting: Any = _NOTHING
+                 ) -> None:
+        self.code = code
+        self.what = what
+        self.error = error
+        self.quoting = quoting
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool:
+        if exc_type is not None and issubclass(exc_type, MALFORMED_ERRORS):
+            quoted = "" if self.quoting is _NOTHING else f" {excerpt(self.quoting)}"
+            raise self.error(self.code, f"malformed {self.what}{quoted}") from exc
+        return False
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)  # made once: json.dumps(..., ensure_ascii=False) makes one a call
@@ -195,19 +207,38 @@ class Rng:
 
     def shuffle(self, items: Sequence[T]) -> tuple[tuple[T, ...], Rng]:
         out = list(items)
-        rng = self
+        # randbelow(i + 1) for i from the last index down, inlined: one key decoding and one new
+        # Rng for the whole shuffle instead of one of each per draw (the same draws, in order)
+        key, counter, sha256, from_bytes = bytes.fromhex(self.key), self.counter, hashlib.sha256, int.from_bytes
         for i in range(len(out) - 1, 0, -1):
-            j, rng = rng.randbelow(i + 1)
+            n = i + 1
+            limit = _U64 - _U64 % n
+            while True:
+                x = from_bytes(sha256(key + counter.to_bytes(8, "big")).digest()[:8], "big")
+                counter += 1
+                if x < limit:
+                    break
+            j = x % n
             out[i], out[j] = out[j], out[i]
-        return tuple(out), rng
+        return tuple(out), (self if counter == self.counter else Rng(self.key, counter))
 
     def dice(self, count: int = 2, sides: int = 6) -> tuple[tuple[int, ...], Rng]:
+        if count <= 0:
+            return (), self
+        if not 0 < sides < _U64:
+            raise ValueError(f"randbelow needs 0 < n < 2**64, got {sides}")
+        # randbelow(sides) ``count`` times, inlined as in shuffle
+        key, counter = bytes.fromhex(self.key), self.counter
+        limit = _U64 - _U64 % sides
         rolls = []
-        rng = self
         for _ in range(count):
-            x, rng = rng.randbelow(sides)
-            rolls.append(x + 1)
-        return tuple(rolls), rng
+            while True:
+                x = int.from_bytes(hashlib.sha256(key + counter.to_bytes(8, "big")).digest()[:8], "big")
+                counter += 1
+                if x < limit:
+                    break
+            rolls.append(x % sides + 1)
+        return tuple(rolls), Rng(self.key, counter)
 
     def to_json(self) -> Json:
         return {"v": self.VERSION, "key": self.key, "counter": self.counter}
