@@ -73,7 +73,6 @@ from rules.base import (
     fields_json,
     malformed,
     replace,
-    require,
 )
 from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card
 from rules.tricks import TrickRules, check_play, next_seat, playable, trick_winner
@@ -346,7 +345,7 @@ class Kierki(BaseEngine[State, Move]):
 
     def to_act(self, state: State) -> frozenset[int]:
         if state.phase is Phase.DEAL_OVER:
-            if state.round >= len(deal_list(state.options, state.players)):
+            if state.round >= len(_deals(state)):
                 return frozenset()
             return frozenset(range(state.players))
         return frozenset((state.turn,))  # type: ignore[arg-type]
@@ -365,44 +364,63 @@ class Kierki(BaseEngine[State, Move]):
         return [PlayCard(c) for c in _trick_playable(state, seat)]
 
     def check(self, state: State, seat: int, move: Move) -> None:
+        # every refusal's message is built only when refusing: check runs on every move
         self.check_turn(state, seat)
         phase = state.phase
+        if move.__class__ is PlayCard and phase is Phase.PLAY:  # the common case first, same checks
+            card = move.card
+            if card in _trick_playable(state, seat):
+                return
+            self._refuse_trick_card(state, seat, card)
         if isinstance(move, NextRound):
-            require(phase is Phase.DEAL_OVER, IllegalMove, f"{GAME_ID}.deal-not-over",
-                    f"next-round only after the deal; the deal is in phase {phase.value!r}", got=phase.value)
+            if phase is not Phase.DEAL_OVER:
+                raise IllegalMove(f"{GAME_ID}.deal-not-over",
+                                  f"next-round only after the deal; the deal is in phase {phase.value!r}", got=phase.value)
             return
-        require(phase is not Phase.DEAL_OVER, IllegalMove, f"{GAME_ID}.deal-over",
-                f"the deal is over: send next-round, not {move.kind!r}")
+        if phase is Phase.DEAL_OVER:
+            raise IllegalMove(f"{GAME_ID}.deal-over", f"the deal is over: send next-round, not {move.kind!r}")
         if isinstance(move, NameTrump):
-            require(phase is Phase.NAME_TRUMP, IllegalMove, f"{GAME_ID}.not-naming-trump",
-                    f"trumps are named only at the start of a trump deal, not in phase {phase.value!r}")
-            require(move.suit is not None or state.options.no_trump_allowed, IllegalMove,
-                    f"{GAME_ID}.no-trump-not-allowed", "'NT' may not be named: only a suit (option no_trump_allowed)")
+            if phase is not Phase.NAME_TRUMP:
+                raise IllegalMove(f"{GAME_ID}.not-naming-trump",
+                                  f"trumps are named only at the start of a trump deal, not in phase {phase.value!r}")
+            if not (move.suit is not None or state.options.no_trump_allowed):
+                raise IllegalMove(f"{GAME_ID}.no-trump-not-allowed",
+                                  "'NT' may not be named: only a suit (option no_trump_allowed)")
             return
-        require(phase is not Phase.NAME_TRUMP, IllegalMove, f"{GAME_ID}.must-name-trump",
-                f"seat {seat} must first name trumps, not send {move.kind!r}", seat=seat)
+        if phase is Phase.NAME_TRUMP:
+            raise IllegalMove(f"{GAME_ID}.must-name-trump", f"seat {seat} must first name trumps, not send {move.kind!r}",
+                              seat=seat)
         if isinstance(move, Pass):
-            require(phase is Phase.LOTTERY, IllegalMove, f"{GAME_ID}.pass-not-allowed",
-                    "passing is allowed only in the loteryjka")
+            if phase is not Phase.LOTTERY:
+                raise IllegalMove(f"{GAME_ID}.pass-not-allowed", "passing is allowed only in the loteryjka")
             can = _lottery_playable(state, seat)
-            require(not can, IllegalMove, f"{GAME_ID}.must-play",
-                    f"you may not pass while you can lay a card: {', '.join(card_strs(can))}",
-                    card=str(can[0]) if can else "")
+            if can:
+                raise IllegalMove(f"{GAME_ID}.must-play",
+                                  f"you may not pass while you can lay a card: {', '.join(card_strs(can))}",
+                                  card=str(can[0]))
             return
         card = move.card
         hand = state.hands[seat]
         if phase is Phase.LOTTERY:
-            require(card in hand, IllegalMove, f"{GAME_ID}.card-not-in-hand", f"{card} is not in your hand",
-                    card=str(card))
-            require(_fits_row(state, card), IllegalMove, f"{GAME_ID}.does-not-fit",
-                    f"{card} fits no row: lay a {state.options.lottery_start_rank} to open a suit or a card "
-                    f"next to an end of its suit's row", card=str(card))
+            if card not in hand:
+                raise IllegalMove(f"{GAME_ID}.card-not-in-hand", f"{card} is not in your hand", card=str(card))
+            if not _fits_row(state, card):
+                raise IllegalMove(f"{GAME_ID}.does-not-fit",
+                                  f"{card} fits no row: lay a {state.options.lottery_start_rank} to open a suit or a "
+                                  f"card next to an end of its suit's row", card=str(card))
             return
-        # "Follow suit if able. Otherwise play any card." (§3); the hearts lead restriction.
-        check_play(GAME_ID, hand, _plays(state), card, _trick_rules(state))
-        require(card in _trick_playable(state, seat), IllegalMove, f"{GAME_ID}.must-drop-king-of-hearts",
-                f"you cannot follow suit and hold KH: you must play it, not {card} (king_of_hearts_must_drop)",
-                card=str(card))
+        if card in _trick_playable(state, seat):
+            return
+        self._refuse_trick_card(state, seat, card)
+
+    def _refuse_trick_card(self, state: State, seat: int, card: Card) -> None:
+        """Raise why ``card``, not among the seat's playable cards, may not be played to the trick:
+        "Follow suit if able. Otherwise play any card." (§3); the hearts lead restriction; KI-4.
+        (A card is playable exactly when the shared core's check passes and KI-4 allows it.)"""
+        check_play(GAME_ID, state.hands[seat], _plays(state), card, _trick_rules(state))
+        raise IllegalMove(f"{GAME_ID}.must-drop-king-of-hearts",
+                          f"you cannot follow suit and hold KH: you must play it, not {card} (king_of_hearts_must_drop)",
+                          card=str(card))
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         n = state.players
@@ -433,7 +451,7 @@ class Kierki(BaseEngine[State, Move]):
         trick = (*state.trick, card)
         if len(trick) < n:
             return replace(state, hands=hands, trick=trick, turn=next_seat(seat, n))
-        winner = trick_winner(tuple(zip(_seats_from(state.leader, n), trick, strict=False)), state.trump)
+        winner = trick_winner(tuple(zip(_SEATS_FROM[n][state.leader], trick, strict=False)), state.trump)
         tricks = (*state.tricks, Trick(state.leader, trick, winner))
         new = replace(state, hands=hands, trick=(), tricks=tricks, leader=winner, turn=winner)
         if len(tricks) == _tricks_per_deal(n) or _no_penalty_left(new):
@@ -646,20 +664,46 @@ def _seats_from(leader: int, players: int) -> tuple[int, ...]:
     return tuple((leader + i) % players for i in range(players))
 
 
+#: players -> leader -> the seats in play order from the leader, made once (a state's leader is a seat)
+_SEATS_FROM = {n: tuple(_seats_from(leader, n) for leader in range(n)) for n in (3, 4)}
+
+
 def _plays(state: State) -> tuple[tuple[int, Card], ...]:
-    return tuple(zip(_seats_from(state.leader, state.players), state.trick, strict=False))
+    return tuple(zip(_SEATS_FROM[state.players][state.leader], state.trick, strict=False))
 
 
 def _kind(state: State) -> Deal:
-    return deal_list(state.options, state.players)[state.round - 1]
+    return _deals(state)[state.round - 1]
+
+
+_last_deals: tuple[Options | None, int, tuple[Deal, ...]] = (None, 0, ())
+
+
+def _deals(state: State) -> tuple[Deal, ...]:
+    """``deal_list`` of the state's options, remembered for the last options object seen: every
+    state of a game shares one, and hashing its thirteen fields for the cache costs more than
+    the rest of a move's checks."""
+    global _last_deals
+    options, players, deals = _last_deals
+    if options is not state.options or players != state.players:
+        deals = deal_list(state.options, state.players)
+        _last_deals = (state.options, state.players, deals)
+    return deals
 
 
 def _trick_rules(state: State) -> TrickRules:
     """No trump in the negative deals; the hearts lead restriction in deals 2, 5 and 7 (§3);
     the named trump in a trump deal, where trumping is not compulsory (§5)."""
-    kind = _kind(state)
-    forbidden = frozenset((Suit.HEARTS,)) if kind in _HEARTS_LEAD_FORBIDDEN else frozenset()
-    return TrickRules(trump=state.trump, must_trump=False, lead_forbidden=forbidden)
+    return _TRICK_RULES[_kind(state) in _HEARTS_LEAD_FORBIDDEN, state.trump]
+
+
+#: (hearts may not be led, trump) -> the deal's trick rules, made once
+_TRICK_RULES = {
+    (hearts_forbidden, trump): TrickRules(
+        trump=trump, must_trump=False, lead_forbidden=frozenset((Suit.HEARTS,)) if hearts_forbidden else frozenset()
+    )
+    for hearts_forbidden in (False, True) for trump in (None, *SUITS)
+}
 
 
 def _trick_playable(state: State, seat: int) -> tuple[Card, ...]:
