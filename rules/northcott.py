@@ -273,6 +273,11 @@ class Northcott(BaseEngine[State, Move]):
 
     def check(self, state: State, seat: int, move: Move) -> None:
         self.check_turn(state, seat)
+        if (
+            move.__class__ is Step and state.phase is Phase.PLAY and state.pawns[seat][move.file] == move.frm
+            and move.to in _targets(state, seat, move.file)
+        ):
+            return  # a legal step (a target passes every check below): no refusal messages made
         if isinstance(move, Roll):
             require(state.phase is not Phase.PLAY, IllegalMove, "northcott.wrong-phase",
                     "dice are rolled only during the setup and for the first player; now pawns move",
@@ -508,7 +513,7 @@ class Northcott(BaseEngine[State, Move]):
             if not isinstance(file, str) or len(file) != 1 or file not in FILES:
                 raise bad("'file' must be one of 'a'..'h'")
             return Place(FILES.index(file))
-        squares = [parse_square(data.get(key), ranks=12) for key in ("from", "to")]
+        squares = [_square(data.get(key)) for key in ("from", "to")]
         if None in squares:
             raise bad("'from' and 'to' must be squares like 'c2'")
         (f1, r1), (f2, r2) = squares
@@ -527,6 +532,16 @@ def _is_int(x: Json) -> bool:
 
 def _name(file: int, rank: int) -> str:
     return square_name(file, rank)
+
+
+#: "a1" -> (0, 0) ... "h12" -> (7, 11): what parse_square(..., ranks=12) reads from each name
+_SQUARES = {square_name(f, r): (f, r) for f in range(_FILES) for r in range(12)}
+
+
+def _square(value: Json) -> tuple[int, int] | None:
+    """``parse_square(value, ranks=12)``, a name looked up in one step."""
+    square = _SQUARES.get(value) if type(value) is str else None
+    return square if square is not None else parse_square(value, ranks=12)
 
 
 def _pawns(state: State, seat: int) -> tuple[int | None, ...]:
@@ -586,7 +601,18 @@ def _check_moves_made(state: State, turn: int) -> None:
 
 
 def _can_move(state: State, seat: int) -> bool:
-    return any(_targets(state, seat, f) for f in range(_FILES))
+    """Whether any file's ``_targets`` is non-empty, without listing them: a free square ahead
+    (``gap`` >= 1), or in the classic game one behind (``back`` >= 1)."""
+    forward = 1 if seat == 0 else -1
+    classic, last = state.options.classic, state.options.ranks - 1
+    mine, theirs = state.pawns[seat], state.pawns[1 - seat]
+    for f in range(_FILES):
+        own, enemy = mine[f], theirs[f]
+        if (enemy - own) * forward - 1 >= 1:
+            return True
+        if classic and (own if seat == 0 else last - own) >= 1:
+            return True
+    return False
 
 
 def _place(state: State, seat: int, file: int, die: int) -> State:
