@@ -95,7 +95,11 @@ class Contract(Enum):
 
     @property
     def trump(self) -> Suit | None:
-        return Suit(self.value) if len(self.value) == 1 else None
+        return self._trump  # type: ignore[attr-defined]
+
+
+for _contract in Contract:  # made once: read on every move of a deal
+    _contract._trump = Suit(_contract.value) if len(_contract.value) == 1 else None  # type: ignore[attr-defined]
 
 
 _OPTIONS: dict[str, Option] = {
@@ -358,6 +362,11 @@ class ThreeFiveEight(BaseEngine[State, Move]):
     def check(self, state: State, seat: int, move: Move) -> None:
         self.check_turn(state, seat)
         phase = state.phase
+        if (
+            move.__class__ is PlayCard and phase is Phase.PLAY
+            and move.card in playable(state.hands[seat], state.trick, _trick_rules(state))
+        ):
+            return  # a playable card passes every check below (it is in the hand): no messages made
         if isinstance(move, PlayCard):
             _require_phase(state, Phase.PLAY, move)
             check_play(GAME_ID, state.hands[seat], state.trick, move.card, _trick_rules(state))
@@ -580,7 +589,18 @@ class ThreeFiveEight(BaseEngine[State, Move]):
 
 
 def _sorted(cards: Sequence[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=_card_key))
+    return tuple(sorted(cards, key=_CARD_KEYS.__getitem__))
+
+
+class _CardKeys(dict):
+    """card -> ``_card_key(card)``, each made once."""
+
+    def __missing__(self, card: Card) -> tuple[str, int]:
+        key = self[card] = _card_key(card)
+        return key
+
+
+_CARD_KEYS = _CardKeys()
 
 
 def _card_key(card: Card) -> tuple[str, int]:
@@ -620,7 +640,14 @@ def _free_contracts(state: State, seat: int) -> tuple[Contract, ...]:
 
 
 def _trick_rules(state: State) -> TrickRules:
-    return TrickRules(trump=state.contract.trump, must_trump=state.options.must_trump)  # type: ignore[union-attr]
+    key = (state.contract.trump, state.options.must_trump)  # type: ignore[union-attr]
+    rules = _TRICK_RULES.get(key)
+    if rules is None:
+        rules = _TRICK_RULES[key] = TrickRules(trump=key[0], must_trump=key[1])
+    return rules
+
+
+_TRICK_RULES: dict[tuple[Suit | None, bool], TrickRules] = {}  # made once per trump and duty to trump
 
 
 def _musik_revealed(state: State) -> bool:
@@ -756,7 +783,11 @@ def _start_play(state: State) -> State:
 
 
 def _play(state: State, seat: int, card: Card) -> State:
-    hand = tuple(c for c in state.hands[seat] if c != card)
+    held = state.hands[seat]
+    i = held.index(card)
+    hand = held[:i] + held[i + 1:]
+    if card in hand:  # never in a legal state (one pack): every copy goes, as always
+        hand = tuple(c for c in held if c != card)
     hands = _set_hand(state.hands, seat, hand)
     trick = (*state.trick, (seat, card))
     if len(trick) < _PLAYERS:
