@@ -326,11 +326,15 @@ def _check_consistency(state: State) -> None:
 # --------------------------------------------------------------------------- moves
 
 
+_MOVE_FIELDS = {"roll": {"dice"}, "move": {"steps", "notation"}, "resign": {"level"}}  # besides "kind"
+
+
 def move_from_json(data: Json) -> Move:
-    if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str):
+    # a plain dict is a Mapping: tested first, as the ABC check costs more than the rest of a roll's reading
+    if not (type(data) is dict or isinstance(data, Mapping)) or not isinstance(data.get("kind"), str):
         raise IllegalMove(f"{GAME_ID}.bad-move", f"a move is an object with a 'kind', got {_show(data)}")
     kind = data["kind"]
-    allowed = {"roll": {"dice"}, "move": {"steps", "notation"}, "resign": {"level"}}.get(kind, set())
+    allowed = _MOVE_FIELDS.get(kind, set())
     extra = sorted(set(data) - allowed - {"kind"})
     if extra:
         raise IllegalMove(f"{GAME_ID}.bad-move", f"unexpected field(s) {extra} in a {_show(kind)} move")
