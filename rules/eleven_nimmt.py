@@ -361,6 +361,11 @@ class ElevenNimmt(BaseEngine[State, Move]):
 
     # -- turn ----------------------------------------------------------------------
 
+    def check_turn(self, state: State, seat: int) -> None:
+        # in play the one seat to act is ``turn``: that case is decided without making the to_act set
+        if not (state.phase is Phase.PLAY and seat == state.turn):
+            super().check_turn(state, seat)
+
     def to_act(self, state: State) -> frozenset[int]:
         if state.phase is Phase.PLAY:
             return frozenset((state.turn,))
@@ -970,11 +975,15 @@ def _move_from_json(data: Json) -> Move:
             if not isinstance(entry, dict):
                 raise _bad_move(data, f"each play is an object {{stack, cards}}, got {excerpt(entry)}")
             _expect_keys(entry, {"stack", "cards"})
-            stack = _expect_int(data, entry["stack"], "'stack'", 0, 99)
+            stack = entry["stack"]
+            if not (type(stack) is int and 0 <= stack <= 99):  # a plain int in range passes _expect_int as is
+                stack = _expect_int(data, stack, "'stack'", 0, 99)
             cards = entry["cards"]
             if not isinstance(cards, list) or not cards:
                 raise _bad_move(data, f"'cards' must be a non-empty list of cards, got {excerpt(cards)}")
-            out.append((stack, tuple(sorted(_expect_int(data, c, "a card", 1, 100) for c in cards))))
+            out.append((stack, tuple(sorted(
+                c if type(c) is int and 1 <= c <= 100 else _expect_int(data, c, "a card", 1, 100) for c in cards
+            ))))
         return Play(tuple(sorted(out)))
     if kind == "take":
         _expect_keys(data, {"kind", "stack"}, {"source"})
