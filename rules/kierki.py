@@ -573,7 +573,7 @@ class Kierki(BaseEngine[State, Move]):
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise bad()
         kind = data["kind"]
-        fields = {"play": {"card"}, "name-trump": {"suit"}, "pass": set(), "next-round": set()}.get(kind)
+        fields = _MOVE_FIELDS.get(kind)
         if fields is None or set(data) != fields | {"kind"}:
             raise bad()
         with malformed(f"{GAME_ID}.bad-move", "kierki move", IllegalMove, quoting=data):
@@ -588,6 +588,10 @@ class Kierki(BaseEngine[State, Move]):
                     raise ValueError(suit)
                 return NameTrump(None if suit == _NO_TRUMP else Suit(suit))
         return Pass() if kind == "pass" else NextRound()
+
+
+#: each move kind's fields besides ``kind``
+_MOVE_FIELDS: dict[str, set[str]] = {"play": {"card"}, "name-trump": {"suit"}, "pass": set(), "next-round": set()}
 
 
 # --------------------------------------------------------------------------- the match
