@@ -889,7 +889,27 @@ def _no_penalty_left(state: State) -> bool:
     kind = _kind(state)
     if not state.options.early_end or kind in _PLAYED_OUT:
         return False
-    return sum(_deal_points(state)[0]) == deal_total(kind, state.options, state.players)
+    return _points_taken(state, kind) == deal_total(kind, state.options, state.players)
+
+
+def _points_taken(state: State, kind: Deal) -> int:
+    """``sum(_deal_points(state)[0])``, the points taken so far over all seats, from per-card and
+    per-trick-number figures made once: every item of a trick deal is a sum over the cards a seat
+    took or the numbers of its tricks (as ``_possible_points`` uses), and the seats' tricks split
+    the deal's, so the seats' total is that sum over every trick played (checked after each trick)."""
+    if kind is Deal.LOTERYJKA:
+        return sum(_deal_points(state)[0])
+    per_card, per_number = _point_atoms(kind, state.options, state.players)
+    return sum(per_card[c] for t in state.tricks for c in t.cards) + sum(per_number[:len(state.tricks)])
+
+
+@cache
+def _point_atoms(kind: Deal, options: Options, players: int) -> tuple[dict[Card, int], tuple[int, ...]]:
+    """The points (over all items) of taking each card, and of winning trick 1, 2, ... of a trick deal."""
+    per_card = {card: sum(trick_deal_items(kind, options, players, (card,), ()).values()) for card in deck()}
+    per_number = tuple(sum(trick_deal_items(kind, options, players, (), (number,)).values())
+                       for number in range(1, _tricks_per_deal(players) + 1))
+    return per_card, per_number
 
 
 def _sign(options: Options) -> int:
