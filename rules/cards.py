@@ -147,6 +147,13 @@ def sorted_cards(cards: Iterable[Card]) -> list[Card]:
 _ORDER = attrgetter("_order")
 
 
+#: every name :func:`parse_card` reads, with its card ("QH", "10H" and "TH", ..., "JK"): a move's
+#: card looked up in one step; anything not here goes to parse_card (which refuses it)
+CARDS_BY_NAME: dict[str, Card] = {
+    f"{symbol}{suit.value}": Card(rank, suit) for symbol, rank in _SYMBOL_RANK.items() for suit in SUITS
+} | {"JK": JOKER}
+
+
 def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
     return tuple(parse_card(t) for t in texts)
 

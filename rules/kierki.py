@@ -74,7 +74,18 @@ from rules.base import (
     malformed,
     replace,
 )
-from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card
+from rules.cards import (
+    CARDS_BY_NAME,
+    SUITS,
+    Card,
+    Rank,
+    Suit,
+    card_strs,
+    deck,
+    hands_view,
+    missing_and_extra,
+    parse_card,
+)
 from rules.tricks import TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "kierki"
@@ -567,6 +578,11 @@ class Kierki(BaseEngine[State, Move]):
         return {"kind": move.kind}
 
     def move_from_json(self, data: Json) -> Move:
+        if type(data) is dict and len(data) == 2 and data.get("kind") == "play":  # the common move, read at once
+            card = CARDS_BY_NAME.get(data.get("card")) if type(data.get("card")) is str else None
+            if card is not None and not card.is_joker:
+                return PlayCard(card)
+
         def bad() -> IllegalMove:
             return IllegalMove(f"{GAME_ID}.bad-move", f"not a kierki move: {excerpt(data)}")
 

@@ -59,7 +59,7 @@ from rules.base import (
     replace,
     require,
 )
-from rules.cards import Card, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card
+from rules.cards import CARDS_BY_NAME, Card, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card
 from rules.tricks import Play, TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "3-5-8"
@@ -568,6 +568,10 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         return {"kind": "next-round"}
 
     def move_from_json(self, data: Json) -> Move:
+        if type(data) is dict and len(data) == 2 and data.get("kind") == "play":  # the common move, read at once
+            card = CARDS_BY_NAME.get(data.get("card")) if type(data.get("card")) is str else None
+            if card is not None and not card.is_joker:
+                return PlayCard(card)
         with malformed(f"{GAME_ID}.bad-move", "3-5-8 move", IllegalMove, quoting=data):
             kind = data["kind"]
             keys = set(data)
@@ -613,6 +617,8 @@ def _card_key(card: Card) -> tuple[str, int]:
 
 
 def _set_hand(hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    if 0 <= seat < len(hands):
+        return hands[:seat] + (hand,) + hands[seat + 1:]
     return tuple(hand if s == seat else h for s, h in enumerate(hands))
 
 
