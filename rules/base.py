@@ -119,11 +119,11 @@ class malformed:  # noqa: N801  # used as a function: ``with malformed(...):``
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
+        # returns None: any other exception passes through unchanged
         if exc_type is not None and issubclass(exc_type, MALFORMED_ERRORS):
             quoted = "" if self.quoting is _NOTHING else f" {excerpt(self.quoting)}"
             raise self.error(self.code, f"malformed {self.what}{quoted}") from exc
-        return False
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)  # made once: json.dumps(..., ensure_ascii=False) makes one a call
@@ -569,7 +569,7 @@ def _copier(cls: type) -> Any:
         def copy_dict(obj: Any, changes: dict[str, Any]) -> Any:
             if not known.issuperset(changes):
                 return _slow_replace(obj, changes)
-            new = new_(cls)
+            new: Any = new_(cls)
             values = new.__dict__
             values.update(obj.__dict__)
             values.update(changes)
