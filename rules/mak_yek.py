@@ -321,7 +321,7 @@ class MakYek(BaseEngine[State, Move]):
             and move.frm != move.to and (move.frm % 8 == move.to % 8 or move.frm // 8 == move.to // 8)
             # "the target must be empty: there are no displacement captures" (T8)
             and board[move.to] == _EMPTY
-            and move.to in _slides(board, move.frm)  # "any number of empty squares ... no jumping"
+            and _between_empty(board, move.frm, move.to)  # "any number of empty squares ... no jumping"
         ):
             _refuse_slide(board, man, move)
         spellings = _spellings(state, move.frm, move.to)
@@ -600,6 +600,14 @@ def _slides(board: str, frm: int) -> list[int]:
             out.append(r * 8 + f)
             f, r = f + df, r + dr
     return out
+
+
+def _between_empty(board: str, frm: int, to: int) -> bool:
+    """For a rook move to an empty square: the squares between are empty, so ``to`` is one of
+    ``_slides(board, frm)`` (without listing them)."""
+    lo, hi = (frm, to) if frm < to else (to, frm)
+    between = board[lo + 1:hi] if frm // 8 == to // 8 else board[lo + 8:hi:8]
+    return not between.strip(_EMPTY)
 
 
 def _capture_groups(board: Sequence[str], to: int, man: str, line: bool) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
