@@ -25,6 +25,7 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from types import MemberDescriptorType
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 Json = Any
@@ -548,42 +549,49 @@ def _slow_replace(obj: Any, changes: dict[str, Any]) -> Any:
 
 
 def _copier(cls: type) -> Any:
-    """The copy function of one dataclass (see :func:`replace`)."""
+    """The copy function of one dataclass (see :func:`replace`): ``_slow_replace`` unless the
+    class is a plain dataclass whose fields live all in slots or all in the instance ``__dict__``."""
     every = getattr(cls, "__dataclass_fields__", None)
     if (
         every is None
         or hasattr(cls, "__post_init__")
+        or cls.__new__ is not object.__new__
         or any(f._field_type is dataclasses._FIELD_INITVAR for f in every.values())  # type: ignore[attr-defined]
+        or not all(f.init for f in fields(cls))
     ):
         return _slow_replace
     names = [f.name for f in fields(cls)]
-    if not all(f.init for f in fields(cls)):
-        return _slow_replace
     known = frozenset(names)
-    slots = "__slots__" in cls.__dict__ and "__dict__" not in cls.__dict__ and not any(
-        "__dict__" in base.__dict__ for base in cls.__mro__[1:] if base is not object
-    )
-    if not slots:
-        new_ = object.__new__
+    mro = cls.__mro__[:-1]  # without object
+    slotted = any(base.__dict__.get("__slots__") for base in mro)
+    has_dict = any("__dict__" in base.__dict__ for base in mro)
+    new_ = object.__new__
+    if has_dict and not slotted:
+        count = len(names)
 
         def copy_dict(obj: Any, changes: dict[str, Any]) -> Any:
-            if not known.issuperset(changes):
+            values = obj.__dict__
+            if len(values) != count or not known.issuperset(changes):  # anything but exactly the fields
                 return _slow_replace(obj, changes)
             new: Any = new_(cls)
-            values = new.__dict__
-            values.update(obj.__dict__)
-            values.update(changes)
+            copied = new.__dict__
+            copied.update(values)
+            copied.update(changes)
             return new
 
         return copy_dict
-    # slots: one generated function storing every field through its slot descriptor, then the changes
-    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_slow": _slow_replace}
-    lines = ["def copy(obj, changes):", "    new = _new(_cls)"]
     setters = {}
+    for name in names:
+        where: Any = next((base.__dict__[name] for base in mro if name in base.__dict__), None)
+        if has_dict or type(where) is not MemberDescriptorType:  # each field a slot of its own
+            return _slow_replace
+        setters[name] = where.__set__
+    # slots: one generated function storing every field through its slot descriptor, then the changes
+    scope: dict[str, Any] = {"_new": new_, "_cls": cls, "_slow": _slow_replace, "_setters": setters}
+    lines = ["def copy(obj, changes):", "    new = _new(_cls)"]
     for i, name in enumerate(names):
-        scope[f"_set{i}"] = setters[name] = cls.__dict__[name].__set__
+        scope[f"_set{i}"] = setters[name]
         lines.append(f"    _set{i}(new, obj.{name})")
-    scope["_setters"] = setters
     lines += [
         "    for name, value in changes.items():",
         "        setter = _setters.get(name)",
