@@ -361,11 +361,6 @@ class ElevenNimmt(BaseEngine[State, Move]):
 
     # -- turn ----------------------------------------------------------------------
 
-    def check_turn(self, state: State, seat: int) -> None:
-        # in play the one seat to act is ``turn``: that case is decided without making the to_act set
-        if not (state.phase is Phase.PLAY and seat == state.turn):
-            super().check_turn(state, seat)
-
     def to_act(self, state: State) -> frozenset[int]:
         if state.phase is Phase.PLAY:
             return frozenset((state.turn,))

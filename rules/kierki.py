@@ -354,11 +354,6 @@ class Kierki(BaseEngine[State, Move]):
 
     # -- turn and moves ------------------------------------------------------------
 
-    def check_turn(self, state: State, seat: int) -> None:
-        # during a deal the one seat to act is ``turn``: that case is decided without making the to_act set
-        if not (state.phase is not Phase.DEAL_OVER and seat == state.turn):
-            super().check_turn(state, seat)
-
     def to_act(self, state: State) -> frozenset[int]:
         if state.phase is Phase.DEAL_OVER:
             if state.round >= len(_deals(state)):

@@ -328,11 +328,6 @@ class KniffelCards(BaseEngine[State, Move]):
 
     # -- turn --------------------------------------------------------------------------
 
-    def check_turn(self, state: State, seat: int) -> None:
-        # until the end the one seat to act is ``turn``: that case is decided without making the to_act set
-        if not (state.phase is not Phase.OVER and seat == state.turn):
-            super().check_turn(state, seat)
-
     def to_act(self, state: State) -> frozenset[int]:
         return frozenset() if state.phase is Phase.OVER else frozenset((state.turn,))
 

@@ -268,11 +268,6 @@ class MakYek(BaseEngine[State, Move]):
         opts = Options.from_mapping(options)
         return _settle(State(opts, _START, opts.first_player, 0, ()))
 
-    def check_turn(self, state: State, seat: int) -> None:
-        # the one seat to act is ``turn`` until the end: that case is decided without making the to_act set
-        if not (state.end is None and state.turn is not None and seat == state.turn):
-            super().check_turn(state, seat)
-
     def to_act(self, state: State) -> frozenset[int]:
         return frozenset() if state.end is not None or state.turn is None else frozenset((state.turn,))
 

@@ -249,12 +249,6 @@ class Northcott(BaseEngine[State, Move]):
         empty = (None,) * _FILES
         return State(Options.from_mapping(options), rng, Phase.SETUP, (empty, empty), 0)
 
-    def check_turn(self, state: State, seat: int) -> None:
-        # outside the first-player roll the one seat to act is ``turn`` until the end: that case is
-        # decided without making the to_act set
-        if not (state.winner is None and state.phase is not Phase.FIRST_ROLL and seat == state.turn):
-            super().check_turn(state, seat)
-
     def to_act(self, state: State) -> frozenset[int]:
         if state.winner is not None:
             return frozenset()

@@ -327,11 +327,6 @@ class ThreeFiveEight(BaseEngine[State, Move]):
 
     # -- turn ----------------------------------------------------------------------
 
-    def check_turn(self, state: State, seat: int) -> None:
-        # in play the one seat to act is the next in the trick: that case is decided without making the to_act set
-        if not (state.phase is Phase.PLAY and seat == (state.leader + len(state.trick)) % _PLAYERS):
-            super().check_turn(state, seat)
-
     def to_act(self, state: State) -> frozenset[int]:
         phase = state.phase
         if phase is Phase.PLAY:

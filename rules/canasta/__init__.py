@@ -178,11 +178,6 @@ class Kanasta(BaseEngine[State, Move]):
 
     # ------------------------------------------------------------------ turn
 
-    def check_turn(self, state: State, seat: int) -> None:
-        # a set ``turn`` is the one seat to act: that case is decided without making the to_act set
-        if not (state.turn is not None and seat == state.turn):
-            super().check_turn(state, seat)
-
     def to_act(self, state: State) -> frozenset[int]:
         if state.turn is not None:
             return frozenset((state.turn,))
