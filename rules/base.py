@@ -19,12 +19,13 @@ the same moves give the same state on any machine and Python version.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from types import MemberDescriptorType
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 Json = Any
@@ -93,9 +94,7 @@ MALFORMED_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 _NOTHING = object()
 
 
-@contextmanager
-def malformed(code: str, what: str, error: type[RulesError] = InvalidState, *, quoting: Any = _NOTHING
-              ) -> Iterator[None]:
+class malformed:  # noqa: N801  # used as a function: ``with malformed(...):``
     """Turn a stray KeyError/TypeError/ValueError/IndexError/AttributeError raised while reading
     untrusted JSON into ``error(code, f"malformed {what} {excerpt(quoting)}")``: no Python
     internals in the message, and the input quoted only when it is refused (moves are read on
@@ -105,12 +104,27 @@ def malformed(code: str, what: str, error: type[RulesError] = InvalidState, *, q
             return _move_from_json(data)
 
     A RulesError raised inside passes through unchanged (it already carries its own code).
+    A small class rather than a ``@contextmanager`` generator: entering and leaving cost a
+    fraction of a generator's, and every move read passes through here.
     """
-    try:
-        yield
-    except MALFORMED_ERRORS as exc:
-        quoted = "" if quoting is _NOTHING else f" {excerpt(quoting)}"
-        raise error(code, f"malformed {what}{quoted}") from exc
+
+    __slots__ = ("code", "what", "error", "quoting")
+
+    def __init__(self, code: str, what: str, error: type[RulesError] = InvalidState, *, quoting: Any = _NOTHING
+                 ) -> None:
+        self.code = code
+        self.what = what
+        self.error = error
+        self.quoting = quoting
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
+        # returns None: any other exception passes through unchanged
+        if exc_type is not None and issubclass(exc_type, MALFORMED_ERRORS):
+            quoted = "" if self.quoting is _NOTHING else f" {excerpt(self.quoting)}"
+            raise self.error(self.code, f"malformed {self.what}{quoted}") from exc
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)  # made once: json.dumps(..., ensure_ascii=False) makes one a call
@@ -194,19 +208,38 @@ class Rng:
 
     def shuffle(self, items: Sequence[T]) -> tuple[tuple[T, ...], Rng]:
         out = list(items)
-        rng = self
+        # randbelow(i + 1) for i from the last index down, inlined: one key decoding and one new
+        # Rng for the whole shuffle instead of one of each per draw (the same draws, in order)
+        key, counter, sha256, from_bytes = bytes.fromhex(self.key), self.counter, hashlib.sha256, int.from_bytes
         for i in range(len(out) - 1, 0, -1):
-            j, rng = rng.randbelow(i + 1)
+            n = i + 1
+            limit = _U64 - _U64 % n
+            while True:
+                x = from_bytes(sha256(key + counter.to_bytes(8, "big")).digest()[:8], "big")
+                counter += 1
+                if x < limit:
+                    break
+            j = x % n
             out[i], out[j] = out[j], out[i]
-        return tuple(out), rng
+        return tuple(out), (self if counter == self.counter else Rng(self.key, counter))
 
     def dice(self, count: int = 2, sides: int = 6) -> tuple[tuple[int, ...], Rng]:
+        if count <= 0:
+            return (), self
+        if not 0 < sides < _U64:
+            raise ValueError(f"randbelow needs 0 < n < 2**64, got {sides}")
+        # randbelow(sides) ``count`` times, inlined as in shuffle
+        key, counter = bytes.fromhex(self.key), self.counter
+        limit = _U64 - _U64 % sides
         rolls = []
-        rng = self
         for _ in range(count):
-            x, rng = rng.randbelow(sides)
-            rolls.append(x + 1)
-        return tuple(rolls), rng
+            while True:
+                x = int.from_bytes(hashlib.sha256(key + counter.to_bytes(8, "big")).digest()[:8], "big")
+                counter += 1
+                if x < limit:
+                    break
+            rolls.append(x % sides + 1)
+        return tuple(rolls), Rng(self.key, counter)
 
     def to_json(self) -> Json:
         return {"v": self.VERSION, "key": self.key, "counter": self.counter}
@@ -489,3 +522,83 @@ def require(condition: bool, exc_type: type[RulesError], code: str, message: str
     """Raise ``exc_type(code, message)`` unless ``condition``; keeps checks one line each."""
     if not condition:
         raise exc_type(code, message, **context)
+
+
+# --------------------------------------------------------------------------- fast copies
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """``dataclasses.replace(obj, **changes)`` at a fraction of its cost: every engine makes a
+    new state this way on every move, and the generic version walks ``fields()`` and calls
+    ``__init__`` with keywords each time. A plain frozen dataclass (no ``__post_init__``, no
+    ``init=False`` field, no ``InitVar``) is copied field by field into a fresh instance, as
+    ``__init__`` would store it; any other class, or an unknown field name, goes to
+    ``dataclasses.replace`` itself (the same result, the same errors)."""
+    cls = obj.__class__
+    copier = _COPIERS.get(cls)
+    if copier is None:
+        copier = _COPIERS[cls] = _copier(cls)
+    return copier(obj, changes)
+
+
+_COPIERS: dict[type, Any] = {}
+
+
+def _slow_replace(obj: Any, changes: dict[str, Any]) -> Any:
+    return dataclasses.replace(obj, **changes)
+
+
+def _copier(cls: type) -> Any:
+    """The copy function of one dataclass (see :func:`replace`): ``_slow_replace`` unless the
+    class is a plain dataclass whose fields live all in slots or all in the instance ``__dict__``."""
+    every = getattr(cls, "__dataclass_fields__", None)
+    if (
+        every is None
+        or hasattr(cls, "__post_init__")
+        or cls.__new__ is not object.__new__
+        or any(f._field_type is dataclasses._FIELD_INITVAR for f in every.values())  # type: ignore[attr-defined]
+        or not all(f.init for f in fields(cls))
+    ):
+        return _slow_replace
+    names = [f.name for f in fields(cls)]
+    known = frozenset(names)
+    mro = cls.__mro__[:-1]  # without object
+    slotted = any(base.__dict__.get("__slots__") for base in mro)
+    has_dict = any("__dict__" in base.__dict__ for base in mro)
+    new_ = object.__new__
+    if has_dict and not slotted:
+        count = len(names)
+
+        def copy_dict(obj: Any, changes: dict[str, Any]) -> Any:
+            values = obj.__dict__
+            if len(values) != count or not known.issuperset(changes):  # anything but exactly the fields
+                return _slow_replace(obj, changes)
+            new: Any = new_(cls)
+            copied = new.__dict__
+            copied.update(values)
+            copied.update(changes)
+            return new
+
+        return copy_dict
+    setters = {}
+    for name in names:
+        where: Any = next((base.__dict__[name] for base in mro if name in base.__dict__), None)
+        if has_dict or type(where) is not MemberDescriptorType:  # each field a slot of its own
+            return _slow_replace
+        setters[name] = where.__set__
+    # slots: one generated function storing every field through its slot descriptor, then the changes
+    scope: dict[str, Any] = {"_new": new_, "_cls": cls, "_slow": _slow_replace, "_setters": setters}
+    lines = ["def copy(obj, changes):", "    new = _new(_cls)"]
+    for i, name in enumerate(names):
+        scope[f"_set{i}"] = setters[name]
+        lines.append(f"    _set{i}(new, obj.{name})")
+    lines += [
+        "    for name, value in changes.items():",
+        "        setter = _setters.get(name)",
+        "        if setter is None:",
+        "            return _slow(obj, changes)",
+        "        setter(new, value)",
+        "    return new",
+    ]
+    exec("\n".join(lines), scope)  # noqa: S102  # field names are identifiers from the class itself
+    return scope["copy"]

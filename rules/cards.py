@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from functools import cache, total_ordering
+from operator import attrgetter
+from threading import Lock
 
 
 class Suit(Enum):
@@ -20,6 +22,10 @@ class Suit(Enum):
     DIAMONDS = "D"
     HEARTS = "H"
     SPADES = "S"
+
+    # members are singletons compared by identity: hash them by identity too, in C, rather than
+    # Enum's Python-level hash of the name (suits key the engines' dicts on every move)
+    __hash__ = object.__hash__
 
     @property
     def is_red(self) -> bool:
@@ -57,21 +63,40 @@ RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r is not Rank.JOKER)
 
 
 @total_ordering
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Card:
-    """A playing card; ``suit`` is ``None`` only for a joker. Ordered by rank, then suit."""
+    """A playing card; ``suit`` is ``None`` only for a joker. Ordered by rank, then suit.
+
+    There is one instance per card: ``Card(rank, suit)`` returns the same object every time
+    (copies and pickles too), so two cards are equal exactly when they are the same object and
+    equality and hashing are the C-speed identity ones, not a dataclass's tuple comparison in
+    Python: the engines test cards against hands many times a move."""
 
     rank: Rank
     suit: Suit | None
     # made once, as every state's to_json names and sorts the cards it holds: the name, and the
     # order (by rank, then suit letter; jokers last) as one integer
-    _name: str = field(init=False, repr=False, compare=False)
-    _order: int = field(init=False, repr=False, compare=False)
+    _name: str = field(init=False, repr=False)
+    _order: int = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        name = "JK" if self.rank is Rank.JOKER else f"{self.rank.symbol}{self.suit.value}"  # type: ignore[union-attr]
-        object.__setattr__(self, "_name", name)
-        object.__setattr__(self, "_order", int(self.rank) * 8 + (_SUIT_ORDER[self.suit] if self.suit else 0))
+    def __new__(cls, rank: Rank, suit: Suit | None) -> Card:
+        card = _CARDS.get((rank, suit))
+        if card is not None:
+            return card
+        with _MAKING:
+            card = _CARDS.get((rank, suit))
+            if card is None:
+                card = object.__new__(cls)
+                object.__setattr__(card, "rank", rank)
+                object.__setattr__(card, "suit", suit)
+                name = "JK" if rank is Rank.JOKER else f"{rank.symbol}{suit.value}"  # type: ignore[union-attr]
+                object.__setattr__(card, "_name", name)
+                object.__setattr__(card, "_order", int(rank) * 8 + (_SUIT_ORDER[suit] if suit else 0))
+                _CARDS[rank, suit] = card
+            return card
+
+    def __reduce__(self) -> tuple:
+        return Card, (self.rank, self.suit)
 
     def __str__(self) -> str:
         return self._name
@@ -84,6 +109,11 @@ class Card:
         return self.rank is Rank.JOKER
 
 
+_CARDS: dict[tuple[Rank, Suit | None], Card] = {}
+_MAKING = Lock()
+for _rank in RANKS:  # every card made at import: later calls only look them up
+    for _suit in SUITS:
+        Card(_rank, _suit)
 JOKER = Card(Rank.JOKER, None)
 
 
@@ -106,6 +136,22 @@ def _parse_card(text: str) -> Card:
     if rank is None or suit is None:
         raise ValueError(f"not a card: {text!r} (write rank then suit, like 'QH', '10S', '2C', or 'JK')")
     return Card(rank, suit)
+
+
+def sorted_cards(cards: Iterable[Card]) -> list[Card]:
+    """``sorted(cards)``: each card's order integer is read once and compared in C, where
+    ``sorted`` would call ``Card.__lt__`` in Python for every comparison (the same stable order)."""
+    return sorted(cards, key=_ORDER)
+
+
+_ORDER = attrgetter("_order")
+
+
+#: every name :func:`parse_card` reads, with its card ("QH", "10H" and "TH", ..., "JK"): a move's
+#: card looked up in one step; anything not here goes to parse_card (which refuses it)
+CARDS_BY_NAME: dict[str, Card] = {
+    f"{symbol}{suit.value}": Card(rank, suit) for symbol, rank in _SYMBOL_RANK.items() for suit in SUITS
+} | {"JK": JOKER}
 
 
 def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:

@@ -51,7 +51,6 @@ Representation decisions:
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -74,6 +73,7 @@ from rules.base import (
     excerpt,
     fields_json,
     malformed,
+    replace,
     require,
 )
 from rules.cards import hands_view
@@ -390,18 +390,19 @@ class ElevenNimmt(BaseEngine[State, Move]):
         return moves
 
     def check(self, state: State, seat: int, move: Move) -> None:
+        # checks run on every move: each refusal's message is built only when refusing
         self.check_turn(state, seat)
         if isinstance(move, NextRound):
-            require(
-                state.phase is Phase.ROUND_OVER, IllegalMove, f"{_GAME}.round-not-over",
-                f"next-round is only possible once a round is over; round {state.round} is still being played",
-                round=state.round,
-            )
+            if state.phase is not Phase.ROUND_OVER:
+                raise IllegalMove(
+                    f"{_GAME}.round-not-over",
+                    f"next-round is only possible once a round is over; round {state.round} is still being played",
+                    round=state.round,
+                )
             return
-        require(
-            state.phase is Phase.PLAY, IllegalMove, f"{_GAME}.round-over",
-            f"round {state.round} is over: send next-round, not {move_to_json(move)}", round=state.round,
-        )
+        if state.phase is not Phase.PLAY:
+            raise IllegalMove(f"{_GAME}.round-over",
+                              f"round {state.round} is over: send next-round, not {move_to_json(move)}", round=state.round)
         if isinstance(move, Play):
             _check_play(state, seat, move)
         elif isinstance(move, Take):
@@ -612,12 +613,13 @@ def _representative_plans(fitting: list[tuple[int, ...]], max_stacks: int) -> It
 
 
 def _check_play(state: State, seat: int, move: Play) -> None:
-    require(
-        bool(state.stacks), IllegalMove, f"{_GAME}.no-stacks",
-        "there are no stacks on the table: place one card as a new stack (docs/rules/11-nimmt.md §5.3)", seat=seat,
-    )
+    if not state.stacks:
+        raise IllegalMove(f"{_GAME}.no-stacks",
+                          "there are no stacks on the table: place one card as a new stack (docs/rules/11-nimmt.md §5.3)",
+                          seat=seat)
     plays = move.plays
-    require(bool(plays), IllegalMove, f"{_GAME}.empty-play", "a play needs at least one card on one stack")
+    if not plays:
+        raise IllegalMove(f"{_GAME}.empty-play", "a play needs at least one card on one stack")
     seen_stacks: set[int] = set()
     seen_cards: set[int] = set()
     total = 0
@@ -678,22 +680,20 @@ def _bull_sources(state: State, seat: int) -> tuple[int, ...]:
 
 
 def _check_take(state: State, seat: int, move: Take) -> None:
-    require(
-        bool(state.stacks), IllegalMove, f"{_GAME}.no-stacks",
-        "there are no stacks to take: place one card as a new stack (docs/rules/11-nimmt.md §5.3)", seat=seat,
-    )
-    require(
-        0 <= move.stack < len(state.stacks), IllegalMove, f"{_GAME}.no-such-stack",
-        f"there is no stack {move.stack}: the stacks are 0..{len(state.stacks) - 1}",
-        stack=move.stack, expected=len(state.stacks),
-    )
+    if not state.stacks:
+        raise IllegalMove(f"{_GAME}.no-stacks",
+                          "there are no stacks to take: place one card as a new stack (docs/rules/11-nimmt.md §5.3)",
+                          seat=seat)
+    if not 0 <= move.stack < len(state.stacks):
+        raise IllegalMove(f"{_GAME}.no-such-stack",
+                          f"there is no stack {move.stack}: the stacks are 0..{len(state.stacks) - 1}",
+                          stack=move.stack, expected=len(state.stacks))
     sources = _bull_sources(state, seat)
     if move.source is None:
-        require(
-            len(sources) < 2, IllegalMove, f"{_GAME}.source-required",
-            f"the bull supply is empty and seats {list(sources)} tie for the most bull cards: "
-            "name the source seat of the bull card", expected=list(sources),
-        )
+        if len(sources) >= 2:
+            raise IllegalMove(f"{_GAME}.source-required",
+                              f"the bull supply is empty and seats {list(sources)} tie for the most bull cards: "
+                              "name the source seat of the bull card", expected=list(sources))
         return
     if state.supply > 0:
         raise IllegalMove(
@@ -710,15 +710,13 @@ def _check_take(state: State, seat: int, move: Take) -> None:
 
 
 def _check_new_stack(state: State, seat: int, move: NewStack) -> None:
-    require(
-        not state.stacks, IllegalMove, f"{_GAME}.stacks-on-table",
-        f"a new stack may be started only when no stacks are on the table; there are {len(state.stacks)}",
-        got=len(state.stacks),
-    )
-    require(
-        move.card in state.hands[seat], IllegalMove, f"{_GAME}.card-not-in-hand",
-        f"card {move.card} is not in seat {seat}'s hand", card=move.card, seat=seat,
-    )
+    if state.stacks:
+        raise IllegalMove(f"{_GAME}.stacks-on-table",
+                          f"a new stack may be started only when no stacks are on the table; there are {len(state.stacks)}",
+                          got=len(state.stacks))
+    if move.card not in state.hands[seat]:
+        raise IllegalMove(f"{_GAME}.card-not-in-hand", f"card {move.card} is not in seat {seat}'s hand",
+                          card=move.card, seat=seat)
 
 
 def _replace_at(items: tuple, index: int, value: object) -> tuple:
@@ -729,11 +727,11 @@ def _after_turn(state: State, seat: int, hand: tuple[int, ...], **changes: objec
     """Finish a turn: the next seat plays, or the round ends when ``hand`` is empty (docs/rules/11-nimmt.md §6.1)."""
     hands = _replace_at(state.hands, seat, hand)
     if hand:
-        return dataclasses.replace(state, hands=hands, turn=(seat + 1) % state.players, **changes)
+        return replace(state, hands=hands, turn=(seat + 1) % state.players, **changes)
     table = _HEAD_TABLES[state.options.heads]
     round_heads = tuple(_heads(h, table) for h in hands)
     last = state.round >= _rounds(state.options, state.players)
-    return dataclasses.replace(
+    return replace(
         state,
         hands=hands,
         phase=Phase.GAME_OVER if last else Phase.ROUND_OVER,
@@ -812,7 +810,7 @@ def _apply_next_round(state: State) -> State:
     hands, stacks, stock, rng = _deal(state.players, state.rng)
     starter = _next_starter(state)
     keep = state.options.bulls_between_rounds == "keep"
-    return dataclasses.replace(
+    return replace(
         state,
         phase=Phase.PLAY,
         round=state.round + 1,
@@ -944,6 +942,8 @@ def _bad_move(data: Json, why: str) -> IllegalMove:
 
 
 def _expect_keys(data: dict, required: set[str], optional: set[str] = frozenset()) -> None:
+    if data.keys() == required:  # the common case, decided without building the lists below
+        return
     missing = sorted(required - set(data))
     extra = sorted(set(data) - required - optional)
     if missing or extra:
@@ -970,11 +970,15 @@ def _move_from_json(data: Json) -> Move:
             if not isinstance(entry, dict):
                 raise _bad_move(data, f"each play is an object {{stack, cards}}, got {excerpt(entry)}")
             _expect_keys(entry, {"stack", "cards"})
-            stack = _expect_int(data, entry["stack"], "'stack'", 0, 99)
+            stack = entry["stack"]
+            if not (type(stack) is int and 0 <= stack <= 99):  # a plain int in range passes _expect_int as is
+                stack = _expect_int(data, stack, "'stack'", 0, 99)
             cards = entry["cards"]
             if not isinstance(cards, list) or not cards:
                 raise _bad_move(data, f"'cards' must be a non-empty list of cards, got {excerpt(cards)}")
-            out.append((stack, tuple(sorted(_expect_int(data, c, "a card", 1, 100) for c in cards))))
+            out.append((stack, tuple(sorted(
+                c if type(c) is int and 1 <= c <= 100 else _expect_int(data, c, "a card", 1, 100) for c in cards
+            ))))
         return Play(tuple(sorted(out)))
     if kind == "take":
         _expect_keys(data, {"kind", "stack"}, {"source"})

@@ -52,7 +52,6 @@ public (leader, cards in play order, winner); hands and the undealt stock are hi
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -73,9 +72,20 @@ from rules.base import (
     excerpt,
     fields_json,
     malformed,
-    require,
+    replace,
 )
-from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card
+from rules.cards import (
+    CARDS_BY_NAME,
+    SUITS,
+    Card,
+    Rank,
+    Suit,
+    card_strs,
+    deck,
+    hands_view,
+    missing_and_extra,
+    parse_card,
+)
 from rules.tricks import TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "kierki"
@@ -346,7 +356,7 @@ class Kierki(BaseEngine[State, Move]):
 
     def to_act(self, state: State) -> frozenset[int]:
         if state.phase is Phase.DEAL_OVER:
-            if state.round >= len(deal_list(state.options, state.players)):
+            if state.round >= len(_deals(state)):
                 return frozenset()
             return frozenset(range(state.players))
         return frozenset((state.turn,))  # type: ignore[arg-type]
@@ -365,44 +375,63 @@ class Kierki(BaseEngine[State, Move]):
         return [PlayCard(c) for c in _trick_playable(state, seat)]
 
     def check(self, state: State, seat: int, move: Move) -> None:
+        # every refusal's message is built only when refusing: check runs on every move
         self.check_turn(state, seat)
         phase = state.phase
+        if move.__class__ is PlayCard and phase is Phase.PLAY:  # the common case first, same checks
+            card = move.card
+            if card in _trick_playable(state, seat):
+                return
+            self._refuse_trick_card(state, seat, card)
         if isinstance(move, NextRound):
-            require(phase is Phase.DEAL_OVER, IllegalMove, f"{GAME_ID}.deal-not-over",
-                    f"next-round only after the deal; the deal is in phase {phase.value!r}", got=phase.value)
+            if phase is not Phase.DEAL_OVER:
+                raise IllegalMove(f"{GAME_ID}.deal-not-over",
+                                  f"next-round only after the deal; the deal is in phase {phase.value!r}", got=phase.value)
             return
-        require(phase is not Phase.DEAL_OVER, IllegalMove, f"{GAME_ID}.deal-over",
-                f"the deal is over: send next-round, not {move.kind!r}")
+        if phase is Phase.DEAL_OVER:
+            raise IllegalMove(f"{GAME_ID}.deal-over", f"the deal is over: send next-round, not {move.kind!r}")
         if isinstance(move, NameTrump):
-            require(phase is Phase.NAME_TRUMP, IllegalMove, f"{GAME_ID}.not-naming-trump",
-                    f"trumps are named only at the start of a trump deal, not in phase {phase.value!r}")
-            require(move.suit is not None or state.options.no_trump_allowed, IllegalMove,
-                    f"{GAME_ID}.no-trump-not-allowed", "'NT' may not be named: only a suit (option no_trump_allowed)")
+            if phase is not Phase.NAME_TRUMP:
+                raise IllegalMove(f"{GAME_ID}.not-naming-trump",
+                                  f"trumps are named only at the start of a trump deal, not in phase {phase.value!r}")
+            if not (move.suit is not None or state.options.no_trump_allowed):
+                raise IllegalMove(f"{GAME_ID}.no-trump-not-allowed",
+                                  "'NT' may not be named: only a suit (option no_trump_allowed)")
             return
-        require(phase is not Phase.NAME_TRUMP, IllegalMove, f"{GAME_ID}.must-name-trump",
-                f"seat {seat} must first name trumps, not send {move.kind!r}", seat=seat)
+        if phase is Phase.NAME_TRUMP:
+            raise IllegalMove(f"{GAME_ID}.must-name-trump", f"seat {seat} must first name trumps, not send {move.kind!r}",
+                              seat=seat)
         if isinstance(move, Pass):
-            require(phase is Phase.LOTTERY, IllegalMove, f"{GAME_ID}.pass-not-allowed",
-                    "passing is allowed only in the loteryjka")
+            if phase is not Phase.LOTTERY:
+                raise IllegalMove(f"{GAME_ID}.pass-not-allowed", "passing is allowed only in the loteryjka")
             can = _lottery_playable(state, seat)
-            require(not can, IllegalMove, f"{GAME_ID}.must-play",
-                    f"you may not pass while you can lay a card: {', '.join(card_strs(can))}",
-                    card=str(can[0]) if can else "")
+            if can:
+                raise IllegalMove(f"{GAME_ID}.must-play",
+                                  f"you may not pass while you can lay a card: {', '.join(card_strs(can))}",
+                                  card=str(can[0]))
             return
         card = move.card
         hand = state.hands[seat]
         if phase is Phase.LOTTERY:
-            require(card in hand, IllegalMove, f"{GAME_ID}.card-not-in-hand", f"{card} is not in your hand",
-                    card=str(card))
-            require(_fits_row(state, card), IllegalMove, f"{GAME_ID}.does-not-fit",
-                    f"{card} fits no row: lay a {state.options.lottery_start_rank} to open a suit or a card "
-                    f"next to an end of its suit's row", card=str(card))
+            if card not in hand:
+                raise IllegalMove(f"{GAME_ID}.card-not-in-hand", f"{card} is not in your hand", card=str(card))
+            if not _fits_row(state, card):
+                raise IllegalMove(f"{GAME_ID}.does-not-fit",
+                                  f"{card} fits no row: lay a {state.options.lottery_start_rank} to open a suit or a "
+                                  f"card next to an end of its suit's row", card=str(card))
             return
-        # "Follow suit if able. Otherwise play any card." (§3); the hearts lead restriction.
-        check_play(GAME_ID, hand, _plays(state), card, _trick_rules(state))
-        require(card in _trick_playable(state, seat), IllegalMove, f"{GAME_ID}.must-drop-king-of-hearts",
-                f"you cannot follow suit and hold KH: you must play it, not {card} (king_of_hearts_must_drop)",
-                card=str(card))
+        if card in _trick_playable(state, seat):
+            return
+        self._refuse_trick_card(state, seat, card)
+
+    def _refuse_trick_card(self, state: State, seat: int, card: Card) -> None:
+        """Raise why ``card``, not among the seat's playable cards, may not be played to the trick:
+        "Follow suit if able. Otherwise play any card." (§3); the hearts lead restriction; KI-4.
+        (A card is playable exactly when the shared core's check passes and KI-4 allows it.)"""
+        check_play(GAME_ID, state.hands[seat], _plays(state), card, _trick_rules(state))
+        raise IllegalMove(f"{GAME_ID}.must-drop-king-of-hearts",
+                          f"you cannot follow suit and hold KH: you must play it, not {card} (king_of_hearts_must_drop)",
+                          card=str(card))
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         n = state.players
@@ -413,10 +442,10 @@ class Kierki(BaseEngine[State, Move]):
             if state.stock:  # (a): the rest of the pack is dealt after trumps are named
                 hands = _dealt(hands, state.stock, state.dealer)
             leader = next_seat(state.dealer, n)
-            return dataclasses.replace(state, hands=hands, stock=(), trump=move.suit, phase=Phase.PLAY,
+            return replace(state, hands=hands, stock=(), trump=move.suit, phase=Phase.PLAY,
                                        leader=leader, turn=leader)
         if isinstance(move, Pass):
-            return dataclasses.replace(state, turn=_next_active(state, seat))
+            return replace(state, turn=_next_active(state, seat))
         card = move.card
         hands = _without(state.hands, seat, card)
         if state.phase is Phase.LOTTERY:
@@ -426,16 +455,16 @@ class Kierki(BaseEngine[State, Move]):
             new_row = (rank, rank) if row is None else (min(row[0], rank), max(row[1], rank))
             rows = (*state.rows[:i], new_row, *state.rows[i + 1:])
             finished = state.finished + ((seat,) if not hands[seat] else ())
-            new = dataclasses.replace(state, hands=hands, rows=rows, finished=finished)
+            new = replace(state, hands=hands, rows=rows, finished=finished)
             if len(finished) >= 2:
                 return _deal_over(new)
-            return dataclasses.replace(new, turn=_next_active(new, seat))
+            return replace(new, turn=_next_active(new, seat))
         trick = (*state.trick, card)
         if len(trick) < n:
-            return dataclasses.replace(state, hands=hands, trick=trick, turn=next_seat(seat, n))
-        winner = trick_winner(tuple(zip(_seats_from(state.leader, n), trick, strict=False)), state.trump)
+            return replace(state, hands=hands, trick=trick, turn=next_seat(seat, n))
+        winner = trick_winner(tuple(zip(_SEATS_FROM[n][state.leader], trick, strict=False)), state.trump)
         tricks = (*state.tricks, Trick(state.leader, trick, winner))
-        new = dataclasses.replace(state, hands=hands, trick=(), tricks=tricks, leader=winner, turn=winner)
+        new = replace(state, hands=hands, trick=(), tricks=tricks, leader=winner, turn=winner)
         if len(tricks) == _tricks_per_deal(n) or _no_penalty_left(new):
             return _deal_over(new)
         return new
@@ -544,13 +573,18 @@ class Kierki(BaseEngine[State, Move]):
         return {"kind": move.kind}
 
     def move_from_json(self, data: Json) -> Move:
+        if type(data) is dict and len(data) == 2 and data.get("kind") == "play":  # the common move, read at once
+            card = CARDS_BY_NAME.get(data.get("card")) if type(data.get("card")) is str else None
+            if card is not None and not card.is_joker:
+                return PlayCard(card)
+
         def bad() -> IllegalMove:
             return IllegalMove(f"{GAME_ID}.bad-move", f"not a kierki move: {excerpt(data)}")
 
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise bad()
         kind = data["kind"]
-        fields = {"play": {"card"}, "name-trump": {"suit"}, "pass": set(), "next-round": set()}.get(kind)
+        fields = _MOVE_FIELDS.get(kind)
         if fields is None or set(data) != fields | {"kind"}:
             raise bad()
         with malformed(f"{GAME_ID}.bad-move", "kierki move", IllegalMove, quoting=data):
@@ -565,6 +599,10 @@ class Kierki(BaseEngine[State, Move]):
                     raise ValueError(suit)
                 return NameTrump(None if suit == _NO_TRUMP else Suit(suit))
         return Pass() if kind == "pass" else NextRound()
+
+
+#: each move kind's fields besides ``kind``
+_MOVE_FIELDS: dict[str, set[str]] = {"play": {"card"}, "name-trump": {"suit"}, "pass": set(), "next-round": set()}
 
 
 # --------------------------------------------------------------------------- the match
@@ -620,8 +658,8 @@ def _start_deal(
 
 def _deal_over(state: State) -> State:
     """The deal ends: nobody single is to act, and its points join the history (§7)."""
-    over = dataclasses.replace(state, phase=Phase.DEAL_OVER, turn=None)
-    return dataclasses.replace(over, history=(*state.history, _deal_points(over)[0]))
+    over = replace(state, phase=Phase.DEAL_OVER, turn=None)
+    return replace(over, history=(*state.history, _deal_points(over)[0]))
 
 
 def _dealt(hands: tuple[tuple[Card, ...], ...], cards: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
@@ -646,20 +684,46 @@ def _seats_from(leader: int, players: int) -> tuple[int, ...]:
     return tuple((leader + i) % players for i in range(players))
 
 
+#: players -> leader -> the seats in play order from the leader, made once (a state's leader is a seat)
+_SEATS_FROM = {n: tuple(_seats_from(leader, n) for leader in range(n)) for n in (3, 4)}
+
+
 def _plays(state: State) -> tuple[tuple[int, Card], ...]:
-    return tuple(zip(_seats_from(state.leader, state.players), state.trick, strict=False))
+    return tuple(zip(_SEATS_FROM[state.players][state.leader], state.trick, strict=False))
 
 
 def _kind(state: State) -> Deal:
-    return deal_list(state.options, state.players)[state.round - 1]
+    return _deals(state)[state.round - 1]
+
+
+_last_deals: tuple[Options | None, int, tuple[Deal, ...]] = (None, 0, ())
+
+
+def _deals(state: State) -> tuple[Deal, ...]:
+    """``deal_list`` of the state's options, remembered for the last options object seen: every
+    state of a game shares one, and hashing its thirteen fields for the cache costs more than
+    the rest of a move's checks."""
+    global _last_deals
+    options, players, deals = _last_deals
+    if options is not state.options or players != state.players:
+        deals = deal_list(state.options, state.players)
+        _last_deals = (state.options, state.players, deals)
+    return deals
 
 
 def _trick_rules(state: State) -> TrickRules:
     """No trump in the negative deals; the hearts lead restriction in deals 2, 5 and 7 (§3);
     the named trump in a trump deal, where trumping is not compulsory (§5)."""
-    kind = _kind(state)
-    forbidden = frozenset((Suit.HEARTS,)) if kind in _HEARTS_LEAD_FORBIDDEN else frozenset()
-    return TrickRules(trump=state.trump, must_trump=False, lead_forbidden=forbidden)
+    return _TRICK_RULES[_kind(state) in _HEARTS_LEAD_FORBIDDEN, state.trump]
+
+
+#: (hearts may not be led, trump) -> the deal's trick rules, made once
+_TRICK_RULES = {
+    (hearts_forbidden, trump): TrickRules(
+        trump=trump, must_trump=False, lead_forbidden=frozenset((Suit.HEARTS,)) if hearts_forbidden else frozenset()
+    )
+    for hearts_forbidden in (False, True) for trump in (None, *SUITS)
+}
 
 
 def _trick_playable(state: State, seat: int) -> tuple[Card, ...]:
@@ -836,7 +900,27 @@ def _no_penalty_left(state: State) -> bool:
     kind = _kind(state)
     if not state.options.early_end or kind in _PLAYED_OUT:
         return False
-    return sum(_deal_points(state)[0]) == deal_total(kind, state.options, state.players)
+    return _points_taken(state, kind) == deal_total(kind, state.options, state.players)
+
+
+def _points_taken(state: State, kind: Deal) -> int:
+    """``sum(_deal_points(state)[0])``, the points taken so far over all seats, from per-card and
+    per-trick-number figures made once: every item of a trick deal is a sum over the cards a seat
+    took or the numbers of its tricks (as ``_possible_points`` uses), and the seats' tricks split
+    the deal's, so the seats' total is that sum over every trick played (checked after each trick)."""
+    if kind is Deal.LOTERYJKA:
+        return sum(_deal_points(state)[0])
+    per_card, per_number = _point_atoms(kind, state.options, state.players)
+    return sum(per_card[c] for t in state.tricks for c in t.cards) + sum(per_number[:len(state.tricks)])
+
+
+@cache
+def _point_atoms(kind: Deal, options: Options, players: int) -> tuple[dict[Card, int], tuple[int, ...]]:
+    """The points (over all items) of taking each card, and of winning trick 1, 2, ... of a trick deal."""
+    per_card = {card: sum(trick_deal_items(kind, options, players, (card,), ()).values()) for card in deck()}
+    per_number = tuple(sum(trick_deal_items(kind, options, players, (), (number,)).values())
+                       for number in range(1, _tricks_per_deal(players) + 1))
+    return per_card, per_number
 
 
 def _sign(options: Options) -> int:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from itertools import combinations_with_replacement
@@ -50,6 +50,7 @@ from rules.base import (
     ScoreReport,
     excerpt,
     malformed,
+    replace,
     require,
 )
 from rules.cards import hands_view
@@ -348,45 +349,45 @@ class KniffelCards(BaseEngine[State, Move]):
         return moves
 
     def check(self, state: State, seat: int, move: Move) -> None:
+        # checks run on every move: each refusal's message is built only when refusing
         self.check_turn(state, seat)
         hand = state.hands[seat]
         if isinstance(move, Score):
             self._check_score(state, seat, move)
         elif isinstance(move, Discard):
-            require(
-                move.card in hand, IllegalMove, f"{_GAME}.card-not-in-hand",
-                f"cannot discard a {move.card}: hand is {list(hand)}", card=move.card, seat=seat,
-            )
-            require(
-                state.phase is Phase.TRIM or state.discarded < _MAX_DISCARD, IllegalMove, f"{_GAME}.discard-limit",
-                f"at most {_MAX_DISCARD} cards may be discarded in an exchange; {state.discarded} already discarded",
-                expected=_MAX_DISCARD, got=state.discarded + 1,
-            )
+            if move.card not in hand:
+                raise IllegalMove(f"{_GAME}.card-not-in-hand", f"cannot discard a {move.card}: hand is {list(hand)}",
+                                  card=move.card, seat=seat)
+            if not (state.phase is Phase.TRIM or state.discarded < _MAX_DISCARD):
+                raise IllegalMove(
+                    f"{_GAME}.discard-limit",
+                    f"at most {_MAX_DISCARD} cards may be discarded in an exchange; {state.discarded} already discarded",
+                    expected=_MAX_DISCARD, got=state.discarded + 1,
+                )
         else:
-            require(
-                state.phase is not Phase.TRIM, IllegalMove, f"{_GAME}.must-discard-excess",
-                f"draw {move.count}: after scoring, first discard down to {_HAND} (hand has {len(hand)})",
-                seat=seat, expected=_HAND, got=len(hand),
-            )
+            if state.phase is Phase.TRIM:
+                raise IllegalMove(
+                    f"{_GAME}.must-discard-excess",
+                    f"draw {move.count}: after scoring, first discard down to {_HAND} (hand has {len(hand)})",
+                    seat=seat, expected=_HAND, got=len(hand),
+                )
             d = state.discarded
-            require(
-                move.count >= d, IllegalMove, f"{_GAME}.draw-too-few",
-                f"draw {move.count}: must draw at least as many as discarded ({d})", expected=d, got=move.count,
-            )
-            require(
-                move.count <= d + 1, IllegalMove, f"{_GAME}.draw-too-many",
-                f"draw {move.count}: may draw at most one more than discarded ({d} + 1)", expected=d + 1,
-                got=move.count,
-            )
-            require(
-                len(hand) + move.count <= _HAND_LIMIT, IllegalMove, f"{_GAME}.hand-limit",
-                f"draw {move.count}: hand of {len(hand)} would exceed {_HAND_LIMIT} cards",
-                expected=_HAND_LIMIT, got=len(hand) + move.count,
-            )
-            require(
-                move.count > 0 or state.options.allow_pass, IllegalMove, f"{_GAME}.pass-not-allowed",
-                "draw 0 after discarding nothing is a pass, which the allow_pass option forbids", seat=seat,
-            )
+            if move.count < d:
+                raise IllegalMove(f"{_GAME}.draw-too-few",
+                                  f"draw {move.count}: must draw at least as many as discarded ({d})", expected=d,
+                                  got=move.count)
+            if move.count > d + 1:
+                raise IllegalMove(f"{_GAME}.draw-too-many",
+                                  f"draw {move.count}: may draw at most one more than discarded ({d} + 1)",
+                                  expected=d + 1, got=move.count)
+            if len(hand) + move.count > _HAND_LIMIT:
+                raise IllegalMove(f"{_GAME}.hand-limit",
+                                  f"draw {move.count}: hand of {len(hand)} would exceed {_HAND_LIMIT} cards",
+                                  expected=_HAND_LIMIT, got=len(hand) + move.count)
+            if not (move.count > 0 or state.options.allow_pass):
+                raise IllegalMove(f"{_GAME}.pass-not-allowed",
+                                  "draw 0 after discarding nothing is a pass, which the allow_pass option forbids",
+                                  seat=seat)
 
     def _check_score(self, state: State, seat: int, move: Score) -> None:
         require(

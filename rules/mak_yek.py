@@ -28,7 +28,6 @@ Square names come from ``rules/boards.py``, shared with Northcott.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -45,6 +44,7 @@ from rules.base import (
     ScoreReport,
     excerpt,
     malformed,
+    replace,
     require,
 )
 from rules.boards import COLORS, parse_square, square_name
@@ -310,22 +310,19 @@ class MakYek(BaseEngine[State, Move]):
                         f"{_COLOUR[1 - seat]} has not offered a draw", seat=1 - seat)
             return
         board, man = state.board, _MAN[seat]
-        frm, to = _name(move.frm), _name(move.to)
-        where = {"from": frm, "to": to}
-        # "Każdy z pionków może poruszać się ... poziomo lub pionowo": one's own man
-        require(board[move.frm] == man, IllegalMove, "mak-yek.no-own-man",
-                f"{frm} holds {_describe(board[move.frm])}, not one of your men ({man})", **where)
-        require(move.frm != move.to and (move.frm % 8 == move.to % 8 or move.frm // 8 == move.to // 8),
-                IllegalMove, "mak-yek.not-rook-move",
-                f"{frm}-{to} is not a move along one rank or file", **where)
-        # "the target must be empty: there are no displacement captures" (T8)
-        require(board[move.to] == _EMPTY, IllegalMove, "mak-yek.target-occupied",
-                f"{to} is occupied by {_describe(board[move.to])}; a man moves only to an empty square", **where)
-        # "any number of empty squares ... no jumping"
-        require(move.to in _slides(board, move.frm), IllegalMove, "mak-yek.path-blocked",
-                f"{frm}-{to} jumps over a man; the squares between must be empty", **where)
+        # checked on every move: the squares' names and the messages are made only for a refusal
+        if not (
+            board[move.frm] == man  # "Każdy z pionków może poruszać się ... poziomo lub pionowo": one's own man
+            and move.frm != move.to and (move.frm % 8 == move.to % 8 or move.frm // 8 == move.to // 8)
+            # "the target must be empty: there are no displacement captures" (T8)
+            and board[move.to] == _EMPTY
+            and _between_empty(board, move.frm, move.to)  # "any number of empty squares ... no jumping"
+        ):
+            _refuse_slide(board, man, move)
         spellings = _spellings(state, move.frm, move.to)
         if move not in spellings:
+            frm, to = _name(move.frm), _name(move.to)
+            where = {"from": frm, "to": to}
             choices = [_name(m.custodian) for m in spellings if m.custodian is not None]
             if move.custodian is None:
                 raise IllegalMove("mak-yek.custodian-choice-required",
@@ -342,9 +339,9 @@ class MakYek(BaseEngine[State, Move]):
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, OfferDraw):
-            return dataclasses.replace(state, offer=seat)
+            return replace(state, offer=seat)
         if isinstance(move, AcceptDraw):
-            return _settle(dataclasses.replace(state, offer=None, agreed=True))
+            return _settle(replace(state, offer=None, agreed=True))
         board = list(state.board)
         board[move.frm], board[move.to] = _EMPTY, _MAN[seat]
         taken = _captured(state, board, move)
@@ -357,8 +354,11 @@ class MakYek(BaseEngine[State, Move]):
             quiet = state.quiet + 1
             positions = (*state.positions, position_key(state.board)) if state.options.repetition else ()
         offer = state.offer if state.offer == seat else None  # a move declines the opponent's offer
-        return _settle(dataclasses.replace(state, board="".join(board), turn=1 - seat, quiet=quiet,
-                                           positions=positions, offer=offer, end=None))
+        # as _settle(replace(state, ..., end=None)) would, with one copy instead of two
+        after = "".join(board)
+        end = _end(state.options, after, 1 - seat, quiet, positions, state.agreed)
+        return replace(state, board=after, turn=1 - seat if end is None else None, quiet=quiet,
+                       positions=positions, offer=offer, end=end)
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
@@ -538,7 +538,12 @@ class MakYek(BaseEngine[State, Move]):
         for key in ("from", "to", "custodian"):
             if key == "custodian" and key not in data:
                 continue
-            parsed = parse_square(data.get(key))
+            value = data.get(key)
+            index = _SQUARE_INDEX.get(value) if type(value) is str else None  # the 64 names: one look-up
+            if index is not None:
+                squares.append(index)
+                continue
+            parsed = parse_square(value)
             if parsed is None:
                 raise IllegalMove("mak-yek.bad-move", f"{key!r} must be a square a1..h8, got {excerpt(data.get(key))}",
                                   got=excerpt(data))
@@ -551,6 +556,29 @@ class MakYek(BaseEngine[State, Move]):
 
 def _name(index: int) -> str:
     return square_name(index % 8, index // 8)
+
+
+#: "a1" -> 0 ... "h8" -> 63: what parse_square reads from each of the 64 names, as an index
+_SQUARE_INDEX = {square_name(i % 8, i // 8): i for i in range(64)}
+
+
+def _refuse_slide(board: str, man: str, move: Slide) -> None:
+    """Raise why the slide is refused: not one's own man, not a rook move, an occupied target, a
+    blocked path (the first that applies)."""
+    frm, to = _name(move.frm), _name(move.to)
+    where = {"from": frm, "to": to}
+    # "Każdy z pionków może poruszać się ... poziomo lub pionowo": one's own man
+    require(board[move.frm] == man, IllegalMove, "mak-yek.no-own-man",
+            f"{frm} holds {_describe(board[move.frm])}, not one of your men ({man})", **where)
+    require(move.frm != move.to and (move.frm % 8 == move.to % 8 or move.frm // 8 == move.to // 8),
+            IllegalMove, "mak-yek.not-rook-move",
+            f"{frm}-{to} is not a move along one rank or file", **where)
+    # "the target must be empty: there are no displacement captures" (T8)
+    require(board[move.to] == _EMPTY, IllegalMove, "mak-yek.target-occupied",
+            f"{to} is occupied by {_describe(board[move.to])}; a man moves only to an empty square", **where)
+    # "any number of empty squares ... no jumping"
+    require(move.to in _slides(board, move.frm), IllegalMove, "mak-yek.path-blocked",
+            f"{frm}-{to} jumps over a man; the squares between must be empty", **where)
 
 
 def _describe(cell: str) -> str:
@@ -567,6 +595,14 @@ def _slides(board: str, frm: int) -> list[int]:
             out.append(r * 8 + f)
             f, r = f + df, r + dr
     return out
+
+
+def _between_empty(board: str, frm: int, to: int) -> bool:
+    """For a rook move to an empty square: the squares between are empty, so ``to`` is one of
+    ``_slides(board, frm)`` (without listing them)."""
+    lo, hi = (frm, to) if frm < to else (to, frm)
+    between = board[lo + 1:hi] if frm // 8 == to // 8 else board[lo + 8:hi:8]
+    return not between.strip(_EMPTY)
 
 
 def _capture_groups(board: Sequence[str], to: int, man: str, line: bool) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
@@ -628,21 +664,29 @@ def _captured(state: State, board_after: list[str], move: Slide) -> set[int]:
 
 
 def _can_move(board: str, man: str) -> bool:
-    for i in range(64):
-        if board[i] != man:
-            continue
+    i = board.find(man)  # the men in board order, found in C
+    while i >= 0:
         f, r = i % 8, i // 8
         if ((f > 0 and board[i - 1] == _EMPTY) or (f < 7 and board[i + 1] == _EMPTY)
                 or (r > 0 and board[i - 8] == _EMPTY) or (r < 7 and board[i + 8] == _EMPTY)):
             return True
+        i = board.find(man, i + 1)
     return False
 
 
 def position_key(board: str) -> str:
     """32 hex digits: White's then Black's occupancy as 64-bit numbers (bit rank * 8 + file)."""
-    white = int(board[::-1].translate(_WHITE_BITS), 2)
-    black = int(board[::-1].translate(_BLACK_BITS), 2)
-    return f"{white:016x}{black:016x}"
+    global _last_key
+    last_board, key = _last_key  # a move's new position is the next move's old one: made once for both
+    if board != last_board:
+        white = int(board[::-1].translate(_WHITE_BITS), 2)
+        black = int(board[::-1].translate(_BLACK_BITS), 2)
+        key = f"{white:016x}{black:016x}"
+        _last_key = (board, key)
+    return key
+
+
+_last_key = ("", "")
 
 
 _WHITE_BITS = str.maketrans("WB.", "100")
@@ -651,7 +695,11 @@ _BLACK_BITS = str.maketrans("WB.", "010")
 
 def _repetitions(state: State) -> int:
     """How often the current position (same player to move) has occurred since the last capture."""
-    key, positions = position_key(state.board), state.positions
+    return _repeated(state.board, state.positions)
+
+
+def _repeated(board: str, positions: tuple[str, ...]) -> int:
+    key = position_key(board)
     n = len(positions)
     return 1 + sum(1 for i in range(n - 2, -1, -2) if positions[i] == key)
 
@@ -662,19 +710,25 @@ def _settle(state: State) -> State:
     mover = state.turn
     if mover is None:  # settled before: the game is over
         return state
-    opts, man = state.options, _MAN[mover]
+    end = _end(state.options, state.board, mover, state.quiet, state.positions, state.agreed)
+    return replace(state, end=end, turn=state.turn if end is None else None)
+
+
+def _end(opts: Options, board: str, mover: int, quiet: int, positions: tuple[str, ...], agreed: bool) -> End | None:
+    """How the game has ended in this position with ``mover`` to move, or None."""
+    man = _MAN[mover]
     end = None
-    if state.agreed:
+    if agreed:
         end = End(None, "agreement")
-    elif man not in state.board:
+    elif man not in board:
         end = End(1 - mover, "all-captured")
-    elif not _can_move(state.board, man):
+    elif not _can_move(board, man):
         end = End(None, "no-legal-move") if opts.no_move_draws else End(1 - mover, "no-legal-move")
-    elif opts.repetition and _repetitions(state) >= 3:
+    elif opts.repetition and _repeated(board, positions) >= 3:
         end = End(None, "threefold-repetition")
-    elif state.quiet >= opts.no_capture_limit:
+    elif quiet >= opts.no_capture_limit:
         end = End(None, "no-capture-limit")
-    return dataclasses.replace(state, end=end, turn=state.turn if end is None else None)
+    return end
 
 
 def _points(end: End) -> tuple[int, int]:

@@ -33,7 +33,6 @@ states play cannot reach (§7). Scores: 1 for the winner, 0 for the loser.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -51,6 +50,7 @@ from rules.base import (
     ScoreReport,
     excerpt,
     malformed,
+    replace,
     require,
 )
 from rules.boards import COLORS, FILES, parse_square, square_name
@@ -273,6 +273,11 @@ class Northcott(BaseEngine[State, Move]):
 
     def check(self, state: State, seat: int, move: Move) -> None:
         self.check_turn(state, seat)
+        if (
+            move.__class__ is Step and state.phase is Phase.PLAY and state.pawns[seat][move.file] == move.frm
+            and move.to in _targets(state, seat, move.file)
+        ):
+            return  # a legal step (a target passes every check below): no refusal messages made
         if isinstance(move, Roll):
             require(state.phase is not Phase.PLAY, IllegalMove, "northcott.wrong-phase",
                     "dice are rolled only during the setup and for the first player; now pawns move",
@@ -325,18 +330,18 @@ class Northcott(BaseEngine[State, Move]):
                 dice, rng = move.dice, state.rng
                 while dice is None or dice[0] == dice[1]:
                     dice, rng = rng.dice(2)
-                return _finish(dataclasses.replace(state, rng=rng, phase=Phase.PLAY, turn=0 if dice[0] > dice[1] else 1))
+                return _finish(replace(state, rng=rng, phase=Phase.PLAY, turn=0 if dice[0] > dice[1] else 1))
             if move.dice is not None:
                 die, rng = move.dice[0], state.rng
             else:
                 (die,), rng = state.rng.dice(1)
-            state = dataclasses.replace(state, rng=rng)
+            state = replace(state, rng=rng)
             if state.options.choose_file:
-                return dataclasses.replace(state, die=die)
+                return replace(state, die=die)
             return _place(state, seat, _open_files(state, seat)[0], die)
         if isinstance(move, Place):
             return _place(state, seat, move.file, state.die)
-        return _finish(dataclasses.replace(state, pawns=_moved(state.pawns, seat, move.file, move.to), turn=1 - seat))
+        return _finish(replace(state, pawns=_moved(state.pawns, seat, move.file, move.to), turn=1 - seat))
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
@@ -474,7 +479,7 @@ class Northcott(BaseEngine[State, Move]):
                 f"{_reason(opts)!r}}}; got {excerpt(result)}")
         mover = result["winner"] if opts.misere else 1 - result["winner"]
         _check_moves_made(state, mover)
-        finished = _finish(dataclasses.replace(state, turn=mover))
+        finished = _finish(replace(state, turn=mover))
         require(finished.winner == result["winner"], InvalidState, "northcott.bad-result",
                 f"seat {mover} can still move, so {excerpt(result)} has not happened")
         return finished
@@ -508,7 +513,7 @@ class Northcott(BaseEngine[State, Move]):
             if not isinstance(file, str) or len(file) != 1 or file not in FILES:
                 raise bad("'file' must be one of 'a'..'h'")
             return Place(FILES.index(file))
-        squares = [parse_square(data.get(key), ranks=12) for key in ("from", "to")]
+        squares = [_square(data.get(key)) for key in ("from", "to")]
         if None in squares:
             raise bad("'from' and 'to' must be squares like 'c2'")
         (f1, r1), (f2, r2) = squares
@@ -527,6 +532,16 @@ def _is_int(x: Json) -> bool:
 
 def _name(file: int, rank: int) -> str:
     return square_name(file, rank)
+
+
+#: "a1" -> (0, 0) ... "h12" -> (7, 11): what parse_square(..., ranks=12) reads from each name
+_SQUARES = {square_name(f, r): (f, r) for f in range(_FILES) for r in range(12)}
+
+
+def _square(value: Json) -> tuple[int, int] | None:
+    """``parse_square(value, ranks=12)``, a name looked up in one step."""
+    square = _SQUARES.get(value) if type(value) is str else None
+    return square if square is not None else parse_square(value, ranks=12)
 
 
 def _pawns(state: State, seat: int) -> tuple[int | None, ...]:
@@ -586,17 +601,28 @@ def _check_moves_made(state: State, turn: int) -> None:
 
 
 def _can_move(state: State, seat: int) -> bool:
-    return any(_targets(state, seat, f) for f in range(_FILES))
+    """Whether any file's ``_targets`` is non-empty, without listing them: a free square ahead
+    (``gap`` >= 1), or in the classic game one behind (``back`` >= 1)."""
+    forward = 1 if seat == 0 else -1
+    classic, last = state.options.classic, state.options.ranks - 1
+    mine, theirs = state.pawns[seat], state.pawns[1 - seat]
+    for f in range(_FILES):
+        own, enemy = mine[f], theirs[f]
+        if (enemy - own) * forward - 1 >= 1:
+            return True
+        if classic and (own if seat == 0 else last - own) >= 1:
+            return True
+    return False
 
 
 def _place(state: State, seat: int, file: int, die: int) -> State:
     home = _DIE_RANK[die] - 1
     rank = home if seat == 0 else state.options.ranks - 1 - home
-    state = dataclasses.replace(state, pawns=_moved(state.pawns, seat, file, rank), die=None, turn=1 - seat)
+    state = replace(state, pawns=_moved(state.pawns, seat, file, rank), die=None, turn=1 - seat)
     if seat == 1 and None not in state.pawns[1]:
         if state.options.roll_first:
-            return dataclasses.replace(state, phase=Phase.FIRST_ROLL, turn=None)
-        return _finish(dataclasses.replace(state, phase=Phase.PLAY, turn=0))
+            return replace(state, phase=Phase.FIRST_ROLL, turn=None)
+        return _finish(replace(state, phase=Phase.PLAY, turn=0))
     return state
 
 
@@ -606,7 +632,7 @@ def _finish(state: State) -> State:
     if state.phase is not Phase.PLAY or _can_move(state, state.turn):
         return state
     winner = state.turn if state.options.misere else 1 - state.turn
-    return dataclasses.replace(state, winner=winner, turn=None)
+    return replace(state, winner=winner, turn=None)
 
 
 REASONS = ("cannot-move", "cannot-move-misere")

@@ -60,7 +60,6 @@ most 80 turns (the last may be a take with an empty hand); a game at most
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -81,7 +80,7 @@ from rules.base import (
     excerpt,
     fields_json,
     malformed,
-    require,
+    replace,
 )
 from rules.cards import hands_view
 
@@ -311,49 +310,62 @@ class TakeThat(BaseEngine[State, Move]):
         return tuple(moves)
 
     def check(self, state: State, seat: int, move: Move) -> None:
+        # checks run on every move: each refusal's message is built only when refusing
         self.check_turn(state, seat)
         if isinstance(move, NextRound):
-            require(state.phase is Phase.ROUND_OVER, IllegalMove, f"{_GAME}.round-not-over",
-                    f"next-round is only possible once the round is over; round {state.round} is being played",
-                    round=state.round)
+            if state.phase is not Phase.ROUND_OVER:
+                raise IllegalMove(f"{_GAME}.round-not-over",
+                                  f"next-round is only possible once the round is over; round {state.round} is being "
+                                  f"played", round=state.round)
             return
-        require(state.phase is Phase.PLAY, IllegalMove, f"{_GAME}.round-over",
-                f"round {state.round} is over: the only move is next-round, got {move.kind!r}", round=state.round)
+        if state.phase is not Phase.PLAY:
+            raise IllegalMove(f"{_GAME}.round-over",
+                              f"round {state.round} is over: the only move is next-round, got {move.kind!r}",
+                              round=state.round)
         hand, row = state.hands[seat], state.row
         if isinstance(move, Lay):
-            require(move.card in hand, IllegalMove, f"{_GAME}.card-not-in-hand",
-                    f"seat {seat} does not hold {move.card}; hand: {list(hand)}", card=move.card, seat=seat)
+            if move.card not in hand:
+                raise IllegalMove(f"{_GAME}.card-not-in-hand", f"seat {seat} does not hold {move.card}; hand: {list(hand)}",
+                                  card=move.card, seat=seat)
             # "its number may be at most 10 higher or 10 lower than the rightmost card" (§4.1)
-            require(not row or _can_lay(move.card, row[-1]), IllegalMove, f"{_GAME}.not-in-range",
-                    f"{move.card} is more than {_REACH} away from the rightmost row card {row[-1] if row else ''}",
-                    card=move.card, top=row[-1] if row else None)
+            if row and not _can_lay(move.card, row[-1]):
+                raise IllegalMove(f"{_GAME}.not-in-range",
+                                  f"{move.card} is more than {_REACH} away from the rightmost row card {row[-1]}",
+                                  card=move.card, top=row[-1])
             return
         # "if no card lies beside the pile yet, the player must lay one (any) card" (§4.1)
-        require(bool(row), IllegalMove, f"{_GAME}.row-empty",
-                f"the row is empty: seat {seat} must open it by laying a card, not {move.kind!r}", seat=seat)
+        if not row:
+            raise IllegalMove(f"{_GAME}.row-empty",
+                              f"the row is empty: seat {seat} must open it by laying a card, not {move.kind!r}", seat=seat)
         if isinstance(move, Twist):
-            require(move.card in row, IllegalMove, f"{_GAME}.not-in-row",
-                    f"{move.card} is not in the row {list(row)}", card=move.card)
+            if move.card not in row:
+                raise IllegalMove(f"{_GAME}.not-in-row", f"{move.card} is not in the row {list(row)}", card=move.card)
             # "only the toads, with two equal digits, can never be pulled out" (§4.2)
-            require(not is_toad(move.card), IllegalMove, f"{_GAME}.toad-cannot-be-twisted",
-                    f"{move.card} is a toad: toads can never be twisted out of the row", card=move.card)
-            require(twin(move.card) in hand, IllegalMove, f"{_GAME}.twin-not-in-hand",
-                    f"twisting {move.card} needs its twin {twin(move.card)} in hand; hand: {list(hand)}",
-                    card=move.card, expected=twin(move.card), seat=seat)
+            if is_toad(move.card):
+                raise IllegalMove(f"{_GAME}.toad-cannot-be-twisted",
+                                  f"{move.card} is a toad: toads can never be twisted out of the row", card=move.card)
+            if twin(move.card) not in hand:
+                raise IllegalMove(f"{_GAME}.twin-not-in-hand",
+                                  f"twisting {move.card} needs its twin {twin(move.card)} in hand; hand: {list(hand)}",
+                                  card=move.card, expected=twin(move.card), seat=seat)
             return
         if isinstance(move, Take):
             if state.stock:
                 # "then the taker must do action A: lay any card as the first card of a new row" (§4.3)
-                require(move.card is not None, IllegalMove, f"{_GAME}.must-open-new-row",
-                        "after taking the row the taker opens a new row: the take needs a 'card' from the hand",
-                        seat=seat)
-                require(move.card in hand, IllegalMove, f"{_GAME}.card-not-in-hand",
-                        f"seat {seat} does not hold {move.card}; hand: {list(hand)}", card=move.card, seat=seat)
+                if move.card is None:
+                    raise IllegalMove(f"{_GAME}.must-open-new-row",
+                                      "after taking the row the taker opens a new row: the take needs a 'card' from "
+                                      "the hand", seat=seat)
+                if move.card not in hand:
+                    raise IllegalMove(f"{_GAME}.card-not-in-hand",
+                                      f"seat {seat} does not hold {move.card}; hand: {list(hand)}", card=move.card,
+                                      seat=seat)
             else:
                 # "once the pile is used up ... the game ends as soon as the row is taken" (§5.1)
-                require(move.card is None, IllegalMove, f"{_GAME}.no-new-row-at-end",
-                        f"the draw pile is used up: taking the row ends the round, so no new row is opened "
-                        f"(got card {move.card})", card=move.card)
+                if move.card is not None:
+                    raise IllegalMove(f"{_GAME}.no-new-row-at-end",
+                                      f"the draw pile is used up: taking the row ends the round, so no new row is "
+                                      f"opened (got card {move.card})", card=move.card)
             return
         raise IllegalMove(f"{_GAME}.bad-move", f"not a take-that move: {excerpt(move)}")
 
@@ -394,14 +406,14 @@ class TakeThat(BaseEngine[State, Move]):
             hand.sort()
         hands = _with_hand(state.hands, seat, tuple(hand))
         ended = not row and not deck and (started_empty or opts.end_when_last_draw_empties_row)
-        after = dataclasses.replace(
+        after = replace(
             state,
             turn=None if ended else (seat + 1) % state.players,
             phase=Phase.ROUND_OVER if ended else Phase.PLAY,
             stock=tuple(deck), row=tuple(row), hands=hands, face_up=face_up, face_down=face_down,
         )
         if ended:  # the round's scores are final: they join the history (DESIGN 4.5)
-            after = dataclasses.replace(after, history=(*state.history, _round_scores(after)))
+            after = replace(after, history=(*state.history, _round_scores(after)))
         return after
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
@@ -495,7 +507,7 @@ class TakeThat(BaseEngine[State, Move]):
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise IllegalMove(f"{_GAME}.bad-move", f"a move is an object with a 'kind', got {excerpt(data)}")
         kind = data["kind"]
-        allowed = {"next-round": set(), "take": {"card"}, "lay": {"card"}, "twist": {"card"}}
+        allowed = _MOVE_FIELDS
         if kind not in allowed:
             raise IllegalMove(f"{_GAME}.bad-move", f"unknown move kind {excerpt(kind)}; kinds: {list(self.move_kinds)}")
         extra = set(data) - {"kind"} - allowed[kind]
@@ -511,10 +523,15 @@ class TakeThat(BaseEngine[State, Move]):
         if not _is_card(card):
             raise IllegalMove(f"{_GAME}.bad-move",
                               f"{excerpt(card)} is not a take-that card (an integer 12..98, not a multiple of 10)")
-        return {"lay": Lay, "twist": Twist, "take": Take}[kind](card)
+        return _MOVE_CLASSES[kind](card)
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+#: each move kind's fields besides ``kind``, and the class of a move with a card
+_MOVE_FIELDS: dict[str, set[str]] = {"next-round": set(), "take": {"card"}, "lay": {"card"}, "twist": {"card"}}
+_MOVE_CLASSES: dict[str, type] = {"lay": Lay, "twist": Twist, "take": Take}
 
 
 def _is_card(x: object) -> bool:

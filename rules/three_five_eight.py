@@ -37,7 +37,7 @@ Representation decisions (§12):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -56,9 +56,10 @@ from rules.base import (
     ScoreReport,
     excerpt,
     malformed,
+    replace,
     require,
 )
-from rules.cards import Card, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card
+from rules.cards import CARDS_BY_NAME, Card, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card
 from rules.tricks import Play, TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "3-5-8"
@@ -94,7 +95,11 @@ class Contract(Enum):
 
     @property
     def trump(self) -> Suit | None:
-        return Suit(self.value) if len(self.value) == 1 else None
+        return self._trump  # type: ignore[attr-defined]
+
+
+for _contract in Contract:  # made once: read on every move of a deal
+    _contract._trump = Suit(_contract.value) if len(_contract.value) == 1 else None  # type: ignore[attr-defined]
 
 
 _OPTIONS: dict[str, Option] = {
@@ -357,6 +362,11 @@ class ThreeFiveEight(BaseEngine[State, Move]):
     def check(self, state: State, seat: int, move: Move) -> None:
         self.check_turn(state, seat)
         phase = state.phase
+        if (
+            move.__class__ is PlayCard and phase is Phase.PLAY
+            and move.card in playable(state.hands[seat], state.trick, _trick_rules(state))
+        ):
+            return  # a playable card passes every check below (it is in the hand): no messages made
         if isinstance(move, PlayCard):
             _require_phase(state, Phase.PLAY, move)
             check_play(GAME_ID, state.hands[seat], state.trick, move.card, _trick_rules(state))
@@ -553,6 +563,10 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         return {"kind": "next-round"}
 
     def move_from_json(self, data: Json) -> Move:
+        if type(data) is dict and len(data) == 2 and data.get("kind") == "play":  # the common move, read at once
+            card = CARDS_BY_NAME.get(data.get("card")) if type(data.get("card")) is str else None
+            if card is not None and not card.is_joker:
+                return PlayCard(card)
         with malformed(f"{GAME_ID}.bad-move", "3-5-8 move", IllegalMove, quoting=data):
             kind = data["kind"]
             keys = set(data)
@@ -579,7 +593,18 @@ class ThreeFiveEight(BaseEngine[State, Move]):
 
 
 def _sorted(cards: Sequence[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=_card_key))
+    return tuple(sorted(cards, key=_CARD_KEYS.__getitem__))
+
+
+class _CardKeys(dict):
+    """card -> ``_card_key(card)``, each made once."""
+
+    def __missing__(self, card: Card) -> tuple[str, int]:
+        key = self[card] = _card_key(card)
+        return key
+
+
+_CARD_KEYS = _CardKeys()
 
 
 def _card_key(card: Card) -> tuple[str, int]:
@@ -587,6 +612,8 @@ def _card_key(card: Card) -> tuple[str, int]:
 
 
 def _set_hand(hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    if 0 <= seat < len(hands):
+        return hands[:seat] + (hand,) + hands[seat + 1:]
     return tuple(hand if s == seat else h for s, h in enumerate(hands))
 
 
@@ -619,7 +646,14 @@ def _free_contracts(state: State, seat: int) -> tuple[Contract, ...]:
 
 
 def _trick_rules(state: State) -> TrickRules:
-    return TrickRules(trump=state.contract.trump, must_trump=state.options.must_trump)  # type: ignore[union-attr]
+    key = (state.contract.trump, state.options.must_trump)  # type: ignore[union-attr]
+    rules = _TRICK_RULES.get(key)
+    if rules is None:
+        rules = _TRICK_RULES[key] = TrickRules(trump=key[0], must_trump=key[1])
+    return rules
+
+
+_TRICK_RULES: dict[tuple[Suit | None, bool], TrickRules] = {}  # made once per trump and duty to trump
 
 
 def _musik_revealed(state: State) -> bool:
@@ -755,7 +789,11 @@ def _start_play(state: State) -> State:
 
 
 def _play(state: State, seat: int, card: Card) -> State:
-    hand = tuple(c for c in state.hands[seat] if c != card)
+    held = state.hands[seat]
+    i = held.index(card)
+    hand = held[:i] + held[i + 1:]
+    if card in hand:  # never in a legal state (one pack): every copy goes, as always
+        hand = tuple(c for c in held if c != card)
     hands = _set_hand(state.hands, seat, hand)
     trick = (*state.trick, (seat, card))
     if len(trick) < _PLAYERS:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from functools import lru_cache
 
@@ -15,6 +14,7 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    replace,
 )
 
 from . import _notation as nt
@@ -461,18 +461,18 @@ class Backgammon(BaseEngine[State, Move]):
         if kind == "move":
             return self._play(state, move)
         if kind == "double":
-            return dataclasses.replace(state, offered=True)
+            return replace(state, offered=True)
         if kind == "take":
             if state.beavered or state.raccooned:  # a beaver or raccoon taken: the beaverer keeps the cube
-                return dataclasses.replace(state, beavered=False, raccooned=False, cube=state.cube * 2)
-            return dataclasses.replace(state, offered=False, cube=state.cube * 2, owner=1 - state.turn)
+                return replace(state, beavered=False, raccooned=False, cube=state.cube * 2)
+            return replace(state, offered=False, cube=state.cube * 2, owner=1 - state.turn)
         if kind == "beaver":
             # take and redouble at once, keeping the cube; the doubler takes or drops the redouble
-            return dataclasses.replace(state, offered=False, beavered=True, cube=state.cube * 2, owner=1 - state.turn)
+            return replace(state, offered=False, beavered=True, cube=state.cube * 2, owner=1 - state.turn)
         if kind == "raccoon":
             # the doubler takes the beaver and redoubles at once; as in GNU BG the beaverer keeps the
             # cube (it is owned by the player not on roll), and takes or drops the raccoon
-            return dataclasses.replace(state, beavered=False, raccooned=True, cube=state.cube * 2)
+            return replace(state, beavered=False, raccooned=True, cube=state.cube * 2)
         if kind == "drop":
             if state.beavered:  # a dropped beaver: the beaverer wins the cube as it stood before the beaver
                 return self._finish(state, 1 - state.turn, "drop", 1, state.cube)
@@ -480,9 +480,9 @@ class Backgammon(BaseEngine[State, Move]):
                 return self._finish(state, state.turn, "drop", 1, state.cube)
             return self._finish(state, state.turn, "drop", 1, state.cube)
         if kind == "resign":
-            return dataclasses.replace(state, resign=LEVELS.index(move.level) + 1)
+            return replace(state, resign=LEVELS.index(move.level) + 1)
         if kind == "reject-resignation":
-            return dataclasses.replace(state, resign=0)
+            return replace(state, resign=0)
         if kind == "accept-resignation":
             k, points = game_points(state.resign, state.cube, state.owner is not None, _money(state), state.opt("jacoby"))
             return self._finish(state, 1 - state.turn, "resign", state.resign, points, k)
@@ -497,13 +497,13 @@ class Backgammon(BaseEngine[State, Move]):
         if state.phase is Phase.OPENING:
             if dice[0] == dice[1]:  # a tie is rolled again
                 if self._automatic_double(state):
-                    return dataclasses.replace(state, rng=rng, cube=state.cube * 2)
-                return dataclasses.replace(state, rng=rng)
+                    return replace(state, rng=rng, cube=state.cube * 2)
+                return replace(state, rng=rng)
             starter = 0 if dice[0] > dice[1] else 1
             if state.opt("opening_roll") == "reroll":
-                return dataclasses.replace(state, rng=rng, turn=starter, phase=Phase.ROLL)
-            return dataclasses.replace(state, rng=rng, turn=starter, phase=Phase.MOVE, dice=dice)
-        return dataclasses.replace(state, rng=rng, phase=Phase.MOVE, dice=dice)
+                return replace(state, rng=rng, turn=starter, phase=Phase.ROLL)
+            return replace(state, rng=rng, turn=starter, phase=Phase.MOVE, dice=dice)
+        return replace(state, rng=rng, phase=Phase.MOVE, dice=dice)
 
     def _play(self, state: State, move: Play) -> State:
         t = state.turn
@@ -516,17 +516,17 @@ class Backgammon(BaseEngine[State, Move]):
                 other[BAR] += 1
         sides = [None, None]
         sides[t], sides[1 - t] = tuple(me), tuple(other)
-        new = dataclasses.replace(state, sides=tuple(sides), dice=(), phase=Phase.ROLL, turn=1 - t)
+        new = replace(state, sides=tuple(sides), dice=(), phase=Phase.ROLL, turn=1 - t)
         if me[OFF] == CHECKERS:
             level = gammon_level(tuple(other))
             k, points = game_points(level, state.cube, state.owner is not None, _money(state), state.opt("jacoby"))
-            return self._finish(dataclasses.replace(new, turn=t), t, "bear-off", level, points, k)
+            return self._finish(replace(new, turn=t), t, "bear-off", level, points, k)
         return new
 
     def _finish(self, state: State, winner: int, how: str, level: int, points: int, k: int = 1) -> State:
         score = list(state.score)
         score[winner] = min(_MAX_SCORE, score[winner] + points)
-        return dataclasses.replace(
+        return replace(
             state, phase=Phase.OVER, dice=(), offered=False, beavered=False, raccooned=False, resign=0,
             score=tuple(score),
             result=Result(winner, how, level, state.cube, k, points),
@@ -535,7 +535,7 @@ class Backgammon(BaseEngine[State, Move]):
     def _next_round(self, state: State) -> State:
         crawford, post = next_crawford(state.opt("match_length"), state.opt("crawford"), state.score,
                                        state.crawford, state.post_crawford)
-        return dataclasses.replace(
+        return replace(
             state, sides=(START, START), phase=Phase.OPENING, turn=None, dice=(), cube=1, owner=None,
             offered=False, resign=0, crawford=crawford, post_crawford=post, round=state.round + 1, result=None,
         )

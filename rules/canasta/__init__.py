@@ -45,7 +45,6 @@ Representation decisions:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from rules.base import (
     BaseEngine,
@@ -57,8 +56,9 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
+    replace,
 )
-from rules.cards import Card, deck, hands_view
+from rules.cards import Card, deck, hands_view, sorted_cards
 
 from ._codes import CODES
 from ._melds import (
@@ -354,7 +354,7 @@ def _deal(players: int, options: tuple, round: int, dealer: int, totals: tuple[i
     state = State(
         players=players, options=options, round=round, dealer=dealer, turn=(dealer + 1) % players,
         phase=Phase.DRAW, stock=tuple(stock), discard=tuple(pile), discard_closed=closed,
-        hands=tuple(tuple(sorted(h)) for h in hands), melds=((),) * nsides, red_threes=((),) * nsides,
+        hands=tuple(tuple(sorted_cards(h)) for h in hands), melds=((),) * nsides, red_threes=((),) * nsides,
         totals=totals, history=history, laid=(False,) * players,
         pending=tuple(any(is_red_three(c) for c in h) for h in hands),
         drew=None, asked=None, meld_moves=0, concealed_melds=None, buying=False, out_seat=None,
@@ -390,7 +390,7 @@ def _lay_red_threes(state: State, seat: int) -> State:
     stock = list(state.stock)
     _draw_cards(stock, hand, reds, len(state.hands[seat]) - len(hand), True)
     return replace(
-        state, stock=tuple(stock), hands=_set(state.hands, seat, tuple(sorted(hand))),
+        state, stock=tuple(stock), hands=_set(state.hands, seat, tuple(sorted_cards(hand))),
         red_threes=_set(state.red_threes, side, tuple(reds)), pending=_set(state.pending, seat, False),
     )
 
@@ -413,13 +413,7 @@ def _next(state: State, seat: int, move: Move) -> State:
             raise _err("wrong-phase", "next-round deals only after a round is over")
         return _deal(state.players, state.options, state.round + 1, (state.dealer + 1) % state.players,
                      state.totals, state.history, state.rng)
-    allowed = {
-        Phase.DRAW: (Draw, TakePile, TakeTop, AskPartner, EndRound),
-        Phase.PLAY: (MeldMove, Discard, AskPartner),
-        Phase.ANSWER: (Answer,),
-        Phase.DOUBLE: (DoubleGoOut, DeclineDouble),
-    }.get(ph, ())
-    if not isinstance(move, allowed):
+    if not isinstance(move, _ALLOWED.get(ph, ())):
         what = {
             Phase.DRAW: "draw, take the pile, take the top card to go out or ask the partner",
             Phase.PLAY: "meld, discard or ask the partner",
@@ -460,6 +454,15 @@ def _next(state: State, seat: int, move: Move) -> State:
     return _end_round(state, "stock")
 
 
+#: the moves each phase allows (besides next-round)
+_ALLOWED = {
+    Phase.DRAW: (Draw, TakePile, TakeTop, AskPartner, EndRound),
+    Phase.PLAY: (MeldMove, Discard, AskPartner),
+    Phase.ANSWER: (Answer,),
+    Phase.DOUBLE: (DoubleGoOut, DeclineDouble),
+}
+
+
 def _draw(state: State, seat: int) -> State:
     if not state.stock:
         raise _err("stock-empty", "the stock is empty: take the pile or end the round (end-round)")
@@ -467,7 +470,7 @@ def _draw(state: State, seat: int) -> State:
     stock, hand, reds = list(state.stock), list(state.hands[seat]), list(state.red_threes[side])
     _draw_cards(stock, hand, reds, 1, _opt(state, "red_three_replacement") == "dealt-and-drawn")
     state = replace(
-        state, stock=tuple(stock), hands=_set(state.hands, seat, tuple(sorted(hand))),
+        state, stock=tuple(stock), hands=_set(state.hands, seat, tuple(sorted_cards(hand))),
         red_threes=_set(state.red_threes, side, tuple(reds)), phase=Phase.PLAY, drew="stock",
     )
     if len(hand) == 1 and _go_out_problem(state, seat, state.melds[side]) is not None:
@@ -595,7 +598,7 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
     # laid nothing may still lay his whole hand in this turn; remember the melds he starts
     from_hand = not state.laid[seat] and _opt(state, "from_hand_after_buying")
     return replace(
-        state, discard=(), discard_closed=False, hands=_set(state.hands, seat, tuple(sorted(new_hand))),
+        state, discard=(), discard_closed=False, hands=_set(state.hands, seat, tuple(sorted_cards(new_hand))),
         melds=_set(state.melds, side, melds_after), red_threes=_set(state.red_threes, side, tuple(reds)),
         laid=_set(state.laid, seat, True), drew="discard", phase=Phase.PLAY,
         concealed_melds=tuple(r for r, _ in new_melds) if from_hand else None,

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from rules.base import IllegalMove, excerpt
-from rules.cards import Card, Rank
+from rules.cards import Card, Rank, sorted_cards
 
 G = "canasta"
 Meld = tuple[int, tuple[Card, ...]]
@@ -124,7 +124,7 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...
             raise IllegalMove(f"{G}.card-not-in-hand", f"{c} is not in the hand "
                                                        f"({excerpt(' '.join(map(str, sorted(hand))))})", card=str(c))
         left[c] -= 1
-    return tuple(sorted(left.elements()))
+    return tuple(sorted_cards(left.elements()))
 
 
 def apply_groups(

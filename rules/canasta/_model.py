@@ -23,6 +23,10 @@ class Phase(Enum):
     ROUND_OVER = "round-over"  # scores final; next-round deals
     GAME_OVER = "game-over"
 
+    # members are singletons compared by identity: hashed by identity too, in C, not by Enum's
+    # Python-level hash of the name (the phase keys a look-up on every move)
+    __hash__ = object.__hash__
+
 
 @dataclass(frozen=True)
 class State:
@@ -199,15 +203,19 @@ def _groups(data: Json) -> tuple[tuple[Group, ...], tuple[int, ...]]:
     return tuple(out), tuple(fresh)
 
 
+#: each move kind's fields besides ``kind``
+_FIELDS: dict[str, set[str]] = {
+    "draw": set(), "ask-partner": set(), "decline-double": set(), "end-round": set(), "next-round": set(),
+    "take-pile": {"using", "melds"}, "take-top-to-go-out": {"using", "melds"}, "meld": {"melds"},
+    "double-go-out": {"melds"}, "discard": {"card"}, "answer": {"yes"},
+}
+
+
 def move_from_json(data: Json) -> Move:
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
         raise _bad(f"a move is an object with a 'kind', got {excerpt(data)}")
     kind = data["kind"]
-    fields = {
-        "draw": set(), "ask-partner": set(), "decline-double": set(), "end-round": set(), "next-round": set(),
-        "take-pile": {"using", "melds"}, "take-top-to-go-out": {"using", "melds"}, "meld": {"melds"},
-        "double-go-out": {"melds"}, "discard": {"card"}, "answer": {"yes"},
-    }
+    fields = _FIELDS
     if kind not in fields:
         raise _bad(f"unknown move kind {excerpt(kind)}; known: {list(MOVE_KINDS)}")
     given = set(data) - {"kind"}
