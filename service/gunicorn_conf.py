@@ -13,6 +13,6 @@ def post_request(worker: Any, req: Any, environ: dict, resp: Any) -> None:
     connections, one in a hundred requests waited 100-500 ms. Yielding here serves connections
     in turn (bench/README.md has the figures)."""
     if type(worker).__module__ == "gunicorn.workers.ggevent":
-        import gevent  # only under that worker, which has already patched the standard library
+        import gevent  # type: ignore[import-untyped]  # only under that worker, which has patched the stdlib
 
         gevent.sleep(0)
