@@ -6,6 +6,8 @@ probes run on core 1), measured side by side in one run:
 - ``gunicorn-gthread``: gunicorn, gthread worker, 4 threads (the old default);
 - ``gunicorn-gevent``: gunicorn, gevent worker (greenlets; the worker patches the standard
   library, so redis-py and the locks of the memory store cooperate);
+- ``gunicorn-gevent-pywsgi``: gunicorn's worker that parses HTTP with gevent's own ``pywsgi``
+  (gunicorn's request limits and its pre/post request hooks do not apply there);
 - ``granian``: granian's WSGI interface (a Rust HTTP server), 4 blocking threads.
 
 Criteria: 200 slow clients that send their headers a line every 2 s must not delay other
@@ -45,6 +47,9 @@ def command(server: str, app: str, port: int) -> list[str]:
         return [str(BIN / "gunicorn"), *CONF, "-k", "gthread", "--workers", "1", "--threads", "4", "--bind", bind, app]
     if server == "gunicorn-gevent":
         return [str(BIN / "gunicorn"), *CONF, "-k", "gevent", "--workers", "1", "--worker-connections", "10000",
+                "--bind", bind, app]
+    if server == "gunicorn-gevent-pywsgi":
+        return [str(BIN / "gunicorn"), *CONF, "-k", "gevent_pywsgi", "--workers", "1", "--worker-connections", "10000",
                 "--bind", bind, app]
     if server == "granian":
         target, factory = (app[:-2], ["--factory"]) if app.endswith("()") else (app, [])
@@ -133,7 +138,7 @@ def streams(port: int, count: int) -> tuple[int, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--servers", default="gunicorn-gthread,gunicorn-gevent,granian")
+    parser.add_argument("--servers", default="gunicorn-gthread,gunicorn-gevent,gunicorn-gevent-pywsgi,granian")
     parser.add_argument("--streams", type=int, default=2000)
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--game", default="take-that")
