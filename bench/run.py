@@ -8,7 +8,7 @@
 2. In process, the cost of each stage of one apply request (JSON parse, envelope, state
    schema, from_json, move, engine apply, to_json, response JSON), and of the whole request
    on the fast path (service/fastpath.py) and through Flask.
-3. In process, moves applied per second in random playouts of each game.
+3. In process, the cost of replay per move, and moves applied per second in random playouts.
 
 Figures are printed, never asserted. Usage: ``python bench/run.py [--game 11-nimmt] [--seconds 10]``.
 """
@@ -278,6 +278,22 @@ def timed(fn, repeat: int) -> float:
     return (time.perf_counter() - start) / repeat
 
 
+def replay_per_move(games: list[str], rounds: int = 5) -> None:
+    """µs a move of ``GameBinding.replay`` (read each move, check it, apply it) in process: the
+    engines' share of the replay/apply ratio."""
+    from service.games import BINDINGS
+
+    print(f"\nReplay in process (the moves of the HTTP table; µs a move, best of {rounds})")
+    for game in games:
+        new, moves = playout_moves(game)
+
+        def replay(binding=BINDINGS[game], new=new, moves=moves) -> None:
+            binding.replay(binding.new(new), moves)
+
+        best = min(timed(replay, 1) for _ in range(rounds))
+        print(f"  {game:<16}{len(moves):>6} moves{best / len(moves) * 1e6:>8.1f}")
+
+
 def engine_throughput(seconds: float = 2.0) -> None:
     print(f"\nEngine throughput, random playouts in process ({seconds:.0f} s a game)")
     print(f"  {'game':<16}{'moves/s':>10}{'games':>8}")
@@ -306,6 +322,7 @@ def main() -> None:
     if not args.skip_http:
         http_bench(games, args.seconds, args.connections)
     stages(games[0])
+    replay_per_move(games)
     engine_throughput()
 
 
