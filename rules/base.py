@@ -168,6 +168,22 @@ _U64 = 1 << 64
 _HEX = frozenset("0123456789abcdef")
 
 
+def _check_below(n: int) -> None:
+    if not 0 < n < _U64:
+        raise ValueError(f"randbelow needs 0 < n < 2**64, got {n}")
+
+
+def _below(key: bytes, counter: int, n: int) -> tuple[int, int]:
+    """``Rng.randbelow(n)`` on a decoded key: the value and the counter after it (rejection
+    sampling as specified in :class:`Rng`); shuffles and dice call it once per draw."""
+    limit = _U64 - _U64 % n
+    while True:
+        x = int.from_bytes(hashlib.sha256(key + counter.to_bytes(8, "big")).digest()[:8], "big")
+        counter += 1
+        if x < limit:
+            return x % n, counter
+
+
 @dataclass(frozen=True, slots=True)
 class Rng:
     """Counter-based generator; its output is specified, not left to ``random``.
@@ -197,48 +213,28 @@ class Rng:
         return int.from_bytes(digest[:8], "big"), Rng(self.key, self.counter + 1)
 
     def randbelow(self, n: int) -> tuple[int, Rng]:
-        if not 0 < n < _U64:
-            raise ValueError(f"randbelow needs 0 < n < 2**64, got {n}")
-        limit = _U64 - _U64 % n
-        rng = self
-        while True:
-            x, rng = rng.next_u64()
-            if x < limit:
-                return x % n, rng
+        _check_below(n)
+        x, counter = _below(bytes.fromhex(self.key), self.counter, n)
+        return x, Rng(self.key, counter)
 
     def shuffle(self, items: Sequence[T]) -> tuple[tuple[T, ...], Rng]:
         out = list(items)
-        # randbelow(i + 1) for i from the last index down, inlined: one key decoding and one new
+        # randbelow(i + 1) for i from the last index down, with the key decoded once and one new
         # Rng for the whole shuffle instead of one of each per draw (the same draws, in order)
-        key, counter, sha256, from_bytes = bytes.fromhex(self.key), self.counter, hashlib.sha256, int.from_bytes
+        key, counter = bytes.fromhex(self.key), self.counter
         for i in range(len(out) - 1, 0, -1):
-            n = i + 1
-            limit = _U64 - _U64 % n
-            while True:
-                x = from_bytes(sha256(key + counter.to_bytes(8, "big")).digest()[:8], "big")
-                counter += 1
-                if x < limit:
-                    break
-            j = x % n
+            j, counter = _below(key, counter, i + 1)
             out[i], out[j] = out[j], out[i]
         return tuple(out), (self if counter == self.counter else Rng(self.key, counter))
 
     def dice(self, count: int = 2, sides: int = 6) -> tuple[tuple[int, ...], Rng]:
         if count <= 0:
             return (), self
-        if not 0 < sides < _U64:
-            raise ValueError(f"randbelow needs 0 < n < 2**64, got {sides}")
-        # randbelow(sides) ``count`` times, inlined as in shuffle
-        key, counter = bytes.fromhex(self.key), self.counter
-        limit = _U64 - _U64 % sides
-        rolls = []
-        for _ in range(count):
-            while True:
-                x = int.from_bytes(hashlib.sha256(key + counter.to_bytes(8, "big")).digest()[:8], "big")
-                counter += 1
-                if x < limit:
-                    break
-            rolls.append(x % sides + 1)
+        _check_below(sides)
+        key, counter, rolls = bytes.fromhex(self.key), self.counter, []
+        for _ in range(count):  # randbelow(sides) ``count`` times, as in shuffle
+            x, counter = _below(key, counter, sides)
+            rolls.append(x + 1)
         return tuple(rolls), Rng(self.key, counter)
 
     def to_json(self) -> Json:
