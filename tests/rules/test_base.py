@@ -6,12 +6,13 @@ saved games and seeded tests would replay differently, which the spec forbids.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from decimal import Decimal
 
 import pytest
 
-from rules.base import IllegalMove, InvalidOption, InvalidState, Option, Rng, RulesError, malformed
+from rules.base import IllegalMove, InvalidOption, InvalidState, Option, Rng, RulesError, malformed, replace
 
 # --------------------------------------------------------------------------- malformed
 
@@ -220,3 +221,40 @@ def test_other_types() -> None:
     text = Option("x", "untyped means string")
     assert text.validate("opt", "y") == "y"
     assert _refused(text, 1) == "options.bad-type"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Slotted:
+    a: int
+    b: tuple = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plain:
+    a: int
+    b: str = "x"
+
+
+@dataclasses.dataclass(frozen=True)
+class _Derived:  # __post_init__ and an init=False field: replace() must leave these to dataclasses
+    a: int
+    b: int = 0
+    total: int = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total", self.a + self.b)
+
+
+@pytest.mark.parametrize("obj", [_Slotted(1, (2,)), _Plain(1), _Derived(1, 2)], ids=lambda o: type(o).__name__)
+def test_replace_is_dataclasses_replace(obj) -> None:
+    """Every engine copies its state with rules.base.replace: it must give what
+    dataclasses.replace gives, a new instance of the same class, and the same error."""
+    for changes in ({}, {"a": 5}, {"a": 5, "b": (7,) if isinstance(obj, _Slotted) else 3}):
+        got, want = replace(obj, **changes), dataclasses.replace(obj, **changes)
+        assert (type(got), got) == (type(want), want)
+        assert got is not obj
+    with pytest.raises(TypeError) as ours:
+        replace(obj, nope=1)
+    with pytest.raises(TypeError) as theirs:
+        dataclasses.replace(obj, nope=1)
+    assert str(ours.value) == str(theirs.value)

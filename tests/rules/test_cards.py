@@ -31,3 +31,19 @@ def test_a_seat_sees_its_own_hand_and_only_counts_of_the_others():
     hands = (("QH", "2C"), ("AS",), ())
     assert hands_seen_by(hands, 0) == [["QH", "2C"], 1, 0]
     assert hands_seen_by(hands, None) == [2, 1, 0]  # a spectator sees no hand
+
+
+def test_a_card_is_one_instance_however_it_is_made() -> None:
+    """Cards compare and hash by identity (rules/cards.py), so every way of making one must give
+    back the same instance: the constructor, the parser, copies and pickles."""
+    import copy
+    import pickle
+
+    queen = Card(Rank.QUEEN, Suit.HEARTS)
+    made = [Card(Rank.QUEEN, Suit.HEARTS), parse_card("QH"), copy.copy(queen), copy.deepcopy(queen),
+            pickle.loads(pickle.dumps(queen))]
+    assert all(card is queen for card in made)
+    assert Card(Rank.JOKER, None) is JOKER is parse_card("JK")
+    assert queen != Card(Rank.QUEEN, Suit.SPADES)
+    assert len({*deck(), *deck()}) == 52
+    assert sorted([Card(Rank.ACE, Suit.CLUBS), queen]) == [queen, Card(Rank.ACE, Suit.CLUBS)]
