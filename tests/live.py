@@ -12,10 +12,13 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+
+from werkzeug.serving import make_server
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,6 +38,19 @@ def make_run_args(port: int, **make_vars: str) -> list[str]:
     args = shlex.split(line)
     args[0] = str(Path(sys.executable).with_name("gunicorn"))
     return args
+
+
+@contextlib.contextmanager
+def served_in_thread(app) -> Iterator[str]:
+    """``app`` served by werkzeug from a daemon thread on a free port; yields its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(5)
 
 
 def wait_http(url: str, seconds: float = 20) -> None:

@@ -10,13 +10,13 @@ Chromium logs each 4xx/5xx response as "Failed to load resource", so those lines
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
 import pytest
 
 from service.app import create_app
 from service.config import TestConfig
+from tests.live import served_in_thread
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -40,15 +40,8 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def base_url():
     """The app with the memory store, served by werkzeug from a thread on a free port."""
-    from werkzeug.serving import make_server
-
-    app = create_app(TestConfig)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(5)
+    with served_in_thread(create_app(TestConfig)) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -13,17 +13,16 @@ import importlib
 import re
 import subprocess
 import sys
-import threading
 import typing
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from service.app import create_app
 from service.config import TestConfig
 from service.games import BINDINGS
 from service.openapi import _prefix
+from tests.live import served_in_thread
 
 PACKAGE = "arbiter_client"
 # no post-hooks (they would run ruff over the output); Literal types for enums such as `game`
@@ -49,12 +48,8 @@ def generate(spec_url: str, out: Path) -> str:
 
 @pytest.fixture(scope="module")
 def server():
-    server = make_server("127.0.0.1", 0, create_app(TestConfig), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(5)
+    with served_in_thread(create_app(TestConfig)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
