@@ -211,17 +211,20 @@ def lose_card(d, s, rnd):
     return True
 
 
-def joker(d, s, rnd):
-    seats = hand_seats(d)
-    if not seats:
-        return False
-    d["hands"][seats[0]][0] = "JK"
-    return True
+def _first_card_becomes(name: str, card: str, doc: str):
+    """A mutation that writes ``card`` over the first card of the first hand holding cards."""
+
+    def mutate(d, s, rnd):
+        seats = hand_seats(d)
+        if not seats:
+            return False
+        d["hands"][seats[0]][0] = card
+        return True
+
+    mutate.__name__ = mutate.__qualname__ = name
+    mutate.__doc__ = doc
+    return mutate
 
 
-def not_a_card(d, s, rnd):
-    seats = hand_seats(d)
-    if not seats:
-        return False
-    d["hands"][seats[0]][0] = "1Z"
-    return True
+joker = _first_card_becomes("joker", "JK", "A joker, which these decks lack, in place of a card.")
+not_a_card = _first_card_becomes("not_a_card", "1Z", "A name that is no card, in place of a card.")
