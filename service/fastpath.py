@@ -37,8 +37,11 @@ from service.games import get_binding
 _ROUTES = {action: f"/v1/games/<game>/{action}" for action in STATELESS}
 
 
-def _digits(text: str) -> bool:
-    return text.isascii() and text.isdigit()  # "²".isdigit() is true, and int() refuses it
+def _length(environ: dict) -> int | None:
+    """The body's ``Content-Length``, or ``None`` when there is none (chunked) or it is not ASCII
+    digits (``"²".isdigit()`` is true, and ``int()`` refuses it)."""
+    text = environ.get("CONTENT_LENGTH", "")
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 def _json(content_type: str) -> bool:
@@ -57,27 +60,27 @@ class FastPath:
         path: str = environ.get("PATH_INFO", "")
         parts = path.split("/")
         config = self.app.config
+        length = _length(environ)
         if (
             environ.get("REQUEST_METHOD") != "POST"
             or len(parts) != 5 or parts[1] != "v1" or parts[2] != "games" or not parts[3]
             or parts[4] not in _ROUTES
             or not path.isascii()  # werkzeug decodes other paths from UTF-8; leave that to it
             or not _json(environ.get("CONTENT_TYPE", ""))
-            or not _digits(environ.get("CONTENT_LENGTH", ""))
-            or int(environ["CONTENT_LENGTH"]) > config["MAX_CONTENT_LENGTH"]
-            or ("HTTP_ORIGIN" in environ and ops.cors_origins(config))
+            or length is None or length > config["MAX_CONTENT_LENGTH"]
+            or ("HTTP_ORIGIN" in environ and self.app.extensions["arbiter.cors_origins"])  # flask-cors answers
             or not config.get("FAST_PATH", True)
         ):
             return self.flask(environ, start_response)
-        return self._answer(environ, start_response, parts[3], parts[4], path)
+        return self._answer(environ, start_response, parts[3], parts[4], path, length)
 
-    def _answer(self, environ: dict, start_response: Callable, game: str, action: str, path: str) -> list[bytes]:
+    def _answer(self, environ: dict, start_response: Callable, game: str, action: str, path: str,
+                length: int) -> list[bytes]:
         started = time.perf_counter()
         rid = ops.request_id(environ.get("HTTP_X_REQUEST_ID"))
         schema, answer = STATELESS[action]
         try:
             binding = get_binding(game)  # an unknown game is 404 before the body is looked at, as in Flask
-            length = int(environ["CONTENT_LENGTH"])
             raw = environ["wsgi.input"].read(length) if length else b""
             if len(raw) != length:
                 raise ClientDisconnected()  # what werkzeug raises for a body cut short

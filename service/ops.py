@@ -126,7 +126,7 @@ def init_app(app: Flask) -> None:
     metrics = Metrics()
     app.extensions["arbiter.metrics"] = metrics
 
-    origins = cors_origins(app.config)
+    app.extensions["arbiter.cors_origins"] = origins = cors_origins(app.config)  # as flask-cors was set up
     if origins:
         from flask_cors import CORS
 
