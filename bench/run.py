@@ -237,38 +237,39 @@ def stages(game: str, repeat: int = 300) -> None:
     path = f"/v1/games/{game}/apply"
     for label, fast in (("fast path", True), ("through Flask", False)):
         app = create_app(TestConfig, {"FAST_PATH": fast})
-        made = json.loads(wsgi_call(app, path, text.encode()))
+        made = json.loads(wsgi_post(app, path, text.encode())())
         signed = json.dumps({"state": made["state"], "signature": made["signature"], "seat": min(made["to_act"]),
                              "move": b.engine.move_to_json(b.engine.legal_moves(
                                  b.engine.from_json(made["state"]), min(made["to_act"]))[0])}).encode()
-        steps[f"WSGI apply, {label}, signed"] = lambda app=app, signed=signed: wsgi_call(app, path, signed)
-        steps[f"WSGI apply, {label}, unsigned"] = lambda app=app: wsgi_call(app, path, text.encode())
+        steps[f"WSGI apply, {label}, signed"] = wsgi_post(app, path, signed)
+        steps[f"WSGI apply, {label}, unsigned"] = wsgi_post(app, path, text.encode())
     echo = json.dumps({"payload": data["state"], "seat": data["seat"], "move": data["move"]}).encode()
-    steps["WSGI bare Flask echo, same size"] = lambda: wsgi_call(echo_app, "/echo", echo)
+    steps["WSGI bare Flask echo, same size"] = wsgi_post(echo_app, "/echo", echo)
     print(f"\nWhere one {game} apply request's time goes (in process, µs, best of 3 x {repeat})")
     for name, fn in steps.items():
         best = min(timed(fn, repeat) for _ in range(3))
         print(f"  {name:<40}{best * 1e6:>9.1f}")
 
 
-def wsgi_call(app, path: str, body: bytes) -> bytes:
-    """One POST of a JSON ``body`` through a WSGI app, called directly (no HTTP, no test client)."""
+def wsgi_post(app, path: str, body: bytes):
+    """A function making one POST of a JSON ``body`` through a WSGI app, called directly (no HTTP,
+    no test client): werkzeug's EnvironBuilder makes the environ once, each call a fresh input."""
     import io
 
-    environ = {
-        "REQUEST_METHOD": "POST", "PATH_INFO": path, "SCRIPT_NAME": "", "QUERY_STRING": "",
-        "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(body)), "SERVER_NAME": "bench",
-        "SERVER_PORT": "80", "SERVER_PROTOCOL": "HTTP/1.1", "HTTP_HOST": "bench", "REMOTE_ADDR": "127.0.0.1",
-        "wsgi.input": io.BytesIO(body), "wsgi.url_scheme": "http", "wsgi.errors": sys.stderr, "wsgi.version": (1, 0),
-        "wsgi.multithread": False, "wsgi.multiprocess": False, "wsgi.run_once": False,
-    }
-    status: list[str] = []
-    out = app(environ, lambda s, headers, exc_info=None: status.append(s))
-    data = b"".join(out)
-    getattr(out, "close", lambda: None)()
-    if not status[0].startswith("200"):
-        raise RuntimeError(f"{path}: {status[0]} {data[:200]!r}")
-    return data
+    from werkzeug.test import EnvironBuilder
+
+    base = EnvironBuilder(path=path, method="POST", data=body, content_type="application/json").get_environ()
+
+    def call() -> bytes:
+        status: list[str] = []
+        out = app({**base, "wsgi.input": io.BytesIO(body)}, lambda s, headers, exc_info=None: status.append(s))
+        data = b"".join(out)
+        getattr(out, "close", lambda: None)()
+        if not status[0].startswith("200"):
+            raise RuntimeError(f"{path}: {status[0]} {data[:200]!r}")
+        return data
+
+    return call
 
 
 def timed(fn, repeat: int) -> float:

@@ -4,11 +4,10 @@ answers and for refusals; and it leaves everything it cannot answer completely t
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 
 import pytest
+from werkzeug.test import EnvironBuilder
 
 from service.app import create_app
 from service.config import TestConfig
@@ -130,14 +129,16 @@ def test_what_it_cannot_answer_completely_goes_to_flask(traced, case):
 
 
 def _environ(data: bytes, **extra) -> dict:
-    """A WSGI environ of a JSON POST to take-that's apply (for what the test client cannot send)."""
-    return {
-        "REQUEST_METHOD": "POST", "PATH_INFO": "/v1/games/take-that/apply", "SCRIPT_NAME": "", "QUERY_STRING": "",
-        "CONTENT_TYPE": "application/json", "SERVER_NAME": "x", "SERVER_PORT": "80", "SERVER_PROTOCOL": "HTTP/1.1",
-        "wsgi.input": io.BytesIO(data), "wsgi.url_scheme": "http", "wsgi.errors": sys.stderr,
-        "wsgi.version": (1, 0), "wsgi.multithread": False, "wsgi.multiprocess": False, "wsgi.run_once": False,
-        "HTTP_HOST": "x", "HTTP_X_REQUEST_ID": "raw", **extra,
-    }
+    """A WSGI environ of a JSON POST to take-that's apply (werkzeug's EnvironBuilder), with
+    ``extra`` keys set, or removed where ``None``: for what the test client cannot send."""
+    environ = EnvironBuilder(path="/v1/games/take-that/apply", method="POST", data=data,
+                             content_type="application/json", headers={"X-Request-ID": "raw"}).get_environ()
+    for key, value in extra.items():
+        if value is None:
+            environ.pop(key, None)
+        else:
+            environ[key] = value
+    return environ
 
 
 def _call(wsgi_app, environ: dict) -> tuple[str, list, bytes]:
@@ -147,7 +148,7 @@ def _call(wsgi_app, environ: dict) -> tuple[str, list, bytes]:
 
 
 @pytest.mark.parametrize("extra", [
-    {"wsgi.input_terminated": True, "HTTP_TRANSFER_ENCODING": "chunked"},  # no Content-Length
+    {"CONTENT_LENGTH": None, "wsgi.input_terminated": True, "HTTP_TRANSFER_ENCODING": "chunked"},
     {"CONTENT_LENGTH": "\u00b2"},  # "²" is a digit to str.isdigit, not to int()
 ], ids=["chunked", "length-not-ascii-digits"])
 def test_a_body_of_unknown_length_goes_to_flask(traced, extra):
