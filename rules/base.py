@@ -25,8 +25,14 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from types import MemberDescriptorType
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
+from types import MappingProxyType, MemberDescriptorType
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, Literal, Protocol, TypeVar, runtime_checkable
+
+from rules.shapes import Doc, Pattern, Range, computed
+from rules.shapes import field as declared_field
+
+if TYPE_CHECKING:
+    from rules.spec import GameSpec
 
 Json = Any
 S = TypeVar("S")
@@ -161,6 +167,176 @@ class Code:
     detail_pl: str
 
 
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A text in both languages the service speaks (English, Polish)."""
+
+    en: str
+    pl: str
+
+    def to_json(self) -> Json:
+        return {"en": self.en, "pl": self.pl}
+
+    def __call__(self, lang: str) -> str:
+        return self.pl if lang == "pl" else self.en
+
+
+def _template_fields(template: str) -> frozenset[str]:
+    import string
+
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
+
+
+@dataclass(frozen=True, eq=False)
+class ErrorCode:
+    """One stable error ``code`` a client may rely on (DESIGN 4.4), declared once with its texts.
+
+    ``title`` names it in both languages; ``detail_pl`` is the Polish detail, a ``str.format``
+    template over the context members the error is raised with (the English detail is the
+    message written where it is raised, quoting the input); ``description`` says when it
+    happens and what to do, in both languages. ``error`` is the exception class it is raised
+    as; ``status`` the HTTP status where it is not the class's. Calling it makes the error::
+
+        raise C.card_not_in_hand(f"seat {seat} does not hold {card}", seat=seat, card=card)
+
+    A code is declared in a :class:`Codes` class, which gives it its name (the attribute's, in
+    kebab case) and namespace (the game id): ``take-that.card-not-in-hand``."""
+
+    error: type[RulesError]
+    title: Label
+    detail_pl: str
+    description: Label
+    status: int | None = None
+    namespace: str = ""
+    name: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"{self.namespace}.{self.name}"
+
+    @property
+    def fields(self) -> frozenset[str]:
+        """The context members the Polish detail needs (each raise must give them)."""
+        return _template_fields(self.detail_pl)
+
+    def __call__(self, message: str, **context: Json) -> RulesError:
+        return self.error(self.id, message, **context)
+
+    def bound(self, namespace: str, name: str) -> ErrorCode:
+        return ErrorCode(self.error, self.title, self.detail_pl, self.description, self.status, namespace, name)
+
+
+def _kebab(name: str) -> str:
+    return name.strip("_").replace("_", "-")
+
+
+class Codes:
+    """The error codes of one namespace, as class attributes (typed: a misspelt code is an
+    AttributeError and a mypy error, never a new string). A subclass names its namespace::
+
+        class C(GameCodes, namespace="take-that"):
+            card_not_in_hand = ErrorCode(IllegalMove, Label(...), "...", Label(...))
+
+    Every ErrorCode attribute, its own or inherited (the shared ones of :class:`GameCodes`),
+    is bound to the namespace; ``all()`` lists them by code."""
+
+    namespace: ClassVar[str] = ""
+    _all: ClassVar[Mapping[str, ErrorCode]] = MappingProxyType({})
+
+    def __init_subclass__(cls, namespace: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not namespace:
+            return
+        cls.namespace = namespace
+        found: dict[str, ErrorCode] = {}
+        for klass in reversed(cls.__mro__):
+            for attr, value in vars(klass).items():
+                if isinstance(value, ErrorCode):
+                    found[attr] = value
+        bound = {}
+        for attr, value in found.items():
+            code = value.bound(namespace, _kebab(attr))
+            setattr(cls, attr, code)
+            bound[code.id] = code
+        cls._all = MappingProxyType(bound)
+
+    @classmethod
+    def all(cls) -> Mapping[str, ErrorCode]:
+        return cls._all
+
+
+class GameCodes(Codes):
+    """The ideas every game shares, one code each with one wording per language (DESIGN 4.4);
+    every game's codes class inherits them."""
+
+    not_your_turn = ErrorCode(
+        NotYourTurn, Label("Not your turn", "Nie twoja kolej"), "Teraz nie jest kolej gracza {seat}.",
+        Label("The seat is at the table but may not act now (another seat is to act, or the seat already "
+              "acted). Wait for the envelope's `to_act` to name it.",
+              "Gracz siedzi przy stole, ale teraz nie może wykonać ruchu (kolej innego gracza albo ten gracz "
+              "już się ruszył). Poczekaj, aż `to_act` go wskaże."))
+    no_such_seat = ErrorCode(
+        InvalidOption, Label("No such seat", "Nie ma takiego miejsca"), "Przy tym stole nie ma miejsca {seat}.",
+        Label("The seat number is not one of this table's seats 0..players-1. Use a seat the state has.",
+              "Numer miejsca nie należy do miejsc tego stołu (0..liczba graczy-1). Podaj miejsce, które jest "
+              "w stanie gry."))
+    game_over = ErrorCode(
+        GameOver, Label("The game is over", "Gra skończona"), "Gra dobiegła końca: nie ma już ruchów.",
+        Label("The state is a finished game: no seat may move. Read the result from `score` or start a new game.",
+              "Stan gry to gra zakończona: nikt nie może się ruszyć. Wynik podaje `score`; zacznij nową grę."))
+    malformed_move = ErrorCode(
+        IllegalMove, Label("Malformed move", "Nieprawidłowy zapis ruchu"),
+        "Ruch nie ma postaci ruchu w tej grze: {field}.",
+        Label("The move is not one of the game's move kinds, or its fields have the wrong type or range "
+              "(`field` names the first). `GET /v1/games/{game}` lists the move kinds; the OpenAPI "
+              "contract gives each one's fields.",
+              "Ruch nie jest żadnym z rodzajów ruchu tej gry albo jego pola mają zły typ lub zakres (`field` "
+              "wskazuje pierwsze). Rodzaje ruchów podaje `GET /v1/games/{game}`, a ich pola kontrakt OpenAPI."))
+    bad_state = ErrorCode(
+        InvalidState, Label("Malformed state", "Nieprawidłowy zapis stanu gry"),
+        "Stan gry nie ma właściwej postaci: {field}.",
+        Label("The state does not have the game's shape: a field is missing, unknown, of the wrong type or out "
+              "of range (`field` names the first). Send a state as the service wrote it.",
+              "Stan gry nie ma postaci stanu tej gry: brakuje pola, jest pole nieznane, ma zły typ albo wartość "
+              "spoza zakresu (`field` wskazuje pierwsze). Wyślij stan w postaci, w jakiej zapisała go usługa."))
+
+
+# Codes a game opts into (``round_over = ROUND_OVER`` in its codes class): shared ideas with one
+# wording, but not every game has them.
+ROUND_OVER = ErrorCode(
+    IllegalMove, Label("The round is over", "Runda skończona"),
+    "Runda {round} się skończyła: teraz można tylko rozpocząć następną.",
+    Label("The round has ended and its scores are final: the only move is `next-round`.",
+          "Runda się skończyła i jej wynik jest ostateczny: jedyny ruch to `next-round`."))
+ROUND_NOT_OVER = ErrorCode(
+    IllegalMove, Label("The round is not over", "Runda trwa"),
+    "Runda {round} jeszcze trwa: następną zaczyna się dopiero po jej końcu.",
+    Label("`next-round` was sent while the round is still being played. Play the round to its end first.",
+          "Wysłano `next-round`, choć runda jeszcze trwa. Najpierw trzeba ją rozegrać do końca."))
+SETUP_UNSUPPORTED = ErrorCode(
+    InvalidOption, Label("No setup positions", "Brak ustawień początkowych"),
+    "Ta gra zawsze zaczyna się od rozdania: nie przyjmuje ustawienia początkowego.",
+    Label("`setup` was given for a game that always starts from the deal. Leave `setup` out.",
+          "Podano `setup` dla gry, która zawsze zaczyna się od rozdania. Pomiń `setup`."))
+BAD_TALLY = ErrorCode(
+    InvalidState, Label("Invalid score sheet", "Nieprawidłowe podliczenie"),
+    "Podliczenie nie ma właściwej postaci: {field}.",
+    Label("The `tally` does not have the game's score-sheet shape (`field` names the first problem). The "
+          "OpenAPI contract gives the game's tally.",
+          "Podliczenie (`tally`) nie ma postaci arkusza tej gry (`field` wskazuje pierwszy błąd). Postać "
+          "podliczenia podaje kontrakt OpenAPI."))
+SEAT_COUNT = ErrorCode(
+    InvalidState, Label("Wrong number of entries", "Zła liczba wpisów"),
+    "Pole {field} ma {got} wpisów, a przy stole jest {expected} graczy.",
+    Label("A field with one entry per seat has more or fewer entries than the table has players.",
+          "Pole z jednym wpisem na gracza ma więcej lub mniej wpisów, niż jest graczy przy stole."))
+TALLY_UNSUPPORTED = ErrorCode(
+    InvalidState, Label("No score sheet", "Brak arkusza wyników"),
+    "Ta gra nie ma arkusza wyników do podliczenia.",
+    Label("`score` was sent a `tally` for a game without a score sheet. Send its `state` instead.",
+          "Wysłano `tally` do gry bez arkusza wyników. Wyślij zamiast tego `state`."))
+
+
 # --------------------------------------------------------------------------- rng
 
 
@@ -196,10 +372,15 @@ class Rng:
     ``:str:``); no seed draws a key from ``secrets``.
     """
 
-    key: str
-    counter: int = 0
+    key: Annotated[str, Pattern("^[0-9a-f]{64}$"), Doc("the key: 64 lowercase hex digits")]
+    counter: Annotated[int, Range(0, 2**48), Doc("draws made so far")] = declared_field(default=0, required=True)
     VERSION: ClassVar[int] = 1
     MAX_COUNTER: ClassVar[int] = 2**48  # accepted in a state; JSON integers stay exact up to 2**53
+
+    @computed(required=True)
+    def v(self) -> Literal[1]:
+        """the generator's version (always 1)"""
+        return 1
 
     @classmethod
     def from_seed(cls, seed: int | str | None = None) -> Rng:
@@ -278,6 +459,9 @@ class Option:
     type: str | None = None
     minimum: int | None = None
     maximum: int | None = None
+    label: Label | None = None  # for players, in both languages (declared games)
+    help: Label | None = None  # noqa: A003  # one sentence for players, no references
+    choice_labels: tuple[Label, ...] | None = None  # one per choice
 
     def validate(self, name: str, value: Json) -> Json:
         if self.choices is not None:
@@ -312,6 +496,12 @@ class Option:
                 out["minimum"] = self.minimum
             if self.maximum is not None:
                 out["maximum"] = self.maximum
+        if self.label is not None:
+            out["label"] = self.label.to_json()
+        if self.help is not None:
+            out["help"] = self.help.to_json()
+        if self.choice_labels is not None:
+            out["choice_labels"] = [label.to_json() for label in self.choice_labels]
         return out
 
 
@@ -320,25 +510,41 @@ class Option:
 
 @dataclass(frozen=True)
 class ScoreReport:
-    """Scores of the current (or just finished) round and the running totals.
+    """A score report (DESIGN 4.5): the round it scores, this round's ``points`` and the running
+    ``totals`` per seat (partners repeat their side's figure), the ``history`` of the finished
+    rounds before it (one row of per-seat points each), and a ``breakdown`` per seat naming every
+    item that scored, with its ``points`` (a declared dataclass of the game's). ``final`` is true
+    once the round's points can no longer change; ``winners`` is non-empty only when the game is
+    over.
 
-    ``round`` and ``totals`` have one entry per seat (partners repeat their side's
-    figure). ``breakdown`` is one JSON object per seat naming every item that scored.
-    ``final`` is true once the round's scores can no longer change; ``winners`` is
-    non-empty only when the game is over.
-    """
+    A game not yet declared with a :class:`~rules.spec.GameSpec` leaves ``round`` unset and
+    writes the report it wrote before (``round`` per seat, its own breakdown objects)."""
 
-    round: tuple[int, ...]
+    points: tuple[int, ...]
     totals: tuple[int, ...]
     breakdown: tuple[Json, ...]
     final: bool
     winners: tuple[int, ...] = ()
+    round: int | None = None
+    history: tuple[tuple[int, ...], ...] = ()
 
     def to_json(self) -> Json:
+        if self.round is None:  # the report of a game not yet declared (issue 17 moves them one by one)
+            return {
+                "round": list(self.points),
+                "totals": list(self.totals),
+                "breakdown": list(self.breakdown),
+                "final": self.final,
+                "winners": list(self.winners),
+            }
+        from rules.shapes import encode
+
         return {
-            "round": list(self.round),
+            "round": self.round,
+            "points": list(self.points),
             "totals": list(self.totals),
-            "breakdown": list(self.breakdown),
+            "history": [list(row) for row in self.history],
+            "breakdown": [encode(b) for b in self.breakdown],
             "final": self.final,
             "winners": list(self.winners),
         }
@@ -369,6 +575,7 @@ class NextRound:
     round is over (DESIGN §3, Rounds). Every game with rounds uses this one move."""
 
     kind: ClassVar[str] = "next-round"
+    label: ClassVar[Label] = Label("Next round", "Następna runda")
 
 
 # --------------------------------------------------------------------------- protocol
@@ -405,8 +612,15 @@ class BaseEngine(Generic[S, M]):
 
     A game subclasses this and provides ``new_game``, ``to_act``, ``legal_moves``,
     ``check``, ``_apply`` (the transition, called only after ``check`` passed), ``scores``,
-    ``outcome``, ``round_over``, ``view``, ``to_json``/``from_json``,
-    ``move_to_json``/``move_from_json`` and ``options_of``.
+    ``outcome`` and ``round_over``.
+
+    A game declared with a :class:`~rules.spec.GameSpec` (``spec = SPEC`` on its class) gets the
+    rest from its declaration: its id, name, players, options, move kinds and codes; reading and
+    writing states and moves (``from_json`` reads the declared shape, then calls
+    ``check_state`` for the checks of meaning), views by visibility, options as its options
+    dataclass (``new_game`` receives an instance), tallies read by shape before ``tally_scores``,
+    and ``no-such-seat`` for a seat the table lacks. Games not yet declared provide all of it
+    themselves.
     """
 
     game_id: ClassVar[str]
@@ -416,7 +630,33 @@ class BaseEngine(Generic[S, M]):
     move_kinds: ClassVar[tuple[str, ...]] = ()
     legal_moves_complete: ClassVar[bool] = True
     #: every error code this engine raises, with its titles and Polish detail (DESIGN 4.4)
-    codes: ClassVar[Mapping[str, Code]] = {}
+    codes: ClassVar[Mapping[str, Any]] = {}
+    #: the game's declaration; None for a game not yet declared
+    spec: ClassVar[GameSpec | None] = None
+    # made from the declaration by __init_subclass__
+    _C: ClassVar[Any]
+    _encode_state: ClassVar[Any]
+    _decode_state: ClassVar[Any]
+    _move_decoders: ClassVar[dict[str, Any]]
+    _move_encoders: ClassVar[dict[type, Any]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        spec = cls.__dict__.get("spec")
+        if spec is None:
+            return
+        from rules import shapes
+
+        cls.game_id, cls.name, cls.players = spec.id, spec.name, spec.players
+        cls.options = spec.option_map
+        cls.move_kinds = spec.move_kinds
+        cls.legal_moves_complete = spec.legal_moves_complete
+        cls.codes = spec.codes.all()
+        cls._C = spec.codes
+        cls._encode_state = staticmethod(shapes.shape_of(spec.state).encode)
+        cls._decode_state = staticmethod(shapes.shape_of(spec.state).decode)
+        cls._move_decoders = {m.__dict__["kind"]: shapes.shape_of(m).decode for m in spec.moves}
+        cls._move_encoders = {m: shapes.shape_of(m).encode for m in spec.moves}
 
     # -- creation ------------------------------------------------------------------
 
@@ -443,15 +683,42 @@ class BaseEngine(Generic[S, M]):
                 "options.players",
                 f"{self.game_id} is for {self.players.start}-{self.players.stop - 1} players, got {players!r}",
             )
-        return self.new_game(players, Rng.from_seed(seed), self.resolve_options(options), setup)
+        resolved: Any = self.resolve_options(options)
+        if self.spec is not None:
+            resolved = self.spec.options(**resolved)
+            if setup is not None:
+                setup = self._read_setup(setup)
+        return self.new_game(players, Rng.from_seed(seed), resolved, setup)
 
-    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> S:
+    def new_game(self, players: int, rng: Rng, options: Any, setup: Json = None) -> S:
+        """A new game. A declared game receives its options dataclass and its setup read by shape."""
         raise NotImplementedError
+
+    def _read_setup(self, setup: Json) -> Any:
+        from rules.shapes import ShapeError, decode
+
+        assert self.spec is not None
+        if self.spec.setup is None:
+            raise self._C.setup_unsupported(f"{self.game_id} has no setup positions, got {excerpt(setup)}")
+        try:
+            return decode(self.spec.setup, setup, "setup")
+        except ShapeError as exc:
+            raise self._C.bad_setup(f"malformed {self.game_id} setup: {exc.message}", field=exc.path) from None
 
     # -- moves ---------------------------------------------------------------------
 
     def check_turn(self, state: S, seat: int) -> None:
-        """GameOver when the game has ended; NotYourTurn when ``seat`` may not act now."""
+        """GameOver when the game has ended; NotYourTurn when ``seat`` may not act now; for a
+        declared game, ``no-such-seat`` first when the table has no such seat."""
+        if self.spec is not None:
+            if not 0 <= seat < state.players:  # type: ignore[attr-defined]
+                self.require_seat(state, seat)
+            acting = self.to_act(state)
+            if not acting:
+                raise self._C.game_over("the game is over: no more moves", seat=seat)
+            if seat not in acting:
+                raise self._C.not_your_turn(f"seat {seat} may not act now; to act: {sorted(acting)}", seat=seat)
+            return
         acting = self.to_act(state)
         if not acting:
             raise GameOver(f"{self.game_id}.game-over", "the game is over: no more moves", seat=seat)
@@ -506,7 +773,74 @@ class BaseEngine(Generic[S, M]):
         return False
 
     def score_tally(self, tally: Json) -> ScoreReport:
-        raise InvalidState(f"{self.game_id}.tally-unsupported", f"{self.game_id} has no score-sheet tally")
+        if self.spec is None or self.spec.tally is None:
+            raise InvalidState(f"{self.game_id}.tally-unsupported", f"{self.game_id} has no score-sheet tally")
+        from rules.shapes import ShapeError, decode
+
+        try:
+            sheet = decode(self.spec.tally, tally, "tally")
+        except ShapeError as exc:
+            raise self._C.bad_tally(f"malformed {self.game_id} tally: {exc.message}", field=exc.path) from None
+        return self.tally_scores(sheet)
+
+    def tally_scores(self, tally: Any) -> ScoreReport:
+        """The scores of a score sheet read by its declared shape (declared games)."""
+        raise NotImplementedError
+
+    # -- the declared game's reading, writing and views ------------------------------
+
+    def require_seat(self, state: S, seat: int | None) -> None:
+        """``no-such-seat`` unless ``seat`` is ``None`` (a spectator) or one of the table's."""
+        players = state.players if self.spec is not None else len(self.scores(state).totals)  # type: ignore[attr-defined]
+        if seat is not None and not 0 <= seat < players:
+            code = self._C.no_such_seat if self.spec is not None else None
+            message = f"seat {seat} is not at this table of {players} (seats 0..{players - 1})"
+            if code is None:
+                raise InvalidOption(f"{self.game_id}.no-such-seat", message, seat=seat)
+            raise code(message, seat=seat)
+
+    def to_json(self, state: S) -> Json:
+        return self._encode_state(state)
+
+    def from_json(self, data: Json) -> S:
+        from rules.shapes import ShapeError
+
+        try:
+            state = self._decode_state(data, "")
+        except ShapeError as exc:
+            raise self._C.bad_state(f"malformed {self.game_id} state: {exc.message}", field=exc.path or "state") from None
+        return self.check_state(state)
+
+    def check_state(self, state: S) -> S:
+        """The checks of meaning of a state read by its shape (conservation, a turn play can
+        reach ...); returns the state, perhaps normalised (hands sorted)."""
+        return state
+
+    def move_to_json(self, move: M) -> Json:
+        return self._move_encoders[type(move)](move)
+
+    def move_from_json(self, data: Json) -> M:
+        from rules.shapes import ShapeError
+
+        kind = data.get("kind") if type(data) is dict else None
+        decode = self._move_decoders.get(kind) if type(kind) is str else None
+        if decode is None:
+            what = f"unknown move kind {excerpt(kind)}" if type(data) is dict else f"a move is an object, got {excerpt(data)}"
+            raise self._C.malformed_move(f"{what}; {self.game_id} moves are {list(self.move_kinds)}", field="kind")
+        try:
+            return decode(data, "")  # type: ignore[no-any-return]
+        except ShapeError as exc:
+            raise self._C.malformed_move(f"malformed {kind!r} move: {exc.message}", field=exc.path) from None
+
+    def view(self, state: S, seat: int | None) -> Json:
+        from rules.shapes import view
+
+        return view(state, seat)
+
+    def options_of(self, state: S) -> Mapping[str, Json]:
+        from rules.shapes import encode
+
+        return encode(state.options)  # type: ignore[attr-defined,no-any-return]
 
 
 def fields_json(obj: Any) -> dict[str, Json]:

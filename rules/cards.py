@@ -16,6 +16,8 @@ from functools import cache, total_ordering
 from operator import attrgetter
 from threading import Lock
 
+from rules.shapes import Scalar, register_scalar
+
 
 class Suit(Enum):
     CLUBS = "C"
@@ -152,6 +154,14 @@ _ORDER = attrgetter("_order")
 CARDS_BY_NAME: dict[str, Card] = {
     f"{symbol}{suit.value}": Card(rank, suit) for symbol, rank in _SYMBOL_RANK.items() for suit in SUITS
 } | {"JK": JOKER}
+
+
+CARD_PATTERN = r"^(JK|(10|[2-9TJQKA])[CDHS])$"
+
+#: a card is written as its name in every game's JSON (rules/shapes.py reads it by one look-up)
+register_scalar(Scalar(Card, {"type": "string", "pattern": CARD_PATTERN,
+                              "description": "a French-deck card: rank then suit ('QH', '10S', '2C'), or 'JK'"},
+                       write=str, parse=parse_card, attr="_name", table=CARDS_BY_NAME))
 
 
 def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:

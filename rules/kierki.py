@@ -499,7 +499,7 @@ class Kierki(BaseEngine[State, Move]):
             for s in range(state.players)
         )
         return ScoreReport(
-            round=tuple(sign * p for p in points),
+            points=tuple(sign * p for p in points),
             totals=totals,
             breakdown=breakdown,
             final=over,
@@ -1025,7 +1025,7 @@ def _score_tally(tally: Json) -> ScoreReport:
             raise bad("deal-unfinished",
                       f"only {played} tricks: a {kind.value} deal ends early only when no penalty is left")
     return ScoreReport(
-        round=tuple(sign * p for p in points),
+        points=tuple(sign * p for p in points),
         totals=tuple(sign * p for p in points),
         breakdown=tuple({"contract": kind.value, "items": {k: sign * v for k, v in i.items()}} for i in items),
         final=True,

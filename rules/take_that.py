@@ -60,29 +60,32 @@ most 80 turns (the last may be a take with an empty hand); a game at most
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from enum import Enum
-from types import MappingProxyType
+from typing import Annotated, ClassVar, Literal
 
 from rules.base import (
+    BAD_TALLY,
+    ROUND_NOT_OVER,
+    ROUND_OVER,
+    SEAT_COUNT,
+    SETUP_UNSUPPORTED,
     BaseEngine,
-    Code,
+    ErrorCode,
+    GameCodes,
     IllegalMove,
-    InvalidOption,
     InvalidState,
     Json,
+    Label,
     NextRound,
-    Option,
     Outcome,
     Rng,
     ScoreReport,
     excerpt,
-    fields_json,
-    malformed,
     replace,
 )
-from rules.cards import hands_view
+from rules.shapes import Doc, Length, OneOf, Range, Visibility, declared, field, option
+from rules.spec import GameSpec
 
 _GAME = "take-that"
 _CARDS: tuple[int, ...] = tuple(n for n in range(12, 99) if n % 10)
@@ -91,9 +94,10 @@ _TOADS = frozenset(n for n in _CARDS if n // 10 == n % 10)
 _HAND_SIZE = {2: 9, 3: 9, 4: 8}
 _REACH = 10
 _TOAD_PENALTY = 5
-_MAX_ROUND_SCORE = 200  # bounds a tally's totals
+_MAX_ROUNDS = 20
 _MAX_FACE_UP = 72  # the 36 twin pairs: the most a round can score, for one seat or all together
 _MIN_ROUND_SCORE = -(72 + _TOAD_PENALTY * 7)  # every plain card and every toad face down
+_MAX_TOTAL = _MAX_ROUNDS * _MAX_FACE_UP  # bounds a tally's earlier totals
 
 
 def is_toad(card: int) -> bool:
@@ -105,190 +109,323 @@ def twin(card: int) -> int:
     return 10 * (card % 10) + card // 10
 
 
-# --------------------------------------------------------------------------- types
+# --------------------------------------------------------------------------- shapes
+
+Card = Annotated[int, OneOf(_CARDS), Doc("a Take That card: 12..98 without 20, 30, ..., 90")]
+Cards = Annotated[tuple[Card, ...], Length(0, len(_CARDS))]
+Seat = Annotated[int, Range(0, 3)]
+PerSeat = Annotated[tuple[Cards, ...], Length(2, 4)]
+RoundScores = Annotated[tuple[Annotated[int, Range(_MIN_ROUND_SCORE, _MAX_FACE_UP)], ...], Length(2, 4)]
 
 
 class Phase(Enum):
     PLAY = "play"
     ROUND_OVER = "round-over"
+    GAME_OVER = "game-over"
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Options:
-    rounds: int = 2
-    professional: bool = False
-    next_dealer: str = "clockwise"
-    tie_break: str = "shared"
-    end_when_last_draw_empties_row: bool = True
-    professional_twist_penalty: bool = False
-    face_down_view: str = "count"
+    rounds: Annotated[int, Range(1, _MAX_ROUNDS)] = option(
+        default=2,
+        description="Number of rounds to play; the highest total wins (docs/rules/take-that.md §7.2).",
+        label=Label("Rounds", "Liczba rund"),
+        help=Label("How many rounds are played; the highest total after the last one wins.",
+                   "Ile rund się rozgrywa; wygrywa najwyższa suma po ostatniej."))
+    professional: bool = option(
+        default=False,
+        description="Professional variant (docs/rules/take-that.md §6.1): taking a one-card row also moves the top "
+                    "stock card face down onto the taker's pile.",
+        label=Label("Professional variant", "Wariant dla zawodowców"),
+        help=Label("Taking a row of one card costs the top card of the stock too, face down.",
+                   "Kto zabiera rządek z jedną kartą, bierze też zakrytą wierzchnią kartę ze stosu."))
+    next_dealer: Literal["clockwise", "same"] = option(
+        default="clockwise",
+        description="Who deals the next round (docs/rules/take-that.md §7.1): 'clockwise' moves the dealer one seat "
+                    "on; 'same' keeps the dealer.",
+        label=Label("Next dealer", "Kolejny rozdający"),
+        help=Label("Who deals the next round.", "Kto rozdaje karty w następnej rundzie."),
+        choices={"clockwise": Label("The next seat clockwise", "Następny gracz zgodnie z ruchem wskazówek zegara"),
+                 "same": Label("The same dealer", "Ten sam rozdający")})
+    tie_break: Literal["shared", "last-round"] = option(
+        default="shared",
+        description="Equal final totals (docs/rules/take-that.md §7.3): 'shared' victory, or 'last-round': the best "
+                    "score of the last round among the tied wins.",
+        label=Label("Equal totals", "Remis"),
+        help=Label("What happens when the best totals are equal.", "Co, gdy najlepsze sumy są równe."),
+        choices={"shared": Label("Shared victory", "Wspólne zwycięstwo"),
+                 "last-round": Label("Best last round wins", "Wygrywa lepszy wynik ostatniej rundy")})
+    end_when_last_draw_empties_row: bool = option(
+        default=True,
+        description="docs/rules/take-that.md §5.2: true ends the round when the row is empty once the last stock "
+                    "card is drawn; false lets the next player open a new row.",
+        label=Label("Round ends on an empty row after the last draw",
+                    "Koniec rundy, gdy po ostatnim dobraniu rządek jest pusty"),
+        help=Label("If the row is empty when the last stock card is drawn, the round ends at once.",
+                   "Jeśli po dobraniu ostatniej karty ze stosu rządek jest pusty, runda od razu się kończy."))
+    professional_twist_penalty: bool = option(
+        default=False,
+        description="docs/rules/take-that.md §6.3: in the professional variant, twisting away a one-card row also "
+                    "costs the top stock card (face down).",
+        label=Label("Twist penalty (professional)", "Kara za wyciągnięcie (zawodowcy)"),
+        help=Label("In the professional variant, twisting out the row's only card costs the top stock card too.",
+                   "W wariancie dla zawodowców wyciągnięcie jedynej karty rządka kosztuje też wierzchnią kartę stosu."))
+    face_down_view: Literal["count", "own", "open"] = option(
+        default="count",
+        description="Who sees face-down cards before the round is over (docs/rules/take-that.md §9): 'count' "
+                    "nobody (only counts), 'own' each seat its own pile, 'open' everyone.",
+        label=Label("Face-down piles", "Karty zakryte"),
+        help=Label("Who may look at the cards taken face down before the round ends.",
+                   "Kto może oglądać zabrane zakryte karty przed końcem rundy."),
+        choices={"count": Label("Nobody: counts only", "Nikt: tylko liczba kart"),
+                 "own": Label("Each player their own", "Każdy swoje"),
+                 "open": Label("Everyone", "Wszyscy")})
 
 
-@dataclass(frozen=True, slots=True)
+def _face_down_shown(state: State, seat: int | None) -> Visibility:
+    """Face-down piles lie face down until the round is scored; the option may show more (§9)."""
+    if state.phase is not Phase.PLAY or state.options.face_down_view == "open":
+        return Visibility.PUBLIC
+    return Visibility.OWN if state.options.face_down_view == "own" else Visibility.HIDDEN_EACH
+
+
+@declared
 class State:
-    players: int
+    players: Annotated[int, Range(2, 4)]
     options: Options
-    round: int  # 1-based
-    dealer: int
-    turn: int | None  # the seat to act while playing; None once the round is over
+    round: Annotated[int, Range(1, _MAX_ROUNDS)] = field(doc="the round being played (1-based)")
+    dealer: Seat = field(doc="the seat that dealt this round")
+    turn: Seat | None = field(doc="the seat to act; null once the round is over")
     phase: Phase
-    stock: tuple[int, ...]  # the face-down draw pile, top at the end
-    row: tuple[int, ...]  # left to right; the rightmost card is row[-1]
-    hands: tuple[tuple[int, ...], ...]  # sorted
-    face_up: tuple[tuple[int, ...], ...]  # twisted pairs, +1 a card
-    face_down: tuple[tuple[int, ...], ...]  # taken cards, -1 / -5 (toad)
-    history: tuple[tuple[int, ...], ...]  # scores of every finished round (this one too once over), per seat
-    rng: Rng
+    stock: Cards = field(doc="the face-down draw pile, top card last", visibility=Visibility.HIDDEN)
+    row: Cards = field(doc="the row, left to right; the rightmost card decides what may be laid")
+    hands: Annotated[tuple[Annotated[tuple[Card, ...], Length(0, 9)], ...], Length(2, 4)] = field(
+        doc="each seat's hand, sorted", visibility=Visibility.OWN, sizes_name="hand_sizes")
+    face_up: PerSeat = field(doc="each seat's twisted pairs, face up: +1 a card")
+    face_down: PerSeat = field(doc="each seat's taken cards, face down: -1 a card, -5 a toad",
+                               visibility=Visibility.HIDDEN_EACH, reveal=_face_down_shown)
+    history: Annotated[tuple[RoundScores, ...], Length(0, _MAX_ROUNDS)] = field(
+        doc="the scores of every finished round (this one too once it is over), one row per round")
+    rng: Rng = field(visibility=Visibility.SECRET)
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Lay:
-    card: int
-    kind = "lay"
+    """Lay a hand card at the right of the row, within 10 of its rightmost card (§4.1)."""
+
+    card: Card
+    kind: ClassVar[str] = "lay"
+    label: ClassVar[Label] = Label("Lay a card", "Wyłóż kartę")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Twist:
-    card: int  # the row card; its twin comes from the hand
-    kind = "twist"
+    """Twist a row card out with its twin from the hand; both go face up (§4.2)."""
+
+    card: Card = field(doc="the row card; its twin leaves the hand")
+    kind: ClassVar[str] = "twist"
+    label: ClassVar[Label] = Label("Twist a card out", "Wyciągnij kartę przekręconą")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Take:
-    card: int | None  # the hand card that opens the new row; None when the round ends
-    kind = "take"
+    """Take the whole row face down and open the new one with a hand card (§4.3)."""
+
+    card: Card | None = field(default=None, doc="the hand card opening the new row; absent once the stock is used up")
+    kind: ClassVar[str] = "take"
+    label: ClassVar[Label] = Label("Take the row", "Zabierz rządek")
 
 
 Move = Lay | Twist | Take | NextRound
 
 
+@declared
+class Breakdown:
+    """One seat's points of a round: its piles as the sheet counts them."""
+
+    face_up: Annotated[int, Range(0, _MAX_FACE_UP)] = field(doc="cards face up")
+    face_up_points: int = field(doc="+1 a face-up card")
+    face_down: Annotated[int, Range(0, len(_CARDS))] = field(doc="plain cards face down")
+    face_down_points: int = field(doc="-1 a plain face-down card")
+    toads_face_down: Annotated[int, Range(0, len(_TOADS))] = field(doc="toads face down")
+    toad_points: int = field(doc="-5 a face-down toad")
+    points: int = field(doc="the round's points")
+
+
+@declared
+class TallySeat:
+    face_up: Cards = field(doc="the seat's face-up cards (twisted pairs)")
+    face_down: Cards = field(doc="the seat's face-down cards")
+
+
+@declared
+class Tally:
+    """A round's score sheet: each seat's piles, and perhaps the totals before the round."""
+
+    seats: Annotated[tuple[TallySeat, ...], Length(2, 4)]
+    previous: Annotated[tuple[Annotated[int, Range(-_MAX_TOTAL, _MAX_TOTAL)], ...], Length(2, 4)] | None = field(
+        default=None, doc="each seat's total before this round")
+    tie_break: Literal["shared", "last-round"] = field(default="shared", doc="as the option `tie_break`")
+
+
 # --------------------------------------------------------------------------- codes
 
-#: Every code this game answers (DESIGN 4.4), with English and Polish titles and the Polish
-#: detail, a template over the context each raise passes. Polish in the rulebook's words:
-#: "rządek", "ropucha", "karta przekręcona", "stos do pobierania", "zakrytą/otwartą stroną".
-_CODES: Mapping[str, Code] = MappingProxyType({
-    f"{_GAME}.{name}": Code(*texts) for name, texts in {
-        # moves
-        "not-your-turn": ("Not your turn", "Nie twoja kolej", "Teraz nie jest kolej gracza {seat}."),
-        "game-over": ("The game is over", "Gra skończona",
-                      "Rozegrano już wszystkie rundy: nie można wykonać żadnego ruchu."),
-        "no-such-seat": ("No such seat", "Nie ma takiego miejsca", "Przy tym stole nie ma miejsca {seat}."),
-        "bad-move": ("Malformed move", "Nieprawidłowy ruch",
-                     "Ruch nie ma postaci ruchu w Take That (położenie, wyciągnięcie, zabranie rządka, nowa runda)."),
-        "round-not-over": ("The round is not over", "Runda trwa",
-                           "Runda {round} jeszcze trwa: karty rozdaje się ponownie dopiero po jej końcu."),
-        "round-over": ("The round is over", "Runda skończona",
-                       "Runda {round} się skończyła: teraz można tylko rozdać karty do następnej rundy."),
-        "card-not-in-hand": ("Card not in hand", "Karty nie ma w ręce", "Gracz {seat} nie ma w ręce karty {card}."),
-        "not-in-range": ("Card out of range", "Karta poza zasięgiem",
-                         "Karta {card} może być najwyżej o 10 wyższa lub o 10 niższa od karty leżącej w rządku "
-                         "najbardziej na prawo ({top})."),
-        "row-empty": ("The row is empty", "Rządek jest pusty",
-                      "Obok stosu do pobierania nie leży jeszcze żadna karta: gracz {seat} musi wyłożyć dowolną "
-                      "kartę jako początek rządka."),
-        "not-in-row": ("Card not in the row", "Karty nie ma w rządku", "Karty {card} nie ma w rządku."),
-        "toad-cannot-be-twisted": ("Toads cannot be twisted", "Ropuchy nie można wyciągnąć",
-                                   "Karta {card} to ropucha (dwie takie same cyfry): nie można jej wyciągnąć "
-                                   "z rządka."),
-        "twin-not-in-hand": ("Twisted twin not in hand", "Brak karty przekręconej",
-                             "Aby wyciągnąć z rządka kartę {card}, gracz {seat} musi mieć w ręce kartę "
-                             "przekręconą {expected}."),
-        "must-open-new-row": ("Open the new row", "Zacznij nowy rządek",
-                              "Kto zabrał rządek, wykłada od razu dowolną kartę z ręki jako początek nowego rządka: "
-                              "gracz {seat} musi ją wskazać."),
-        "no-new-row-at-end": ("No new row at the end", "Koniec rundy bez nowego rządka",
-                              "Stos do pobierania jest zużyty: zabranie rządka kończy rundę, więc karty {card} "
-                              "nie wykłada się."),
-        "setup-unsupported": ("No setup notation", "Brak zapisu ustawienia",
-                              "W Take That karty zawsze się rozdaje: gra nie przyjmuje ustawienia początkowego."),
-        # states and tallies
-        "malformed-state": ("Malformed state", "Nieprawidłowy stan gry", "Stan gry nie ma właściwej postaci."),
-        "bad-players": ("Wrong number of players", "Zła liczba graczy",
-                        "W Take That gra od 2 do 4 osób, nie {got}."),
-        "bad-options": ("Wrong options", "Złe opcje", "Opcje zapisane w stanie gry są niepoprawne."),
-        "bad-round": ("Wrong round", "Zły numer rundy", "Runda {got} nie mieści się w ustalonej liczbie rund."),
-        "bad-dealer": ("Wrong dealer", "Zły rozdający",
-                       "Rozdający nie zgadza się z rundą: pierwszą rundę rozdaje ostatni gracz, a potem rozdający "
-                       "zmienia się co rundę zgodnie z ruchem wskazówek zegara (albo zostaje ten sam)."),
-        "bad-turn": ("Wrong turn", "Nie ta kolej",
-                     "Kolej gracza nie zgadza się ze stanem gry: tego układu nie da się osiągnąć."),
-        "bad-phase": ("Wrong phase", "Zła faza gry",
-                      "Runda kończy się dokładnie wtedy, gdy stos do pobierania jest zużyty, a rządek pusty."),
-        "bad-card": ("Not a card", "To nie karta", "{card} nie jest kartą Take That (od 12 do 98, bez 20, 30 … 90)."),
-        "duplicate-card": ("Card twice", "Karta dwa razy", "Karta {card} występuje więcej niż raz."),
-        "missing-card": ("Missing card", "Brak karty", "Brakuje karty {card}: wszystkie 79 kart musi być w grze."),
-        "bad-face-up": ("Impossible face-up pile", "Niemożliwe karty odkryte",
-                        "Karta {card} nie może leżeć otwartą stroną: odkryte leżą tylko pary kart przekręconych, "
-                        "nigdy ropuchy."),
-        "bad-hand-size": ("Impossible hand size", "Niemożliwa liczba kart w ręce",
-                          "Liczba kart w ręce nie zgadza się z przebiegiem rundy: póki starcza stosu do pobierania, "
-                          "każdy ma pełną rękę, a potem ręce maleją po kolei."),
-        "bad-history": ("Wrong history", "Zły zapis rund",
-                        "Zapisane wyniki rund nie zgadzają się ze stanem gry."),
-        "bad-rng": ("Malformed rng", "Nieprawidłowy generator", "Zapis generatora losowego jest niepoprawny."),
-        "bad-tally": ("Impossible tally", "Niemożliwe podliczenie",
-                      "Podliczenie podaje dla każdego gracza karty odłożone otwartą i zakrytą stroną."),
-    }.items()
-})
+
+def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
+
+
+def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
+
+
+class C(GameCodes, namespace=_GAME):
+    """Every code Take That answers (DESIGN 4.4). Polish in the rulebook's words: "rządek",
+    "ropucha", "karta przekręcona", "stos do pobierania", "zakrytą/otwartą stroną"."""
+
+    round_not_over = ROUND_NOT_OVER
+    round_over = ROUND_OVER
+    setup_unsupported = SETUP_UNSUPPORTED
+    bad_tally = BAD_TALLY
+    seat_count = SEAT_COUNT
+    card_not_in_hand = _illegal(
+        Label("Card not in hand", "Karty nie ma w ręce"), "Gracz {seat} nie ma w ręce karty {card}.",
+        "The lay or take names a card the seat does not hold. Choose one of the seat's hand cards.",
+        "Wyłożenie lub zabranie rządka wskazuje kartę, której gracz nie ma. Wybierz kartę z ręki.")
+    not_in_range = _illegal(
+        Label("Card out of range", "Karta poza zasięgiem"),
+        "Karta {card} może być najwyżej o 10 wyższa lub o 10 niższa od karty leżącej w rządku najbardziej na prawo "
+        "({top}).",
+        "A card may be laid only within 10 of the rightmost row card. Lay another card, twist or take the row.",
+        "Kartę można wyłożyć tylko o najwyżej 10 wyżej lub niżej od karty najbardziej na prawo. Wyłóż inną kartę, "
+        "wyciągnij kartę przekręconą albo zabierz rządek.")
+    row_empty = _illegal(
+        Label("The row is empty", "Rządek jest pusty"),
+        "Obok stosu do pobierania nie leży jeszcze żadna karta: gracz {seat} musi wyłożyć dowolną kartę jako początek "
+        "rządka.",
+        "On an empty row the only move is to lay a card (any card) to open it.",
+        "Gdy rządek jest pusty, jedyny ruch to wyłożenie dowolnej karty na jego początek.")
+    not_in_row = _illegal(
+        Label("Card not in the row", "Karty nie ma w rządku"), "Karty {card} nie ma w rządku.",
+        "A twist names the row card to take out; that card is not in the row.",
+        "Wyciągnięcie wskazuje kartę z rządka; tej karty w rządku nie ma.")
+    toad_cannot_be_twisted = _illegal(
+        Label("Toads cannot be twisted", "Ropuchy nie można wyciągnąć"),
+        "Karta {card} to ropucha (dwie takie same cyfry): nie można jej wyciągnąć z rządka.",
+        "Toads (22, 33, ..., 88) have no twin and never leave the row by a twist.",
+        "Ropuchy (22, 33, …, 88) nie mają kart przekręconych i nie można ich wyciągnąć z rządka.")
+    twin_not_in_hand = _illegal(
+        Label("Twisted twin not in hand", "Brak karty przekręconej"),
+        "Aby wyciągnąć z rządka kartę {card}, gracz {seat} musi mieć w ręce kartę przekręconą {expected}.",
+        "Twisting a row card needs its twin (the digits swapped) in the hand.",
+        "Aby wyciągnąć kartę z rządka, trzeba mieć w ręce jej kartę przekręconą (z zamienionymi cyframi).")
+    must_open_new_row = _illegal(
+        Label("Open the new row", "Zacznij nowy rządek"),
+        "Kto zabrał rządek, wykłada od razu dowolną kartę z ręki jako początek nowego rządka: gracz {seat} musi ją "
+        "wskazać.",
+        "While the stock lasts, a take opens the new row in the same move: name the hand card in `card`.",
+        "Póki jest stos do pobierania, zabranie rządka od razu zaczyna nowy: podaj kartę z ręki w polu `card`.")
+    no_new_row_at_end = _illegal(
+        Label("No new row at the end", "Koniec rundy bez nowego rządka"),
+        "Stos do pobierania jest zużyty: zabranie rządka kończy rundę, więc karty {card} nie wykłada się.",
+        "Once the stock is used up a take ends the round: send it without `card`.",
+        "Gdy stos do pobierania się skończył, zabranie rządka kończy rundę: wyślij je bez pola `card`.")
+    bad_round = _invalid(
+        Label("Wrong round", "Zły numer rundy"), "Runda {got} nie mieści się w ustalonej liczbie rund.",
+        "The state's round is beyond the number of rounds its options agree.",
+        "Numer rundy w stanie gry przekracza liczbę rund ustaloną w opcjach.")
+    bad_dealer = _invalid(
+        Label("Wrong dealer", "Zły rozdający"),
+        "Rozdający nie zgadza się z rundą: pierwszą rundę rozdaje ostatni gracz, a potem rozdający zmienia się co "
+        "rundę zgodnie z ruchem wskazówek zegara (albo zostaje ten sam).",
+        "The first round is dealt by the last seat, and the dealer follows from the round and `next_dealer`.",
+        "Pierwszą rundę rozdaje ostatni gracz, a kolejnych rozdających wyznaczają runda i opcja `next_dealer`.")
+    bad_turn = _invalid(
+        Label("Wrong turn", "Nie ta kolej"),
+        "Kolej gracza nie zgadza się ze stanem gry: tego układu nie da się osiągnąć.",
+        "The seat to act is not the one the cards played so far give; the state cannot be reached by play.",
+        "Gracz, na którego przypada kolej, nie wynika z dotychczasowej gry: takiego stanu nie da się osiągnąć.")
+    bad_phase = _invalid(
+        Label("Wrong phase", "Zła faza gry"),
+        "Runda kończy się dokładnie wtedy, gdy stos do pobierania jest zużyty, a rządek pusty.",
+        "A round is over exactly when the stock is used up and the row is empty; the game is over after the last "
+        "round.",
+        "Runda kończy się dokładnie wtedy, gdy stos do pobierania jest zużyty, a rządek pusty; gra kończy się po "
+        "ostatniej rundzie.")
+    duplicate_card = _invalid(
+        Label("Card twice", "Karta dwa razy"), "Karta {card} występuje więcej niż raz.",
+        "Each of the 79 cards is in exactly one place; this one is in two.",
+        "Każda z 79 kart leży w dokładnie jednym miejscu; ta jest w dwóch.")
+    missing_card = _invalid(
+        Label("Missing card", "Brak karty"), "Brakuje karty {card}: wszystkie 79 kart musi być w grze.",
+        "Every one of the 79 cards must be somewhere in the state (stock, row, hands, piles).",
+        "Każda z 79 kart musi gdzieś być w stanie gry (stos, rządek, ręce, karty odłożone).")
+    bad_face_up = _invalid(
+        Label("Impossible face-up pile", "Niemożliwe karty odkryte"),
+        "Karta {card} nie może leżeć otwartą stroną: odkryte leżą tylko pary kart przekręconych, nigdy ropuchy.",
+        "Face-up piles hold twisted pairs only (both twins), never toads.",
+        "Otwartą stroną leżą tylko pary kart przekręconych (obie karty pary), nigdy ropuchy.")
+    bad_hand_size = _invalid(
+        Label("Impossible hand size", "Niemożliwa liczba kart w ręce"),
+        "Liczba kart w ręce nie zgadza się z przebiegiem rundy: póki starcza stosu do pobierania, każdy ma pełną "
+        "rękę, a potem ręce maleją po kolei.",
+        "While the stock lasts every hand is full; afterwards hands shrink one card a turn, in turn.",
+        "Póki jest stos do pobierania, każdy ma pełną rękę; potem ręce maleją o kartę na turę, po kolei.")
+    bad_history = _invalid(
+        Label("Wrong history", "Zły zapis rund"), "Zapisane wyniki rund nie zgadzają się ze stanem gry.",
+        "`history` must hold one row per finished round, the last one what the piles score.",
+        "`history` ma jeden wiersz na każdą skończoną rundę, a ostatni to wynik z kart odłożonych.")
+
+
+SPEC = GameSpec(
+    id=_GAME,
+    name="Take That",
+    label=Label("Take That", "Take That"),
+    players=range(2, 5),
+    options=Options,
+    state=State,
+    moves=(Lay, Twist, Take, NextRound),
+    phases={Phase.PLAY: Label("Play", "Rozgrywka"), Phase.ROUND_OVER: Label("Round over", "Koniec rundy"),
+            Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    codes=C,
+    breakdown=Breakdown,
+    tally=Tally,
+    terms={
+        "row": Label("Row", "Rządek"), "stock": Label("Stock", "Stos do pobierania"),
+        "face_up": Label("Face-up cards", "Karty odkryte"), "face_down": Label("Face-down cards", "Karty zakryte"),
+        "face_up_points": Label("Face-up points", "Punkty za karty odkryte"),
+        "face_down_points": Label("Face-down points", "Punkty za karty zakryte"),
+        "toads_face_down": Label("Toads face down", "Zakryte ropuchy"),
+        "toad_points": Label("Toad points", "Punkty za ropuchy"), "toad": Label("Toad", "Ropucha"),
+        "points": Label("Points", "Punkty"),
+    },
+    tally_example={"seats": [{"face_up": [12, 21], "face_down": [33]}, {"face_up": [], "face_down": [14, 15]}],
+                   "previous": [0, -1]},
+)
 
 
 # --------------------------------------------------------------------------- engine
 
 
 class TakeThat(BaseEngine[State, Move]):
-    game_id = _GAME
-    name = "Take That"
-    players = range(2, 5)
-    move_kinds = ("lay", "twist", "take", "next-round")
-    codes = _CODES
-    options = MappingProxyType({
-        "rounds": Option(2, "Number of rounds to play; the highest total wins (docs/rules/take-that.md §7.2).",
-                         type="integer", minimum=1, maximum=20),
-        "professional": Option(False, "Professional variant (docs/rules/take-that.md §6.1): taking a one-card row "
-                                      "also moves the top stock card face down onto the taker's pile.", type="boolean"),
-        "next_dealer": Option("clockwise", "Who deals the next round (docs/rules/take-that.md §7.1): 'clockwise' moves the "
-                                           "dealer one seat on; 'same' keeps the dealer.",
-                              choices=("clockwise", "same")),
-        "tie_break": Option("shared", "Equal final totals (docs/rules/take-that.md §7.3): 'shared' victory, or 'last-round': "
-                                      "the best score of the last round among the tied wins.",
-                            choices=("shared", "last-round")),
-        "end_when_last_draw_empties_row": Option(
-            True, "docs/rules/take-that.md §5.2: true ends the round when the row is empty once the last stock "
-                  "card is drawn; "
-                  "false lets the next player open a new row.", type="boolean"),
-        "professional_twist_penalty": Option(
-            False, "docs/rules/take-that.md §6.3: in the professional variant, twisting away a one-card row also costs the "
-                   "top stock card (face down).", type="boolean"),
-        "face_down_view": Option(
-            "count", "Who sees face-down cards before the round is over (docs/rules/take-that.md §9): 'count' nobody "
-                     "(only counts), 'own' each seat its own pile, 'open' everyone.",
-            choices=("count", "own", "open")),
-    })
+    spec = SPEC
 
     # -- creation ------------------------------------------------------------------
 
-    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
-        if setup is not None:
-            raise InvalidOption(f"{_GAME}.setup-unsupported", f"take-that has no setup notation, got {excerpt(setup)}")
-        opts = Options(**self.resolve_options(options))
-        dealer = players - 1
-        return _deal(players, opts, 1, dealer, (), rng)
+    def new_game(self, players: int, rng: Rng, options: Options, setup: None = None) -> State:
+        return _deal(players, options, 1, players - 1, (), rng)
 
     # -- turn ----------------------------------------------------------------------
 
     def to_act(self, state: State) -> frozenset[int]:
         if state.phase is Phase.PLAY:
-            return frozenset((state.turn,))
-        if state.round < state.options.rounds:
+            return frozenset((state.turn,))  # type: ignore[arg-type]  # a playing state has a turn
+        if state.phase is Phase.ROUND_OVER:
             return frozenset(range(state.players))
         return frozenset()
 
     def round_over(self, state: State) -> bool:
-        return state.phase is Phase.ROUND_OVER
-
-    def options_of(self, state: State) -> Mapping[str, Json]:
-        return fields_json(state.options)
+        return state.phase is not Phase.PLAY
 
     # -- legality ------------------------------------------------------------------
 
@@ -314,69 +451,58 @@ class TakeThat(BaseEngine[State, Move]):
         self.check_turn(state, seat)
         if isinstance(move, NextRound):
             if state.phase is not Phase.ROUND_OVER:
-                raise IllegalMove(f"{_GAME}.round-not-over",
-                                  f"next-round is only possible once the round is over; round {state.round} is being "
-                                  f"played", round=state.round)
+                raise C.round_not_over(f"next-round is only possible once the round is over; round {state.round} is "
+                                       f"being played", round=state.round)
             return
         if state.phase is not Phase.PLAY:
-            raise IllegalMove(f"{_GAME}.round-over",
-                              f"round {state.round} is over: the only move is next-round, got {move.kind!r}",
-                              round=state.round)
+            raise C.round_over(f"round {state.round} is over: the only move is next-round, got {move.kind!r}",
+                               round=state.round)
         hand, row = state.hands[seat], state.row
         if isinstance(move, Lay):
             if move.card not in hand:
-                raise IllegalMove(f"{_GAME}.card-not-in-hand", f"seat {seat} does not hold {move.card}; hand: {list(hand)}",
-                                  card=move.card, seat=seat)
+                raise C.card_not_in_hand(f"seat {seat} does not hold {move.card}; hand: {list(hand)}",
+                                         card=move.card, seat=seat)
             # "its number may be at most 10 higher or 10 lower than the rightmost card" (§4.1)
             if row and not _can_lay(move.card, row[-1]):
-                raise IllegalMove(f"{_GAME}.not-in-range",
-                                  f"{move.card} is more than {_REACH} away from the rightmost row card {row[-1]}",
-                                  card=move.card, top=row[-1])
+                raise C.not_in_range(f"{move.card} is more than {_REACH} away from the rightmost row card {row[-1]}",
+                                     card=move.card, top=row[-1])
             return
         # "if no card lies beside the pile yet, the player must lay one (any) card" (§4.1)
         if not row:
-            raise IllegalMove(f"{_GAME}.row-empty",
-                              f"the row is empty: seat {seat} must open it by laying a card, not {move.kind!r}", seat=seat)
+            raise C.row_empty(f"the row is empty: seat {seat} must open it by laying a card, not {move.kind!r}",
+                              seat=seat)
         if isinstance(move, Twist):
             if move.card not in row:
-                raise IllegalMove(f"{_GAME}.not-in-row", f"{move.card} is not in the row {list(row)}", card=move.card)
+                raise C.not_in_row(f"{move.card} is not in the row {list(row)}", card=move.card)
             # "only the toads, with two equal digits, can never be pulled out" (§4.2)
             if is_toad(move.card):
-                raise IllegalMove(f"{_GAME}.toad-cannot-be-twisted",
-                                  f"{move.card} is a toad: toads can never be twisted out of the row", card=move.card)
+                raise C.toad_cannot_be_twisted(f"{move.card} is a toad: toads can never be twisted out of the row",
+                                               card=move.card)
             if twin(move.card) not in hand:
-                raise IllegalMove(f"{_GAME}.twin-not-in-hand",
-                                  f"twisting {move.card} needs its twin {twin(move.card)} in hand; hand: {list(hand)}",
-                                  card=move.card, expected=twin(move.card), seat=seat)
+                raise C.twin_not_in_hand(f"twisting {move.card} needs its twin {twin(move.card)} in hand; hand: "
+                                         f"{list(hand)}", card=move.card, expected=twin(move.card), seat=seat)
             return
-        if isinstance(move, Take):
-            if state.stock:
-                # "then the taker must do action A: lay any card as the first card of a new row" (§4.3)
-                if move.card is None:
-                    raise IllegalMove(f"{_GAME}.must-open-new-row",
-                                      "after taking the row the taker opens a new row: the take needs a 'card' from "
-                                      "the hand", seat=seat)
-                if move.card not in hand:
-                    raise IllegalMove(f"{_GAME}.card-not-in-hand",
-                                      f"seat {seat} does not hold {move.card}; hand: {list(hand)}", card=move.card,
-                                      seat=seat)
-            else:
-                # "once the pile is used up ... the game ends as soon as the row is taken" (§5.1)
-                if move.card is not None:
-                    raise IllegalMove(f"{_GAME}.no-new-row-at-end",
-                                      f"the draw pile is used up: taking the row ends the round, so no new row is "
+        # a Take
+        if state.stock:
+            # "then the taker must do action A: lay any card as the first card of a new row" (§4.3)
+            if move.card is None:
+                raise C.must_open_new_row("after taking the row the taker opens a new row: the take needs a 'card' "
+                                          "from the hand", seat=seat)
+            if move.card not in hand:
+                raise C.card_not_in_hand(f"seat {seat} does not hold {move.card}; hand: {list(hand)}",
+                                         card=move.card, seat=seat)
+        # "once the pile is used up ... the game ends as soon as the row is taken" (§5.1)
+        elif move.card is not None:
+            raise C.no_new_row_at_end(f"the draw pile is used up: taking the row ends the round, so no new row is "
                                       f"opened (got card {move.card})", card=move.card)
-            return
-        raise IllegalMove(f"{_GAME}.bad-move", f"not a take-that move: {excerpt(move)}")
 
     # -- transition ----------------------------------------------------------------
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
+        opts = state.options
         if isinstance(move, NextRound):
-            opts = state.options
             dealer = (state.dealer + 1) % state.players if opts.next_dealer == "clockwise" else state.dealer
             return _deal(state.players, opts, state.round + 1, dealer, state.history, state.rng)
-        opts = state.options
         started_empty = not state.stock
         hand = list(state.hands[seat])
         row = list(state.row)
@@ -406,11 +532,13 @@ class TakeThat(BaseEngine[State, Move]):
             hand.sort()
         hands = _with_hand(state.hands, seat, tuple(hand))
         ended = not row and not deck and (started_empty or opts.end_when_last_draw_empties_row)
+        phase = Phase.PLAY
+        if ended:
+            phase = Phase.GAME_OVER if state.round == opts.rounds else Phase.ROUND_OVER
         after = replace(
             state,
             turn=None if ended else (seat + 1) % state.players,
-            phase=Phase.ROUND_OVER if ended else Phase.PLAY,
-            stock=tuple(deck), row=tuple(row), hands=hands, face_up=face_up, face_down=face_down,
+            phase=phase, stock=tuple(deck), row=tuple(row), hands=hands, face_up=face_up, face_down=face_down,
         )
         if ended:  # the round's scores are final: they join the history (DESIGN 4.5)
             after = replace(after, history=(*state.history, _round_scores(after)))
@@ -438,104 +566,91 @@ class TakeThat(BaseEngine[State, Move]):
         current = _round_scores(state)
         earlier = state.history if state.phase is Phase.PLAY else state.history[:-1]
         totals = tuple(sum(r[s] for r in earlier) + current[s] for s in range(state.players))
-        breakdown = tuple(
-            _breakdown(state.face_up[s], state.face_down[s], [r[s] for r in earlier], totals[s])
-            for s in range(state.players)
-        )
+        breakdown = tuple(_breakdown(state.face_up[s], state.face_down[s]) for s in range(state.players))
         out = self.outcome(state)
-        return ScoreReport(current, totals, breakdown, state.phase is Phase.ROUND_OVER,
-                           out.winners if out else ())
+        return ScoreReport(current, totals, breakdown, state.phase is not Phase.PLAY, out.winners if out else (),
+                           round=state.round, history=earlier)
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.ROUND_OVER or state.round < state.options.rounds:
+        if state.phase is not Phase.GAME_OVER:
             return None
         totals = [sum(r[s] for r in state.history) for s in range(state.players)]
         winners = _winners(totals, state.history[-1], state.options.tie_break)
         return Outcome(winners, f"highest total after {state.round} round(s)", points=tuple(totals))
 
-    def score_tally(self, tally: Json) -> ScoreReport:
-        """Score sheet of one round: ``{"seats": [{"face_up": [..], "face_down": [..]}, ..],
-        "previous"?: [total of earlier rounds per seat], "tie_break"?: "shared" | "last-round"}``."""
-        with malformed(f"{_GAME}.bad-tally", f"take-that tally {excerpt(tally)}"):
-            return _score_tally(tally)
+    def tally_scores(self, tally: Tally) -> ScoreReport:
+        """Score sheet of one round: each seat's piles, ``previous`` totals, the tie-break."""
+        players = len(tally.seats)
+        if tally.previous is not None and len(tally.previous) != players:
+            raise C.bad_tally(f"'previous' has {len(tally.previous)} totals for {players} seats",
+                              field="previous")
+        groups: list[tuple[str, tuple[int, ...]]] = []
+        for s, seat in enumerate(tally.seats):
+            _check_face_up(seat.face_up, f"seat {s}")
+            groups += [(f"seat {s}'s face-up cards", seat.face_up), (f"seat {s}'s face-down cards", seat.face_down)]
+        _check_no_duplicates(groups)
+        previous = tally.previous or (0,) * players
+        current = tuple(_pile_score(seat.face_up, seat.face_down) for seat in tally.seats)
+        totals = tuple(p + c for p, c in zip(previous, current, strict=True))
+        breakdown = tuple(_breakdown(seat.face_up, seat.face_down) for seat in tally.seats)
+        history = (tuple(previous),) if tally.previous is not None else ()
+        return ScoreReport(current, totals, breakdown, True, _winners(totals, current, tally.tie_break),
+                           round=len(history) + 1, history=history)
 
-    # -- views and JSON ------------------------------------------------------------
+    # -- meaning -------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> Json:
-        out = self.to_json(state)
-        del out["rng"]
-        out["stock"] = len(state.stock)
-        out.update(hands_view(state.hands, seat))
-        # face-down piles like hands: a list where this seat may see it, else null; sizes always
-        mode = state.options.face_down_view
-        if state.phase is not Phase.ROUND_OVER and mode != "open":
-            out["face_down"] = [list(p) if (mode == "own" and s == seat) else None
-                                for s, p in enumerate(state.face_down)]
-        out["face_down_sizes"] = [len(p) for p in state.face_down]
-        return out
-
-    def to_json(self, state: State) -> Json:
-        return {
-            "players": state.players,
-            "options": fields_json(state.options),
-            "round": state.round,
-            "dealer": state.dealer,
-            "turn": state.turn,
-            "phase": state.phase.value,
-            "stock": list(state.stock),
-            "row": list(state.row),
-            "hands": [list(h) for h in state.hands],
-            "face_up": [list(p) for p in state.face_up],
-            "face_down": [list(p) for p in state.face_down],
-            "history": [list(r) for r in state.history],
-            "rng": state.rng.to_json(),
-        }
-
-    def from_json(self, data: Json) -> State:
-        try:
-            with malformed(f"{_GAME}.malformed-state", "take-that state"):
-                return _from_json(self, data)
-        except InvalidOption as exc:
-            raise InvalidState(f"{_GAME}.bad-options", exc.message) from None
-
-    def move_to_json(self, move: Move) -> Json:
-        if isinstance(move, NextRound) or (isinstance(move, Take) and move.card is None):
-            return {"kind": move.kind}
-        return {"kind": move.kind, "card": move.card}
-
-    def move_from_json(self, data: Json) -> Move:
-        if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-            raise IllegalMove(f"{_GAME}.bad-move", f"a move is an object with a 'kind', got {excerpt(data)}")
-        kind = data["kind"]
-        allowed = _MOVE_FIELDS
-        if kind not in allowed:
-            raise IllegalMove(f"{_GAME}.bad-move", f"unknown move kind {excerpt(kind)}; kinds: {list(self.move_kinds)}")
-        extra = set(data) - {"kind"} - allowed[kind]
-        if extra:
-            raise IllegalMove(f"{_GAME}.bad-move", f"unexpected field(s) {excerpt(sorted(extra))} in {kind!r} move")
-        if kind == "next-round":
-            return NextRound()
-        if kind == "take" and data.get("card") is None:
-            return Take(None)
-        if "card" not in data:
-            raise IllegalMove(f"{_GAME}.bad-move", f"a {kind!r} move needs a 'card', got {excerpt(data)}")
-        card = data["card"]
-        if not _is_card(card):
-            raise IllegalMove(f"{_GAME}.bad-move",
-                              f"{excerpt(card)} is not a take-that card (an integer 12..98, not a multiple of 10)")
-        return _MOVE_CLASSES[kind](card)
+    def check_state(self, state: State) -> State:
+        """What play can reach, beyond the shape (§8): card conservation, the dealer, the turn,
+        the hand sizes, the phase and the history."""
+        players, opts = state.players, state.options
+        if state.round > opts.rounds:
+            raise C.bad_round(f"round {state.round} is beyond the {opts.rounds} round(s) agreed", got=state.round)
+        for name in ("hands", "face_up", "face_down"):
+            if len(getattr(state, name)) != players:
+                raise C.seat_count(f"{name} must have one entry per seat ({players}), got {len(getattr(state, name))}",
+                                   field=name, expected=players, got=len(getattr(state, name)))
+        # "the dealer moves one seat clockwise each round" (§7.1): the first dealer is the last
+        # seat, so the dealer follows from the round
+        expected_dealer = (players - 1 + (state.round - 1 if opts.next_dealer == "clockwise" else 0)) % players
+        if state.dealer != expected_dealer:
+            raise C.bad_dealer(f"round {state.round} is dealt by seat {expected_dealer}, not seat {state.dealer}",
+                               seat=state.dealer, expected=expected_dealer)
+        turn = state.turn
+        if state.phase is Phase.PLAY:
+            if turn is None or turn >= players:
+                raise C.bad_turn(f"a round being played has a seat to act 0..{players - 1}, got {excerpt(turn)}",
+                                 seat=excerpt(turn), expected=list(range(players)))
+        elif turn is not None:
+            raise C.bad_turn(f"a finished round has no seat to act: turn must be null, got {turn}",
+                             seat=turn, expected="null")
+        if (state.phase is Phase.GAME_OVER) != (state.phase is not Phase.PLAY and state.round == opts.rounds):
+            raise C.bad_phase(f"the game is over exactly when the last round ({opts.rounds}) is over; round "
+                              f"{state.round} is {state.phase.value}")
+        hands = tuple(tuple(sorted(h)) for h in state.hands)
+        _check_no_duplicates([("the stock", state.stock), ("the row", state.row)]
+                             + [(f"seat {s}'s hand", h) for s, h in enumerate(hands)]
+                             + [(f"seat {s}'s face-up pile", p) for s, p in enumerate(state.face_up)]
+                             + [(f"seat {s}'s face-down pile", p) for s, p in enumerate(state.face_down)],
+                             conserve=True)
+        for s, p in enumerate(state.face_up):
+            _check_face_up(p, f"seat {s}")
+        _check_hand_sizes(players, opts, state.dealer, hands, state.stock, turn)
+        if state.phase is not Phase.PLAY:
+            if state.stock or state.row:
+                raise C.bad_phase(f"a round is over only once the stock is used up and the row is empty; "
+                                  f"stock {len(state.stock)} card(s), row {list(state.row)}")
+        else:
+            if not state.stock and not state.row and opts.end_when_last_draw_empties_row:
+                raise C.bad_phase("the stock is used up and the row is empty: the round is over, "
+                                  "phase must be 'round-over'")
+            if not state.row and not hands[turn]:  # type: ignore[index]
+                raise C.bad_turn(f"seat {turn} is to act on an empty row with an empty hand", seat=turn,
+                                 expected="a seat holding cards")
+        _check_history(state)
+        return state if hands == state.hands else replace(state, hands=hands)
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-#: each move kind's fields besides ``kind``, and the class of a move with a card
-_MOVE_FIELDS: dict[str, set[str]] = {"next-round": set(), "take": {"card"}, "lay": {"card"}, "twist": {"card"}}
-_MOVE_CLASSES: dict[str, type] = {"lay": Lay, "twist": Twist, "take": Take}
-
-
-def _is_card(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and x in _CARD_SET
 
 
 def _can_lay(card: int, last: int) -> bool:
@@ -573,20 +688,12 @@ def _round_scores(state: State) -> tuple[int, ...]:
     return tuple(_pile_score(state.face_up[s], state.face_down[s]) for s in range(state.players))
 
 
-def _breakdown(face_up: Sequence[int], face_down: Sequence[int], past: list[int], total: int) -> Json:
+def _breakdown(face_up: Sequence[int], face_down: Sequence[int]) -> Breakdown:
     toads = sum(1 for c in face_down if c in _TOADS)
     plain = len(face_down) - toads
-    return {
-        "face_up": len(face_up),
-        "face_up_points": len(face_up),
-        "face_down": plain,
-        "face_down_points": -plain,
-        "toads_face_down": toads,
-        "toad_points": -_TOAD_PENALTY * toads,
-        "round": len(face_up) - plain - _TOAD_PENALTY * toads,
-        "earlier_rounds": past,
-        "total": total,
-    }
+    return Breakdown(face_up=len(face_up), face_up_points=len(face_up), face_down=plain, face_down_points=-plain,
+                     toads_face_down=toads, toad_points=-_TOAD_PENALTY * toads,
+                     points=len(face_up) - plain - _TOAD_PENALTY * toads)
 
 
 def _winners(totals: Sequence[int], last: Sequence[int], tie_break: str) -> tuple[int, ...]:
@@ -598,123 +705,27 @@ def _winners(totals: Sequence[int], last: Sequence[int], tie_break: str) -> tupl
     return tuple(tied)
 
 
-def _invalid(code: str, message: str, **context: Json) -> InvalidState:
-    return InvalidState(f"{_GAME}.{code}", message, **context)
-
-
-def _int(data: Mapping[str, Json], key: str, lo: int, hi: int, code: str) -> int:
-    value = data[key]
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise _invalid(code, f"{key!r} must be an integer {lo}..{hi}, got {excerpt(value)}", got=excerpt(value))
-    return value
-
-
-def _cards(value: Json, what: str) -> tuple[int, ...]:
-    if not isinstance(value, list):
-        raise _invalid("malformed-state", f"{what} must be a list of cards, got {excerpt(value)}")
-    for c in value:
-        if not _is_card(c):
-            raise _invalid("bad-card", f"{what} holds {excerpt(c)}, which is not a take-that card (12..98, no tens)",
-                           card=excerpt(c))
-    return tuple(value)
-
-
-def _per_seat(value: Json, players: int, what: str) -> list[Json]:
-    if not isinstance(value, list) or len(value) != players:
-        raise _invalid("malformed-state",
-                       f"{what} must be a list with one entry per seat ({players}), got {excerpt(value)}")
-    return value
-
-
 def _check_face_up(pile: tuple[int, ...], who: str) -> None:
     held = set(pile)
     for c in pile:
         if c in _TOADS or twin(c) not in held:
-            raise _invalid("bad-face-up", f"{who}: face-up cards are twisted pairs and never toads; "
-                                          f"{c} has no twin {twin(c)} beside it in {list(pile)}", card=c)
+            raise C.bad_face_up(f"{who}: face-up cards are twisted pairs and never toads; {c} has no twin "
+                                f"{twin(c)} beside it in {list(pile)}", card=c)
 
 
-def _check_conservation(groups: list[tuple[str, tuple[int, ...]]]) -> None:
+def _check_no_duplicates(groups: list[tuple[str, tuple[int, ...]]], conserve: bool = False) -> None:
+    """No card in two places; with ``conserve``, every one of the 79 cards somewhere (§8)."""
     seen: dict[int, str] = {}
     for where, cards in groups:
         for c in cards:
             if c in seen:
-                raise _invalid("duplicate-card", f"card {c} is both in {seen[c]} and in {where}", card=c)
+                raise C.duplicate_card(f"card {c} is both in {seen[c]} and in {where}", card=c)
             seen[c] = where
-    missing = sorted(_CARD_SET - set(seen))
-    if missing:
-        raise _invalid("missing-card", f"{len(missing)} of the 79 cards are nowhere in the state: {excerpt(missing)}",
-                       card=missing[0])
-
-
-def _from_json(engine: TakeThat, data: Json) -> State:
-    if not isinstance(data, dict):
-        raise _invalid("malformed-state", f"a state is a JSON object, got {excerpt(data)}")
-    keys = {"players", "options", "round", "dealer", "turn", "phase", "stock", "row", "hands",
-            "face_up", "face_down", "history", "rng"}
-    if set(data) != keys:
-        raise _invalid("malformed-state", f"state fields must be {sorted(keys)}; missing {sorted(keys - set(data))}, "
-                                    f"unexpected {excerpt(sorted(set(data) - keys))}")
-    players = _int(data, "players", 2, 4, "bad-players")
-    if not isinstance(data["options"], dict) or set(data["options"]) != set(engine.options):
-        raise _invalid("bad-options", f"options must be an object naming every option {sorted(engine.options)}, "
-                                     f"got {excerpt(data['options'])}")
-    opts = Options(**engine.resolve_options(data["options"]))
-    round_no = _int(data, "round", 1, opts.rounds, "bad-round")
-    dealer = _int(data, "dealer", 0, players - 1, "bad-dealer")
-    # "the dealer moves one seat clockwise each round" (docs/rules/take-that.md §7.1): the
-    # first dealer is the last seat, so the dealer follows from the round
-    expected_dealer = (players - 1 + (round_no - 1 if opts.next_dealer == "clockwise" else 0)) % players
-    if dealer != expected_dealer:
-        raise _invalid("bad-dealer", f"round {round_no} is dealt by seat {expected_dealer}, not seat {dealer}",
-                       seat=dealer, expected=expected_dealer)
-    try:
-        phase = Phase(data["phase"])
-    except ValueError:
-        raise _invalid("bad-phase", f"phase must be 'play' or 'round-over', got {excerpt(data['phase'])}") from None
-    turn = data["turn"]
-    if phase is Phase.ROUND_OVER:
-        if turn is not None:
-            raise _invalid("bad-turn", f"a finished round has no seat to act: turn must be null, got {excerpt(turn)}",
-                           seat=turn, expected=None)
-    else:
-        turn = _int(data, "turn", 0, players - 1, "bad-turn")
-    stock = _cards(data["stock"], "the stock")
-    row = _cards(data["row"], "the row")
-    hands = tuple(tuple(sorted(_cards(h, f"seat {s}'s hand")))
-                  for s, h in enumerate(_per_seat(data["hands"], players, "hands")))
-    face_up = tuple(_cards(p, f"seat {s}'s face-up pile")
-                    for s, p in enumerate(_per_seat(data["face_up"], players, "face_up")))
-    face_down = tuple(_cards(p, f"seat {s}'s face-down pile")
-                      for s, p in enumerate(_per_seat(data["face_down"], players, "face_down")))
-    _check_conservation([("the stock", stock), ("the row", row)]
-                        + [(f"seat {s}'s hand", h) for s, h in enumerate(hands)]
-                        + [(f"seat {s}'s face-up pile", p) for s, p in enumerate(face_up)]
-                        + [(f"seat {s}'s face-down pile", p) for s, p in enumerate(face_down)])
-    for s, p in enumerate(face_up):
-        _check_face_up(p, f"seat {s}")
-    _check_hand_sizes(players, opts, dealer, hands, stock, turn)
-    if phase is Phase.ROUND_OVER:
-        if stock or row:
-            raise _invalid("bad-phase", f"a round is over only once the stock is used up and the row is empty; "
-                                        f"stock {len(stock)} card(s), row {excerpt(list(row))}")
-    else:
-        if not stock and not row and opts.end_when_last_draw_empties_row:
-            raise _invalid("bad-phase", "the stock is used up and the row is empty: the round is over, "
-                                        "phase must be 'round-over'")
-        if not row and not hands[turn]:
-            raise _invalid("bad-turn", f"seat {turn} is to act on an empty row with an empty hand", seat=turn)
-    history = _history(data["history"], players, round_no - (phase is Phase.PLAY))
-    if phase is Phase.ROUND_OVER:
-        scores = tuple(_pile_score(face_up[s], face_down[s]) for s in range(players))
-        if history[-1] != scores:
-            raise _invalid("bad-history", f"the finished round's scores {list(history[-1])} are not what the "
-                                          f"piles score: {list(scores)}", expected=list(scores), got=list(history[-1]))
-    try:
-        rng = Rng.from_json(data["rng"])
-    except InvalidState as exc:
-        raise _invalid("bad-rng", exc.message) from None
-    return State(players, opts, round_no, dealer, turn, phase, stock, row, hands, face_up, face_down, history, rng)
+    if conserve:
+        missing = sorted(_CARD_SET - set(seen))
+        if missing:
+            raise C.missing_card(f"{len(missing)} of the 79 cards are nowhere in the state: {missing[:12]}",
+                                 card=missing[0])
 
 
 def _check_hand_sizes(players: int, opts: Options, dealer: int, hands: tuple[tuple[int, ...], ...],
@@ -732,9 +743,8 @@ def _check_hand_sizes(players: int, opts: Options, dealer: int, hands: tuple[tup
     size = _HAND_SIZE[players]
     for s, h in enumerate(hands):
         if len(h) > size or (stock and len(h) != size):
-            raise _invalid("bad-hand-size", f"seat {s} holds {len(h)} cards; with {players} players a hand is "
-                                            f"{size} cards while the stock lasts and never more",
-                           seat=s, expected=size, got=len(h))
+            raise C.bad_hand_size(f"seat {s} holds {len(h)} cards; with {players} players a hand is {size} cards "
+                                  "while the stock lasts and never more", seat=s, expected=size, got=len(h))
     first = len(_CARDS) - players * size  # the stock after the deal
     short = [size - len(h) for h in hands]
     sizes = [len(h) for h in hands]
@@ -742,83 +752,45 @@ def _check_hand_sizes(players: int, opts: Options, dealer: int, hands: tuple[tup
         turns = first - len(stock) + sum(short)
         expected = (dealer + 1 + turns) % players
         if turn is not None and turn != expected:
-            raise _invalid("bad-turn", f"{turns} turn(s) have been played from the seat left of the dealer: "
-                                       f"seat {expected} is to act, not seat {turn}", seat=turn, expected=expected)
+            raise C.bad_turn(f"{turns} turn(s) have been played from the seat left of the dealer: seat {expected} "
+                             f"is to act, not seat {turn}", seat=turn, expected=expected)
         if not stock:
             start, k = (dealer + 1 + first) % players, sum(short)
             want = [k // players + ((s - start) % players < k % players) for s in range(players)]
             if short != want:
-                raise _invalid("bad-hand-size", f"hand sizes {sizes} cannot be reached: since the stock ran out "
-                                                f"the seats have played in turn from seat {start}",
-                               expected=[size - w for w in want], got=sizes)
+                raise C.bad_hand_size(f"hand sizes {sizes} cannot be reached: since the stock ran out the seats "
+                                      f"have played in turn from seat {start}", expected=[size - w for w in want],
+                                      got=sizes)
         return
     if stock:
         return
     if turn is None:
         if max(short) - min(short) > 2:
-            raise _invalid("bad-hand-size", f"hand sizes {sizes} cannot be reached: seats take turns, "
-                                            "so they differ by at most two cards", got=sizes)
+            raise C.bad_hand_size(f"hand sizes {sizes} cannot be reached: seats take turns, so they differ by "
+                                  "at most two cards", got=sizes)
         return
     order = [short[(turn + i) % players] for i in range(players)]
     if any(b not in (a, a + 1) for a, b in zip(order, order[1:], strict=False)) or order[-1] - order[0] > 1:
-        raise _invalid("bad-hand-size", f"hand sizes {sizes} cannot be reached with seat {turn} to act: since "
-                                        "the stock ran out each seat has played once in turn", seat=turn, got=sizes)
+        raise C.bad_hand_size(f"hand sizes {sizes} cannot be reached with seat {turn} to act: since the stock ran "
+                              "out each seat has played once in turn", seat=turn, got=sizes)
 
 
-def _history(raw: Json, players: int, finished: int) -> tuple[tuple[int, ...], ...]:
-    """Scores of the finished rounds: one row per round, one score per seat. A round's scores
-    are bounded by the deck (at most 72 cards face up, 72 plain and 7 toads face down)."""
-    if not isinstance(raw, list) or len(raw) != finished:
-        raise _invalid("bad-history", f"'history' must list the scores of the {finished} finished round(s), "
-                                      f"got {excerpt(raw)}", expected=finished)
-    history = []
-    for r in raw:
-        if (not isinstance(r, list) or len(r) != players
-                or not all(isinstance(x, int) and not isinstance(x, bool) and _MIN_ROUND_SCORE <= x <= _MAX_FACE_UP
-                           for x in r)
-                or sum(r) > _MAX_FACE_UP):
-            raise _invalid("bad-history", f"each row of 'history' is one round score per seat "
-                                          f"({_MIN_ROUND_SCORE}..{_MAX_FACE_UP}, {_MAX_FACE_UP} at most in all), "
-                                          f"got {excerpt(r)}")
-        history.append(tuple(r))
-    return tuple(history)
-
-
-def _score_tally(tally: Json) -> ScoreReport:
-    if not isinstance(tally, dict) or not set(tally) <= {"seats", "previous", "tie_break"} or "seats" not in tally:
-        raise _invalid("bad-tally", f"a tally is {{seats, previous?, tie_break?}}, got {excerpt(tally)}")
-    seats = tally["seats"]
-    if not isinstance(seats, list) or not 2 <= len(seats) <= 4:
-        raise _invalid("bad-tally", f"a tally has one entry per seat (2-4), got {excerpt(seats)}")
-    groups: list[tuple[str, tuple[int, ...]]] = []
-    piles = []
-    for s, entry in enumerate(seats):
-        if not isinstance(entry, dict) or set(entry) != {"face_up", "face_down"}:
-            raise _invalid("bad-tally", f"seat {s}: an entry is {{face_up, face_down}}, got {excerpt(entry)}")
-        up = _cards(entry["face_up"], f"seat {s}'s face-up cards")
-        down = _cards(entry["face_down"], f"seat {s}'s face-down cards")
-        _check_face_up(up, f"seat {s}")
-        groups += [(f"seat {s}'s face-up cards", up), (f"seat {s}'s face-down cards", down)]
-        piles.append((up, down))
-    seen: dict[int, str] = {}
-    for where, cards in groups:
-        for c in cards:
-            if c in seen:
-                raise _invalid("duplicate-card", f"card {c} is both in {seen[c]} and in {where}", card=c)
-            seen[c] = where
-    previous = tally.get("previous", [0] * len(seats))
-    if (not isinstance(previous, list) or len(previous) != len(seats)
-            or not all(isinstance(x, int) and not isinstance(x, bool) and abs(x) <= 20 * _MAX_ROUND_SCORE
-                       for x in previous)):
-        raise _invalid("bad-tally", f"'previous' is one integer total per seat, got {excerpt(previous)}")
-    tie_break = tally.get("tie_break", "shared")
-    if tie_break not in ("shared", "last-round"):
-        raise _invalid("bad-tally", f"'tie_break' is 'shared' or 'last-round', got {excerpt(tie_break)}")
-    current = tuple(_pile_score(up, down) for up, down in piles)
-    totals = tuple(p + c for p, c in zip(previous, current, strict=True))
-    breakdown = tuple(_breakdown(up, down, [previous[s]] if "previous" in tally else [], totals[s])
-                      for s, (up, down) in enumerate(piles))
-    return ScoreReport(current, totals, breakdown, True, _winners(totals, current, tie_break))
+def _check_history(state: State) -> None:
+    """One row per finished round, the last one (once the round is over) what the piles score;
+    a round's scores are bounded by the deck (at most 72 cards face up in all)."""
+    finished = state.round - (state.phase is Phase.PLAY)
+    if len(state.history) != finished:
+        raise C.bad_history(f"'history' must list the scores of the {finished} finished round(s), got "
+                            f"{len(state.history)}", expected=finished, got=len(state.history))
+    for row in state.history:
+        if len(row) != state.players or sum(row) > _MAX_FACE_UP:
+            raise C.bad_history(f"each row of 'history' is one round score per seat ({state.players}), "
+                                f"{_MAX_FACE_UP} at most in all, got {list(row)}")
+    if state.phase is not Phase.PLAY:
+        scores = _round_scores(state)
+        if state.history[-1] != scores:
+            raise C.bad_history(f"the finished round's scores {list(state.history[-1])} are not what the piles "
+                                f"score: {list(scores)}", expected=list(scores), got=list(state.history[-1]))
 
 
 ENGINE = TakeThat()

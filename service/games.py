@@ -1,14 +1,16 @@
-"""The one place that pairs each engine with its marshmallow schemas.
+"""The one place that pairs each engine with its HTTP shapes.
 
-``GameBinding`` turns request JSON into engine values (shape by the schema, meaning by
-``engine.from_json``) and engine results into response JSON, the same way for every game,
-so the views in ``api.py`` stay a few lines each and never name a game.
+``GameBinding`` turns request JSON into engine values and engine results into response JSON,
+the same way for every game, so the views in ``api.py`` stay a few lines each and never name a
+game. A game declared with a ``GameSpec`` (DESIGN 4.8) is read and written by its engine from
+its declaration (shape, then meaning); a game not yet declared still pairs with its marshmallow
+schema module (``service/schemas/<module>.py``), checked before ``from_json``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 from types import MappingProxyType, ModuleType
 from typing import Any
@@ -34,17 +36,29 @@ def _validated(schema: Schema, data: Json, where: str) -> Json:
 @dataclass(frozen=True)
 class GameBinding:
     engine: Engine
-    state: Schema
-    moves: Mapping[str, Schema]
-    tally: Schema | None
-    setup: Schema | None
-    check_state: Callable[[Json], Json]  # ``state`` compiled (see service.schemas.fast)
-    check_moves: Mapping[str, Callable[[Json], Json]]  # ``moves`` compiled, by kind
+    state: Schema | None = None
+    moves: Mapping[str, Schema] = field(default_factory=dict)
+    tally: Schema | None = None
+    setup: Schema | None = None
+    check_state: Callable[[Json], Json] | None = None  # ``state`` compiled (see service.schemas.fast)
+    check_moves: Mapping[str, Callable[[Json], Json]] = field(default_factory=dict)  # ``moves`` compiled, by kind
+
+    @property
+    def spec(self) -> Any:
+        """The game's declaration (``None`` for a game not yet declared)."""
+        return getattr(self.engine, "spec", None)
+
+    @property
+    def has_tally(self) -> bool:
+        return self.spec.tally is not None if self.spec is not None else self.tally is not None
 
     # -- catalogue -------------------------------------------------------------------
 
     def describe(self) -> Json:
         e = self.engine
+        if self.spec is not None:
+            return {**self.spec.describe(),
+                    "aliases": sorted({*self.spec.aliases, *(a for a, gid in ALIASES.items() if gid == e.game_id)})}
         return {
             "id": e.game_id,
             "name": e.name,
@@ -65,9 +79,13 @@ class GameBinding:
         return self.engine.new(req["players"], req.get("seed"), req.get("options"), setup)
 
     def load_state(self, data: Json) -> Any:
+        if self.check_state is None:  # a declared game reads its state by its declaration
+            return self.engine.from_json(data)
         return self.engine.from_json(self.check_state(data))
 
     def load_move(self, data: Json, where: str = "move") -> Any:
+        if self.spec is not None:
+            return self.engine.move_from_json(data)
         kind = data.get("kind") if isinstance(data, dict) else None
         check = self.check_moves.get(kind) if isinstance(kind, str) else None
         if check is None:
@@ -120,6 +138,9 @@ class GameBinding:
 
     def _require_seat(self, state: Any, seat: int | None) -> None:
         """A seat the table lacks is refused (``<game>.no-such-seat``); ``None`` is always fine."""
+        if self.spec is not None:
+            self.engine.require_seat(state, seat)  # type: ignore[attr-defined]
+            return
         if seat is None:
             return
         players = len(self.engine.scores(state).totals)
@@ -154,13 +175,21 @@ class GameBinding:
 
     def score(self, req: Json) -> Json:
         if "tally" in req:
-            if self.tally is None:
+            if self.spec is not None or self.tally is None:
                 return self.engine.score_tally(req["tally"]).to_json()
             return self.engine.score_tally(_validated(self.tally, req["tally"], "tally")).to_json()
         return self.engine.scores(self.load_state(req["state"])).to_json()
 
 
-def bind(module: ModuleType) -> GameBinding:
+def bind(engine: Engine) -> GameBinding:
+    """The binding of an engine: from its declaration, or (a game not yet declared) from its
+    schema module."""
+    if getattr(engine, "spec", None) is not None:
+        return GameBinding(engine=engine)
+    return bind_schemas(schema_module(engine))
+
+
+def bind_schemas(module: ModuleType) -> GameBinding:
     """Binding for the engine whose game id is the schema module's ``GAME_ID``."""
     tally, setup = getattr(module, "TALLY", None), getattr(module, "SETUP", None)
     state = module.StateSchema()
@@ -188,9 +217,7 @@ def schema_module(engine: Engine) -> ModuleType:
         raise ImportError(f"{engine.game_id} has no HTTP binding: write service/schemas/{name}.py") from exc
 
 
-BINDINGS: Mapping[str, GameBinding] = MappingProxyType(
-    {gid: bind(schema_module(engine)) for gid, engine in ENGINES.items()}
-)
+BINDINGS: Mapping[str, GameBinding] = MappingProxyType({gid: bind(engine) for gid, engine in ENGINES.items()})
 
 
 def get_binding(game_id: str) -> GameBinding:

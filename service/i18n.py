@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from rules.base import Code
+from rules.base import Code, ErrorCode
 from rules.registry import ENGINES
 
 Json = Any
@@ -31,10 +31,22 @@ class Entry:
     status: int
     text: Code
     games: tuple[str, ...]
+    description: Any = None  # a Label (declared codes)
 
     def to_json(self, lang: str) -> Json:
-        return {"code": self.code, "status": self.status,
-                "title": self.text.title_pl if lang == "pl" else self.text.title, "games": list(self.games)}
+        out = {"code": self.code, "status": self.status,
+               "title": self.text.title_pl if lang == "pl" else self.text.title, "games": list(self.games)}
+        if self.description is not None:
+            out["description"] = self.description(lang)
+        return out
+
+
+def _legacy(code: Any) -> tuple[Code, Any]:
+    """A declared ``ErrorCode`` as the catalogue's texts and description (issue 17 moves every
+    code to ErrorCode; until then both kinds are listed)."""
+    if isinstance(code, ErrorCode):
+        return Code(code.title.en, code.title.pl, code.detail_pl), code.description
+    return code, None
 
 
 def _c(title: str, title_pl: str, detail_pl: str) -> Code:
@@ -122,10 +134,16 @@ def catalogue() -> dict[str, Entry]:
     for code, (status, text) in {**SERVICE, **HTTP}.items():
         out[code] = Entry(code, status, text, ())
     for gid, engine in ENGINES.items():
+        if getattr(engine, "spec", None) is not None:  # a declared game: its codes, shared ones included
+            for code, declared in engine.spec.codes.all().items():
+                text, description = _legacy(declared)
+                out[code] = Entry(code, declared.status or 422, text, (gid,), description)
+            continue
         for pattern, (status, text) in PER_GAME.items():
             code = pattern.format(game=gid)
             out[code] = Entry(code, status, text, (gid,))
-        for code, text in _engine_codes(engine).items():
+        for code, declared in _engine_codes(engine).items():
+            text, description = _legacy(declared)
             if code in out and out[code].games:
                 out[code] = Entry(code, out[code].status, out[code].text, tuple(sorted({*out[code].games, gid})))
             elif code in out:

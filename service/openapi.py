@@ -25,6 +25,7 @@ import jsonschema_rs
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
+from rules import shapes
 from rules.base import Option
 from rules.registry import ALIASES
 from service.config import Config
@@ -52,9 +53,46 @@ def _schema_name(schema: Any) -> str:
 
 
 def _prefix(b: GameBinding) -> str:
-    """The game's identifier prefix, from its schema module: ``ElevenNimmt``, ``ThreeFiveEight``
+    """The game's identifier prefix, from its engine's module: ``ElevenNimmt``, ``ThreeFiveEight``
     (component names and operation ids must be identifiers, so never ``11Nimmt``)."""
-    return _pascal(type(b.state).__module__.rsplit(".", 1)[-1])
+    return _pascal(type(b.engine).__module__.split(".")[1])
+
+
+def _declared_components(spec: APISpec, b: GameBinding, p: str) -> dict[str, str]:
+    """A declared game's components, made from its declarations (DESIGN 4.8): the state, its
+    view, each move kind, the tally, the setup and the score breakdown; the moves' refs by kind."""
+    game = b.spec
+    moves = {m.__dict__["kind"]: m for m in game.moves}
+    names = {cls: f"{p}Move{_pascal(kind)}" for kind, cls in moves.items()}
+    names.update({game.state: f"{p}State"})
+
+    def namer(cls: type) -> str:
+        if cls in names:
+            return names[cls]
+        return cls.__name__ if cls.__module__ == "rules.base" or cls.__name__.startswith(p) else f"{p}{cls.__name__}"
+
+    schemas = shapes.Schemas(namer)
+    shapes.json_schema(game.state, schemas)
+    shapes.view_schema(game.state, schemas, f"{p}View",
+                       f"A {game.name} state as one seat sees it: what it may not see is null, with sizes beside "
+                       "it; `rng` is absent (POST .../view, GET /v1/sessions/{id}).")
+    kinds = {kind: shapes.json_schema(cls, schemas)["$ref"] for kind, cls in moves.items()}
+    for cls in (game.tally, game.setup, game.breakdown):
+        if cls is not None:
+            shapes.json_schema(cls, schemas)
+    if game.tally is not None and namer(game.tally) != f"{p}Tally":
+        schemas.components[f"{p}Tally"] = shapes.json_schema(game.tally, schemas)
+    if game.setup is not None and namer(game.setup) != f"{p}Setup":
+        schemas.components[f"{p}Setup"] = shapes.json_schema(game.setup, schemas)
+    breakdown = shapes.json_schema(game.breakdown, schemas)
+    schemas.components[f"{p}Scores"] = {**SCORES, "required": [*SCORES["required"], "points", "history"],
+                                        "properties": {**SCORES["properties"], **DECLARED_SCORES,
+                                                       "breakdown": {"type": "array", "items": breakdown,
+                                                                     "description": "per seat: what scored"}}}
+    for name, component in schemas.components.items():
+        if name not in spec.components.schemas:
+            spec.components.schema(name, component)
+    return kinds
 
 
 def _ref(name: str) -> Json:
@@ -100,6 +138,12 @@ PROBLEM = {
         "index": {"type": "integer", "description": "replay: the index of the refused move"},
         "seat": {},
     },
+}
+DECLARED_SCORES = {
+    "round": {"type": "integer", "minimum": 1, "description": "the round it scores (1-based)"},
+    "points": {"type": "array", "items": {"type": "integer"}, "description": "this round's points, per seat"},
+    "history": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}},
+                "description": "the finished rounds before this one: one row of per-seat points each"},
 }
 SCORES = {
     "type": "object",
@@ -174,7 +218,7 @@ def _refusals(b: GameBinding, state: Any, seat: int, move: Any) -> Json:
         lambda: b.load_move({"kind": "no-such-kind"}))
     new = _problem_of(lambda: b.new({"players": e.players.stop}))
     no_seat = _problem_of(lambda: b.view(state, players))
-    tally = _problem_of(lambda: b.score({"tally": {}})) if b.tally is not None else None
+    tally = _problem_of(lambda: b.score({"tally": {}})) if b.has_tally else None
     return {"new": new, "move": bad_move, "seat": no_seat, "tally": tally}
 
 
@@ -216,8 +260,8 @@ def _score_examples(b: GameBinding, ex: Json) -> Json:
     """The score request's examples: the example state and, where the engine scores one, the
     game's score sheet with the scores it gets."""
     out = {"state": {"summary": "a state", "value": {"state": ex["state"]}}}
-    tally = TALLIES.get(b.engine.game_id)
-    if tally is not None and b.tally is not None:
+    tally = b.spec.tally_example if b.spec is not None else TALLIES.get(b.engine.game_id)
+    if tally is not None and b.has_tally:
         try:
             scored = b.score({"tally": tally})
         except Exception:  # noqa: BLE001 - a sheet the engine refuses is left out (tests/contract says so)
@@ -431,13 +475,16 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
     e = b.engine
     gid, p = e.game_id, _prefix(b)
     tags = [p]  # an identifier: generated clients name a module after it (`api.eleven_nimmt`)
-    spec.components.schema(f"{p}State", schema=b.state)
-    spec.components.schema(f"{p}View", _view_schema(spec, b))
-    kinds = {}
-    for kind, schema in b.moves.items():
-        name = f"{p}Move{_pascal(kind)}"
-        spec.components.schema(name, schema=schema)
-        kinds[kind] = f"#/components/schemas/{name}"
+    if b.spec is not None:
+        kinds = _declared_components(spec, b, p)
+    else:
+        spec.components.schema(f"{p}State", schema=b.state)
+        spec.components.schema(f"{p}View", _view_schema(spec, b))
+        kinds = {}
+        for kind, schema in b.moves.items():
+            name = f"{p}Move{_pascal(kind)}"
+            spec.components.schema(name, schema=schema)
+            kinds[kind] = f"#/components/schemas/{name}"
     spec.components.schema(f"{p}Move", {
         "oneOf": [{"$ref": r} for r in kinds.values()],
         "discriminator": {"propertyName": "kind", "mapping": kinds},
@@ -455,7 +502,9 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
                  "description": "feeds the state's rng: same seed and moves, same game"},
         "options": options,
     }
-    if b.setup is not None:
+    if b.spec is not None and b.spec.setup is not None:
+        new_props["setup"] = _ref(f"{p}Setup")
+    elif b.setup is not None:
         spec.components.schema(f"{p}Setup", schema=b.setup)
         new_props["setup"] = _ref(f"{p}Setup")
     spec.components.schema(f"{p}NewGame", _obj(["players"], **new_props))
@@ -467,7 +516,7 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
         "round_over": {"type": "boolean"},
         "game_over": {"type": "boolean"},
         "options": resolved,
-        "scores": _ref("Scores"),
+        "scores": _ref(f"{p}Scores" if b.spec is not None else "Scores"),
         "outcome": _ref("Outcome"),
     }
     events = {"type": "array", "items": {"type": "object", "additionalProperties": True},
@@ -540,11 +589,12 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
             f"{oid}Score", f"Score a {e.name} state or score sheet",
             _json({"type": "object", "additionalProperties": False, "properties": {
                 "state": state, "signature": SIGNATURE,
-                "tally": _ref(f"{p}Tally") if b.tally is not None else {"type": "object"}},
+                "tally": _ref(f"{p}Tally") if b.has_tally else {"type": "object"}},
                 "oneOf": [{"required": ["state"], "not": {"required": ["tally"]}},
                           {"required": ["tally"], "not": {"required": ["state"]}}],
                 "description": "exactly one of `state` or `tally`"}, examples=_score_examples(b, ex)),
-            (200, "round and running scores with breakdown", _ref("Scores"), ex["scores"]), (400, 413, 415, 422), tags,
+            (200, "round and running scores with breakdown", _ref(f"{p}Scores" if b.spec is not None else "Scores"),
+             ex["scores"]), (400, 413, 415, 422), tags,
             **errs(ref["tally"]))},
         f"{base}/view": {"post": _op(
             f"{oid}View", f"A {e.name} state as one seat may see it",
@@ -569,7 +619,7 @@ def _game_paths(spec: APISpec, b: GameBinding) -> dict[str, Json]:
             (200, "the Jellyfish .mat text, which GNU BG imports and `replay` reads back", None),
             (400, 413, 415, 422), tags, **errs(ref["move"]))}
         paths[f"{base}/record"]["post"]["responses"]["200"]["content"] = {"text/plain": {"schema": {"type": "string"}}}
-    if b.tally is not None:
+    if b.spec is None and b.tally is not None:
         spec.components.schema(f"{p}Tally", schema=b.tally)
     return paths
 
@@ -659,15 +709,27 @@ def _session_examples() -> tuple[Json, Json, Json, Json]:
 
 def _common_paths() -> dict[str, Json]:
     ex_create, ex_created, ex_session, ex_move = _session_examples()
+    label = {"type": "object", "additionalProperties": False, "required": ["en", "pl"], "description": "a text in "
+             "English and Polish", "properties": {"en": {"type": "string"}, "pl": {"type": "string"}}}
     game_entry = {
         "type": "object", "required": ["id", "name", "players", "options", "move_kinds"],
         "properties": {
             "id": {"type": "string"}, "name": {"type": "string"},
+            "label": {**label, "description": "the game's name in English and Polish"},
             "players": {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer"}}},
             "options": {"type": "object", "additionalProperties": {"type": "object"}},
-            "move_kinds": {"type": "array", "items": {"type": "string"}},
+            "move_kinds": {"type": "array", "items": {"oneOf": [
+                {"type": "string"},
+                {"type": "object", "required": ["kind", "label"], "properties": {
+                    "kind": {"type": "string"}, "label": label}}]},
+                "description": "the move kinds, each with its label (a game not yet declared: the kind alone)"},
+            "phases": {"type": "array", "items": {"type": "object", "required": ["phase", "label"], "properties": {
+                "phase": {"type": "string"}, "label": label}}},
+            "terms": {"type": "object", "additionalProperties": label,
+                      "description": "the game's words a person may be shown, in English and Polish"},
             "aliases": {"type": "array", "items": {"type": "string"}, "description": "other ids that name it"},
-            "legal_moves_complete": {"type": "boolean"}, "tally": {"type": "boolean"}},
+            "legal_moves_complete": {"type": "boolean"}, "tally": {"type": "boolean"},
+            "setup": {"type": "boolean"}, "records": {"type": "array", "items": {"type": "string"}}},
     }
     sid = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
     auth: Json = [{"bearer": []}]

@@ -21,13 +21,30 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-KIND_WEIGHTS: dict[str, dict[str, float]] = {
+from rules.registry import ENGINES
+
+# A declared game says these in its GameSpec's ``playout`` (DESIGN 4.8); the tables below hold
+# them for the games not yet declared (issue 17 moves them one by one).
+_KIND_WEIGHTS: dict[str, dict[str, float]] = {
     "11-nimmt": {"take": 0.02},
     "canasta": {"ask-partner": 0.2},
     "backgammon": {"resign": 0.02},
 }
-PLAYOUT_OPTIONS: dict[str, dict] = {"northcott": {"variant": "dice"}, "canasta": {"target_score": 5000}}
-ENDLESS_VARIANTS: dict[str, dict] = {"northcott": {"variant": "classic"}}
+_PLAYOUT_OPTIONS: dict[str, dict] = {"northcott": {"variant": "dice"}, "canasta": {"target_score": 5000}}
+_ENDLESS_VARIANTS: dict[str, dict] = {"northcott": {"variant": "classic"}}
+
+
+def _declared(game_id: str):
+    return getattr(ENGINES[game_id], "spec", None)
+
+
+KIND_WEIGHTS: dict[str, dict[str, float]] = {
+    gid: dict(_declared(gid).playout.weights) if _declared(gid) else _KIND_WEIGHTS.get(gid, {}) for gid in ENGINES}
+PLAYOUT_OPTIONS: dict[str, dict] = {
+    gid: dict(_declared(gid).playout.options) if _declared(gid) else _PLAYOUT_OPTIONS.get(gid, {}) for gid in ENGINES}
+ENDLESS_VARIANTS: dict[str, dict] = {
+    gid: dict(endless) for gid in ENGINES
+    if (endless := (_declared(gid).playout.endless if _declared(gid) else _ENDLESS_VARIANTS.get(gid))) is not None}
 
 
 def choose(rnd: random.Random, game_id: str, moves: list, kind_of) -> object:

@@ -135,7 +135,7 @@ def score_tally(tally: Json) -> ScoreReport:
         raise _bad("tally-cards", f"more cards than two packs hold: {sorted(map(str, extra.elements()))}")
     seat_side = [s % 2 if players == 4 else s for s in range(players)]
     return ScoreReport(
-        round=tuple(results[k][0][0] for k in seat_side),
+        points=tuple(results[k][0][0] for k in seat_side),
         totals=tuple(results[k][1] + results[k][0][0] for k in seat_side),
         breakdown=tuple({"side": k, **results[k][0][1], "total": results[k][1] + results[k][0][0]}
                         for k in seat_side),

@@ -41,8 +41,9 @@ def _json_schema_types(node: Json) -> Json:
             node = {**node, "anyOf": [{"type": "null"} if x == _NULLABLE_OBJECT else x for x in node["anyOf"]]}
         out = {k: _json_schema_types(v) for k, v in node.items() if k != "nullable"}
         if node.get("nullable"):
-            if "type" in out:
-                out["type"] = [out["type"], "null"] if isinstance(out["type"], str) else [*out["type"], "null"]
+            if "type" not in out:  # oneOf/allOf/$ref: null, or one of them
+                return {"anyOf": [out, {"type": "null"}]}
+            out["type"] = [out["type"], "null"] if isinstance(out["type"], str) else [*out["type"], "null"]
             if "enum" in out and None not in out["enum"]:
                 out["enum"] = [*out["enum"], None]
         return out

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 import pytest
 
-from rules.base import RulesError
+from rules.base import ErrorCode, RulesError
 
 
 def raise_of(action: Callable[[], object]) -> RulesError:
@@ -41,7 +41,11 @@ def check_raise(engine, code: str, exc: RulesError) -> None:
     without ``None``, and the message shows no Python internals."""
     assert exc.code == code
     entry = engine.codes[code]
-    assert entry.title and entry.title_pl and entry.detail_pl, code
+    if isinstance(entry, ErrorCode):  # a declared code: both titles, its description, its error class
+        assert entry.title.en and entry.title.pl and entry.detail_pl and entry.description.en and entry.description.pl
+        assert isinstance(exc, entry.error), (code, type(exc), entry.error)
+    else:
+        assert entry.title and entry.title_pl and entry.detail_pl, code
     wanted = {name for _, name, _, _ in string.Formatter().parse(entry.detail_pl) if name}
     assert wanted <= set(exc.context), (code, wanted - set(exc.context))
     assert not set("{}") & set(entry.detail_pl.format(**dict.fromkeys(wanted, ""))), (code, entry.detail_pl)

@@ -249,27 +249,27 @@ def test_gammon_with_cube_four_scores_eight() -> None:
     """
     after = finish({1: 1}, {12: 15}, (3, 2), "1/off", cube=4, owner=1)
     report = E.scores(after)
-    assert report.round == (8, 0) and report.final and report.winners == (0,)
+    assert report.points == (8, 0) and report.final and report.winners == (0,)
     assert report.breakdown[0]["result"] == "gammon" and report.breakdown[0]["multiplier"] == 2
 
 
 def test_backgammon_with_a_checker_on_the_bar_and_cube_two_scores_six() -> None:
     """docs/rules/backgammon.md §5: backgammon (the loser has a checker on the bar) with the cube at 2 -> 6."""
     after = finish({2: 1}, {"bar": 1, 12: 14}, (4, 3), "2/off", cube=2, owner=0)
-    assert E.scores(after).round == (6, 0)
+    assert E.scores(after).points == (6, 0)
     assert E.outcome(after).reason == "backgammon"
 
 
 def test_backgammon_when_loser_is_in_the_winners_home_board() -> None:
     """docs/rules/backgammon.md §5: none off and a checker on the loser's 19..24 (the winner's home) is a backgammon."""
     after = finish({2: 1}, {20: 1, 12: 14}, (4, 3), "2/off")
-    assert E.scores(after).round == (3, 0)
+    assert E.scores(after).points == (3, 0)
 
 
 def test_single_game_when_the_loser_has_borne_off() -> None:
     """docs/rules/backgammon.md §5: the loser has borne off at least one checker -> single."""
     after = finish({2: 1}, {3: 14}, (4, 3), "2/off")
-    assert E.scores(after).round == (1, 0) and E.outcome(after).reason == "single"
+    assert E.scores(after).points == (1, 0) and E.outcome(after).reason == "single"
 
 
 def test_dropped_redouble_scores_the_cube_before_the_offer() -> None:
@@ -278,7 +278,7 @@ def test_dropped_redouble_scores_the_cube_before_the_offer() -> None:
     state = E.apply(state, 0, E.move_from_json({"kind": "double"}))
     assert E.to_act(state) == {1}
     state = E.apply(state, 1, E.move_from_json({"kind": "drop"}))
-    assert E.scores(state).round == (2, 0) and E.outcome(state).reason == "drop"
+    assert E.scores(state).points == (2, 0) and E.outcome(state).reason == "drop"
 
 
 def crawford_state(score, crawford=False, post=False, phase="over"):
@@ -490,7 +490,7 @@ def test_beaver_redoubles_and_keeps_the_cube() -> None:
     assert (taken.cube, taken.owner, taken.turn, taken.phase.value, E.to_act(taken)) == (4, 1, 0, "roll", {0})
     assert code_of(taken, {"kind": "double"}) == "backgammon.not-cube-owner"
     dropped = E.apply(beavered, 0, E.move_from_json({"kind": "drop"}))
-    assert E.scores(dropped).round == (0, 2) and E.outcome(dropped).reason == "drop"
+    assert E.scores(dropped).points == (0, 2) and E.outcome(dropped).reason == "drop"
     assert E.outcome(dropped).winners == (1,)
     plain = E.apply(position(START, START, options={"cube": "on"}), 0, E.move_from_json({"kind": "double"}))
     assert code_of(plain, {"kind": "beaver"}, seat=1) == "backgammon.beaver-not-allowed"
@@ -498,8 +498,8 @@ def test_beaver_redoubles_and_keeps_the_cube() -> None:
 
 def test_jacoby_counts_a_gammon_single_with_the_cube_centred() -> None:
     opts = {"cube": "on", "jacoby": True}
-    assert E.scores(finish({1: 1}, {12: 15}, (3, 2), "1/off", options=opts)).round == (1, 0)
-    assert E.scores(finish({1: 1}, {12: 15}, (3, 2), "1/off", cube=2, owner=0, options=opts)).round == (4, 0)
+    assert E.scores(finish({1: 1}, {12: 15}, (3, 2), "1/off", options=opts)).points == (1, 0)
+    assert E.scores(finish({1: 1}, {12: 15}, (3, 2), "1/off", cube=2, owner=0, options=opts)).points == (4, 0)
 
 
 def test_resignation_accepted_scores_its_level_times_the_cube() -> None:
@@ -508,7 +508,7 @@ def test_resignation_accepted_scores_its_level_times_the_cube() -> None:
     assert E.to_act(state) == {1}
     assert E.to_json(state)["resign"] == "gammon"
     done = E.apply(state, 1, E.move_from_json({"kind": "accept-resignation"}))
-    assert E.scores(done).round == (0, 4) and E.outcome(done).winners == (1,)
+    assert E.scores(done).points == (0, 4) and E.outcome(done).winners == (1,)
 
 
 def test_resignation_refused_play_goes_on() -> None:
@@ -641,7 +641,7 @@ def test_tally_scores_the_final_position() -> None:
     tally = {"winner": 0, "cube": 2, "owner": 1, "points": [[0] * 24, pts], "bar": [0, bar], "off": [15, off]}
     assert schemas.TallySchema().validate(tally) == {}
     report = E.score_tally(tally)
-    assert report.round == (6, 0) and report.winners == (0,) and report.breakdown[0]["result"] == "backgammon"
+    assert report.points == (6, 0) and report.winners == (0,) and report.breakdown[0]["result"] == "backgammon"
 
 
 def test_tally_needs_the_final_board_and_says_so() -> None:
@@ -825,7 +825,7 @@ def test_automatic_doubles_on_opening_ties() -> None:
     assert plain.cube == 1
     # Jacoby: automatic doubles do not turn the cube
     jac = finish({1: 1}, {12: 15}, (3, 2), "1/off", cube=2, options={**opts, "jacoby": True})
-    assert E.scores(jac).round == (2, 0)
+    assert E.scores(jac).points == (2, 0)
     with pytest.raises(InvalidState) as err:
         E.from_json({**strip_ids(E.to_json(state)), "options": {**E.options_of(state), "automatic_doubles": False}})
     assert err.value.code == "backgammon.bad-cube"
@@ -854,7 +854,7 @@ def test_dropped_first_double_scores_one_point() -> None:
     state = mv(position(START, START, options={"cube": "on"}), 0, {"kind": "double"})
     assert [m.kind for m in E.legal_moves(state, 1)] == ["take", "drop"]  # no beaver unless enabled
     done = mv(state, 1, {"kind": "drop"})
-    assert E.scores(done).round == (1, 0) and done.result.cube == 1 and done.result.multiplier == 1
+    assert E.scores(done).points == (1, 0) and done.result.cube == 1 and done.result.multiplier == 1
 
 
 def test_cube_owner_redoubles_and_the_cube_changes_hands() -> None:
@@ -886,7 +886,7 @@ def test_jacoby_and_beaver_are_money_play_only() -> None:
     """docs/rules/backgammon.md §6: "None of §6.2-6.5 is used in match play": with match_length the Jacoby rule does not
     count a gammon single, and a beaver is refused."""
     opts = {"match_length": 5, "jacoby": True, "beaver": True}
-    assert E.scores(finish({1: 1}, {12: 15}, (3, 2), "1/off", options=opts)).round == (2, 0)
+    assert E.scores(finish({1: 1}, {12: 15}, (3, 2), "1/off", options=opts)).points == (2, 0)
     doubled = mv(position(START, START, options=opts), 0, {"kind": "double"})
     assert [m.kind for m in E.legal_moves(doubled, 1)] == ["take", "drop"]
     assert code_of(doubled, {"kind": "beaver"}, seat=1) == "backgammon.beaver-not-allowed"
@@ -898,13 +898,13 @@ def test_jacoby_applies_to_resignations_until_the_cube_is_turned() -> None:
     opts = {"cube": "on", "jacoby": True}
     centred = mv(mv(position(START, START, options=opts), 0, {"kind": "resign", "level": "gammon"}),
                  1, {"kind": "accept-resignation"})
-    assert E.scores(centred).round == (0, 1) and centred.result.multiplier == 1
+    assert E.scores(centred).points == (0, 1) and centred.result.multiplier == 1
     turned = position(START, START, options=opts, cube={"value": 2, "owner": 0, "offered": False})
     turned = mv(mv(turned, 0, {"kind": "resign", "level": "gammon"}), 1, {"kind": "accept-resignation"})
-    assert E.scores(turned).round == (0, 4)
+    assert E.scores(turned).points == (0, 4)
     bg = mv(mv(position(START, START, (6, 5)), 0, {"kind": "resign", "level": "backgammon"}),
             1, {"kind": "accept-resignation"})
-    assert E.scores(bg).round == (0, 3) and E.outcome(bg).reason == "backgammon"
+    assert E.scores(bg).points == (0, 3) and E.outcome(bg).reason == "backgammon"
 
 
 def test_only_the_player_on_turn_resigns_and_a_pending_resignation_blocks_play() -> None:
@@ -994,9 +994,9 @@ def test_tally_applies_jacoby_only_in_money_play() -> None:
     2 in match play."""
     pts, bar, off = side_json({12: 15})
     base = {"winner": 0, "points": [[0] * 24, pts], "bar": [0, bar], "off": [15, off]}
-    assert E.score_tally({**base, "jacoby": True}).round == (1, 0)
-    assert E.score_tally({**base, "jacoby": True, "match_length": 5}).round == (2, 0)
-    assert E.score_tally({**base, "jacoby": True, "cube": 2, "owner": 1}).round == (4, 0)
+    assert E.score_tally({**base, "jacoby": True}).points == (1, 0)
+    assert E.score_tally({**base, "jacoby": True, "match_length": 5}).points == (2, 0)
+    assert E.score_tally({**base, "jacoby": True, "cube": 2, "owner": 1}).points == (4, 0)
 
 
 # --------------------------------------------------------------------------- issue 9 rulings
@@ -1036,7 +1036,7 @@ def test_last_checker_that_can_hit_and_bear_off_must_use_both_dice() -> None:
     assert code_of(state, {"kind": "move", "steps": [[5, 0]]}) == "backgammon.must-use-all-dice"
     done = play(state, "5/4*/off")
     assert done.sides[1][25] == 1 and E.outcome(done).reason == "backgammon"  # the hit checker is on the bar
-    assert E.scores(done).round == (3, 0)
+    assert E.scores(done).points == (3, 0)
     # with nothing to hit, either way ends the game in the same position
     clear = position({5: 1}, {12: 15}, (6, 1))
     assert play(clear, "5/off") == play(clear, "5/4/off")
@@ -1072,7 +1072,7 @@ def test_xgid_of_a_money_game_with_a_turned_cube_and_a_session_score() -> None:
     # the owner of a turned cube doubles on in money play; the score counts the session on
     assert code_of(state, {"kind": "double"}) == "backgammon.not-cube-owner"
     won = mv(mv(state, 0, {"kind": "resign", "level": "single"}), 1, {"kind": "accept-resignation"})
-    assert E.scores(won).round == (0, 2) and E.scores(won).totals == (23, 23)
+    assert E.scores(won).points == (0, 2) and E.scores(won).totals == (23, 23)
     with pytest.raises(InvalidState) as err:
         E.new(2, 0, {"cube": "off"}, setup={"xgid": xg})
     assert err.value.code == "backgammon.bad-setup"
@@ -1116,7 +1116,7 @@ def test_raccoon_redoubles_a_beaver() -> None:
     taken = mv(raccooned, 1, {"kind": "take"})
     assert (taken.cube, taken.owner, taken.turn, E.to_act(taken)) == (8, 1, 0, {0})
     dropped = mv(raccooned, 1, {"kind": "drop"})
-    assert E.scores(dropped).round == (4, 0)
+    assert E.scores(dropped).points == (4, 0)
     no_raccoon = mv(mv(position(START, START, options={"cube": "on", "beaver": True}), 0, {"kind": "double"}),
                     1, {"kind": "beaver"})
     assert code_of(no_raccoon, {"kind": "raccoon"}) == "backgammon.raccoon-not-allowed"

@@ -557,7 +557,7 @@ def test_hand_scores_885_and_minus_130():
     s = E.apply(s, 0, Discard(C("9C")))
     report = E.scores(s)
     assert s.phase is Phase.ROUND_OVER
-    assert report.round == (885, -130, 885, -130)
+    assert report.points == (885, -130, 885, -130)
     assert report.totals == (885, -130, 885, -130)
     tally = {
         "ended": "out",
@@ -570,7 +570,7 @@ def test_hand_scores_885_and_minus_130():
         ],
     }
     t = E.score_tally(tally)
-    assert t.round == (885, -130, 885, -130)
+    assert t.points == (885, -130, 885, -130)
     assert t.breakdown[0]["natural_canasta_bonus"] == 500 and t.breakdown[1]["red_three_points"] == -100
 
 
@@ -578,7 +578,7 @@ def test_mixed_canasta_scores_395():
     """Vector 1.13-12 (constructed): 7 7 7 7 7 2 JK = 25 + 20 + 50 = 95 in cards, +300 -> 395."""
     t = E.score_tally({"ended": "stock", "sides": [
         {"melds": [{"rank": "7", "cards": ["7C", "7D", "7S", "7H", "7C", "2H", "JK"]}]}, {}]})
-    assert t.round[0] == 395 and t.breakdown[0]["mixed_canastas"] == 1
+    assert t.points[0] == 395 and t.breakdown[0]["mixed_canastas"] == 1
 
 
 def test_four_red_threes_score_800_with_a_canasta_and_minus_800_without():
@@ -587,7 +587,7 @@ def test_four_red_threes_score_800_with_a_canasta_and_minus_800_without():
     with_c = E.score_tally({"ended": "stock", "sides": [{"melds": canasta, "red_threes": 4}, {}]})
     without = E.score_tally({"ended": "stock", "sides": [{"red_threes": 4}, {}]})
     assert with_c.breakdown[0]["red_three_points"] == 800
-    assert without.breakdown[0]["red_three_points"] == -800 and without.round[0] == -800
+    assert without.breakdown[0]["red_three_points"] == -800 and without.points[0] == -800
 
 
 def test_tally_rejects_impossible_sheets():
@@ -812,7 +812,7 @@ def test_tally_black_three_set_belongs_to_the_side_that_went_out():
         assert err.value.code == "canasta.tally-black-threes-without-going-out"
     ok = E.score_tally({"ended": "out", "sides": [{"melds": [canasta, threes], "went_out": True, "hands": [[], []]},
                                                   {}]})
-    assert ok.round[0] == 70 + 500 + 150 + 100 and ok.breakdown[0]["black_threes"] == 150
+    assert ok.points[0] == 70 + 500 + 150 + 100 and ok.breakdown[0]["black_threes"] == 150
 
 
 def test_red_threes_still_waiting_when_the_hand_ends_score_for_their_side():
@@ -834,8 +834,8 @@ def test_red_threes_still_waiting_when_the_hand_ends_score_for_their_side():
     assert C("3H") not in s.hands[1] and C("3D") not in s.hands[2]
     report = E.scores(s)
     assert [b["red_three_points"] for b in report.breakdown] == [100, -100, 100, -100]
-    assert report.round[0] == 70 + 500 + 35 + 100 + 100 + 100 - 40
-    assert report.round[1] == -100 - 10 - 10
+    assert report.points[0] == 70 + 500 + 35 + 100 + 100 + 100 - 40
+    assert report.points[1] == -100 - 10 - 10
     assert parse(json.loads(json.dumps(E.to_json(s)))) == s
 
 
@@ -971,7 +971,7 @@ def test_every_item_of_the_scoring_table_in_play_and_on_the_score_sheet():
         {"melds": [{"rank": "5", "cards": ["5C", "5D", "5S", "JK"]}], "hands": [["KH", "JD"], ["7H", "2H"]]},
     ]}
     sheet = E.score_tally(tally)
-    assert sheet.round == report.round == (2310, 20, 2310, 20)
+    assert sheet.points == report.points == (2310, 20, 2310, 20)
     for key in ("meld_cards", "natural_canasta_bonus", "mixed_canasta_bonus", "black_threes", "red_three_points",
                 "going_out", "double_going_out", "going_out_from_hand", "cards_in_hand"):
         assert sheet.breakdown[0][key] == a[key] and sheet.breakdown[1][key] == b[key], key
@@ -1095,7 +1095,7 @@ def test_turn_names_the_one_seat_to_act_and_nobody_is_null():
     data = E.to_json(s)
     assert (data["phase"], data["turn"], data["out_seat"], data["ending"]) == ("round-over", None, 0, "out")
     assert data["drew"] is None and data["round"] == 1
-    row = list(E.scores(s).round)
+    row = list(E.scores(s).points)
     assert data["history"] == [row] and row[0] == row[2] and [x["total"] for x in data["sides"]] == row[:2]
     nxt = E.to_json(E.apply(s, 1, NextRound()))
     assert nxt["round"] == 2 and nxt["history"] == [row] and nxt["turn"] is not None

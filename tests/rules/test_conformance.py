@@ -96,7 +96,7 @@ def check_step(engine: Engine, state, seat: int, moves: list, pool: list) -> Non
         assert engine.move_from_json(json.loads(json.dumps(engine.move_to_json(move)))) == move
     report = engine.scores(state)
     players = len(report.totals)
-    assert len(report.round) == players and len(report.breakdown) == players
+    assert len(report.points) == players and len(report.breakdown) == players
     for viewer in [None, *range(players)]:
         view = engine.view(state, viewer)
         text = json.dumps(view)

@@ -460,7 +460,7 @@ def test_round_end_counts_heads_left_in_hand() -> None:
     assert after.phase is Phase.ROUND_OVER and after.turn is None and after.went_out == 0
     assert ENGINE.to_act(after) == frozenset({0, 1})
     report = ENGINE.scores(after)
-    assert report.round == (0, 14) and report.totals == (0, 14) and report.final
+    assert report.points == (0, 14) and report.totals == (0, 14) and report.final
     assert report.breakdown[1]["cards"] == [
         {"card": 3, "heads": 1}, {"card": 10, "heads": 3}, {"card": 55, "heads": 7}, {"card": 100, "heads": 3},
     ]
@@ -472,7 +472,7 @@ def test_round_end_counts_heads_left_in_hand() -> None:
 def test_heads_table_totals_167() -> None:
     """Rules §2.2: the 6 nimmt! table on 1..100 has 167 heads: 55 has 7, multiples of 11 have 5."""
     report = ENGINE.score_tally({"hands": [list(range(1, 100)), []]})
-    assert report.round == (167 - 3, 0)  # 100 (3 heads) is on the table
+    assert report.points == (167 - 3, 0)  # 100 (3 heads) is on the table
     cards = {e["card"]: e["heads"] for e in report.breakdown[0]["cards"]}
     assert cards[55] == 7 and cards[33] == 5 and cards[40] == 3 and cards[45] == 2 and cards[41] == 1
 
@@ -481,7 +481,7 @@ def test_mid_round_scores_are_running_heads_in_hand() -> None:
     """scores() mid-round: heads in each hand plus earlier rounds, final False."""
     state = position([[55, 1], [10]], [[20]], history=[[0, 4]], options={"rounds": 3})
     report = ENGINE.scores(state)
-    assert report.round == (8, 3) and report.totals == (8, 7) and not report.final
+    assert report.points == (8, 3) and report.totals == (8, 7) and not report.final
     assert report.breakdown[1]["earlier_rounds"] == [4] and report.winners == ()
 
 
@@ -660,7 +660,7 @@ def test_tally_counts_heads_per_seat_with_breakdown() -> None:
     report = ENGINE.score_tally(
         {"hands": [[55, 10, 3, 100], [], [11, 12]], "previous": [5, 0, 1], "bulls": [2, 0, 3]}
     )
-    assert report.round == (14, 0, 6) and report.totals == (19, 0, 7) and report.final
+    assert report.points == (14, 0, 6) and report.totals == (19, 0, 7) and report.final
     assert report.breakdown[2]["cards"] == [{"card": 11, "heads": 5}, {"card": 12, "heads": 1}]
     assert report.breakdown[1]["went_out"] and report.breakdown[0]["bulls"] == 2
 
@@ -933,7 +933,7 @@ def test_bull_cards_held_at_the_round_end_score_nothing() -> None:
     state = position([[21], [10, 55]], [[20]], bulls=[0, 3])
     after = ENGINE.apply(state, 0, play((0, [21])))
     report = ENGINE.scores(after)
-    assert report.round == (0, 10) and report.breakdown[1]["bulls"] == 3
+    assert report.points == (0, 10) and report.breakdown[1]["bulls"] == 3
 
 
 # --------------------------------------------------------------------------- code catalogue (DESIGN 4.4)

@@ -246,12 +246,12 @@ def test_robber_takes_every_penalty_at_once() -> None:
         state = ENGINE.apply(state, seat, play(card))
     report = ENGINE.scores(state)
     assert state.phase is Phase.DEAL_OVER and report.final
-    assert report.round[S] == -405
+    assert report.points[S] == -405
     assert report.breakdown[S]["items"] == {
         "tricks": -20, "hearts": -40, "queens": -60, "kings-jacks": -60, "king-of-hearts": -150,
         "trick-7": 0, "trick-13": -75,
     }
-    assert sum(report.round) == -1300
+    assert sum(report.points) == -1300
 
 
 def test_robber_with_the_book_last_trick_costs_480() -> None:
@@ -264,7 +264,7 @@ def test_robber_with_the_book_last_trick_costs_480() -> None:
     for seat, card in [(N, "3H"), (E, "QS"), (S, "KH"), (W, "JD")]:
         state = ENGINE.apply(state, seat, play(card))
     report = ENGINE.scores(state)
-    assert report.round[S] == -480
+    assert report.points[S] == -480
     assert report.breakdown[S]["items"]["trick-13"] == -150
 
 
@@ -291,7 +291,7 @@ def test_seventh_and_last_trick_by_one_player_cost_150() -> None:
         seat   N    S  E     W   S     -> South 75 + 75 = 150; West's 12th costs nothing."""
     winners = [N] * 6 + [S] + [E] * 4 + [W] + [S]
     report = ENGINE.score_tally(tally_of("no-seventh-and-last", winners))
-    assert report.round == (0, 0, -150, 0)
+    assert report.points == (0, 0, -150, 0)
     assert report.breakdown[S]["items"] == {"trick-7": -75, "trick-13": -75}
 
 
@@ -302,7 +302,7 @@ def test_seventh_and_last_trick_by_two_players_cost_75_each() -> None:
         seat   S    N  S     W   E     -> North 75, East 75, West (12th) 0."""
     winners = [S] * 6 + [N] + [S] * 4 + [W] + [E]
     report = ENGINE.score_tally(tally_of("no-seventh-and-last", winners))
-    assert report.round == (-75, -75, 0, 0)
+    assert report.points == (-75, -75, 0, 0)
 
 
 def test_seventh_and_last_trick_scored_in_play() -> None:
@@ -316,7 +316,7 @@ def test_seventh_and_last_trick_scored_in_play() -> None:
     for seat, card in [(E, "5C"), (S, "2C"), (W, "3C"), (N, "4C")]:
         state = ENGINE.apply(state, seat, play(card))
     assert state.tricks[-1].winner == E
-    assert ENGINE.scores(state).round == (0, -75, -75, 0)
+    assert ENGINE.scores(state).points == (0, -75, -75, 0)
 
 
 # --------------------------------------------------------------------------- KI-V4, KI-V5: leads and following
@@ -376,7 +376,7 @@ def test_void_player_may_play_a_heart_even_in_the_hearts_deal() -> None:
                            dealer=W, winners=[N] * 11)
     assert legal(state, W) == {"2D", "AH"}
     after = ENGINE.apply(state, W, play("AH"))
-    assert after.tricks[-1].winner == E and ENGINE.scores(after).round[E] == -20
+    assert after.tricks[-1].winner == E and ENGINE.scores(after).points[E] == -20
 
 
 def test_card_not_in_hand_is_refused() -> None:
@@ -421,8 +421,8 @@ def test_trump_deal_scores_325() -> None:
     start = advance(ENGINE.new(4, 5), lambda s: s.phase is Phase.NAME_TRUMP)
     end = advance(start, lambda s: s.phase is Phase.DEAL_OVER)
     report = ENGINE.scores(end)
-    assert sum(report.round) == 325
-    assert all(r % 25 == 0 for r in report.round)
+    assert sum(report.points) == 325
+    assert all(r % 25 == 0 for r in report.points)
 
 
 # --------------------------------------------------------------------------- KI-2: naming trumps
@@ -518,7 +518,7 @@ def test_lottery_ends_when_the_second_player_is_out() -> None:
     state = ENGINE.apply(state, E, play("2C"))
     assert {"type": "out", "seat": E, "place": 2} in ENGINE.events(before, E, play("2C"), state)
     assert state.phase is Phase.DEAL_OVER and state.finished == (N, E)
-    assert ENGINE.scores(state).round == (800, 500, 0, 0)
+    assert ENGINE.scores(state).points == (800, 500, 0, 0)
     assert ENGINE.scores(state).breakdown[E]["items"] == {"prize": 500}
 
 
@@ -543,7 +543,7 @@ def test_four_lotteries_at_200_and_125() -> None:
     assert deal_total(Deal.LOTERYJKA, opts, 4) == 325
     report = ENGINE.score_tally({"contract": "loteryjka", "players": 4, "finish_order": [2, 0],
                                  "options": {"lottery": "one-per-player"}})
-    assert report.round == (125, 0, 200, 0)
+    assert report.points == (125, 0, 200, 0)
 
 
 # --------------------------------------------------------------------------- KI-4, early end
@@ -584,7 +584,7 @@ def test_deal_stops_once_no_penalty_is_left(early_end: bool) -> None:
     for seat, card in [(N, "2C"), (E, "KH"), (S, "3C"), (W, "4C")]:
         state = ENGINE.apply(state, seat, play(card))
     assert (state.phase is Phase.DEAL_OVER) == early_end
-    assert ENGINE.scores(state).round == (0, 0, 0, -150)
+    assert ENGINE.scores(state).points == (0, 0, 0, -150)
     assert len(state.hands[N]) == 10
     assert ENGINE.from_json(ENGINE.to_json(state)) == state
 
@@ -593,7 +593,7 @@ def test_book_third_and_seventh_deal_stops_after_the_seventh_trick() -> None:
     """§4 early_end with book6_sixth_deal 3rd-and-7th: once trick 7 is taken nothing is left."""
     opts = {"ruleset": "book6", "book6_sixth_deal": "3rd-and-7th"}
     end = advance(ENGINE.new(4, 1, opts), lambda s: s.round == 6 and s.phase is Phase.DEAL_OVER)
-    assert len(end.tricks) == 7 and sum(ENGINE.scores(end).round) == -150
+    assert len(end.tricks) == 7 and sum(ENGINE.scores(end).points) == -150
 
 
 def test_no_tricks_deal_is_played_out() -> None:
@@ -625,14 +625,14 @@ def test_book_sixth_deal_variants(variant: str, tricks: dict[int, int]) -> None:
     winners = [N if k + 1 in tricks else E for k in range(13)]
     report = ENGINE.score_tally(tally_of("no-last", winners, options={"ruleset": "book6", "book6_sixth_deal": variant}))
     assert report.breakdown[N]["items"] == {f"trick-{k}": -v for k, v in tricks.items()}
-    assert report.round == (-150, 0, 0, 0)
+    assert report.points == (-150, 0, 0, 0)
 
 
 def test_book6_with_loteryjka_is_zero_sum() -> None:
     """§6: the book's 6-deal game (1300) is balanced by one positive round."""
     final = random_match(4, 4, {"ruleset": "book6"})[-1]
     assert sum(ENGINE.scores(final).totals) == 0
-    assert len(final.history) == 7 and final.history[-1] == ENGINE.scores(final).round
+    assert len(final.history) == 7 and final.history[-1] == ENGINE.scores(final).points
 
 
 def test_three_players_drop_the_two_of_clubs() -> None:
@@ -713,7 +713,7 @@ def test_next_round_only_after_the_deal_and_by_anyone() -> None:
     assert code_of(state, 1, play("2C")) == "kierki.deal-over"
     after = ENGINE.apply(state, 2, NextRound())
     assert after.round == 2 and after.dealer == (state.dealer + 1) % 4
-    assert after.history == (ENGINE.scores(state).round,)
+    assert after.history == (ENGINE.scores(state).points,)
     seat = min(ENGINE.to_act(after))
     assert code_of(after, seat, NextRound()) == "kierki.deal-not-over"
     assert code_of(after, seat, Pass()) == "kierki.pass-not-allowed"
@@ -743,8 +743,8 @@ def test_scores_mid_deal_are_running() -> None:
     state = advance(ENGINE.new(4, 2), lambda s: len(s.tricks) == 3)
     report = ENGINE.scores(state)
     assert not report.final and report.winners == ()
-    assert sum(report.round) == -60 and report.breakdown[0]["contract"] == "no-tricks"
-    assert report.totals == report.round and report.breakdown[0]["history"] == []
+    assert sum(report.points) == -60 and report.breakdown[0]["contract"] == "no-tricks"
+    assert report.totals == report.points and report.breakdown[0]["history"] == []
 
 
 def test_trick_event_names_the_winner() -> None:
@@ -855,16 +855,16 @@ def test_tally_robber_vector() -> None:
     seats = [{"cards": card_strs(pack), "tricks": list(range(1, 13))}, {"cards": [], "tricks": []},
              {"cards": ["3H", "QS", "KH", "JD"], "tricks": [13]}, {"cards": [], "tricks": []}]
     report = ENGINE.score_tally({"contract": "robber", "players": 4, "seats": seats})
-    assert report.round[S] == -405 and sum(report.round) == -1300 and report.final
+    assert report.points[S] == -405 and sum(report.points) == -1300 and report.final
     positive = ENGINE.score_tally({"contract": "robber", "players": 4, "seats": seats,
                                    "options": {"score_sign": "penalties-positive"}})
-    assert positive.round[S] == 405
+    assert positive.points[S] == 405
 
 
 def test_tally_early_ended_deal() -> None:
     """A K♥ deal that stopped after trick 1 (KH in it) scores; one without KH is unfinished."""
     seats = [{"cards": ["KH", "2C", "3C", "4C"], "tricks": [1]}] + [{"cards": [], "tricks": []}] * 3
-    assert ENGINE.score_tally({"contract": "no-king-of-hearts", "players": 4, "seats": seats}).round == (-150, 0, 0, 0)
+    assert ENGINE.score_tally({"contract": "no-king-of-hearts", "players": 4, "seats": seats}).points == (-150, 0, 0, 0)
     seats[0] = {"cards": ["AH", "2C", "3C", "4C"], "tricks": [1]}
     with pytest.raises(InvalidState) as err:
         ENGINE.score_tally({"contract": "no-king-of-hearts", "players": 4, "seats": seats})
@@ -923,7 +923,7 @@ def test_tally_full_deal_matches_play() -> None:
         seats[t.winner]["tricks"].append(k)
     tally = {"contract": "no-kings-jacks", "players": 4, "seats": seats}
     assert TallySchema().validate(tally) == {}
-    assert ENGINE.score_tally(tally).round == ENGINE.scores(state).round
+    assert ENGINE.score_tally(tally).points == ENGINE.scores(state).points
 
 
 # --------------------------------------------------------------------------- schemas
@@ -993,8 +993,8 @@ def test_penalty_values_per_card_in_each_negative_deal(deal: str, items: dict) -
     60 a queen, 30 a K or J (not a Q), 150 for KH; the 7th and 13th tricks went to East."""
     report = ENGINE.score_tally(first_trick_tally(deal, "3H QS KH JD"))
     assert report.breakdown[N]["items"] == items
-    assert report.round[N] == sum(items.values())
-    assert sum(report.round) == deal_total(Deal(deal), resolved(None), 4)
+    assert report.points[N] == sum(items.values())
+    assert sum(report.points) == deal_total(Deal(deal), resolved(None), 4)
 
 
 @pytest.mark.parametrize(("deal", "north", "total"), [
@@ -1010,7 +1010,7 @@ def test_three_player_penalty_values(deal: str, north: dict, total: int) -> None
     30 a K/J; East's tricks carry 140 for KH and 70 + 70 for the 7th and 17th tricks."""
     report = ENGINE.score_tally(first_trick_tally(deal, "3H QS JD", players=3))
     assert report.breakdown[N]["items"] == north
-    assert sum(report.round) == total
+    assert sum(report.points) == total
     if deal == "no-seventh-and-last":
         assert report.breakdown[E]["items"] == {"trick-7": -70, "trick-17": -70}
 
@@ -1018,10 +1018,10 @@ def test_three_player_penalty_values(deal: str, north: dict, total: int) -> None
 def test_three_player_loteryjka_prizes() -> None:
     """§5: one loteryjka with 3 players: +790 and +485 (1275); one per player: +250 and +175."""
     one = ENGINE.score_tally({"contract": "loteryjka", "players": 3, "finish_order": [1, 2]})
-    assert one.round == (0, 790, 485)
+    assert one.points == (0, 790, 485)
     each = ENGINE.score_tally({"contract": "loteryjka", "players": 3, "finish_order": [2, 0],
                                "options": {"lottery": "one-per-player"}})
-    assert each.round == (175, 0, 250)
+    assert each.points == (175, 0, 250)
     assert deal_list(resolved({"lottery": "one-per-player"}), 3)[-3:] == (Deal.LOTERYJKA,) * 3
 
 

@@ -229,7 +229,7 @@ def test_play_out_of_turn_and_card_not_held_are_refused():
 def test_deal_scores_are_tricks_against_target_and_sum_to_zero(vector, contract, tricks, expected):
     """358-6..9 via the tally (dealer 0, chooser 1, third 2): trump/NT tricks - target, BL limit - tricks."""
     report = E.score_tally({"contract": contract, "dealer": 0, "tricks": tricks})
-    assert list(report.round) == expected and sum(report.round) == 0 and report.final
+    assert list(report.points) == expected and sum(report.points) == 0 and report.final
     assert [b["points"] for b in report.breakdown] == expected
     assert [b["tricks"] for b in report.breakdown] == tricks
 
@@ -264,7 +264,7 @@ def test_finished_deal_is_scored_zero_sum_and_recorded():
     assert sum(rec.tricks) == 16 and sum(rec.scores) == 0
     assert rec.scores == tuple(sign * (rec.tricks[x] - targets[roles[x]]) for x in range(3))
     report = E.scores(s)
-    assert report.final and report.round == rec.scores and report.totals == rec.scores
+    assert report.final and report.points == rec.scores and report.totals == rec.scores
     assert E.to_act(s) == {0, 1, 2} and E.round_over(s)
 
 
@@ -273,7 +273,7 @@ def test_scores_mid_deal_are_running_and_not_final():
     s = E.apply(s, 0, PlayCard(parse_card("3S")))  # seat 2 took one trick
     report = E.scores(s)
     assert not report.final and report.totals == (0, 0, 0)
-    assert report.round == (0 - 3, 0 - 8, 1 - 5)
+    assert report.points == (0 - 3, 0 - 8, 1 - 5)
     assert report.breakdown[2]["tricks"] == 1
 
 
@@ -683,7 +683,7 @@ def test_tally_schema_matches_the_engine_tally():
     """Issue 9: the tally schema requires exactly what the engine needs: contract, dealer, tricks."""
     tally = {"contract": "BL", "dealer": 0, "tricks": [10, 1, 5]}
     assert schemas.TALLY().validate(tally) == {}
-    assert E.score_tally(tally).round == (-2, 2, 0)
+    assert E.score_tally(tally).points == (-2, 2, 0)
     for field in tally:
         partial = {k: v for k, v in tally.items() if k != field}
         assert field in schemas.TALLY().validate(partial)
@@ -775,7 +775,7 @@ def test_roles_and_targets_follow_the_dealer(dealer):
     bl = E.score_tally({"contract": "BL", "dealer": dealer, "tricks": tricks})
     limits = {chooser: ("chooser", 3), third: ("third", 5), dealer: ("dealer", 8)}
     assert [(b["role"], b["limit"]) for b in bl.breakdown] == [limits[x] for x in range(3)]
-    assert bl.round == (0, 0, 0)
+    assert bl.points == (0, 0, 0)
     s = E.apply(s, chooser, Choose(Contract.CLUBS))
     assert E.to_act(s) == {chooser} and s.phase is Phase.DISCARD
     for _ in range(4):

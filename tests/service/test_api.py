@@ -46,7 +46,20 @@ def test_catalogue_lists_every_game_with_options(client):
         assert set(entry["options"]) == set(engine.options)
         for opt in entry["options"].values():
             assert "default" in opt and "description" in opt and ("choices" in opt or "type" in opt)
-        assert entry["move_kinds"] == list(engine.move_kinds)
+        if engine.spec is None:  # a game not yet declared (issue 17 moves them one by one)
+            assert entry["move_kinds"] == list(engine.move_kinds)
+            continue
+        assert [k["kind"] for k in entry["move_kinds"]] == list(engine.move_kinds)
+        labels = [k["label"] for k in entry["move_kinds"]] + [p["label"] for p in entry["phases"]] + [
+            entry["label"], *entry["terms"].values(),
+            *(opt[key] for opt in entry["options"].values() for key in ("label", "help") if key in opt),
+            *(label for opt in entry["options"].values() for label in opt.get("choice_labels", []))]
+        for label in labels:  # every word a player may be shown, in both languages
+            assert set(label) == {"en", "pl"} and label["en"].strip() and label["pl"].strip(), (entry["id"], label)
+        for opt in entry["options"].values():
+            assert "label" in opt and ("choices" not in opt or len(opt["choice_labels"]) == len(opt["choices"]))
+        assert [p["phase"] for p in entry["phases"]] == [p.value for p in engine.spec.phases]
+        assert entry["tally"] == (engine.spec.tally is not None) and entry["setup"] == (engine.spec.setup is not None)
 
 
 def test_may_yek_is_an_alias_of_mak_yek(client):

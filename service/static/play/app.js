@@ -174,13 +174,14 @@ function renderSheet(data) {
 /** A `score` answer: round points, totals, each seat's breakdown, final, winners. */
 export function scoresView(sc) {
   const seats = (sc.totals || []).map((_, i) => i);
+  const points = sc.points ?? (Array.isArray(sc.round) ? sc.round : null);  // declared games: `points`
   const cell = (v) => (v !== null && typeof v === "object" ? JSON.stringify(v) : String(v ?? ""));
   const keys = [...new Set((sc.breakdown || []).flatMap((b) => (b && typeof b === "object" ? Object.keys(b) : [])))];
   return h("div", { class: "scores" },
     h("table", { class: "sheet-table" },
       h("thead", {}, h("tr", {}, h("th", {}), seats.map((i) => h("th", {}, `${t("seat")} ${i}`)))),
       h("tbody", {},
-        sc.round ? h("tr", {}, h("th", {}, t("this-round")), sc.round.map((v) => h("td", {}, cell(v)))) : null,
+        points ? h("tr", {}, h("th", {}, t("this-round")), points.map((v) => h("td", {}, cell(v)))) : null,
         keys.map((k) => h("tr", { class: "bd" }, h("th", {}, k), sc.breakdown.map((b) => h("td", {}, cell(b?.[k]))))),
         h("tr", { class: "total" }, h("th", {}, t("total")), sc.totals.map((v) => h("td", { "data-testid": "total" }, cell(v)))))),
     h("p", {}, sc.final ? `${t("final")} · ${t("winners")}: ${(sc.winners || []).join(", ") || "—"}` : t("running")));

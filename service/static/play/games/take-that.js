@@ -19,7 +19,7 @@ export default {
     }));
     return h("div", { class: "cards-table" },
       seatsBar(ctx, (i) => `${ctx.t("cards")} ${sizes[i] ?? "?"}`),
-      h("div", { class: "zones" }, section(ctx.t("stock"), pile(size(st.stock ?? st.deck ?? st.draw)))),
+      h("div", { class: "zones" }, section(ctx.t("stock"), pile(st.stock_size ?? size(st.stock)))),
       section(ctx.t("row"), h("div", { class: "row-cards" }, row.length ? row : h("i", {}, "—"))),
       h("div", { class: "zones" }, Array.from({ length: ctx.players }, (_, i) => section(
         `${ctx.t("seat")} ${i}`,

@@ -1,0 +1,919 @@
+"""Declared shapes: one declaration of a JSON value, and everything derived from it (DESIGN 4.8).
+
+A game's state, moves, tally and score breakdown are frozen dataclasses whose annotations say
+what each field holds, with its bounds (``Annotated[int, Range(0, 3)]``), and whose field
+metadata says who may see it (:class:`Visibility`). From that one declaration come:
+
+- :func:`encode` / :func:`decode`: the JSON writer and the checking JSON reader, compiled once
+  per class into plain Python functions (a state is read on every unsigned request);
+- :func:`view`: the JSON a seat may see, by redaction of what the visibility hides;
+- :func:`json_schema` / :func:`view_schema`: JSON Schema (OpenAPI 3.0 dialect) of the value and
+  of its view, from which the service makes its fast checks and its OpenAPI components.
+
+What the annotations may say:
+
+- ``int``, ``bool``, ``str``, ``Annotated[int, Range(lo, hi)]``, ``Annotated[str, Length(..),
+  Pattern(..)]``, ``Annotated[int, OneOf(values)]`` (a fixed set, e.g. Take That's 79 cards);
+- an :class:`~enum.Enum` (written as its value), ``Literal[...]`` (its values as they are);
+- ``X | None``; ``tuple[X, ...]`` (a JSON list; ``Annotated[tuple[X, ...], Length(lo, hi)]``
+  bounds it) and ``tuple[X, Y]`` (a list of exactly that many);
+- another declared dataclass (a JSON object; ``json_name`` renames a key that is not an
+  identifier), ``Mapping[str, X]`` (an object of any keys), a registered :class:`Scalar`
+  (``Card`` is written ``"QH"``), and ``Json`` (anything: only for what the engine checks itself).
+
+A field with a default may be left out of the JSON (it then takes the default); a ``None``
+whose default is ``None`` is left out when written (a move's optional field). ``kind`` is the
+discriminator of a move class (``kind: ClassVar[str] = "lay"``) and is written first.
+
+Reading refuses anything else with :class:`ShapeError` (a path such as ``hands.1.3``, what was
+expected, and a short excerpt of what came): the caller turns it into its game's code. Meaning
+(conservation, whose turn it can be) is the engine's to check after the shape is read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, fields, is_dataclass
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, dataclass_transform, get_args, get_origin, get_type_hints
+
+Json = Any
+
+__all__ = [
+    "Doc", "Length", "OneOf", "Pattern", "Range", "Scalar", "ShapeError", "Visibility",
+    "computed", "decode", "declared", "encode", "field", "json_schema", "option", "shape_of", "view", "view_schema",
+]
+T = TypeVar("T")
+
+
+# --------------------------------------------------------------------------- markers
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """Inclusive bounds of an integer."""
+
+    lo: int
+    hi: int
+
+
+@dataclass(frozen=True, slots=True)
+class Length:
+    """Bounds of a list's length (or a string's)."""
+
+    lo: int = 0
+    hi: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """A regular expression a whole string must match (JSON Schema ``pattern``)."""
+
+    regex: str
+
+
+@dataclass(frozen=True, slots=True)
+class OneOf:
+    """A value from a fixed set (JSON Schema ``enum``): Take That's 79 cards, say."""
+
+    values: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Doc:
+    """The description of a type wherever it is used."""
+
+    text: str
+
+
+class Visibility(enum.Enum):
+    """Who may see a field of a state (DESIGN 4.5). A view always carries the size fields of a
+    field declared anything but ``PUBLIC`` or ``SECRET``, so its shape never changes with the
+    moment; ``reveal`` (field metadata) may show more at a given moment (a round's end)."""
+
+    PUBLIC = "public"  # everyone
+    SECRET = "secret"  # nobody: left out of every view (the rng)
+    HIDDEN = "hidden"  # a pile nobody sees: null, with ``<name>_size``
+    TOP = "top"  # a pile whose top alone is seen: null, with ``<name>_top`` and ``<name>_size``
+    OWN = "own"  # one entry per seat, each seen by its seat only: others null, with ``<name>_sizes``
+    HIDDEN_EACH = "hidden-each"  # one entry per seat, seen by nobody: all null, with ``<name>_sizes``
+    TOP_EACH = "top-each"  # entries whose tops alone are seen: null, with ``<name>_tops`` and ``<name>_sizes``
+
+
+_PER_ENTRY = (Visibility.OWN, Visibility.HIDDEN_EACH, Visibility.TOP_EACH)
+
+
+def field(*, doc: str | None = None, visibility: Visibility = Visibility.PUBLIC,
+          reveal: Callable[[Any, int | None], Visibility] | None = None, json_name: str | None = None,
+          sizes_name: str | None = None, default: Any = MISSING, default_factory: Any = MISSING,
+          required: bool | None = None) -> Any:
+    """A dataclass field with its description, visibility and JSON name.
+
+    ``reveal(state, seat)`` gives the visibility that applies at this moment, where it is less
+    than the declared one (a face-down pile turned up at the round's end); ``sizes_name`` names
+    the view's size field where ``<name>_sizes`` reads wrong (``hands`` -> ``hand_sizes``);
+    ``required`` makes a field with a default required in the JSON all the same."""
+    metadata = {"doc": doc, "visibility": visibility, "reveal": reveal, "json": json_name, "sizes": sizes_name,
+                "required": required}
+    return dataclasses.field(default=default, default_factory=default_factory, metadata=metadata)
+
+
+def option(*, default: Any, description: str, label: Any, help: Any = None,  # noqa: A002
+           choices: Mapping[Any, Any] | None = None) -> Any:
+    """A field of a game's options dataclass: its default, its description for the API docs
+    (English, citing the rules page), its ``label`` and one-sentence ``help`` for players in
+    both languages (``rules.base.Label``), and a label per choice where the type is a
+    ``Literal``. A state's options are read with every field required."""
+    meta = {"option": True, "description": description, "label": label, "help": help,
+            "choice_labels": dict(choices) if choices is not None else None}
+    return dataclasses.field(default=default, metadata=meta)
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field, option, dataclasses.field))
+def declared(cls: type[T]) -> type[T]:
+    """A declared shape: a frozen dataclass with slots, whose fields :func:`field` and
+    :func:`option` describe (type checkers know them as dataclass fields)."""
+    return dataclass(frozen=True, slots=True)(cls)
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A Python type written as one JSON value (``Card`` as ``"QH"``): how to write it, read it
+    (``parse`` raises ValueError, KeyError or TypeError on anything else) and describe it."""
+
+    type: type
+    schema: Mapping[str, Json]
+    write: Callable[[Any], Json]
+    parse: Callable[[Json], Any]
+    attr: str | None = None  # the attribute holding the JSON form, if any: written without a call
+    table: Mapping[Any, Any] | None = None  # every JSON form -> value, if finite: read by one look-up
+
+
+_SCALARS: dict[type, Scalar] = {}
+
+
+def register_scalar(scalar: Scalar) -> Scalar:
+    _SCALARS[scalar.type] = scalar
+    return scalar
+
+
+class computed:  # noqa: N801  # a decorator, used like property
+    """A value derived from the state that its JSON carries too (backgammon's ``pips``), or, with
+    ``view_only``, only its views (3-5-8's ``tricks_won``). Read back, it is optional and, when
+    present, must equal what the state gives (``mismatch`` is the error it raises); ``required``
+    makes it present always (a format's version number)."""
+
+    def __init__(self, fn: Callable[[Any], Any] | None = None, *, view_only: bool = False, doc: str | None = None,
+                 mismatch: Callable[..., Exception] | None = None, required: bool = False) -> None:
+        self.fn, self.view_only, self.doc, self.mismatch = fn, view_only, doc, mismatch
+        self.required = required  # read back, it must be present (a format's version number)
+        self.name = fn.__name__ if fn is not None else ""
+
+    def __call__(self, fn: Callable[[Any], Any]) -> computed:
+        self.fn, self.name = fn, fn.__name__
+        return self
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        assert self.fn is not None
+        return self.fn(obj)
+
+
+class ShapeError(ValueError):
+    """JSON that does not have the declared shape: where (``path``), what was expected."""
+
+    def __init__(self, path: str, expected: str, got: Json = MISSING, reason: str = "type") -> None:
+        self.path, self.expected, self.reason = path, expected, reason
+        where = path or "the value"
+        text = f"{where} must be {expected}" if reason != "unknown" else f"{where}: {expected}"
+        if got is not MISSING and reason not in ("missing", "unknown"):
+            text += f", got {_excerpt(got)}"
+        super().__init__(text)
+        self.message = text
+
+
+def _excerpt(value: Json) -> str:
+    from rules.base import excerpt  # base imports this module for its types
+
+    return excerpt(value)
+
+
+# --------------------------------------------------------------------------- type analysis
+
+
+@dataclass
+class _T:
+    """One analysed annotation."""
+
+    kind: str  # int bool str float enum literal oneof optional list fixed object scalar mapping any
+    lo: int | None = None
+    hi: int | None = None
+    pattern: str | None = None
+    values: tuple[Any, ...] = ()
+    enum: type | None = None
+    inner: tuple[_T, ...] = ()
+    cls: type | None = None
+    scalar: Scalar | None = None
+    doc: str | None = None
+
+
+def _analyse(hint: Any) -> _T:
+    doc = None
+    marks: list[Any] = []
+    if get_origin(hint) is Annotated:
+        hint, *marks = get_args(hint)
+        nested = _analyse(hint)
+        for mark in marks:
+            if isinstance(mark, (Range, Length)):
+                nested.lo, nested.hi = mark.lo, mark.hi
+            elif isinstance(mark, Pattern):
+                nested.pattern = mark.regex
+            elif isinstance(mark, OneOf):
+                nested.kind, nested.values = "oneof", tuple(mark.values)
+            elif isinstance(mark, Doc):
+                doc = mark.text
+        if doc is not None:
+            nested.doc = doc
+        return nested
+    origin = get_origin(hint)
+    if hint is typing.Any:
+        return _T("any")
+    if hint is int:
+        return _T("int")
+    if hint is bool:
+        return _T("bool")
+    if hint is str:
+        return _T("str")
+    if hint is float:
+        return _T("float")
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in get_args(hint) if a is not type(None)]
+        if len(args) != 1 or len(get_args(hint)) != 2:
+            raise TypeError(f"only 'X | None' unions can be declared, got {hint}")
+        return _T("optional", inner=(_analyse(args[0]),))
+    if origin is Literal:
+        return _T("literal", values=get_args(hint))
+    if origin is tuple:
+        items = get_args(hint)
+        if len(items) == 2 and items[1] is Ellipsis:
+            return _T("list", inner=(_analyse(items[0]),), lo=0)
+        if len(set(map(repr, items))) != 1:  # OpenAPI 3.0 has no positional `items`: declare a class instead
+            raise TypeError(f"a fixed-length tuple holds one type (declare a class for a mix), got {hint}")
+        return _T("fixed", inner=tuple(_analyse(a) for a in items))
+    if origin in (Mapping, dict, typing.Mapping):
+        key, value = get_args(hint)
+        if key is not str:
+            raise TypeError(f"only Mapping[str, X] can be declared, got {hint}")
+        return _T("mapping", inner=(_analyse(value),))
+    if isinstance(hint, type) and hint in _SCALARS:
+        return _T("scalar", scalar=_SCALARS[hint])
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return _T("enum", enum=hint, values=tuple(m.value for m in hint))
+    if isinstance(hint, type) and is_dataclass(hint):
+        return _T("object", cls=hint)
+    raise TypeError(f"cannot declare a JSON shape for {hint!r}")
+
+
+@dataclass
+class _Field:
+    name: str
+    key: str
+    type: _T
+    required: bool
+    default: Any
+    omit_none: bool
+    doc: str | None
+    visibility: Visibility
+    reveal: Callable[[Any, int | None], Visibility] | None
+    sizes: str | None
+
+
+@dataclass
+class _Computed:
+    name: str
+    type: _T
+    view_only: bool
+    doc: str | None
+    mismatch: Callable[..., Exception] | None
+    required: bool = False
+
+
+class Shape:
+    """The compiled shape of one dataclass: its fields, reader, writer and kind (for moves)."""
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+        hints = get_type_hints(cls, include_extras=True)
+        self.kind: str | None = cls.__dict__.get("kind") if isinstance(cls.__dict__.get("kind"), str) else None
+        self.fields: list[_Field] = []
+        for f in fields(cls):
+            if not f.init:
+                continue
+            meta = f.metadata
+            default = f.default if f.default is not MISSING else (
+                f.default_factory() if f.default_factory is not MISSING else MISSING)
+            t = _analyse(hints[f.name])
+            doc = meta.get("doc") or meta.get("description") or t.doc
+            required = meta.get("required")
+            if required is None:  # a state's options are all written
+                required = default is MISSING or bool(meta.get("option"))
+            self.fields.append(_Field(
+                f.name, meta.get("json") or f.name, t, required, default,
+                default is None, doc, meta.get("visibility", Visibility.PUBLIC), meta.get("reveal"), meta.get("sizes")))
+        self.computed: list[_Computed] = []
+        for name in dir(cls):
+            attr = getattr(cls, name, None)
+            if isinstance(attr, computed):
+                assert attr.fn is not None
+                ret = get_type_hints(attr.fn, include_extras=True)["return"]
+                self.computed.append(_Computed(name, _analyse(ret), attr.view_only, attr.doc or attr.fn.__doc__,
+                                               attr.mismatch, attr.required))
+        self.keys = frozenset([f.key for f in self.fields] + [c.name for c in self.computed if not c.view_only]
+                              + (["kind"] if self.kind else []))
+        self._encode: Callable[[Any], Json] | None = None
+        self._decode: Callable[[Json, str], Any] | None = None
+
+    @property
+    def encode(self) -> Callable[[Any], Json]:
+        if self._encode is None:
+            self._encode = _compile_encoder(self)
+        return self._encode
+
+    @property
+    def decode(self) -> Callable[[Json, str], Any]:
+        if self._decode is None:
+            self._decode = _compile_decoder(self)
+        return self._decode
+
+
+_SHAPES: dict[type, Shape] = {}
+
+
+def shape_of(cls: type) -> Shape:
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = Shape(cls)
+    return shape
+
+
+def encode(value: Any) -> Json:
+    """The JSON of a declared dataclass instance."""
+    return shape_of(type(value)).encode(value)
+
+
+def decode(cls: type, data: Json, path: str = "") -> Any:
+    """An instance of ``cls`` read from ``data`` (:class:`ShapeError` if it has another shape)."""
+    return shape_of(cls).decode(data, path)
+
+
+# --------------------------------------------------------------------------- code generation
+
+
+class _Gen:
+    def __init__(self) -> None:
+        self.scope: dict[str, Any] = {"_E": ShapeError, "_M": MISSING, "_unknown": _unknown, "_shape": shape_of}
+        self.lines: list[str] = []
+        self.count = 0
+
+    def name(self, prefix: str) -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def const(self, value: Any, prefix: str = "_c") -> str:
+        name = self.name(prefix)
+        self.scope[name] = value
+        return name
+
+    def emit(self, indent: int, line: str) -> None:
+        self.lines.append("    " * indent + line)
+
+    def build(self, fn: str) -> Any:
+        exec("\n".join(self.lines), self.scope)  # noqa: S102  # generated from the class's own declarations
+        return self.scope[fn]
+
+
+def _unknown(data: dict, known: frozenset[str], path: str) -> typing.NoReturn:
+    extra = sorted(str(k) for k in data if k not in known)
+    raise ShapeError(path, f"unexpected field(s) {_excerpt(extra)}; known: {sorted(known)}", reason="unknown")
+
+
+def _expected(t: _T) -> str:
+    """What a value of ``t`` is, in words, for messages."""
+    k = t.kind
+    if k == "int":
+        return f"an integer {t.lo}..{t.hi}" if t.lo is not None and t.hi is not None else "an integer"
+    if k == "bool":
+        return "true or false"
+    if k == "str":
+        return "a string" + (f" of at most {t.hi} characters" if t.hi is not None else "")
+    if k == "float":
+        return "a number"
+    if k in ("enum", "literal", "oneof"):
+        values = list(t.values)
+        return f"one of {_excerpt(values)}" if len(values) <= 12 else f"one of the {len(values)} allowed values"
+    if k == "optional":
+        return f"null or {_expected(t.inner[0])}"
+    if k == "list":
+        bounds = "" if t.hi is None and not t.lo else f" of {t.lo}..{t.hi if t.hi is not None else 'any'} items"
+        return f"a list{bounds}"
+    if k == "fixed":
+        return f"a list of {len(t.inner)} items"
+    if k in ("object", "mapping"):
+        return "an object"
+    if k == "scalar":
+        assert t.scalar is not None
+        return str(t.scalar.schema.get("description", f"a {t.scalar.type.__name__}"))
+    return "a JSON value"
+
+
+def _check_leaf(g: _Gen, t: _T, src: str, path: str, indent: int) -> str | None:
+    """Statements that check a leaf value in place; its value expression, or None if not a leaf."""
+    k = t.kind
+    err = f"raise _E({path}, {g.const(_expected(t))}, {src})"
+    if k == "int":
+        cond = f"type({src}) is not int"
+        if t.lo is not None:
+            cond += f" or {src} < {t.lo}"
+        if t.hi is not None:
+            cond += f" or {src} > {t.hi}"
+        g.emit(indent, f"if {cond}: {err}")
+        return src
+    if k == "bool":
+        g.emit(indent, f"if type({src}) is not bool: {err}")
+        return src
+    if k == "float":
+        g.emit(indent, f"if type({src}) not in (int, float): {err}")
+        return src
+    if k == "str":
+        cond = f"type({src}) is not str"
+        if t.lo:
+            cond += f" or len({src}) < {t.lo}"
+        if t.hi is not None:
+            cond += f" or len({src}) > {t.hi}"
+        if t.pattern is not None:
+            cond += f" or {g.const(re.compile(t.pattern))}.fullmatch({src}) is None"
+        g.emit(indent, f"if {cond}: {err}")
+        return src
+    if k == "oneof":
+        types_ = {type(v) for v in t.values}
+        (typ,) = types_
+        g.emit(indent, f"if type({src}) is not {g.const(typ)} or {src} not in {g.const(frozenset(t.values))}: {err}")
+        return src
+    if k == "literal":
+        allowed = {(type(v), v): v for v in t.values}
+        g.emit(indent, f"if type({src}) not in {g.const(frozenset(type(v) for v in t.values))} "
+                       f"or (type({src}), {src}) not in {g.const(allowed)}: {err}")
+        return src
+    if k == "any":
+        return src
+    return None
+
+
+def _decode_value(g: _Gen, t: _T, src: str, path: str, indent: int) -> str:
+    """Statements that read ``src`` as ``t``; returns the expression of the value read."""
+    leaf = _check_leaf(g, t, src, path, indent)
+    if leaf is not None:
+        return leaf
+    k = t.kind
+    out = g.name("v")
+    err = f"raise _E({path}, {g.const(_expected(t))}, {src})"
+    if k == "enum":
+        table = g.const({m.value: m for m in t.enum})  # type: ignore[union-attr]
+        value_types = g.const(frozenset(type(v) for v in t.values))
+        g.emit(indent, f"{out} = {table}.get({src}) if type({src}) in {value_types} else None")
+        g.emit(indent, f"if {out} is None: {err}")
+        return out
+    if k == "optional":
+        g.emit(indent, f"if {src} is None:")
+        g.emit(indent + 1, f"{out} = None")
+        g.emit(indent, "else:")
+        inner = _decode_value(g, t.inner[0], src, path, indent + 1)
+        g.emit(indent + 1, f"{out} = {inner}")
+        return out
+    if k == "scalar":
+        s = t.scalar
+        assert s is not None
+        if s.table is not None:
+            table = g.const(s.table)
+            g.emit(indent, f"{out} = {table}.get({src}) if type({src}) is str else None")
+            g.emit(indent, f"if {out} is None: {err}")
+        else:
+            parse = g.const(s.parse)
+            g.emit(indent, "try:")
+            g.emit(indent + 1, f"{out} = {parse}({src})")
+            g.emit(indent, "except (ValueError, KeyError, TypeError):")
+            g.emit(indent + 1, err)
+        return out
+    if k == "object":
+        g.emit(indent, f"{out} = _shape({g.const(t.cls)}).decode({src}, {path})")
+        return out
+    if k == "list":
+        cond = f"type({src}) is not list"
+        if t.lo:
+            cond += f" or len({src}) < {t.lo}"
+        if t.hi is not None:
+            cond += f" or len({src}) > {t.hi}"
+        g.emit(indent, f"if {cond}: {err}")
+        item = t.inner[0]
+        i, x = g.name("i"), g.name("x")
+        item_path = f"{path} + '.' + str({i})"
+        if item.kind == "scalar" and item.scalar is not None and item.scalar.table is not None:
+            # one look-up a card, in C; the loop below runs only to name the bad item
+            table = g.const(item.scalar.table)
+            g.emit(indent, "try:")
+            g.emit(indent + 1, f"{out} = tuple([{table}[{x}] for {x} in {src}])")
+            g.emit(indent, "except (KeyError, TypeError):")
+            g.emit(indent + 1, f"for {i}, {x} in enumerate({src}):")
+            g.emit(indent + 2, f"if type({x}) is not str or {x} not in {table}: "
+                               f"raise _E({item_path}, {g.const(_expected(item))}, {x})")
+            g.emit(indent + 1, "raise AssertionError('unreachable')")
+            return out
+        probe = _Gen()
+        if _check_leaf(probe, item, "x", "p", 0) is not None:  # items checked in place
+            g.emit(indent, f"for {i}, {x} in enumerate({src}):")
+            _check_leaf(g, item, x, item_path, indent + 1)
+            g.emit(indent, f"{out} = tuple({src})")
+            return out
+        fn = _item_decoder(g, item)
+        g.emit(indent, f"{out} = tuple([{fn}({x}, {path} + '.' + str({i})) for {i}, {x} in enumerate({src})])")
+        return out
+    if k == "fixed":
+        g.emit(indent, f"if type({src}) is not list or len({src}) != {len(t.inner)}: {err}")
+        parts = []
+        for n, item in enumerate(t.inner):
+            elem = g.name("e")
+            g.emit(indent, f"{elem} = {src}[{n}]")
+            parts.append(_decode_value(g, item, elem, f"{path} + '.{n}'", indent))
+        g.emit(indent, f"{out} = ({', '.join(parts)},)")
+        return out
+    if k == "mapping":
+        g.emit(indent, f"if type({src}) is not dict: {err}")
+        fn = _item_decoder(g, t.inner[0])
+        kk, vv = g.name("k"), g.name("w")
+        g.emit(indent, f"{out} = {{{kk}: {fn}({vv}, {path} + '.' + str({kk})) for {kk}, {vv} in {src}.items()}}")
+        return out
+    raise TypeError(f"cannot read {t.kind}")
+
+
+def _item_decoder(g: _Gen, t: _T) -> str:
+    """A function ``(value, path) -> value`` for ``t`` (for list items and mapping values)."""
+    sub = _Gen()
+    sub.count = g.count + 1000  # names stay unique when merged
+    fn = sub.name("_item")
+    sub.emit(0, f"def {fn}(value, path):")
+    result = _decode_value(sub, t, "value", "path", 1)
+    sub.emit(1, f"return {result}")
+    built = sub.build(fn)
+    g.count = sub.count
+    return g.const(built, "_fn")
+
+
+def _compile_decoder(shape: Shape) -> Callable[[Json, str], Any]:
+    g = _Gen()
+    g.emit(0, "def decode(data, path=''):")
+    g.emit(1, "if type(data) is not dict: raise _E(path, 'an object', data)")
+    known = g.const(shape.keys)
+    g.emit(1, f"if not {known}.issuperset(data): _unknown(data, {known}, path)")
+    if shape.kind is not None:
+        g.emit(1, f"if data.get('kind', {g.const(shape.kind)}) != {g.const(shape.kind)}: "
+                  f"raise _E(path + '.kind', {g.const(repr(shape.kind))}, data.get('kind'))")
+    args = []
+    for f in shape.fields:
+        src = g.name("raw")
+        key = g.const(f.key)
+        path = f"(path + '.' + {key} if path else {key})"
+        g.emit(1, f"{src} = data.get({key}, _M)")
+        if f.required:
+            g.emit(1, f"if {src} is _M: raise _E({path}, 'given', reason='missing')")
+            value = _decode_value(g, f.type, src, path, 1)
+        else:
+            value = g.name("d")
+            g.emit(1, f"if {src} is _M:")
+            g.emit(2, f"{value} = {g.const(f.default)}")
+            g.emit(1, "else:")
+            got = _decode_value(g, f.type, src, path, 2)
+            g.emit(2, f"{value} = {got}")
+        args.append(f"{f.name}={value}")
+    g.emit(1, f"obj = {g.const(shape.cls)}({', '.join(args)})")
+    for c in shape.computed:
+        if c.view_only:
+            continue
+        src = g.name("raw")
+        key = g.const(c.name)
+        g.emit(1, f"{src} = data.get({key}, _M)")
+        path = f"(path + '.' + {key} if path else {key})"
+        if c.required:
+            g.emit(1, f"if {src} is _M: raise _E({path}, 'given', reason='missing')")
+        g.emit(1, f"if {src} is not _M:")
+        got = _decode_value(g, c.type, src, path, 2)
+        encoded = _encode_value(g, c.type, f"obj.{c.name}")
+        g.emit(2, f"if {got} != obj.{c.name} and {src} != {encoded}:")
+        if c.mismatch is not None:
+            g.emit(3, f"raise {g.const(c.mismatch)}({g.const(c.name)}, {src}, {encoded})")
+        else:
+            g.emit(3, f"raise _E({path}, 'what the rest of the value gives: ' + repr({encoded}), {src})")
+    g.emit(1, "return obj")
+    return typing.cast(Callable[[Json, str], Any], g.build("decode"))
+
+
+def _encode_value(g: _Gen, t: _T, src: str) -> str:
+    """The expression that writes ``src`` (of type ``t``) as JSON."""
+    k = t.kind
+    if k in ("int", "bool", "str", "float", "literal", "oneof", "any"):
+        return src
+    if k == "enum":
+        return f"{src}.value"
+    if k == "optional":
+        inner = _encode_value(g, t.inner[0], src)
+        return src if inner == src else f"(None if {src} is None else {inner})"
+    if k == "scalar":
+        s = t.scalar
+        assert s is not None
+        return f"{src}.{s.attr}" if s.attr else f"{g.const(s.write)}({src})"
+    if k == "object":
+        return f"_shape({g.const(t.cls)}).encode({src})"
+    if k in ("list", "fixed"):
+        items = t.inner if k == "fixed" else (t.inner[0],)
+        x = g.name("x")
+        encoded = [_encode_value(g, item, x) for item in items]
+        if all(e == x for e in encoded):
+            return f"list({src})"
+        if k == "fixed":
+            elements = [_encode_value(g, item, f"{src}[{n}]") for n, item in enumerate(items)]
+            return f"[{', '.join(elements)}]"
+        return f"[{encoded[0]} for {x} in {src}]"
+    if k == "mapping":
+        kk, vv = g.name("k"), g.name("w")
+        value = _encode_value(g, t.inner[0], vv)
+        return f"dict({src})" if value == vv else f"{{{kk}: {value} for {kk}, {vv} in {src}.items()}}"
+    raise TypeError(f"cannot write {t.kind}")
+
+
+def _compile_encoder(shape: Shape) -> Callable[[Any], Json]:
+    g = _Gen()
+    g.emit(0, "def encode(o):")
+    items = [f"'kind': {g.const(shape.kind)}"] if shape.kind is not None else []
+    optional = []
+    for f in shape.fields:
+        expr = _encode_value(g, f.type, f"o.{f.name}")
+        if f.omit_none:
+            optional.append((f, expr))
+        else:
+            items.append(f"{g.const(f.key)}: {expr}")
+    for c in shape.computed:
+        if not c.view_only:
+            items.append(f"{g.const(c.name)}: {_encode_value(g, c.type, f'o.{c.name}')}")
+    g.emit(1, f"out = {{{', '.join(items)}}}")
+    for f, expr in optional:
+        g.emit(1, f"if o.{f.name} is not None: out[{g.const(f.key)}] = {expr}")
+    g.emit(1, "return out")
+    return typing.cast(Callable[[Any], Json], g.build("encode"))
+
+
+# --------------------------------------------------------------------------- views
+
+
+def _size(value: Any) -> int:
+    return len(value)
+
+
+def _top(t: _T, value: Any) -> Json:
+    if not value:
+        return None
+    g = _Gen()
+    return _evaluate(g, t.inner[0], value[-1])
+
+
+def _evaluate(g: _Gen, t: _T, value: Any) -> Json:
+    expr = _encode_value(g, t, "value")
+    return eval(expr, g.scope, {"value": value})  # noqa: S307  # generated from the declarations
+
+
+def view(state: Any, seat: int | None) -> Json:
+    """The JSON of ``state`` as ``seat`` (``None``: a spectator) may see it: every field as its
+    visibility allows at this moment, with the size (and top) fields of the hidden ones, the
+    view-only computed values, and nothing ``SECRET``."""
+    shape = shape_of(type(state))
+    out = shape.encode(state)
+    for f in shape.fields:
+        declared = f.visibility
+        if declared is Visibility.PUBLIC:
+            continue
+        if declared is Visibility.SECRET:
+            del out[f.key]
+            continue
+        now = f.reveal(state, seat) if f.reveal is not None else declared
+        value = getattr(state, f.name)
+        if declared in (Visibility.HIDDEN, Visibility.TOP):
+            if declared is Visibility.TOP:
+                out[f"{f.key}_top"] = _top(f.type, value)
+            out[f"{f.key}_size"] = _size(value)
+            if now is not Visibility.PUBLIC:
+                out[f.key] = None
+            continue
+        sizes = f.sizes or f"{f.key}_sizes"
+        if declared is Visibility.TOP_EACH:
+            item = f.type.inner[0]
+            out[f"{f.key}_tops"] = [_top(item, entry) for entry in value]
+        out[sizes] = [_size(entry) for entry in value]
+        if now is Visibility.PUBLIC:
+            continue
+        shown = out[f.key]
+        out[f.key] = [entry if (now is Visibility.OWN and s == seat) else None for s, entry in enumerate(shown)]
+    for c in shape.computed:
+        if c.view_only:
+            g = _Gen()
+            out[c.name] = _evaluate(g, c.type, getattr(state, c.name))
+    return out
+
+
+# --------------------------------------------------------------------------- JSON Schema
+
+
+Namer = Callable[[type], str]
+
+
+class Schemas:
+    """JSON Schema (OpenAPI 3.0 dialect: ``nullable``) of declared classes, each nested class a
+    component named by ``namer``; ``components`` collects them as they are met."""
+
+    def __init__(self, namer: Namer) -> None:
+        self.namer = namer
+        self.components: dict[str, Json] = {}
+
+    def ref(self, cls: type) -> Json:
+        name = self.namer(cls)
+        if name not in self.components:
+            self.components[name] = {}  # reserved: a class may refer to itself
+            self.components[name] = self.object_schema(shape_of(cls))
+        return {"$ref": f"#/components/schemas/{name}"}
+
+    def object_schema(self, shape: Shape) -> Json:
+        props: dict[str, Json] = {}
+        required: list[str] = []
+        if shape.kind is not None:
+            props["kind"] = {"type": "string", "enum": [shape.kind]}
+            required.append("kind")
+        for f in shape.fields:
+            props[f.key] = self.field_schema(f.type, f.doc)
+            if f.required:
+                required.append(f.key)
+        for c in shape.computed:
+            if not c.view_only:
+                props[c.name] = self.field_schema(c.type, c.doc)
+                if c.required:
+                    required.append(c.name)
+        out: Json = {"type": "object", "additionalProperties": False, "properties": props}
+        if required:
+            out["required"] = required
+        doc = (shape.cls.__doc__ or "").strip()
+        if doc and not doc.startswith(f"{shape.cls.__name__}("):  # not the dataclass's generated signature
+            out["description"] = " ".join(doc.split("\n\n")[0].split())
+        return out
+
+    def field_schema(self, t: _T, doc: str | None = None) -> Json:
+        out = self.schema(t)
+        if doc:
+            out = {"allOf": [out], "description": doc} if "$ref" in out else {**out, "description": doc}
+        return out
+
+    def schema(self, t: _T) -> Json:
+        k = t.kind
+        if k == "int":
+            out: Json = {"type": "integer"}
+            if t.lo is not None:
+                out["minimum"] = t.lo
+            if t.hi is not None:
+                out["maximum"] = t.hi
+        elif k == "bool":
+            out = {"type": "boolean"}
+        elif k == "float":
+            out = {"type": "number"}
+        elif k == "str":
+            out = {"type": "string"}
+            if t.lo:
+                out["minLength"] = t.lo
+            if t.hi is not None:
+                out["maxLength"] = t.hi
+            if t.pattern is not None:
+                out["pattern"] = t.pattern
+        elif k in ("enum", "literal", "oneof"):
+            out = _typed_enum(list(t.values))
+        elif k == "optional":
+            inner = self.schema(t.inner[0])
+            out = _nullable(inner)
+        elif k == "list":
+            out = {"type": "array", "items": self.schema(t.inner[0])}
+            if t.lo:
+                out["minItems"] = t.lo
+            if t.hi is not None:
+                out["maxItems"] = t.hi
+        elif k == "fixed":
+            out = {"type": "array", "items": self.schema(t.inner[0]), "minItems": len(t.inner),
+                   "maxItems": len(t.inner)}
+        elif k == "mapping":
+            out = {"type": "object", "additionalProperties": self.schema(t.inner[0])}
+        elif k == "object":
+            assert t.cls is not None
+            out = self.ref(t.cls)
+        elif k == "scalar":
+            assert t.scalar is not None
+            out = dict(t.scalar.schema)
+        else:
+            out = {}
+        if t.doc and "$ref" not in out:
+            out = {**out, "description": t.doc}
+        return out
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return "string"
+
+
+def _typed_enum(values: list[Any]) -> Json:
+    """An ``enum`` with a ``type`` (generated clients want one type per enum); values of several
+    types become a ``oneOf`` of one typed enum per type."""
+    kinds = sorted({_kind(v) for v in values})
+    if len(kinds) == 1:
+        return {"type": kinds[0], "enum": values}
+    return {"oneOf": [{"type": k, "enum": [v for v in values if _kind(v) == k]} for k in kinds]}
+
+
+def _nullable(schema: Json) -> Json:
+    if "$ref" in schema:
+        return {"allOf": [schema], "nullable": True}
+    if "oneOf" in schema:
+        return {**schema, "nullable": True}
+    return {**schema, "nullable": True}
+
+
+def json_schema(cls: type, schemas: Schemas) -> Json:
+    """A reference to ``cls``'s component (made, with its nested classes', in ``schemas``)."""
+    return schemas.ref(cls)
+
+
+def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -> Json:
+    """The schema of :func:`view` of a ``cls`` (a component named ``name`` in ``schemas``)."""
+    shape = shape_of(cls)
+    props: dict[str, Json] = {}
+    required: list[str] = []
+    for f in shape.fields:
+        v = f.visibility
+        if v is Visibility.SECRET:
+            continue
+        base = schemas.field_schema(f.type, f.doc)
+        if not f.omit_none:  # a view is written, not read: every field but the optional ones is there
+            required.append(f.key)
+        if v is Visibility.PUBLIC:
+            props[f.key] = base
+            continue
+        if v in (Visibility.HIDDEN, Visibility.TOP):
+            props[f.key] = _nullable(base)
+            if v is Visibility.TOP:
+                item = f.type.inner[0] if f.type.kind == "list" else f.type
+                props[f"{f.key}_top"] = _nullable(schemas.schema(item))
+                required.append(f"{f.key}_top")
+            props[f"{f.key}_size"] = {"type": "integer", "minimum": 0, "description": f"the number of items in `{f.key}`"}
+            required.append(f"{f.key}_size")
+            continue
+        if f.type.kind != "list":
+            raise TypeError(f"{cls.__name__}.{f.name}: {v.value} needs a list (one entry per seat)")
+        entry = f.type.inner[0]
+        array = {k: val for k, val in schemas.schema(f.type).items() if k != "items"}
+        props[f.key] = {**array, "items": _nullable(schemas.schema(entry))}
+        if f.doc:
+            props[f.key]["description"] = f.doc
+        sizes = f.sizes or f"{f.key}_sizes"
+        if v is Visibility.TOP_EACH:
+            item = entry.inner[0] if entry.kind == "list" else entry
+            props[f"{f.key}_tops"] = {"type": "array", "items": _nullable(schemas.schema(item))}
+            required.append(f"{f.key}_tops")
+        props[sizes] = {"type": "array", "items": {"type": "integer", "minimum": 0},
+                        "description": f"the number of items in each entry of `{f.key}`"}
+        required.append(sizes)
+    for c in shape.computed:
+        props[c.name] = schemas.field_schema(c.type, c.doc)
+        if c.view_only:
+            required.append(c.name)
+    out: Json = {"type": "object", "additionalProperties": False, "required": required, "properties": props}
+    if description:
+        out["description"] = description
+    schemas.components[name] = out
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+ClassVar  # noqa: B018  # re-exported for declarations' convenience

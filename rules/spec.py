@@ -1,0 +1,162 @@
+"""A game's declaration (DESIGN 4.8): everything a game is, said once, in its own module.
+
+In the manner of OpenSpiel's ``GameType``, a :class:`GameSpec` holds a game's facts: its id and
+names, player counts, the options dataclass (the catalogue, the JSON schema and the defaults come
+from it), its phases and move kinds, the state, move, tally and score-breakdown shapes (declared
+dataclasses, :mod:`rules.shapes`), its error codes, whether ``legal-moves`` is complete, setup
+positions and match-record formats, and what bots and tests need to play it. The engine
+(``rules.base.BaseEngine``) derives its reading, writing, views and option handling from it, and
+the service, the catalogue, the tests and the benchmarks iterate the registry's specs: nothing
+outside a game's own module, tests, docs page and playground renderer names the game.
+
+Options are one frozen dataclass per game, each field declared with :func:`option`::
+
+    @declared
+    class Options:
+        rounds: Annotated[int, Range(1, 20)] = option(
+            default=2, description="Rounds to play; the highest total wins (docs/rules/take-that.md §7.2).",
+            label=Label("Rounds", "Liczba rund"))
+        next_dealer: Literal["clockwise", "same"] = option(
+            default="clockwise", description="...", label=Label("Next dealer", "Kolejny rozdający"),
+            choices={"clockwise": Label("Clockwise", "Zgodnie z ruchem wskazówek zegara"),
+                     "same": Label("The same dealer", "Ten sam rozdający")})
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from rules import shapes
+from rules.base import Codes, Json, Label, Option
+from rules.shapes import option
+
+if TYPE_CHECKING:
+    from rules.base import BaseEngine
+
+__all__ = ["GameSpec", "Playout", "RecordFormat", "option", "options_of"]
+
+
+def options_of(cls: type) -> Mapping[str, Option]:
+    """The catalogue's ``Option`` of each field of an options dataclass (type, choices, bounds
+    from the annotation; texts from :func:`option`)."""
+    shape = shapes.shape_of(cls)
+    out: dict[str, Option] = {}
+    for f, dc_field in zip(shape.fields, dataclasses.fields(cls), strict=True):
+        meta = dc_field.metadata
+        if not meta.get("option"):
+            raise TypeError(f"{cls.__name__}.{f.name} is not declared with option()")
+        t = f.type
+        choice_labels = meta.get("choice_labels")
+        if t.kind in ("literal", "enum", "oneof"):
+            values = tuple(t.values)
+            labels = None
+            if choice_labels is not None:
+                missing = [v for v in values if v not in choice_labels]
+                if missing:
+                    raise TypeError(f"{cls.__name__}.{f.name}: no label for the choice(s) {missing}")
+                labels = tuple(choice_labels[v] for v in values)
+            out[f.key] = Option(f.default, meta["description"], choices=values, label=meta["label"],
+                                help=meta.get("help"), choice_labels=labels)
+        else:
+            kind = {"int": "integer", "bool": "boolean", "str": "string", "mapping": "object"}.get(t.kind)
+            if kind is None:
+                raise TypeError(f"{cls.__name__}.{f.name}: an option is a Literal, an enum, an int, a bool or a str")
+            out[f.key] = Option(f.default, meta["description"], type=kind, minimum=t.lo if kind == "integer" else None,
+                                maximum=t.hi if kind == "integer" else None, label=meta["label"],
+                                help=meta.get("help"))
+    return MappingProxyType(out)
+
+
+@dataclass(frozen=True)
+class Playout:
+    """What a random bot and the tests need to play the game to its end.
+
+    ``weights``: move kinds a uniform random player would choose so often that the game never
+    ends (11 nimmt!'s take), weighted down; ``options``: options the random playouts use (a
+    variant that ends); ``endless``: options under which random play may never end (checked for
+    a bounded number of moves only); ``long_players``: the player count whose games are longest
+    (the benchmarks replay one)."""
+
+    weights: Mapping[str, float] = field(default_factory=dict)
+    options: Mapping[str, Json] = field(default_factory=dict)
+    endless: Mapping[str, Json] | None = None
+    long_players: int | None = None
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """A match-record format a game reads (and perhaps writes): ``read(text)`` gives the
+    record's parts, ``replay(engine, parsed, max_moves)`` checks them, ``write(engine, start,
+    moves, players)`` writes one."""
+
+    read: Callable[[str], Any]
+    replay: Callable[..., Any]
+    write: Callable[..., str] | None = None
+    media_type: str = "text/plain"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything a game is (DESIGN 4.8). ``engine`` is made from it in the game's module."""
+
+    id: str
+    name: str
+    label: Label
+    players: range
+    options: type
+    state: type
+    moves: tuple[type, ...]
+    phases: Mapping[enum.Enum, Label]
+    codes: type[Codes]
+    breakdown: type
+    tally: type | None = None
+    setup: type | None = None
+    legal_moves_complete: bool = True
+    records: Mapping[str, RecordFormat] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()
+    terms: Mapping[str, Label] = field(default_factory=dict)
+    playout: Playout = field(default_factory=Playout)
+    tally_example: Json = None
+
+    def __post_init__(self) -> None:
+        kinds = [m.__dict__.get("kind") for m in self.moves]
+        if not all(isinstance(k, str) for k in kinds) or len(set(kinds)) != len(kinds):
+            raise TypeError(f"{self.id}: every move class needs its own `kind`")
+        for m in self.moves:
+            if not isinstance(m.__dict__.get("label"), Label):
+                raise TypeError(f"{self.id}: move class {m.__name__} needs a `label` (a Label)")
+
+    @property
+    def move_kinds(self) -> tuple[str, ...]:
+        return tuple(m.__dict__["kind"] for m in self.moves)
+
+    @property
+    def option_map(self) -> Mapping[str, Option]:
+        return options_of(self.options)
+
+    def describe(self) -> Json:
+        """The game's catalogue entry (``GET /v1/games/{game}``)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "label": self.label.to_json(),
+            "players": {"min": self.players.start, "max": self.players.stop - 1},
+            "options": {name: opt.to_json() for name, opt in self.option_map.items()},
+            "move_kinds": [{"kind": m.__dict__["kind"], "label": m.__dict__["label"].to_json()} for m in self.moves],
+            "phases": [{"phase": p.value, "label": label.to_json()} for p, label in self.phases.items()],
+            "terms": {term: label.to_json() for term, label in self.terms.items()},
+            "aliases": list(self.aliases),
+            "legal_moves_complete": self.legal_moves_complete,
+            "tally": self.tally is not None,
+            "setup": self.setup is not None,
+            "records": sorted(self.records),
+        }
+
+
+def engine_class_of(spec: GameSpec) -> type[BaseEngine[Any, Any]]:  # pragma: no cover - documentation aid
+    raise NotImplementedError

@@ -1,0 +1,237 @@
+"""rules/shapes.py: one declaration gives the writer, the checking reader, the views and the
+JSON Schema (DESIGN 4.8). Each law is checked on small declared classes made here; the games'
+own declarations are checked against their contract in tests/service/test_schemas.py."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Annotated, ClassVar, Literal
+
+import jsonschema_rs
+import pytest
+
+from rules.base import Label, Rng
+from rules.cards import Card, parse_card
+from rules.shapes import (
+    Doc,
+    Length,
+    OneOf,
+    Pattern,
+    Range,
+    Schemas,
+    ShapeError,
+    Visibility,
+    computed,
+    declared,
+    decode,
+    encode,
+    field,
+    option,
+    shape_of,
+    view,
+    view_schema,
+)
+from service.schemas.fast import _json_schema_types
+
+
+class Colour(Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+@declared
+class Inner:
+    n: Annotated[int, Range(0, 9)]
+    tag: Literal["a", 1] = field(default="a")
+
+
+def _mismatch(name: str, got: object, expected: object) -> Exception:
+    return ValueError(f"{name} {got} is not {expected}")
+
+
+@declared
+class Opts:
+    speed: Annotated[int, Range(1, 3)] = option(default=2, description="how fast", label=Label("Speed", "Szybkość"))
+
+
+@declared
+class Thing:
+    players: Annotated[int, Range(2, 4)]
+    opts: Opts
+    colour: Colour
+    word: Annotated[str, Length(1, 5), Pattern("^[a-z]+$")]
+    cards: Annotated[tuple[Card, ...], Length(0, 3)]
+    hands: Annotated[tuple[tuple[Annotated[int, OneOf((12, 21, 13))], ...], ...], Length(2, 4)] = field(
+        visibility=Visibility.OWN, sizes_name="hand_sizes")
+    stock: tuple[int, ...] = field(visibility=Visibility.HIDDEN)
+    pile: tuple[int, ...] = field(visibility=Visibility.TOP)
+    piles: tuple[tuple[int, ...], ...] = field(visibility=Visibility.HIDDEN_EACH)
+    pair: tuple[int, int]
+    inner: Inner | None
+    table: dict[str, Inner] = field(json_name="the-table")
+    secret: int = field(visibility=Visibility.SECRET)
+    maybe: int | None = field(default=None, doc="left out when null")
+
+    @computed(mismatch=_mismatch)
+    def total(self) -> int:
+        return sum(self.stock)
+
+    @computed(view_only=True)
+    def stock_sum_seen(self) -> int:
+        return len(self.stock)
+
+
+@declared
+class Hop:
+    to: Annotated[int, Range(0, 25)]
+    kind: ClassVar[str] = "hop"
+
+
+Marked = Annotated[int, Range(1, 2), Doc("a small number")]
+
+
+@declared
+class Small:
+    k: Marked
+
+
+THING = Thing(2, Opts(), Colour.RED, "abc", (parse_card("QH"), parse_card("10S")), ((12, 21), (13,)), (1, 2, 3),
+              (4, 5), ((6,), ()), (7, 8), Inner(3), {"x": Inner(1, 1)}, 42)
+
+
+def test_written_and_read_back_as_itself():
+    data = encode(THING)
+    assert data == {
+        "players": 2, "opts": {"speed": 2}, "colour": "red", "word": "abc", "cards": ["QH", "10S"],
+        "hands": [[12, 21], [13]], "stock": [1, 2, 3], "pile": [4, 5], "piles": [[6], []], "pair": [7, 8],
+        "inner": {"n": 3, "tag": "a"}, "the-table": {"x": {"n": 1, "tag": 1}}, "secret": 42, "total": 6,
+    }
+    assert decode(Thing, json.loads(json.dumps(data))) == THING
+    assert decode(Thing, {k: v for k, v in data.items() if k != "total"}) == THING  # computed: optional
+
+
+def test_a_move_writes_its_kind_first_and_reads_it_back():
+    assert list(encode(Hop(3))) == ["kind", "to"] and decode(Hop, {"kind": "hop", "to": 3}) == Hop(3)
+    with pytest.raises(ShapeError) as err:
+        decode(Hop, {"kind": "jump", "to": 3})
+    assert err.value.path == ".kind"
+
+
+@pytest.mark.parametrize(("change", "path"), [
+    (lambda d: d.update(players=5), "players"),
+    (lambda d: d.update(players=True), "players"),
+    (lambda d: d.update(players=2.0), "players"),
+    (lambda d: d["opts"].update(speed=4), "opts.speed"),
+    (lambda d: d["opts"].pop("speed"), "opts.speed"),  # a state's options are all written
+    (lambda d: d.update(colour="green"), "colour"),
+    (lambda d: d.update(word="ABC"), "word"),
+    (lambda d: d.update(word="abcdef"), "word"),
+    (lambda d: d.update(cards=["QH", "1X"]), "cards.1"),
+    (lambda d: d.update(cards=["QH"] * 4), "cards"),
+    (lambda d: d["hands"][1].append(14), "hands.1.1"),
+    (lambda d: d.update(hands=[[]]), "hands"),
+    (lambda d: d.update(pair=[7, True]), "pair.1"),
+    (lambda d: d.update(pair=[7]), "pair"),
+    (lambda d: d["inner"].update(tag=True), "inner.tag"),
+    (lambda d: d["the-table"]["x"].update(n=-1), "the-table.x.n"),
+    (lambda d: d.update(maybe="1"), "maybe"),
+    (lambda d: d.pop("secret"), "secret"),
+    (lambda d: d.update(extra=1), ""),
+])
+def test_anything_else_is_refused_naming_where(change, path):
+    data = encode(THING)
+    change(data)
+    with pytest.raises(ShapeError) as err:
+        decode(Thing, data)
+    assert err.value.path == path, err.value.message
+    assert "None" not in err.value.message and len(err.value.message) < 300
+
+
+def test_a_computed_value_given_must_be_what_the_value_gives():
+    with pytest.raises(ValueError, match="total 7 is not 6"):
+        decode(Thing, {**encode(THING), "total": 7})
+
+
+def test_optional_fields_are_left_out_when_null_and_read_as_null_when_absent():
+    data = encode(THING)
+    assert "maybe" not in data and decode(Thing, data).maybe is None
+    with_value = encode(Thing(**{**{f: getattr(THING, f) for f in THING.__dataclass_fields__}, "maybe": 5}))
+    assert with_value["maybe"] == 5
+
+
+def test_views_redact_by_visibility_and_keep_their_shape():
+    mine = view(THING, 0)
+    assert mine["hands"] == [[12, 21], None] and mine["hand_sizes"] == [2, 1]
+    assert mine["stock"] is None and mine["stock_size"] == 3
+    assert mine["pile"] is None and mine["pile_top"] == 5 and mine["pile_size"] == 2
+    assert mine["piles"] == [None, None] and mine["piles_sizes"] == [1, 0]
+    assert "secret" not in mine and mine["stock_sum_seen"] == 3
+    assert view(THING, None)["hands"] == [None, None]
+    assert view(THING, 1)["hands"] == [None, [13]]
+
+
+def test_reveal_shows_more_at_a_moment_with_the_same_fields():
+    @declared
+    class Open:
+        piles: tuple[tuple[int, ...], ...] = field(visibility=Visibility.HIDDEN_EACH,
+                                                   reveal=lambda state, seat: Visibility.PUBLIC)
+
+    assert view(Open(((1,), ())), 0) == {"piles": [[1], []], "piles_sizes": [1, 0]}
+
+
+def _validator(cls: type, view_of: bool = False):
+    schemas = Schemas(lambda c: c.__name__)
+    ref = view_schema(cls, schemas, f"{cls.__name__}View") if view_of else schemas.ref(cls)
+    return jsonschema_rs.Draft4Validator(_json_schema_types({**ref, "components": {"schemas": schemas.components}}))
+
+
+def test_the_json_schema_accepts_what_is_written_and_refuses_what_the_reader_refuses():
+    state, seen = _validator(Thing), _validator(Thing, view_of=True)
+    data = encode(THING)
+    assert state.is_valid(data) and seen.is_valid(view(THING, 0)) and seen.is_valid(view(THING, None))
+    for bad in ({**data, "players": 5}, {**data, "cards": ["1X"]}, {**data, "extra": 1}, {**data, "word": "A"},
+                {k: v for k, v in data.items() if k != "secret"}, {**data, "pair": [7, True]}, {**data, "pair": [7]}):
+        assert not state.is_valid(bad)
+        with pytest.raises(ShapeError):
+            decode(Thing, bad)
+
+
+def test_the_schema_carries_bounds_docs_and_required_fields():
+    schemas = Schemas(lambda c: c.__name__)
+    schemas.ref(Thing)
+    thing = schemas.components["Thing"]
+    assert thing["properties"]["players"] == {"type": "integer", "minimum": 2, "maximum": 4}
+    assert thing["properties"]["maybe"]["description"] == "left out when null"
+    assert "maybe" not in thing["required"] and "secret" in thing["required"] and "total" not in thing["required"]
+    assert schemas.components["Opts"]["required"] == ["speed"]
+    assert schemas.components["Inner"]["properties"]["tag"] == {"oneOf": [{"type": "integer", "enum": [1]},
+                                                                          {"type": "string", "enum": ["a"]}]}
+
+
+def test_the_rng_is_a_declared_shape_with_its_version():
+    rng = Rng.from_seed(1)
+    assert encode(rng) == {"key": rng.key, "counter": 0, "v": 1}
+    for bad in ({"key": rng.key, "counter": 0}, {"key": rng.key, "counter": 0, "v": 2},
+                {"key": "X" * 64, "counter": 0, "v": 1}, {"key": rng.key, "counter": -1, "v": 1},
+                {"key": rng.key, "v": 1}):
+        with pytest.raises(ShapeError):
+            decode(Rng, bad)
+
+
+def test_a_fixed_tuple_of_mixed_types_is_not_declarable():
+    """OpenAPI 3.0 has no positional ``items``: a mix is a class of its own."""
+    @declared
+    class Mixed:
+        pair: tuple[int, bool]
+
+    with pytest.raises(TypeError, match="one type"):
+        shape_of(Mixed)
+
+
+def test_docs_of_a_type_travel_with_it():
+    t = shape_of(Inner).fields[0].type
+    assert t.lo == 0 and t.hi == 9
+    schemas = Schemas(lambda c: c.__name__)
+    schemas.ref(Small)
+    assert schemas.components["Small"]["properties"]["k"]["description"] == "a small number"
