@@ -38,7 +38,12 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed-run
 	$(BIN)/gunicorn $(GUNICORN_ARGS)
 
-test: $(VENV)/.installed-test
+# The contract tests lint openapi.yaml and compile the TypeScript generated from it with the tools
+# package.json pins (Node.js and npm: Debian's packages; .ci/run installs them when missing).
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+test: $(VENV)/.installed-test node_modules/.package-lock.json
 	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q --durations=15
 
 lint: $(VENV)/.installed-test
@@ -57,10 +62,11 @@ openapi: $(VENV)/.installed-test
 openapi-check: $(VENV)/.installed-test
 	$(BIN)/python -m service.openapi | diff -u openapi.yaml - && echo "openapi.yaml is up to date"
 
-# A typed Python client generated from the contract (docs/client.md), in arbiter_client/.
+# A typed Python client generated from the contract (docs/client.md): the project arbiter-client/,
+# which `pip install ./arbiter-client` installs.
 client: $(VENV)/.installed-test
-	printf 'post_hooks: []\nliteral_enums: true\n' > $(VENV)/openapi-python-client.yaml
-	$(BIN)/openapi-python-client generate --path openapi.yaml --meta none --output-path arbiter_client \
+	printf 'post_hooks: []\nliteral_enums: true\nproject_name_override: arbiter-client\npackage_name_override: arbiter_client\n' > $(VENV)/openapi-python-client.yaml
+	$(BIN)/openapi-python-client generate --path openapi.yaml --meta setup --output-path arbiter-client \
 		--overwrite --config $(VENV)/openapi-python-client.yaml
 
 clean:

@@ -742,7 +742,7 @@ Namer = Callable[[type], str]
 
 
 class Schemas:
-    """JSON Schema (OpenAPI 3.0 dialect: ``nullable``) of declared classes, each nested class a
+    """JSON Schema (the OpenAPI 3.1 dialect, JSON Schema 2020-12) of declared classes, each nested class a
     component named by ``namer``; ``components`` collects them as they are met."""
 
     def __init__(self, namer: Namer) -> None:
@@ -806,10 +806,10 @@ class Schemas:
             if t.pattern is not None:
                 out["pattern"] = t.pattern
         elif k in ("enum", "literal", "oneof"):
-            out = _typed_enum(list(t.values))
+            out = typed_enum(list(t.values))
         elif k == "optional":
             inner = self.schema(t.inner[0])
-            out = _nullable(inner)
+            out = nullable(inner)
         elif k == "list":
             out = {"type": "array", "items": self.schema(t.inner[0])}
             if t.lo:
@@ -844,7 +844,7 @@ def _kind(value: Any) -> str:
     return "string"
 
 
-def _typed_enum(values: list[Any]) -> Json:
+def typed_enum(values: list[Any]) -> Json:
     """An ``enum`` with a ``type`` (generated clients want one type per enum); values of several
     types become a ``oneOf`` of one typed enum per type."""
     kinds = sorted({_kind(v) for v in values})
@@ -853,12 +853,20 @@ def _typed_enum(values: list[Any]) -> Json:
     return {"oneOf": [{"type": k, "enum": [v for v in values if _kind(v) == k]} for k in kinds]}
 
 
-def _nullable(schema: Json) -> Json:
-    if "$ref" in schema:
-        return {"allOf": [schema], "nullable": True}
-    if "oneOf" in schema:
-        return {**schema, "nullable": True}
-    return {**schema, "nullable": True}
+def nullable(schema: Json) -> Json:
+    """``schema`` or null, in OpenAPI 3.1 (JSON Schema 2020-12): a plain type gains ``"null"``
+    (``type: [integer, "null"]``); an enum, a reference or a union becomes ``anyOf`` it and
+    ``{type: null}`` (the form Redocly, openapi-typescript and openapi-python-client all read)."""
+    kind = schema.get("type")
+    if isinstance(kind, str) and not {"enum", "$ref", "oneOf", "anyOf", "allOf"} & set(schema):
+        return {**schema, "type": [kind, "null"]}
+    if isinstance(kind, list):
+        return schema if "null" in kind else {**schema, "type": [*kind, "null"]}
+    doc = {"description": schema["description"]} if "description" in schema else {}
+    inner = {k: v for k, v in schema.items() if k != "description"}
+    if list(inner) == ["allOf"] and len(inner["allOf"]) == 1:
+        inner = inner["allOf"][0]
+    return {"anyOf": [inner, {"type": "null"}], **doc}
 
 
 def json_schema(cls: type, schemas: Schemas) -> Json:
@@ -882,10 +890,10 @@ def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -
             props[f.key] = base
             continue
         if v in (Visibility.HIDDEN, Visibility.TOP):
-            props[f.key] = _nullable(base)
+            props[f.key] = nullable(base)
             if v is Visibility.TOP:
                 item = f.type.inner[0] if f.type.kind == "list" else f.type
-                props[f"{f.key}_top"] = _nullable(schemas.schema(item))
+                props[f"{f.key}_top"] = nullable(schemas.schema(item))
                 required.append(f"{f.key}_top")
             props[f"{f.key}_size"] = {"type": "integer", "minimum": 0, "description": f"the number of items in `{f.key}`"}
             required.append(f"{f.key}_size")
@@ -894,13 +902,13 @@ def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -
             raise TypeError(f"{cls.__name__}.{f.name}: {v.value} needs a list (one entry per seat)")
         entry = f.type.inner[0]
         array = {k: val for k, val in schemas.schema(f.type).items() if k != "items"}
-        props[f.key] = {**array, "items": _nullable(schemas.schema(entry))}
+        props[f.key] = {**array, "items": nullable(schemas.schema(entry))}
         if f.doc:
             props[f.key]["description"] = f.doc
         sizes = f.sizes or f"{f.key}_sizes"
         if v is Visibility.TOP_EACH:
             item = entry.inner[0] if entry.kind == "list" else entry
-            props[f"{f.key}_tops"] = {"type": "array", "items": _nullable(schemas.schema(item))}
+            props[f"{f.key}_tops"] = {"type": "array", "items": nullable(schemas.schema(item))}
             required.append(f"{f.key}_tops")
         props[sizes] = {"type": "array", "items": {"type": "integer", "minimum": 0},
                         "description": f"the number of items in each entry of `{f.key}`"}

@@ -619,7 +619,7 @@ class TakeThat(BaseEngine[State, Move]):
         if state.phase is Phase.PLAY:
             if turn is None or turn >= players:
                 raise C.bad_turn(f"a round being played has a seat to act 0..{players - 1}, got {excerpt(turn)}",
-                                 seat=excerpt(turn), expected=list(range(players)))
+                                 seat=turn, expected=list(range(players)))
         elif turn is not None:
             raise C.bad_turn(f"a finished round has no seat to act: turn must be null, got {turn}",
                              seat=turn, expected="null")

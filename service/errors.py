@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import orjson
 from flask import Flask, request
@@ -94,7 +95,7 @@ def problem_for(exc: Exception) -> dict:
                 return problem(status, type_, title, exc.message, code=exc.code, **exc.context)
     if isinstance(exc, ValidationError):
         return problem(422, "validation-error", "Invalid request", "the request does not match the schema",
-                       code="request.invalid", errors=exc.messages)
+                       code="request.invalid", errors=flat_errors(exc.messages))
     if isinstance(exc, ApiError):
         return problem(exc.status, exc.code.split(".")[-1], exc.title, exc.detail, code=exc.code, **exc.extra)
     if isinstance(exc, HTTPException):
@@ -103,6 +104,26 @@ def problem_for(exc: Exception) -> dict:
         return problem(code, slug, exc.name, exc.description or exc.name, code=f"http.{slug}")
     return problem(500, "internal-error", "Internal Server Error", "the server failed; the error was logged",
                    code="server.internal")
+
+
+def flat_errors(messages: Any, path: str = "") -> dict[str, list[str]]:
+    """marshmallow's nested messages (``{"state": {"hands": {1: ["..."]}}}``) as one level, by
+    dotted path (``{"state.hands.1": ["..."]}``), in a stable order: what a client reads and what
+    the contract can type."""
+    if isinstance(messages, dict):
+        out: dict[str, list[str]] = {}
+        for key in sorted(messages, key=str):
+            out.update(flat_errors(messages[key], f"{path}.{key}" if path else str(key)))
+        return out
+    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        return {path or "_schema": list(messages)}
+    if isinstance(messages, list):
+        out = {}
+        for item in messages:
+            for key, value in flat_errors(item, path).items():
+                out.setdefault(key, []).extend(value)
+        return out
+    return {path or "_schema": [str(messages)]}
 
 
 def response(exc: Exception, lang: str, request_id: str | None = None) -> Response:

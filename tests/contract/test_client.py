@@ -1,10 +1,11 @@
-"""A client generated from the served contract works (DESIGN 4.4, issue 12 §2).
+"""A client generated from the served contract works as generated (DESIGN 4.4, issue 17 §6).
 
-openapi-python-client writes a Python client from ``GET /openapi.yaml`` of a live server
+openapi-python-client writes a Python client package from ``GET /openapi.yaml`` of a live server
 (werkzeug, a thread, the memory store) and must print no warning (a warning means a piece of
-the contract was dropped). The client then plays a session of one game through a few moves,
-typed all the way (``ElevenNimmtSession``, ``ElevenNimmtMovePlay`` ...), and applies a move
-of every game through the stateless endpoints. ``make client`` writes the same client.
+the contract was dropped). ``pip install`` installs the package as written (its metadata
+included), and the installed client plays a session of one game through a few moves, typed all
+the way (``ElevenNimmtSession``, ``ElevenNimmtMovePlay`` ...), and applies a move of every game
+through the stateless endpoints. ``make client`` writes the same package.
 """
 
 from __future__ import annotations
@@ -25,12 +26,13 @@ from service.openapi import _prefix
 from tests.live import served_in_thread
 
 PACKAGE = "arbiter_client"
-# no post-hooks (they would run ruff over the output); Literal types for enums such as `game`
-CONFIG = "post_hooks: []\nliteral_enums: true\n"
+# no post-hooks (they would run ruff over the output); Literal types for enums such as `game`; the
+# distribution and package names `pip install` and `import` use
+CONFIG = "post_hooks: []\nliteral_enums: true\nproject_name_override: arbiter-client\npackage_name_override: arbiter_client\n"
 
 
 def generate(spec_url: str, out: Path) -> str:
-    """Write the client package to ``out`` (``make client`` runs this); return the generator's output."""
+    """Write the client project (``setup.py`` and the package) to ``out``; return the generator's output."""
     import httpx
 
     spec = out.parent / "openapi.yaml"
@@ -38,7 +40,7 @@ def generate(spec_url: str, out: Path) -> str:
     config = out.parent / "openapi-python-client.yaml"
     config.write_text(CONFIG)
     done = subprocess.run(
-        [sys.executable, "-m", "openapi_python_client", "generate", "--path", str(spec), "--meta", "none",
+        [sys.executable, "-m", "openapi_python_client", "generate", "--path", str(spec), "--meta", "setup",
          "--output-path", str(out), "--overwrite", "--config", str(config)],
         capture_output=True, text=True, timeout=300, check=False)
     printed = done.stdout + done.stderr
@@ -55,14 +57,19 @@ def server():
 @pytest.fixture(scope="module")
 def client_package(server, tmp_path_factory):
     root = tmp_path_factory.mktemp("client")
-    printed = generate(f"{server}/openapi.yaml", root / PACKAGE)
+    printed = generate(f"{server}/openapi.yaml", root / "arbiter-client")
     warnings = [line for line in printed.splitlines() if re.search(r"warn|error|unable|skipping", line, re.I)]
     assert not warnings, printed
-    sys.path.insert(0, str(root))
+    site = root / "site"
+    installed = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site),
+                                str(root / "arbiter-client")], capture_output=True, text=True, timeout=600, check=False)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    assert any(site.glob("arbiter_client-*.dist-info")), "pip installed no package metadata"
+    sys.path.insert(0, str(site))
     try:
         yield importlib.import_module(PACKAGE)
     finally:
-        sys.path.remove(str(root))
+        sys.path.remove(str(site))
         for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
             del sys.modules[name]
 

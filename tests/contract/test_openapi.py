@@ -73,17 +73,18 @@ def test_every_game_with_a_score_sheet_has_a_real_tally_example():
 
 
 def test_views_of_other_games_match_the_view_schemas():
-    """The ``<Game>View`` schemas are derived from sampled views (seed 1); views of other
-    seeded games, at every player count, for every seat and a spectator, must match them."""
+    """Every game's ``<Game>View`` schema (declared, or for a game not yet declared inferred from
+    sampled views of seed 1) holds the views of other seeded games, at every player count, for
+    every seat and a spectator. OpenAPI 3.1's schemas are JSON Schema 2020-12 as they stand."""
     import random
 
     import jsonschema_rs
 
     from service.games import BINDINGS
-    from service.openapi import _json_schema, _prefix
+    from service.openapi import _prefix
 
     spec = build_spec()
-    components = {"schemas": _json_schema(spec["components"]["schemas"])}
+    components = {"schemas": spec["components"]["schemas"]}
     for gid, b in BINDINGS.items():
         e = b.engine
         check = jsonschema_rs.validator_for({"$ref": f"#/components/schemas/{_prefix(b)}View",

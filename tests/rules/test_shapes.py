@@ -32,7 +32,6 @@ from rules.shapes import (
     view,
     view_schema,
 )
-from service.schemas.fast import _json_schema_types
 
 
 class Colour(Enum):
@@ -183,7 +182,7 @@ def test_reveal_shows_more_at_a_moment_with_the_same_fields():
 def _validator(cls: type, view_of: bool = False):
     schemas = Schemas(lambda c: c.__name__)
     ref = view_schema(cls, schemas, f"{cls.__name__}View") if view_of else schemas.ref(cls)
-    return jsonschema_rs.Draft4Validator(_json_schema_types({**ref, "components": {"schemas": schemas.components}}))
+    return jsonschema_rs.Draft202012Validator({**ref, "components": {"schemas": schemas.components}})
 
 
 def test_the_json_schema_accepts_what_is_written_and_refuses_what_the_reader_refuses():

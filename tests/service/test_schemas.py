@@ -38,13 +38,12 @@ def declared_validators(game: str) -> tuple[object, object, object]:
     import jsonschema_rs
 
     from service.openapi import build_spec
-    from service.schemas.fast import _json_schema_types
 
-    components = _json_schema_types(build_spec()["components"])
+    components = build_spec()["components"]
     prefix = next(t["name"] for t in build_spec()["tags"] if f"`{game}`" in t.get("description", ""))
 
     def validator(name: str):
-        return jsonschema_rs.Draft4Validator({"$ref": f"#/components/schemas/{name}", "components": components})
+        return jsonschema_rs.Draft202012Validator({"$ref": f"#/components/schemas/{name}", "components": components})
 
     return validator(f"{prefix}State"), validator(f"{prefix}View"), validator(f"{prefix}Move")
 
