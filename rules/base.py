@@ -773,8 +773,10 @@ class BaseEngine(Generic[S, M]):
         return False
 
     def score_tally(self, tally: Json) -> ScoreReport:
-        if self.spec is None or self.spec.tally is None:
+        if self.spec is None:
             raise InvalidState(f"{self.game_id}.tally-unsupported", f"{self.game_id} has no score-sheet tally")
+        if self.spec.tally is None:
+            raise self._C.tally_unsupported(f"{self.game_id} has no score-sheet tally: send its state")
         from rules.shapes import ShapeError, decode
 
         try:
