@@ -108,7 +108,7 @@ def _loader(schema: type[Schema]):
     return schema().load
 
 
-_LOADERS = {cls: _loader(cls) for cls in (
+_LOADERS: dict[type[Schema], Callable[[dict], dict]] = {cls: _loader(cls) for cls in (
     common.NewGameRequest, common.StateRequest, common.ViewRequest, common.MoveRequest,
     common.ReplayRequest, common.RecordRequest, common.ScoreRequest, common.SessionCreateRequest, common.SessionMoveRequest,
 )}

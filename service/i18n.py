@@ -222,16 +222,17 @@ def catalogue() -> dict[str, Entry]:
     for code, sc in {**SERVICE, **HTTP}.items():
         out[code] = Entry(code, sc.status, sc.text, (), sc.description)
     for gid, engine in ENGINES.items():
-        if getattr(engine, "spec", None) is not None:  # a declared game: its codes, shared ones included
-            for code, declared in engine.spec.codes.all().items():
+        spec = engine.spec
+        if spec is not None:  # a declared game: its codes, shared ones included
+            for code, declared in spec.codes.all().items():
                 text, description = _legacy(declared)
                 out[code] = Entry(code, declared.status or 422, text, (gid,), description)
             continue
         for pattern, (status, text) in PER_GAME.items():
             code = pattern.format(game=gid)
             out[code] = Entry(code, status, text, (gid,))
-        for code, declared in _engine_codes(engine).items():
-            text, description = _legacy(declared)
+        for code, legacy in _engine_codes(engine).items():
+            text, description = _legacy(legacy)
             if code in out and out[code].games:
                 out[code] = Entry(code, out[code].status, out[code].text, tuple(sorted({*out[code].games, gid})))
             elif code in out:
