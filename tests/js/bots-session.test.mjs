@@ -53,7 +53,7 @@ test("validate: null when legal, the problem when not, undefined where the servi
   src = new SessionSource({ ...base, api: fakeApi({ "POST validate": refusal }) });
   src.current = 0;
   assert.equal((await src.validate({ kind: "play", card: "KH" })).code, "kierki.must-follow-suit");
-  src = new SessionSource({ ...base, api: fakeApi({ "POST validate": new Problem({ code: "request.not-found", title: "Not found" }, 404) }) });
+  src = new SessionSource({ ...base, api: fakeApi({ "POST validate": new Problem({ code: "http.not-found", title: "Not found" }, 404) }) });
   src.current = 0;
   assert.equal(await src.validate({ kind: "play", card: "KH" }), undefined);
   assert.equal(playersOf({ hand_sizes: [1, 2, 3] }), 3);

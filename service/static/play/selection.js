@@ -73,9 +73,9 @@ function mostCommon(list) {
   return [...c.entries()].sort((a, b) => b[1] - a[1])[0][0];
 }
 
-/** The local refusal when no server can say why: a stable code and both languages' words. */
+/** The page's own refusal when no server can say why (no dry run yet): a stable code of the playground's, both languages. */
 export function localProblem(game, picked, lang, words) {
-  return { code: `${game}.no-legal-move-with-selection`, title: words("no-legal-code", lang), detail: `${words("no-legal", lang)} (${picked.join(" ")})`,
+  return { code: "play.selection-not-legal", game, title: words("no-legal-code", lang), detail: `${words("no-legal", lang)} (${picked.join(" ")})`,
     local: true, lang };
 }
 

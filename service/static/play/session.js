@@ -71,8 +71,8 @@ export class SessionSource {
       return r && r.legal === false ? r : null;
     } catch (err) {
       if (!(err instanceof this.api.Problem)) throw err;
-      if ((err.status === 404 || err.status === 405) && !String(err.code || "").includes(".")) return undefined;
-      if (err.status === 404 && err.code === "request.not-found") return undefined;
+      // no such route yet (the sessions' dry run is being added): the service's own 404/405, not a game's refusal
+      if ((err.status === 404 || err.status === 405) && (!err.code || /^(http|request)\./.test(err.code))) return undefined;
       return err.body;
     }
   }

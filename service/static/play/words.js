@@ -39,7 +39,9 @@ export const PAGE = {
     "no-trump": "no trump", "no-tricks-bl": "no tricks", joker: "Joker", melds: "Melds", bar: "bar", off: "off",
     "print": "Print", level: "level", single: "single game", gammon: "gammon", backgammon: "backgammon",
     file: "file", "draw-cards": "cards", "heads": "bull heads", "points": "Points", "side-of": "Side",
-    "you-are": "you play", "pad-of": "Score pad",
+    "you-are": "you play", "pad-of": "Score pad", "new-game": "New game", "for-developers": "For developers",
+    "step-first": "first move", "step-prev": "previous move", "step-next": "next move", "step-last": "last move",
+    "hint-rows": "rows separated by |, for example", "hint-list": "for example", required: "required",
   },
   pl: {
     playground: "plac zabaw", "tab-play": "Graj", "tab-check": "Sprawdź pozycję", "tab-sheets": "Tabele wyników",
@@ -71,7 +73,9 @@ export const PAGE = {
     "no-trump": "bez atu", "no-tricks-bl": "bez lew", joker: "Dżoker", melds: "Układy", bar: "banda", off: "zdjęte",
     "print": "Drukuj", level: "poziom", single: "zwykła wygrana", gammon: "gammon", backgammon: "backgammon",
     file: "kolumna", "draw-cards": "kart", "heads": "głowy byków", "points": "Punkty", "side-of": "Drużyna",
-    "you-are": "grasz jako", "pad-of": "Tabela wyników",
+    "you-are": "grasz jako", "pad-of": "Tabela wyników", "new-game": "Nowa gra", "for-developers": "Dla programistów",
+    "step-first": "pierwszy ruch", "step-prev": "poprzedni ruch", "step-next": "następny ruch", "step-last": "ostatni ruch",
+    "hint-rows": "wiersze oddzielone znakiem |, na przykład", "hint-list": "na przykład", required: "wymagane",
   },
 };
 
