@@ -7,6 +7,7 @@
 //         pickCard(i), choose(moves) (a board element standing for these moves: selects, or plays a target),
 //         play(move), offer(moves), redraw(), t(key), term(name), phase(p), moveWords(move), cardWord(card) }.
 
+import { getLanguage } from "../api.js";
 import { h } from "../dom.js";
 
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -16,7 +17,8 @@ export { cardsUsed, holds, sameCards } from "../selection.js";
 /** A French-deck card ("10H", "QS", "JK") as a button (or a plain span without onClick). */
 export function frenchCard(code, { onClick, selected, small, label } = {}) {
   const joker = code === "JK";
-  const rank = joker ? "★" : code.slice(0, -1);
+  const face = code.slice(0, -1);
+  const rank = joker ? "★" : getLanguage() === "pl" ? { J: "W", Q: "D" }[face] ?? face : face;
   const suit = joker ? "" : code.slice(-1);
   const red = suit === "H" || suit === "D";
   const cls = ["card", "french", red && "red", joker && "joker", selected && "selected", small && "small"];
