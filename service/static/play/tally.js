@@ -9,6 +9,10 @@ import { h } from "./dom.js";
 
 function resolve(schemas, schema) {
   while (schema && schema.$ref) schema = schemas[schema.$ref.split("/").pop()];
+  if (schema && Array.isArray(schema.type)) {  // OpenAPI 3.1: {"type": ["integer", "null"]}
+    const types = schema.type.filter((x) => x !== "null");
+    return { ...schema, type: types[0], nullable: schema.type.includes("null") };
+  }
   return schema || {};
 }
 
