@@ -529,17 +529,21 @@ def foreign_words(text: str, pairs, lang: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("game", ["take-that", "kierki"])
+@pytest.mark.parametrize("game", ["take-that", "kierki", "backgammon"])
 def test_the_whole_page_follows_the_language(open_page, artifacts, game):
     """With `pl` chosen no English string of the page's own words is left on the table, its moves, its
     pad and its refusals; with `en`, no Polish one (the same list of strings, checked both ways)."""
     page = open_page()
     page.get_by_test_id("language").select_option("pl")
     start(page, game, GAMES[game])
-    moves = to_a_card_turn(page, game)
-    hand = hand_cards(page)
-    used = [cards_used(m) for m in moves]
-    lone = next((c for c in hand if not any(c in u for u in used)), None)
+    lone = None
+    if game in CARD_GAMES:
+        moves = to_a_card_turn(page, game)
+        hand = hand_cards(page)
+        used = [cards_used(m) for m in moves]
+        lone = next((c for c in hand if not any(c in u for u in used)), None)
+    else:
+        click_legal(page)
     if lone:
         page.locator(f"[data-testid=hand-card][data-card='{lone}']").first.click()
         page.wait_for_selector("[data-testid=problem]:not([hidden])")

@@ -8,7 +8,8 @@ export function drawPad(model, lang, { title } = {}) {
   const head = h("tr", {}, h("th", { scope: "col" }, title ?? ""), cols.map((c) => h("th", { scope: "col" }, c)));
   const bodies = model.sections.map((sec) => h("tbody", { class: "pad-section" },
     model.sections.length > 1 || sec.rows.length === 0 ? h("tr", { class: "pad-head" }, h("th", { colspan: cols.length + 1 }, sec.title)) : null,
-    sec.rows.map((r) => h("tr", { class: r.cls }, h("th", { scope: "row" }, r.label), r.cells.map((v) => h("td", {}, v))))));
+    sec.rows.length ? sec.rows.map((r) => h("tr", { class: r.cls }, h("th", { scope: "row" }, r.label), r.cells.map((v) => h("td", {}, v))))
+      : h("tr", { class: "pad-empty" }, h("td", { colspan: cols.length + 1 }, word("no-rounds", lang)))));
   const total = h("tbody", {}, h("tr", { class: "total" }, h("th", { scope: "row" }, word("total", lang)),
     model.totals.map((v) => h("td", { "data-testid": "pad-total" }, v))));
   const winners = model.final

@@ -166,8 +166,8 @@ export default {
     const steps = pick.segments.map(([a, b]) => `${a === 25 ? "bar" : a}/${b === 0 ? "off" : b}`).join(" ");
     return h("div", { class: "bg" },
       h("div", { class: "bg-info" },
-        h("span", { class: `who c${me}` }, `${ctx.t("seat")} ${me} (${colors[me]}) · ${ctx.t("pips")} ${pips[me] ?? "?"}`),
-        h("span", { class: `who c${opp}` }, `${ctx.t("seat")} ${opp} (${colors[opp]}) · ${ctx.t("pips")} ${pips[opp] ?? "?"}`),
+        h("span", { class: `who c${me}` }, `${ctx.t("seat")} ${me} (${ctx.t(colors[me])}) · ${ctx.t("pips")} ${pips[me] ?? "?"}`),
+        h("span", { class: `who c${opp}` }, `${ctx.t("seat")} ${opp} (${ctx.t(colors[opp])}) · ${ctx.t("pips")} ${pips[opp] ?? "?"}`),
         h("span", {}, `${ctx.t("turn")}: ${st.turn ?? "—"} · ${ctx.phase ? ctx.phase(st.phase) : st.phase ?? ""}`),
         match.length ? h("span", {}, `${ctx.t("match")} ${match.length}: ${(match.score || []).join("–")}${match.crawford ? " (Crawford)" : ""}`) : null,
         st.resign ? h("span", { class: "warn" }, `${ctx.moveWords ? ctx.moveWords({ kind: "resign", level: st.resign.level ?? st.resign }) : st.resign}`) : null,

@@ -1,4 +1,6 @@
 // 11 nimmt!: the stacks (top card shown, counted from 1), the hand, bull cards and the draw pile.
+// Names read: stacks (lists, or top cards), stock_size (else stock as list or count, else draw), supply,
+// bulls[seat], hand_sizes; moves play.plays[].stack/cards, take.stack, new-stack.card.
 // Select cards, then click the stack they go on (a `legal-target`); with nothing selected a click on a
 // stack you may take selects taking it, and confirm takes it.
 import { h } from "../dom.js";
@@ -40,7 +42,7 @@ export default {
     return h("div", { class: "cards-table" },
       seatsBar(ctx, (i) => `${ctx.t("cards")}: ${sizes[i] ?? "?"} · ${ctx.t("supply")}: ${(st.bulls || [])[i] ?? 0}`),
       h("div", { class: "zones" },
-        section(ctx.t("stock"), pile(size(st.stock ?? st.draw))),
+        section(ctx.t("stock"), pile(st.stock_size ?? size(st.stock ?? st.draw))),
         section(ctx.t("supply"), pile(st.supply))),
       section(ctx.t("stacks"), h("div", { class: "row-cards" }, stacks,
         newStack ? target(h("button", { type: "button", class: "card new-stack", on: { click: () => ctx.play(newStack) } }, "+"), ctx, newStack) : null)),
