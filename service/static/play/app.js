@@ -117,7 +117,7 @@ function renderProblem() {
 async function explainRefusal(picked) {
   const lang = getLanguage();
   const src = table.source;
-  setProblem(localProblem(src.game, picked.map((c) => cardWord(c, lang)), lang, word));
+  setProblem({ ...localProblem(src.game, picked.map((c) => cardWord(c, lang)), lang, word), cards: picked });
   const move = guessMove(table.data.moves, picked, table.data.state);
   if (!move) return;
   table.attempt = move;
@@ -141,6 +141,11 @@ async function statelessValidate(src, move) {
 /** Ask again, in the new language, about the move the shown refusal is about. */
 async function retranslateProblem() {
   const p = table.problem;
+  if (p?.local && p.lang !== getLanguage()) {  // the page's own refusal: its words in the new language
+    const lang = getLanguage();
+    setProblem({ ...localProblem(p.game, (p.cards || []).map((c) => cardWord(c, lang)), lang, word), cards: p.cards });
+    return;
+  }
   if (!p || !p.code || p.lang === getLanguage()) { renderProblem(); return; }
   await loadCodes(getLanguage());
   renderProblem();
