@@ -77,3 +77,18 @@ test("a refusal is re-translated from the code catalogue when the language chang
   assert.equal(problemWords(p, codes, "pl").title, "Musisz dołożyć do koloru");
   assert.equal(problemWords(p, codes, "en"), p);
 });
+
+test("every phase the engines have today is named in both languages", () => {
+  const phases = {
+    "11-nimmt": ["play", "round-over", "game-over"], "kniffel-cards": ["action", "exchange", "trim", "over"],
+    "3-5-8": ["choose", "exchange", "discard", "play", "deal-over", "game-over"], kierki: ["name-trump", "play", "lottery", "deal-over"],
+    canasta: ["draw", "play", "answer", "double", "round-over", "game-over"], backgammon: ["opening", "roll", "move", "over"],
+    northcott: ["setup", "first-roll", "play"],
+  };
+  for (const [game, list] of Object.entries(phases)) {
+    for (const p of list) {
+      const en = phaseLabel({ id: game }, p, "en"), pl = phaseLabel({ id: game }, p, "pl");
+      assert.ok(en && pl && pl !== en && pl !== p, `${game} ${p}: ${en} / ${pl}`);
+    }
+  }
+});

@@ -99,7 +99,8 @@ export const FALLBACK = {
   "kniffel-cards": {
     name: L("Karten-Kniffel", "Karciany Kniffel"),
     kinds: { score: L("Score", "Wpisz"), discard: L("Discard", "Odrzuć"), draw: L("Draw", "Dobierz") },
-    phases: { draw: L("Draw", "Dobieranie"), play: L("Score or discard", "Wpis albo odrzucenie"), over: L("Game over", "Koniec gry") },
+    phases: { action: L("Score or exchange", "Wpis albo wymiana"), exchange: L("Draw", "Dobieranie"),
+      trim: L("Discard down to five", "Odrzuć do pięciu kart"), over: L("Game over", "Koniec gry") },
   },
   "3-5-8": {
     name: L("3-5-8", "3-5-8"),
@@ -124,8 +125,9 @@ export const FALLBACK = {
       answer: L("Answer partner", "Odpowiedz partnerowi"), "double-go-out": L("Go out double", "Zejdź podwójnie"),
       "decline-double": L("Decline going out double", "Nie schodź podwójnie"), "end-round": L("End the round", "Zakończ rundę"),
       "next-round": L("Next round", "Następna runda") },
-    phases: { draw: L("Draw", "Dobieranie"), play: L("Meld and discard", "Wykładanie i odrzucanie"), "round-over": L("Round over", "Koniec rundy"),
-      over: L("Game over", "Koniec gry") },
+    phases: { draw: L("Draw", "Dobieranie"), play: L("Meld and discard", "Wykładanie i odrzucanie"),
+      answer: L("Partner's answer", "Odpowiedź partnera"), double: L("Going out double?", "Zejście podwójne?"),
+      "round-over": L("Round over", "Koniec rundy"), "game-over": L("Game over", "Koniec gry") },
   },
   backgammon: {
     name: L("Backgammon", "Tryktrak"),
@@ -146,7 +148,8 @@ export const FALLBACK = {
   northcott: {
     name: L("Northcott's game", "Gra Northcotta"),
     kinds: { roll: L("Roll the die", "Rzuć kostką"), place: L("Place a pawn", "Postaw pionek"), move: L("Move", "Przesuń") },
-    phases: { setup: L("Setup", "Ustawianie"), play: L("Play", "Rozgrywka"), over: L("Game over", "Koniec gry") },
+    phases: { setup: L("Setup", "Ustawianie"), "first-roll": L("First roll", "Pierwszy rzut"), play: L("Play", "Rozgrywka"),
+      over: L("Game over", "Koniec gry") },
   },
 };
 
