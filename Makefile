@@ -48,16 +48,16 @@ node_modules/.package-lock.json: package.json package-lock.json
 # otherwise this stops with the one command that installs them. The tests never skip.
 CHROMIUM ?= /usr/bin/chromium
 browser-deps:
-	@if [ ! -x $(CHROMIUM) ] || ! command -v node >/dev/null 2>&1; then \
+	@if [ ! -x $(CHROMIUM) ] || ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nodejs >/dev/null; } || \
-	      { echo "Installing chromium failed; run: apt-get install -y chromium nodejs" >&2; exit 1; }; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nodejs npm >/dev/null; } || \
+	      { echo "Installing chromium failed; run: apt-get install -y chromium nodejs npm" >&2; exit 1; }; \
 	  else \
-	    echo "The browser tests need Debian's chromium and nodejs; run: sudo apt-get install -y chromium nodejs" >&2; exit 1; \
+	    echo "The browser tests need Debian's chromium and nodejs; run: sudo apt-get install -y chromium nodejs npm" >&2; exit 1; \
 	  fi; \
 	fi
 
-test: $(VENV)/.installed-test node_modules/.package-lock.json browser-deps
+test: $(VENV)/.installed-test browser-deps node_modules/.package-lock.json
 	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q --durations=15
 
 lint: $(VENV)/.installed-test
