@@ -99,7 +99,7 @@ class Visibility(enum.Enum):
     SECRET = "secret"  # nobody: left out of every view (the rng)
     HIDDEN = "hidden"  # a pile nobody sees: null, with ``<name>_size``
     TOP = "top"  # a pile whose top alone is seen: null, with ``<name>_top`` and ``<name>_size``
-    OWN = "own"  # one entry per seat, each seen by its seat only: others null, with ``<name>_sizes``
+    OWN = "own"  # one entry per seat, each seen by its seat only: others null, with ``<name>_sizes`` (of lists)
     HIDDEN_EACH = "hidden-each"  # one entry per seat, seen by nobody: all null, with ``<name>_sizes``
     TOP_EACH = "top-each"  # entries whose tops alone are seen: null, with ``<name>_tops`` and ``<name>_sizes``
 
@@ -685,6 +685,11 @@ def _size(value: Any) -> int:
     return len(value)
 
 
+def _sized(entry: _T) -> bool:
+    """Whether a per-seat entry of type ``entry`` has a size a view gives beside it (a list has)."""
+    return entry.kind in ("list", "fixed")
+
+
 def _top(t: _T, value: Any) -> Json:
     if not value:
         return None
@@ -723,7 +728,8 @@ def view(state: Any, seat: int | None) -> Json:
         if declared is Visibility.TOP_EACH:
             item = f.type.inner[0]
             out[f"{f.key}_tops"] = [_top(item, entry) for entry in value]
-        out[sizes] = [_size(entry) for entry in value]
+        if _sized(f.type.inner[0]):  # entries that are not lists (a flag per seat) have no sizes
+            out[sizes] = [_size(entry) for entry in value]
         if now is Visibility.PUBLIC:
             continue
         shown = out[f.key]
@@ -910,9 +916,10 @@ def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -
             item = entry.inner[0] if entry.kind == "list" else entry
             props[f"{f.key}_tops"] = {"type": "array", "items": nullable(schemas.schema(item))}
             required.append(f"{f.key}_tops")
-        props[sizes] = {"type": "array", "items": {"type": "integer", "minimum": 0},
-                        "description": f"the number of items in each entry of `{f.key}`"}
-        required.append(sizes)
+        if _sized(entry):
+            props[sizes] = {"type": "array", "items": {"type": "integer", "minimum": 0},
+                            "description": f"the number of items in each entry of `{f.key}`"}
+            required.append(sizes)
     for c in shape.computed:
         props[c.name] = schemas.field_schema(c.type, c.doc)
         if c.view_only:

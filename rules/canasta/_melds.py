@@ -8,13 +8,14 @@ is created when the side has none (one meld per rank per side, K-6).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Annotated, Any
 
-from rules.base import IllegalMove, excerpt
+from rules.base import excerpt
 from rules.cards import Card, Rank, sorted_cards
+from rules.shapes import Length, Scalar, declared, field, register_scalar
 
-G = "canasta"
-Meld = tuple[int, tuple[Card, ...]]
+from ._codes import C
 
 _VALUES = {Rank.JOKER: 50, Rank.TWO: 20, Rank.ACE: 20}
 for _r in (Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING):
@@ -25,6 +26,57 @@ _BLACK_THREE_IN_HAND = 5
 
 RANK_NAMES = {3: "3", **{r: Rank(r).symbol for r in range(4, 15)}}
 NAME_RANKS = {v: k for k, v in RANK_NAMES.items()}
+
+
+class MeldRank(int):
+    """A meld's rank: 3 (black threes) or 4..14 (4 to Ace), written ``"3"``, ``"4"`` .. ``"10"``, ``"J"``,
+    ``"Q"``, ``"K"``, ``"A"``. The values are plain ints; this class only names the shape."""
+
+
+register_scalar(Scalar(MeldRank, {"type": "string", "enum": list(NAME_RANKS),
+                                  "description": "a meld's rank: \"3\" (black threes), \"4\" .. \"10\", \"J\", "
+                                                 "\"Q\", \"K\", \"A\""},
+                       write=RANK_NAMES.__getitem__, parse=NAME_RANKS.__getitem__, table=NAME_RANKS))
+
+Cards = Annotated[tuple[Card, ...], Length(0, 108)]
+
+
+@declared
+class Meld:
+    """A meld on a side's table: its rank and its cards (naturals of the rank and wild cards)."""
+
+    rank: MeldRank
+    cards: Cards
+
+    # a meld reads as the pair (rank, cards) the rules work with
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.rank, self.cards))
+
+    def __getitem__(self, i: int) -> Any:
+        return (self.rank, self.cards)[i]
+
+
+@declared
+class Group:
+    """A group of a move: ``cards`` from the hand join the side's meld of ``rank``, made when the side
+    has none; ``new`` starts another meld of a rank the side already has (option
+    ``one_meld_per_rank`` false, K-6)."""
+
+    rank: MeldRank
+    cards: Annotated[tuple[Card, ...], Length(0, 30)]
+    new: bool | None = field(default=None, doc="true: start another meld of this rank (one_meld_per_rank=false)")
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.rank, self.cards))
+
+    def __getitem__(self, i: int) -> Any:
+        return (self.rank, self.cards)[i]
+
+
+def as_groups(pairs: Iterable[Any], fresh: Iterable[int] = ()) -> tuple[Group, ...]:
+    """Move groups from ``(rank, cards)`` pairs; the ranks in ``fresh`` start another meld."""
+    fresh = frozenset(fresh)
+    return tuple(Group(r, tuple(cs), True if r in fresh else None) for r, cs in pairs)
 
 
 def is_wild(c: Card) -> bool:
@@ -85,35 +137,34 @@ def check_meld_shape(rank: int, cards: Sequence[Card], existing: Meld | None, ca
     """The meld of ``rank`` after adding ``cards`` to ``existing`` (or making it); raises IllegalMove."""
     text = group_text(rank, cards)
     if not cards:
-        raise IllegalMove(f"{G}.empty-group", f"a meld group holds no cards ({text})")
+        raise C.empty_group(f"a meld group holds no cards ({text})")
     if rank == 3:
         if existing is not None or not all(is_black_three(c) for c in cards) or not 3 <= len(cards) <= 4:
-            raise IllegalMove(
-                f"{G}.bad-black-threes", f"black threes are melded only as one set of 3 or 4 black threes, no wilds ({text})"
+            raise C.bad_black_threes(
+                f"black threes are melded only as one set of 3 or 4 black threes, no wilds ({text})"
             )
-        return (3, tuple(cards))
+        return Meld(3, tuple(cards))
     for c in cards:
         if not is_wild(c) and c.rank != rank:
             if c.rank is Rank.THREE:
-                raise IllegalMove(f"{G}.three-in-meld", f"a three never goes into an ordinary meld: {c} in {text}",
+                raise C.three_in_meld(f"a three never goes into an ordinary meld: {c} in {text}",
                                   card=str(c))
-            raise IllegalMove(f"{G}.not-of-rank", f"{c} does not belong in a meld of {RANK_NAMES[rank]} ({text})",
+            raise C.not_of_rank(f"{c} does not belong in a meld of {RANK_NAMES[rank]} ({text})",
                               card=str(c), expected=RANK_NAMES[rank])
     allc = (existing[1] if existing else ()) + tuple(cards)
     wilds = wild_count(allc)
     naturals = len(allc) - wilds
     if existing is None:
         if len(allc) < 3:
-            raise IllegalMove(f"{G}.too-few-cards", f"a new meld needs at least 3 cards ({text})")
+            raise C.too_few_cards(f"a new meld needs at least 3 cards ({text})")
         if naturals < 2:
-            raise IllegalMove(f"{G}.too-few-naturals", f"a meld needs at least two natural cards ({text})")
+            raise C.too_few_naturals(f"a meld needs at least two natural cards ({text})")
     if wilds > max_wilds(naturals, cap3):
-        raise IllegalMove(
-            f"{G}.too-many-wilds",
+        raise C.too_many_wilds(
             f"a meld may hold no more wild cards than naturals{' and at most 3' if cap3 else ''}: "
             f"{naturals} naturals and {wilds} wilds after {text}", expected=max_wilds(naturals, cap3), got=wilds,
         )
-    return (rank, allc)
+    return Meld(rank, allc)
 
 
 def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -121,8 +172,8 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...
     left = Counter(hand)
     for c in cards:
         if left[c] <= 0:
-            raise IllegalMove(f"{G}.card-not-in-hand", f"{c} is not in the hand "
-                                                       f"({excerpt(' '.join(map(str, sorted(hand))))})", card=str(c))
+            raise C.card_not_in_hand(f"{c} is not in the hand "
+                                      f"({excerpt(' '.join(map(str, sorted(hand))))})", card=str(c))
         left[c] -= 1
     return tuple(sorted_cards(left.elements()))
 
@@ -146,14 +197,13 @@ def apply_groups(
     started: list[int] = []
     for rank, cards in groups:
         if rank in seen:
-            raise IllegalMove(f"{G}.duplicate-rank", f"two groups of rank {RANK_NAMES.get(rank, rank)} in one move",
+            raise C.duplicate_rank(f"two groups of rank {RANK_NAMES.get(rank, rank)} in one move",
                               expected=RANK_NAMES.get(rank, str(rank)))
         seen.add(rank)
         at = max((i for i, m in enumerate(table) if m[0] == rank), default=None)
         if at is not None and rank in fresh:
             if one_per_rank:
-                raise IllegalMove(
-                    f"{G}.one-meld-per-rank",
+                raise C.one_meld_per_rank(
                     f"the side already has a meld of {RANK_NAMES.get(rank, rank)}: one meld per rank (K-6)",
                     expected=RANK_NAMES.get(rank, str(rank)),
                 )
