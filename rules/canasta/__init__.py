@@ -8,16 +8,19 @@ labelled there with the rulebook passage each rests on.
 108 cards (two packs and four jokers). Four players in two partnerships (seats 0+2 against
 1+3), 11 cards each; 3 players play alone with 13 cards, 2 players with 15, and then a side
 needs two canastas to go out. Sides are numbered 0, 1 (and 2): seat % 2 in the four-player
-game, the seat itself otherwise. The options and their defaults are in ``Kanasta.options``
-(docs §12).
+game, the seat itself otherwise (the state's ``seat_sides``). The game is declared once in
+``_model`` (options, state, moves, score breakdown, score sheet; docs §12-§15) and ``_codes``
+(its error codes); ``SPEC`` below gathers them, and ``BaseEngine`` derives reading, writing,
+views and options from it. A seat's view shows the discard pile's top card and size only
+(``discard: null``, ``discard_top``, ``discard_size``): the pile may not be looked through.
 
 Representation decisions:
 - ``legal_moves`` is not complete (meld combinations are too many): it lists every draw,
-  take-pile way (two naturals, natural + wild, lay-off), discard and question, and
+  take-discard way (two naturals, natural + wild, lay-off), discard and question, and
   representative melds (a greedy meld of everything, each of its groups alone, a wild laid
   off, a going-out meld when one exists). ``check``/``apply`` judge any meld exactly.
 - A move's meld groups are ``{"rank": "K", "cards": [...]}``: the cards join the side's
-  meld of that rank, created if the side has none. ``take-pile`` names the hand cards shown
+  meld of that rank, created if the side has none. ``take-discard`` names the hand cards shown
   with the top card (``using``; they and the top card go to the meld of its rank) and may
   carry more groups (``melds``) laid before the rest of the pile is picked up, so an
   opening by the pile is judged as a whole (§7.5); a ``meld`` move is judged as a whole too.
@@ -26,7 +29,7 @@ Representation decisions:
   the partner while he answers, and while he may go out double (§9.3).
 - Going out from hand (§9.4): the player had laid no card this round before this turn and
   lays his hand at once: one ``meld`` after a stock draw (which lifts the opening minimum),
-  the ``take-pile`` and at most one ``meld`` after buying the pile (option
+  the ``take-discard`` and at most one ``meld`` after buying the pile (option
   ``from_hand_after_buying``), or one ``take-top-to-go-out``; a meld he started this turn is
   a canasta. ``concealed_melds`` in the state carries the melds started so far.
 - ``end-round``: only with an empty stock in the draw phase (the next player under K-7
@@ -39,13 +42,13 @@ Representation decisions:
   the turn with no discard (and the round, when the stock is empty): §5.5.
 - Going out in the turn that drew the last stock card is going out (with its bonuses); the
   round ends "by the stock" only when the last drawer's discard leaves him cards (§9.5).
-- ``from_json`` refuses states that no play reaches (§13).
+- ``from_json`` refuses states that no play reaches (§13): the shape by the declaration
+  (``canasta.bad-state`` naming the field), the meaning in ``check_state``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from rules.base import BaseEngine, IllegalMove, Json, Label, Outcome, Rng, ScoreReport, replace
 from rules.cards import Card, deck, sorted_cards
@@ -85,9 +88,9 @@ from ._model import (
     Phase,
     Side,
     State,
-    Tally,
     TakeDiscard,
     TakeTop,
+    Tally,
     cards_json,
     check_state,
     with_side,

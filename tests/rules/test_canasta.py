@@ -150,8 +150,8 @@ def test_own_canasta_of_the_top_rank_blocks_the_pile():
     """Vector 1.13-1 (seed), K-3 default "own-side".
 
         pile top: QD          side A table: Q Q Q Q Q JK 2C (canasta)    side B: opened (8 8 8)
-        seat 0 (A) holds Q Q  -> take-pile refused
-        seat 1 (B) holds Q Q  -> take-pile legal
+        seat 0 (A) holds Q Q  -> take-discard refused
+        seat 1 (B) holds Q Q  -> take-discard legal
     """
     melds = [{"Q": "QC QD QS QC QH JK 2C"}, {"8": "8C 8D 8S"}]
     s0 = build(["QH QS KD 5C", "KC 9D", "4D 4H", "5D 5S"], turn=0, phase="draw", melds=melds, discard="9C QD")
@@ -893,7 +893,7 @@ def test_wild_card_on_top_blocks_the_pile():
     """§7 blocked: a wild card on top cannot be matched, even with two wilds or a meld to take it.
 
         side A opened (8 8 8); pile 9C 2H (top), closed; seat 0 holds 2S JK 9D 9S
-        -> take-pile with 2S JK, with 9D 9S or with nothing: discard-blocked-wild; no take is listed
+        -> take-discard with 2S JK, with 9D 9S or with nothing: discard-blocked-wild; no take is listed
     """
     melds = [{"8": "8C 8D 8S"}, {}]
     s = build(["2S JK 9D 9S 5C", "4H 4S", "5S 5D", "6C 6D"], turn=0, phase="draw", melds=melds, discard="9C 2H",
@@ -1034,7 +1034,7 @@ def test_buying_the_pile_and_melding_everything_is_going_out_from_hand():
 
         side A unopened (total 0, minimum 50); seat 0 has laid nothing
         hand: KC KD KS AC AD AS QC QD QS JC JD       pile: KC KD KS QH JH [KH]
-        take-pile with KC KD + A A A  (K K K 30 + A A A 60 = 90 >= 50) -> the rest of the pile to the hand
+        take-discard with KC KD + A A A  (K K K 30 + A A A 60 = 90 >= 50) -> the rest of the pile to the hand
         meld K K K K (7 kings: natural canasta), Q Q Q Q, J J J -> hand empty: going out from hand
         side A: 70+500 + 60 + 40 + 30 + out 100 + from hand 100 - partner 6C 6D (10) = 890
     """
@@ -1059,7 +1059,7 @@ def test_buying_the_pile_to_go_out_from_hand_is_bound_by_the_minimum():
 def test_buying_the_pile_then_melding_in_two_moves_or_having_laid_before_earns_no_from_hand_bonus():
     """docs/rules/canasta.md §9.4: the whole hand is laid at once (the take and one meld move).
 
-        take-pile, then meld K K K K, then meld Q Q Q Q J J J -> goes out, no from-hand bonus
+        take-discard, then meld K K K K, then meld Q Q Q Q J J J -> goes out, no from-hand bonus
         option from_hand_after_buying=false (the other reading) -> goes out, no from-hand bonus
     """
     s = E.apply(_bought_pile_position(), 0, BUY)
@@ -1148,7 +1148,7 @@ def _move_stock_card_to_hand(data):
     return data["hands"]
 
 
-def _last_pile_buyable():
+def _last_discard_buyable():
     melds = [{}, {"K": "KC KD KS"}]
     hands = ["9C 9D", "4H 4S KH", "AC AD", "6C 6D"]
     used = Counter(cards(" ".join(hands) + " KC KD KS 7C 5H"))
@@ -1179,7 +1179,7 @@ TRIGGERS = {
     "wrong-phase": lambda: E.check(build([FILL, "4H", "5S", "6H"], phase="draw"), 0, Discard(C("4C"))),
     "round-not-over": lambda: E.check(E.new(4, 1), E.new(4, 1).turn, NextRound()),
     "round-over": lambda: E.check(_round_over(), 1, Draw()),
-    "stock-empty": lambda: E.check(_last_pile_buyable(), 1, Draw()),
+    "stock-empty": lambda: E.check(_last_discard_buyable(), 1, Draw()),
     "stock-not-empty": lambda: E.check(build([FILL, "4H", "5S", "6H"], phase="draw"), 0, EndRound()),
     "no-partner": lambda: E.check(build(["KC KD", "4H 4S"], players=2), 0, AskPartner()),
     "already-asked": lambda: E.check(build([FILL, "4H", "5S", "6H"], asked="no"), 0, AskPartner()),
