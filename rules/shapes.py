@@ -200,10 +200,10 @@ class ShapeError(ValueError):
         self.message = text
 
 
-def _excerpt(value: Json) -> str:
+def _excerpt(value: Json, limit: int = 60) -> str:
     from rules.base import excerpt  # base imports this module for its types
 
-    return excerpt(value)
+    return excerpt(value, limit)
 
 
 # --------------------------------------------------------------------------- type analysis
@@ -402,7 +402,9 @@ class _Gen:
 
 def _unknown(data: dict, known: frozenset[str], path: str) -> typing.NoReturn:
     extra = sorted(str(k) for k in data if k not in known)
-    raise ShapeError(path, f"unexpected field(s) {_excerpt(extra)}; known: {sorted(known)}", reason="unknown")
+    # the known names cut to a short excerpt too: a large state (Kanasta's) has 27 (DESIGN 4.4)
+    raise ShapeError(path, f"unexpected field(s) {_excerpt(extra)}; known: {_excerpt(sorted(known), 160)}",
+                     reason="unknown")
 
 
 def _expected(t: _T) -> str:
