@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rules.base import BaseEngine, IllegalMove, Json, Label, Outcome, Rng, ScoreReport, replace
+from rules.base import BaseEngine, IllegalMove, Json, Label, Outcome, Rng, RulesError, ScoreReport, replace
 from rules.cards import Card, deck, sorted_cards
 from rules.spec import GameSpec, Playout
 
@@ -437,7 +437,7 @@ def _draw(state: State, seat: int) -> State:
     return state
 
 
-def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> IllegalMove | None:
+def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> RulesError | None:
     """§9.1, §9.2: going out needs the side's canasta(s) (after this turn's melds) and no "no"."""
     need = _need_canastas(state)
     if state.asked == "no":
@@ -765,9 +765,9 @@ def _candidates(state: State, seat: int):
             groups = found[0]
             mine = [cs for r, cs in groups if r == int(top.rank)]
             if mine:
-                using = list(mine[0])
-                using.remove(top)
-                yield TakeTop(tuple(using), as_groups(g for g in groups if g[0] != int(top.rank)))
+                shown = list(mine[0])
+                shown.remove(top)
+                yield TakeTop(tuple(shown), as_groups(g for g in groups if g[0] != int(top.rank)))
         return
     # play phase
     plan = _go_out_plan(state, seat)
@@ -786,10 +786,10 @@ def _candidates(state: State, seat: int):
                 yield MeldMove(as_groups(((r, nat),), (r,)))
                 break
     if melds:
-        wild = [c for c in hand if is_wild(c)]
-        if wild:
+        wilds = [c for c in hand if is_wild(c)]
+        if wilds:
             for r, _cs in melds:
-                yield MeldMove(as_groups(((r, (wild[0],)),)))
+                yield MeldMove(as_groups(((r, (wilds[0],)),)))
     for c in sorted(set(hand)):
         yield Discard(c)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from rules.base import excerpt
 from rules.cards import Card, Rank, sorted_cards
@@ -28,9 +28,12 @@ RANK_NAMES = {3: "3", **{r: Rank(r).symbol for r in range(4, 15)}}
 NAME_RANKS = {v: k for k, v in RANK_NAMES.items()}
 
 
-class MeldRank(int):
-    """A meld's rank: 3 (black threes) or 4..14 (4 to Ace), written ``"3"``, ``"4"`` .. ``"10"``, ``"J"``,
-    ``"Q"``, ``"K"``, ``"A"``. The values are plain ints; this class only names the shape."""
+if TYPE_CHECKING:
+    MeldRank = int
+else:
+    class MeldRank(int):
+        """A meld's rank: 3 (black threes) or 4..14 (4 to Ace), written ``"3"``, ``"4"`` .. ``"10"``, ``"J"``,
+        ``"Q"``, ``"K"``, ``"A"``. The values are plain ints; this class only names the shape."""
 
 
 register_scalar(Scalar(MeldRank, {"type": "string", "enum": list(NAME_RANKS),
@@ -73,6 +76,11 @@ class Group:
         return (self.rank, self.cards)[i]
 
 
+#: a meld or a group as the rules read it: ``(rank, cards)`` (the solver's groups are plain pairs)
+Pair = tuple[int, tuple[Card, ...]]
+MeldLike = Union[Meld, Group, Pair]  # noqa: UP007  # Meld and Group are classes defined above
+
+
 def as_groups(pairs: Iterable[Any], fresh: Iterable[int] = ()) -> tuple[Group, ...]:
     """Move groups from ``(rank, cards)`` pairs; the ranks in ``fresh`` start another meld."""
     fresh = frozenset(fresh)
@@ -107,7 +115,7 @@ def hand_value(cards: Iterable[Card]) -> int:
     return sum(card_value(c) for c in cards)
 
 
-def meld_value(meld: Meld, black_three: int) -> int:
+def meld_value(meld: MeldLike, black_three: int) -> int:
     rank, cards = meld
     return sum(black_three if rank == 3 else card_value(c) for c in cards)
 
@@ -116,11 +124,11 @@ def wild_count(cards: Iterable[Card]) -> int:
     return sum(1 for c in cards if is_wild(c))
 
 
-def is_canasta(meld: Meld) -> bool:
+def is_canasta(meld: MeldLike) -> bool:
     return len(meld[1]) >= 7
 
 
-def is_natural_canasta(meld: Meld) -> bool:
+def is_natural_canasta(meld: MeldLike) -> bool:
     return is_canasta(meld) and wild_count(meld[1]) == 0
 
 
@@ -180,7 +188,7 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...
 
 def apply_groups(
     melds: tuple[Meld, ...],
-    groups: Sequence[Meld],
+    groups: Sequence[MeldLike],
     cap3: bool,
     fresh: Iterable[int] = (),
     one_per_rank: bool = True,
@@ -217,7 +225,7 @@ def apply_groups(
     return tuple(sorted(table, key=lambda m: m[0])), new
 
 
-def shadowed_canastas(melds: Sequence[Meld]) -> int:
+def shadowed_canastas(melds: Sequence[MeldLike]) -> int:
     """Canastas that are not their rank's latest meld (only with K-6's option)."""
     last = {r: i for i, (r, _) in enumerate(melds)}
     return sum(1 for i, (r, cs) in enumerate(melds) if len(cs) >= 7 and last[r] != i)
@@ -228,12 +236,12 @@ def shadowed_canastas(melds: Sequence[Meld]) -> int:
 
 def go_out_groups(
     hand: Sequence[Card],
-    melds: tuple[Meld, ...],
+    melds: Sequence[MeldLike],
     cap3: bool,
     need_canastas: int,
     allow_discard: bool,
     forced: int | None = None,
-) -> tuple[tuple[Meld, ...], Card | None] | None:
+) -> tuple[tuple[Pair, ...], Card | None] | None:
     """Groups that meld the whole hand (or all but one card, then discarded), or None.
 
     The side must end with ``need_canastas`` canastas (0: no condition). ``forced`` is a
@@ -245,7 +253,7 @@ def go_out_groups(
     candidates: list[Card | None] = [None]
     if allow_discard:
         candidates.extend(sorted(set(hand), key=lambda c: (-card_value(c), c)))
-    table = dict(melds)
+    table = {m[0]: m[1] for m in melds}
     need_canastas = max(0, need_canastas - shadowed_canastas(melds)) if need_canastas else 0
     for discard in candidates:
         cards = list(hand)
@@ -259,7 +267,7 @@ def go_out_groups(
     return None
 
 
-def _plan(cards: list[Card], table: dict, cap3: bool, need: int, forced: int | None) -> tuple[Meld, ...] | None:
+def _plan(cards: list[Card], table: dict, cap3: bool, need: int, forced: int | None) -> tuple[Pair, ...] | None:
     wilds = [c for c in cards if is_wild(c)]
     by_rank: dict[int, list[Card]] = {}
     for c in cards:
@@ -318,13 +326,13 @@ def _plan(cards: list[Card], table: dict, cap3: bool, need: int, forced: int | N
     return tuple((r, tuple(g)) for r, g in sorted(groups.items()))
 
 
-def greedy_groups(hand: Sequence[Card], melds: tuple[Meld, ...], cap3: bool, keep: int) -> tuple[Meld, ...]:
+def greedy_groups(hand: Sequence[Card], melds: Sequence[MeldLike], cap3: bool, keep: int) -> tuple[Pair, ...]:
     """A large legal set of groups from ``hand`` (no black threes), keeping ``keep`` cards.
 
     New melds of every rank held three times or more (twice, with a wild), all naturals
     laid on existing melds, then the spare wilds where they fit. Used to list melds.
     """
-    table = dict(melds)
+    table = {m[0]: m[1] for m in melds}
     wilds = [c for c in hand if is_wild(c)]
     by_rank: dict[int, list[Card]] = {}
     for c in hand:
