@@ -99,7 +99,7 @@ class Visibility(enum.Enum):
     SECRET = "secret"  # nobody: left out of every view (the rng)
     HIDDEN = "hidden"  # a pile nobody sees: null, with ``<name>_size``
     TOP = "top"  # a pile whose top alone is seen: null, with ``<name>_top`` and ``<name>_size``
-    OWN = "own"  # one entry per seat, each seen by its seat only: others null, with ``<name>_sizes``
+    OWN = "own"  # one entry per seat, each seen by its seat only: others null, with ``<name>_sizes`` (of lists)
     HIDDEN_EACH = "hidden-each"  # one entry per seat, seen by nobody: all null, with ``<name>_sizes``
     TOP_EACH = "top-each"  # entries whose tops alone are seen: null, with ``<name>_tops`` and ``<name>_sizes``
 
@@ -200,10 +200,10 @@ class ShapeError(ValueError):
         self.message = text
 
 
-def _excerpt(value: Json) -> str:
+def _excerpt(value: Json, limit: int = 60) -> str:
     from rules.base import excerpt  # base imports this module for its types
 
-    return excerpt(value)
+    return excerpt(value, limit)
 
 
 # --------------------------------------------------------------------------- type analysis
@@ -402,7 +402,9 @@ class _Gen:
 
 def _unknown(data: dict, known: frozenset[str], path: str) -> typing.NoReturn:
     extra = sorted(str(k) for k in data if k not in known)
-    raise ShapeError(path, f"unexpected field(s) {_excerpt(extra)}; known: {sorted(known)}", reason="unknown")
+    # the known names cut to a short excerpt too: a large state (Kanasta's) has 27 (DESIGN 4.4)
+    raise ShapeError(path, f"unexpected field(s) {_excerpt(extra)}; known: {_excerpt(sorted(known), 160)}",
+                     reason="unknown")
 
 
 def _expected(t: _T) -> str:
@@ -685,6 +687,11 @@ def _size(value: Any) -> int:
     return len(value)
 
 
+def _sized(entry: _T) -> bool:
+    """Whether a per-seat entry of type ``entry`` has a size a view gives beside it (a list has)."""
+    return entry.kind in ("list", "fixed")
+
+
 def _top(t: _T, value: Any) -> Json:
     if not value:
         return None
@@ -723,7 +730,8 @@ def view(state: Any, seat: int | None) -> Json:
         if declared is Visibility.TOP_EACH:
             item = f.type.inner[0]
             out[f"{f.key}_tops"] = [_top(item, entry) for entry in value]
-        out[sizes] = [_size(entry) for entry in value]
+        if _sized(f.type.inner[0]):  # entries that are not lists (a flag per seat) have no sizes
+            out[sizes] = [_size(entry) for entry in value]
         if now is Visibility.PUBLIC:
             continue
         shown = out[f.key]
@@ -910,9 +918,10 @@ def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -
             item = entry.inner[0] if entry.kind == "list" else entry
             props[f"{f.key}_tops"] = {"type": "array", "items": nullable(schemas.schema(item))}
             required.append(f"{f.key}_tops")
-        props[sizes] = {"type": "array", "items": {"type": "integer", "minimum": 0},
-                        "description": f"the number of items in each entry of `{f.key}`"}
-        required.append(sizes)
+        if _sized(entry):
+            props[sizes] = {"type": "array", "items": {"type": "integer", "minimum": 0},
+                            "description": f"the number of items in each entry of `{f.key}`"}
+            required.append(sizes)
     for c in shape.computed:
         props[c.name] = schemas.field_schema(c.type, c.doc)
         if c.view_only:

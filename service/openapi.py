@@ -266,8 +266,6 @@ TALLIES: dict[str, Json] = {
                    "KS", "AS"], "tricks": [2, 5, 8, 11, 14, 17]},
         {"cards": ["9C", "10C", "JC", "5D", "6D", "7D", "AD", "2H", "3H", "10H", "JH", "QH", "6S", "7S", "8S"],
          "tricks": [3, 6, 9, 12, 15]}]},
-    "canasta": {"ended": "stock", "sides": [
-        {"melds": [{"rank": "7", "cards": ["7C", "7D", "7S", "7H", "7C", "2H", "JK"]}]}, {}]},
     "backgammon": {"winner": 0, "cube": 2, "owner": 1, "points": [[0] * 24, [0] * 11 + [14] + [0] * 12],
                    "bar": [0, 1], "off": [15, 0]},
 }

@@ -16,6 +16,7 @@ engine accepts). Three changes, each on its own twin, keep every redacted list's
 - ``deal``: the cards of all redacted lists shuffled together and dealt back;
 - ``swap``: one card of one redacted list exchanged with a different card of another;
 - ``order``: each redacted list shuffled in place (the stock's order);
+a list whose top the view shows beside it (``discard: null`` with ``discard_top``) keeps its top;
 and every twin gets another rng key and counter. Games with nothing redacted (backgammon,
 Mak-yek, Northcott) get the rng-only twin. ``from_json`` may refuse a dealt twin (a red three
 in a Kanasta hand is impossible); the test asserts that every game with redacted lists has
@@ -81,6 +82,17 @@ def redacted_lists(state, view, path: Path = ()) -> list[Path]:
                 out.append((*path, i))
             elif not (type(v) is int and isinstance(s, list)):
                 out += redacted_lists(s, v, (*path, i))
+    return out
+
+
+def topped_lists(places: list[Path], view) -> list[Path]:
+    """The redacted lists whose top the view shows beside them (DESIGN 4.5: ``discard: null`` with
+    ``discard_top``): the twins keep their top card in place."""
+    out = []
+    for p in places:
+        parent = _get(view, p[:-1])
+        if isinstance(parent, dict) and isinstance(p[-1], str) and f"{p[-1]}_top" in parent:
+            out.append(p)
     return out
 
 
@@ -163,13 +175,17 @@ def check_twins(engine, state, viewer, rnd: random.Random, tally: Counter, view=
     data = engine.to_json(state)
     seen = _text(view(state, viewer))
     places = redacted_lists(data, json.loads(seen))
+    topped = topped_lists(places, json.loads(seen))
     leaks = []
     acting = engine.to_act(state)
     moves = _moves(engine, state, viewer) if viewer in acting else None
     twins = [("rng", lambda d, p, r: True)] + [(k, f) for k, f in KINDS.items() if places]
     for kind, make in twins:
         twin = copy.deepcopy(data)
+        tops = {p: _get(twin, p).pop() for p in topped if _get(twin, p)}  # a shown top stays where it is
         changed = make(twin, places, rnd)
+        for p, top in tops.items():
+            _get(twin, p).append(top)
         if not changed or twin == data and kind != "rng":
             continue
         _new_rng(twin, rnd)
