@@ -8,7 +8,7 @@ const nimmt = [{ kind: "play", plays: [{ stack: 0, cards: [56] }] }, { kind: "pl
 const kniffel = [{ kind: "score", box: "twos", cards: [2, 2] }, { kind: "score", box: "full-house", cards: [2, 2, 3, 3, 3] }, { kind: "discard", card: 2 }];
 
 test("the cards a move uses", () => {
-  assert.deepEqual(cardsUsed({ kind: "take-pile", using: ["AC", "AH"], melds: [{ cards: ["KD", "KH", "KS"] }] }), ["AC", "AH", "KD", "KH", "KS"]);
+  assert.deepEqual(cardsUsed({ kind: "take-discard", using: ["AC", "AH"], melds: [{ cards: ["KD", "KH", "KS"] }] }), ["AC", "AH", "KD", "KH", "KS"]);
   assert.deepEqual(cardsUsed({ kind: "take", stack: 1 }), []);
   assert.deepEqual(cardsUsed({ kind: "take", card: 17 }), [17]);
   assert.ok(sameCards(["2", "3", "2"], ["3", "2", "2"]));

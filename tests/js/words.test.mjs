@@ -37,14 +37,14 @@ test("no JSON and no API words in a move's name", () => {
   const moves = [
     { kind: "answer", yes: true }, { kind: "resign", level: "single" }, { kind: "choose", contract: "BL" },
     { kind: "draw", count: 0 }, { kind: "score", box: "full-house", cards: [3, 3, 2, 2, 2] }, { kind: "name-trump", suit: "NT" },
-    { kind: "take-pile", using: ["AC", "AH"], melds: [] }, { kind: "meld", melds: [{ rank: "5", cards: ["5D", "5H", "JK"] }] },
+    { kind: "take-discard", using: ["AC", "AH"], melds: [] }, { kind: "meld", melds: [{ rank: "5", cards: ["5D", "5H", "JK"] }] },
   ];
   const canasta = { id: "canasta" }, bg = { id: "backgammon" }, ks = { id: "kniffel-cards" }, tfe = { id: "3-5-8" }, ki = { id: "kierki" };
   const entries = [canasta, bg, tfe, ks, ks, ki, canasta, canasta];
   moves.forEach((m, i) => {
     for (const lang of ["en", "pl"]) {
       const text = moveWords(m, entries[i], lang);
-      assert.doesNotMatch(text, /[{}"]|true|false|level|BL|NT|full-house|take-pile|\bJK\b/, text);
+      assert.doesNotMatch(text, /[{}"]|true|false|level|BL|NT|full-house|take-discard|\bJK\b/, text);
     }
   });
   assert.equal(moveWords({ kind: "answer", yes: true }, canasta, "pl"), "Odpowiedz partnerowi: tak");

@@ -119,7 +119,7 @@ export const FALLBACK = {
   },
   canasta: {
     name: L("Kanasta", "Kanasta"),
-    kinds: { draw: L("Draw from the stock", "Dobierz z talii"), "take-pile": L("Take the discard pile", "Weź stos odrzuconych"),
+    kinds: { draw: L("Draw from the stock", "Dobierz z talii"), "take-discard": L("Take the discard pile", "Weź stos odrzuconych"),
       "take-top-to-go-out": L("Take the top card to go out", "Weź wierzchnią kartę, by zejść"), meld: L("Meld", "Wyłóż układy"),
       discard: L("Discard", "Odrzuć"), "ask-partner": L("Ask partner: may I go out?", "Zapytaj partnera, czy zejść"),
       answer: L("Answer partner", "Odpowiedz partnerowi"), "double-go-out": L("Go out double", "Zejdź podwójnie"),

@@ -1,11 +1,10 @@
 // Kanasta: each side's melds and red threes (your side marked), the stock, the discard pile's top card,
-// the hand. Select cards, then pick the meld / discard / take-the-pile move they make and confirm.
+// the hand. Select cards, then pick the meld / discard / take-the-discard move they make and confirm.
 //
-// Names read (today's Kanasta state; DESIGN 4.5 names first where they exist): discard_top, discard_size
-// (else `discard` as a list, else `pile`/`pile_top`), discard_closed (else pile_closed), sides[].melds[].rank/cards,
-// sides[].red_threes, stock_size (else stock as list or count), hand_sizes.
+// Names read (the declared Kanasta view, DESIGN 4.5): discard_top, discard_size, discard_closed,
+// sides[].melds[].rank/cards, sides[].red_threes, seat_sides, stock_size, hand_sizes.
 import { h } from "../dom.js";
-import { frenchCard, hand, handSizes, ownHand, pile, seatsBar, section, size, target } from "./common.js";
+import { frenchCard, hand, handSizes, ownHand, pile, seatsBar, section, target } from "./common.js";
 
 const WILD = (c) => c === "JK" || c.startsWith("2");
 
@@ -15,7 +14,7 @@ export default {
     const naturals = [...new Set(cards.filter((c) => !WILD(c)).map((c) => c.slice(0, -1)))];
     const out = [];
     if (naturals.length === 1 && cards.length >= 3) out.push({ kind: "meld", melds: [{ rank: naturals[0], cards }] });
-    if (ctx.moves.some((m) => m.kind === "take-pile")) out.push({ kind: "take-pile", using: cards });
+    if (ctx.moves.some((m) => m.kind === "take-discard")) out.push({ kind: "take-discard", using: cards });
     return out;
   },
 
@@ -23,10 +22,9 @@ export default {
     const st = ctx.state;
     const mine = ownHand(ctx);
     const sizes = handSizes(st, ctx.players);
-    const pileCards = Array.isArray(st.discard) ? st.discard : Array.isArray(st.pile) ? st.pile : null;
-    const top = st.discard_top ?? st.pile_top ?? (pileCards ? pileCards[pileCards.length - 1] : null);
-    const pileSize = st.discard_size ?? size(pileCards);
-    const closed = st.discard_closed ?? st.pile_closed;
+    const top = st.discard_top;
+    const pileSize = st.discard_size;
+    const closed = st.discard_closed;
     const nSides = (st.sides || []).length || 2;
     const mySide = ctx.seat === null || ctx.seat === undefined ? null : ctx.seat % nSides;
     const sides = (st.sides || []).map((side, k) => {
@@ -38,14 +36,14 @@ export default {
         Array.isArray(side.red_threes) && side.red_threes.length
           ? h("div", { class: "row-cards" }, side.red_threes.map((c) => frenchCard(c, { small: true }))) : null));
     });
-    const takes = ctx.picked.length ? ctx.targets.filter((m) => m.kind === "take-pile") : ctx.moves.filter((m) => m.kind === "take-pile");
+    const takes = ctx.picked.length ? ctx.targets.filter((m) => m.kind === "take-discard") : ctx.moves.filter((m) => m.kind === "take-discard");
     let topEl = top ? frenchCard(top, { onClick: takes.length ? () => ctx.choose(takes) : undefined, label: `${ctx.t("discard")}: ${ctx.cardWord(top)}` }) : pile(0);
-    const marked = ctx.picked.length ? (takes.length === 1 ? takes[0] : null) : [ctx.pending, ...ctx.targets].find((m) => m && m.kind === "take-pile");
+    const marked = ctx.picked.length ? (takes.length === 1 ? takes[0] : null) : [ctx.pending, ...ctx.targets].find((m) => m && m.kind === "take-discard");
     if (top && marked) topEl = target(topEl, ctx, marked);
     return h("div", { class: "cards-table" },
       seatsBar(ctx, (i) => `${ctx.t("side")} ${(i % nSides) + 1} · ${ctx.t("cards")}: ${sizes[i] ?? "?"}`),
       h("div", { class: "zones" },
-        section(ctx.t("stock"), pile(st.stock_size ?? size(st.stock))),
+        section(ctx.t("stock"), pile(st.stock_size)),
         section(`${ctx.t("discard")} (${pileSize ?? "?"})${closed ? " 🔒" : ""}`, topEl),
         section(ctx.t("phase"), h("b", {}, ctx.phase(st.phase)))),
       h("div", { class: "zones sides" }, sides),
