@@ -115,7 +115,7 @@ def signed_apply_body(port: int, game: str) -> dict:
 
 #: options that make a game long enough for a 1,000-move replay (more rounds, a match, classic Northcott)
 LONG_GAMES: dict[str, dict] = {
-    "11-nimmt": {"rounds": 20}, "take-that": {"rounds": 20}, "backgammon": {"match_length": 64},
+    "take-that": {"rounds": 20}, "backgammon": {"match_length": 64},
     "northcott": {"variant": "classic"},
 }
 
