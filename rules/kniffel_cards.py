@@ -919,10 +919,11 @@ def _check_reachable(s: State) -> None:
     )
     if over:
         _require(
-            total % n == 0, C.bad_end,  "a finished game has equal turns for every seat",
+            total % n == 0, C.bad_end, "a finished game has equal turns for every seat",
             got=list(s.turns),
         )
     else:
+        assert acting is not None  # not over: a seat acts
         _require(
             pos[acting] > pos[e] or (acting == e and in_trim), C.bad_end,
             f"seat {e} filled its sheet; only the seats after it in the round still play, not seat {acting}",
@@ -998,9 +999,9 @@ def _plays_for_hand(hand: tuple[int, ...], all_matching: bool) -> tuple[tuple[Bo
     """Every (box, cards) combination a sorted hand can play, boxes in sheet order."""
     have = Counter(hand)
     out: list[tuple[Box, tuple[int, ...]]] = []
-    for box in _UPPER:
-        n = min(have[box.face], 5)
-        out.extend((box, (box.face,) * k) for k in ((n,) if all_matching and n else range(1, n + 1)))
+    for box, face in _FACE.items():
+        n = min(have[face], 5)
+        out.extend((box, (face,) * k) for k in ((n,) if all_matching and n else range(1, n + 1)))
     fives = [c for c in combinations_with_replacement(_VALUES, 5) if not Counter(c) - have]
     fours = [c for c in combinations_with_replacement(_VALUES, 4) if not Counter(c) - have]
     for box in _BOXES[6:]:
