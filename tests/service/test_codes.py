@@ -32,7 +32,7 @@ from service.games import BINDINGS
 from service.i18n import PER_GAME, catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVICE_PREFIXES = ("state", "options", "request", "session", "server", "game", "http")
+SERVICE_PREFIXES = ("state", "options", "request", "session", "server", "game", "http", "problem")
 # codes of work that lands on main from another branch, with the branch
 PENDING: dict[str, str] = {}
 
@@ -407,3 +407,15 @@ def test_counts_per_language():
     english = sum(bool(e.text.title) for e in entries)
     polish = sum(bool(e.text.title_pl and e.text.detail_pl) for e in entries)
     assert english == polish == len(catalogue())
+
+
+def test_every_service_code_says_when_it_happens_in_both_languages(client):
+    """``description`` (DESIGN 4.4): when the code happens and what to do, English and Polish."""
+    from service.i18n import HTTP, SERVICE
+
+    en = {e["code"]: e for e in client.get("/v1/codes").json["codes"]}
+    pl = {e["code"]: e for e in client.get("/v1/codes", headers={"Accept-Language": "pl"}).json["codes"]}
+    assert len(SERVICE) + len(HTTP) >= 30
+    for code in (*SERVICE, *HTTP):
+        assert en[code]["description"] and pl[code]["description"], code
+        assert en[code]["description"] != pl[code]["description"], code
