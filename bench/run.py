@@ -115,7 +115,7 @@ def signed_apply_body(port: int, game: str) -> dict:
 
 #: options that make a game long enough for a 1,000-move replay (more rounds, a match, classic Northcott)
 LONG_GAMES: dict[str, dict] = {
-    "11-nimmt": {"rounds": 20}, "take-that": {"rounds": 20}, "backgammon": {"match_length": 64},
+    "take-that": {"rounds": 20}, "backgammon": {"match_length": 64},
     "northcott": {"variant": "classic"},
 }
 
@@ -126,8 +126,9 @@ def playout_moves(game: str, limit: int = 1000, seed: int = 1) -> tuple[dict, li
 
     engine = ENGINES[game]
     rnd = random.Random(seed)
-    new = {"players": engine.players.start, "seed": seed,
-           "options": {**PLAYOUT_OPTIONS.get(game, {}), **LONG_GAMES.get(game, {})}}
+    spec = getattr(engine, "spec", None)  # a declared game says which options make it long (DESIGN 4.8)
+    long = dict(spec.playout.long_options) if spec is not None and spec.playout.long_options else LONG_GAMES.get(game, {})
+    new = {"players": engine.players.start, "seed": seed, "options": {**PLAYOUT_OPTIONS.get(game, {}), **long}}
     state = engine.new(new["players"], seed, new["options"])
     moves = []
     while engine.to_act(state) and len(moves) < limit:

@@ -92,8 +92,8 @@ class Doc:
 
 class Visibility(enum.Enum):
     """Who may see a field of a state (DESIGN 4.5). A view always carries the size fields of a
-    field declared anything but ``PUBLIC`` or ``SECRET``, so its shape never changes with the
-    moment; ``reveal`` (field metadata) may show more at a given moment (a round's end)."""
+    field declared anything but ``PUBLIC`` or ``SECRET`` (unless declared ``sized=False``), so its
+    shape never changes with the moment; ``reveal`` (field metadata) may show more at a given moment (a round's end)."""
 
     PUBLIC = "public"  # everyone
     SECRET = "secret"  # nobody: left out of every view (the rng)
@@ -109,16 +109,17 @@ _PER_ENTRY = (Visibility.OWN, Visibility.HIDDEN_EACH, Visibility.TOP_EACH)
 
 def field(*, doc: str | None = None, visibility: Visibility = Visibility.PUBLIC,
           reveal: Callable[[Any, int | None], Visibility] | None = None, json_name: str | None = None,
-          sizes_name: str | None = None, default: Any = MISSING, default_factory: Any = MISSING,
-          required: bool | None = None) -> Any:
+          sizes_name: str | None = None, sized: bool = True, default: Any = MISSING,
+          default_factory: Any = MISSING, required: bool | None = None) -> Any:
     """A dataclass field with its description, visibility and JSON name.
 
     ``reveal(state, seat)`` gives the visibility that applies at this moment, where it is less
     than the declared one (a face-down pile turned up at the round's end); ``sizes_name`` names
     the view's size field where ``<name>_sizes`` reads wrong (``hands`` -> ``hand_sizes``);
-    ``required`` makes a field with a default required in the JSON all the same."""
+    ``sized=False`` leaves the size fields out of the view where the rules hide how many items a
+    hidden pile holds, too (11 nimmt!'s stacks: tops only); ``required`` makes a field with a default required in the JSON all the same."""
     metadata = {"doc": doc, "visibility": visibility, "reveal": reveal, "json": json_name, "sizes": sizes_name,
-                "required": required}
+                "sized": sized, "required": required}
     return dataclasses.field(default=default, default_factory=default_factory, metadata=metadata)
 
 
@@ -294,6 +295,7 @@ class _Field:
     visibility: Visibility
     reveal: Callable[[Any, int | None], Visibility] | None
     sizes: str | None
+    sized: bool = True
 
 
 @dataclass
@@ -327,7 +329,8 @@ class Shape:
                 required = default is MISSING or bool(meta.get("option"))
             self.fields.append(_Field(
                 f.name, meta.get("json") or f.name, t, required, default,
-                default is None, doc, meta.get("visibility", Visibility.PUBLIC), meta.get("reveal"), meta.get("sizes")))
+                default is None, doc, meta.get("visibility", Visibility.PUBLIC), meta.get("reveal"), meta.get("sizes"),
+                meta.get("sized", True)))
         self.computed: list[_Computed] = []
         for name in dir(cls):
             attr = getattr(cls, name, None)
@@ -722,7 +725,8 @@ def view(state: Any, seat: int | None) -> Json:
         if declared in (Visibility.HIDDEN, Visibility.TOP):
             if declared is Visibility.TOP:
                 out[f"{f.key}_top"] = _top(f.type, value)
-            out[f"{f.key}_size"] = _size(value)
+            if f.sized:
+                out[f"{f.key}_size"] = _size(value)
             if now is not Visibility.PUBLIC:
                 out[f.key] = None
             continue
@@ -730,7 +734,7 @@ def view(state: Any, seat: int | None) -> Json:
         if declared is Visibility.TOP_EACH:
             item = f.type.inner[0]
             out[f"{f.key}_tops"] = [_top(item, entry) for entry in value]
-        if _sized(f.type.inner[0]):  # entries that are not lists (a flag per seat) have no sizes
+        if f.sized and _sized(f.type.inner[0]):  # entries that are not lists (a flag per seat) have no sizes
             out[sizes] = [_size(entry) for entry in value]
         if now is Visibility.PUBLIC:
             continue
@@ -903,8 +907,10 @@ def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -
                 item = f.type.inner[0] if f.type.kind == "list" else f.type
                 props[f"{f.key}_top"] = nullable(schemas.schema(item))
                 required.append(f"{f.key}_top")
-            props[f"{f.key}_size"] = {"type": "integer", "minimum": 0, "description": f"the number of items in `{f.key}`"}
-            required.append(f"{f.key}_size")
+            if f.sized:
+                props[f"{f.key}_size"] = {"type": "integer", "minimum": 0,
+                                          "description": f"the number of items in `{f.key}`"}
+                required.append(f"{f.key}_size")
             continue
         if f.type.kind != "list":
             raise TypeError(f"{cls.__name__}.{f.name}: {v.value} needs a list (one entry per seat)")
@@ -918,7 +924,7 @@ def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -
             item = entry.inner[0] if entry.kind == "list" else entry
             props[f"{f.key}_tops"] = {"type": "array", "items": nullable(schemas.schema(item))}
             required.append(f"{f.key}_tops")
-        if _sized(entry):
+        if f.sized and _sized(entry):
             props[sizes] = {"type": "array", "items": {"type": "integer", "minimum": 0},
                             "description": f"the number of items in each entry of `{f.key}`"}
             required.append(sizes)

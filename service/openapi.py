@@ -254,10 +254,6 @@ def _json(schema: Json, example: Json = None, examples: Json = None) -> Json:
 
 #: one real score sheet per game not yet declared (a declared game's is in its spec)
 TALLIES: dict[str, Json] = {
-    "11-nimmt": {"hands": [[55, 10, 3, 100], [], [11, 12]], "previous": [5, 0, 1], "bulls": [2, 0, 3]},
-    "kniffel-cards": {"sheets": [
-        {"boxes": {"ones": 2, "twos": 4, "full-house": 25, "kniffel": 50}, "penalties": {"ones": 4}},
-        {"boxes": {"kniffel": 50}}]},
     "3-5-8": {"contract": "BL", "dealer": 0, "tricks": [8, 5, 3]},
     "kierki": {"contract": "no-tricks", "players": 3, "seats": [
         {"cards": ["3C", "4C", "5C", "QC", "KC", "AC", "8D", "9D", "10D", "4H", "5H", "6H", "KH", "AH", "2S", "9S",

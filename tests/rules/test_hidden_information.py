@@ -5,9 +5,10 @@ A seat's view of two states that differ only in what that seat cannot see is ide
 What a seat cannot see is read off the engine's own view, not a table: walking the state's JSON
 beside ``view(state, seat)``, a list of the state (a hand, the stock, a face-down pile) is
 *redacted* when the view puts ``null`` or its length (a count) in its place, or leaves it out.
-A count is taken for one only when every sibling in the same list is a count too (11 nimmt!'s
-``stacks`` show their top cards, which are not counts). The rng is hidden from everyone. No
-table of hidden fields is needed for any game.
+A count is taken for one only when every sibling in the same list is a count too. A pile whose
+top alone is seen (``null`` beside ``<name>_top``, or entries ``null`` beside ``<name>_tops``:
+11 nimmt!'s ``stacks``) shows its top, so it is not taken as redacted and its twins keep it. The
+rng is hidden from everyone. No table of hidden fields is needed for any game.
 
 From real mid-game states (seeded random playouts under random options, ``tests/playout.py``)
 each viewer (every seat and the spectator, ``None``) gets twins made through the engine's JSON:
@@ -71,7 +72,10 @@ def redacted_lists(state, view, path: Path = ()) -> list[Path]:
         return [path]
     out: list[Path] = []
     if isinstance(state, dict) and isinstance(view, dict):
-        for key in state.keys() & view.keys():
+        # a pile whose top alone is seen (DESIGN 4.5: ``discard: null`` beside ``discard_top``, 11 nimmt!'s
+        # ``stacks`` beside ``stacks_tops``) shows its top: it is not taken as redacted, so twins keep it
+        tops = {key for key in state if f"{key}_top" in view or f"{key}_tops" in view}
+        for key in state.keys() & view.keys() - tops:
             out += redacted_lists(state[key], view[key], (*path, key))
         out += [(*path, key) for key in state.keys() - view.keys() if isinstance(state[key], list)]
     elif isinstance(state, list) and isinstance(view, list) and len(state) == len(view):

@@ -203,6 +203,26 @@ def test_reveal_shows_more_at_a_moment_with_the_same_fields():
     assert view(Open(((1,), ())), 0) == {"piles": [[1], []], "piles_sizes": [1, 0]}
 
 
+def test_a_pile_declared_unsized_shows_no_sizes_in_its_view_or_its_schema():
+    """``sized=False``: where the rules hide how many cards a pile holds, the view gives its
+    tops alone (nulls for the piles), with the same fields at every moment."""
+
+    @declared
+    class Table:
+        stacks: tuple[tuple[int, ...], ...] = field(visibility=Visibility.TOP_EACH, sized=False,
+                                                    reveal=lambda state, seat: Visibility.PUBLIC if seat == 9 else
+                                                    Visibility.TOP_EACH)
+        stock: tuple[int, ...] = field(visibility=Visibility.HIDDEN, sized=False)
+
+    table = Table(((1, 2), (7,)), (3, 4))
+    assert view(table, 0) == {"stacks": [None, None], "stacks_tops": [2, 7], "stock": None}
+    assert view(table, 9) == {"stacks": [[1, 2], [7]], "stacks_tops": [2, 7], "stock": None}
+    seen = _validator(Table, view_of=True)
+    assert seen.is_valid(view(table, 0)) and seen.is_valid(view(table, 9))
+    assert not seen.is_valid({**view(table, 0), "stacks_sizes": [2, 1]})
+    assert not seen.is_valid({"stacks": [None, None], "stock": None})
+
+
 def _validator(cls: type, view_of: bool = False):
     schemas = Schemas(lambda c: c.__name__)
     ref = view_schema(cls, schemas, f"{cls.__name__}View") if view_of else schemas.ref(cls)
