@@ -1,10 +1,10 @@
 // 11 nimmt!: the stacks (top card shown, counted from 1), the hand, bull cards and the draw pile.
-// Names read: stacks (lists, or top cards), stock_size (else stock as list or count, else draw), supply,
+// Names read: stacks (whole, with open_information) else stacks_tops, stock_size, supply,
 // bulls[seat], hand_sizes; moves play.plays[].stack/cards, take.stack, new-stack.card.
 // Select cards, then click the stack they go on (a `legal-target`); with nothing selected a click on a
 // stack you may take selects taking it, and confirm takes it.
 import { h } from "../dom.js";
-import { hand, handSizes, numberCard, ownHand, pile, seatsBar, section, size, target } from "./common.js";
+import { hand, handSizes, numberCard, ownHand, pile, seatsBar, section, target } from "./common.js";
 
 export function heads(n) {
   if (n === 55) return 7;
@@ -30,7 +30,8 @@ export default {
     const st = ctx.state;
     const mine = ownHand(ctx);
     const sizes = handSizes(st, ctx.players);
-    const stacks = (st.stacks || []).map((stack, i) => {
+    const stacks = (st.stacks || []).map((whole, i) => {
+      const stack = whole ?? (st.stacks_tops || [])[i]; // a view shows each stack's top card only
       const here = ctx.picked.length ? ctx.targets.filter((m) => onStack(m, i)) : ctx.moves.filter((m) => m.kind === "take" && m.stack === i);
       const el = card(top(stack), { onClick: () => ctx.choose(here), label: `${ctx.t("stack")} ${i + 1}: ${top(stack)}` });
       const marked = ctx.picked.length ? (here.length === 1 ? here[0] : null)
@@ -42,7 +43,7 @@ export default {
     return h("div", { class: "cards-table" },
       seatsBar(ctx, (i) => `${ctx.t("cards")}: ${sizes[i] ?? "?"} · ${ctx.t("supply")}: ${(st.bulls || [])[i] ?? 0}`),
       h("div", { class: "zones" },
-        section(ctx.t("stock"), pile(st.stock_size ?? size(st.stock ?? st.draw))),
+        section(ctx.t("stock"), pile(st.stock_size)),
         section(ctx.t("supply"), pile(st.supply))),
       section(ctx.t("stacks"), h("div", { class: "row-cards" }, stacks,
         newStack ? target(h("button", { type: "button", class: "card new-stack", on: { click: () => ctx.play(newStack) } }, "+"), ctx, newStack) : null)),

@@ -1,7 +1,7 @@
 // Karten-Kniffel: the hand of number cards, the piles, and every seat's sheet. Select the cards of a
 // score, then click a box the rules allow for them (marked `legal-target`), or confirm when only one does.
 import { h } from "../dom.js";
-import { hand, handSizes, numberCard, ownHand, pile, seatsBar, section, size, target } from "./common.js";
+import { hand, handSizes, numberCard, ownHand, pile, seatsBar, section, target } from "./common.js";
 
 const PIPS = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 const card = (n, opts = {}) => numberCard(n, { ...opts, mark: PIPS[n] || "", cls: "kn" });
@@ -30,7 +30,7 @@ export default {
     return h("div", { class: "cards-table" },
       seatsBar(ctx, (i) => `${ctx.t("cards")}: ${sizes[i] ?? "?"} · ${ctx.t("turns")}: ${(st.turns || [])[i] ?? ""}`),
       h("div", { class: "zones" },
-        section(ctx.t("stock"), pile(st.stock_size ?? size(st.stock ?? st.draw))),
+        section(ctx.t("stock"), pile(st.stock_size)),
         section(ctx.t("discard"), top !== undefined && top !== null ? card(top) : pile(0)),
         section(ctx.t("phase"), h("b", {}, ctx.phase(st.phase)))),
       mine ? section(ctx.t("your-hand"), hand(ctx, mine, card)) : null,
