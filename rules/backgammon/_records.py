@@ -505,7 +505,7 @@ def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: C
     else:
         run.push(cell.seat, {"kind": "roll", "dice": [a, b]}, game, cell.number, k, cell.line)
     if cell.unknown:  # eXtreme Gammon's ``????``: the roller resigned (GNU BG reads it so)
-        if following is not None and following.kind == "win" and following.seat != cell.seat:
+        if not cell.play and following is not None and following.kind == "win" and following.seat != cell.seat:
             run.warnings.append(W.resigned_unknown(
                 cell.line, f"game {game.number}: '{cell.unknown}' for the play of {a}{b}, then the other side's "
                 f"'Wins': seat {cell.seat} resigned after rolling", game=k, seat=cell.seat, written=cell.unknown))
