@@ -151,7 +151,7 @@ class Cell:
     """One entry of a record: a roll with its play, a cube action, or a result."""
 
     seat: int
-    kind: str  # "play", "double", "take", "drop", "beaver", "win", "loss" (Galaxy's ``Losses N points``)
+    kind: str  # "play", "double", "take", "drop", "beaver", "resign", "win", "loss" (Galaxy's ``Losses N points``)
     line: int
     number: int | None  # the record's row number
     dice: tuple[int, int] | None = None
@@ -191,6 +191,7 @@ _CELL = re.compile(
     r"|Doubles\s*=>\s*(?P<double>\d{1,5})"
     r"|Beavers\s*=>\s*(?P<beaver>\d{1,5})"
     r"|(?P<take>Takes|Accepts)"
+    r"|(?P<resign>Resigns)"
     r"|(?P<drop>Drops|Passes|Rejects|Refuses)"
     r"|Wins\s+(?P<win>\d{1,5})\s+points?(?:\s+and\s+the\s+match)?"
     r"|Losses\s+(?P<loss>\d{1,5})\s+points?(?:\s+and\s+the\s+match)?",
@@ -319,6 +320,8 @@ def _cell(m: re.Match, seat: int, line: int, row: int | None) -> Cell:
     for kind in ("double", "beaver", "win", "loss"):
         if m.group(kind):
             return Cell(seat, kind, line, row, value=int(m.group(kind)))
+    if m.group("resign"):
+        return Cell(seat, "resign", line, row)
     return Cell(seat, "take" if m.group("take") else "drop", line, row)
 
 
@@ -467,6 +470,10 @@ def _replay_game(run: _Run, game: GameRecord, k: int) -> Json | None:
     for i, cell in enumerate(cells):
         if cell.kind == "win":
             return _finish(run, game, k, cell, i + 1 < len(cells) and cells[i + 1:])
+        if cell.kind == "resign":  # ``Resigns``: the other side's ``Wins`` must follow (it scores the resignation)
+            if not (i + 1 < len(cells) and cells[i + 1].kind == "win" and cells[i + 1].seat != cell.seat):
+                raise _bad(cell.line, "'Resigns' is not followed by the other side's 'Wins'")
+            continue
         if cell.kind == "play":
             _roll_and_play(run, game, k, cell, cells[i + 1] if i + 1 < len(cells) else None)
         else:

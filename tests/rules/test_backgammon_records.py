@@ -405,3 +405,14 @@ def test_every_warning_code_has_english_and_polish_texts_that_format():
     for code, warning in RECORD_WARNINGS.items():
         assert code.startswith("backgammon.record-")
         assert warning.title.en and warning.title.pl and warning.detail_pl.format(**ctx)
+
+
+def test_a_resigns_cell_is_followed_by_the_others_wins():
+    """``21) Resigns      Wins 2 points`` (a transcribed club match): the resignation is the
+    ``Wins``; a ``Resigns`` with no ``Wins`` after it is unreadable."""
+    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n"
+               "  3)                             Resigns\n      Wins 1 point\n")
+    assert results(check_mat(ENGINE, text)) == [(1, 0, 1, True)]
+    with pytest.raises(InvalidState) as info:
+        check_mat(ENGINE, text.replace("      Wins 1 point\n", ""))
+    assert info.value.code == "backgammon.bad-record" and info.value.context["line"] == 7
