@@ -1,7 +1,7 @@
 """Recorded matches (DESIGN 4.3; docs/rules/backgammon.md, the match and cube sections): real
 ``.mat`` files replayed end to end, the refusals a record can earn, and ``.mat`` export read back.
 
-The data files and their sources are listed in tests/rules/data/backgammon/records/README.md.
+The data files and their sources are listed in tests/rules/data/backgammon/records/SOURCES.md (results: EXPECTED.json).
 """
 
 from __future__ import annotations
@@ -416,3 +416,36 @@ def test_a_resigns_cell_is_followed_by_the_others_wins():
     with pytest.raises(InvalidState) as info:
         check_mat(ENGINE, text.replace("      Wins 1 point\n", ""))
     assert info.value.code == "backgammon.bad-record" and info.value.context["line"] == 7
+
+
+# --------------------------------------------------------------------------- the corpus (issue 18)
+
+EXPECTED = __import__("json").loads((DATA / "EXPECTED.json").read_text())
+CORPUS = sorted(p.name for p in DATA.iterdir() if p.suffix in (".mat", ".sgf"))
+
+
+def test_every_corpus_file_has_its_written_results_and_its_source():
+    assert sorted(EXPECTED) == CORPUS
+    sources = (DATA / "SOURCES.md").read_text()
+    for name, entry in EXPECTED.items():
+        assert f"`{name}`" in sources, name
+        assert entry["writer"] and ("refused" in entry) != ("score" in entry), name
+
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_every_corpus_record_replays_to_its_written_results_or_is_refused_for_its_defect(name):
+    """Each ``Wins`` and score line is checked by the replay itself; the results are pinned here. A
+    refusal is a real defect of the record, named by its line (``defect`` in EXPECTED.json)."""
+    expected = EXPECTED[name]
+    parse = parse_sgf if name.endswith(".sgf") else parse_mat
+    if "refused" in expected:
+        with pytest.raises((IllegalMove, InvalidState)) as info:
+            replay_record(parse(read(name)))
+        assert (info.value.context.get("line"), info.value.code) == (expected["refused"]["line"],
+                                                                      expected["refused"]["code"])
+        assert expected["refused"]["defect"]
+        return
+    replayed = replay_record(parse(read(name)))
+    assert replayed.match["score"] == expected["score"]
+    assert [[g["winner"], g["points"], g.get("resigned", False)] for g in replayed.games] == expected["games"]
+    assert [[w["line"], w["code"]] for w in replayed.warnings] == expected.get("warnings", [])
