@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app
+from flask import current_app, request
 from marshmallow import ValidationError
 
 from rules.backgammon import _records as backgammon_records
+from service import i18n
 from service.errors import ApiError
 
 Json = Any
@@ -41,8 +42,17 @@ def replay(binding, record: Json) -> Json:
     if readers is None:
         raise _no_records(binding.engine.game_id)
     done = check_text(binding.engine, record["format"], record["text"], current_app.config["MAX_REPLAY_MOVES"])
+    lang = i18n.negotiate(request.accept_languages)
     return {**binding.result(done.state), "applied": done.applied, "games": done.games, "match": done.match,
-            "moves": done.moves, "warnings": done.warnings}
+            "moves": done.moves, "warnings": [_warning_in(w, lang) for w in done.warnings]}
+
+
+def _warning_in(warning: Json, lang: str) -> Json:
+    """A record's warning with its ``detail`` in the answer's language (``Accept-Language: pl``)."""
+    declared = backgammon_records.RECORD_WARNINGS.get(warning["code"])
+    if lang != "pl" or declared is None:
+        return warning
+    return {**warning, "detail": declared.detail_pl.format(**warning.get("context", {}))}
 
 
 def sniff(text: str) -> str:

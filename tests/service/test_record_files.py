@@ -90,3 +90,12 @@ def test_records_may_be_larger_than_the_body_limit_up_to_max_record_bytes():
     assert r.status_code == 413
     r = client.post("/v1/games/backgammon/new", json={"players": 2, "options": {}, "seed": "x" * (70 * 1024)})
     assert r.status_code == 413
+
+
+def test_warnings_speak_polish_when_asked(client):
+    r = client.post("/v1/games/backgammon/records", data=CONCEDED, content_type="text/plain",
+                    headers={"Accept-Language": "pl"})
+    assert r.status_code == 200
+    conceded = r.json["warnings"][2]
+    assert conceded["code"] == "backgammon.record-conceded-out-of-turn"
+    assert conceded["detail"] == "Partia 1: gracz 0 poddał partię zaraz po swoim ruchu, przed rzutem przeciwnika."
