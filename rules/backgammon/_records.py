@@ -127,6 +127,10 @@ class W:
     conceded_out_of_turn = _warning(
         "record-conceded-out-of-turn", Label("Conceded right after moving", "Poddanie zaraz po własnym ruchu"),
         "Partia {game}: gracz {seat} poddał partię zaraz po swoim ruchu, przed rzutem przeciwnika.")
+    resigned_before_opening = _warning(
+        "record-resigned-before-opening", Label("A game with only its result", "Partia bez ruchów"),
+        "Partia {game}: zapis podaje tylko wygraną, bez ruchów: gracz {seat} poddał partię przed rzutem "
+        "rozpoczynającym.")
 
     @classmethod
     def all(cls) -> dict[str, RecordWarning]:
@@ -609,7 +613,12 @@ def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest) -> Json:
     if result is None:  # the game is not over: the other side resigned
         loser = 1 - cell.seat
         view = run.view()
-        if view["phase"] == "roll" and view["turn"] == cell.seat and not view["cube"]["offered"]:
+        if view["phase"] == "opening":  # a game written as its result alone: resigned before the opening roll
+            run.state = _turn_to(run.engine, run.state, loser)
+            run.warnings.append(W.resigned_before_opening(
+                cell.line, f"game {game.number} has a 'Wins' and no moves: seat {loser} resigned before the "
+                f"opening roll", game=k, seat=loser))
+        elif view["phase"] == "roll" and view["turn"] == cell.seat and not view["cube"]["offered"]:
             # written right after the loser's own move: the loser conceded at once (GNU BG writes such records)
             run.state = _turn_to(run.engine, run.state, loser)
             run.warnings.append(W.conceded_out_of_turn(

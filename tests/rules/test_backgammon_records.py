@@ -401,7 +401,7 @@ def test_a_real_illegal_move_among_conventions_is_still_refused_with_its_line():
 def test_every_warning_code_has_english_and_polish_texts_that_format():
     ctx = {"player": "Ann", "rating": "(1650)", "players": ["Ann", "Bob"], "score": [1, 0], "game": 2, "seat": 1,
            "written": "????", "points": 1, "got": 3, "expected": 4}
-    assert len(RECORD_WARNINGS) == 9
+    assert len(RECORD_WARNINGS) == 10
     for code, warning in RECORD_WARNINGS.items():
         assert code.startswith("backgammon.record-")
         assert warning.title.en and warning.title.pl and warning.detail_pl.format(**ctx)
@@ -449,3 +449,12 @@ def test_every_corpus_record_replays_to_its_written_results_or_is_refused_for_it
     assert replayed.match["score"] == expected["score"]
     assert [[g["winner"], g["points"], g.get("resigned", False)] for g in replayed.games] == expected["games"]
     assert [[w["line"], w["code"]] for w in replayed.warnings] == expected.get("warnings", [])
+
+
+def test_a_game_written_as_its_result_alone_was_resigned_before_the_opening_roll():
+    """An online server writes a last game with no moves, only ``Wins 1 points and the match``."""
+    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
+               " Ann : 1                        Bob : 0\n  1)\n   Wins 1 points and the match\n", length=2)
+    replayed = check_mat(ENGINE, text)
+    assert results(replayed) == [(1, 0, 1, True), (2, 0, 1, True)]
+    assert warned(replayed) == [(12, "backgammon.record-resigned-before-opening")]
