@@ -254,9 +254,15 @@ def get_session(session_id: str):
 
 @bp.post("/v1/sessions/<session_id>/moves")
 def session_move(session_id: str):
-    out = sessions.move(store(), BINDINGS, session_id, bearer(), body(common.SessionMoveRequest))
-    notifier().notify(session_id)
-    return out
+    events_of = notifier()
+    return sessions.move(store(), BINDINGS, session_id, bearer(), body(common.SessionMoveRequest),
+                         on_move=lambda head: events_of.notify(session_id, head))
+
+
+@bp.post("/v1/sessions/<session_id>/validate")
+def session_validate(session_id: str):
+    """A session move judged, not applied: 200 ``{"legal": true}`` or the problem the move would get."""
+    return sessions.validate(store(), BINDINGS, session_id, bearer(), body(common.SessionMoveRequest))
 
 
 @bp.get("/v1/sessions/<session_id>/legal-moves")
@@ -282,7 +288,8 @@ def session_events(session_id: str):
     chunks = events.stream(
         store(), BINDINGS, notifier(), session_id, bearer() or request.args.get("access_token"),
         request.headers.get("Last-Event-ID"), heartbeat=cfg["EVENTS_HEARTBEAT"],
-        resume_limit=cfg["EVENTS_RESUME_LIMIT"], show=sessions.show, seat_of=sessions.seat_of)
+        resume_limit=cfg["EVENTS_RESUME_LIMIT"], show=sessions.show, seat_of=sessions.seat_of,
+        max_streams=cfg["MAX_STREAMS_PER_SESSION"])
     return Response(chunks, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

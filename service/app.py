@@ -26,7 +26,7 @@ def create_app(config: type | None = None, overrides: dict | None = None) -> Fla
     app.json = OrjsonProvider(app)
     app.extensions["arbiter.store"] = store = make_store(app.config)
     app.extensions["arbiter.signer"] = StateSigner(app.config["STATE_SIGNING_KEY"], app.config["STATE_CACHE_SIZE"])
-    app.extensions["arbiter.events"] = events.Notifier(getattr(store, "_redis", None))
+    app.extensions["arbiter.events"] = events.Notifier(getattr(store, "_redis", None), fetch=store.get)
     errors.register(app)
     ops.init_app(app)
     app.register_blueprint(api.bp)
