@@ -106,6 +106,13 @@ SERVICE: Mapping[str, tuple[int, Code]] = {
     "session.not-owner": (403, _c("Forbidden", "Brak dostępu", "tylko właściciel sesji może ją usunąć")),
     "session.not-your-turn": (403, _c("Not your turn", "Nie twoja kolej",
                                       "gracz na miejscu {seat} nie może teraz wykonać ruchu")),
+    "session.too-many-streams": (429, _c("Too many event streams", "Zbyt wiele strumieni zdarzeń",
+                                         "ta sesja ma już najwięcej dozwolonych otwartych strumieni zdarzeń; "
+                                         "zamknij któryś")),
+    "request.body-timeout": (408, _c("Request body timed out", "Przekroczono czas na treść żądania",
+                                     "treść żądania nie dotarła w dozwolonym czasie (BODY_TIMEOUT)")),
+    "request.too-many-connections": (429, _c("Too many connections", "Zbyt wiele połączeń",
+                                             "z tego adresu otwarto zbyt wiele jednoczesnych połączeń")),
     "server.internal": (500, _c("Internal Server Error", "Błąd serwera", "serwer zawiódł; błąd został zapisany")),
 }
 
