@@ -28,9 +28,10 @@ GAMES = list(BINDINGS)
 CHANCE_GAMES = [g for g, b in BINDINGS.items() if any("dice" in m.fields for m in b.moves.values())]
 
 
-@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis),
+                        pytest.param("cluster", marks=pytest.mark.redis)])
 def any_app(request):
-    return request.getfixturevalue("app" if request.param == "memory" else "redis_app")
+    return request.getfixturevalue({"memory": "app", "redis": "redis_app", "cluster": "cluster_app"}[request.param])
 
 
 @pytest.fixture(params=GAMES)
