@@ -169,12 +169,16 @@ class LocalCluster:
                 self.ports.append(port)
         self.procs: dict[int, subprocess.Popen] = {}
         self.exe, self.workdir, self.node_timeout_ms = exe, workdir, node_timeout_ms
-        for port in self.ports:
-            self.start(port)
-        subprocess.run([cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
-                        "--cluster-replicas", "1", "--cluster-yes"],
-                       check=True, capture_output=True, timeout=60)
-        self.wait_ok()
+        try:
+            for port in self.ports:
+                self.start(port)
+            subprocess.run([cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
+                            "--cluster-replicas", "1", "--cluster-yes"],
+                           check=True, capture_output=True, timeout=60)
+            self.wait_ok()
+        except BaseException:
+            self.stop()
+            raise
         self.url = f"redis://127.0.0.1:{self.ports[0]}/0"
 
     def start(self, port: int) -> None:

@@ -60,9 +60,13 @@ def _play(client, created: dict, rnd: random.Random, moves: int) -> int:
     return made
 
 
-@pytest.fixture
-def app():
-    return create_app(TestConfig, {"EVENTS_HEARTBEAT": 0.05})
+@pytest.fixture(params=["memory", pytest.param("cluster", marks=pytest.mark.redis)])
+def app(request):
+    """The memory store, and a real local Redis Cluster (DESIGN 4.9)."""
+    config = {"EVENTS_HEARTBEAT": 0.05}
+    if request.param == "cluster":
+        config.update(REDIS_URL=request.getfixturevalue("redis_cluster").url, REDIS_CLUSTER=True)
+    return create_app(TestConfig, config)
 
 
 def _stream(client, created: dict, token: str, last_event_id: str | None = None):
@@ -230,4 +234,12 @@ def test_two_servers_on_one_redis_a_move_on_one_is_an_event_on_the_other():
     session is made and moved on A and streamed from B."""
     with redis_server() as (redis_url, _, _), make_run({"REDIS_URL": redis_url}, WORKERS="1") as a, \
             make_run({"REDIS_URL": redis_url}, WORKERS="1") as b:
+        assert _move_seen_by_other_seat(a, b, a) < 1.0
+
+
+@pytest.mark.redis
+def test_two_servers_on_one_redis_cluster_a_move_on_one_is_an_event_on_the_other(redis_cluster):
+    """DESIGN 4.9: the same across two `make run` instances on a Redis Cluster."""
+    env = {"REDIS_URL": redis_cluster.url, "REDIS_CLUSTER": "1"}
+    with make_run(env, WORKERS="1") as a, make_run(env, WORKERS="1") as b:
         assert _move_seen_by_other_seat(a, b, a) < 1.0
