@@ -176,6 +176,7 @@ class LocalCluster:
                             "--cluster-replicas", "1", "--cluster-yes"],
                            check=True, capture_output=True, timeout=60)
             self.wait_ok()
+            self.wait_replicas()
         except BaseException:
             self.stop()
             raise
@@ -187,7 +188,7 @@ class LocalCluster:
         self.procs[port] = subprocess.Popen(
             [self.exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(node_dir), "--save", "",
              "--appendonly", "no", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-             "--cluster-node-timeout", str(self.node_timeout_ms)],
+             "--cluster-node-timeout", str(self.node_timeout_ms), "--repl-diskless-sync-delay", "0", "--logfile", str(node_dir / "redis.log")],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(200):
             if _answers(f"redis://127.0.0.1:{port}/0"):
@@ -206,6 +207,17 @@ class LocalCluster:
         if isinstance(info, dict):
             return str(info.get("cluster_state"))
         return "ok" if "cluster_state:ok" in str(info) else "fail"
+
+    def wait_replicas(self, seconds: float = 60) -> None:
+        """Until each replica has its master's data (a replica that never synced cannot take over)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            infos = [self.node(p).info("replication") for p in self.live_ports()]
+            replicas = [i for i in infos if i.get("role") == "slave"]
+            if len(replicas) == 3 and all(i.get("master_link_status") == "up" for i in replicas):
+                return
+            time.sleep(0.1)
+        pytest.fail("the cluster's replicas never synced with their masters")
 
     def wait_ok(self, seconds: float = 60) -> None:
         """Until every live node says the cluster is ok and each slot has a master."""
