@@ -323,6 +323,7 @@ class RedisStore:
             )
         self._ttl, self._max, self._timeout, self._backoff = int(ttl), max_sessions, timeout, backoff
         self._wait_ms = int(wait_ms)
+        self._replicas: dict[str, tuple[bool, float]] = {}  # master -> (has a replica, when asked)
         self._scripts = {name: self._redis.register_script(src) for name, src in
                          (("create", _CREATE), ("append", _APPEND), ("evict", _EVICT))}
         self._open_until = 0.0  # circuit breaker: no call to Redis before this (monotonic) time
@@ -436,20 +437,26 @@ class RedisStore:
         # On a cluster: the script and WAIT on one connection to the shard's master, so WAIT
         # counts this write; a moved slot or a lost master retries once through the cluster client
         # (the nonce makes the retry of a move that did land answer 2, not a stale version).
-        from redis.crc import key_slot
-
         try:
-            slot = key_slot(keys[0].encode())
-            nodes = self._redis.nodes_manager.slots_cache.get(slot) or []
             node = self._redis.get_node_from_key(keys[0])
             pipe = node.redis_connection.pipeline(transaction=False)
             self._scripts["append"](keys=keys, args=args, client=pipe)
-            if len(nodes) > 1:
+            if self._has_replica(node):
                 pipe.execute_command("WAIT", 1, self._wait_ms)
             return int(pipe.execute()[0])
         except Exception:  # noqa: BLE001 - moved slot, failed master: learn the cluster again, retry once
             self._redis.nodes_manager.initialize()
             return int(self._scripts["append"](keys=keys, args=args))
+
+    def _has_replica(self, node: Any) -> bool:
+        """Whether a master has a connected replica (its ``INFO replication``, asked at most
+        every 5 seconds per master)."""
+        now = time.monotonic()
+        known = self._replicas.get(node.name)
+        if known is None or now - known[1] > 5.0:
+            connected = int(node.redis_connection.info("replication").get("connected_slaves", 0))
+            known = self._replicas[node.name] = (connected > 0, now)
+        return known[0]
 
     def append(self, session_id: str, version: int, head: Json, entry: Json) -> bool:
         checkpoint = json.dumps(head["state"]) if (version + 1) % CHECKPOINT_EVERY == 0 else ""
