@@ -14,7 +14,7 @@ import orjson
 import yaml
 from flask import Blueprint, Response, current_app, request
 from marshmallow import Schema, ValidationError
-from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import BadRequest, ClientDisconnected, RequestEntityTooLarge, UnsupportedMediaType
 
 from service import errors, events, i18n, records, sessions
 from service.games import BINDINGS, GameBinding, get_binding
@@ -60,7 +60,10 @@ def _raw_body(limit: int) -> bytes:
     if length is not None:
         if length > limit:
             raise RequestEntityTooLarge()
-        return request.get_data(cache=False)
+        data = request.get_data(cache=False)
+        if len(data) != length:
+            raise ClientDisconnected()  # a body cut short (a half-closed socket): 400, as on the fast path
+        return data
     if "wsgi.input_terminated" not in request.environ:
         return b""  # no length and a server that does not frame the body: nothing safe to read
     stream = request.environ["wsgi.input"]

@@ -62,3 +62,4 @@ class TestConfig(Config):
     REDIS_URL = None
     SESSION_TTL = 3600
     SESSIONS_PER_MINUTE = 100_000  # the tests create many sessions from one address
+    MAX_CONNECTIONS_PER_ADDRESS = 0  # off: the test client leaves responses open unless a test closes them

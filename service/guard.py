@@ -1,0 +1,164 @@
+"""One client cannot take the service from others (DESIGN 4.9): the outermost WSGI layer.
+
+- ``TRUSTED_PROXIES`` (comma-separated addresses): a request whose peer is one of them gets its
+  client address from the last ``X-Forwarded-For`` entry (and scheme and host from
+  ``X-Forwarded-Proto``/``-Host``), by werkzeug's ``ProxyFix``; from any other peer these
+  headers are ignored, so no client can pick the address its limits are counted by.
+- ``MAX_CONNECTIONS_PER_ADDRESS``: requests in progress per client address in this worker
+  (a request counts until its response, an event stream included, is closed). Beyond it: 429
+  ``request.too-many-connections`` at once, without reading the body, and the connection is
+  closed. Thousands of stalled connections from one address then hold at most that many of
+  the worker's connections; every other address is still answered.
+- ``BODY_TIMEOUT``: under the gevent worker (``make run``), a request body that has not fully
+  arrived that many seconds after the request began is refused: 408 ``request.body-timeout``,
+  and the connection is closed. (The gunicorn gevent worker already drops a connection whose
+  headers do not arrive within its keep-alive time.)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from service import errors, i18n, ops
+from service.errors import ApiError
+
+
+def _gevent_patched() -> bool:
+    try:
+        from gevent import monkey  # type: ignore[import-untyped]
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        return False
+    return bool(monkey.is_module_patched("socket"))
+
+
+class BodyTimeout(ApiError):
+    def __init__(self, seconds: float) -> None:
+        super().__init__(408, "request.body-timeout", "Request body timed out",
+                         f"the request body did not arrive within {seconds:g} s (BODY_TIMEOUT)",
+                         headers={"Connection": "close"})
+
+
+class _TimedInput:
+    """``wsgi.input`` whose reads give up at ``deadline`` (a gevent timeout around each read)."""
+
+    def __init__(self, stream: Any, deadline: float, seconds: float) -> None:
+        self._stream, self._deadline, self._seconds = stream, deadline, seconds
+
+    def _timed(self, fn: Callable, *args: Any) -> Any:
+        import gevent  # type: ignore[import-untyped]
+
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise BodyTimeout(self._seconds)
+        try:
+            with gevent.Timeout(left):
+                return fn(*args)
+        except gevent.Timeout:
+            raise BodyTimeout(self._seconds) from None
+
+    def read(self, *args: Any) -> bytes:
+        return self._timed(self._stream.read, *args)
+
+    def readline(self, *args: Any) -> bytes:
+        return self._timed(self._stream.readline, *args)
+
+    def readlines(self, *args: Any) -> list[bytes]:
+        return self._timed(self._stream.readlines, *args)
+
+    def __iter__(self):
+        return iter(self.readline, b"")
+
+
+class _Closing:
+    """A response iterable that calls ``done`` once when the server closes it."""
+
+    def __init__(self, body: Iterable[bytes], done: Callable[[], None]) -> None:
+        self._body, self._done, self._closed = body, done, False
+
+    def __iter__(self):
+        return iter(self._body)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            close = getattr(self._body, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self._done()
+
+
+class Guard:
+    """WSGI middleware: trusted proxies, a per-address ceiling, the body deadline."""
+
+    def __init__(self, app: Any, inner: Callable) -> None:
+        self.app, self.inner = app, inner
+        config = app.config
+        self.trusted = {p.strip() for p in (config.get("TRUSTED_PROXIES") or "").split(",") if p.strip()}
+        self.proxied = ProxyFix(inner, x_for=1, x_proto=1, x_host=1)
+        self.limit = int(config.get("MAX_CONNECTIONS_PER_ADDRESS") or 0)
+        self.body_timeout = float(config.get("BODY_TIMEOUT") or 0)
+        self.timed = self.body_timeout > 0 and _gevent_patched()
+        self._lock = threading.Lock()
+        self._open: dict[str, int] = {}
+
+    def _client(self, environ: dict) -> str:
+        """The client address: the last X-Forwarded-For entry when the peer is a trusted proxy."""
+        peer = environ.get("REMOTE_ADDR", "")
+        if peer in self.trusted:
+            forwarded = environ.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip()
+            return forwarded or peer
+        return peer
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        address = self._client(environ)
+        if self.limit:
+            with self._lock:
+                count = self._open.get(address, 0)
+                if count >= self.limit:
+                    return self._refuse(environ, start_response, address)
+                self._open[address] = count + 1
+        if self.timed and environ.get("REQUEST_METHOD") in ("POST", "PUT", "PATCH", "DELETE"):
+            environ["wsgi.input"] = _TimedInput(environ["wsgi.input"], time.monotonic() + self.body_timeout,
+                                                self.body_timeout)
+        app = self.proxied if environ.get("REMOTE_ADDR") in self.trusted else self.inner
+        if not self.limit:
+            return app(environ, start_response)
+        try:
+            body = app(environ, start_response)
+        except BaseException:
+            self._release(address)
+            raise
+        return _Closing(body, lambda: self._release(address))
+
+    def _release(self, address: str) -> None:
+        with self._lock:
+            left = self._open.get(address, 1) - 1
+            if left > 0:
+                self._open[address] = left
+            else:
+                self._open.pop(address, None)
+
+    def _refuse(self, environ: dict, start_response: Callable, address: str) -> list[bytes]:
+        rid = ops.request_id(environ.get("HTTP_X_REQUEST_ID"))
+        exc = ApiError(429, "request.too-many-connections", "Too many connections",
+                       f"this client address already has {self.limit} requests in progress "
+                       "(MAX_CONNECTIONS_PER_ADDRESS): finish or close one first",
+                       headers={"Retry-After": "1", "Connection": "close"})
+        from werkzeug.datastructures import LanguageAccept
+        from werkzeug.http import parse_accept_header
+
+        lang = i18n.negotiate(parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept))
+        resp = errors.response(exc, lang, request_id=rid)
+        resp.headers["X-Request-ID"] = rid
+        ops.observe(self.app, environ.get("REQUEST_METHOD", ""), "(refused)", environ.get("PATH_INFO", ""), "",
+                    429, 0.0, rid)
+        start_response(resp.status, resp.headers.to_wsgi_list())
+        return [resp.get_data()]
