@@ -138,7 +138,8 @@ def init_app(app: Flask) -> None:
     if origins:
         from flask_cors import CORS
 
-        CORS(app, origins=origins, expose_headers=["X-Request-ID", "Content-Language", "Retry-After"],
+        # always_send=False: no Access-Control-Allow-Origin without an Origin that matches
+        CORS(app, origins=origins, always_send=False, expose_headers=["X-Request-ID", "Content-Language", "Retry-After"],
              allow_headers=["Content-Type", "Authorization", "Accept-Language", "Last-Event-ID", "X-Request-ID"],
              max_age=600)
 
@@ -151,6 +152,8 @@ def init_app(app: Flask) -> None:
     def _finish(resp: Response) -> Response:
         rid = g.get("request_id") or request_id(None)
         resp.headers["X-Request-ID"] = rid
+        if origins:
+            resp.vary.add("Origin")  # the answer depends on Origin whether or not one was sent
         route = request.url_rule.rule if request.url_rule is not None else "(unmatched)"
         observe(app, request.method, route, request.path, (request.view_args or {}).get("game", ""),
                 resp.status_code, time.perf_counter() - g.get("started", time.perf_counter()), rid)

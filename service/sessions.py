@@ -321,7 +321,7 @@ class RedisStore:
                 # one quick retry for a dropped connection (a restarted Redis); never wait out a timeout twice
                 retry=Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,)),
             )
-        self._ttl, self._max, self._timeout, self._backoff = int(ttl), max_sessions, timeout, backoff
+        self._ttl, self._max, self._timeout, self._backoff = float(ttl), max_sessions, timeout, backoff
         self._wait_ms = int(wait_ms)
         self._replicas: dict[str, tuple[bool, float]] = {}  # master -> (has a replica, when asked)
         self._scripts = {name: self._redis.register_script(src) for name, src in
@@ -400,7 +400,7 @@ class RedisStore:
             if not self._evict_one():
                 raise store_full(self._max)
             count -= 1
-        self._scripts["create"](keys=self.keys(session_id), args=[json.dumps(head), self._ttl * 1000])
+        self._scripts["create"](keys=self.keys(session_id), args=[json.dumps(head), max(1, int(self._ttl * 1000))])
         now = time.time()
         live, fresh = self._bucket_keys(_bucket(session_id))
         pipe = self._redis.pipeline(transaction=False)
@@ -460,7 +460,7 @@ class RedisStore:
 
     def append(self, session_id: str, version: int, head: Json, entry: Json) -> bool:
         checkpoint = json.dumps(head["state"]) if (version + 1) % CHECKPOINT_EVERY == 0 else ""
-        args = [version, json.dumps(head), json.dumps(entry), self._ttl * 1000, checkpoint, secrets.token_hex(8)]
+        args = [version, json.dumps(head), json.dumps(entry), max(1, int(self._ttl * 1000)), checkpoint, secrets.token_hex(8)]
         done = self._call(self._append, session_id, version, args)
         if done == -1:
             raise session_not_found(session_id)

@@ -144,3 +144,20 @@ def test_stalled_bodies_from_one_address_leave_another_answered(server):
     finally:
         for sock in stalled:
             sock.close()
+
+
+@pytest.mark.parametrize("fast_path", [True, False])
+def test_cors_headers_are_the_same_on_both_paths(fast_path):
+    """With CORS_ORIGINS set: no allow-origin without a matching Origin; Vary: Origin always."""
+    app = create_app(TestConfig, {"CORS_ORIGINS": "https://table.example", "FAST_PATH": fast_path})
+    client = app.test_client()
+    made = client.post("/v1/games/take-that/new", json={"players": 2, "seed": 1}).json
+    body = {"state": made["state"], "seat": made["to_act"][0]}
+    plain = client.post("/v1/games/take-that/legal-moves", json=body)
+    assert plain.status_code == 200 and "Access-Control-Allow-Origin" not in plain.headers
+    assert "Access-Control-Expose-Headers" not in plain.headers and "Origin" in plain.headers.get("Vary", "")
+    matching = client.post("/v1/games/take-that/legal-moves", json=body, headers={"Origin": "https://table.example"})
+    assert matching.headers["Access-Control-Allow-Origin"] == "https://table.example"
+    assert "Origin" in matching.headers.get("Vary", "")
+    other = client.post("/v1/games/take-that/legal-moves", json=body, headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers and "Origin" in other.headers.get("Vary", "")
