@@ -464,3 +464,33 @@ def test_redis_down_sessions_503_stateless_still_work(dead_redis_app):
 def test_memory_store_is_ready(client):
     r = client.get("/readyz")
     assert r.status_code == 200 and r.json["store"] == "MemoryStore"
+
+
+# --------------------------------------------------------------------------- validate
+
+
+def test_validate_judges_a_session_move_without_making_it(any_app, game):
+    """POST /v1/sessions/{id}/validate: 200 legal with the version, the session unchanged."""
+    client = any_app.test_client()
+    s = start(client, game)
+    _, token, move = first_move(client, s)
+    before = full_state(any_app, s["id"])
+    r = client.post(f"/v1/sessions/{s['id']}/validate", json={"move": move, "version": 0}, headers=auth(token))
+    assert r.status_code == 200 and r.json["legal"] is True and r.json["version"] == 0
+    assert full_state(any_app, s["id"]) == before
+
+
+def test_validate_answers_the_problem_the_move_would_get(any_app):
+    game = GAMES[0]
+    client = any_app.test_client()
+    s = start(client, game)
+    _, token, move = first_move(client, s)
+    for body, headers in (({"move": {"kind": "nonsense"}, "version": 0}, auth(token)),
+                          ({"move": move, "version": 5}, auth(token)),
+                          ({"move": move}, auth(token)),
+                          ({"move": move, "version": 0}, auth(s["owner_token"])),
+                          ({"move": move, "version": 0}, {})):
+        would = client.post(f"/v1/sessions/{s['id']}/validate", json=body, headers=headers)
+        made = client.post(f"/v1/sessions/{s['id']}/moves", json=body, headers=headers)
+        assert would.status_code == made.status_code >= 400 and would.json["code"] == made.json["code"], body
+    assert full_state(any_app, s["id"])["version"] == 0
