@@ -9,9 +9,10 @@
   ``request.too-many-connections`` at once, without reading the body, and the connection is
   closed. Thousands of stalled connections from one address then hold at most that many of
   the worker's connections; every other address is still answered.
-- ``BODY_TIMEOUT``: under the gevent worker (``make run``), a request body that has not fully
-  arrived that many seconds after the request began is refused: 408 ``request.body-timeout``,
-  and the connection is closed. (The gunicorn gevent worker already drops a connection whose
+- ``BODY_TIMEOUT``: under gunicorn's gevent worker (``make run``), a request body that has not
+  fully arrived that many seconds after the request began is refused: 408
+  ``request.body-timeout``, and the connection is closed (each read of the body runs with the
+  time left as the socket's timeout, which is reset once the app has read the request). (The gunicorn gevent worker already drops a connection whose
   headers do not arrive within its keep-alive time.)
 """
 
@@ -44,21 +45,20 @@ class BodyTimeout(ApiError):
 
 
 class _TimedInput:
-    """``wsgi.input`` whose reads give up at ``deadline`` (a gevent timeout around each read)."""
+    """``wsgi.input`` whose reads give up at ``deadline``: before each read the connection's
+    socket gets the time left as its timeout (an attribute under gevent, no timer per request)."""
 
-    def __init__(self, stream: Any, deadline: float, seconds: float) -> None:
-        self._stream, self._deadline, self._seconds = stream, deadline, seconds
+    def __init__(self, stream: Any, sock: Any, deadline: float, seconds: float) -> None:
+        self._stream, self._sock, self._deadline, self._seconds = stream, sock, deadline, seconds
 
     def _timed(self, fn: Callable, *args: Any) -> Any:
-        import gevent  # type: ignore[import-untyped]
-
         left = self._deadline - time.monotonic()
         if left <= 0:
             raise BodyTimeout(self._seconds)
+        self._sock.settimeout(left)
         try:
-            with gevent.Timeout(left):
-                return fn(*args)
-        except gevent.Timeout:
+            return fn(*args)
+        except TimeoutError:  # socket.timeout
             raise BodyTimeout(self._seconds) from None
 
     def read(self, *args: Any) -> bytes:
@@ -125,18 +125,21 @@ class Guard:
                 if count >= self.limit:
                     return self._refuse(environ, start_response, address)
                 self._open[address] = count + 1
-        if self.timed and environ.get("REQUEST_METHOD") in ("POST", "PUT", "PATCH", "DELETE"):
-            environ["wsgi.input"] = _TimedInput(environ["wsgi.input"], time.monotonic() + self.body_timeout,
+        sock = environ.get("gunicorn.socket") if self.timed else None
+        if sock is not None:
+            environ["wsgi.input"] = _TimedInput(environ["wsgi.input"], sock, time.monotonic() + self.body_timeout,
                                                 self.body_timeout)
         app = self.proxied if environ.get("REMOTE_ADDR") in self.trusted else self.inner
-        if not self.limit:
-            return app(environ, start_response)
         try:
             body = app(environ, start_response)
         except BaseException:
-            self._release(address)
+            if self.limit:
+                self._release(address)
             raise
-        return _Closing(body, lambda: self._release(address))
+        finally:
+            if sock is not None:
+                sock.settimeout(None)  # the body is read: writing the answer (a stream too) has no deadline
+        return _Closing(body, lambda: self._release(address)) if self.limit else body
 
     def _release(self, address: str) -> None:
         with self._lock:
