@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -75,24 +74,26 @@ class _TimedInput:
 
 
 class _Closing:
-    """A response iterable that calls ``done`` once when the server closes it."""
+    """A response iterable that gives the address's place back once the server closes it."""
 
-    def __init__(self, body: Iterable[bytes], done: Callable[[], None]) -> None:
-        self._body, self._done, self._closed = body, done, False
+    __slots__ = ("_body", "_guard", "_address")
+
+    def __init__(self, body: Iterable[bytes], guard: Guard, address: str) -> None:
+        self._body, self._guard, self._address = body, guard, address
 
     def __iter__(self):
         return iter(self._body)
 
     def close(self) -> None:
-        if self._closed:
+        guard, self._guard = self._guard, None
+        if guard is None:
             return
-        self._closed = True
         try:
             close = getattr(self._body, "close", None)
             if close is not None:
                 close()
         finally:
-            self._done()
+            guard._release(self._address)
 
 
 class Guard:
@@ -106,30 +107,25 @@ class Guard:
         self.limit = int(config.get("MAX_CONNECTIONS_PER_ADDRESS") or 0)
         self.body_timeout = float(config.get("BODY_TIMEOUT") or 0)
         self.timed = self.body_timeout > 0 and _gevent_patched()
-        self._lock = threading.Lock()
         self._open: dict[str, int] = {}
 
-    def _client(self, environ: dict) -> str:
-        """The client address: the last X-Forwarded-For entry when the peer is a trusted proxy."""
-        peer = environ.get("REMOTE_ADDR", "")
-        if peer in self.trusted:
-            forwarded = environ.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip()
-            return forwarded or peer
-        return peer
-
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        address = self._client(environ)
+        address = peer = environ.get("REMOTE_ADDR", "")
+        trusted = peer in self.trusted
+        if trusted:  # the client: the last X-Forwarded-For entry, as the trusted proxy appended it
+            address = environ.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip() or peer
         if self.limit:
-            with self._lock:
-                count = self._open.get(address, 0)
-                if count >= self.limit:
-                    return self._refuse(environ, start_response, address)
-                self._open[address] = count + 1
+            # no lock: under gevent nothing runs between these two lines; under threads the
+            # count of one address may be off by the requests that race it
+            count = self._open.get(address, 0)
+            if count >= self.limit:
+                return self._refuse(environ, start_response, address)
+            self._open[address] = count + 1
         sock = environ.get("gunicorn.socket") if self.timed else None
         if sock is not None:
             environ["wsgi.input"] = _TimedInput(environ["wsgi.input"], sock, time.monotonic() + self.body_timeout,
                                                 self.body_timeout)
-        app = self.proxied if environ.get("REMOTE_ADDR") in self.trusted else self.inner
+        app = self.proxied if trusted else self.inner
         try:
             body = app(environ, start_response)
         except BaseException:
@@ -139,15 +135,14 @@ class Guard:
         finally:
             if sock is not None:
                 sock.settimeout(None)  # the body is read: writing the answer (a stream too) has no deadline
-        return _Closing(body, lambda: self._release(address)) if self.limit else body
+        return _Closing(body, self, address) if self.limit else body
 
     def _release(self, address: str) -> None:
-        with self._lock:
-            left = self._open.get(address, 1) - 1
-            if left > 0:
-                self._open[address] = left
-            else:
-                self._open.pop(address, None)
+        left = self._open.get(address, 1) - 1
+        if left > 0:
+            self._open[address] = left
+        else:
+            self._open.pop(address, None)
 
     def _refuse(self, environ: dict, start_response: Callable, address: str) -> list[bytes]:
         rid = ops.request_id(environ.get("HTTP_X_REQUEST_ID"))
