@@ -193,7 +193,7 @@ def bench_stalled(args) -> None:
         for sock in socks:
             sock.close()
     print(f"| opened in {opened:.1f} s ({refused} connects failed); of the last 100, {refused_429} got 429 |")
-    for name, ms in zip(("right after", "3 s later"), rounds):
+    for name, ms in zip(("right after", "3 s later"), rounds, strict=True):
         print(f"| other address, {name}: {len(ms)}/50 answered 200, p50 {pct(ms, .5):.1f} ms, "
               f"p99 {pct(ms, .99):.1f} ms |")
 

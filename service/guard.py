@@ -78,7 +78,7 @@ class _Closing:
 
     __slots__ = ("_body", "_guard", "_address")
 
-    def __init__(self, body: Iterable[bytes], guard: Guard, address: str) -> None:
+    def __init__(self, body: Iterable[bytes], guard: Guard | None, address: str) -> None:
         self._body, self._guard, self._address = body, guard, address
 
     def __iter__(self):

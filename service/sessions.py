@@ -91,7 +91,9 @@ class _Session:
     __slots__ = ("head", "log", "ckpt", "until")
 
     def __init__(self, head: str, until: float) -> None:
-        self.head, self.log, self.ckpt, self.until = head, [], {}, until
+        self.head, self.until = head, until
+        self.log: list[str] = []
+        self.ckpt: dict[int, str] = {}
 
 
 class MemoryStore:
@@ -311,6 +313,7 @@ class RedisStore:
                         redis.exceptions.RedisClusterException, redis.exceptions.ReadOnlyError)
         options = dict(socket_timeout=timeout, socket_connect_timeout=timeout, decode_responses=True)
         self.cluster = cluster
+        self._redis: Any
         if cluster:
             from redis.cluster import RedisCluster
 
