@@ -3,7 +3,8 @@
 A local cluster of the test's own (three masters with one replica each): a game is played, the
 master holding the session's hash slot is killed (as a crash would: no shutdown), its replica
 takes over, and the game goes on. A move is acknowledged (200) only after ``WAIT 1`` saw it on
-the replica, so every acknowledged move is in the log after the failover, at its version.
+the replica, so every acknowledged move is in the log after the failover, at its version. The
+promoted replica is then a master without a replica of its own: the game plays on there.
 """
 
 from __future__ import annotations
