@@ -15,7 +15,7 @@ import yaml
 from flask import Blueprint, Response, current_app, request
 from markupsafe import escape
 from marshmallow import Schema, ValidationError
-from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import BadRequest, ClientDisconnected, RequestEntityTooLarge, UnsupportedMediaType
 
 from rules.base import excerpt
 from service import errors, events, i18n, records, sessions
@@ -63,7 +63,10 @@ def _raw_body(limit: int) -> bytes:
     if length is not None:
         if length > limit:
             raise RequestEntityTooLarge()
-        return request.get_data(cache=False)
+        data = request.get_data(cache=False)
+        if len(data) != length:
+            raise ClientDisconnected()  # a body cut short (a half-closed socket): 400, as on the fast path
+        return data
     if "wsgi.input_terminated" not in request.environ:
         return b""  # no length and a server that does not frame the body: nothing safe to read
     stream = request.environ["wsgi.input"]
@@ -286,9 +289,15 @@ def get_session(session_id: str):
 
 @bp.post("/v1/sessions/<session_id>/moves")
 def session_move(session_id: str):
-    out = sessions.move(store(), BINDINGS, session_id, bearer(), body(common.SessionMoveRequest))
-    notifier().notify(session_id)
-    return out
+    events_of = notifier()
+    return sessions.move(store(), BINDINGS, session_id, bearer(), body(common.SessionMoveRequest),
+                         on_move=lambda head: events_of.notify(session_id, head))
+
+
+@bp.post("/v1/sessions/<session_id>/validate")
+def session_validate(session_id: str):
+    """A session move judged, not applied: 200 ``{"legal": true}`` or the problem the move would get."""
+    return sessions.validate(store(), BINDINGS, session_id, bearer(), body(common.SessionMoveRequest))
 
 
 @bp.get("/v1/sessions/<session_id>/legal-moves")
@@ -314,7 +323,8 @@ def session_events(session_id: str):
     chunks = events.stream(
         store(), BINDINGS, notifier(), session_id, bearer() or request.args.get("access_token"),
         request.headers.get("Last-Event-ID"), heartbeat=cfg["EVENTS_HEARTBEAT"],
-        resume_limit=cfg["EVENTS_RESUME_LIMIT"], show=sessions.show, seat_of=sessions.seat_of)
+        resume_limit=cfg["EVENTS_RESUME_LIMIT"], show=sessions.show, seat_of=sessions.seat_of,
+        max_streams=cfg["MAX_STREAMS_PER_SESSION"])
     return Response(chunks, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

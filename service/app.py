@@ -13,6 +13,7 @@ from flask.json.provider import JSONProvider
 from service import api, errors, events, ops, play
 from service.config import Config
 from service.fastpath import FastPath
+from service.guard import Guard
 from service.ratelimit import CreationLimit
 from service.sessions import make_store
 from service.signing import StateSigner
@@ -27,14 +28,14 @@ def create_app(config: type | None = None, overrides: dict | None = None) -> Fla
     app.json = OrjsonProvider(app)
     app.extensions["arbiter.store"] = store = make_store(app.config)
     app.extensions["arbiter.signer"] = StateSigner(app.config["STATE_SIGNING_KEY"], app.config["STATE_CACHE_SIZE"])
-    app.extensions["arbiter.events"] = events.Notifier(getattr(store, "_redis", None))
+    app.extensions["arbiter.events"] = events.Notifier(getattr(store, "_redis", None), fetch=store.get)
     errors.register(app)
     ops.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(_docs_assets())
     app.register_blueprint(play.bp)
     app.extensions["arbiter.limiter"] = CreationLimit(app.config, store)
-    app.wsgi_app = FastPath(app)  # type: ignore[method-assign]
+    app.wsgi_app = Guard(app, FastPath(app))  # type: ignore[method-assign]  # Guard outermost (DESIGN 4.9)
     return app
 
 

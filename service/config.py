@@ -12,6 +12,14 @@ Session limits (DESIGN 4.1), each an environment variable of the same name:
 - ``MAX_RECORD_BYTES``: the body size of the match-record endpoints (DESIGN 4.3: ``/replay`` with a
   ``record``, ``POST /v1/games/{game}/records``), default 4 MiB: analysed GNU BG ``.sgf`` files
   are far over ``MAX_BODY_BYTES``, which every other endpoint keeps.
+- ``REDIS_CLUSTER=1``: ``REDIS_URL`` names a node of a Redis Cluster; ``REDIS_WAIT_MS``: how long
+  a move waits for the shard's replica to have it (``WAIT 1 <ms>``) before it is acknowledged.
+- ``MAX_STREAMS_PER_SESSION``: open event streams per session and process (429 beyond).
+- ``BODY_TIMEOUT``: seconds a request body may take to arrive (408 beyond);
+  ``MAX_CONNECTIONS_PER_ADDRESS``: open connections per client address and worker (the gevent
+  worker of ``make run``; beyond it 429 and the connection closes).
+- ``TRUSTED_PROXIES``: comma-separated addresses of reverse proxies whose ``X-Forwarded-For``
+  names the client (werkzeug's ``ProxyFix``); from any other peer the header is ignored.
 - ``REDIS_TIMEOUT``: seconds one Redis call may take; ``REDIS_BACKOFF``: after a failed call,
   seconds during which session endpoints answer 503 at once instead of asking Redis again.
 """
@@ -28,6 +36,12 @@ class Config:
     SESSION_SWEEP_SECONDS = float(os.environ.get("SESSION_SWEEP_SECONDS", 60))
     MAX_SESSIONS = int(os.environ.get("MAX_SESSIONS", 10_000))
     SESSIONS_PER_MINUTE = int(os.environ.get("SESSIONS_PER_MINUTE", 30))
+    REDIS_CLUSTER = os.environ.get("REDIS_CLUSTER", "0") not in ("", "0")
+    REDIS_WAIT_MS = int(os.environ.get("REDIS_WAIT_MS", 50))
+    MAX_STREAMS_PER_SESSION = int(os.environ.get("MAX_STREAMS_PER_SESSION", 1000))
+    BODY_TIMEOUT = float(os.environ.get("BODY_TIMEOUT", 10.0))
+    MAX_CONNECTIONS_PER_ADDRESS = int(os.environ.get("MAX_CONNECTIONS_PER_ADDRESS", 256))
+    TRUSTED_PROXIES = os.environ.get("TRUSTED_PROXIES", "")
     REDIS_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", 2.0))
     REDIS_BACKOFF = float(os.environ.get("REDIS_BACKOFF", 5.0))
     # moves one replay may apply; at ~34 bytes a move, 5,000 fit well inside MAX_BODY_BYTES
@@ -53,3 +67,4 @@ class TestConfig(Config):
     REDIS_URL = None
     SESSION_TTL = 3600
     SESSIONS_PER_MINUTE = 100_000  # the tests create many sessions from one address
+    MAX_CONNECTIONS_PER_ADDRESS = 0  # off: the test client leaves responses open unless a test closes them

@@ -95,6 +95,8 @@ class FastPath:
             status, status_line = 200, "200 OK"
             headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data))),
                        ("X-Request-ID", rid)]
+        if self.app.extensions["arbiter.cors_origins"]:
+            headers.append(("Vary", "Origin"))  # as Flask answers (service.ops): no Origin, no allow-origin
         ops.observe(self.app, "POST", _ROUTES[action], path, game, status, time.perf_counter() - started, rid)
         start_response(status_line, headers)
         return [data]

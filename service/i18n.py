@@ -179,6 +179,26 @@ SERVICE: Mapping[str, ServiceCode] = {
         404, "Unknown code", "Nieznany kod", "nie ma kodu błędu {requested}",
         "/problems/<code> names no code the service answers. GET /v1/codes lists them all.",
         "/problems/<code> nie wskazuje żadnego kodu, którym odpowiada serwer. Wszystkie podaje GET /v1/codes."),
+    "session.too-many-streams": _s(
+        429, "Too many event streams", "Zbyt wiele strumieni zdarzeń",
+        "ta sesja ma już najwięcej dozwolonych otwartych strumieni zdarzeń; zamknij któryś",
+        "The session already has MAX_STREAMS_PER_SESSION open event streams. Close one, or retry after Retry-After.",
+        "Sesja ma już MAX_STREAMS_PER_SESSION otwartych strumieni zdarzeń. Zamknij któryś albo spróbuj po czasie "
+        "z Retry-After."),
+    "request.body-timeout": _s(
+        408, "Request body timed out", "Przekroczono czas na treść żądania",
+        "treść żądania nie dotarła w dozwolonym czasie (BODY_TIMEOUT)",
+        "The request body did not arrive within BODY_TIMEOUT seconds; the connection is closed. Send the whole body "
+        "at once.",
+        "Treść żądania nie dotarła w ciągu BODY_TIMEOUT sekund; połączenie zostaje zamknięte. Wyślij całą treść "
+        "od razu."),
+    "request.too-many-connections": _s(
+        429, "Too many connections", "Zbyt wiele połączeń",
+        "z tego adresu otwarto zbyt wiele jednoczesnych połączeń",
+        "This address holds MAX_CONNECTIONS_PER_ADDRESS open connections already; the new one is closed. Reuse "
+        "connections (keep-alive) or close some.",
+        "Ten adres ma już MAX_CONNECTIONS_PER_ADDRESS otwartych połączeń; nowe zostaje zamknięte. Używaj "
+        "połączeń ponownie (keep-alive) albo zamknij część."),
     "server.internal": _s(
         500, "Internal Server Error", "Błąd serwera", "serwer zawiódł; błąd został zapisany",
         "A fault of the server, logged with the request id (X-Request-ID). Please report it with that id.",

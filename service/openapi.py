@@ -681,6 +681,18 @@ def _common_paths() -> dict[str, Json]:
                 {"move": ex_move, "version": 0}),
             (200, "as apply, with the acting seat's view", session),
             (400, 401, 403, 404, 409, 413, 415, 422, 503), ["sessions"], parameters=[sid], security=BEARER)},
+        "/v1/sessions/{session_id}/validate": {"post": _op(
+            "sessionValidate", "Judge a move as the token's seat without making it",
+            _json(_obj(["move", "version"], move=any_move, version={
+                "type": "integer", "minimum": 0, "maximum": 2**31, "description": "the version the move answers"}),
+                {"move": ex_move, "version": 0}),
+            (200, "the move would be accepted now; the session is unchanged",
+             _obj(["legal", "version"], legal={"type": "boolean", "const": True},
+                  version={"type": "integer", "minimum": 0}, id={"type": "string"}, game={"type": "string"},
+                  seeded={"type": "boolean"})),
+            (400, 401, 403, 404, 409, 413, 415, 422, 503), ["sessions"],
+            "Same body and token as a session move; an illegal move gets the very problem the move would get. "
+            "Never changes the session.", parameters=[sid], security=BEARER)},
         "/v1/sessions/{session_id}/legal-moves": {"get": _op(
             "sessionLegalMoves", "The token's seat's legal moves now", None,
             (200, "the moves", _by_game("SessionLegalMoves", "the seat's legal moves")),
@@ -697,7 +709,8 @@ def _common_paths() -> dict[str, Json]:
             (200, "`text/event-stream`: `event: snapshot` (as GET the session), then `event: move` with "
                   "`{version, seat, move, to_act, round_over, game_over, scores?, state}`; a comment line every "
                   "EVENTS_HEARTBEAT seconds", None),
-            (401, 403, 404, 503), ["sessions"], "DESIGN 4.2. `Last-Event-ID` resumes after a version.",
+            (401, 403, 404, 429, 503), ["sessions"], "DESIGN 4.2, 4.9. `Last-Event-ID` resumes after a version; "
+            "at most MAX_STREAMS_PER_SESSION streams per session (429 `session.too-many-streams`).",
             parameters=[sid, {"name": "access_token", "in": "query", "required": False,
                               "schema": {"type": "string", "maxLength": 100},
                               "description": "the token, for a browser's EventSource (RFC 6750 2.3)"},

@@ -26,7 +26,13 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 
 from rules.registry import ENGINES, canonical_id
 
-_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}\Z")  # \Z: "$" would let a trailing newline through
+#: the methods the metrics name; any other is counted as OTHER (a label per made-up method would
+#: let any client grow /metrics without bound)
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+#: line and paragraph separators that JSON may carry raw but splitlines() breaks a line at
+_LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085",
+                              "\x1c": "\\u001c", "\x1d": "\\u001d", "\x1e": "\\u001e"})
 access_log = logging.getLogger("arbiter.access")
 
 
@@ -45,7 +51,7 @@ class JsonFormatter(logging.Formatter):
                 out[key] = getattr(record, key)
         if record.exc_info:
             out["error"] = self.formatException(record.exc_info)
-        return json.dumps(out, ensure_ascii=False)
+        return json.dumps(out, ensure_ascii=False).translate(_LINE_BREAKS)  # one record, one line
 
 
 class _RequestIdFilter(logging.Filter):
@@ -108,6 +114,8 @@ def observe(app: Flask, method: str, route: str, path: str, game: str, status: i
     """Count a finished request in the metrics and write its access line (Flask's hook and the
     fast path both end here). ``route`` is the URL rule; ``path`` goes to the log without its
     query string."""
+    if method not in METHODS:
+        method = "OTHER"
     if game and canonical_id(game) not in ENGINES:
         game = "(unknown)"  # a label per made-up game id would let any client grow the metrics without bound
     app.extensions["arbiter.metrics"].count(method, route, game, status, seconds)
@@ -130,7 +138,8 @@ def init_app(app: Flask) -> None:
     if origins:
         from flask_cors import CORS
 
-        CORS(app, origins=origins, expose_headers=["X-Request-ID", "Content-Language", "Retry-After"],
+        # always_send=False: no Access-Control-Allow-Origin without an Origin that matches
+        CORS(app, origins=origins, always_send=False, expose_headers=["X-Request-ID", "Content-Language", "Retry-After"],
              allow_headers=["Content-Type", "Authorization", "Accept-Language", "Last-Event-ID", "X-Request-ID"],
              max_age=600)
 
@@ -143,6 +152,8 @@ def init_app(app: Flask) -> None:
     def _finish(resp: Response) -> Response:
         rid = g.get("request_id") or request_id(None)
         resp.headers["X-Request-ID"] = rid
+        if origins:
+            resp.vary.add("Origin")  # the answer depends on Origin whether or not one was sent
         route = request.url_rule.rule if request.url_rule is not None else "(unmatched)"
         observe(app, request.method, route, request.path, (request.view_args or {}).get("game", ""),
                 resp.status_code, time.perf_counter() - g.get("started", time.perf_counter()), rid)

@@ -22,6 +22,8 @@ from service.errors import ApiError
 class CreationLimit:
     def __init__(self, config: Any, store: Any) -> None:
         url, timeout = config.get("REDIS_URL"), config["REDIS_TIMEOUT"]
+        if url and config.get("REDIS_CLUSTER"):  # limits' cluster storage: redis+cluster://host:port
+            url = "redis+cluster://" + url.split("://", 1)[1].split("/", 1)[0]
         options = {"socket_timeout": timeout, "socket_connect_timeout": timeout} if url else {}
         self._limiter = strategies.FixedWindowRateLimiter(storage.storage_from_string(url or "memory://", **options))
         self._config = config

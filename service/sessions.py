@@ -1,19 +1,37 @@
-"""Server-held games: the full state stays here, each seat sees only its view (DESIGN 4.1).
+"""Server-held games: the full state stays here, each seat sees only its view (DESIGN 4.1, 4.9).
 
-A session record is plain JSON (game, full state, version, hashed tokens, move log, the
-``new`` parameters, whether the creator chose the seed). Stores keep records by id and
-replace them only by compare-and-set on ``version``, so two concurrent moves on one version
-never both land. Each store holds at most ``MAX_SESSIONS`` live sessions (503
-``session.store-full`` beyond) and forgets a session ``SESSION_TTL`` seconds after its last use.
+A session is stored in three parts, so a move costs the same at move 1,500 as at move 100:
 
-- ``MemoryStore``: one process (threads), the default. A background sweep (every
-  ``SESSION_SWEEP_SECONDS``, and on creation when due) drops expired sessions without
-  waiting for a read. More than one worker process is refused at start (``service.app``).
-- ``RedisStore``: selected by ``REDIS_URL``; any number of workers and hosts share it.
-  Lua scripts do the compare-and-set and the live-session count atomically; every read and
-  write refreshes the TTL. A Redis that times out opens a circuit breaker: for
-  ``REDIS_BACKOFF`` seconds every session call answers 503 at once instead of waiting
-  ``REDIS_TIMEOUT`` again, then one call probes whether Redis is back.
+- the *head*: game, version, full state, hashed tokens, the ``new`` parameters, ``seeded`` and
+  the last move (``last``), replaced as a whole on every move (its size does not grow with the
+  game's length);
+- the *log*: one entry per move, appended (a Redis list: ``RPUSH``), never rewritten;
+- *checkpoints*: the state after every ``CHECKPOINT_EVERY`` moves, so an event stream that
+  resumes replays at most that many moves plus the ones it missed.
+
+A move is a compare-and-set on ``version`` that replaces the head and appends one log entry
+atomically: two concurrent moves on one version never both land. Each store holds at most
+``MAX_SESSIONS`` live sessions; when full, the session created longest ago that has had no move
+yet is dropped for the new one (DESIGN 4.9), and 503 ``session.store-full`` answers only when
+every live session has had a move. A session expires ``SESSION_TTL`` seconds after its creation
+or last move; reads and open event streams do not keep it alive.
+
+- ``MemoryStore``: one process (threads or greenlets), the default. A background sweep (every
+  ``SESSION_SWEEP_SECONDS``, and on creation when due) drops expired sessions without waiting
+  for a read. More than one worker process is refused at start (``service.app``).
+- ``RedisStore``: selected by ``REDIS_URL``; any number of workers and hosts share it. Keys of
+  one session share a hash slot (``arbiter:{<id>}:head``, ``:log``, ``:ckpt``), and every
+  script touches one session's keys only, so ``REDIS_CLUSTER=1`` runs it on a Redis Cluster.
+  Live sessions are counted in 16 bucket sorted sets, each in a slot of its own spread over the
+  slot space (``arbiter:{<bucket tag>}:live`` by expiry, ``:fresh`` by creation for sessions
+  without a move), summed at creation: no cross-slot index. The count is not atomic with the
+  creation, so concurrent creations on several hosts may pass ``MAX_SESSIONS`` by how many race.
+  On a cluster a move is acknowledged after ``WAIT 1 REDIS_WAIT_MS`` on the shard's master when
+  the shard has a replica, so a failover loses no acknowledged move (a replica that does not
+  answer within ``REDIS_WAIT_MS`` lets the move through: a shard left without a working replica
+  keeps playing, and then only such moves can be lost). A Redis that times out opens a circuit
+  breaker: for ``REDIS_BACKOFF`` seconds every session call answers 503 at once, then one call
+  probes whether Redis is back.
 """
 
 from __future__ import annotations
@@ -26,11 +44,13 @@ import secrets
 import threading
 import time
 import weakref
+from collections import OrderedDict
 from typing import Any, Protocol
 
 from service.errors import ApiError, session_not_found, stale_version, store_full, store_unavailable
 
 Json = Any
+CHECKPOINT_EVERY = 100  # moves between two stored states (resume cost of an event stream)
 
 
 def new_token() -> str:
@@ -56,12 +76,24 @@ def seat_of(record: Json, token: str | None) -> int | None:
 
 
 class SessionStore(Protocol):
-    def create(self, session_id: str, record: Json) -> None: ...  # raises 503 store-full
-    def get(self, session_id: str) -> Json: ...  # raises 404 ApiError
-    def compare_and_set(self, session_id: str, version: int, record: Json) -> bool: ...
+    def create(self, session_id: str, head: Json) -> None: ...  # raises 503 store-full
+    def get(self, session_id: str) -> Json: ...  # the head; raises 404 ApiError
+    def log(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Json]: ...
+    def checkpoint(self, session_id: str, version: int) -> tuple[int, Json] | None: ...
+    def append(self, session_id: str, version: int, head: Json, entry: Json) -> bool: ...
     def delete(self, session_id: str) -> None: ...
+    def count(self) -> int: ...
     def ping(self) -> None: ...  # raises 503 ApiError when the store is down
     def unavailable(self) -> bool: ...  # known down right now (no call made)
+
+
+class _Session:
+    __slots__ = ("head", "log", "ckpt", "until")
+
+    def __init__(self, head: str, until: float) -> None:
+        self.head, self.until = head, until
+        self.log: list[str] = []
+        self.ckpt: dict[int, str] = {}
 
 
 class MemoryStore:
@@ -69,12 +101,16 @@ class MemoryStore:
 
     def __init__(self, ttl: float, max_sessions: int, sweep_every: float = 60.0) -> None:
         self._ttl, self._max, self._sweep_every = ttl, max_sessions, sweep_every
-        self._data: dict[str, tuple[float, str]] = {}
+        self._data: dict[str, _Session] = {}
+        self._fresh: OrderedDict[str, None] = OrderedDict()  # sessions without a move, oldest first
         self._lock = threading.Lock()
         self._next_sweep = time.monotonic() + sweep_every
         _Sweeper.watch(self)
 
     def __len__(self) -> int:
+        return len(self._data)
+
+    def count(self) -> int:
         return len(self._data)
 
     def sweep(self) -> int:
@@ -85,54 +121,82 @@ class MemoryStore:
     def _sweep_locked(self) -> int:
         now = time.monotonic()
         self._next_sweep = now + self._sweep_every
-        expired = [sid for sid, (until, _) in self._data.items() if until < now]
+        expired = [sid for sid, s in self._data.items() if s.until < now]
         for sid in expired:
-            del self._data[sid]
+            self._drop(sid)
         return len(expired)
+
+    def _drop(self, session_id: str) -> None:
+        del self._data[session_id]
+        self._fresh.pop(session_id, None)
 
     def sweep_if_due(self) -> None:
         if time.monotonic() >= self._next_sweep:
             self.sweep()
 
-    def _live(self, session_id: str) -> str | None:
+    def _live(self, session_id: str) -> _Session | None:
         item = self._data.get(session_id)
         if item is None:
             return None
-        if item[0] < time.monotonic():
-            del self._data[session_id]
+        if item.until < time.monotonic():
+            self._drop(session_id)
             return None
-        return item[1]
+        return item
 
-    def create(self, session_id: str, record: Json) -> None:
+    def create(self, session_id: str, head: Json) -> None:
         _Sweeper.ensure_running()
         with self._lock:
             if len(self._data) >= self._max or time.monotonic() >= self._next_sweep:
                 self._sweep_locked()
+            while len(self._data) >= self._max and self._fresh:
+                self._drop(next(iter(self._fresh)))  # the oldest session nobody has moved in
             if len(self._data) >= self._max:
                 raise store_full(self._max)
-            self._data[session_id] = (time.monotonic() + self._ttl, json.dumps(record))
+            self._data[session_id] = _Session(json.dumps(head), time.monotonic() + self._ttl)
+            self._fresh[session_id] = None
 
     def get(self, session_id: str) -> Json:
         with self._lock:
-            raw = self._live(session_id)
-            if raw is None:
+            item = self._live(session_id)
+            if item is None:
                 raise session_not_found(session_id)
-            self._data[session_id] = (time.monotonic() + self._ttl, raw)
+            raw = item.head
         return json.loads(raw)
 
-    def compare_and_set(self, session_id: str, version: int, record: Json) -> bool:
+    def log(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Json]:
         with self._lock:
-            raw = self._live(session_id)
-            if raw is None or json.loads(raw)["version"] != version:
+            item = self._live(session_id)
+            if item is None:
+                raise session_not_found(session_id)
+            raw = item.log[start:stop]
+        return [json.loads(x) for x in raw]
+
+    def checkpoint(self, session_id: str, version: int) -> tuple[int, Json] | None:
+        at = version // CHECKPOINT_EVERY * CHECKPOINT_EVERY
+        with self._lock:
+            item = self._live(session_id)
+            raw = item.ckpt.get(at) if item is not None and at else None
+        return None if raw is None else (at, json.loads(raw))
+
+    def append(self, session_id: str, version: int, head: Json, entry: Json) -> bool:
+        raw_head, raw_entry = json.dumps(head), json.dumps(entry)
+        with self._lock:
+            item = self._live(session_id)
+            if item is None or len(item.log) != version:
                 return False
-            self._data[session_id] = (time.monotonic() + self._ttl, json.dumps(record))
+            item.head = raw_head
+            item.log.append(raw_entry)
+            if (version + 1) % CHECKPOINT_EVERY == 0:
+                item.ckpt[version + 1] = json.dumps(head["state"])
+            item.until = time.monotonic() + self._ttl
+            self._fresh.pop(session_id, None)
             return True
 
     def delete(self, session_id: str) -> None:
         with self._lock:
             if self._live(session_id) is None:
                 raise session_not_found(session_id)
-            del self._data[session_id]
+            self._drop(session_id)
 
     def ping(self) -> None:
         return None
@@ -172,68 +236,109 @@ class _Sweeper:
                 store.sweep_if_due()
 
 
-# KEYS[1] = session key, KEYS[2] = index of live sessions (score: expiry time)
-_NOW = "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) + tonumber(t[2]) / 1e6\n"
+# ----------------------------------------------------------------------------- Redis
+# KEYS = head, log, ckpt of one session (one hash slot). The head is a hash: v (version),
+# doc (the head JSON), n (the nonce of the move that made this version).
 
-# ARGV = record, ttl seconds, max sessions. 1 created, 0 full.
-_CREATE = _NOW + """
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'EX', tonumber(ARGV[2]))
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[4])
+# ARGV = head JSON, ttl ms. 1 created, 0 the id exists.
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', 0, 'doc', ARGV[1], 'n', '')
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 """
 
-# ARGV = ttl seconds, session id. The record (TTL refreshed) or nil.
-_GET = _NOW + """
-local raw = redis.call('GETEX', KEYS[1], 'EX', tonumber(ARGV[1]))
-if raw then redis.call('ZADD', KEYS[2], 'XX', now + tonumber(ARGV[1]), ARGV[2]) end
-return raw
-"""
-
-# ARGV = expected version, new record, ttl seconds, session id. 1 replaced, 0 stale or gone.
-_CAS = _NOW + """
-local raw = redis.call('GET', KEYS[1])
-if not raw then return 0 end
-if cjson.decode(raw)['version'] ~= tonumber(ARGV[1]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'EX', tonumber(ARGV[3]))
-redis.call('ZADD', KEYS[2], 'XX', now + tonumber(ARGV[3]), ARGV[4])
+# ARGV = expected version, new head JSON, log entry, ttl ms, checkpoint state or '', nonce.
+# 1 appended, 2 this very move was appended already (a retry), 0 stale, -1 gone.
+_APPEND = """
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return -1 end
+local want = tonumber(ARGV[1])
+if tonumber(v) ~= want then
+  if tonumber(v) == want + 1 and redis.call('HGET', KEYS[1], 'n') == ARGV[6] then return 2 end
+  return 0
+end
+redis.call('HSET', KEYS[1], 'v', want + 1, 'doc', ARGV[2], 'n', ARGV[6])
+redis.call('RPUSH', KEYS[2], ARGV[3])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[3], tostring(want + 1), ARGV[5]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[3], ARGV[4])
 return 1
 """
 
-# ARGV = session id. 1 deleted, 0 gone.
-_DELETE = """
-redis.call('ZREM', KEYS[2], ARGV[1])
-return redis.call('DEL', KEYS[1])
+# Evict a session only while it still has no move. 1 evicted, 0 not.
+_EVICT = """
+if redis.call('HGET', KEYS[1], 'v') ~= '0' then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return 1
 """
+
+
+def _bucket_tags(n: int = 16) -> list[str]:
+    """``n`` hash tags whose slots lie in ``n`` equal parts of the slot space, so the buckets
+    spread over the shards of a cluster."""
+    from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
+
+    width = REDIS_CLUSTER_HASH_SLOTS // n
+    tags = []
+    for i in range(n):
+        k = 0
+        while key_slot(f"sessions-{i}-{k}".encode()) // width != i:
+            k += 1
+        tags.append(f"sessions-{i}-{k}")
+    return tags
+
+
+BUCKETS = _bucket_tags()
+
+
+def _bucket(session_id: str) -> str:
+    from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
+
+    return BUCKETS[key_slot(session_id.encode()) * len(BUCKETS) // REDIS_CLUSTER_HASH_SLOTS]
 
 
 class RedisStore:
-    """Sessions in Redis as JSON strings under ``arbiter:session:<id>``, with a TTL; the
-    sorted set ``arbiter:sessions`` indexes the live ones by expiry for ``MAX_SESSIONS``."""
+    """Sessions in Redis (or a Redis Cluster) under ``arbiter:{<id>}:head|log|ckpt``."""
 
-    INDEX = "arbiter:sessions"
-
-    def __init__(self, url: str, ttl: int, max_sessions: int, timeout: float = 2.0, backoff: float = 5.0) -> None:
+    def __init__(self, url: str, ttl: int, max_sessions: int, timeout: float = 2.0, backoff: float = 5.0,
+                 cluster: bool = False, wait_ms: int = 50) -> None:
         import redis
         from redis.backoff import NoBackoff
         from redis.retry import Retry
 
-        self._errors = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
-        self._redis = redis.Redis.from_url(
-            url, socket_timeout=timeout, socket_connect_timeout=timeout, decode_responses=True,
-            # one quick retry for a dropped connection (a restarted Redis); never wait out a timeout twice
-            retry=Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,)),
-        )
-        self._ttl, self._max, self._timeout, self._backoff = int(ttl), max_sessions, timeout, backoff
+        self._errors = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
+                        redis.exceptions.ClusterDownError, redis.exceptions.TryAgainError,
+                        redis.exceptions.RedisClusterException, redis.exceptions.ReadOnlyError)
+        options = dict(socket_timeout=timeout, socket_connect_timeout=timeout, decode_responses=True)
+        self.cluster = cluster
+        self._redis: Any
+        if cluster:
+            from redis.cluster import RedisCluster
+
+            self._redis = RedisCluster.from_url(url, **options)
+        else:
+            self._redis = redis.Redis.from_url(
+                url, **options,
+                # one quick retry for a dropped connection (a restarted Redis); never wait out a timeout twice
+                retry=Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,)),
+            )
+        self._ttl, self._max, self._timeout, self._backoff = float(ttl), max_sessions, timeout, backoff
+        self._wait_ms = int(wait_ms)
+        self._replicas: dict[str, tuple[bool, float]] = {}  # master -> (has a replica, when asked)
         self._scripts = {name: self._redis.register_script(src) for name, src in
-                         (("create", _CREATE), ("get", _GET), ("cas", _CAS), ("delete", _DELETE))}
+                         (("create", _CREATE), ("append", _APPEND), ("evict", _EVICT))}
         self._open_until = 0.0  # circuit breaker: no call to Redis before this (monotonic) time
         self._breaker = threading.Lock()
 
     @staticmethod
-    def _key(session_id: str) -> str:
-        return f"arbiter:session:{session_id}"
+    def keys(session_id: str) -> list[str]:
+        return [f"arbiter:{{{session_id}}}:head", f"arbiter:{{{session_id}}}:log", f"arbiter:{{{session_id}}}:ckpt"]
+
+    @staticmethod
+    def _bucket_keys(tag: str) -> tuple[str, str]:
+        return f"arbiter:{{{tag}}}:live", f"arbiter:{{{tag}}}:fresh"
 
     def unavailable(self) -> bool:
         return time.monotonic() < self._open_until
@@ -259,24 +364,130 @@ class RedisStore:
                 self._open_until = 0.0
         return out
 
-    def _script(self, name: str, session_id: str, *args):
-        return self._call(self._scripts[name], keys=[self._key(session_id), self.INDEX], args=list(args))
+    # -- live-session count --------------------------------------------------------------------
 
-    def create(self, session_id: str, record: Json) -> None:
-        if not self._script("create", session_id, json.dumps(record), self._ttl, self._max, session_id):
-            raise store_full(self._max)
+    def _prune_and_count(self) -> int:
+        now = time.time()
+        pipe = self._redis.pipeline(transaction=False)
+        for tag in BUCKETS:
+            live, fresh = self._bucket_keys(tag)
+            pipe.zremrangebyscore(live, "-inf", now)
+            pipe.zremrangebyscore(fresh, "-inf", now - self._ttl)
+            pipe.zcard(live)
+        return sum(pipe.execute()[2::3])
+
+    def count(self) -> int:
+        return self._call(self._prune_and_count)
+
+    def _evict_one(self) -> bool:
+        """Drop the session created longest ago that has no move; False when there is none."""
+        pipe = self._redis.pipeline(transaction=False)
+        for tag in BUCKETS:
+            pipe.zrange(self._bucket_keys(tag)[1], 0, 0, withscores=True)
+        oldest = sorted((score, sid) for found in pipe.execute() for sid, score in found)
+        for _, sid in oldest:
+            evicted = self._scripts["evict"](keys=self.keys(sid), args=[])
+            live, fresh = self._bucket_keys(_bucket(sid))
+            pipe = self._redis.pipeline(transaction=False)
+            pipe.zrem(fresh, sid)
+            if evicted:
+                pipe.zrem(live, sid)
+            pipe.execute()
+            if evicted:
+                return True
+        return False
+
+    def _create(self, session_id: str, head: Json) -> None:
+        count = self._prune_and_count()
+        while count >= self._max:
+            if not self._evict_one():
+                raise store_full(self._max)
+            count -= 1
+        self._scripts["create"](keys=self.keys(session_id), args=[json.dumps(head), max(1, int(self._ttl * 1000))])
+        now = time.time()
+        live, fresh = self._bucket_keys(_bucket(session_id))
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.zadd(live, {session_id: now + self._ttl})
+        pipe.zadd(fresh, {session_id: now})
+        pipe.execute()
+
+    def create(self, session_id: str, head: Json) -> None:
+        self._call(self._create, session_id, head)
+
+    # -- one session ---------------------------------------------------------------------------
 
     def get(self, session_id: str) -> Json:
-        raw = self._script("get", session_id, self._ttl, session_id)
+        raw = self._call(self._redis.hget, self.keys(session_id)[0], "doc")
         if raw is None:
             raise session_not_found(session_id)
         return json.loads(raw)
 
-    def compare_and_set(self, session_id: str, version: int, record: Json) -> bool:
-        return bool(self._script("cas", session_id, version, json.dumps(record), self._ttl, session_id))
+    def log(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Json]:
+        end = -1 if stop is None else stop - 1
+        if stop is not None and stop <= start:
+            return []
+        return [json.loads(x) for x in self._call(self._redis.lrange, self.keys(session_id)[1], start, end)]
+
+    def checkpoint(self, session_id: str, version: int) -> tuple[int, Json] | None:
+        at = version // CHECKPOINT_EVERY * CHECKPOINT_EVERY
+        raw = self._call(self._redis.hget, self.keys(session_id)[2], str(at)) if at else None
+        return None if raw is None else (at, json.loads(raw))
+
+    def _append(self, session_id: str, version: int, args: list) -> int:
+        keys = self.keys(session_id)
+        if not self.cluster:
+            return int(self._scripts["append"](keys=keys, args=args))
+        # On a cluster: the script and WAIT on one connection to the shard's master, so WAIT
+        # counts this write; a moved slot or a lost master retries once through the cluster client
+        # (the nonce makes the retry of a move that did land answer 2, not a stale version).
+        try:
+            node = self._redis.get_node_from_key(keys[0])
+            pipe = node.redis_connection.pipeline(transaction=False)
+            self._scripts["append"](keys=keys, args=args, client=pipe)
+            if self._has_replica(node):
+                pipe.execute_command("WAIT", 1, self._wait_ms)
+            return int(pipe.execute()[0])
+        except Exception:  # noqa: BLE001 - moved slot, failed master: learn the cluster again, retry once
+            self._redis.nodes_manager.initialize()
+            return int(self._scripts["append"](keys=keys, args=args))
+
+    def _has_replica(self, node: Any) -> bool:
+        """Whether a master has a connected replica (its ``INFO replication``, asked at most
+        every 5 seconds per master)."""
+        now = time.monotonic()
+        known = self._replicas.get(node.name)
+        if known is None or now - known[1] > 5.0:
+            connected = int(node.redis_connection.info("replication").get("connected_slaves", 0))
+            known = self._replicas[node.name] = (connected > 0, now)
+        return known[0]
+
+    def append(self, session_id: str, version: int, head: Json, entry: Json) -> bool:
+        checkpoint = json.dumps(head["state"]) if (version + 1) % CHECKPOINT_EVERY == 0 else ""
+        args = [version, json.dumps(head), json.dumps(entry), max(1, int(self._ttl * 1000)), checkpoint, secrets.token_hex(8)]
+        done = self._call(self._append, session_id, version, args)
+        if done == -1:
+            raise session_not_found(session_id)
+        if done <= 0:
+            return False
+        live, fresh = self._bucket_keys(_bucket(session_id))
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.zadd(live, {session_id: time.time() + self._ttl}, xx=True)
+        if version == 0:
+            pipe.zrem(fresh, session_id)
+        self._call(pipe.execute)
+        return True
+
+    def _delete(self, session_id: str) -> int:
+        gone = self._redis.delete(*self.keys(session_id))
+        live, fresh = self._bucket_keys(_bucket(session_id))
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.zrem(live, session_id)
+        pipe.zrem(fresh, session_id)
+        pipe.execute()
+        return gone
 
     def delete(self, session_id: str) -> None:
-        if not self._script("delete", session_id, session_id):
+        if not self._call(self._delete, session_id):
             raise session_not_found(session_id)
 
     def ping(self) -> None:
@@ -286,7 +497,8 @@ class RedisStore:
 def make_store(config: Json) -> SessionStore:
     if config.get("REDIS_URL"):
         return RedisStore(config["REDIS_URL"], config["SESSION_TTL"], config["MAX_SESSIONS"],
-                          config["REDIS_TIMEOUT"], config["REDIS_BACKOFF"])
+                          config["REDIS_TIMEOUT"], config["REDIS_BACKOFF"],
+                          cluster=bool(config.get("REDIS_CLUSTER")), wait_ms=config.get("REDIS_WAIT_MS", 50))
     return MemoryStore(config["SESSION_TTL"], config["MAX_SESSIONS"], config["SESSION_SWEEP_SECONDS"])
 
 
@@ -311,7 +523,7 @@ def create(store: SessionStore, binding, req: Json) -> Json:
         "new": {"players": req["players"], "seed": seed, "options": req.get("options") or {},
                 **({"setup": req["setup"]} if req.get("setup") is not None else {})},
         "seeded": seeded,
-        "log": [],
+        "last": None,  # the newest log entry, for the event of the newest move
     }
     store.create(session_id, record)
     return {
@@ -354,7 +566,9 @@ def legal_moves(store: SessionStore, bindings, session_id: str, token: str | Non
     return {**out, **_about(session_id, record)}
 
 
-def move(store: SessionStore, bindings, session_id: str, token: str | None, req: Json) -> Json:
+def _judge(store: SessionStore, bindings, session_id: str, token: str | None, req: Json):
+    """Every check a session move goes through, in order; the record, seat, binding, state and
+    move when all pass (``move`` applies it, ``validate`` only reports)."""
     record, seat, binding, state = _open(store, bindings, session_id, token)
     if seat is None:
         raise ApiError(403, "session.owner-cannot-move", "Forbidden", "the owner token holds no seat; use a seat token")
@@ -373,18 +587,33 @@ def move(store: SessionStore, bindings, session_id: str, token: str | None, req:
         raise ApiError(422, "session.chance-from-server", "Chance is the server's",
                        "in a session the server rolls the dice and deals: send the move without its outcome "
                        "(e.g. {\"kind\": \"roll\"})")
+    return record, seat, binding, state, move_value
+
+
+def move(store: SessionStore, bindings, session_id: str, token: str | None, req: Json,
+         on_move: Any = None) -> Json:
+    """Apply a seat's move; ``on_move(head)`` is told the session's new head once it is stored."""
+    record, seat, binding, state, move_value = _judge(store, bindings, session_id, token, req)
+    version = record["version"]
     new, events = binding.apply(state, seat, move_value)
-    updated = {
-        **record,
-        "version": version + 1,
-        "state": binding.engine.to_json(new),
-        "log": [*record["log"], {"seat": seat, "move": binding.engine.move_to_json(move_value)}],
-    }
-    if not store.compare_and_set(session_id, version, updated):
+    entry = {"seat": seat, "move": binding.engine.move_to_json(move_value)}
+    updated = {**record, "version": version + 1, "state": binding.engine.to_json(new), "last": entry}
+    if not store.append(session_id, version, updated, entry):
         raise stale_version(version, version + 1)
+    if on_move is not None:
+        on_move(updated)
     out = binding.result(new, seat, events, full=False)
     out.update(_about(session_id, updated, seat=seat))
     return out
+
+
+def validate(store: SessionStore, bindings, session_id: str, token: str | None, req: Json) -> Json:
+    """A session move judged without applying it: ``{"legal": true, "version"}``, or the very
+    problem the move would get (raised); the session never changes."""
+    record, seat, binding, state, move_value = _judge(store, bindings, session_id, token, req)
+    binding.apply(state, seat, move_value)  # raises what the move would raise; the result is dropped
+    return {"legal": True, "version": record["version"], "id": session_id, "game": record["game"],
+            "seeded": record.get("seeded", True)}
 
 
 def log(store: SessionStore, bindings, session_id: str, token: str | None) -> Json:
@@ -394,7 +623,7 @@ def log(store: SessionStore, bindings, session_id: str, token: str | None) -> Js
     over = binding.engine.outcome(state) is not None
     engine = binding.engine
     entries = []
-    for item in record["log"]:
+    for item in store.log(session_id):
         shown = item["move"] if over else engine.move_view(engine.move_from_json(item["move"]), item["seat"], seat)
         entries.append({"seat": item["seat"], "move": shown} if shown is not None
                        else {"seat": item["seat"], "move": None, "hidden": True})
@@ -411,7 +640,7 @@ def log_record(store: SessionStore, bindings, session_id: str, token: str | None
     record, _, binding, _ = _open(store, bindings, session_id, token)
     from service import records  # records imports the binding machinery; imported late to keep this module light
 
-    return records.session_log_mat(binding, record)
+    return records.session_log_mat(binding, {**record, "log": store.log(session_id)})
 
 
 def delete(store: SessionStore, session_id: str, token: str | None) -> None:

@@ -151,3 +151,128 @@ def redis_app(redis_url):
 def dead_redis_app():
     """An app whose REDIS_URL points at a port where nothing listens."""
     return create_app(TestConfig, {"REDIS_URL": f"redis://127.0.0.1:{_free_port()}/0", "REDIS_TIMEOUT": 0.5})
+
+
+class LocalCluster:
+    """A real Redis Cluster of the tests' own: three masters with one replica each
+    (``redis-server --cluster-enabled yes`` on free ports, ``redis-cli --cluster create``), in
+    ``workdir``. ``url`` names one node, as ``REDIS_URL`` with ``REDIS_CLUSTER=1`` does."""
+
+    def __init__(self, workdir: Path, node_timeout_ms: int = 1000) -> None:
+        exe, cli = shutil.which("redis-server"), shutil.which("redis-cli")
+        if exe is None or cli is None:
+            pytest.fail("no redis-server and redis-cli to start a cluster with")
+        self.ports: list[int] = []
+        while len(self.ports) < 6:  # the cluster bus listens on port + 10000 as well
+            port = _free_port()
+            if port < 55000 and port not in self.ports and _port_free(port + 10000):
+                self.ports.append(port)
+        self.procs: dict[int, subprocess.Popen] = {}
+        self.exe, self.workdir, self.node_timeout_ms = exe, workdir, node_timeout_ms
+        try:
+            for port in self.ports:
+                self.start(port)
+            subprocess.run([cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
+                            "--cluster-replicas", "1", "--cluster-yes"],
+                           check=True, capture_output=True, timeout=60)
+            self.wait_ok()
+            self.wait_replicas()
+        except BaseException:
+            self.stop()
+            raise
+        self.url = f"redis://127.0.0.1:{self.ports[0]}/0"
+
+    def start(self, port: int) -> None:
+        node_dir = self.workdir / f"node-{port}"
+        node_dir.mkdir(exist_ok=True)
+        self.procs[port] = subprocess.Popen(
+            [self.exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(node_dir), "--save", "",
+             "--appendonly", "no", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+             "--cluster-node-timeout", str(self.node_timeout_ms), "--repl-diskless-sync-delay", "0", "--logfile", str(node_dir / "redis.log")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            if _answers(f"redis://127.0.0.1:{port}/0"):
+                return
+            time.sleep(0.05)
+        pytest.fail(f"cluster node {port} never answered")
+
+    def node(self, port: int) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=port, decode_responses=True, socket_timeout=2)
+
+    def live_ports(self) -> list[int]:
+        return [p for p, proc in self.procs.items() if proc.poll() is None]
+
+    def state(self, port: int) -> str:
+        info = self.node(port).execute_command("CLUSTER INFO")
+        if isinstance(info, dict):
+            return str(info.get("cluster_state"))
+        return "ok" if "cluster_state:ok" in str(info) else "fail"
+
+    def wait_replicas(self, seconds: float = 60) -> None:
+        """Until each replica has its master's data (a replica that never synced cannot take over)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            infos = [self.node(p).info("replication") for p in self.live_ports()]
+            replicas = [i for i in infos if i.get("role") == "slave"]
+            if len(replicas) == 3 and all(i.get("master_link_status") == "up" for i in replicas):
+                return
+            time.sleep(0.1)
+        pytest.fail("the cluster's replicas never synced with their masters")
+
+    def wait_ok(self, seconds: float = 60) -> None:
+        """Until every live node says the cluster is ok and each slot has a master."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                if all(self.state(p) == "ok" for p in self.live_ports()):
+                    return
+            except redis.exceptions.RedisError:
+                pass
+            time.sleep(0.1)
+        pytest.fail("the local Redis Cluster never reached cluster_state:ok")
+
+    def master_of(self, key: str) -> int:
+        slot = self.node(self.live_ports()[0]).execute_command("CLUSTER KEYSLOT", key)
+        for start, end, master, *_ in self.node(self.live_ports()[0]).execute_command("CLUSTER SLOTS"):
+            if start <= slot <= end:
+                return int(master[1])
+        raise LookupError(key)
+
+    def kill(self, port: int) -> None:
+        proc = self.procs[port]
+        proc.kill()
+        proc.wait(10)
+
+    def stop(self) -> None:
+        for port in self.live_ports():
+            self.kill(port)
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory):
+    """One local Redis Cluster (3 masters, 1 replica each) for the whole test session."""
+    cluster = LocalCluster(tmp_path_factory.mktemp("redis-cluster"))
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def own_cluster(tmp_path):
+    """A Redis Cluster of the test's own, for a test that kills its nodes."""
+    cluster = LocalCluster(tmp_path)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def cluster_app(redis_cluster):
+    return create_app(TestConfig, {"REDIS_URL": redis_cluster.url, "REDIS_CLUSTER": True})

@@ -60,9 +60,13 @@ def _play(client, created: dict, rnd: random.Random, moves: int) -> int:
     return made
 
 
-@pytest.fixture
-def app():
-    return create_app(TestConfig, {"EVENTS_HEARTBEAT": 0.05})
+@pytest.fixture(params=["memory", pytest.param("cluster", marks=pytest.mark.redis)])
+def app(request):
+    """The memory store, and a real local Redis Cluster (DESIGN 4.9)."""
+    config = {"EVENTS_HEARTBEAT": 0.05}
+    if request.param == "cluster":
+        config.update(REDIS_URL=request.getfixturevalue("redis_cluster").url, REDIS_CLUSTER=True)
+    return create_app(TestConfig, config)
 
 
 def _stream(client, created: dict, token: str, last_event_id: str | None = None):
@@ -152,7 +156,7 @@ def test_too_far_behind_or_unknown_ids_get_a_fresh_snapshot(app):
     client = app.test_client()
     created = _session(client, "11-nimmt")
     made = _play(client, created, random.Random(2), 5)
-    for last in ("0", "999", "junk"):
+    for last in ("0", "999", "junk", "\u00b2"):
         gen = _stream(client, created, created["seats"][0]["token"], last_event_id=last)
         events = parse([next(gen), next(gen)])
         assert events[0]["event"] == "snapshot" and events[0]["id"] == str(made)
@@ -173,6 +177,87 @@ def test_the_owner_streams_as_a_spectator(app):
     snapshot = [e for e in parse([next(gen), next(gen)]) if e["event"] == "snapshot"][0]
     assert snapshot["data"]["seat"] is None
     assert all(hand is None for hand in snapshot["data"]["state"]["hands"])
+
+
+def test_a_last_event_id_of_non_ascii_digits_gets_a_snapshot_not_a_500(app):
+    """'²'.isdigit() is true and int('²') raises: such an id is unknown, like 'junk'."""
+    client = app.test_client()
+    created = _session(client, "take-that")
+    gen = _stream(client, created, created["owner_token"], last_event_id="\u00b2")
+    assert parse([next(gen), next(gen)])[0]["event"] == "snapshot"
+
+
+def test_streams_per_session_are_bounded_429(app):
+    app.config["MAX_STREAMS_PER_SESSION"] = 2
+    client = app.test_client()
+    created = _session(client, "take-that")
+    url = f"/v1/sessions/{created['id']}/events?access_token={created['owner_token']}"
+    open_ = [client.get(url, buffered=False) for _ in range(2)]
+    for r in open_:
+        next(r.iter_encoded())
+    refused = client.get(url)
+    assert refused.status_code == 429 and refused.json["code"] == "session.too-many-streams"
+    open_[0].close()
+    again = client.get(url, buffered=False)
+    assert again.status_code == 200
+    again.close()
+
+
+def test_a_move_is_rendered_once_per_distinct_view_however_many_streams_watch(app, monkeypatch):
+    """DESIGN 4.9: ten streams of seat 1 and ten of the owner cost two renderings of the move."""
+    from service import events
+
+    rendered = []
+    real = events._event
+    monkeypatch.setattr(events, "_event", lambda *a: rendered.append(a[4]) or real(*a))
+    client = app.test_client()
+    created = _session(client, "take-that")
+    gens = [_stream(client, created, token) for token in [created["seats"][1]["token"]] * 10
+            + [created["owner_token"]] * 10]
+    for gen in gens:
+        assert parse([next(gen), next(gen)])[0]["event"] == "snapshot"
+    _play(client, created, random.Random(1), 1)
+    for gen in gens:
+        moves = []
+        while not moves:
+            moves = [e for e in parse([next(gen)]) if e["event"] == "move"]
+        assert moves[0]["id"] == "1"
+    assert sorted(rendered, key=str) == [1, None]
+
+
+def test_a_resume_reads_only_from_the_checkpoint_before_last_event_id(app, monkeypatch):
+    """DESIGN 4.9: with a checkpoint every 2 moves, a resume from 3 of 5 reads log entries 2-4
+    (from the checkpoint after move 2), not the log from the start."""
+    from service import sessions
+
+    monkeypatch.setattr(sessions, "CHECKPOINT_EVERY", 2)
+    client = app.test_client()
+    created = _session(client, "11-nimmt")
+    made = _play(client, created, random.Random(2), 5)
+    assert made == 5
+    store = app.extensions["arbiter.store"]
+    reads = []
+    real_log = store.log
+    monkeypatch.setattr(store, "log", lambda sid, start=0, stop=None: reads.append((start, stop)) or real_log(sid, start, stop))
+    gen = _stream(client, created, created["seats"][0]["token"], last_event_id="3")
+    events = []
+    while len(events) < 2:
+        events += [e for e in parse([next(gen)]) if e["event"] == "move"]
+    assert [e["id"] for e in events] == ["4", "5"] and reads == [(2, 5)]
+
+
+def test_a_session_expires_after_its_last_move_whoever_watches(app):
+    """Heartbeats do not keep a session alive: its stream ends with the reason."""
+    app.extensions["arbiter.store"]._ttl = 0.5
+    client = app.test_client()
+    created = _session(client, "take-that")
+    gen = _stream(client, created, created["owner_token"])
+    seen = []
+    for chunk in gen:
+        seen += parse([chunk])
+        if seen and seen[-1]["event"] == "end":
+            break
+    assert "expired" in seen[-1]["data"]["reason"]
 
 
 # --------------------------------------------------------------------------- over real HTTP
@@ -231,3 +316,35 @@ def test_two_servers_on_one_redis_a_move_on_one_is_an_event_on_the_other():
     with redis_server() as (redis_url, _, _), make_run({"REDIS_URL": redis_url}, WORKERS="1") as a, \
             make_run({"REDIS_URL": redis_url}, WORKERS="1") as b:
         assert _move_seen_by_other_seat(a, b, a) < 1.0
+
+
+@pytest.mark.redis
+def test_two_servers_on_one_redis_cluster_a_move_on_one_is_an_event_on_the_other(redis_cluster):
+    """DESIGN 4.9: the same across two `make run` instances on a Redis Cluster."""
+    env = {"REDIS_URL": redis_cluster.url, "REDIS_CLUSTER": "1"}
+    with make_run(env, WORKERS="1") as a, make_run(env, WORKERS="1") as b:
+        assert _move_seen_by_other_seat(a, b, a) < 1.0
+
+
+@pytest.mark.redis
+def test_a_paused_redis_never_tells_a_stream_its_session_is_gone(own_redis):
+    """DESIGN 4.9: the store unavailable for a moment: heartbeats go on, no `event: end`, and
+    the next move arrives once Redis is back."""
+    app = create_app(TestConfig, {"REDIS_URL": own_redis.url, "EVENTS_HEARTBEAT": 0.05,
+                                  "REDIS_TIMEOUT": 0.2, "REDIS_BACKOFF": 0.2})
+    client = app.test_client()
+    created = _session(client, "take-that")
+    gen = _stream(client, created, created["owner_token"])
+    assert parse([next(gen), next(gen)])[0]["event"] == "snapshot"
+    own_redis.pause()
+    try:
+        during = [next(gen) for _ in range(10)]
+    finally:
+        own_redis.resume()
+    assert not [e for e in parse(during) if e["event"] == "end"]
+    time.sleep(0.3)
+    _play(client, created, random.Random(1), 1)
+    seen = []
+    while not [e for e in seen if e["event"] == "move"]:
+        seen += parse([next(gen)])
+    assert not [e for e in seen if e["event"] == "end"]

@@ -124,7 +124,7 @@ def test_the_session_log_hook_writes_mat(client, app):
         move = [m for m in lm["moves"] if m["kind"] in ("roll", "move")][0]
         client.post(f"/v1/sessions/{sid}/moves", json={"move": move, "version": version},
                     headers={"Authorization": f"Bearer {tokens[seat]}"})
-    stored = app.extensions["arbiter.store"].get(sid)
+    stored = {**app.extensions["arbiter.store"].get(sid), "log": app.extensions["arbiter.store"].log(sid)}
     text = session_log_mat(BINDINGS["backgammon"], stored)
     assert " 1 point match" in text and "Seat 0 : 0" in text
     back = replay_record(client, text)

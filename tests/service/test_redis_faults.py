@@ -122,16 +122,17 @@ def test_after_redis_loses_its_data_the_404_says_the_session_may_be_lost(own_red
 
 
 def test_max_sessions_holds_across_workers_sharing_redis(own_redis):
-    """Two app instances (as two workers) on one Redis count the same live sessions; expired
-    ones stop counting."""
+    """Two app instances (as two workers) on one Redis count the same live sessions (played
+    ones: an unplayed one would make room, DESIGN 4.9); expired ones stop counting."""
     config = {"REDIS_URL": own_redis.url, "MAX_SESSIONS": 2, "SESSION_TTL": 2}
     a, b = (create_app(TestConfig, config).test_client() for _ in range(2))
     first = start(a)
-    start(b)
+    play(a, first, 1)
+    play(b, start(b), 1)
     full = a.post("/v1/sessions", json={"game": GAME, "players": PLAYERS})
     assert full.status_code == 503 and full.json["code"] == "session.store-full"
     assert b.delete(f"/v1/sessions/{first['id']}", headers=auth(first["owner_token"])).status_code == 204
-    start(b)
+    play(b, start(b), 1)
     assert a.post("/v1/sessions", json={"game": GAME, "players": PLAYERS}).status_code == 503
     time.sleep(2.2)  # both expire
     start(a)

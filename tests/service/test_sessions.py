@@ -28,9 +28,10 @@ GAMES = list(BINDINGS)
 CHANCE_GAMES = [g for g, b in BINDINGS.items() if any("dice" in m.fields for m in b.moves.values())]
 
 
-@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis),
+                        pytest.param("cluster", marks=pytest.mark.redis)])
 def any_app(request):
-    return request.getfixturevalue("app" if request.param == "memory" else "redis_app")
+    return request.getfixturevalue({"memory": "app", "redis": "redis_app", "cluster": "cluster_app"}[request.param])
 
 
 @pytest.fixture(params=GAMES)
@@ -172,7 +173,7 @@ def test_move_lands_once_and_bumps_the_version(any_app, game):
     assert stale.status_code == 409 and stale.json["code"] == "session.stale-version"
     log = client.get(f"/v1/sessions/{s['id']}/log", headers=auth(token)).json
     assert log["version"] == 1 and [m["seat"] for m in log["moves"]] == [seat]
-    assert full_state(any_app, s["id"])["log"] == [{"seat": seat, "move": move}]
+    assert any_app.extensions["arbiter.store"].log(s["id"]) == [{"seat": seat, "move": move}]
 
 
 def test_a_move_without_version_is_422_and_changes_nothing(any_app, game):
@@ -228,7 +229,7 @@ def test_concurrent_moves_on_one_version_exactly_one_lands(any_app, game):
         t.join()
     assert sorted(results).count(200) == 1 and all(code in (200, 409) for code in results), results
     record = full_state(any_app, s["id"])
-    assert len(record["log"]) == 1 and record["version"] == 1
+    assert len(any_app.extensions["arbiter.store"].log(s["id"])) == 1 and record["version"] == 1
 
 
 # --------------------------------------------------------------------------- chance is the server's
@@ -329,14 +330,48 @@ def test_owner_deletes_and_the_session_is_gone(any_app, game):
 # --------------------------------------------------------------------------- limits
 
 
-def test_max_sessions_is_503_store_full_until_one_ends(game):
-    """DESIGN 4.1: MAX_SESSIONS live sessions per store; beyond it 503 session.store-full."""
-    client = create_app(TestConfig, {"MAX_SESSIONS": 2}).test_client()
-    first, _ = start(client, game), start(client, game)
+def play_one(client, session) -> None:
+    seat, token, move = first_move(client, session)
+    r = client.post(f"/v1/sessions/{session['id']}/moves", json={"move": move, "version": 0}, headers=auth(token))
+    assert r.status_code == 200, r.json
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+def full_app(request):
+    """An app whose store holds at most 2 sessions: in memory, or on a Redis of the test's own
+    (filling the shared one would evict other tests' sessions)."""
+    config = {"MAX_SESSIONS": 2}
+    if request.param == "redis":
+        config["REDIS_URL"] = request.getfixturevalue("own_redis").url
+    return create_app(TestConfig, config)
+
+
+def test_max_sessions_is_503_store_full_until_one_ends(full_app, game):
+    """DESIGN 4.1, 4.9: MAX_SESSIONS live sessions per store; when every one has had a move,
+    503 session.store-full."""
+    client = full_app.test_client()
+    first, second = start(client, game), start(client, game)
+    play_one(client, first)
+    play_one(client, second)
     r = client.post("/v1/sessions", json={"game": game, "players": players_of(game)})
     assert r.status_code == 503 and r.json["code"] == "session.store-full" and r.headers["Retry-After"]
     assert client.delete(f"/v1/sessions/{first['id']}", headers=auth(first["owner_token"])).status_code == 204
     start(client, game)
+
+
+def test_a_full_store_drops_the_oldest_session_nobody_moved_in(full_app):
+    """DESIGN 4.9: filling the store with sessions nobody plays denies no one a new session:
+    the least recently used session without a move goes first; played sessions stay."""
+    game = GAMES[0]
+    client = full_app.test_client()
+    played = start(client, game)
+    play_one(client, played)
+    full_app.extensions["arbiter.store"]._max = 3
+    idle = [start(client, game) for _ in range(2)]
+    newest = start(client, game)  # full: the oldest idle one goes
+    seen = {s["id"]: client.get(f"/v1/sessions/{s['id']}", headers=auth(s["owner_token"])).status_code
+            for s in (played, *idle, newest)}
+    assert seen == {played["id"]: 200, idle[0]["id"]: 404, idle[1]["id"]: 200, newest["id"]: 200}
 
 
 def test_session_creation_is_rate_limited_per_client_address():
@@ -399,9 +434,9 @@ def test_redis_sessions_expire(redis_url):
 
     client = create_app(TestConfig, {"REDIS_URL": redis_url, "SESSION_TTL": 1}).test_client()
     s = start(client, GAMES[0])
-    ttl = redis.Redis.from_url(redis_url).ttl(f"arbiter:session:{s['id']}")
+    ttl = redis.Redis.from_url(redis_url).ttl(f"arbiter:{{{s['id']}}}:head")
     assert 0 < ttl <= 1
-    redis.Redis.from_url(redis_url).pexpire(f"arbiter:session:{s['id']}", 1)
+    redis.Redis.from_url(redis_url).pexpire(f"arbiter:{{{s['id']}}}:head", 1)
     time.sleep(0.05)
     assert client.get(f"/v1/sessions/{s['id']}", headers=auth(s["owner_token"])).status_code == 404
 
@@ -429,3 +464,33 @@ def test_redis_down_sessions_503_stateless_still_work(dead_redis_app):
 def test_memory_store_is_ready(client):
     r = client.get("/readyz")
     assert r.status_code == 200 and r.json["store"] == "MemoryStore"
+
+
+# --------------------------------------------------------------------------- validate
+
+
+def test_validate_judges_a_session_move_without_making_it(any_app, game):
+    """POST /v1/sessions/{id}/validate: 200 legal with the version, the session unchanged."""
+    client = any_app.test_client()
+    s = start(client, game)
+    _, token, move = first_move(client, s)
+    before = full_state(any_app, s["id"])
+    r = client.post(f"/v1/sessions/{s['id']}/validate", json={"move": move, "version": 0}, headers=auth(token))
+    assert r.status_code == 200 and r.json["legal"] is True and r.json["version"] == 0
+    assert full_state(any_app, s["id"]) == before
+
+
+def test_validate_answers_the_problem_the_move_would_get(any_app):
+    game = GAMES[0]
+    client = any_app.test_client()
+    s = start(client, game)
+    _, token, move = first_move(client, s)
+    for body, headers in (({"move": {"kind": "nonsense"}, "version": 0}, auth(token)),
+                          ({"move": move, "version": 5}, auth(token)),
+                          ({"move": move}, auth(token)),
+                          ({"move": move, "version": 0}, auth(s["owner_token"])),
+                          ({"move": move, "version": 0}, {})):
+        would = client.post(f"/v1/sessions/{s['id']}/validate", json=body, headers=headers)
+        made = client.post(f"/v1/sessions/{s['id']}/moves", json=body, headers=headers)
+        assert would.status_code == made.status_code >= 400 and would.json["code"] == made.json["code"], body
+    assert full_state(any_app, s["id"])["version"] == 0
