@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from types import SimpleNamespace
 from typing import Any
 
 from rules.base import (
@@ -219,6 +220,10 @@ class PlayCard:
 
 Move = Choose | ExchangeCard | EndExchange | Discard | PlayCard | NextRound
 
+_TRICK_CODES = SimpleNamespace(**{  # the trick core's refusals, as this module's codes
+    name.replace("-", "_"): (lambda code: lambda message, **context: IllegalMove(code, message, **context))(
+        f"{GAME_ID}.{name}") for name in ("card-not-in-hand", "must-follow-suit", "must-trump", "lead-forbidden")})
+
 _STATE_KEYS = frozenset({
     "players", "options", "round", "dealer", "phase", "turn", "contract", "hands", "musik", "discards", "leader",
     "trick", "last_trick", "won", "exchange", "history", "contracts", "rng",
@@ -369,7 +374,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             return  # a playable card passes every check below (it is in the hand): no messages made
         if isinstance(move, PlayCard):
             _require_phase(state, Phase.PLAY, move)
-            check_play(GAME_ID, state.hands[seat], state.trick, move.card, _trick_rules(state))
+            check_play(_TRICK_CODES, state.hands[seat], state.trick, move.card, _trick_rules(state))
         elif isinstance(move, Choose):
             _require_phase(state, Phase.CHOOSE, move)
             # §3.2: "from the contracts they have not yet chosen in this game"
@@ -795,7 +800,7 @@ def _play(state: State, seat: int, card: Card) -> State:
     if card in hand:  # never in a legal state (one pack): every copy goes, as always
         hand = tuple(c for c in held if c != card)
     hands = _set_hand(state.hands, seat, hand)
-    trick = (*state.trick, (seat, card))
+    trick = (*state.trick, Play(seat, card))
     if len(trick) < _PLAYERS:
         return replace(state, hands=hands, trick=trick)
     winner = trick_winner(trick, state.contract.trump)  # type: ignore[union-attr]
@@ -874,7 +879,7 @@ def _plays(items: Any, what: str) -> tuple[Play, ...]:
     for p in items:
         if not isinstance(p, dict) or set(p) != {"seat", "card"}:
             raise _Malformed(f"a play in {what} is {{seat, card}}, got {excerpt(p)}")
-        out.append((_int(p["seat"], 0, 2, "seat"), _card(p["card"])))
+        out.append(Play(_int(p["seat"], 0, 2, "seat"), _card(p["card"])))
     return tuple(out)
 
 
