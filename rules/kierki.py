@@ -81,9 +81,9 @@ from rules.base import (
     replace,
 )
 from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, missing_and_extra
-from rules.shapes import Length, Pattern, Range, Visibility, declared, field, option, partial
+from rules.shapes import Length, Range, Visibility, declared, field, option, partial
 from rules.spec import GameSpec
-from rules.tricks import Play, TrickRules, check_play, next_seat, playable, trick_winner
+from rules.tricks import PackCard, Play, TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "kierki"
 
@@ -136,8 +136,6 @@ _HEARTS_LEAD_FORBIDDEN = (Deal.NO_HEARTS, Deal.NO_KING_OF_HEARTS, Deal.ROBBER)
 
 # --------------------------------------------------------------------------- shapes
 
-#: a card of the 52-card pack (Kierki has no jokers)
-PackCard = Annotated[Card, Pattern(r"^(10|[2-9TJQKA])[CDHS]$")]
 Cards = tuple[PackCard, ...]
 Seat = Annotated[int, Range(0, 3)]
 

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import Annotated, Any, NamedTuple, Protocol
 
 from rules.cards import Card, Suit
+from rules.shapes import Pattern
+
+#: a card of the 52-card pack, as both games declare it (no jokers)
+PackCard = Annotated[Card, Pattern(r"^(10|[2-9TJQKA])[CDHS]$")]
 
 
 class PlayLike(Protocol):

@@ -258,7 +258,6 @@ TALLIES: dict[str, Json] = {
     "kniffel-cards": {"sheets": [
         {"boxes": {"ones": 2, "twos": 4, "full-house": 25, "kniffel": 50}, "penalties": {"ones": 4}},
         {"boxes": {"kniffel": 50}}]},
-    "3-5-8": {"contract": "BL", "dealer": 0, "tricks": [8, 5, 3]},
     "canasta": {"ended": "stock", "sides": [
         {"melds": [{"rank": "7", "cards": ["7C", "7D", "7S", "7H", "7C", "2H", "JK"]}]}, {}]},
     "backgammon": {"winner": 0, "cube": 2, "owner": 1, "points": [[0] * 24, [0] * 11 + [14] + [0] * 12],

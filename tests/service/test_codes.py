@@ -330,10 +330,14 @@ def declared_codes_referenced(game: str) -> set[str]:
     path = ROOT / (module.replace(".", "/") + ".py")
     files = [path, ROOT / "rules" / "base.py"] if module.count(".") == 1 else [
         *(ROOT / module.rsplit(".", 1)[0].replace(".", "/")).glob("*.py"), ROOT / "rules" / "base.py"]
+    # shared rule helpers the game imports (rules/tricks.py) raise the game's codes passed as ``codes``
+    helpers = {ROOT / (n.module.replace(".", "/") + ".py") for n in ast.walk(ast.parse(path.read_text()))
+               if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("rules.")} - set(files)
+    files += sorted(f for f in helpers if f.exists())
     found = set()
     for file in files:
         tree = ast.parse(file.read_text())
-        names = {"_C"} if file.name == "base.py" else {codes.__name__, "_C"}
+        names = {"_C"} if file.name == "base.py" else {"codes"} if file in helpers else {codes.__name__, "_C"}
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and node.attr in by_attr:
                 owner = node.value
