@@ -77,7 +77,6 @@ from rules.base import (
     Outcome,
     Rng,
     ScoreReport,
-    excerpt,
     replace,
 )
 from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, missing_and_extra
@@ -126,7 +125,8 @@ class Trump(Enum):
     NO_TRUMP = "NT"
 
 
-_TRUMP_SUIT: dict[Trump | None, Suit | None] = {Trump(s.value): s for s in SUITS} | {Trump.NO_TRUMP: None, None: None}
+_TRUMP_SUIT: dict[Trump | None, Suit | None] = {Trump.NO_TRUMP: None, None: None}
+_TRUMP_SUIT.update({Trump(s.value): s for s in SUITS})
 _OVER = (Phase.ROUND_OVER, Phase.GAME_OVER)
 
 _NEGATIVE = (Deal.NO_TRICKS, Deal.NO_HEARTS, Deal.NO_QUEENS, Deal.NO_KINGS_JACKS, Deal.NO_KING_OF_HEARTS)
@@ -781,7 +781,7 @@ def _dealt(hands: tuple[tuple[Card, ...], ...], cards: Sequence[Card], dealer: i
 
 
 def _hand_order(card: Card) -> tuple[int, int]:
-    return _SUIT_INDEX[card.suit], card.rank
+    return _SUIT_INDEX[card.suit], card.rank  # type: ignore[index]  # no jokers in Kierki
 
 
 def _without(hands: tuple[tuple[Card, ...], ...], seat: int, card: Card) -> tuple[tuple[Card, ...], ...]:

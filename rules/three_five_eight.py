@@ -616,6 +616,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
     def scores(self, state: State) -> ScoreReport:
         over = self.round_over(state)
         done = _records(state)
+        contract: Contract | None
         if over:
             rec = done[-1]
             rnd, tricks, contract = rec.scores, rec.tricks, rec.contract
@@ -1001,9 +1002,9 @@ def _check_state(s: State) -> None:
                                  f"seat {(s.options.first_dealer + s.round - 1) % 3}, not {s.dealer}")
     used: list[set[Contract]] = [set(), set(), set()]
     for i, r in enumerate(records):
-        want = (s.dealer - (s.round - 1 - i)) % _PLAYERS
-        if r.dealer != want:
-            raise C.bad_history(f"deal {i + 1} was dealt by seat {want} (the dealer rotates), not {r.dealer}")
+        dealer = (s.dealer - (s.round - 1 - i)) % _PLAYERS
+        if r.dealer != dealer:
+            raise C.bad_history(f"deal {i + 1} was dealt by seat {dealer} (the dealer rotates), not {r.dealer}")
         if r.contract in used[r.chooser]:
             raise C.contract_reused(f"seat {r.chooser} chose {r.contract.value!r} twice (deal {i + 1})")
         used[r.chooser].add(r.contract)

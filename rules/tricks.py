@@ -78,7 +78,7 @@ def check_play(codes: Any, hand: Sequence[Card], plays: Sequence[PlayLike], card
         return
     if not plays:
         raise codes.lead_forbidden(
-            f"you may not lead {card}: {card.suit.name.lower()} may not be led while you hold another suit",
+            f"you may not lead {card}: {card.suit.name.lower() if card.suit else card} may not be led while you hold another suit",
             card=str(card))
     led = led_suit(plays)
     if any(c.suit is led for c in hand):

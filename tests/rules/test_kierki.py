@@ -33,8 +33,8 @@ from rules.kierki import (
     deal_total,
     full_deck,
 )
-from rules.tricks import Play, trick_winner
 from rules.shapes import encode
+from rules.tricks import Play, trick_winner
 from tests.rules.catalogue import check_raise
 
 N, E, S, W = 0, 1, 2, 3
@@ -1140,7 +1140,6 @@ EXTRA_TRIGGERS = {
         advance(ENGINE.new(4, 3), lambda s: s.phase is Phase.NAME_TRUMP)),
     "kierki.seat-count": _state_with(lambda d: d["hands"].pop()),
     "kierki.bad-state": _state_with(lambda d: d["options"].__setitem__("lottery", "two")),
-    "kierki.bad-state": _state_with(lambda d: d.__setitem__("dealer", 9)),
     "kierki.bad-trump": _state_with(lambda d: d.__setitem__("trump", "NT")),
     "kierki.bad-row": _lottery_with(lambda d: d["rows"].append(dict(d["rows"][0]))),
     "kierki.bad-finished": _lottery_with(lambda d: d.__setitem__("finished", [1])),
