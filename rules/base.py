@@ -806,10 +806,11 @@ class BaseEngine(Generic[S, M]):
             raise InvalidState(f"{self.game_id}.tally-unsupported", f"{self.game_id} has no score-sheet tally")
         if self.spec.tally is None:
             raise self._C.tally_unsupported(f"{self.game_id} has no score-sheet tally: send its state")
-        from rules.shapes import ShapeError, decode
+        from rules.shapes import ShapeError, decode, decode_one_of
 
         try:
-            sheet = decode(self.spec.tally, tally, "tally")
+            shape = self.spec.tally
+            sheet = decode_one_of(shape, tally, "tally") if isinstance(shape, tuple) else decode(shape, tally, "tally")
         except ShapeError as exc:
             raise self._C.bad_tally(f"malformed {self.game_id} tally: {exc.message}", field=exc.path) from None
         return self.tally_scores(sheet)

@@ -44,49 +44,45 @@ Options (name: default; §11):
 Representation: a move is ``{"kind": "play", "card": "QH"}`` (tricks and the loteryjka),
 ``{"kind": "name-trump", "suit": "H"}`` (``"NT"`` for no trump), ``{"kind": "pass"}`` (the
 loteryjka only, and only with no card to lay), ``{"kind": "next-round"}`` (deals the next
-deal from the state's rng). Scores are kept internally with penalties negative; the state's
-``history`` (one row of per-seat points per finished deal) and every score are shown in the
-sign of ``score_sign``. Completed tricks are
-public (leader, cards in play order, winner); hands and the undealt stock are hidden.
+deal from the state's rng). The state, moves, tally and breakdown are declared below
+(DESIGN 4.8): reading, writing and views come from the declarations; the engine keeps the rules
+and the checks of meaning. A deal's end is phase ``round-over`` (``game-over`` after the last
+deal). Points are computed with penalties negative; the state's ``history`` (one row of
+per-seat points per finished deal) and every score are kept and shown in the sign of
+``score_sign``. Completed tricks are public (leader, cards in play order, winner); hands and the
+undealt ``stock`` are hidden (a view gives ``stock: null`` with ``stock_size``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from enum import Enum
 from functools import cache
+from typing import Annotated, ClassVar, Literal
 
 from rules.base import (
+    BAD_TALLY,
+    ROUND_NOT_OVER,
+    ROUND_OVER,
+    SEAT_COUNT,
+    SETUP_UNSUPPORTED,
     BaseEngine,
-    Code,
+    ErrorCode,
+    GameCodes,
     IllegalMove,
-    InvalidOption,
     InvalidState,
     Json,
+    Label,
     NextRound,
-    Option,
     Outcome,
     Rng,
     ScoreReport,
-    excerpt,
-    fields_json,
-    malformed,
     replace,
 )
-from rules.cards import (
-    CARDS_BY_NAME,
-    SUITS,
-    Card,
-    Rank,
-    Suit,
-    card_strs,
-    deck,
-    hands_view,
-    missing_and_extra,
-    parse_card,
-)
-from rules.tricks import TrickRules, check_play, next_seat, playable, trick_winner
+from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, missing_and_extra
+from rules.shapes import Length, Range, Visibility, declared, field, option, partial
+from rules.spec import GameSpec
+from rules.tricks import PackCard, Play, TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "kierki"
 
@@ -94,7 +90,8 @@ _KING_OF_HEARTS = Card(Rank.KING, Suit.HEARTS)
 _TWO_OF_CLUBS = Card(Rank.TWO, Suit.CLUBS)
 _FIRST_HAND = 5  # trump naming (a): cards dealt before the dealer names trumps
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
-_NO_TRUMP = "NT"
+_MAX_DEALS = 15  # 7 negative deals + 4 trump deals + 4 loteryjkas
+_MAX_POINTS = 10_000
 
 
 class Deal(Enum):
@@ -114,261 +111,467 @@ class Phase(Enum):
     NAME_TRUMP = "name-trump"
     PLAY = "play"
     LOTTERY = "lottery"
-    DEAL_OVER = "deal-over"
+    ROUND_OVER = "round-over"
+    GAME_OVER = "game-over"
 
+
+class Trump(Enum):
+    """What a trump deal is played in: a suit, or no trump (``"NT"``, option ``no_trump_allowed``)."""
+
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+    NO_TRUMP = "NT"
+
+
+_TRUMP_SUIT: dict[Trump | None, Suit | None] = {Trump.NO_TRUMP: None, None: None}
+_TRUMP_SUIT.update({Trump(s.value): s for s in SUITS})
+_OVER = (Phase.ROUND_OVER, Phase.GAME_OVER)
 
 _NEGATIVE = (Deal.NO_TRICKS, Deal.NO_HEARTS, Deal.NO_QUEENS, Deal.NO_KINGS_JACKS, Deal.NO_KING_OF_HEARTS)
 _PLAYED_OUT = (Deal.NO_TRICKS, Deal.ROBBER, Deal.TRUMPS)  # never stop early
 _HEARTS_LEAD_FORBIDDEN = (Deal.NO_HEARTS, Deal.NO_KING_OF_HEARTS, Deal.ROBBER)
 
-_OPTIONS: dict[str, Option] = {
-    "ruleset": Option(
-        "standard",
-        "'standard' (7 negative deals, one trump deal per player, the loteryjka) or 'book6' (the book's six "
-        "negative deals and one positive round) (docs/rules/kierki.md §6, KI-1)",
-        choices=("standard", "book6"),
-    ),
-    "trump_chooser": Option(
-        "dealer-after-5",
-        "who names trumps: the dealer after seeing his first 5 cards, or the player left of the dealer, "
-        "who then leads (docs/rules/kierki.md §5, KI-2)",
-        choices=("dealer-after-5", "left-of-dealer"),
-    ),
-    "no_trump_allowed": Option(False, "a trump deal may be played at no trump ('NT') (docs/rules/kierki.md §5)", type="boolean"),
-    "lottery_start_rank": Option(8, "the rank that starts a loteryjka row (docs/rules/kierki.md §5, KI-3)", choices=(8, 7)),
-    "lottery": Option(
-        "one",
-        "one loteryjka at +800/+500 (3 players +790/+485), or one per player at +200/+125 (3 players "
-        "+250/+175) (docs/rules/kierki.md §5, KI-5)",
-        choices=("one", "one-per-player"),
-    ),
-    "king_of_hearts_must_drop": Option(
-        False, "in the K♥ deal its holder must play it the first time he cannot follow suit "
-        "(docs/rules/kierki.md §3.4, KI-4)", type="boolean"
-    ),
-    "early_end": Option(
-        True,
-        "a negative deal (not 'no tricks' nor rozbójnik) stops once no penalty is left to take "
-        "(docs/rules/kierki.md §4)",
-        type="boolean",
-    ),
-    "score_sign": Option(
-        "penalties-negative",
-        "penalties negative and the highest total wins (standard), or penalties positive and "
-        "the lowest total wins (book) (docs/rules/kierki.md §7)",
-        choices=("penalties-negative", "penalties-positive"),
-    ),
-    "three_player_trump_trick": Option(
-        25, "points a trump trick scores with 3 players (25 balances the book's values) (docs/rules/kierki.md §5)",
-        choices=(25, 20)
-    ),
-    "book6_sixth_deal": Option(
-        "last",
-        "book6: the 6th deal's penalised tricks: the last (150), the last two, the 3rd and 7th, "
-        "or the 3rd and 8th (75 each) (docs/rules/kierki.md §6)",
-        choices=("last", "last-two", "3rd-and-7th", "3rd-and-8th"),
-    ),
-    "book6_robber": Option(
-        False, "book6: add rozbójnik as a 7th deal (then both positive rounds are played) "
-        "(docs/rules/kierki.md §6)", type="boolean"
-    ),
-    "deal_order": Option(
-        "fixed",
-        "the negative deals come in a fixed order; letting players choose is out of scope "
-        "(docs/rules/kierki.md §6, KI-6)",
-        choices=("fixed",),
-    ),
-    "book6_positive": Option(
-        "loteryjka",
-        "book6 without rozbójnik: the positive round: the loteryjka, the trump deals, or none "
-        "(docs/rules/kierki.md §6)",
-        choices=("loteryjka", "trumps", "none"),
-    ),
-}
+
+# --------------------------------------------------------------------------- shapes
+
+Cards = tuple[PackCard, ...]
+Seat = Annotated[int, Range(0, 3)]
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Options:
-    ruleset: str = "standard"
-    trump_chooser: str = "dealer-after-5"  # the API option names (snake_case, as in every game)
-    no_trump_allowed: bool = False
-    lottery_start_rank: int = 8
-    lottery: str = "one"
-    king_of_hearts_must_drop: bool = False
-    early_end: bool = True
-    score_sign: str = "penalties-negative"
-    three_player_trump_trick: int = 25
-    book6_sixth_deal: str = "last"
-    book6_robber: bool = False
-    deal_order: str = "fixed"
-    book6_positive: str = "loteryjka"
+    ruleset: Literal["standard", "book6"] = option(
+        default="standard",
+        description="'standard' (7 negative deals, one trump deal per player, the loteryjka) or 'book6' (the book's "
+                    "six negative deals and one positive round) (docs/rules/kierki.md §6, KI-1)",
+        label=Label("Deal list", "Lista rozdań"),
+        help=Label("Which deals the match plays, in their fixed order.", "Jakie rozdania gra się w partii, w stałej kolejności."),
+        choices={"standard": Label("Standard: seven negative deals, trumps, loteryjka",
+                                   "Standard: siedem rozdań ujemnych, atuty, loteryjka"),
+                 "book6": Label("The book's six negative deals", "Sześć rozdań ujemnych z książki")})
+    trump_chooser: Literal["dealer-after-5", "left-of-dealer"] = option(
+        default="dealer-after-5",
+        description="who names trumps: the dealer after seeing his first 5 cards, or the player left of the dealer, "
+                    "who then leads (docs/rules/kierki.md §5, KI-2)",
+        label=Label("Who names trumps", "Kto wybiera atut"),
+        help=Label("Who names the trump suit in a trump deal.", "Kto w rozdaniu atutowym wybiera kolor atutowy."),
+        choices={"dealer-after-5": Label("The dealer, after his first 5 cards", "Rozdający, po pierwszych 5 kartach"),
+                 "left-of-dealer": Label("The player left of the dealer", "Gracz po lewej rozdającego")})
+    no_trump_allowed: bool = option(
+        default=False, description="a trump deal may be played at no trump ('NT') (docs/rules/kierki.md §5)",
+        label=Label("No trump allowed", "Dozwolona gra bez atu"),
+        help=Label("A trump deal may be played without trumps.", "Rozdanie atutowe można grać bez atu."))
+    lottery_start_rank: Literal[8, 7] = option(
+        default=8, description="the rank that starts a loteryjka row (docs/rules/kierki.md §5, KI-3)",
+        label=Label("Loteryjka start rank", "Karta startowa loteryjki"),
+        help=Label("The rank that opens a suit's row in the loteryjka.", "Karta, od której zaczyna się rząd koloru w loteryjce."),
+        choices={8: Label("Eight", "Ósemka"), 7: Label("Seven", "Siódemka")})
+    lottery: Literal["one", "one-per-player"] = option(
+        default="one",
+        description="one loteryjka at +800/+500 (3 players +790/+485), or one per player at +200/+125 (3 players "
+                    "+250/+175) (docs/rules/kierki.md §5, KI-5)",
+        label=Label("Loteryjkas", "Loteryjki"),
+        help=Label("How many loteryjkas end the match, and their prizes.", "Ile loteryjek kończy partię i jakie są nagrody."),
+        choices={"one": Label("One (+800 / +500)", "Jedna (+800 / +500)"),
+                 "one-per-player": Label("One per player (+200 / +125)", "Po jednej na gracza (+200 / +125)")})
+    king_of_hearts_must_drop: bool = option(
+        default=False, description="in the K♥ deal its holder must play it the first time he cannot follow suit "
+                                   "(docs/rules/kierki.md §3.4, KI-4)",
+        label=Label("King of hearts must drop", "Obowiązek zrzucenia króla kier"),
+        help=Label("In the king-of-hearts deal, its holder must throw it at the first chance.",
+                   "W rozdaniu bez króla kier jego posiadacz musi go zrzucić przy pierwszej okazji."))
+    early_end: bool = option(
+        default=True, description="a negative deal (not 'no tricks' nor rozbójnik) stops once no penalty is left to "
+                                  "take (docs/rules/kierki.md §4)",
+        label=Label("Early end", "Wcześniejszy koniec rozdania"),
+        help=Label("A negative deal stops once no penalty is left to take.",
+                   "Rozdanie ujemne kończy się, gdy nie ma już kar do wzięcia."))
+    score_sign: Literal["penalties-negative", "penalties-positive"] = option(
+        default="penalties-negative",
+        description="penalties negative and the highest total wins (standard), or penalties positive and the lowest "
+                    "total wins (book) (docs/rules/kierki.md §7)",
+        label=Label("Score sign", "Znak punktów"),
+        help=Label("How penalties are written on the sheet, and so who wins.", "Jak zapisuje się kary, a więc kto wygrywa."),
+        choices={"penalties-negative": Label("Penalties negative: highest total wins",
+                                             "Kary ujemne: wygrywa najwyższa suma"),
+                 "penalties-positive": Label("Penalties positive: lowest total wins",
+                                             "Kary dodatnie: wygrywa najniższa suma")})
+    three_player_trump_trick: Literal[25, 20] = option(
+        default=25, description="points a trump trick scores with 3 players (25 balances the book's values) "
+                                "(docs/rules/kierki.md §5)",
+        label=Label("Trump trick, 3 players", "Lewa atutowa, 3 graczy"),
+        help=Label("Points for a trick in a trump deal with three players.", "Punkty za lewę w rozdaniu atutowym przy trzech graczach."),
+        choices={25: Label("25 points", "25 punktów"), 20: Label("20 points", "20 punktów")})
+    book6_sixth_deal: Literal["last", "last-two", "3rd-and-7th", "3rd-and-8th"] = option(
+        default="last",
+        description="book6: the 6th deal's penalised tricks: the last (150), the last two, the 3rd and 7th, or the "
+                    "3rd and 8th (75 each) (docs/rules/kierki.md §6)",
+        label=Label("Book: the sixth deal", "Książka: szóste rozdanie"),
+        help=Label("Which tricks the book's sixth deal penalises.", "Które lewy karze szóste rozdanie z książki."),
+        choices={"last": Label("The last trick", "Ostatnia lewa"), "last-two": Label("The last two tricks", "Dwie ostatnie lewy"),
+                 "3rd-and-7th": Label("The 3rd and 7th tricks", "Trzecia i siódma lewa"),
+                 "3rd-and-8th": Label("The 3rd and 8th tricks", "Trzecia i ósma lewa")})
+    book6_robber: bool = option(
+        default=False, description="book6: add rozbójnik as a 7th deal (then both positive rounds are played) "
+                                   "(docs/rules/kierki.md §6)",
+        label=Label("Book: rozbójnik", "Książka: rozbójnik"),
+        help=Label("The book's game adds rozbójnik, then plays trumps and the loteryjka.",
+                   "Gra z książki dodaje rozbójnika, a potem atuty i loteryjkę."))
+    deal_order: Literal["fixed"] = option(
+        default="fixed", description="the negative deals come in a fixed order; letting players choose is out of "
+                                     "scope (docs/rules/kierki.md §6, KI-6)",
+        label=Label("Deal order", "Kolejność rozdań"),
+        help=Label("The deals come in a fixed order.", "Rozdania idą w stałej kolejności."),
+        choices={"fixed": Label("Fixed", "Stała")})
+    book6_positive: Literal["loteryjka", "trumps", "none"] = option(
+        default="loteryjka",
+        description="book6 without rozbójnik: the positive round: the loteryjka, the trump deals, or none "
+                    "(docs/rules/kierki.md §6)",
+        label=Label("Book: the positive round", "Książka: odgrywka"),
+        help=Label("What the book's game plays after the negative deals.", "Co gra z książki gra po rozdaniach ujemnych."),
+        choices={"loteryjka": Label("The loteryjka", "Loteryjka"), "trumps": Label("Trump deals", "Rozdania atutowe"),
+                 "none": Label("None", "Bez odgrywki")})
 
-    def to_json(self) -> Json:
-        return fields_json(self)
 
-
-@dataclass(frozen=True, slots=True)
+@declared
 class Trick:
     """A completed trick: who led, the cards in play order, who won it."""
 
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
+    leader: Seat
+    cards: Annotated[Cards, Length(3, 4)]
+    winner: Seat
 
 
-@dataclass(frozen=True)
+@declared
+class Row:
+    """A loteryjka row: the cards of ``suit`` from ``low`` to ``high`` (ranks, 11 J .. 14 A)."""
+
+    suit: Suit
+    low: Annotated[int, Range(2, 14)]
+    high: Annotated[int, Range(2, 14)]
+
+
+@declared
 class State:
-    players: int
+    players: Annotated[int, Range(3, 4)]
     options: Options
-    round: int  # 1-based number of the deal in the match's deal list
-    dealer: int
+    round: Annotated[int, Range(1, _MAX_DEALS)] = field(doc="the deal being played, 1-based, in the match's deal list")
+    contract: Deal = field(doc="this deal's contract (fixed by the deal list and `round`)")
+    dealer: Seat = field(doc="the seat that dealt this deal")
     phase: Phase
-    hands: tuple[tuple[Card, ...], ...]
-    stock: tuple[Card, ...]  # undealt cards while the dealer names trumps (KI-2 (a))
-    trump: Suit | None  # the trump suit once named; None otherwise (or no trump)
-    leader: int
-    turn: int | None  # None once the deal is over (every seat may send next-round)
-    trick: tuple[Card, ...]  # the current trick, in play order from ``leader``
-    tricks: tuple[Trick, ...]
-    rows: tuple[tuple[int, int] | None, ...]  # loteryjka rows per suit (SUITS order): (low, high)
-    finished: tuple[int, ...]  # loteryjka: seats out of cards, in order
-    history: tuple[tuple[int, ...], ...]  # points of each finished deal (kept penalties negative)
-    rng: Rng
+    hands: Annotated[tuple[Annotated[Cards, Length(0, 17)], ...], Length(3, 4)] = field(
+        doc="each seat's hand", visibility=Visibility.OWN, sizes_name="hand_sizes")
+    stock: Annotated[Cards, Length(0, 36)] = field(
+        doc="cards not yet dealt while the dealer names trumps", visibility=Visibility.HIDDEN)
+    trump: Trump | None = field(doc="the trump suit once named ('NT': no trump); null otherwise")
+    leader: Seat = field(doc="the seat that led the current trick")
+    turn: Seat | None = field(doc="the one seat to act; null once the deal is over")
+    trick: Annotated[Cards, Length(0, 3)] = field(doc="the current trick, in play order from `leader`")
+    tricks: Annotated[tuple[Trick, ...], Length(0, 17)] = field(doc="the completed tricks of this deal")
+    rows: Annotated[tuple[Row, ...], Length(0, 4)] = field(doc="the loteryjka rows, in suit order (C, D, H, S)")
+    finished: Annotated[tuple[Seat, ...], Length(0, 2)] = field(doc="loteryjka: the seats out of cards, in order")
+    history: Annotated[tuple[Annotated[tuple[Annotated[int, Range(-_MAX_POINTS, _MAX_POINTS)], ...], Length(3, 4)], ...],
+                       Length(0, _MAX_DEALS)] = field(
+        doc="the points of each finished deal (this one too once it is over), one row per deal, in the sign of "
+            "`score_sign`")
+    rng: Rng = field(visibility=Visibility.SECRET)
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class PlayCard:
-    card: Card
-    kind = "play"
+    """Play a card to the trick, or lay it in the loteryjka."""
+
+    card: PackCard
+    kind: ClassVar[str] = "play"
+    label: ClassVar[Label] = Label("Play a card", "Zagraj kartę")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class NameTrump:
-    suit: Suit | None  # None: no trump
-    kind = "name-trump"
+    """Name the trump suit of a trump deal ('NT': no trump, with the option)."""
+
+    suit: Trump
+    kind: ClassVar[str] = "name-trump"
+    label: ClassVar[Label] = Label("Name trumps", "Wybierz atut")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Pass:
-    kind = "pass"
+    """Pass in the loteryjka (only with no card to lay)."""
+
+    kind: ClassVar[str] = "pass"
+    label: ClassVar[Label] = Label("Pass", "Pas")
 
 
 Move = PlayCard | NameTrump | Pass | NextRound
 
+_Points = int | None
 
-#: Every code this module raises (DESIGN 4.4), in the Polish of Kierki: lewa, rozdanie, kolor wyjściowy,
-#: dokładanie do koloru, atut, kiery, loteryjka, odgrywka, rozbójnik, zapis.
-_CODES: dict[str, Code] = {f"{GAME_ID}.{name}": code for name, code in {
-    # turns and seats (rules.base, service.games)
-    "not-your-turn": Code("Not your turn", "Nie twoja kolej", "Gracz {seat} nie może teraz zagrać."),
-    "game-over": Code("The game is over", "Gra skończona", "Rozegrano ostatnie rozdanie; nie ma już ruchów."),
-    "no-such-seat": Code("No such seat", "Nie ma takiego miejsca", "Przy stole nie ma gracza {seat}."),
-    # moves
-    "bad-move": Code("Malformed move", "Nieprawidłowy ruch",
-                     "Ruch nie ma postaci żadnego z ruchów Kierek (play, name-trump, pass, next-round)."),
-    "deal-not-over": Code("The deal is not over", "Rozdanie trwa",
-                          "Następne rozdanie zaczyna się dopiero po zakończeniu bieżącego (faza „{got}”)."),
-    "deal-over": Code("The deal is over", "Rozdanie zakończone",
-                      "Rozdanie się skończyło: teraz tylko przejście do następnego (next-round)."),
-    "not-naming-trump": Code("Trumps are not named now", "Teraz nie wybiera się atutu",
-                             "Atut wybiera się tylko na początku rozdania atutowego w odgrywce."),
-    "no-trump-not-allowed": Code("No trump not allowed", "Gra bez atu niedozwolona",
-                                 "W rozdaniu atutowym trzeba wybrać kolor atutowy; gra bez atu wymaga opcji."),
-    "must-name-trump": Code("Name trumps first", "Najpierw wybierz atut",
-                            "Gracz {seat} musi najpierw wybrać kolor atutowy."),
-    "pass-not-allowed": Code("Passing not allowed", "Nie można pasować",
-                             "Pasować można tylko w loteryjce, gdy nie ma się karty do dołożenia."),
-    "must-play": Code("Must lay a card", "Musisz dołożyć kartę",
-                      "W loteryjce gracz, który może dołożyć kartę, musi ją dołożyć (np. {card})."),
-    "card-not-in-hand": Code("Card not in hand", "Nie masz tej karty", "Karty {card} nie ma w twoim ręku."),
-    "does-not-fit": Code("Card fits no row", "Karta nie pasuje",
-                         "Karty {card} nie można dołożyć: pasuje tylko ósemka (lub wybrana karta startowa) albo "
-                         "karta sąsiednia do końca rzędu w swoim kolorze."),
-    "lead-forbidden": Code("Hearts may not be led", "Nie wolno wychodzić w kiery",
-                           "Nie możesz wyjść kartą {card}: w tym rozdaniu nie wolno wychodzić w kiery, "
-                           "dopóki masz karty innego koloru."),
-    "must-follow-suit": Code("Must follow suit", "Obowiązek dokładania do koloru",
-                             "Masz karty w kolorze wyjściowym: musisz dołożyć do koloru, nie {card}."),
-    "must-drop-king-of-hearts": Code("Must drop the king of hearts", "Musisz zrzucić króla kier",
-                                     "Nie masz koloru wyjściowego, a masz króla kier: przy tej opcji musisz go "
-                                     "zrzucić, nie {card}."),
-    # setup and score sheets
-    "setup-unsupported": Code("No setup notation", "Brak zapisu pozycji",
-                              "Kierki zaczynają się zawsze od rozdania; nie przyjmują ustawienia."),
-    "bad-tally": Code("Malformed score sheet", "Nieprawidłowy zapis rozdania",
-                      "Zapis rozdania to rozdanie (contract), liczba graczy (players) i lewy każdego gracza "
-                      "(seats) albo, w loteryjce, kolejność wyjścia dwóch graczy (finish_order)."),
-    "cards-per-trick": Code("Cards do not fit the tricks", "Karty nie pasują do lew",
-                            "Każda lewa to tyle kart, ilu jest graczy; liczba kart gracza się nie zgadza."),
-    "trick-numbers": Code("Impossible trick numbers", "Niemożliwe numery lew",
-                          "Lewy są numerowane od 1, każda raz."),
-    "deal-unfinished": Code("Deal not finished", "Rozdanie niedokończone",
-                            "Rozdanie kończy się przed ostatnią lewą tylko wtedy, gdy nie ma już kar do wzięcia."),
-    "card-conservation": Code("Cards not conserved", "Karty się nie zgadzają",
-                              "Talia to 52 karty (przy trzech graczach bez dwójki trefl), każda raz; tu jakichś "
-                              "brakuje lub się powtarzają."),
-    # states
-    "malformed-state": Code("Malformed state", "Nieprawidłowy stan gry", "Stan gry ma złą postać."),
-    "out-of-range": Code("Value out of range", "Wartość poza zakresem",
-                         "Liczba w stanie gry wykracza poza dozwolony zakres ({expected})."),
-    "bad-options": Code("Bad options", "Nieprawidłowe opcje", "Opcje w stanie gry są nieprawidłowe."),
-    "seat-count": Code("Wrong number of hands", "Zła liczba rąk", "Każdy gracz ma jedną rękę kart."),
-    "bad-row": Code("Impossible loteryjka row", "Niemożliwy rząd loteryjki",
-                    "Rząd loteryjki to ciąg kart jednego koloru zawierający kartę startową."),
-    "wrong-trump": Code("Trump does not fit", "Atut się nie zgadza",
-                        "Atut jest tylko w rozdaniu atutowym, po jego wybraniu."),
-    "wrong-contract": Code("Contract does not fit", "Rozdanie się nie zgadza",
-                           "Kolejność rozdań jest stała; to rozdanie nazywa się {expected}."),
-    "wrong-turn": Code("Wrong turn", "Zła kolejność",
-                       "Kolejność gry się nie zgadza: pierwszą lewę zaczyna gracz po lewej rozdającego, "
-                       "następne ten, kto wziął poprzednią."),
-    "history": Code("Score sheet does not fit", "Zapis się nie zgadza",
-                    "Zapis punktów nie pasuje do numeru rozdania albo do kar i nagród tych rozdań."),
-    "wrong-phase": Code("Impossible phase", "Niemożliwa faza", "Faza gry nie pasuje do rozdania i lew."),
-    "hand-sizes": Code("Impossible hand sizes", "Niemożliwa liczba kart w ręku",
-                       "Liczba kart w rękach nie pasuje do rozegranych lew."),
-    "bad-trick": Code("Impossible trick", "Niemożliwa lewa",
-                      "Lewa nie mogła tak przebiec: zły gracz zaczyna, wygrywa albo dołożył kartę, której nie mógł."),
-    "finished": Code("Impossible finish order", "Niemożliwa kolejność wyjścia",
-                     "W loteryjce wyszli z gry dokładnie ci gracze, którzy nie mają już kart."),
-}.items()}
+
+@declared
+class Breakdown:
+    """One seat's points in one deal, item by item (in the sign of `score_sign`); the items that are
+    not part of this deal's contract are left out."""
+
+    contract: Deal = field(doc="the deal's contract")
+    tricks: _Points = field(default=None, doc="no tricks / rozbójnik: the penalty for the tricks taken")
+    hearts: _Points = field(default=None, doc="the penalty for the hearts taken")
+    queens: _Points = field(default=None, doc="the penalty for the queens taken")
+    kings_jacks: _Points = field(default=None, doc="the penalty for the kings and jacks taken")
+    king_of_hearts: _Points = field(default=None, doc="the penalty for the king of hearts")
+    trick_3: _Points = field(default=None, doc="the penalty for the 3rd trick (book6 option)")
+    trick_7: _Points = field(default=None, doc="the penalty for the 7th trick")
+    trick_8: _Points = field(default=None, doc="the penalty for the 8th trick (book6 option)")
+    trick_12: _Points = field(default=None, doc="the penalty for the 12th trick (4 players, book6 'last-two')")
+    trick_13: _Points = field(default=None, doc="the penalty for the 13th trick (the last with 4 players)")
+    trick_16: _Points = field(default=None, doc="the penalty for the 16th trick (3 players, book6 'last-two')")
+    trick_17: _Points = field(default=None, doc="the penalty for the 17th trick (the last with 3 players)")
+    tricks_won: _Points = field(default=None, doc="trump deal: the points for the tricks won")
+    prize: _Points = field(default=None, doc="loteryjka: the prize")
+    points: int = field(default=0, required=True, doc="the deal's points")
+
+
+@declared
+class TallySeat:
+    cards: Annotated[Cards, Length(0, 52)] = field(doc="the cards the seat took")
+    tricks: Annotated[tuple[Annotated[int, Range(1, 17)], ...], Length(0, 17)] = field(
+        doc="the numbers (1-based) of the tricks the seat took")
+
+
+TallyOptions = partial(Options, "TallyOptions", "The match's options as a score sheet gives them: any of them, "
+                                                "each left out taking its default.")
+
+
+@declared
+class TrickTally:
+    """A trick deal's score sheet: the cards and trick numbers each seat took."""
+
+    contract: Literal["no-tricks", "no-hearts", "no-queens", "no-kings-jacks", "no-king-of-hearts",
+                      "no-seventh-and-last", "no-last", "robber", "trumps"]
+    players: Annotated[int, Range(3, 4)]
+    seats: Annotated[tuple[TallySeat, ...], Length(3, 4)] = field(doc="per seat, what it took")
+    options: TallyOptions | None = field(default=None, doc="the match's options (defaults where left out)")  # type: ignore[valid-type]
+
+
+@declared
+class LotteryTally:
+    """A loteryjka's score sheet: the first two seats out."""
+
+    contract: Literal["loteryjka"]
+    players: Annotated[int, Range(3, 4)]
+    finish_order: Annotated[tuple[Seat, ...], Length(2, 2)] = field(doc="the first and the second seat out of cards")
+    options: TallyOptions | None = field(default=None, doc="the match's options (defaults where left out)")  # type: ignore[valid-type]
+
+
+# --------------------------------------------------------------------------- codes
+
+
+def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
+
+
+def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
+
+
+class C(GameCodes, namespace=GAME_ID):
+    """Every code Kierki answers (DESIGN 4.4), in the Polish of Kierki: lewa, rozdanie, kolor
+    wyjściowy, dokładanie do koloru, atut, kiery, loteryjka, odgrywka, rozbójnik, zapis."""
+
+    round_not_over = ROUND_NOT_OVER
+    round_over = ROUND_OVER
+    setup_unsupported = SETUP_UNSUPPORTED
+    bad_tally = BAD_TALLY
+    seat_count = SEAT_COUNT
+    not_naming_trump = _illegal(
+        Label("Trumps are not named now", "Teraz nie wybiera się atutu"),
+        "Atut wybiera się tylko na początku rozdania atutowego w odgrywce.",
+        "`name-trump` is sent only at the start of a trump deal, before any card is played.",
+        "`name-trump` wysyła się tylko na początku rozdania atutowego, zanim padnie pierwsza karta.")
+    no_trump_not_allowed = _illegal(
+        Label("No trump not allowed", "Gra bez atu niedozwolona"),
+        "W rozdaniu atutowym trzeba wybrać kolor atutowy; gra bez atu wymaga opcji.",
+        "'NT' was named, but the match does not allow no trump (option `no_trump_allowed`). Name a suit.",
+        "Wybrano 'NT', a partia nie dopuszcza gry bez atu (opcja `no_trump_allowed`). Wybierz kolor.")
+    must_name_trump = _illegal(
+        Label("Name trumps first", "Najpierw wybierz atut"), "Gracz {seat} musi najpierw wybrać kolor atutowy.",
+        "The trump deal waits for its trump suit: send `name-trump` first.",
+        "Rozdanie atutowe czeka na wybór atutu: najpierw wyślij `name-trump`.")
+    pass_not_allowed = _illegal(
+        Label("Passing not allowed", "Nie można pasować"),
+        "Pasować można tylko w loteryjce, gdy nie ma się karty do dołożenia.",
+        "`pass` is a loteryjka move only. In a trick deal play a card.",
+        "`pass` to ruch tylko w loteryjce. W rozdaniu z lewami zagraj kartę.")
+    must_play = _illegal(
+        Label("Must lay a card", "Musisz dołożyć kartę"),
+        "W loteryjce gracz, który może dołożyć kartę, musi ją dołożyć (np. {card}).",
+        "In the loteryjka a player who can lay a card must; passing is only for one who cannot.",
+        "W loteryjce gracz, który może dołożyć kartę, musi to zrobić; pasuje tylko ten, kto nie może.")
+    card_not_in_hand = _illegal(
+        Label("Card not in hand", "Nie masz tej karty"), "Karty {card} nie ma w twoim ręku.",
+        "The card played is not in the seat's hand. Play one of the hand's cards.",
+        "Zagranej karty nie ma w ręku gracza. Zagraj jedną z kart z ręki.")
+    does_not_fit = _illegal(
+        Label("Card fits no row", "Karta nie pasuje"),
+        "Karty {card} nie można dołożyć: pasuje tylko ósemka (lub wybrana karta startowa) albo karta sąsiednia do "
+        "końca rzędu w swoim kolorze.",
+        "In the loteryjka a card opens its suit's row (the start rank) or lies next to an end of that row.",
+        "W loteryjce karta otwiera rząd swojego koloru (karta startowa) albo leży obok końca tego rzędu.")
+    lead_forbidden = _illegal(
+        Label("Hearts may not be led", "Nie wolno wychodzić w kiery"),
+        "Nie możesz wyjść kartą {card}: w tym rozdaniu nie wolno wychodzić w kiery, dopóki masz karty innego koloru.",
+        "In the no-hearts, no-king-of-hearts and rozbójnik deals a heart may not be led while the leader holds "
+        "another suit.",
+        "W rozdaniach bez kierów, bez króla kier i w rozbójniku nie wolno wyjść w kiery, dopóki ma się inny kolor.")
+    must_follow_suit = _illegal(
+        Label("Must follow suit", "Obowiązek dokładania do koloru"),
+        "Masz karty w kolorze wyjściowym: musisz dołożyć do koloru, nie {card}.",
+        "A player holding the led suit must play a card of it.",
+        "Gracz, który ma karty w kolorze wyjściowym, musi dołożyć kartę w tym kolorze.")
+    must_drop_king_of_hearts = _illegal(
+        Label("Must drop the king of hearts", "Musisz zrzucić króla kier"),
+        "Nie masz koloru wyjściowego, a masz króla kier: przy tej opcji musisz go zrzucić, nie {card}.",
+        "With `king_of_hearts_must_drop`, the holder of K♥ who cannot follow suit must throw it.",
+        "Przy opcji `king_of_hearts_must_drop` gracz z królem kier, który nie ma koloru wyjściowego, musi go zrzucić.")
+    cards_per_trick = _invalid(
+        Label("Cards do not fit the tricks", "Karty nie pasują do lew"),
+        "Każda lewa to tyle kart, ilu jest graczy; liczba kart gracza się nie zgadza.",
+        "A seat's taken cards are a whole number of tricks: players x its tricks.",
+        "Karty wzięte przez gracza to całe lewy: liczba graczy razy liczba jego lew.")
+    trick_numbers = _invalid(
+        Label("Impossible trick numbers", "Niemożliwe numery lew"), "Lewy są numerowane od 1, każda raz.",
+        "The trick numbers over all seats are 1..k, each once, k at most the tricks of a deal.",
+        "Numery lew wszystkich graczy to 1..k, każdy raz, k najwyżej tyle, ile lew ma rozdanie.")
+    deal_unfinished = _invalid(
+        Label("Deal not finished", "Rozdanie niedokończone"),
+        "Rozdanie kończy się przed ostatnią lewą tylko wtedy, gdy nie ma już kar do wzięcia.",
+        "A deal of fewer tricks than the full deal is scored only where it may end early (no penalty left).",
+        "Rozdanie krótsze niż pełne liczy się tylko wtedy, gdy mogło skończyć się wcześniej (brak kar do wzięcia).")
+    card_conservation = _invalid(
+        Label("Cards not conserved", "Karty się nie zgadzają"),
+        "Talia to 52 karty (przy trzech graczach bez dwójki trefl), każda raz; tu jakichś brakuje lub się powtarzają.",
+        "The pack (52 cards; without 2♣ for three players) is each card once over hands, stock, tricks and rows.",
+        "Talia (52 karty; przy trzech graczach bez 2♣) to każda karta raz w rękach, kupce, lewach i rzędach.")
+    bad_row = _invalid(
+        Label("Impossible loteryjka row", "Niemożliwy rząd loteryjki"),
+        "Rząd loteryjki to ciąg kart jednego koloru zawierający kartę startową.",
+        "A loteryjka row is one per suit, low <= high, holding the start rank.",
+        "Rząd loteryjki jest jeden na kolor, od niższej do wyższej karty, i zawiera kartę startową.")
+    bad_trump = _invalid(
+        Label("Trump does not fit", "Atut się nie zgadza"), "Atut jest tylko w rozdaniu atutowym, po jego wybraniu.",
+        "`trump` is set exactly in a trump deal once named; 'NT' only with `no_trump_allowed`.",
+        "`trump` jest ustawiony dokładnie w rozdaniu atutowym po wyborze; 'NT' tylko z opcją `no_trump_allowed`.")
+    bad_contract = _invalid(
+        Label("Contract does not fit", "Rozdanie się nie zgadza"),
+        "Kolejność rozdań jest stała; to rozdanie nazywa się {expected}.",
+        "The deals come in a fixed order: `contract` must be the deal list's entry for `round`.",
+        "Rozdania idą w stałej kolejności: `contract` musi być pozycją listy rozdań dla `round`.")
+    bad_turn = _invalid(
+        Label("Wrong turn", "Zła kolejność"),
+        "Kolejność gry się nie zgadza: pierwszą lewę zaczyna gracz po lewej rozdającego, następne ten, kto wziął "
+        "poprzednią.",
+        "The seat to lead or to act is not the one play gives; `turn` is null exactly when the deal is over.",
+        "Gracz wychodzący lub na ruchu nie wynika z gry; `turn` jest null dokładnie po końcu rozdania.")
+    bad_history = _invalid(
+        Label("Score sheet does not fit", "Zapis się nie zgadza"),
+        "Zapis punktów nie pasuje do numeru rozdania albo do kar i nagród tych rozdań.",
+        "`history` has one row per finished deal, each a sum the deal's penalties or prizes can make.",
+        "`history` ma wiersz na każde skończone rozdanie, a w nim sumy, jakie dają kary lub nagrody rozdania.")
+    bad_phase = _invalid(
+        Label("Impossible phase", "Niemożliwa faza"), "Faza gry nie pasuje do rozdania i lew.",
+        "The phase does not fit the deal and the tricks played (a deal is over exactly when play ends it).",
+        "Faza nie pasuje do rozdania i rozegranych lew (rozdanie kończy się dokładnie wtedy, gdy kończy je gra).")
+    bad_hand_size = _invalid(
+        Label("Impossible hand sizes", "Niemożliwa liczba kart w ręku"),
+        "Liczba kart w rękach nie pasuje do rozegranych lew.",
+        "Each hand holds the cards dealt less those it has played.",
+        "Każda ręka ma rozdane karty bez tych, które już zagrała.")
+    bad_trick = _invalid(
+        Label("Impossible trick", "Niemożliwa lewa"),
+        "Lewa nie mogła tak przebiec: zły gracz zaczyna, wygrywa albo dołożył kartę, której nie mógł.",
+        "A trick is led by the previous winner, won by the right card, and played following suit.",
+        "Lewę zaczyna zwycięzca poprzedniej, wygrywa właściwa karta, a karty dokłada się do koloru.")
+    bad_finished = _invalid(
+        Label("Impossible finish order", "Niemożliwa kolejność wyjścia"),
+        "W loteryjce wyszli z gry dokładnie ci gracze, którzy nie mają już kart.",
+        "In the loteryjka `finished` lists exactly the seats out of cards, each once.",
+        "W loteryjce `finished` to dokładnie gracze bez kart, każdy raz.")
+
+
+_DEAL_LABELS = {
+    Deal.NO_TRICKS: Label("No tricks", "Bez lew"), Deal.NO_HEARTS: Label("No hearts", "Bez kierów"),
+    Deal.NO_QUEENS: Label("No queens", "Bez dam"), Deal.NO_KINGS_JACKS: Label("No kings or jacks", "Bez panów"),
+    Deal.NO_KING_OF_HEARTS: Label("No king of hearts", "Bez króla kier"),
+    Deal.NO_SEVENTH_AND_LAST: Label("No 7th and last trick", "Bez siódmej i ostatniej lewy"),
+    Deal.NO_LAST: Label("No last trick", "Bez ostatniej lewy"), Deal.ROBBER: Label("Robber", "Rozbójnik"),
+    Deal.TRUMPS: Label("Trumps", "Atuty"), Deal.LOTERYJKA: Label("Loteryjka", "Loteryjka"),
+}
+
+SPEC = GameSpec(
+    id=GAME_ID,
+    name="Kierki (Polish multi-deal Hearts)",
+    label=Label("Kierki", "Kierki"),
+    players=range(3, 5),
+    options=Options,
+    state=State,
+    moves=(PlayCard, NameTrump, Pass, NextRound),
+    phases={Phase.NAME_TRUMP: Label("Naming trumps", "Wybór atutu"), Phase.PLAY: Label("Play", "Rozgrywka"),
+            Phase.LOTTERY: Label("Loteryjka", "Loteryjka"), Phase.ROUND_OVER: Label("Deal over", "Koniec rozdania"),
+            Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    codes=C,
+    breakdown=Breakdown,
+    tally=(TrickTally, LotteryTally),
+    terms={
+        **{d.value: label for d, label in _DEAL_LABELS.items()},
+        "contract": Label("Deal", "Rozdanie"), "trump": Label("Trumps", "Atut"), "trick": Label("Trick", "Lewa"),
+        "tricks": Label("Tricks", "Lewy"), "hearts": Label("Hearts", "Kiery"), "queens": Label("Queens", "Damy"),
+        "kings_jacks": Label("Kings and jacks", "Panowie"), "king_of_hearts": Label("King of hearts", "Król kier"),
+        **{f"trick_{n}": Label(f"Trick {n}", f"Lewa {n}") for n in (3, 7, 8, 12, 13, 16, 17)},
+        "tricks_won": Label("Tricks won", "Wzięte lewy"), "prize": Label("Prize", "Nagroda"),
+        "rows": Label("Rows", "Rzędy"), "stock": Label("Undealt cards", "Karty nierozdane"),
+        "points": Label("Points", "Punkty"),
+    },
+    tally_example={"contract": "no-tricks", "players": 3, "seats": [
+        {"cards": ["3C", "4C", "5C", "QC", "KC", "AC", "8D", "9D", "10D", "4H", "5H", "6H", "KH", "AH", "2S", "9S",
+                   "10S", "JS"], "tricks": [1, 4, 7, 10, 13, 16]},
+        {"cards": ["6C", "7C", "8C", "2D", "3D", "4D", "JD", "QD", "KD", "7H", "8H", "9H", "3S", "4S", "5S", "QS",
+                   "KS", "AS"], "tricks": [2, 5, 8, 11, 14, 17]},
+        {"cards": ["9C", "10C", "JC", "5D", "6D", "7D", "AD", "2H", "3H", "10H", "JH", "QH", "6S", "7S", "8S"],
+         "tricks": [3, 6, 9, 12, 15]}]},
+)
+
+
+# --------------------------------------------------------------------------- engine
 
 
 class Kierki(BaseEngine[State, Move]):
-    game_id = GAME_ID
-    name = "Kierki (Polish multi-deal Hearts)"
-    players = range(3, 5)
-    options = _OPTIONS
-    move_kinds = ("play", "name-trump", "pass", "next-round")
-    codes = _CODES
+    spec = SPEC
 
     # -- creation ------------------------------------------------------------------
 
-    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
-        if setup is not None:
-            raise InvalidOption(f"{GAME_ID}.setup-unsupported",
-                                f"kierki has no setup notation, got {excerpt(setup)}")
-        opts = Options(**options)
+    def new_game(self, players: int, rng: Rng, options: Options, setup: None = None) -> State:
         dealer, rng = rng.randbelow(players)  # "the first dealer is random" (§2)
-        return _start_deal(players, opts, 1, dealer, (), rng)
+        return _start_deal(players, options, 1, dealer, (), rng)
 
     # -- turn and moves ------------------------------------------------------------
 
     def to_act(self, state: State) -> frozenset[int]:
-        if state.phase is Phase.DEAL_OVER:
-            if state.round >= len(_deals(state)):
-                return frozenset()
+        if state.phase is Phase.ROUND_OVER:
             return frozenset(range(state.players))
+        if state.phase is Phase.GAME_OVER:
+            return frozenset()
         return frozenset((state.turn,))  # type: ignore[arg-type]
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if seat not in self.to_act(state):
             return []
-        if state.phase is Phase.DEAL_OVER:
+        if state.phase is Phase.ROUND_OVER:
             return [NextRound()]
         if state.phase is Phase.NAME_TRUMP:
-            names: list[Move] = [NameTrump(s) for s in SUITS]
-            return [*names, NameTrump(None)] if state.options.no_trump_allowed else names
+            names: list[Move] = [NameTrump(Trump(s.value)) for s in SUITS]
+            return [*names, NameTrump(Trump.NO_TRUMP)] if state.options.no_trump_allowed else names
         if state.phase is Phase.LOTTERY:
             cards = _lottery_playable(state, seat)
             return [PlayCard(c) for c in cards] if cards else [Pass()]
@@ -379,46 +582,42 @@ class Kierki(BaseEngine[State, Move]):
         self.check_turn(state, seat)
         phase = state.phase
         if move.__class__ is PlayCard and phase is Phase.PLAY:  # the common case first, same checks
-            card = move.card
+            card = move.card  # type: ignore[union-attr]
             if card in _trick_playable(state, seat):
                 return
             self._refuse_trick_card(state, seat, card)
         if isinstance(move, NextRound):
-            if phase is not Phase.DEAL_OVER:
-                raise IllegalMove(f"{GAME_ID}.deal-not-over",
-                                  f"next-round only after the deal; the deal is in phase {phase.value!r}", got=phase.value)
+            if phase is not Phase.ROUND_OVER:
+                raise C.round_not_over(f"next-round only after the deal; the deal is in phase {phase.value!r}",
+                                       round=state.round)
             return
-        if phase is Phase.DEAL_OVER:
-            raise IllegalMove(f"{GAME_ID}.deal-over", f"the deal is over: send next-round, not {move.kind!r}")
+        if phase is Phase.ROUND_OVER:
+            raise C.round_over(f"the deal is over: send next-round, not {move.kind!r}", round=state.round)
         if isinstance(move, NameTrump):
             if phase is not Phase.NAME_TRUMP:
-                raise IllegalMove(f"{GAME_ID}.not-naming-trump",
-                                  f"trumps are named only at the start of a trump deal, not in phase {phase.value!r}")
-            if not (move.suit is not None or state.options.no_trump_allowed):
-                raise IllegalMove(f"{GAME_ID}.no-trump-not-allowed",
-                                  "'NT' may not be named: only a suit (option no_trump_allowed)")
+                raise C.not_naming_trump(f"trumps are named only at the start of a trump deal, not in phase "
+                                         f"{phase.value!r}")
+            if move.suit is Trump.NO_TRUMP and not state.options.no_trump_allowed:
+                raise C.no_trump_not_allowed("'NT' may not be named: only a suit (option no_trump_allowed)")
             return
         if phase is Phase.NAME_TRUMP:
-            raise IllegalMove(f"{GAME_ID}.must-name-trump", f"seat {seat} must first name trumps, not send {move.kind!r}",
-                              seat=seat)
+            raise C.must_name_trump(f"seat {seat} must first name trumps, not send {move.kind!r}", seat=seat)
         if isinstance(move, Pass):
             if phase is not Phase.LOTTERY:
-                raise IllegalMove(f"{GAME_ID}.pass-not-allowed", "passing is allowed only in the loteryjka")
+                raise C.pass_not_allowed("passing is allowed only in the loteryjka")
             can = _lottery_playable(state, seat)
             if can:
-                raise IllegalMove(f"{GAME_ID}.must-play",
-                                  f"you may not pass while you can lay a card: {', '.join(card_strs(can))}",
+                raise C.must_play(f"you may not pass while you can lay a card: {', '.join(card_strs(can))}",
                                   card=str(can[0]))
             return
         card = move.card
         hand = state.hands[seat]
         if phase is Phase.LOTTERY:
             if card not in hand:
-                raise IllegalMove(f"{GAME_ID}.card-not-in-hand", f"{card} is not in your hand", card=str(card))
+                raise C.card_not_in_hand(f"{card} is not in your hand", card=str(card))
             if not _fits_row(state, card):
-                raise IllegalMove(f"{GAME_ID}.does-not-fit",
-                                  f"{card} fits no row: lay a {state.options.lottery_start_rank} to open a suit or a "
-                                  f"card next to an end of its suit's row", card=str(card))
+                raise C.does_not_fit(f"{card} fits no row: lay a {state.options.lottery_start_rank} to open a suit or "
+                                     f"a card next to an end of its suit's row", card=str(card))
             return
         if card in _trick_playable(state, seat):
             return
@@ -428,10 +627,9 @@ class Kierki(BaseEngine[State, Move]):
         """Raise why ``card``, not among the seat's playable cards, may not be played to the trick:
         "Follow suit if able. Otherwise play any card." (§3); the hearts lead restriction; KI-4.
         (A card is playable exactly when the shared core's check passes and KI-4 allows it.)"""
-        check_play(GAME_ID, state.hands[seat], _plays(state), card, _trick_rules(state))
-        raise IllegalMove(f"{GAME_ID}.must-drop-king-of-hearts",
-                          f"you cannot follow suit and hold KH: you must play it, not {card} (king_of_hearts_must_drop)",
-                          card=str(card))
+        check_play(C, state.hands[seat], _plays(state), card, _trick_rules(state))
+        raise C.must_drop_king_of_hearts(f"you cannot follow suit and hold KH: you must play it, not {card} "
+                                         "(king_of_hearts_must_drop)", card=str(card))
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         n = state.players
@@ -442,18 +640,13 @@ class Kierki(BaseEngine[State, Move]):
             if state.stock:  # (a): the rest of the pack is dealt after trumps are named
                 hands = _dealt(hands, state.stock, state.dealer)
             leader = next_seat(state.dealer, n)
-            return replace(state, hands=hands, stock=(), trump=move.suit, phase=Phase.PLAY,
-                                       leader=leader, turn=leader)
+            return replace(state, hands=hands, stock=(), trump=move.suit, phase=Phase.PLAY, leader=leader, turn=leader)
         if isinstance(move, Pass):
             return replace(state, turn=_next_active(state, seat))
         card = move.card
         hands = _without(state.hands, seat, card)
         if state.phase is Phase.LOTTERY:
-            i = _SUIT_INDEX[card.suit]
-            row = state.rows[i]
-            rank = int(card.rank)
-            new_row = (rank, rank) if row is None else (min(row[0], rank), max(row[1], rank))
-            rows = (*state.rows[:i], new_row, *state.rows[i + 1:])
+            rows = _laid(state.rows, card)
             finished = state.finished + ((seat,) if not hands[seat] else ())
             new = replace(state, hands=hands, rows=rows, finished=finished)
             if len(finished) >= 2:
@@ -462,7 +655,7 @@ class Kierki(BaseEngine[State, Move]):
         trick = (*state.trick, card)
         if len(trick) < n:
             return replace(state, hands=hands, trick=trick, turn=next_seat(seat, n))
-        winner = trick_winner(tuple(zip(_SEATS_FROM[n][state.leader], trick, strict=False)), state.trump)
+        winner = trick_winner(tuple(map(Play, _SEATS_FROM[n][state.leader], trick)), _TRUMP_SUIT[state.trump])
         tricks = (*state.tricks, Trick(state.leader, trick, winner))
         new = replace(state, hands=hands, trick=(), tricks=tricks, leader=winner, turn=winner)
         if len(tricks) == _tricks_per_deal(n) or _no_penalty_left(new):
@@ -480,129 +673,43 @@ class Kierki(BaseEngine[State, Move]):
     # -- results -------------------------------------------------------------------
 
     def round_over(self, state: State) -> bool:
-        return state.phase is Phase.DEAL_OVER
+        return state.phase in _OVER
 
     def scores(self, state: State) -> ScoreReport:
         sign = _sign(state.options)
         points, items = _deal_points(state)
-        over = state.phase is Phase.DEAL_OVER  # then the deal's row is already in history
-        history = [*state.history] if over else [*state.history, points]
-        totals = tuple(sign * sum(deal[s] for deal in history) for s in range(state.players))
-        kind = _kind(state)
-        breakdown = tuple(
-            {
-                "contract": kind.value,
-                "round": state.round,
-                "items": {name: sign * value for name, value in items[s].items()},
-                "history": [sign * deal[s] for deal in state.history],
-            }
-            for s in range(state.players)
-        )
-        return ScoreReport(
-            points=tuple(sign * p for p in points),
-            totals=totals,
-            breakdown=breakdown,
-            final=over,
-            winners=_best(totals, sign) if not self.to_act(state) else (),
-        )
+        shown = tuple(sign * p for p in points)
+        over = state.phase in _OVER  # then the deal's row is already in history
+        earlier = state.history[:-1] if over else state.history
+        totals = tuple(sum(row[s] for row in earlier) + shown[s] for s in range(state.players))
+        breakdown = tuple(_breakdown(state.contract, items[s], sign) for s in range(state.players))
+        return ScoreReport(shown, totals, breakdown, over, _best(totals, sign) if state.phase is Phase.GAME_OVER else (),
+                           round=state.round, history=earlier)
 
     def outcome(self, state: State) -> Outcome | None:
-        if self.to_act(state):
+        if state.phase is not Phase.GAME_OVER:
             return None
         totals = self.scores(state).totals
-        return Outcome(winners=_best(totals, _sign(state.options)), reason="the last deal of the match is over", points=totals)
+        return Outcome(winners=_best(totals, _sign(state.options)), reason="the last deal of the match is over",
+                       points=totals)
 
-    def score_tally(self, tally: Json) -> ScoreReport:
+    def tally_scores(self, tally: TrickTally | LotteryTally) -> ScoreReport:
+        """Score one deal from a score sheet (docs/rules/kierki.md §8), read by its shape: the
+        cards and trick numbers each seat took, or the loteryjka's first two seats out."""
         return _score_tally(tally)
 
-    # -- views and JSON ------------------------------------------------------------
+    # -- meaning -------------------------------------------------------------------
 
-    def options_of(self, state: State) -> Mapping[str, Json]:
-        return state.options.to_json()
-
-    def view(self, state: State, seat: int | None) -> Json:
-        data = self.to_json(state)
-        del data["rng"]
-        data.update(hands_view(data["hands"], seat))
-        data["stock"] = None  # face down; its size is public
-        data["stock_size"] = len(state.stock)
-        return data
-
-    def to_json(self, state: State) -> Json:
-        return {
-            "players": state.players,
-            "options": state.options.to_json(),
-            "round": state.round,
-            "contract": _kind(state).value,
-            "dealer": state.dealer,
-            "phase": state.phase.value,
-            "hands": [card_strs(h) for h in state.hands],
-            "stock": card_strs(state.stock),
-            "trump": _trump_json(state),
-            "leader": state.leader,
-            "turn": state.turn,
-            "trick": card_strs(state.trick),
-            "tricks": [
-                {"leader": t.leader, "cards": card_strs(t.cards), "winner": t.winner} for t in state.tricks
-            ],
-            "rows": [
-                {"suit": suit.value, "low": int(row[0]), "high": int(row[1])}
-                for suit, row in zip(SUITS, state.rows, strict=False)
-                if row is not None
-            ],
-            "finished": list(state.finished),
-            "history": [[_sign(state.options) * p for p in r] for r in state.history],
-            "rng": state.rng.to_json(),
-        }
-
-    def from_json(self, data: Json) -> State:
-        with malformed(f"{GAME_ID}.malformed-state", "kierki state"):
-            state = _parse_state(data)
-        _check_meaning(state, data)
-        if state.phase is Phase.DEAL_OVER and state.history[-1] != _deal_points(state)[0]:
+    def check_state(self, state: State) -> State:
+        """What play can reach, beyond the shape (§9)."""
+        state = _check_meaning(state)
+        if state.phase in _OVER:
             sign = _sign(state.options)
-            raise InvalidState(f"{GAME_ID}.history", f"the finished deal scores {[sign * p for p in _deal_points(state)[0]]}"
-                                                     f", not {[sign * p for p in state.history[-1]]} as history says")
+            scored = tuple(sign * p for p in _deal_points(state)[0])
+            if state.history[-1] != scored:
+                raise C.bad_history(f"the finished deal scores {list(scored)}, not {list(state.history[-1])} as "
+                                    "history says")
         return state
-
-    def move_to_json(self, move: Move) -> Json:
-        if isinstance(move, PlayCard):
-            return {"kind": "play", "card": str(move.card)}
-        if isinstance(move, NameTrump):
-            return {"kind": "name-trump", "suit": move.suit.value if move.suit else _NO_TRUMP}
-        return {"kind": move.kind}
-
-    def move_from_json(self, data: Json) -> Move:
-        if type(data) is dict and len(data) == 2 and data.get("kind") == "play":  # the common move, read at once
-            card = CARDS_BY_NAME.get(data.get("card")) if type(data.get("card")) is str else None
-            if card is not None and not card.is_joker:
-                return PlayCard(card)
-
-        def bad() -> IllegalMove:
-            return IllegalMove(f"{GAME_ID}.bad-move", f"not a kierki move: {excerpt(data)}")
-
-        if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-            raise bad()
-        kind = data["kind"]
-        fields = _MOVE_FIELDS.get(kind)
-        if fields is None or set(data) != fields | {"kind"}:
-            raise bad()
-        with malformed(f"{GAME_ID}.bad-move", "kierki move", IllegalMove, quoting=data):
-            if kind == "play":
-                card = parse_card(data["card"])
-                if card.is_joker:
-                    raise ValueError("joker")
-                return PlayCard(card)
-            if kind == "name-trump":
-                suit = data["suit"]
-                if not isinstance(suit, str):
-                    raise ValueError(suit)
-                return NameTrump(None if suit == _NO_TRUMP else Suit(suit))
-        return Pass() if kind == "pass" else NextRound()
-
-
-#: each move kind's fields besides ``kind``
-_MOVE_FIELDS: dict[str, set[str]] = {"play": {"card"}, "name-trump": {"suit"}, "pass": set(), "next-round": set()}
 
 
 # --------------------------------------------------------------------------- the match
@@ -650,16 +757,19 @@ def _start_deal(
     else:
         phase, turn = (Phase.LOTTERY if kind is Deal.LOTERYJKA else Phase.PLAY), left
     return State(
-        players=players, options=options, round=number, dealer=dealer, phase=phase, hands=hands, stock=stock,
-        trump=None, leader=left, turn=turn, trick=(), tricks=(), rows=(None,) * 4, finished=(), history=history,
+        players=players, options=options, round=number, contract=kind, dealer=dealer, phase=phase, hands=hands,
+        stock=stock, trump=None, leader=left, turn=turn, trick=(), tricks=(), rows=(), finished=(), history=history,
         rng=rng,
     )
 
 
 def _deal_over(state: State) -> State:
-    """The deal ends: nobody single is to act, and its points join the history (§7)."""
-    over = replace(state, phase=Phase.DEAL_OVER, turn=None)
-    return replace(over, history=(*state.history, _deal_points(over)[0]))
+    """The deal ends: nobody single is to act, and its points (in the sign of ``score_sign``) join
+    the history (§7); after the last deal of the list the game is over."""
+    last = state.round == len(deal_list(state.options, state.players))
+    over = replace(state, phase=Phase.GAME_OVER if last else Phase.ROUND_OVER, turn=None)
+    sign = _sign(state.options)
+    return replace(over, history=(*state.history, tuple(sign * p for p in _deal_points(over)[0])))
 
 
 def _dealt(hands: tuple[tuple[Card, ...], ...], cards: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
@@ -671,7 +781,7 @@ def _dealt(hands: tuple[tuple[Card, ...], ...], cards: Sequence[Card], dealer: i
 
 
 def _hand_order(card: Card) -> tuple[int, int]:
-    return _SUIT_INDEX[card.suit], card.rank
+    return _SUIT_INDEX[card.suit], card.rank  # type: ignore[index]  # no jokers in Kierki
 
 
 def _without(hands: tuple[tuple[Card, ...], ...], seat: int, card: Card) -> tuple[tuple[Card, ...], ...]:
@@ -688,33 +798,18 @@ def _seats_from(leader: int, players: int) -> tuple[int, ...]:
 _SEATS_FROM = {n: tuple(_seats_from(leader, n) for leader in range(n)) for n in (3, 4)}
 
 
-def _plays(state: State) -> tuple[tuple[int, Card], ...]:
-    return tuple(zip(_SEATS_FROM[state.players][state.leader], state.trick, strict=False))
+def _plays(state: State) -> tuple[Play, ...]:
+    return tuple(map(Play, _SEATS_FROM[state.players][state.leader], state.trick))
 
 
 def _kind(state: State) -> Deal:
-    return _deals(state)[state.round - 1]
-
-
-_last_deals: tuple[Options | None, int, tuple[Deal, ...]] = (None, 0, ())
-
-
-def _deals(state: State) -> tuple[Deal, ...]:
-    """``deal_list`` of the state's options, remembered for the last options object seen: every
-    state of a game shares one, and hashing its thirteen fields for the cache costs more than
-    the rest of a move's checks."""
-    global _last_deals
-    options, players, deals = _last_deals
-    if options is not state.options or players != state.players:
-        deals = deal_list(state.options, state.players)
-        _last_deals = (state.options, state.players, deals)
-    return deals
+    return state.contract
 
 
 def _trick_rules(state: State) -> TrickRules:
     """No trump in the negative deals; the hearts lead restriction in deals 2, 5 and 7 (§3);
     the named trump in a trump deal, where trumping is not compulsory (§5)."""
-    return _TRICK_RULES[_kind(state) in _HEARTS_LEAD_FORBIDDEN, state.trump]
+    return _TRICK_RULES[state.contract in _HEARTS_LEAD_FORBIDDEN, _TRUMP_SUIT[state.trump]]
 
 
 #: (hearts may not be led, trump) -> the deal's trick rules, made once
@@ -730,26 +825,42 @@ def _trick_playable(state: State, seat: int) -> tuple[Card, ...]:
     return _allowed(state, state.hands[seat], _plays(state))
 
 
-def _allowed(state: State, hand: Sequence[Card], plays: Sequence[tuple[int, Card]]) -> tuple[Card, ...]:
+def _allowed(state: State, hand: Sequence[Card], plays: Sequence[Play]) -> tuple[Card, ...]:
     """The one source of legality for trick play: the shared core plus KI-4."""
     cards = playable(hand, plays, _trick_rules(state))
     if (
         state.options.king_of_hearts_must_drop
         and plays
         and _KING_OF_HEARTS in cards
-        and plays[0][1].suit is not Suit.HEARTS
+        and plays[0].card.suit is not Suit.HEARTS
         and _kind(state) is Deal.NO_KING_OF_HEARTS
     ):
         return (_KING_OF_HEARTS,)  # he cannot follow (KH is playable to a non-heart lead): drop it
     return cards
 
 
+def _row_of(rows: Sequence[Row], suit: Suit | None) -> Row | None:
+    for row in rows:
+        if row.suit is suit:
+            return row
+    return None
+
+
 def _fits_row(state: State, card: Card) -> bool:
     """Loteryjka: a start-rank card opens its suit's row; else one above or below a row's end."""
-    row = state.rows[_SUIT_INDEX[card.suit]]
+    row = _row_of(state.rows, card.suit)
     if row is None:
         return card.rank == state.options.lottery_start_rank
-    return card.rank == row[0] - 1 or card.rank == row[1] + 1
+    return card.rank == row.low - 1 or card.rank == row.high + 1
+
+
+def _laid(rows: tuple[Row, ...], card: Card) -> tuple[Row, ...]:
+    """The rows once ``card`` is laid (it fits): its suit's row grows, or opens in suit order."""
+    rank, suit = int(card.rank), card.suit
+    assert suit is not None
+    row = _row_of(rows, suit)
+    grown = Row(suit, rank, rank) if row is None else Row(suit, min(row.low, rank), max(row.high, rank))
+    return tuple(sorted((*(r for r in rows if r.suit is not suit), grown), key=lambda r: _SUIT_INDEX[r.suit]))
 
 
 def _lottery_playable(state: State, seat: int) -> tuple[Card, ...]:
@@ -933,160 +1044,59 @@ def _best(totals: Sequence[int], sign: int) -> tuple[int, ...]:
     return tuple(s for s, t in enumerate(totals) if sign * t == top)
 
 
-def _trump_json(state: State) -> str | None:
-    if state.trump is not None:
-        return state.trump.value
-    if _kind(state) is Deal.TRUMPS and state.phase is not Phase.NAME_TRUMP:
-        return _NO_TRUMP
-    return None
+def _breakdown(kind: Deal, items: dict[str, int], sign: int) -> Breakdown:
+    """One seat's items as the declared breakdown (``kings-jacks`` -> ``kings_jacks`` ...)."""
+    shown = {name.replace("-", "_"): sign * value for name, value in items.items()}
+    return Breakdown(contract=kind, points=sum(shown.values()), **shown)
 
 
 # --------------------------------------------------------------------------- tally
 
 
-_TALLY_KEYS = {"contract", "players", "options", "seats", "finish_order"}
-
-
-def _score_tally(tally: Json) -> ScoreReport:
+def _score_tally(tally: TrickTally | LotteryTally) -> ScoreReport:
     """Score one deal from a score sheet (docs/rules/kierki.md §8): ``contract`` and ``players``
     always, ``options`` optionally; ``seats`` (the cards and trick numbers each seat took) for a
     trick contract, ``finish_order`` (the first two seats out) for the loteryjka."""
-    def bad(code: str, message: str, **context: Json) -> InvalidState:
-        return InvalidState(f"{GAME_ID}.{code}", message, **context)
-
-    if not isinstance(tally, dict):
-        raise bad("bad-tally", f"a tally is an object, got {excerpt(tally)}")
-    contracts = [d.value for d in Deal]
-    kind_text = tally.get("contract")
-    if not isinstance(kind_text, str) or kind_text not in contracts:
-        raise bad("bad-tally", f"a tally needs 'contract', one of {contracts}, got {excerpt(kind_text)}")
-    kind = Deal(kind_text)
-    needed = {"contract", "players", "finish_order" if kind is Deal.LOTERYJKA else "seats"}
-    allowed = needed | {"options"}
-    missing, unknown = sorted(needed - set(tally)), sorted(set(tally) - allowed)
-    if missing or unknown:
-        raise bad("bad-tally", f"a {kind.value} tally needs {sorted(needed)} (and may give 'options'); "
-                               f"missing {missing}, not allowed {excerpt(unknown)}")
-    players = tally["players"]
-    if players not in (3, 4) or isinstance(players, bool) or not isinstance(players, int):
-        raise bad("bad-tally", f"players must be 3 or 4, got {excerpt(players)}")
-    given = tally.get("options", {})
-    if not isinstance(given, dict):
-        raise bad("bad-tally", f"options must be an object, got {excerpt(given)}")
-    try:
-        resolved = ENGINE.resolve_options(given)
-    except InvalidOption as exc:
-        raise bad("bad-tally", exc.message) from exc
-    options = Options(**resolved)
+    players = tally.players
+    options = Options() if tally.options is None else Options(**{
+        name: getattr(tally.options, name) for name in SPEC.option_map})
     sign = _sign(options)
-    if kind is Deal.LOTERYJKA:
-        order = tally.get("finish_order")
-        if (
-            not isinstance(order, list) or len(order) != 2 or len(set(order)) != 2
-            or any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < players for s in order)
-        ):
-            raise bad("bad-tally",
-                      f"finish_order must be two different seats below {players}, got {excerpt(order)}")
+    kind = Deal(tally.contract)
+    if isinstance(tally, LotteryTally):
+        order = tally.finish_order
+        if len(set(order)) != 2 or any(s >= players for s in order):
+            raise C.bad_tally(f"finish_order must be two different seats below {players}, got {list(order)}",
+                              field="finish_order")
         points = list(_lottery_points(order, lottery_prizes(options, players), players))
         items: list[dict[str, int]] = [{"prize": p} for p in points]
     else:
-        seats = tally.get("seats")
-        if not isinstance(seats, list) or len(seats) != players:
-            raise bad("bad-tally", f"'seats' must list {players} seats' cards and tricks, got {excerpt(seats)}")
-        cards_per: list[list[Card]] = []
-        numbers_per: list[list[int]] = []
+        seats = tally.seats
+        if len(seats) != players:
+            raise C.bad_tally(f"'seats' must list {players} seats' cards and tricks, got {len(seats)}", field="seats")
         for s, entry in enumerate(seats):
-            with malformed(f"{GAME_ID}.bad-tally",
-                           f"kierki tally: seat {s} needs 'cards' (card names) and 'tricks' (numbers)"):
-                cards = [parse_card(c) for c in entry["cards"]]
-                numbers = list(entry["tricks"])
-            if any(not isinstance(k, int) or isinstance(k, bool) for k in numbers):
-                raise bad("bad-tally", f"seat {s}: trick numbers must be integers, got {excerpt(numbers)}")
-            if len(cards) != players * len(numbers):
-                raise bad("cards-per-trick",
-                          f"seat {s} took {len(numbers)} tricks, so {players * len(numbers)} cards, "
-                          f"not {len(cards)}")
-            cards_per.append(cards)
-            numbers_per.append(numbers)
-        everything = [c for cs in cards_per for c in cs]
-        pack = full_deck(players)
-        _missing, extra = missing_and_extra(everything, pack)
+            if len(entry.cards) != players * len(entry.tricks):
+                raise C.cards_per_trick(f"seat {s} took {len(entry.tricks)} tricks, so {players * len(entry.tricks)} "
+                                        f"cards, not {len(entry.cards)}")
+        everything = [c for entry in seats for c in entry.cards]
+        _missing, extra = missing_and_extra(everything, full_deck(players))
         if extra:
-            raise bad("card-conservation", f"cards not in the pack or taken twice: {card_strs(extra)}")
-        all_numbers = sorted(k for ns in numbers_per for k in ns)
+            raise C.card_conservation(f"cards not in the pack or taken twice: {card_strs(extra)}")
+        all_numbers = sorted(k for entry in seats for k in entry.tricks)
         played = len(all_numbers)
         if all_numbers != list(range(1, played + 1)) or played > _tricks_per_deal(players):
-            raise bad("trick-numbers", f"trick numbers must be 1..k, each once, got {all_numbers}")
-        items = [trick_deal_items(kind, options, players, cards_per[s], numbers_per[s]) for s in range(players)]
+            raise C.trick_numbers(f"trick numbers must be 1..k, each once, got {all_numbers}")
+        items = [trick_deal_items(kind, options, players, entry.cards, entry.tricks) for entry in seats]
         points = [sum(i.values()) for i in items]
         if played < _tricks_per_deal(players) and (
             kind in _PLAYED_OUT or sum(points) != deal_total(kind, options, players)
         ):
-            raise bad("deal-unfinished",
-                      f"only {played} tricks: a {kind.value} deal ends early only when no penalty is left")
-    return ScoreReport(
-        points=tuple(sign * p for p in points),
-        totals=tuple(sign * p for p in points),
-        breakdown=tuple({"contract": kind.value, "items": {k: sign * v for k, v in i.items()}} for i in items),
-        final=True,
-    )
+            raise C.deal_unfinished(f"only {played} tricks: a {kind.value} deal ends early only when no penalty is left")
+    shown = tuple(sign * p for p in points)
+    return ScoreReport(points=shown, totals=shown, breakdown=tuple(_breakdown(kind, i, sign) for i in items),
+                       final=True, round=1)
 
 
-# --------------------------------------------------------------------------- from_json
-
-
-def _parse_state(data: Json) -> State:
-    def integer(value: Json, name: str, lo: int, hi: int) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise InvalidState(f"{GAME_ID}.out-of-range",
-                               f"{name} must be an integer in {lo}..{hi}, got {excerpt(value)}", expected=f"{lo}..{hi}")
-        return value
-
-    def cards(values: Json) -> tuple[Card, ...]:
-        out = tuple(parse_card(v) for v in values)
-        if any(c.is_joker for c in out):
-            raise InvalidState(f"{GAME_ID}.card-conservation", "kierki has no jokers")
-        return out
-
-    players = integer(data["players"], "players", 3, 4)
-    try:
-        options = Options(**ENGINE.resolve_options(data["options"]))
-    except InvalidOption as exc:
-        raise InvalidState(f"{GAME_ID}.bad-options", exc.message) from exc
-    deals = deal_list(options, players)
-    number = integer(data["round"], "round", 1, len(deals))
-    hands = tuple(cards(h) for h in data["hands"])
-    if len(hands) != players:
-        raise InvalidState(f"{GAME_ID}.seat-count", f"{players} players need {players} hands, got {len(hands)}")
-    trump_text = data["trump"]
-    trump = None if trump_text in (None, _NO_TRUMP) else Suit(trump_text)
-    tricks = tuple(
-        Trick(integer(t["leader"], "trick leader", 0, players - 1), cards(t["cards"]),
-              integer(t["winner"], "trick winner", 0, players - 1))
-        for t in data["tricks"]
-    )
-    rows: list[tuple[int, int] | None] = [None] * 4
-    for row in data["rows"]:
-        i = _SUIT_INDEX[Suit(row["suit"])]
-        lo, hi = integer(row["low"], "row low", 2, 14), integer(row["high"], "row high", 2, 14)
-        if rows[i] is not None or lo > hi:
-            raise InvalidState(f"{GAME_ID}.bad-row", f"a bad or repeated loteryjka row: {excerpt(row)}")
-        rows[i] = (lo, hi)
-    sign = _sign(options)  # history is shown in the sign of score_sign, kept penalties negative
-    history = tuple(
-        tuple(sign * integer(p, "a history entry", -10_000, 10_000) for p in r) for r in data["history"]
-    )
-    turn = data["turn"]
-    return State(
-        players=players, options=options, round=number,
-        dealer=integer(data["dealer"], "dealer", 0, players - 1),
-        phase=Phase(data["phase"]), hands=hands, stock=cards(data["stock"]), trump=trump,
-        leader=integer(data["leader"], "leader", 0, players - 1),
-        turn=None if turn is None else integer(turn, "turn", 0, players - 1),
-        trick=cards(data["trick"]), tricks=tricks, rows=tuple(rows),
-        finished=tuple(integer(s, "finished seat", 0, players - 1) for s in data["finished"]),
-        history=history, rng=Rng.from_json(data["rng"]),
-    )
+# --------------------------------------------------------------------------- meaning
 
 
 def _check_plays(state: State) -> None:
@@ -1105,47 +1115,74 @@ def _check_plays(state: State) -> None:
     held.reverse()
     first = len(state.tricks) - len(tricks) + 2  # the number of the first trick checked
     for number, ((leader, cards), before) in enumerate(zip(tricks, held, strict=True), first):
-        plays: list[tuple[int, Card]] = []
+        plays: list[Play] = []
         for i, card in enumerate(cards):
             seat = (leader + i) % n
             if card not in _allowed(state, before[seat], plays):
-                raise InvalidState(f"{GAME_ID}.bad-trick", f"seat {seat} could not play {card} in trick {number} "
-                                                           "holding the cards it holds", seat=seat, card=str(card))
-            plays.append((seat, card))
+                raise C.bad_trick(f"seat {seat} could not play {card} in trick {number} holding the cards it holds",
+                                  seat=seat, card=str(card))
+            plays.append(Play(seat, card))
 
 
-def _check_meaning(state: State, data: Json) -> None:
-    """Conservation, a consistent turn and phase, tricks won by the right seat (§9)."""
-    def fail(code: str, message: str, **context: Json) -> None:
-        raise InvalidState(f"{GAME_ID}.{code}", message, **context)
-
+def _check_seats(state: State) -> None:
+    """Every seat named in the state is one of the table's (the shape allows 0..3)."""
     n = state.players
-    kind = _kind(state)
-    if data.get("trump") != _trump_json(state):
-        given = "no trump named" if data.get("trump") is None else f"trump {excerpt(data.get('trump'))}"
-        fail("wrong-trump", f"{given} does not fit phase {state.phase.value!r} of the {kind.value} deal")
-    if data.get("contract") != kind.value:
-        fail("wrong-contract", f"deal {state.round} is {kind.value!r}, not {excerpt(data.get('contract'))}",
-             expected=kind.value)
-    if (state.phase is Phase.DEAL_OVER) != (state.turn is None):
-        fail("wrong-turn", "turn is null exactly when the deal is over")
-    # history: one line per finished deal, each summing to that deal's total
+    named = [("dealer", state.dealer), ("leader", state.leader), ("turn", state.turn)]
+    named += [(f"finished.{i}", s) for i, s in enumerate(state.finished)]
+    for i, t in enumerate(state.tricks):
+        named += [(f"tricks.{i}.leader", t.leader), (f"tricks.{i}.winner", t.winner)]
+    for where, seat in named:
+        if seat is not None and seat >= n:
+            raise C.bad_state(f"{where} must be a seat 0..{n - 1}, got {seat}", field=where)
+
+
+def _check_meaning(state: State) -> State:
+    """Conservation, a consistent turn and phase, tricks won by the right seat (§9); returns the
+    state with its loteryjka rows in suit order."""
+    n = state.players
     deals = deal_list(state.options, n)
-    finished = state.round - (state.phase is not Phase.DEAL_OVER)
+    if state.round > len(deals):
+        raise C.bad_state(f"round must be a deal of the match's list 1..{len(deals)}, got {state.round}", field="round")
+    if len(state.hands) != n:
+        raise C.seat_count(f"{n} players need {n} hands, got {len(state.hands)}", field="hands", expected=n,
+                           got=len(state.hands))
+    _check_seats(state)
+    suits = [r.suit for r in state.rows]
+    for row in state.rows:
+        if suits.count(row.suit) > 1 or row.low > row.high:
+            raise C.bad_row(f"a bad or repeated loteryjka row: {row.suit.value} {row.low}..{row.high}")
+    state = replace(state, rows=tuple(sorted(state.rows, key=lambda r: _SUIT_INDEX[r.suit])))
+    kind = deals[state.round - 1]
+    phase = state.phase
+    named = kind is Deal.TRUMPS and phase is not Phase.NAME_TRUMP
+    if (state.trump is None and named) or (state.trump is Trump.NO_TRUMP and not named):
+        given = "no trump named" if state.trump is None else f"trump {state.trump.value!r}"
+        raise C.bad_trump(f"{given} does not fit phase {phase.value!r} of the {kind.value} deal")
+    if state.contract is not kind:
+        raise C.bad_contract(f"deal {state.round} is {kind.value!r}, not {state.contract.value!r}", expected=kind.value)
+    over = phase in _OVER
+    if over != (state.turn is None):
+        raise C.bad_turn("turn is null exactly when the deal is over")
+    if (phase is Phase.GAME_OVER) != (over and state.round == len(deals)):
+        raise C.bad_phase(f"the game is over exactly when the last deal ({len(deals)}) is over; deal {state.round} "
+                          f"is {phase.value!r}")
+    # history: one line per finished deal, each summing to that deal's total
+    finished = state.round - (not over)
     if len(state.history) != finished:
-        fail("history", f"deal {state.round} in phase {state.phase.value!r} needs {finished} finished deals "
-                        f"in history, got {len(state.history)}", expected=finished)
+        raise C.bad_history(f"deal {state.round} in phase {phase.value!r} needs {finished} finished deals in history, "
+                            f"got {len(state.history)}", expected=finished)
     sign = _sign(state.options)
-    for k, line in enumerate(state.history):
+    for k, shown in enumerate(state.history):
+        line = [sign * p for p in shown]  # penalties negative
         total = deal_total(deals[k], state.options, n)
         possible = _possible_points(deals[k], state.options, n)
         prizes = sorted(_lottery_points((0, 1), lottery_prizes(state.options, n), n))
         if len(line) != n or sum(line) != total or any(p not in possible for p in line) or (
                 deals[k] is Deal.LOTERYJKA and sorted(line) != prizes):
-            fail("history", f"deal {k + 1} ({deals[k].value}) must total {sign * total} over {n} seats, each "
-                            f"a sum its penalties or prizes can make, got {[sign * p for p in line]}")
+            raise C.bad_history(f"deal {k + 1} ({deals[k].value}) must total {sign * total} over {n} seats, each a "
+                                f"sum its penalties or prizes can make, got {list(shown)}")
     # conservation: hands + stock + trick + tricks + loteryjka rows == the pack
-    laid = [Card(Rank(r), suit) for suit, row in zip(SUITS, state.rows, strict=False) if row for r in range(row[0], row[1] + 1)]
+    laid = [Card(Rank(r), row.suit) for row in state.rows for r in range(row.low, row.high + 1)]
     everything = [*state.stock, *state.trick, *laid]
     for h in state.hands:
         everything.extend(h)
@@ -1153,75 +1190,76 @@ def _check_meaning(state: State, data: Json) -> None:
         everything.extend(t.cards)
     missing, extra = missing_and_extra(everything, full_deck(n))
     if missing or extra:
-        fail("card-conservation", f"the {len(full_deck(n))} cards do not add up: missing {card_strs(missing)}, "
+        raise C.card_conservation(f"the {len(full_deck(n))} cards do not add up: missing {card_strs(missing)}, "
                                   f"extra or duplicated {card_strs(extra)}")
     per_deal = _tricks_per_deal(n)
     left = next_seat(state.dealer, n)
-    phase = state.phase
-    lottery = kind is Deal.LOTERYJKA
-    if lottery:
+    if kind is Deal.LOTERYJKA:
         if state.tricks or state.trick or state.stock or state.trump is not None:
-            fail("wrong-phase", "the loteryjka has no tricks, stock or trumps")
-        if phase not in (Phase.LOTTERY, Phase.DEAL_OVER):
-            fail("wrong-phase", f"the loteryjka is never in phase {phase.value!r}")
+            raise C.bad_phase("the loteryjka has no tricks, stock or trumps")
+        if phase is not Phase.LOTTERY and not over:
+            raise C.bad_phase(f"the loteryjka is never in phase {phase.value!r}")
         for row in state.rows:
-            if row and not row[0] <= state.options.lottery_start_rank <= row[1]:
-                fail("bad-row", f"every loteryjka row holds the start rank {state.options.lottery_start_rank}")
+            if not row.low <= state.options.lottery_start_rank <= row.high:
+                raise C.bad_row(f"every loteryjka row holds the start rank {state.options.lottery_start_rank}")
         if any(len(h) > per_deal for h in state.hands):
-            fail("hand-sizes", f"a loteryjka hand holds at most the {per_deal} cards dealt")
+            raise C.bad_hand_size(f"a loteryjka hand holds at most the {per_deal} cards dealt")
         empty = {s for s in range(n) if not state.hands[s]}
         if len(set(state.finished)) != len(state.finished) or set(state.finished) != empty:
-            fail("finished", f"the finished seats {list(state.finished)} must be those with no cards {sorted(empty)}")
-        if (len(state.finished) >= 2) != (phase is Phase.DEAL_OVER) or len(state.finished) > 2:
-            fail("wrong-phase", "the loteryjka is over exactly when two players are out")
+            raise C.bad_finished(f"the finished seats {list(state.finished)} must be those with no cards "
+                                 f"{sorted(empty)}")
+        if (len(state.finished) >= 2) != over or len(state.finished) > 2:
+            raise C.bad_phase("the loteryjka is over exactly when two players are out")
         if state.leader != left:
-            fail("wrong-turn", f"the loteryjka starts left of the dealer, at seat {left}, not {state.leader}")
+            raise C.bad_turn(f"the loteryjka starts left of the dealer, at seat {left}, not {state.leader}")
         if phase is Phase.LOTTERY and state.turn in state.finished:
-            fail("wrong-turn", f"seat {state.turn} is out and cannot be to play")
-        return
-    if any(state.rows) or state.finished:
-        fail("wrong-phase", "only the loteryjka has rows and finished players")
+            raise C.bad_turn(f"seat {state.turn} is out and cannot be to play")
+        return state
+    if state.rows or state.finished:
+        raise C.bad_phase("only the loteryjka has rows and finished players")
     if kind is not Deal.TRUMPS and state.trump is not None:
-        fail("wrong-phase", f"the {kind.value} deal has no trumps")
-    if data.get("trump") == _NO_TRUMP and not state.options.no_trump_allowed:
-        fail("wrong-trump", "no trump ('NT') is played only with the option no_trump_allowed")
+        raise C.bad_phase(f"the {kind.value} deal has no trumps")
+    if state.trump is Trump.NO_TRUMP and not state.options.no_trump_allowed:
+        raise C.bad_trump("no trump ('NT') is played only with the option no_trump_allowed")
     if phase is Phase.NAME_TRUMP:
         naming_a = state.options.trump_chooser == "dealer-after-5"
         size = _FIRST_HAND if naming_a else per_deal
         if kind is not Deal.TRUMPS or state.tricks or state.trick or state.trump is not None:
-            fail("wrong-phase", "trumps are named before any card is played in a trump deal")
+            raise C.bad_phase("trumps are named before any card is played in a trump deal")
         if any(len(h) != size for h in state.hands) or bool(state.stock) != naming_a:
-            fail("hand-sizes", f"while trumps are named each hand holds {size} cards")
+            raise C.bad_hand_size(f"while trumps are named each hand holds {size} cards")
         if state.turn != (state.dealer if naming_a else left) or state.leader != left:
-            fail("wrong-turn", f"seat {state.turn} does not name trumps (or {state.leader} does not lead next)")
-        return
+            raise C.bad_turn(f"seat {state.turn} does not name trumps (or {state.leader} does not lead next)")
+        return state
     if state.stock:
-        fail("wrong-phase", "the stock is dealt once trumps are named")
-    if phase not in (Phase.PLAY, Phase.DEAL_OVER):
-        fail("wrong-phase", f"a {kind.value} deal is never in phase {phase.value!r}")
+        raise C.bad_phase("the stock is dealt once trumps are named")
+    if phase is not Phase.PLAY and not over:
+        raise C.bad_phase(f"a {kind.value} deal is never in phase {phase.value!r}")
     # tricks: each led by the previous winner, won by the right card
     leader = left
+    trump = _TRUMP_SUIT[state.trump]
     for number, t in enumerate(state.tricks, 1):
         if len(t.cards) != n or t.leader != leader:
-            fail("bad-trick", f"trick {number} must have {n} cards and be led by seat {leader}")
-        won = trick_winner(tuple(zip(_seats_from(t.leader, n), t.cards, strict=False)), state.trump)
+            raise C.bad_trick(f"trick {number} must have {n} cards and be led by seat {leader}")
+        won = trick_winner(tuple(map(Play, _seats_from(t.leader, n), t.cards)), trump)
         if won != t.winner:
-            fail("bad-trick", f"trick {number} is won by seat {won}, not {t.winner}")
+            raise C.bad_trick(f"trick {number} is won by seat {won}, not {t.winner}")
         leader = t.winner
     if state.leader != leader:
-        fail("wrong-turn", f"seat {leader} leads the current trick, not {state.leader}")
+        raise C.bad_turn(f"seat {leader} leads the current trick, not {state.leader}")
     _check_plays(state)
     if len(state.trick) >= n or len(state.tricks) > per_deal:
-        fail("bad-trick", "too many cards in the trick or too many tricks")
+        raise C.bad_trick("too many cards in the trick or too many tricks")
     if phase is Phase.PLAY and state.turn != (leader + len(state.trick)) % n:
-        fail("wrong-turn", f"seat {(leader + len(state.trick)) % n} is to play, not {state.turn}")
+        raise C.bad_turn(f"seat {(leader + len(state.trick)) % n} is to play, not {state.turn}")
     played = set(_seats_from(leader, n)[: len(state.trick)])
     for s, h in enumerate(state.hands):
         if len(h) != per_deal - len(state.tricks) - (s in played):
-            fail("hand-sizes", f"seat {s} holds {len(h)} cards after {len(state.tricks)} tricks")
-    finished = len(state.tricks) == per_deal or _no_penalty_left(state)
-    if finished != (phase is Phase.DEAL_OVER) or (phase is Phase.DEAL_OVER and state.trick):
-        fail("wrong-phase", f"the deal is {'over' if finished else 'not over'} after {len(state.tricks)} tricks")
+            raise C.bad_hand_size(f"seat {s} holds {len(h)} cards after {len(state.tricks)} tricks")
+    done = len(state.tricks) == per_deal or _no_penalty_left(state)
+    if done != over or (over and state.trick):
+        raise C.bad_phase(f"the deal is {'over' if done else 'not over'} after {len(state.tricks)} tricks")
+    return state
 
 
 ENGINE = Kierki()

@@ -45,7 +45,8 @@ Json = Any
 
 __all__ = [
     "Doc", "Length", "OneOf", "Pattern", "Range", "Scalar", "ShapeError", "Visibility",
-    "computed", "decode", "declared", "encode", "field", "json_schema", "option", "shape_of", "view", "view_schema",
+    "computed", "decode", "decode_one_of", "declared", "encode", "field", "json_schema", "option", "partial", "shape_of",
+    "view", "view_schema",
 ]
 T = TypeVar("T")
 
@@ -236,7 +237,10 @@ def _analyse(hint: Any) -> _T:
             if isinstance(mark, (Range, Length)):
                 nested.lo, nested.hi = mark.lo, mark.hi
             elif isinstance(mark, Pattern):
-                nested.pattern = mark.regex
+                if nested.kind == "scalar" and nested.scalar is not None:  # a narrower scalar: cards without jokers
+                    nested.scalar = _narrowed(nested.scalar, mark.regex)
+                else:
+                    nested.pattern = mark.regex
             elif isinstance(mark, OneOf):
                 nested.kind, nested.values = "oneof", tuple(mark.values)
             elif isinstance(mark, Doc):
@@ -281,6 +285,87 @@ def _analyse(hint: Any) -> _T:
     if isinstance(hint, type) and is_dataclass(hint):
         return _T("object", cls=hint)
     raise TypeError(f"cannot declare a JSON shape for {hint!r}")
+
+
+_NARROWED: dict[tuple[int, str], Scalar] = {}
+
+
+def _narrowed(scalar: Scalar, regex: str) -> Scalar:
+    """``scalar`` restricted to the values whose JSON form matches ``regex`` (``Annotated[Card,
+    Pattern(...)]``: a French-deck card without the joker); its table keeps only those forms."""
+    key = (id(scalar), regex)
+    found = _NARROWED.get(key)
+    if found is None:
+        rx = re.compile(regex)
+
+        def parse(value: Json) -> Any:
+            if type(value) is not str or rx.fullmatch(value) is None:
+                raise ValueError(value)
+            return scalar.parse(value)
+
+        table = None if scalar.table is None else {k: v for k, v in scalar.table.items() if rx.fullmatch(k)}
+        found = _NARROWED[key] = dataclasses.replace(scalar, schema={**scalar.schema, "pattern": regex},
+                                                     parse=parse, table=table)
+    return found
+
+
+def partial(cls: type, name: str, doc: str | None = None) -> type:
+    """A declared copy of ``cls`` (named ``name``) whose every field may be left out and then takes
+    ``cls``'s default: a game's options as a score sheet may give some of them."""
+    hints = get_type_hints(cls, include_extras=True)
+    specs: list[Any] = []
+    for f in fields(cls):
+        if f.default is MISSING:
+            raise TypeError(f"{cls.__name__}.{f.name} has no default: it cannot be left out")
+        text = f.metadata.get("description") or f.metadata.get("doc")
+        specs.append((f.name, hints[f.name], field(default=f.default, doc=text)))
+    out = dataclasses.make_dataclass(name, specs, frozen=True, slots=True)
+    out.__module__ = cls.__module__
+    out.__doc__ = doc or f"{cls.__name__}, each field optional (its default when left out)"
+    return out
+
+
+def decode_one_of(classes: tuple[type, ...], data: Json, path: str = "") -> Any:
+    """An instance of the one class of ``classes`` that ``data`` names by their discriminator: a
+    field every class has, typed ``Literal`` with values no two classes share (a tally whose shape
+    depends on its ``contract``). ShapeError if it names none, or has that class's wrong shape."""
+    key, table = _discriminator(classes)
+    tag = data.get(key, MISSING) if type(data) is dict else MISSING
+    if type(data) is not dict:
+        raise ShapeError(path, "an object", data)
+    cls = table.get((type(tag), tag)) if tag is not MISSING and not isinstance(tag, (list, dict)) else None
+    if cls is None:
+        where = f"{path}.{key}" if path else key
+        if tag is MISSING:
+            raise ShapeError(where, "given", reason="missing")
+        raise ShapeError(where, f"one of {_excerpt([v for _, v in table])}", tag)
+    return shape_of(cls).decode(data, path)
+
+
+_DISCRIMINATORS: dict[tuple[type, ...], tuple[str, dict[tuple[type, Any], type]]] = {}
+
+
+def _discriminator(classes: tuple[type, ...]) -> tuple[str, dict[tuple[type, Any], type]]:
+    found = _DISCRIMINATORS.get(classes)
+    if found is not None:
+        return found
+    shapes = [shape_of(c) for c in classes]
+    common = set.intersection(*({f.key for f in s.fields if f.type.kind == "literal" and f.required} for s in shapes))
+    for key in sorted(common):
+        table: dict[tuple[type, Any], type] = {}
+        for s in shapes:
+            (f,) = [f for f in s.fields if f.key == key]
+            for v in f.type.values:
+                if (type(v), v) in table:
+                    break
+                table[(type(v), v)] = s.cls
+            else:
+                continue
+            break
+        else:
+            _DISCRIMINATORS[classes] = (key, table)
+            return key, table
+    raise TypeError(f"{[c.__name__ for c in classes]} share no Literal field with distinct values")
 
 
 @dataclass

@@ -116,7 +116,7 @@ class GameSpec:
     phases: Mapping[enum.Enum, Label]
     codes: type[Codes]
     breakdown: type
-    tally: type | None = None
+    tally: type | tuple[type, ...] | None = None  # several: one shape each, told apart by a Literal field
     setup: type | None = None
     legal_moves_complete: bool = True
     records: Mapping[str, RecordFormat] = field(default_factory=dict)

@@ -27,40 +27,45 @@ Representation decisions (§12):
 - The state carries the score sheet: ``history`` (points per seat of every finished deal) and
   ``contracts`` (each deal's contract); the dealers follow from the rotation and the tricks from
   the points, so totals, contracts used and the previous deal's plus and minus players for the
-  exchange all derive from it. ``turn`` is derived (the one seat to act, or null) and checked.
-- Views show a seat its own hand (the chooser only his first 6 cards while choosing), the
-  musik once revealed, the current and last trick, trick counts; the discards only to the
-  chooser who made them; never the rng.
+  exchange all derive from it. ``turn`` (the one seat to act, or null) is kept by the engine and
+  checked. A deal's end is phase ``round-over`` (``game-over`` after deal 18).
+- The state, moves, tally and breakdown are declared below (DESIGN 4.8): reading, writing and views
+  come from the declarations. Views show a seat its own hand (the chooser only his first 6 cards
+  while choosing), the musik once revealed (``null`` with ``musik_size`` before), the current and
+  last trick, trick counts (``tricks_won``); the discards only to the chooser who made them
+  (``null`` with ``discards_size`` to the others); never the rng.
 - ``from_json`` refuses states no play reaches (§9).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Annotated, ClassVar, Literal
 
 from rules.base import (
-    MALFORMED_ERRORS,
+    BAD_TALLY,
+    ROUND_NOT_OVER,
+    ROUND_OVER,
+    SETUP_UNSUPPORTED,
     BaseEngine,
-    Code,
+    ErrorCode,
+    GameCodes,
     IllegalMove,
-    InvalidOption,
     InvalidState,
     Json,
+    Label,
     NextRound,
-    Option,
     Outcome,
     Rng,
     ScoreReport,
-    excerpt,
-    malformed,
     replace,
-    require,
 )
-from rules.cards import CARDS_BY_NAME, Card, Suit, card_strs, deck, hands_view, missing_and_extra, parse_card
-from rules.tricks import Play, TrickRules, check_play, next_seat, playable, trick_winner
+from rules.cards import Card, Suit, card_strs, deck, missing_and_extra
+from rules.shapes import Length, Range, Visibility, computed, declared, field, option
+from rules.spec import GameSpec
+from rules.tricks import PackCard, TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "3-5-8"
 _PLAYERS = 3
@@ -81,8 +86,11 @@ class Phase(Enum):
     EXCHANGE = "exchange"
     DISCARD = "discard"
     PLAY = "play"
-    DEAL_OVER = "deal-over"
+    ROUND_OVER = "round-over"
     GAME_OVER = "game-over"
+
+
+_OVER = (Phase.ROUND_OVER, Phase.GAME_OVER)
 
 
 class Contract(Enum):
@@ -102,49 +110,134 @@ for _contract in Contract:  # made once: read on every move of a deal
     _contract._trump = Suit(_contract.value) if len(_contract.value) == 1 else None  # type: ignore[attr-defined]
 
 
-_OPTIONS: dict[str, Option] = {
-    "must_trump": Option(True, "A player void in the led suit must play a trump if he holds one (docs/rules/3-5-8.md §5.2).",
-                         type="boolean"),
-    "exchange": Option(True, "Play the card exchange 'WYMIANA KART' in trump deals from the 2nd deal (docs/rules/3-5-8.md §8).",
-                       type="boolean"),
-    "exchange_timing": Option(
-        "before-musik",
-        "When the exchange happens: after the choice and before the musik, or after the chooser's discard "
-        "(docs/rules/3-5-8.md §3, ruling 3.1).",
-        choices=("before-musik", "after-discard"),
-    ),
-    "exchange_limit": Option(
-        "per-opponent",
-        "Cards a plus player may exchange: with each minus player at most min(his remaining plus points, "
-        "that player's minus points), or only his own plus points in total (docs/rules/3-5-8.md §8, ruling 8.1).",
-        choices=("per-opponent", "own-points"),
-    ),
-    "discard_trumps": Option(True, "The chooser may discard any 4 cards, trumps included (docs/rules/3-5-8.md §3.4).",
-                             type="boolean"),
-    "tie": Option("shared", "Players tied for the highest total share the win, or it is a draw (docs/rules/3-5-8.md §10, ruling 10.1).",
-                  choices=("shared", "draw")),
-    "first_dealer": Option("random", "The first dealer: drawn at random, or seat 0, 1 or 2 (docs/rules/3-5-8.md §10, ruling 10.2).",
-                           choices=("random", 0, 1, 2)),
-}
+# --------------------------------------------------------------------------- shapes
+
+Seat = Annotated[int, Range(0, 2)]
+Cards = tuple[PackCard, ...]
+Trio = Annotated[tuple[Annotated[int, Range(0, _TRICKS)], ...], Length(3, 3)]
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Options:
-    must_trump: bool = True
-    exchange: bool = True
-    exchange_timing: str = "before-musik"
-    exchange_limit: str = "per-opponent"
-    discard_trumps: bool = True
-    tie: str = "shared"
-    first_dealer: str | int = "random"
+    must_trump: bool = option(
+        default=True,
+        description="A player void in the led suit must play a trump if he holds one (docs/rules/3-5-8.md §5.2).",
+        label=Label("Must trump", "Obowiązek przebicia"),
+        help=Label("Without the led suit, a player holding trumps must play one.",
+                   "Kto nie ma koloru wyjścia, a ma atuty, musi przebić atutem."))
+    exchange: bool = option(
+        default=True,
+        description="Play the card exchange 'WYMIANA KART' in trump deals from the 2nd deal (docs/rules/3-5-8.md §8).",
+        label=Label("Card exchange", "Wymiana kart"),
+        help=Label("Plus players exchange cards with minus players in trump deals.",
+                   "Gracze na plusie wymieniają karty z graczami na minusie w rozgrywkach atutowych."))
+    exchange_timing: Literal["before-musik", "after-discard"] = option(
+        default="before-musik",
+        description="When the exchange happens: after the choice and before the musik, or after the chooser's "
+                    "discard (docs/rules/3-5-8.md §3, ruling 3.1).",
+        label=Label("When the exchange happens", "Kiedy jest wymiana"),
+        help=Label("Whether cards are exchanged before the musik is taken or after the discard.",
+                   "Czy wymiana jest przed wzięciem musika, czy po odrzuceniu kart."),
+        choices={"before-musik": Label("Before the musik", "Przed musikiem"),
+                 "after-discard": Label("After the discard", "Po odrzuceniu kart")})
+    exchange_limit: Literal["per-opponent", "own-points"] = option(
+        default="per-opponent",
+        description="Cards a plus player may exchange: with each minus player at most min(his remaining plus points, "
+                    "that player's minus points), or only his own plus points in total (docs/rules/3-5-8.md §8, "
+                    "ruling 8.1).",
+        label=Label("Exchange limit", "Limit wymiany"),
+        help=Label("How many cards a plus player may exchange.", "Ile kart może wymienić gracz na plusie."),
+        choices={"per-opponent": Label("Limited by each minus player's points",
+                                       "Ograniczony punktami każdego gracza na minusie"),
+                 "own-points": Label("Only by the player's own plus points", "Tylko własnymi punktami na plusie")})
+    discard_trumps: bool = option(
+        default=True, description="The chooser may discard any 4 cards, trumps included (docs/rules/3-5-8.md §3.4).",
+        label=Label("Trumps may be discarded", "Można odrzucać atuty"),
+        help=Label("The chooser may lay trumps aside after taking the musik.",
+                   "Zagrywający może odrzucić atuty po wzięciu musika."))
+    tie: Literal["shared", "draw"] = option(
+        default="shared",
+        description="Players tied for the highest total share the win, or it is a draw (docs/rules/3-5-8.md §10, "
+                    "ruling 10.1).",
+        label=Label("Equal totals", "Remis"), help=Label("What happens when the best totals are equal.",
+                                                         "Co, gdy najlepsze sumy są równe."),
+        choices={"shared": Label("Shared victory", "Wspólne zwycięstwo"), "draw": Label("A draw", "Remis")})
+    first_dealer: Literal["random", 0, 1, 2] = option(
+        default="random",
+        description="The first dealer: drawn at random, or seat 0, 1 or 2 (docs/rules/3-5-8.md §10, ruling 10.2).",
+        label=Label("First dealer", "Pierwszy rozdający"),
+        help=Label("Who deals the first deal.", "Kto rozdaje w pierwszej rozgrywce."),
+        choices={"random": Label("Drawn at random", "Losowo"), 0: Label("Seat 0", "Gracz 0"),
+                 1: Label("Seat 1", "Gracz 1"), 2: Label("Seat 2", "Gracz 2")})
 
-    def to_json(self) -> Json:
-        return {name: getattr(self, name) for name in _OPTIONS}
+
+@declared
+class Played:
+    """A card played to a trick, and by whom."""
+
+    seat: Seat
+    card: PackCard
+
+
+@declared
+class Exchange:
+    """The exchange in progress: exchangers still to go (current first), steps the current
+    exchanger has made with each seat."""
+
+    queue: Annotated[tuple[Seat, ...], Length(1, 2)]
+    steps: Trio = field(default=(0, 0, 0), required=True, doc="cards the current exchanger has exchanged with each seat")
+
+
+def _musik_shown(state: State, seat: int | None) -> Visibility:
+    return Visibility.PUBLIC if _musik_revealed(state) else Visibility.HIDDEN
+
+
+def _discards_shown(state: State, seat: int | None) -> Visibility:
+    return Visibility.PUBLIC if seat == state.chooser else Visibility.HIDDEN  # §3.4: face down, the chooser's
+
+
+@declared
+class State:
+    players: Annotated[int, Range(3, 3)]
+    options: Options
+    round: Annotated[int, Range(1, _DEALS)] = field(doc="the deal being played, 1..18")
+    dealer: Seat = field(doc="the seat that dealt this deal; the chooser sits on its left")
+    phase: Phase
+    turn: Seat | None = field(doc="the one seat to act; null when all three (next-round) or none act")
+    contract: Contract | None = field(doc="the contract chosen for this deal; null while it is chosen")
+    hands: Annotated[tuple[Annotated[Cards, Length(0, _HAND + _MUSIK)], ...], Length(3, 3)] = field(
+        doc="each seat's hand (the chooser's in deal order while he chooses: he has seen its first 6)",
+        visibility=Visibility.OWN, sizes_name="hand_sizes")
+    musik: Annotated[Cards, Length(0, _MUSIK)] = field(
+        doc="the musik: face down until revealed to all", visibility=Visibility.HIDDEN, reveal=_musik_shown)
+    discards: Annotated[Cards, Length(0, _MUSIK)] = field(
+        doc="the chooser's discards, face down: only he sees them", visibility=Visibility.HIDDEN, reveal=_discards_shown)
+    leader: Seat = field(doc="the seat that leads the current trick")
+    trick: Annotated[tuple[Played, ...], Length(0, _PLAYERS - 1)] = field(doc="the current trick, in play order")
+    last_trick: Annotated[tuple[Played, ...], Length(0, _PLAYERS)] = field(doc="the last completed trick")
+    won: Annotated[tuple[Annotated[Cards, Length(0, 3 * _TRICKS)], ...], Length(3, 3)] = field(
+        doc="each seat's taken cards, face down", visibility=Visibility.HIDDEN_EACH)
+    exchange: Exchange | None = field(doc="the card exchange while it runs; null otherwise")
+    history: Annotated[tuple[Annotated[tuple[Annotated[int, Range(-_TRICKS, _TRICKS)], ...], Length(3, 3)], ...],
+                       Length(0, _DEALS)] = field(doc="the points of each finished deal (this one too once it is "
+                                                      "over), one row per deal")
+    contracts: Annotated[tuple[Contract, ...], Length(0, _DEALS)] = field(
+        doc="the contract of each finished deal (as history)")
+    rng: Rng = field(visibility=Visibility.SECRET)
+
+    @property
+    def chooser(self) -> int:
+        return next_seat(self.dealer, _PLAYERS)  # §2: left of the dealer
+
+    @computed(view_only=True)
+    def tricks_won(self) -> tuple[int, ...]:
+        """the number of tricks each seat has taken this deal"""
+        return _trick_counts(self)
 
 
 @dataclass(frozen=True, slots=True)
 class DealRecord:
-    """One line of the score sheet: a finished deal."""
+    """One line of the score sheet: a finished deal (derived from ``history`` and ``contracts``)."""
 
     dealer: int
     contract: Contract
@@ -156,174 +249,260 @@ class DealRecord:
         return next_seat(self.dealer, _PLAYERS)
 
 
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    """The exchange in progress: exchangers still to go (current first), steps the current
-    exchanger has made with each seat."""
-
-    queue: tuple[int, ...]
-    steps: tuple[int, int, int] = (0, 0, 0)
-
-
-@dataclass(frozen=True, slots=True)
-class State:
-    options: Options
-    round: int  # 1..18, the deal being played
-    dealer: int
-    phase: Phase
-    contract: Contract | None
-    hands: tuple[tuple[Card, ...], ...]
-    musik: tuple[Card, ...]
-    discards: tuple[Card, ...]
-    leader: int
-    trick: tuple[Play, ...]
-    last_trick: tuple[Play, ...]
-    won: tuple[tuple[Card, ...], ...]
-    exchange: Exchange | None
-    history: tuple[DealRecord, ...]
-    rng: Rng
-
-    @property
-    def chooser(self) -> int:
-        return next_seat(self.dealer, _PLAYERS)  # §2: left of the dealer
-
-
 # --------------------------------------------------------------------------- moves
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Choose:
+    """The chooser names a contract he has not played yet (§3.2)."""
+
     contract: Contract
+    kind: ClassVar[str] = "choose"
+    label: ClassVar[Label] = Label("Choose the contract", "Wybierz rozgrywkę")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class ExchangeCard:
-    to: int
-    card: Card
+    """A plus player offers a card to a minus player, who returns his highest of that suit (§8)."""
+
+    to: Seat = field(doc="the minus player receiving the card")
+    card: PackCard
+    kind: ClassVar[str] = "exchange"
+    label: ClassVar[Label] = Label("Exchange a card", "Wymień kartę")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class EndExchange:
-    pass
+    """The current exchanger stops exchanging (§8)."""
+
+    kind: ClassVar[str] = "end-exchange"
+    label: ClassVar[Label] = Label("End the exchange", "Zakończ wymianę")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Discard:
-    card: Card
+    """The chooser lays one card aside face down after taking the musik (§3.4); four in all."""
+
+    card: PackCard
+    kind: ClassVar[str] = "discard"
+    label: ClassVar[Label] = Label("Discard a card", "Odrzuć kartę")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class PlayCard:
-    card: Card
+    """Play a card to the trick (§5)."""
+
+    card: PackCard
+    kind: ClassVar[str] = "play"
+    label: ClassVar[Label] = Label("Play a card", "Zagraj kartę")
 
 
 Move = Choose | ExchangeCard | EndExchange | Discard | PlayCard | NextRound
 
-_STATE_KEYS = frozenset({
-    "players", "options", "round", "dealer", "phase", "turn", "contract", "hands", "musik", "discards", "leader",
-    "trick", "last_trick", "won", "exchange", "history", "contracts", "rng",
-})
+
+@declared
+class Breakdown:
+    """One seat's points of a deal: its role, the contract, its tricks against its target (or its
+    limit in BL), the contracts it has chosen so far."""
+
+    role: Literal["chooser", "third", "dealer"] = field(doc="the seat's role in this deal (§2)")
+    contract: Contract | None = field(doc="the deal's contract; null while it is chosen")
+    tricks: Annotated[int, Range(0, _TRICKS)] = field(doc="tricks taken")
+    contracts_used: Annotated[tuple[Contract, ...], Length(0, 6)] = field(
+        doc="the contracts the seat has chosen in this game (this deal's too once it is over)")
+    target: int | None = field(default=None, doc="trump and NT: the tricks the role must take")
+    limit: int | None = field(default=None, doc="BL: the tricks the role may take at most")
+    points: int = field(default=0, required=True, doc="the deal's points: tricks - target, or limit - tricks")
 
 
-# --------------------------------------------------------------------------- error codes
+@declared
+class Tally:
+    """One deal of the score sheet: the contract, who dealt (the chooser sits on his left), the
+    tricks each seat took (16 in all)."""
+
+    contract: Contract
+    dealer: Seat
+    tricks: Trio = field(doc="the tricks each seat took, 16 in all")
 
 
-#: Every code this module raises (DESIGN 4.4), in the rulebook's Polish: lewa, atut, kolor wyjścia,
-#: musik, zagrywający (the chooser), rozdający (the dealer), rozgrywka, wymiana kart.
-_CODES: dict[str, Code] = {f"{GAME_ID}.{name}": code for name, code in {
-    # turns and seats (rules.base, service.games)
-    "not-your-turn": Code("Not your turn", "Nie twoja kolej", "Gracz {seat} nie może teraz zagrać."),
-    "game-over": Code("The game is over", "Gra skończona",
-                       "Rozegrano wszystkie 18 rozgrywek; nie ma już ruchów."),
-    "no-such-seat": Code("No such seat", "Nie ma takiego miejsca", "Przy stole nie ma gracza {seat}; grają trzy "
-                                                                     "osoby (0, 1, 2)."),
-    # moves
-    "bad-move": Code("Malformed move", "Nieprawidłowy ruch",
-                      "Ruch nie ma postaci żadnego z ruchów gry 3-5-8 (choose, exchange, end-exchange, discard, "
-                      "play, next-round)."),
-    "wrong-phase": Code("Move not allowed in this phase", "Ruch nie w tej fazie",
-                         "Ten ruch wykonuje się w fazie „{expected}”, a trwa faza „{got}”."),
-    "card-not-in-hand": Code("Card not in hand", "Nie masz tej karty", "Karty {card} nie ma w twoim ręku."),
-    "must-follow-suit": Code("Must follow suit", "Obowiązek dorzucania do koloru",
-                              "Masz karty w kolorze wyjścia: musisz dorzucić w tym kolorze, nie {card}."),
-    "must-trump": Code("Must trump", "Obowiązek przebicia atutem",
-                        "Nie masz koloru wyjścia, ale masz atuty: musisz przebić atutem, nie {card}."),
-    "contract-used": Code("Contract already played", "Ta rozgrywka już była",
-                           "Zagrywający {seat} grał już rozgrywkę {got}; każdą wybiera się raz w grze."),
-    "discard-trump": Code("Trumps may not be discarded", "Nie wolno odrzucać atutów",
-                           "Karta {card} to atut; przy tej opcji zagrywający nie odrzuca atutów."),
-    "not-a-minus-player": Code("Not a minus player", "Gracz nie jest na minusie",
-                                "Gracz {seat} nie miał punktów ujemnych w poprzedniej rozgrywce: wymienia się "
-                                "karty tylko z graczami na minusie."),
-    "exchange-limit": Code("No exchange left", "Wyczerpany limit wymiany",
-                            "Z graczem {seat} nie możesz już wymienić karty (1 punkt = 1 karta)."),
-    "trump-offered": Code("Trumps may not be exchanged", "Nie wymienia się atutów",
-                           "Karta {card} to atut: nie można wymieniać kart w kolorze atutowym."),
-    # setup and score sheets
-    "setup-unsupported": Code("No setup notation", "Brak zapisu pozycji",
-                               "Gra 3-5-8 zaczyna się zawsze od rozdania; nie przyjmuje ustawienia."),
-    "bad-tally": Code("Malformed score sheet", "Nieprawidłowy zapis rozgrywki",
-                       "Zapis rozgrywki to rozgrywka (contract), rozdający (dealer) i liczba lew każdego gracza "
-                       "(tricks)."),
-    "tricks-sum": Code("Tricks do not add up", "Lewy się nie sumują",
-                        "W rozgrywce jest {expected} lew, a zapis podaje {got}."),
-    # states
-    "malformed": Code("Malformed state", "Nieprawidłowy stan gry", "Stan gry ma złą postać."),
-    "cards-not-conserved": Code("Cards not conserved", "Karty się nie zgadzają",
-                                 "W rozdaniu są 52 karty, każda raz; w tym stanie jakichś brakuje lub się powtarzają."),
-    "bad-history": Code("Score sheet does not fit", "Tabela wyników się nie zgadza",
-                         "Tabela wyników nie pasuje do numeru rozgrywki albo do lew (suma punktów w rozgrywce to 0)."),
-    "bad-phase": Code("Impossible phase", "Niemożliwa faza", "Faza gry nie pasuje do numeru rozgrywki."),
-    "bad-dealer": Code("Wrong dealer", "Zły rozdający",
-                        "Rozdający zmienia się co rundę zgodnie z ruchem wskazówek zegara; ten się nie zgadza."),
-    "bad-contract": Code("Contract does not fit", "Rozgrywka się nie zgadza",
-                          "Rozgrywka nie pasuje do fazy gry albo do tabeli wyników."),
-    "contract-reused": Code("Contract played twice", "Rozgrywka powtórzona",
-                             "Zagrywający wybrał tę samą rozgrywkę drugi raz."),
-    "bad-musik": Code("Impossible musik", "Niemożliwy musik",
-                       "Musik to 4 różne karty, które po odkryciu trafiają do zagrywającego."),
-    "bad-discards": Code("Impossible discards", "Niemożliwe karty odrzucone",
-                          "Zagrywający odrzuca 4 karty po wzięciu musika; tu liczba odrzuconych się nie zgadza."),
-    "bad-hand-size": Code("Impossible hand sizes", "Niemożliwa liczba kart w ręku",
-                           "Liczba kart w rękach nie pasuje do fazy gry i rozegranych lew."),
-    "bad-tricks": Code("Impossible tricks", "Niemożliwe lewy", "Lewa to 3 karty; wzięte lewy się nie zgadzają."),
-    "bad-trick": Code("Card could not have been played", "Karta nie mogła zostać zagrana",
-                       "Gracz {seat} nie mógł dorzucić {card} do tej lewy, mając karty, które ma."),
-    "bad-turn": Code("Wrong turn", "Zła kolejność",
-                      "Kolejność gry się nie zgadza: lewę zaczyna zagrywający, a potem ten, kto wziął poprzednią."),
-    "bad-exchange": Code("Impossible exchange", "Niemożliwa wymiana kart",
-                          "Wymiana kart nie pasuje do punktów z poprzedniej rozgrywki."),
-}.items()}
+# --------------------------------------------------------------------------- codes
+
+
+def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
+
+
+def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
+
+
+class C(GameCodes, namespace=GAME_ID):
+    """Every code 3-5-8 answers (DESIGN 4.4), in the rulebook's Polish: lewa, atut, kolor wyjścia,
+    musik, zagrywający (the chooser), rozdający (the dealer), rozgrywka, wymiana kart."""
+
+    round_not_over = ROUND_NOT_OVER
+    round_over = ROUND_OVER
+    setup_unsupported = SETUP_UNSUPPORTED
+    bad_tally = BAD_TALLY
+    wrong_phase = _illegal(
+        Label("Move not allowed in this phase", "Ruch nie w tej fazie"),
+        "Ten ruch wykonuje się w fazie „{expected}”, a trwa faza „{got}”.",
+        "Each move kind belongs to one phase (choose, exchange, discard, play). Send a move of the current phase.",
+        "Każdy rodzaj ruchu należy do jednej fazy (wybór, wymiana, odrzucanie, rozgrywka). Wyślij ruch bieżącej fazy.")
+    card_not_in_hand = _illegal(
+        Label("Card not in hand", "Nie masz tej karty"), "Karty {card} nie ma w twoim ręku.",
+        "The card named is not in the seat's hand. Name one of the hand's cards.",
+        "Wskazanej karty nie ma w ręku gracza. Wskaż jedną z kart z ręki.")
+    must_follow_suit = _illegal(
+        Label("Must follow suit", "Obowiązek dorzucania do koloru"),
+        "Masz karty w kolorze wyjścia: musisz dorzucić w tym kolorze, nie {card}.",
+        "A player holding the led suit must play a card of it.",
+        "Gracz, który ma karty w kolorze wyjścia, musi dorzucić kartę w tym kolorze.")
+    must_trump = _illegal(
+        Label("Must trump", "Obowiązek przebicia atutem"),
+        "Nie masz koloru wyjścia, ale masz atuty: musisz przebić atutem, nie {card}.",
+        "With `must_trump`, a player without the led suit who holds trumps must play one.",
+        "Przy opcji `must_trump` gracz bez koloru wyjścia, który ma atuty, musi zagrać atut.")
+    contract_used = _illegal(
+        Label("Contract already played", "Ta rozgrywka już była"),
+        "Zagrywający {seat} grał już rozgrywkę {got}; każdą wybiera się raz w grze.",
+        "Each player chooses each of the six contracts once in the game. Choose one not played yet.",
+        "Każdy gracz wybiera każdą z sześciu rozgrywek raz w grze. Wybierz taką, której jeszcze nie grał.")
+    discard_trump = _illegal(
+        Label("Trumps may not be discarded", "Nie wolno odrzucać atutów"),
+        "Karta {card} to atut; przy tej opcji zagrywający nie odrzuca atutów.",
+        "With `discard_trumps` off, the chooser may not lay a trump aside. Discard another card.",
+        "Przy wyłączonej opcji `discard_trumps` zagrywający nie odrzuca atutów. Odrzuć inną kartę.")
+    not_a_minus_player = _illegal(
+        Label("Not a minus player", "Gracz nie jest na minusie"),
+        "Gracz {seat} nie miał punktów ujemnych w poprzedniej rozgrywce: wymienia się karty tylko z graczami na "
+        "minusie.",
+        "Cards are exchanged only with players who scored minus points in the previous deal.",
+        "Karty wymienia się tylko z graczami, którzy mieli punkty ujemne w poprzedniej rozgrywce.")
+    exchange_limit = _illegal(
+        Label("No exchange left", "Wyczerpany limit wymiany"),
+        "Z graczem {seat} nie możesz już wymienić karty (1 punkt = 1 karta).",
+        "One card is exchanged per point (option `exchange_limit`); this exchange is used up.",
+        "Wymienia się jedną kartę za punkt (opcja `exchange_limit`); ta wymiana jest wyczerpana.")
+    trump_offered = _illegal(
+        Label("Trumps may not be exchanged", "Nie wymienia się atutów"),
+        "Karta {card} to atut: nie można wymieniać kart w kolorze atutowym.",
+        "Trump cards may not be offered in the exchange. Offer a card of another suit.",
+        "W wymianie nie oferuje się atutów. Zaproponuj kartę innego koloru.")
+    tricks_sum = _invalid(
+        Label("Tricks do not add up", "Lewy się nie sumują"), "W rozgrywce jest {expected} lew, a zapis podaje {got}.",
+        "A deal has 16 tricks: the tally's three counts must add up to 16.",
+        "Rozgrywka ma 16 lew: trzy liczby w zapisie muszą dać razem 16.")
+    card_conservation = _invalid(
+        Label("Cards not conserved", "Karty się nie zgadzają"),
+        "W rozdaniu są 52 karty, każda raz; w tym stanie jakichś brakuje lub się powtarzają.",
+        "The 52 cards are each once over hands, musik, discards, the trick and the won piles.",
+        "52 karty są każda raz w rękach, musiku, kartach odrzuconych, lewie i wziętych lewach.")
+    bad_history = _invalid(
+        Label("Score sheet does not fit", "Tabela wyników się nie zgadza"),
+        "Tabela wyników nie pasuje do numeru rozgrywki albo do lew (suma punktów w rozgrywce to 0).",
+        "`history` has one row per finished deal, each what 16 tricks can score in its contract (summing to 0).",
+        "`history` ma wiersz na każdą skończoną rozgrywkę, a w nim to, co daje 16 lew w jej rozgrywce (suma 0).")
+    bad_phase = _invalid(
+        Label("Impossible phase", "Niemożliwa faza"), "Faza gry nie pasuje do numeru rozgrywki.",
+        "The phase does not fit the deal: `game-over` ends deal 18 only, `round-over` the others.",
+        "Faza nie pasuje do rozgrywki: `game-over` kończy tylko rozgrywkę 18, `round-over` pozostałe.")
+    bad_dealer = _invalid(
+        Label("Wrong dealer", "Zły rozdający"),
+        "Rozdający zmienia się co rundę zgodnie z ruchem wskazówek zegara; ten się nie zgadza.",
+        "The dealer moves one seat clockwise each deal from the first dealer.",
+        "Rozdający przesuwa się co rozgrywkę o jedno miejsce zgodnie z ruchem wskazówek zegara.")
+    bad_contract = _invalid(
+        Label("Contract does not fit", "Rozgrywka się nie zgadza"),
+        "Rozgrywka nie pasuje do fazy gry albo do tabeli wyników.",
+        "`contract` is null exactly while it is chosen, and a finished deal's is the last of `contracts`.",
+        "`contract` jest null dokładnie podczas wyboru, a w skończonej rozgrywce to ostatnia z `contracts`.")
+    contract_reused = _invalid(
+        Label("Contract played twice", "Rozgrywka powtórzona"), "Zagrywający wybrał tę samą rozgrywkę drugi raz.",
+        "A chooser chooses each contract once in the game; the state repeats one.",
+        "Zagrywający wybiera każdą rozgrywkę raz w grze; stan gry jedną powtarza.")
+    bad_musik = _invalid(
+        Label("Impossible musik", "Niemożliwy musik"),
+        "Musik to 4 różne karty, które po odkryciu trafiają do zagrywającego.",
+        "The musik is 4 different cards, which go to the chooser once revealed.",
+        "Musik to 4 różne karty, które po odkryciu trafiają do zagrywającego.")
+    bad_discards = _invalid(
+        Label("Impossible discards", "Niemożliwe karty odrzucone"),
+        "Zagrywający odrzuca 4 karty po wzięciu musika; tu liczba odrzuconych się nie zgadza.",
+        "The chooser discards 4 cards after taking the musik, before play.",
+        "Zagrywający odrzuca 4 karty po wzięciu musika, przed rozgrywką.")
+    bad_hand_size = _invalid(
+        Label("Impossible hand sizes", "Niemożliwa liczba kart w ręku"),
+        "Liczba kart w rękach nie pasuje do fazy gry i rozegranych lew.",
+        "Each hand holds 16 cards (the chooser 20 less his discards) less the tricks played.",
+        "Każda ręka ma 16 kart (zagrywający 20 bez odrzuconych) mniej rozegrane lewy.")
+    bad_tricks = _invalid(
+        Label("Impossible tricks", "Niemożliwe lewy"), "Lewa to 3 karty; wzięte lewy się nie zgadzają.",
+        "Won piles hold whole tricks of 3 cards; a finished deal has 16 tricks.",
+        "Wzięte lewy to całe lewy po 3 karty; skończona rozgrywka ma 16 lew.")
+    bad_trick = _invalid(
+        Label("Card could not have been played", "Karta nie mogła zostać zagrana"),
+        "Gracz {seat} nie mógł dorzucić {card} do tej lewy, mając karty, które ma.",
+        "A card of the current or last trick breaks the duty to follow suit (or to trump) given the hand held.",
+        "Karta bieżącej lub ostatniej lewy łamie obowiązek dorzucania do koloru (lub przebicia) przy tej ręce.")
+    bad_turn = _invalid(
+        Label("Wrong turn", "Zła kolejność"),
+        "Kolejność gry się nie zgadza: lewę zaczyna zagrywający, a potem ten, kto wziął poprzednią.",
+        "The leader or the seat to act is not the one play gives (`turn` is derived and checked).",
+        "Wychodzący lub gracz na ruchu nie wynika z gry (`turn` wynika ze stanu i jest sprawdzany).")
+    bad_exchange = _invalid(
+        Label("Impossible exchange", "Niemożliwa wymiana kart"),
+        "Wymiana kart nie pasuje do punktów z poprzedniej rozgrywki.",
+        "The exchange runs only in trump deals from deal 2, between the previous deal's plus and minus players.",
+        "Wymiana jest tylko w rozgrywkach atutowych od drugiej, między graczami na plusie i na minusie.")
+
+
+SPEC = GameSpec(
+    id=GAME_ID,
+    name="3-5-8 (Trzy-pięć-osiem, Sergeant Major)",
+    label=Label("3-5-8", "Trzy-pięć-osiem"),
+    players=range(3, 4),
+    options=Options,
+    state=State,
+    moves=(Choose, ExchangeCard, EndExchange, Discard, PlayCard, NextRound),
+    phases={Phase.CHOOSE: Label("Choosing the contract", "Wybór rozgrywki"),
+            Phase.EXCHANGE: Label("Card exchange", "Wymiana kart"),
+            Phase.DISCARD: Label("Discarding", "Odrzucanie kart"), Phase.PLAY: Label("Play", "Rozgrywka"),
+            Phase.ROUND_OVER: Label("Deal over", "Koniec rozgrywki"), Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    codes=C,
+    breakdown=Breakdown,
+    tally=Tally,
+    terms={
+        "H": Label("Hearts", "Kier"), "S": Label("Spades", "Pik"), "D": Label("Diamonds", "Karo"),
+        "C": Label("Clubs", "Trefl"), "NT": Label("No trump", "Bez atu"), "BL": Label("No tricks", "Bez lewy"),
+        "chooser": Label("Chooser", "Zagrywający"), "third": Label("Third", "Trzeci"),
+        "dealer": Label("Dealer", "Rozdający"), "musik": Label("Musik", "Musik"),
+        "discards": Label("Discards", "Karty odrzucone"), "role": Label("Role", "Rola"),
+        "contract": Label("Contract", "Rozgrywka"), "tricks": Label("Tricks", "Lewy"),
+        "target": Label("Target", "Cel"), "limit": Label("Limit", "Limit"),
+        "contracts_used": Label("Contracts played", "Rozegrane rozgrywki"), "points": Label("Points", "Punkty"),
+    },
+    tally_example={"contract": "BL", "dealer": 0, "tricks": [8, 5, 3]},
+)
 
 
 # --------------------------------------------------------------------------- engine
 
 
 class ThreeFiveEight(BaseEngine[State, Move]):
-    game_id = GAME_ID
-    name = "3-5-8 (Trzy-pięć-osiem, Sergeant Major)"
-    players = range(3, 4)
-    options = _OPTIONS
-    move_kinds = ("choose", "exchange", "end-exchange", "discard", "play", "next-round")
-    legal_moves_complete = True
-    codes = _CODES
+    spec = SPEC
 
     # -- creation ------------------------------------------------------------------
 
-    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
-        if setup is not None:
-            raise InvalidOption(f"{GAME_ID}.setup-unsupported", f"3-5-8 has no setup notation, got {excerpt(setup)}")
-        opts = Options(**{name: options.get(name, opt.default) for name, opt in _OPTIONS.items()})
-        if opts.first_dealer == "random":
+    def new_game(self, players: int, rng: Rng, options: Options, setup: None = None) -> State:
+        if options.first_dealer == "random":
             dealer, rng = rng.randbelow(_PLAYERS)
         else:
-            dealer = int(opts.first_dealer)
+            dealer = int(options.first_dealer)
         empty = ((), (), ())
-        blank = State(opts, 1, dealer, Phase.CHOOSE, None, empty, (), (), 0, (), (), empty, None, (), rng)
-        return _deal(blank, 1, dealer)
-
-    def options_of(self, state: State) -> Mapping[str, Json]:
-        return state.options.to_json()
+        blank = State(_PLAYERS, options, 1, dealer, Phase.CHOOSE, None, None, empty, (), (), 0, (), (), empty, None,
+                      (), (), rng)
+        return self._with_turn(_deal(blank, 1, dealer))
 
     # -- turn ----------------------------------------------------------------------
 
@@ -335,12 +514,17 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             return frozenset((state.chooser,))
         if phase is Phase.EXCHANGE:
             return frozenset((state.exchange.queue[0],))  # type: ignore[union-attr]
-        if phase is Phase.DEAL_OVER:
+        if phase is Phase.ROUND_OVER:
             return frozenset(range(_PLAYERS))
         return frozenset()
 
     def round_over(self, state: State) -> bool:
-        return state.phase in (Phase.DEAL_OVER, Phase.GAME_OVER)
+        return state.phase in _OVER
+
+    def _with_turn(self, state: State) -> State:
+        """DESIGN 4.5: ``turn`` is the one seat to act, or null when all three (next-round) or none act."""
+        turn = _turn(self, state)
+        return state if turn == state.turn else replace(state, turn=turn)
 
     # -- legality --------------------------------------------------------------------
 
@@ -364,39 +548,46 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         phase = state.phase
         if (
             move.__class__ is PlayCard and phase is Phase.PLAY
-            and move.card in playable(state.hands[seat], state.trick, _trick_rules(state))
+            and move.card in playable(state.hands[seat], state.trick, _trick_rules(state))  # type: ignore[union-attr]
         ):
             return  # a playable card passes every check below (it is in the hand): no messages made
+        if isinstance(move, NextRound):
+            if phase is not Phase.ROUND_OVER:
+                raise C.round_not_over(f"'next-round' is allowed only when a deal is over; the phase is "
+                                       f"{phase.value!r}", round=state.round)
+            return
+        if phase is Phase.ROUND_OVER:
+            raise C.round_over(f"deal {state.round} is over: the only move is next-round, got {move.kind!r}",
+                               round=state.round)
         if isinstance(move, PlayCard):
             _require_phase(state, Phase.PLAY, move)
-            check_play(GAME_ID, state.hands[seat], state.trick, move.card, _trick_rules(state))
+            check_play(C, state.hands[seat], state.trick, move.card, _trick_rules(state))
         elif isinstance(move, Choose):
             _require_phase(state, Phase.CHOOSE, move)
             # §3.2: "from the contracts they have not yet chosen in this game"
-            require(move.contract in _free_contracts(state, seat), IllegalMove, f"{GAME_ID}.contract-used",
-                    f"seat {seat} has already played contract {move.contract.value!r}; still free: "
-                    f"{[c.value for c in _free_contracts(state, seat)]}", seat=seat, got=move.contract.value)
+            if move.contract not in _free_contracts(state, seat):
+                raise C.contract_used(f"seat {seat} has already played contract {move.contract.value!r}; still free: "
+                                      f"{[c.value for c in _free_contracts(state, seat)]}", seat=seat,
+                                      got=move.contract.value)
         elif isinstance(move, Discard):
             _require_phase(state, Phase.DISCARD, move)
             _require_in_hand(state, seat, move.card)
             # §3.4 (option): trumps may be discarded unless discard_trumps is off
-            require(move.card in _discardable(state), IllegalMove, f"{GAME_ID}.discard-trump",
-                    f"{move.card} is a trump: with discard_trumps off, trumps may not be discarded", card=str(move.card))
+            if move.card not in _discardable(state):
+                raise C.discard_trump(f"{move.card} is a trump: with discard_trumps off, trumps may not be discarded",
+                                      card=str(move.card))
         elif isinstance(move, ExchangeCard):
             _require_phase(state, Phase.EXCHANGE, move)
             _check_exchange(state, seat, move)
-        elif isinstance(move, EndExchange):
+        else:  # EndExchange
             _require_phase(state, Phase.EXCHANGE, move)
-        elif isinstance(move, NextRound):
-            require(phase is Phase.DEAL_OVER, IllegalMove, f"{GAME_ID}.wrong-phase",
-                    f"'next-round' is allowed only when a deal is over; the phase is {phase.value!r}",
-                    expected=Phase.DEAL_OVER.value, got=phase.value)
-        else:  # pragma: no cover - move_from_json builds only the kinds above
-            raise IllegalMove(f"{GAME_ID}.bad-move", "not a 3-5-8 move")
 
     # -- transitions -----------------------------------------------------------------
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
+        return self._with_turn(self._next(state, seat, move))
+
+    def _next(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, PlayCard):
             return _play(state, seat, move.card)
         if isinstance(move, Choose):
@@ -424,7 +615,8 @@ class ThreeFiveEight(BaseEngine[State, Move]):
 
     def scores(self, state: State) -> ScoreReport:
         over = self.round_over(state)
-        done = state.history
+        done = _records(state)
+        contract: Contract | None
         if over:
             rec = done[-1]
             rnd, tricks, contract = rec.scores, rec.tricks, rec.contract
@@ -432,19 +624,17 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             tricks = _trick_counts(state)
             contract = state.contract
             rnd = _deal_scores(contract, state.dealer, tricks) if contract else (0, 0, 0)
-        totals = tuple(sum(r.scores[s] for r in done) for s in range(_PLAYERS))
-        previous = tuple(t - (rnd[s] if over else 0) for s, t in enumerate(totals))
-        breakdown = tuple(
-            _seat_breakdown(state.dealer, contract, s, tricks[s], rnd[s], previous[s], totals[s], done)
-            for s in range(_PLAYERS)
-        )
+        totals = tuple(sum(r.scores[s] for r in done) for s in range(_PLAYERS))  # finished deals only
+        breakdown = tuple(_seat_breakdown(state.dealer, contract, s, tricks[s], rnd[s], done) for s in range(_PLAYERS))
         out = self.outcome(state)
-        return ScoreReport(rnd, totals, breakdown, over, out.winners if out else ())
+        earlier = state.history[:-1] if over else state.history
+        return ScoreReport(rnd, totals, breakdown, over, out.winners if out else (), round=state.round,
+                           history=earlier)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase is not Phase.GAME_OVER:
             return None
-        totals = tuple(sum(r.scores[s] for r in state.history) for s in range(_PLAYERS))
+        totals = tuple(sum(r[s] for r in state.history) for s in range(_PLAYERS))
         best = max(totals)
         top = tuple(s for s in range(_PLAYERS) if totals[s] == best)
         if len(top) > 1 and state.options.tie == "draw":
@@ -452,46 +642,29 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         reason = f"highest total after {_DEALS} deals: {best}" + (" (shared)" if len(top) > 1 else "")
         return Outcome(top, reason, points=totals)
 
-    def score_tally(self, tally: Json) -> ScoreReport:
+    def tally_scores(self, tally: Tally) -> ScoreReport:
         """Scores of one deal from its sheet: ``{"contract", "dealer", "tricks": [3 counts]}``
-        (docs/rules/3-5-8.md §7)."""
-        keys = {"contract", "dealer", "tricks"}
-        if not isinstance(tally, dict) or set(tally) != keys:
-            raise InvalidState(f"{GAME_ID}.bad-tally", f"a 3-5-8 tally is {{contract, dealer, tricks}}, got "
-                                                       f"{excerpt(sorted(tally) if isinstance(tally, dict) else tally)}")
-        try:
-            contract = _enum(Contract, tally["contract"], "contract")
-            dealer = _int(tally["dealer"], 0, _PLAYERS - 1, "dealer")
-            tricks = tuple(_int(t, 0, _TRICKS, "tricks") for t in _triple(tally["tricks"], "tricks"))
-        except _Malformed as exc:
-            raise InvalidState(f"{GAME_ID}.bad-tally", f"3-5-8 tally: {exc}") from None
-        require(sum(tricks) == _TRICKS, InvalidState, f"{GAME_ID}.tricks-sum",
-                f"a deal has 16 tricks; the tally's tricks {list(tricks)} sum to {sum(tricks)}",
-                expected=_TRICKS, got=sum(tricks))
-        rnd = _deal_scores(contract, dealer, tricks)
+        (docs/rules/3-5-8.md §7), read by its declared shape."""
+        tricks = tally.tricks
+        if sum(tricks) != _TRICKS:
+            raise C.tricks_sum(f"a deal has 16 tricks; the tally's tricks {list(tricks)} sum to {sum(tricks)}",
+                               expected=_TRICKS, got=sum(tricks))
+        rnd = _deal_scores(tally.contract, tally.dealer, tricks)
         assert sum(rnd) == 0, f"3-5-8 deal scores must sum to 0, got {rnd}"  # §6 invariant
-        breakdown = tuple(_seat_breakdown(dealer, contract, s, tricks[s], rnd[s], 0, rnd[s], ())
+        record = DealRecord(tally.dealer, tally.contract, tricks, rnd)  # type: ignore[arg-type]
+        breakdown = tuple(_seat_breakdown(tally.dealer, tally.contract, s, tricks[s], rnd[s], (record,))
                           for s in range(_PLAYERS))
-        return ScoreReport(rnd, rnd, breakdown, True)
+        return ScoreReport(rnd, rnd, breakdown, True, round=1)
 
     # -- views and events -----------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> Json:
-        """The state without rng; ``hands``: own hand, ``null`` for the others, plus ``hand_sizes``
-        (the chooser sees only his first 6 cards while choosing, §3.2); ``musik`` ``null`` until
-        revealed; ``discards`` ``null`` but for the chooser (face down); ``won`` piles ``null``
-        (tricks are turned face down) with ``tricks_won`` counting them."""
-        data = self.to_json(state)
-        del data["rng"]
-        data.update(hands_view(data["hands"], seat))
+        """The declared view (hands: own, hand_sizes; musik null until revealed, with musik_size;
+        discards null but for the chooser; won piles null with won_sizes and tricks_won), and the
+        chooser, while he chooses, sees only his first 6 cards (§3.2)."""
+        data = super().view(state, seat)
         if seat == state.chooser and state.phase is Phase.CHOOSE:
             data["hands"][seat] = card_strs(state.hands[seat][:_FIRST_SEEN])
-        if not _musik_revealed(state):
-            data["musik"] = None
-        if seat != state.chooser:
-            data["discards"] = None  # §3.4: discards are face down
-        data["won"] = [None] * _PLAYERS
-        data["tricks_won"] = list(_trick_counts(state))
         return data
 
     def move_view(self, move: Move, actor: int, viewer: int | None) -> Json | None:
@@ -508,85 +681,23 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         if isinstance(move, PlayCard) and len(before.trick) == _PLAYERS - 1:
             plays = after.last_trick
             out.append({"type": "trick-won", "seat": trick_winner(plays, before.contract.trump),  # type: ignore[union-attr]
-                        "cards": card_strs(c for _, c in plays)})
+                        "cards": card_strs(p.card for p in plays)})
         if self.round_over(after) and not self.round_over(before):
-            out.append({"type": "deal-scored", "scores": list(after.history[-1].scores)})
+            out.append({"type": "deal-scored", "scores": list(after.history[-1])})
         return out
 
-    # -- JSON ------------------------------------------------------------------------
+    # -- meaning ---------------------------------------------------------------------
 
-    def to_json(self, state: State) -> Json:
-        return {
-            "players": _PLAYERS,
-            "options": state.options.to_json(),
-            "round": state.round,
-            "dealer": state.dealer,
-            "phase": state.phase.value,
-            "turn": _turn(self, state),
-            "contract": state.contract.value if state.contract else None,
-            "hands": [card_strs(h) for h in state.hands],
-            "musik": card_strs(state.musik),
-            "discards": card_strs(state.discards),
-            "leader": state.leader,
-            "trick": [{"seat": s, "card": str(c)} for s, c in state.trick],
-            "last_trick": [{"seat": s, "card": str(c)} for s, c in state.last_trick],
-            "won": [card_strs(w) for w in state.won],
-            "exchange": None if state.exchange is None else {
-                "queue": list(state.exchange.queue), "steps": list(state.exchange.steps)},
-            "history": [list(r.scores) for r in state.history],
-            "contracts": [r.contract.value for r in state.history],
-            "rng": state.rng.to_json(),
-        }
-
-    def from_json(self, data: Json) -> State:
-        state, turn = _parse_state(self, data)
+    def check_state(self, state: State) -> State:
+        """States no play reaches are refused (§9); ``turn`` must be the one play gives."""
         _check_state(state)
         derived = _turn(self, state)
-        if turn != derived:
+        if state.turn != derived:
             def who(seat: int | None) -> str:
                 return "null (no single seat)" if seat is None else f"seat {seat}"
-            raise InvalidState(f"{GAME_ID}.bad-turn", f"turn is {who(turn)}, but in this position {who(derived)} "
-                                                      "is to act", got=who(turn), expected=who(derived))
+            raise C.bad_turn(f"turn is {who(state.turn)}, but in this position {who(derived)} is to act",
+                             got=who(state.turn), expected=who(derived))
         return state
-
-    def move_to_json(self, move: Move) -> Json:
-        if isinstance(move, PlayCard):
-            return {"kind": "play", "card": str(move.card)}
-        if isinstance(move, Choose):
-            return {"kind": "choose", "contract": move.contract.value}
-        if isinstance(move, Discard):
-            return {"kind": "discard", "card": str(move.card)}
-        if isinstance(move, ExchangeCard):
-            return {"kind": "exchange", "to": move.to, "card": str(move.card)}
-        if isinstance(move, EndExchange):
-            return {"kind": "end-exchange"}
-        return {"kind": "next-round"}
-
-    def move_from_json(self, data: Json) -> Move:
-        if type(data) is dict and len(data) == 2 and data.get("kind") == "play":  # the common move, read at once
-            card = CARDS_BY_NAME.get(data.get("card")) if type(data.get("card")) is str else None
-            if card is not None and not card.is_joker:
-                return PlayCard(card)
-        with malformed(f"{GAME_ID}.bad-move", "3-5-8 move", IllegalMove, quoting=data):
-            kind = data["kind"]
-            keys = set(data)
-            if kind == "play" and keys == {"kind", "card"}:
-                return PlayCard(_card(data["card"]))
-            if kind == "discard" and keys == {"kind", "card"}:
-                return Discard(_card(data["card"]))
-            if kind == "choose" and keys == {"kind", "contract"}:
-                return Choose(Contract(data["contract"]))
-            if kind == "exchange" and keys == {"kind", "to", "card"}:
-                return ExchangeCard(_int(data["to"], 0, _PLAYERS - 1, "to"), _card(data["card"]))
-            if kind == "end-exchange" and keys == {"kind"}:
-                return EndExchange()
-            if kind == "next-round" and keys == {"kind"}:
-                return NextRound()
-        raise IllegalMove(
-            f"{GAME_ID}.bad-move",
-            f"malformed 3-5-8 move {excerpt(data)}: expected one of {list(self.move_kinds)} with its fields "
-            "(play/discard: card; choose: contract; exchange: to, card)",
-        )
 
 
 # --------------------------------------------------------------------------- helpers: rules
@@ -633,9 +744,26 @@ def _trick_counts(state: State) -> tuple[int, int, int]:
     return tuple(len(w) // _PLAYERS for w in state.won)  # type: ignore[return-value]
 
 
+def _records(state: State) -> tuple[DealRecord, ...]:
+    """The score sheet from ``history`` (points per seat of each finished deal) and ``contracts``:
+    the dealers rotate back from this deal's, and the tricks follow from the points (§6:
+    ``tricks - target`` or ``limit - tricks``)."""
+    out = []
+    for i, (scores, contract) in enumerate(zip(state.history, state.contracts, strict=False)):
+        dealer = (state.dealer - (state.round - 1 - i)) % _PLAYERS
+        roles = [_role(dealer, s) for s in range(_PLAYERS)]
+        if contract is Contract.NO_TRICKS:
+            tricks = tuple(_BL_LIMITS[roles[s]] - scores[s] for s in range(_PLAYERS))
+        else:
+            tricks = tuple(scores[s] + _TARGETS[roles[s]] for s in range(_PLAYERS))
+        out.append(DealRecord(dealer, contract, tricks, scores))  # type: ignore[arg-type]
+    return tuple(out)
+
+
 def _used_contracts(state: State, seat: int) -> set[Contract]:
-    used = {r.contract for r in state.history if r.chooser == seat}
-    if state.contract is not None and state.chooser == seat and state.phase not in (Phase.DEAL_OVER, Phase.GAME_OVER):
+    used = {contract for i, contract in enumerate(state.contracts)
+            if (state.dealer - (state.round - 1 - i) + 1) % _PLAYERS == seat}  # the chooser of deal i + 1
+    if state.contract is not None and state.chooser == seat and state.phase not in _OVER:
         used.add(state.contract)
     return used
 
@@ -672,22 +800,20 @@ def _discardable(state: State) -> tuple[Card, ...]:
 
 def _require_phase(state: State, phase: Phase, move: Move) -> None:
     if state.phase is not phase:
-        kind = ENGINE.move_to_json(move)["kind"]
-        raise IllegalMove(f"{GAME_ID}.wrong-phase",
-                          f"{kind!r} is played in the {phase.value!r} phase; the phase is {state.phase.value!r}",
-                          expected=phase.value, got=state.phase.value)
+        raise C.wrong_phase(f"{move.kind!r} is played in the {phase.value!r} phase; the phase is "
+                            f"{state.phase.value!r}", expected=phase.value, got=state.phase.value)
 
 
 def _require_in_hand(state: State, seat: int, card: Card) -> None:
-    require(card in state.hands[seat], IllegalMove, f"{GAME_ID}.card-not-in-hand",
-            f"{card} is not in seat {seat}'s hand", card=str(card))
+    if card not in state.hands[seat]:
+        raise C.card_not_in_hand(f"{card} is not in seat {seat}'s hand", card=str(card))
 
 
 # -- the exchange (§8)
 
 
 def _previous_scores(state: State) -> tuple[int, int, int]:
-    return state.history[-1].scores if state.history else (0, 0, 0)
+    return state.history[-1] if state.history else (0, 0, 0)  # type: ignore[return-value]
 
 
 def _exchange_partners(state: State) -> tuple[int, ...]:
@@ -710,20 +836,20 @@ def _offerable(state: State) -> tuple[Card, ...]:
 
 def _check_exchange(state: State, seat: int, move: ExchangeCard) -> None:
     prev = _previous_scores(state)
-    require(prev[move.to] < 0, IllegalMove, f"{GAME_ID}.not-a-minus-player",
-            f"seat {move.to} scored {prev[move.to]:+d} in the previous deal: only minus players receive exchanges",
-            seat=move.to)
-    partners = _exchange_partners(state)
-    require(move.to in partners, IllegalMove, f"{GAME_ID}.exchange-limit",
-            f"seat {seat} has no exchange left with seat {move.to} (plus {prev[seat]}, minus {prev[move.to]}, "
-            f"steps made {list(state.exchange.steps)})", seat=move.to)  # type: ignore[union-attr]
+    if prev[move.to] >= 0:
+        raise C.not_a_minus_player(f"seat {move.to} scored {prev[move.to]:+d} in the previous deal: only minus players "
+                                   "receive exchanges", seat=move.to)
+    if move.to not in _exchange_partners(state):
+        raise C.exchange_limit(f"seat {seat} has no exchange left with seat {move.to} (plus {prev[seat]}, minus "
+                               f"{prev[move.to]}, steps made {list(state.exchange.steps)})",  # type: ignore[union-attr]
+                               seat=move.to)
     _require_in_hand(state, seat, move.card)
-    require(move.card in _offerable(state), IllegalMove, f"{GAME_ID}.trump-offered",
-            f"{move.card} is a trump ({state.contract.value}): trump cards may not be offered",  # type: ignore[union-attr]
-            card=str(move.card))
+    if move.card not in _offerable(state):
+        raise C.trump_offered(f"{move.card} is a trump ({state.contract.value}): trump cards may not be offered",  # type: ignore[union-attr]
+                              card=str(move.card))
 
 
-def _start_exchange(state: State, then) -> State:  # noqa: ANN001
+def _start_exchange(state: State, then: Callable[[State], State]) -> State:
     """§8: trump contracts only, from deal 2; plus players in order of current target."""
     prev = _previous_scores(state)
     if not (state.options.exchange and state.contract.trump is not None and state.history  # type: ignore[union-attr]
@@ -795,173 +921,41 @@ def _play(state: State, seat: int, card: Card) -> State:
     if card in hand:  # never in a legal state (one pack): every copy goes, as always
         hand = tuple(c for c in held if c != card)
     hands = _set_hand(state.hands, seat, hand)
-    trick = (*state.trick, (seat, card))
+    trick = (*state.trick, Played(seat, card))
     if len(trick) < _PLAYERS:
         return replace(state, hands=hands, trick=trick)
     winner = trick_winner(trick, state.contract.trump)  # type: ignore[union-attr]
-    won = tuple((*w, *(c for _, c in trick)) if s == winner else w for s, w in enumerate(state.won))
+    won = tuple((*w, *(p.card for p in trick)) if s == winner else w for s, w in enumerate(state.won))
     out = replace(state, hands=hands, trick=(), last_trick=trick, leader=winner, won=won)
     if hands[0]:
         return out
     tricks = _trick_counts(out)
     scores = _deal_scores(state.contract, state.dealer, tricks)  # type: ignore[arg-type]
     assert sum(scores) == 0, f"3-5-8 deal scores must sum to 0, got {scores}"  # §6 invariant
-    record = DealRecord(state.dealer, state.contract, tricks, scores)  # type: ignore[arg-type]
-    phase = Phase.GAME_OVER if state.round == _DEALS else Phase.DEAL_OVER
-    return replace(out, phase=phase, history=(*state.history, record))
+    phase = Phase.GAME_OVER if state.round == _DEALS else Phase.ROUND_OVER
+    return replace(out, phase=phase, history=(*state.history, scores), contracts=(*state.contracts, state.contract))
 
 
 def _seat_breakdown(dealer: int, contract: Contract | None, seat: int, tricks: int, score: int,
-                    previous: int, total: int, done: Sequence[DealRecord]) -> Json:
+                    done: Sequence[DealRecord]) -> Breakdown:
     role = _role(dealer, seat)
-    out: dict[str, Json] = {
-        "role": _ROLES[role],
-        "contract": contract.value if contract else None,
-        "tricks": tricks,
-    }
-    if contract is Contract.NO_TRICKS:
-        out["limit"] = _BL_LIMITS[role]
-    else:
-        out["target"] = _TARGETS[role]
-    out["points"] = score  # this deal's points (the report's round figure)
-    out["previous_total"] = previous
-    out["total"] = total
-    out["contracts_used"] = sorted(r.contract.value for r in done if r.chooser == seat)
-    out["history"] = [r.scores[seat] for r in done]
-    return out
+    bl = contract is Contract.NO_TRICKS
+    return Breakdown(role=_ROLES[role], contract=contract, tricks=tricks,  # type: ignore[arg-type]
+                     contracts_used=tuple(sorted((r.contract for r in done if r.chooser == seat), key=_BY_VALUE)),
+                     target=None if bl else _TARGETS[role], limit=_BL_LIMITS[role] if bl else None, points=score)
 
 
-# --------------------------------------------------------------------------- helpers: JSON
+def _BY_VALUE(contract: Contract) -> str:  # noqa: N802  # a sort key
+    return contract.value
 
 
-class _Malformed(ValueError):
-    """A shape problem found while reading JSON, with a message fit for people."""
-
-
-def _int(value: Any, lo: int, hi: int, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise _Malformed(f"{what} must be an integer in {lo}..{hi}, got {excerpt(value)}")
-    return value
-
-
-def _enum(cls: type[Enum], value: Any, what: str) -> Any:
-    choices = [m.value for m in cls]
-    if value not in choices or not isinstance(value, str):
-        raise _Malformed(f"{what} must be one of {choices}, got {excerpt(value)}")
-    return cls(value)
-
-
-def _card(text: Any) -> Card:
-    try:
-        card = parse_card(text)
-    except ValueError:
-        raise _Malformed(f"not a card: {excerpt(text)} (write rank then suit, like 'QH' or '10S')") from None
-    if card.is_joker:
-        raise _Malformed("3-5-8 has no jokers")
-    return card
-
-
-def _cards(items: Any, what: str) -> tuple[Card, ...]:
-    if not isinstance(items, list):
-        raise _Malformed(f"{what} must be a list of cards, got {excerpt(items)}")
-    return tuple(_card(c) for c in items)
-
-
-def _plays(items: Any, what: str) -> tuple[Play, ...]:
-    if not isinstance(items, list):
-        raise _Malformed(f"{what} must be a list of plays, got {excerpt(items)}")
-    out = []
-    for p in items:
-        if not isinstance(p, dict) or set(p) != {"seat", "card"}:
-            raise _Malformed(f"a play in {what} is {{seat, card}}, got {excerpt(p)}")
-        out.append((_int(p["seat"], 0, 2, "seat"), _card(p["card"])))
-    return tuple(out)
-
-
-def _triple(items: Any, what: str) -> list:
-    if not isinstance(items, list) or len(items) != _PLAYERS:
-        raise _Malformed(f"{what} must be a list of 3 entries, got {excerpt(items)}")
-    return items
-
-
-def _history(data: Json, dealer: int, number: int) -> tuple[DealRecord, ...]:
-    """The score sheet from ``history`` (points per seat per finished deal) and ``contracts``
-    (the contract of each): the dealers rotate back from ``dealer`` of deal ``number``, and the
-    tricks follow from the points (§6: ``tricks - target`` or ``limit - tricks``)."""
-    rows, names = data["history"], data["contracts"]
-    if not isinstance(rows, list) or not isinstance(names, list) or len(rows) != len(names):
-        raise _Malformed(f"history and contracts are lists of one entry per finished deal, got "
-                         f"{excerpt(rows)} and {excerpt(names)}")
-    out = []
-    for i, (row, name) in enumerate(zip(rows, names, strict=True)):
-        contract = _enum(Contract, name, "a contract")
-        scores = tuple(_int(p, -_TRICKS, _TRICKS, "a deal's points") for p in _triple(row, "a history row"))
-        deal_dealer = (dealer - (number - 1 - i)) % _PLAYERS
-        roles = [_role(deal_dealer, s) for s in range(_PLAYERS)]
-        if contract is Contract.NO_TRICKS:
-            tricks = tuple(_BL_LIMITS[roles[s]] - scores[s] for s in range(_PLAYERS))
-        else:
-            tricks = tuple(scores[s] + _TARGETS[roles[s]] for s in range(_PLAYERS))
-        if any(not 0 <= t <= _TRICKS for t in tricks):
-            raise _bad("bad-history", f"deal {i + 1} ({contract.value}): points {list(scores)} need tricks "
-                                      f"{list(tricks)}, outside 0..16")
-        out.append(DealRecord(deal_dealer, contract, tricks, scores))  # type: ignore[arg-type]
-    return tuple(out)
-
-
-def _parse_state(engine: ThreeFiveEight, data: Json) -> tuple[State, int | None]:
-    """The state and the ``turn`` it claims (checked against the derived one by ``from_json``)."""
-    try:
-        if not isinstance(data, dict) or set(data) != _STATE_KEYS:
-            got = sorted(data)[:20] if isinstance(data, dict) else type(data).__name__
-            raise _Malformed(f"a 3-5-8 state has the keys {sorted(_STATE_KEYS)}, got {excerpt(got)}")
-        _int(data["players"], _PLAYERS, _PLAYERS, "players")
-        try:
-            opts = Options(**engine.resolve_options(data["options"]))
-        except InvalidOption as exc:
-            raise _Malformed(exc.message) from None
-        ex = data["exchange"]
-        exchange = None
-        if ex is not None:
-            if not isinstance(ex, dict) or set(ex) != {"queue", "steps"} or not isinstance(ex["queue"], list):
-                raise _Malformed(f"exchange must be null or {{queue, steps}}, got {excerpt(ex)}")
-            exchange = Exchange(tuple(_int(s, 0, 2, "exchange queue seat") for s in ex["queue"]),
-                                tuple(_int(n, 0, _HAND, "exchange steps") for n in _triple(ex["steps"], "steps")))
-        number = _int(data["round"], 1, _DEALS, "round")
-        dealer = _int(data["dealer"], 0, 2, "dealer")
-        turn = None if data["turn"] is None else _int(data["turn"], 0, 2, "turn")
-        state = State(
-            options=opts,
-            round=number,
-            dealer=dealer,
-            phase=_enum(Phase, data["phase"], "phase"),
-            contract=None if data["contract"] is None else _enum(Contract, data["contract"], "contract"),
-            hands=tuple(_cards(h, "a hand") for h in _triple(data["hands"], "hands")),
-            musik=_cards(data["musik"], "musik"),
-            discards=_cards(data["discards"], "discards"),
-            leader=_int(data["leader"], 0, 2, "leader"),
-            trick=_plays(data["trick"], "trick"),
-            last_trick=_plays(data["last_trick"], "last_trick"),
-            won=tuple(_cards(w, "a won pile") for w in _triple(data["won"], "won")),
-            exchange=exchange,
-            history=_history(data, dealer, number),
-            rng=Rng.from_json(data["rng"]),
-        )
-        return state, turn
-    except _Malformed as exc:
-        raise InvalidState(f"{GAME_ID}.malformed", f"malformed 3-5-8 state: {exc}") from None
-    except MALFORMED_ERRORS:
-        raise InvalidState(f"{GAME_ID}.malformed", f"malformed 3-5-8 state {excerpt(data)}") from None
+# --------------------------------------------------------------------------- meaning
 
 
 def _turn(engine: ThreeFiveEight, state: State) -> int | None:
     """DESIGN 4.5: the one seat to act, or ``None`` when all three (next-round) or none act."""
     acting = engine.to_act(state)
     return next(iter(acting)) if len(acting) == 1 else None
-
-
-def _bad(code: str, message: str, **context: Json) -> InvalidState:
-    return InvalidState(f"{GAME_ID}.{code}", message, **context)
 
 
 def _check_shown_plays(s: State) -> None:
@@ -972,133 +966,140 @@ def _check_shown_plays(s: State) -> None:
     hands = [list(h) for h in s.hands]
     shown = []
     for trick in (s.trick, s.last_trick):
-        for seat, card in trick:
-            hands[seat].append(card)
+        for p in trick:
+            hands[p.seat].append(p.card)
         shown.append((trick, [tuple(h) for h in hands]))
     for trick, held in shown:
-        for i, (seat, card) in enumerate(trick):
-            if card not in playable(held[seat], trick[:i], rules):
-                raise _bad("bad-trick", f"seat {seat} could not play {card} to the trick "
-                                        f"{[str(c) for _, c in trick]} holding the cards it holds",
-                           seat=seat, card=str(card))
+        for i, p in enumerate(trick):
+            if p.card not in playable(held[p.seat], trick[:i], rules):
+                raise C.bad_trick(f"seat {p.seat} could not play {p.card} to the trick {[str(q.card) for q in trick]} "
+                                  "holding the cards it holds", seat=p.seat, card=str(p.card))
 
 
 def _check_state(s: State) -> None:
     """Meaning: 52 cards once each, sizes that fit the phase, a consistent turn and score sheet."""
     phase = s.phase
-    over = phase in (Phase.DEAL_OVER, Phase.GAME_OVER)
+    over = phase in _OVER
+    if len(s.history) != len(s.contracts):
+        raise C.bad_state(f"history and contracts have one entry per finished deal, got {len(s.history)} and "
+                          f"{len(s.contracts)}", field="contracts")
+    records = _records(s)
+    for i, r in enumerate(records):
+        if any(not 0 <= t <= _TRICKS for t in r.tricks):
+            raise C.bad_history(f"deal {i + 1} ({r.contract.value}): points {list(r.scores)} need tricks "
+                                f"{list(r.tricks)}, outside 0..16")
     # -- the score sheet (§6): dealers rotate, contracts once per chooser, scores follow from tricks
     finished = s.round if over else s.round - 1
     if len(s.history) != finished:
-        raise _bad("bad-history", f"deal {s.round} in phase {phase.value!r} needs {finished} finished deal(s) "
+        raise C.bad_history(f"deal {s.round} in phase {phase.value!r} needs {finished} finished deal(s) "
                                   f"in history, got {len(s.history)}")
     if phase is Phase.GAME_OVER and s.round != _DEALS:
-        raise _bad("bad-phase", f"the game ends after deal {_DEALS}, not deal {s.round}")
-    if phase is Phase.DEAL_OVER and s.round == _DEALS:
-        raise _bad("bad-phase", f"deal {_DEALS} is the last: its end is 'game-over', not 'deal-over'")
+        raise C.bad_phase(f"the game ends after deal {_DEALS}, not deal {s.round}")
+    if phase is Phase.ROUND_OVER and s.round == _DEALS:
+        raise C.bad_phase(f"deal {_DEALS} is the last: its end is 'game-over', not 'round-over'")
     if s.options.first_dealer != "random" and (s.dealer - s.round + 1) % 3 != s.options.first_dealer:
-        raise _bad("bad-dealer", f"first_dealer {s.options.first_dealer} makes the dealer of deal {s.round} "
+        raise C.bad_dealer(f"first_dealer {s.options.first_dealer} makes the dealer of deal {s.round} "
                                  f"seat {(s.options.first_dealer + s.round - 1) % 3}, not {s.dealer}")
     used: list[set[Contract]] = [set(), set(), set()]
-    for i, r in enumerate(s.history):
-        want = (s.dealer - (s.round - 1 - i)) % _PLAYERS
-        if r.dealer != want:
-            raise _bad("bad-history", f"deal {i + 1} was dealt by seat {want} (the dealer rotates), not {r.dealer}")
+    for i, r in enumerate(records):
+        dealer = (s.dealer - (s.round - 1 - i)) % _PLAYERS
+        if r.dealer != dealer:
+            raise C.bad_history(f"deal {i + 1} was dealt by seat {dealer} (the dealer rotates), not {r.dealer}")
         if r.contract in used[r.chooser]:
-            raise _bad("contract-reused", f"seat {r.chooser} chose {r.contract.value!r} twice (deal {i + 1})")
+            raise C.contract_reused(f"seat {r.chooser} chose {r.contract.value!r} twice (deal {i + 1})")
         used[r.chooser].add(r.contract)
         if sum(r.tricks) != _TRICKS or r.scores != _deal_scores(r.contract, r.dealer, r.tricks):
-            raise _bad("bad-history", f"deal {i + 1}: tricks {list(r.tricks)} in {r.contract.value} give "
+            raise C.bad_history(f"deal {i + 1}: tricks {list(r.tricks)} in {r.contract.value} give "
                                       f"{list(_deal_scores(r.contract, r.dealer, r.tricks))}, not {list(r.scores)}")
     # -- the contract
     if (phase is Phase.CHOOSE) != (s.contract is None):
         named = f"contract {s.contract.value!r}" if s.contract else "no contract"
-        raise _bad("bad-contract", f"phase {phase.value!r} with {named}")
+        raise C.bad_contract(f"phase {phase.value!r} with {named}")
     if s.contract is not None and not over and s.contract in used[s.chooser]:
-        raise _bad("contract-reused", f"seat {s.chooser} has already played {s.contract.value!r}")
-    if over and s.contract is not s.history[-1].contract:
-        raise _bad("bad-contract", "the finished deal's contract differs from the state's")
-    if over and s.history[-1].tricks != _trick_counts(s):
-        raise _bad("bad-history", f"the finished deal's tricks {list(s.history[-1].tricks)} differ from the "
+        raise C.contract_reused(f"seat {s.chooser} has already played {s.contract.value!r}")
+    if over and s.contract is not records[-1].contract:
+        raise C.bad_contract("the finished deal's contract differs from the state's")
+    if over and records[-1].tricks != _trick_counts(s):
+        raise C.bad_history(f"the finished deal's tricks {list(records[-1].tricks)} differ from the "
                                   f"won piles ({list(_trick_counts(s))} tricks)")
     # -- conservation: 52 cards, each once (§9)
     revealed = _musik_revealed(s)
-    cards = [c for h in s.hands for c in h] + list(s.discards) + [c for _, c in s.trick] + [c for w in s.won for c in w]
+    cards = [c for h in s.hands for c in h] + list(s.discards) + [p.card for p in s.trick] + [c for w in s.won for c in w]
     if not revealed:
         cards += s.musik
     if len(cards) != len(_DECK) or set(cards) != _DECK_SET:
         missing, extra = missing_and_extra(cards, _DECK)
-        raise _bad("cards-not-conserved", f"a 3-5-8 deal holds the 52 cards once each; missing {card_strs(missing)}, "
+        raise C.card_conservation(f"a 3-5-8 deal holds the 52 cards once each; missing {card_strs(missing)}, "
                                           f"extra or repeated {card_strs(extra)}")
     if len(s.musik) != _MUSIK or len(set(s.musik)) != _MUSIK:
-        raise _bad("bad-musik", f"the musik has 4 different cards, got {card_strs(s.musik)}")
+        raise C.bad_musik(f"the musik has 4 different cards, got {card_strs(s.musik)}")
     if revealed and s.options.exchange_timing == "before-musik" and any(
             set(s.musik) & set(h) for x, h in enumerate(s.hands) if x != s.chooser):
-        raise _bad("bad-musik", "the musik went to the chooser: no other hand holds a musik card")
+        raise C.bad_musik("the musik went to the chooser: no other hand holds a musik card")
     # -- sizes that fit the phase
     sizes = [len(h) for h in s.hands]
     c = s.chooser
     if phase in (Phase.CHOOSE, Phase.EXCHANGE, Phase.DISCARD):
         if s.trick or s.last_trick or any(s.won):
-            raise _bad("bad-phase", f"no trick is played before the 'play' phase (phase {phase.value!r})")
+            raise C.bad_phase(f"no trick is played before the 'play' phase (phase {phase.value!r})")
         if s.leader != c:
-            raise _bad("bad-turn", f"the chooser (seat {c}) leads the first trick, not seat {s.leader}")
+            raise C.bad_turn(f"the chooser (seat {c}) leads the first trick, not seat {s.leader}")
         want = [_HAND] * 3
         if phase is Phase.DISCARD:
             want[c] = _HAND + _MUSIK - len(s.discards)
             if len(s.discards) >= _MUSIK or not set(s.musik) <= set(s.hands[c]) | set(s.discards):
-                raise _bad("bad-discards", "during the discard the musik is in the chooser's hand or discards "
+                raise C.bad_discards("during the discard the musik is in the chooser's hand or discards "
                                            "and fewer than 4 cards are discarded")
         elif revealed != bool(s.discards) or (revealed and len(s.discards) != _MUSIK):
-            raise _bad("bad-discards", f"phase {phase.value!r} with {len(s.discards)} discard(s)")
+            raise C.bad_discards(f"phase {phase.value!r} with {len(s.discards)} discard(s)")
         if sizes != want:
-            raise _bad("bad-hand-size", f"in phase {phase.value!r} the hands hold {want} cards, got {sizes}")
+            raise C.bad_hand_size(f"in phase {phase.value!r} the hands hold {want} cards, got {sizes}")
     else:
         if len(s.discards) != _MUSIK:
-            raise _bad("bad-discards", f"the chooser discards 4 cards before play, got {len(s.discards)}")
+            raise C.bad_discards(f"the chooser discards 4 cards before play, got {len(s.discards)}")
         if any(len(w) % _PLAYERS for w in s.won):
-            raise _bad("bad-tricks", "won piles hold whole tricks of 3 cards")
+            raise C.bad_tricks("won piles hold whole tricks of 3 cards")
         done = sum(len(w) for w in s.won) // _PLAYERS
         if over and (done != _TRICKS or s.trick):
-            raise _bad("bad-tricks", f"a finished deal has 16 tricks, got {done}")
-        if len(s.trick) >= _PLAYERS or any(seat != (s.leader + i) % 3 for i, (seat, _) in enumerate(s.trick)):
-            raise _bad("bad-turn", f"the trick {[(p, str(x)) for p, x in s.trick]} is not played clockwise "
+            raise C.bad_tricks(f"a finished deal has 16 tricks, got {done}")
+        if len(s.trick) >= _PLAYERS or any(p.seat != (s.leader + i) % 3 for i, p in enumerate(s.trick)):
+            raise C.bad_turn(f"the trick {[(p.seat, str(p.card)) for p in s.trick]} is not played clockwise "
                                    f"from the leader {s.leader}")
-        played = {seat for seat, _ in s.trick}
+        played = {p.seat for p in s.trick}
         want = [_HAND - done - (seat in played) for seat in range(_PLAYERS)]
         if sizes != want:
-            raise _bad("bad-hand-size", f"after {done} trick(s) the hands hold {want} cards, got {sizes}")
+            raise C.bad_hand_size(f"after {done} trick(s) the hands hold {want} cards, got {sizes}")
         if s.last_trick:
             lt = s.last_trick
-            if len(lt) != _PLAYERS or len({p for p, _ in lt}) != _PLAYERS or done == 0 or \
+            if len(lt) != _PLAYERS or len({p.seat for p in lt}) != _PLAYERS or done == 0 or \
                     trick_winner(lt, s.contract.trump) != s.leader:  # type: ignore[union-attr]
-                raise _bad("bad-turn", "the last trick's winner leads the next trick")
+                raise C.bad_turn("the last trick's winner leads the next trick")
         elif done:
-            raise _bad("bad-turn", "a trick has been played but last_trick is empty")
+            raise C.bad_turn("a trick has been played but last_trick is empty")
         elif s.leader != c:
-            raise _bad("bad-turn", f"the chooser (seat {c}) leads the first trick, not seat {s.leader}")
-        if s.last_trick and not set(x for _, x in s.last_trick) <= {x for w in s.won for x in w}:
-            raise _bad("bad-turn", "the last trick's cards are in a won pile")
+            raise C.bad_turn(f"the chooser (seat {c}) leads the first trick, not seat {s.leader}")
+        if s.last_trick and not {p.card for p in s.last_trick} <= {x for w in s.won for x in w}:
+            raise C.bad_turn("the last trick's cards are in a won pile")
         _check_shown_plays(s)
     # -- the exchange (§8)
     if (phase is Phase.EXCHANGE) != (s.exchange is not None):
         how = "with an exchange in progress" if s.exchange else "without the exchange"
-        raise _bad("bad-exchange", f"phase {phase.value!r} {how}")
+        raise C.bad_exchange(f"phase {phase.value!r} {how}")
     if s.exchange is not None:
         prev = _previous_scores(s)
         order = [x for x in sorted(range(3), key=lambda x: _role(s.dealer, x)) if prev[x] > 0]
         q = list(s.exchange.queue)
         if (not q or q != order[len(order) - len(q):] or not s.options.exchange
                 or s.contract.trump is None or not s.history):  # type: ignore[union-attr]
-            raise _bad("bad-exchange", f"exchangers {q} do not fit the previous deal's scores {list(prev)} "
+            raise C.bad_exchange(f"exchangers {q} do not fit the previous deal's scores {list(prev)} "
                                        f"(plus players by current target: {order})")
         if s.exchange.steps[q[0]] or sum(s.exchange.steps) > prev[q[0]] or \
                 any(n and prev[m] >= 0 for m, n in enumerate(s.exchange.steps)) or \
                 (s.options.exchange_limit == "per-opponent"
                  and any(n > -prev[m] for m, n in enumerate(s.exchange.steps) if prev[m] < 0)):
-            raise _bad("bad-exchange", f"exchange steps {list(s.exchange.steps)} exceed the allowances")
+            raise C.bad_exchange(f"exchange steps {list(s.exchange.steps)} exceed the allowances")
         if not (_exchange_partners(s) and _offerable(s)):
-            raise _bad("bad-exchange", f"seat {q[0]} has nothing left to exchange yet is to act")
+            raise C.bad_exchange(f"seat {q[0]} has nothing left to exchange yet is to act")
 
 
 ENGINE = ThreeFiveEight()

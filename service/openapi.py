@@ -262,14 +262,6 @@ def _json(schema: Json, example: Json = None, examples: Json = None) -> Json:
 
 #: one real score sheet per game not yet declared (a declared game's is in its spec)
 TALLIES: dict[str, Json] = {
-    "3-5-8": {"contract": "BL", "dealer": 0, "tricks": [8, 5, 3]},
-    "kierki": {"contract": "no-tricks", "players": 3, "seats": [
-        {"cards": ["3C", "4C", "5C", "QC", "KC", "AC", "8D", "9D", "10D", "4H", "5H", "6H", "KH", "AH", "2S", "9S",
-                   "10S", "JS"], "tricks": [1, 4, 7, 10, 13, 16]},
-        {"cards": ["6C", "7C", "8C", "2D", "3D", "4D", "JD", "QD", "KD", "7H", "8H", "9H", "3S", "4S", "5S", "QS",
-                   "KS", "AS"], "tricks": [2, 5, 8, 11, 14, 17]},
-        {"cards": ["9C", "10C", "JC", "5D", "6D", "7D", "AD", "2H", "3H", "10H", "JH", "QH", "6S", "7S", "8S"],
-         "tricks": [3, 6, 9, 12, 15]}]},
     "backgammon": {"winner": 0, "cube": 2, "owner": 1, "points": [[0] * 24, [0] * 11 + [14] + [0] * 12],
                    "bar": [0, 1], "off": [15, 0]},
 }
@@ -341,8 +333,9 @@ def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[
     moves = {m.__dict__["kind"]: m for m in game.moves}
     names: dict[type, str] = {cls: f"{p}Move{_pascal(kind)}" for kind, cls in moves.items()}
     names.update({game.state: f"{p}State", game.breakdown: f"{p}Breakdown"})
-    if game.tally is not None:
-        names[game.tally] = f"{p}Tally"
+    tallies = game.tally if isinstance(game.tally, tuple) else (game.tally,) if game.tally is not None else ()
+    if len(tallies) == 1:
+        names[tallies[0]] = f"{p}Tally"
     if game.setup is not None:
         names[game.setup] = f"{p}Setup"
 
@@ -357,9 +350,13 @@ def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[
                        f"A {game.name} state as one seat sees it: what it may not see is null, with sizes beside "
                        "it; `rng` is absent (POST .../view, GET /v1/sessions/{id}).")
     kinds = {kind: shapes.json_schema(cls, schemas)["$ref"] for kind, cls in moves.items()}
-    for cls in (game.tally, game.setup, game.breakdown):
+    for cls in (*tallies, game.setup, game.breakdown):
         if cls is not None:
             shapes.json_schema(cls, schemas)
+    if len(tallies) > 1:  # one closed shape each, told apart by their discriminator's values
+        schemas.components[f"{p}Tally"] = {
+            "oneOf": [shapes.json_schema(cls, schemas) for cls in tallies],
+            "description": f"A {game.name} score sheet: one of {len(tallies)} shapes"}
     schemas.components[f"{p}Scores"] = {
         "type": "object", "description": f"A {game.name} score report (DESIGN 4.5)",
         "required": ["round", "points", "totals", "history", "breakdown", "final", "winners"],

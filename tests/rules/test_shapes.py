@@ -278,3 +278,63 @@ def test_docs_of_a_type_travel_with_it():
     schemas = Schemas(lambda c: c.__name__)
     schemas.ref(Small)
     assert schemas.components["Small"]["properties"]["k"]["description"] == "a small number"
+
+
+@declared
+class PackOnly:
+    card: Annotated[Card, Pattern(r"^(10|[2-9TJQKA])[CDHS]$")]
+    cards: tuple[Annotated[Card, Pattern(r"^(10|[2-9TJQKA])[CDHS]$")], ...] = ()
+
+
+def test_a_pattern_narrows_a_scalar_reader_and_its_schema():
+    """``Annotated[Card, Pattern(...)]``: a card of a pack without jokers, refused in the reader
+    and in the schema alike (the narrowed table keeps the one-look-up read)."""
+    assert decode(PackOnly, {"card": "QH", "cards": ["10S", "2C"]}) == PackOnly(
+        parse_card("QH"), (parse_card("10S"), parse_card("2C")))
+    for bad in ({"card": "JK"}, {"card": "QH", "cards": ["2C", "JK"]}, {"card": 7}):
+        with pytest.raises(ShapeError):
+            decode(PackOnly, bad)
+    schemas = Schemas(lambda c: c.__name__)
+    schemas.ref(PackOnly)
+    validator = jsonschema_rs.Draft202012Validator(
+        {"$ref": "#/components/PackOnly", "components": schemas.components})
+    assert validator.is_valid({"card": "QH"}) and not validator.is_valid({"card": "JK"})
+
+
+def test_a_partial_copy_takes_any_of_the_fields_and_defaults_the_rest():
+    from rules.shapes import partial
+
+    Some = partial(Opts, "SomeOpts")
+    assert decode(Some, {}).speed == 2 and decode(Some, {"speed": 3}).speed == 3
+    with pytest.raises(ShapeError):
+        decode(Some, {"speed": 9})
+    schemas = Schemas(lambda c: c.__name__)
+    schemas.ref(Some)
+    assert "required" not in schemas.components["SomeOpts"]
+
+
+@declared
+class CatSheet:
+    sort: Literal["cat", "lion"]
+    lives: Annotated[int, Range(0, 9)]
+
+
+@declared
+class DogSheet:
+    sort: Literal["dog"]
+    tricks: int
+
+
+def test_one_of_several_shapes_is_read_by_its_discriminator():
+    """Shapes told apart by a Literal field (a tally whose fields depend on its contract): the
+    reader takes exactly one shape's fields, so no mix of two passes."""
+    from rules.shapes import decode_one_of
+
+    shapes = (CatSheet, DogSheet)
+    assert decode_one_of(shapes, {"sort": "lion", "lives": 3}) == CatSheet("lion", 3)
+    assert decode_one_of(shapes, {"sort": "dog", "tricks": 2}) == DogSheet("dog", 2)
+    for bad, path in [({"sort": "dog", "lives": 3}, "t"), ({"sort": "cat", "lives": 3, "tricks": 1}, "t"),
+                      ({"lives": 3}, "t.sort"), ({"sort": "cow"}, "t.sort"), ([], "t")]:
+        with pytest.raises(ShapeError) as err:
+            decode_one_of(shapes, bad, "t")
+        assert err.value.path == path, bad

@@ -26,7 +26,7 @@ E = BINDINGS[GAME].engine
 
 
 def mid_game_states() -> list[dict]:
-    """States of every phase (choose, exchange, discard, play mid-trick, deal over), from playouts:
+    """States of every phase (choose, exchange, discard, play mid-trick, round over), from playouts:
     per seed, one state of each phase met in the first 250 moves, picked at random."""
     out: list[dict] = []
     for seed in range(6):
@@ -38,7 +38,7 @@ def mid_game_states() -> list[dict]:
                 seen.setdefault(s.phase.value, []).append(E.to_json(s))
         out += [rnd.choice(states) for _, states in sorted(seen.items())]
     phases = {d["phase"] for d in out}
-    assert {"choose", "exchange", "discard", "play", "deal-over"} <= phases, phases
+    assert {"choose", "exchange", "discard", "play", "round-over"} <= phases, phases
     return out
 
 
@@ -227,7 +227,7 @@ def test_a_void_shown_in_the_trick_cannot_hold_that_suit():
         seat = min(E.to_act(s))
         moves = E.legal_moves(s, seat)
         if s.phase is Phase.PLAY and s.trick:
-            led = s.trick[0][1].suit
+            led = s.trick[0].card.suit
             off = [m for m in moves if isinstance(m, PlayCard) and m.card.suit is not led]
             if off:
                 s = E.apply(s, seat, off[0])

@@ -328,10 +328,15 @@ def declared_codes_referenced(game: str) -> set[str]:
     codes = ENGINES[game].spec.codes
     by_attr = {code.name.replace("-", "_"): code.id for code in codes.all().values()}
     files = [*game_files(game), ROOT / "rules" / "base.py"]
+    # shared rule helpers the game imports (rules/tricks.py) raise the game's codes passed as ``codes``
+    helpers = {ROOT / (n.module.replace(".", "/") + ".py") for f in game_files(game)
+               for n in ast.walk(ast.parse(f.read_text()))
+               if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("rules.")} - set(files)
+    files += sorted(f for f in helpers if f.exists())
     found = set()
     for file in files:
         tree = ast.parse(file.read_text())
-        names = {"_C"} if file.name == "base.py" else {codes.__name__, "_C"}
+        names = {"_C"} if file.name == "base.py" else {"codes"} if file in helpers else {codes.__name__, "_C"}
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and node.attr in by_attr:
                 owner = node.value
