@@ -49,25 +49,26 @@ def play(client, session: dict, moves: int) -> int:
     return version
 
 
-def timed(call):
-    t = time.perf_counter()
-    r = call()
-    return r, time.perf_counter() - t
-
-
-def test_a_paused_redis_costs_one_timeout_then_session_calls_fail_fast(own_redis):
-    """SIGSTOP the Redis: the first session call waits REDIS_TIMEOUT and opens the breaker; the
-    next ones are 503 at once (Retry-After), stateless endpoints keep their speed; after
-    SIGCONT and the back-off, sessions work again with nothing lost."""
+def test_a_paused_redis_costs_one_timeout_then_session_calls_fail_fast(own_redis, monkeypatch):
+    """SIGSTOP the Redis: the first session call meets the timeout and opens the breaker; while
+    it is open, session calls are 503 (Retry-After) without asking Redis at all, and stateless
+    endpoints keep answering; after SIGCONT and the back-off, sessions work again with nothing
+    lost. (How long each takes is measured in bench/, never asserted here: DESIGN 2.)"""
     app = create_app(TestConfig, {"REDIS_URL": own_redis.url, "REDIS_TIMEOUT": 0.5, "REDIS_BACKOFF": 1.5})
     client = app.test_client()
     s = start(client)
     owner = auth(s["owner_token"])
+    store = app.extensions["arbiter.store"]
+    asked: list[int] = []
+    pool = store._redis.connection_pool
+    real = pool.get_connection
+    monkeypatch.setattr(pool, "get_connection", lambda *a, **k: (asked.append(1), real(*a, **k))[1])
     own_redis.pause()
     try:
-        first, waited = timed(lambda: client.get(f"/v1/sessions/{s['id']}", headers=owner))
+        first = client.get(f"/v1/sessions/{s['id']}", headers=owner)
         assert first.status_code == 503 and first.json["code"] == "session.store-unavailable"
-        assert 0.4 < waited < 2.0, waited
+        assert asked and store.unavailable(), "the first call asked Redis and opened the breaker"
+        asked.clear()
         calls = [
             lambda: client.get(f"/v1/sessions/{s['id']}", headers=owner),
             lambda: client.get(f"/v1/sessions/{s['id']}/log", headers=owner),
@@ -77,14 +78,13 @@ def test_a_paused_redis_costs_one_timeout_then_session_calls_fail_fast(own_redis
             lambda: client.get("/readyz"),
         ]
         for call in calls:
-            r, took = timed(call)
-            assert r.status_code == 503 and took < 0.2, (r.json, took)
+            r = call()
+            assert r.status_code == 503 and r.json["code"] == "session.store-unavailable", r.json
             assert int(r.headers["Retry-After"]) >= 1
+        assert asked == [], f"{len(asked)} Redis calls while the breaker was open"
         for _ in range(3):
-            r, took = timed(lambda: client.post(f"/v1/games/{GAME}/new", json={"players": PLAYERS}))
-            assert r.status_code == 201 and took < 0.2, took
-            r, took = timed(lambda: client.get("/healthz"))
-            assert r.status_code == 200 and took < 0.2, took
+            assert client.post(f"/v1/games/{GAME}/new", json={"players": PLAYERS}).status_code == 201
+            assert client.get("/healthz").status_code == 200
     finally:
         own_redis.resume()
     time.sleep(1.6)
