@@ -113,11 +113,18 @@ def signed_apply_body(port: int, game: str) -> dict:
     return {"state": after["state"], "signature": after["signature"], "seat": seat, "move": moves[0]}
 
 
-#: options that make a game long enough for a 1,000-move replay (more rounds, a match, classic Northcott)
+#: options that make a game long enough for a 1,000-move replay (more rounds, a match); a declared game
+#: without an entry here plays its GameSpec's ``playout.endless`` variant, if it has one (classic Northcott)
 LONG_GAMES: dict[str, dict] = {
     "11-nimmt": {"rounds": 20}, "take-that": {"rounds": 20}, "backgammon": {"match_length": 64},
-    "northcott": {"variant": "classic"},
 }
+
+
+def long_options(game: str) -> dict:
+    """The options of ``game``'s long replay: its entry above, or its declared endless variant."""
+    spec = getattr(ENGINES[game], "spec", None)
+    endless = spec.playout.endless if spec is not None else None
+    return dict(LONG_GAMES.get(game, endless or {}))
 
 
 def playout_moves(game: str, limit: int = 1000, seed: int = 1) -> tuple[dict, list[dict]]:
@@ -127,7 +134,7 @@ def playout_moves(game: str, limit: int = 1000, seed: int = 1) -> tuple[dict, li
     engine = ENGINES[game]
     rnd = random.Random(seed)
     new = {"players": engine.players.start, "seed": seed,
-           "options": {**PLAYOUT_OPTIONS.get(game, {}), **LONG_GAMES.get(game, {})}}
+           "options": {**PLAYOUT_OPTIONS.get(game, {}), **long_options(game)}}
     state = engine.new(new["players"], seed, new["options"])
     moves = []
     while engine.to_act(state) and len(moves) < limit:
