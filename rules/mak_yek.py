@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, get_args
 
 from rules.base import (
     SETUP_UNSUPPORTED,
@@ -62,7 +62,6 @@ _COLOUR = ("White", "Black")
 _EMPTY = "."
 _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _AXES = (((1, 0), (-1, 0)), ((0, 1), (0, -1)))
-REASONS = ("agreement", "all-captured", "no-legal-move", "threefold-repetition", "no-capture-limit")
 _START = "W" * 8 + "." * 8 + "W" * 8 + "." * 16 + "B" * 8 + "." * 8 + "B" * 8
 _UNLIMITED = "unlimited"
 _MAX_PLIES = 1000
@@ -103,6 +102,7 @@ PositionKey = Annotated[str, Pattern("^[0-9a-f]{32}$"),
                         Doc("a position: White's then Black's 64-bit occupancy (bit rank * 8 + file), 32 hex digits")]
 Colors = Annotated[tuple[Annotated[str, OneOf(COLORS)], ...], Length(2, 2)]
 Reason = Literal["agreement", "all-captured", "no-legal-move", "threefold-repetition", "no-capture-limit"]
+REASONS: tuple[str, ...] = get_args(Reason)  # why a game ends (``result.reason``)
 
 
 class Phase(Enum):

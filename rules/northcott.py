@@ -35,7 +35,7 @@ Scores: 1 for the winner, 0 for the loser.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, get_args
 
 from rules.base import (
     SETUP_UNSUPPORTED,
@@ -63,7 +63,6 @@ _DIE_RANK = {1: 1, 5: 1, 2: 2, 6: 2, 3: 3, 4: 3}  # die -> rank from the player'
 _COLOUR = ("White", "Black")
 _BOARDS = {"8x8": 8, "8x10": 10, "8x12": 12}
 _MAX_RANKS = 12
-REASONS = ("cannot-move", "cannot-move-misere")
 
 
 # --------------------------------------------------------------------------- shapes
@@ -73,6 +72,8 @@ Rank = Annotated[int, Range(1, _MAX_RANKS), Doc("an absolute rank, 1-based from 
 Row = Annotated[tuple[Rank | None, ...], Length(_FILES, _FILES)]
 Square = Annotated[str, Pattern("^[a-h]([1-9]|1[0-2])$"), Doc("a square, a1..h12")]
 Colors = Annotated[tuple[Annotated[str, OneOf(COLORS)], ...], Length(2, 2)]
+Reason = Literal["cannot-move", "cannot-move-misere"]
+REASONS: tuple[str, ...] = get_args(Reason)  # why a game ends (``result.reason``): normal play, misère
 
 
 class Phase(Enum):
@@ -147,7 +148,7 @@ class Result:
     """How the game ended."""
 
     winner: Seat = field(doc="the winning seat")
-    reason: Literal["cannot-move", "cannot-move-misere"] = field(
+    reason: Reason = field(
         doc="'cannot-move': the player to move could not and lost; 'cannot-move-misere': ... and won (misère)")
 
 
@@ -691,7 +692,7 @@ def _finish(state: State) -> State:
     return replace(state, phase=Phase.GAME_OVER, turn=None, result=Result(winner, _reason(state.options)))
 
 
-def _reason(options: Options) -> Literal["cannot-move", "cannot-move-misere"]:
+def _reason(options: Options) -> Reason:
     return "cannot-move-misere" if options.misere else "cannot-move"
 
 
