@@ -362,7 +362,8 @@ SPEC = GameSpec(
     },
     # classic Northcott (pawns may retreat) never ends under random play: the playouts use the
     # dice game, and its classic game is what plays long (the benchmarks' 1,000-move replay)
-    playout=Playout(options={"variant": "dice"}, endless={"variant": "classic"}, long_players=2),
+    playout=Playout(options={"variant": "dice"}, endless={"variant": "classic"}, long_players=2,
+                    long_options={"variant": "classic"}),
 )
 
 

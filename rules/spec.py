@@ -80,12 +80,14 @@ class Playout:
     ends (11 nimmt!'s take), weighted down; ``options``: options the random playouts use (a
     variant that ends); ``endless``: options under which random play may never end (checked for
     a bounded number of moves only); ``long_players``: the player count whose games are longest
-    (the benchmarks replay one)."""
+    (the benchmarks replay one); ``long_options``: options that make a game long enough for the
+    benchmarks' 1,000-move replay (more rounds, a longer match)."""
 
     weights: Mapping[str, float] = field(default_factory=dict)
     options: Mapping[str, Json] = field(default_factory=dict)
     endless: Mapping[str, Json] | None = None
     long_players: int | None = None
+    long_options: Mapping[str, Json] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,10 @@ class GameSpec:
         for m in self.moves:
             if not isinstance(m.__dict__.get("label"), Label):
                 raise TypeError(f"{self.id}: move class {m.__name__} needs a `label` (a Label)")
+        # a service refusal needs its code: a game without a tally or setup positions says so
+        for absent, code in ((self.tally is None, "tally_unsupported"), (self.setup is None, "setup_unsupported")):
+            if absent and not hasattr(self.codes, code):
+                raise TypeError(f"{self.id}: {self.codes.__name__} needs `{code} = {code.upper()}` (rules.base)")
 
     @property
     def move_kinds(self) -> tuple[str, ...]:
