@@ -210,12 +210,41 @@ def view(game: str):
 @bp.post("/v1/games/<game>/replay")
 def replay(game: str):
     binding = get_binding(game)
-    req = body(common.ReplayRequest)
+    req = _replay_body()
     if "record" in req:
         return records.replay(binding, req["record"])
     start = load_state(signer(), binding, req) if "state" in req else binding.new(req["new"])
     final, applied = binding.replay(start, req["moves"])
     return signed(signer(), binding, {**binding.result(final), "applied": applied}, final)
+
+
+def _replay_body() -> dict:
+    """A replay's body: up to ``MAX_RECORD_BYTES`` when it carries a ``record`` (analysed ``.sgf``
+    files are megabytes), ``MAX_BODY_BYTES`` otherwise (413 past either)."""
+    config = current_app.config
+    limit = max(config["MAX_RECORD_BYTES"], config["MAX_CONTENT_LENGTH"])
+    if not request.is_json:
+        raise UnsupportedMediaType(f"send 'Content-Type: application/json', not {request.mimetype or 'nothing'!r}")
+    request.max_content_length = limit
+    raw = _raw_body(limit)
+    if len(raw) > config["MAX_CONTENT_LENGTH"] and b'"record"' not in raw:
+        raise RequestEntityTooLarge()
+    req = parse(raw, common.ReplayRequest)
+    if len(raw) > config["MAX_CONTENT_LENGTH"] and "record" not in req:
+        raise RequestEntityTooLarge()
+    return req
+
+
+@bp.post("/v1/games/<game>/records")
+def replay_record_file(game: str):
+    """The record file itself as the body (``curl --data-binary @match.mat``), ``?format=mat|sgf``
+    or sniffed; answered as ``replay`` with a record. Up to ``MAX_RECORD_BYTES``."""
+    binding = get_binding(game)
+    if request.mimetype in ("application/json", "multipart/form-data"):
+        raise UnsupportedMediaType(f"send the file itself as 'Content-Type: text/plain', not {request.mimetype!r}")
+    limit = current_app.config["MAX_RECORD_BYTES"]
+    request.max_content_length = limit
+    return records.replay_file(binding, _raw_body(limit), request.args.get("format"))
 
 
 @bp.post("/v1/games/<game>/record")

@@ -27,6 +27,7 @@ from functools import cache
 from typing import Any
 
 from rules import shapes
+from rules.backgammon._records import MAX_RECORD_CHARS
 from rules.base import Option
 from rules.registry import ALIASES
 from service import openapi_legacy
@@ -75,7 +76,9 @@ RECORD_GAMES = frozenset(READERS)
 RECORD = {"type": "object", "additionalProperties": False, "required": ["format", "text"],
           "description": "a recorded match in the format other tools write (DESIGN 4.3)",
           "properties": {"format": {"type": "string", "enum": ["mat", "sgf"]},
-                         "text": {"type": "string", "minLength": 1, "maxLength": 1_000_000}}}
+                         "text": {"type": "string", "minLength": 1, "maxLength": MAX_RECORD_CHARS,
+                                  "description": "the file's text; the body may be up to MAX_RECORD_BYTES "
+                                                 "(default 4 MiB)"}}}
 RECORD_SUMMARY = {
     "games": {"type": "array", "description": "record replay: each game of the match", "items": {
         "type": "object", "required": ["number", "winner", "points", "score_after"], "properties": {
@@ -87,6 +90,11 @@ RECORD_SUMMARY = {
     "moves": {"type": "array", "description": "record replay: the record's moves as Arbiter moves",
               "items": {"type": "object", "required": ["seat", "move"], "properties": {
                   "seat": SEAT, "move": {"type": "object"}}}},
+    "warnings": {"type": "array", "description": "record replay: each writer's convention read as GNU BG reads it "
+                 "(XG's `????`, Galaxy's `Losses`, a capped last `Wins`, a mid-match start...), by line",
+                 "items": {"type": "object", "required": ["line", "code", "detail"], "properties": {
+                     "line": {"type": "integer", "minimum": 1}, "code": {"type": "string"},
+                     "detail": {"type": "string"}, "context": {"type": "object"}}}},
 }
 LABEL = {"type": "object", "additionalProperties": False, "required": ["en", "pl"],
          "description": "a text in English and Polish",
@@ -536,6 +544,18 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
             (200, "the Jellyfish .mat text, which GNU BG imports and `replay` reads back", None),
             (400, 413, 415, 422), tags, **errs(ref["move"]))}
         paths[f"{base}/record"]["post"]["responses"]["200"]["content"] = {"text/plain": {"schema": {"type": "string"}}}
+        paths[f"{base}/records"] = {"post": _op(
+            f"{oid}RecordFile", f"Check a {e.name} match record file",
+            None, (200, "as `replay` with a `record`: the final envelope, `games`, `match` and `warnings`", result),
+            (400, 413, 415, 422), tags, "The file itself is the body (`curl --data-binary @match.mat -H "
+            "'Content-Type: text/plain'`), up to MAX_RECORD_BYTES (default 4 MiB). An illegal move answers 422 "
+            "with `code`, `line`, `game`, `move` and `index`.", **errs(ref["move"]))}
+        paths[f"{base}/records"]["post"]["requestBody"] = {"required": True, "content": {"text/plain": {
+            "schema": {"type": "string", "minLength": 1}, "example": " 1 point match\n\n Game 1\n A : 0   B : 0\n"}}}
+        paths[f"{base}/records"]["post"]["parameters"] = [{
+            "name": "format", "in": "query", "required": False, "description": "the record's format; left out, "
+            "an `.sgf` is known by its `(;` and anything else is read as `.mat`",
+            "schema": {"type": "string", "enum": ["mat", "sgf"]}}]
     return components, paths
 
 

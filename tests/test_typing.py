@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import tempfile
 import tomllib
 from collections import Counter
 from pathlib import Path
@@ -38,8 +37,8 @@ def test_mypy_reads_every_file_of_rules_and_service():
                    ["mypy"].get("overrides", []))
 
 
-def test_mypy_reports_exactly_the_baseline():
-    cache = Path(tempfile.gettempdir()) / "arbiter-mypy-cache"
+def test_mypy_reports_exactly_the_baseline(tmp_path):
+    cache = tmp_path / "mypy-cache"  # fresh: an incremental cache from other code has crashed mypy
     done = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(cache), "--no-color-output",
                            "--no-error-summary"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     out = done.stdout + done.stderr
