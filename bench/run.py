@@ -113,10 +113,10 @@ def signed_apply_body(port: int, game: str) -> dict:
     return {"state": after["state"], "signature": after["signature"], "seat": seat, "move": moves[0]}
 
 
-#: options that make a game long enough for a 1,000-move replay (more rounds, a match, classic Northcott)
+#: options that make a game long enough for a 1,000-move replay (more rounds, a match), for the games
+#: whose GameSpec does not say them (``playout.long_options``)
 LONG_GAMES: dict[str, dict] = {
     "take-that": {"rounds": 20}, "backgammon": {"match_length": 64},
-    "northcott": {"variant": "classic"},
 }
 
 

@@ -315,9 +315,12 @@ ROUND_NOT_OVER = ErrorCode(
           "Wysłano `next-round`, choć runda jeszcze trwa. Najpierw trzeba ją rozegrać do końca."))
 SETUP_UNSUPPORTED = ErrorCode(
     InvalidOption, Label("No setup positions", "Brak ustawień początkowych"),
-    "Ta gra zawsze zaczyna się od rozdania: nie przyjmuje ustawienia początkowego.",
-    Label("`setup` was given for a game that always starts from the deal. Leave `setup` out.",
-          "Podano `setup` dla gry, która zawsze zaczyna się od rozdania. Pomiń `setup`."))
+    "Ta gra zawsze zaczyna się tak, jak każą jej reguły (od rozdania kart albo od ustawienia pionków): "
+    "nie przyjmuje ustawienia początkowego.",
+    Label("`setup` was given for a game that always starts as its rules say (from the deal, or with the men on "
+          "their starting squares). Leave `setup` out.",
+          "Podano `setup` dla gry, która zawsze zaczyna się tak, jak każą jej reguły (od rozdania kart albo od "
+          "ustawienia pionków). Pomiń `setup`."))
 BAD_TALLY = ErrorCode(
     InvalidState, Label("Invalid score sheet", "Nieprawidłowe podliczenie"),
     "Podliczenie nie ma właściwej postaci: {field}.",

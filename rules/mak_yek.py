@@ -15,40 +15,46 @@ The rules as applied here, each ruling with its source and option: ``docs/rules/
   ``no_legal_move``); draws by agreement, threefold repetition and a no-capture limit.
 - §6: every option with its default and why; §9: ``may-yek`` is an alias.
 
-Representation (§7): the board is a 64-character string, index ``rank * 8 + file`` (rank 0 is
-rank 1); its JSON is 8 strings of ``W``, ``B`` and ``.``, rank 8 first. Sides are seats 0/1;
-``colors`` labels them. ``turn`` is the seat to move (None once the game is over, when ``end``
-says how it ended; JSON ``result``). For repetition the state keeps ``positions``: the
-positions before each ply since the last capture, each as 32 hex digits (White's then Black's
-64-bit occupancy, bit ``rank * 8 + file``); positions cannot repeat across a capture. Nothing
-is hidden and there is no chance. ``from_json`` refuses states play cannot reach (§7).
+Representation (§7): the declared :class:`State` below. Inside the engine the board is a
+64-character string, index ``rank * 8 + file`` (rank 0 is rank 1); its JSON is 8 strings of
+``W``, ``B`` and ``.``, rank 8 first (the :class:`Board` scalar). Sides are seats 0/1 (the
+option ``first_player`` too); ``colors`` only labels them. ``turn`` is the seat to move (null
+once the game is over: ``phase`` is then ``game-over`` and ``result`` says how it ended). For
+repetition the state keeps ``positions``: the positions before each ply since the last capture,
+each as 32 hex digits (White's then Black's 64-bit occupancy, bit ``rank * 8 + file``);
+positions cannot repeat across a capture. Nothing is hidden and there is no chance.
+``check_state`` refuses states play cannot reach (§7).
 
 Square names come from ``rules/boards.py``, shared with Northcott.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from enum import Enum
+from typing import Annotated, ClassVar, Literal, get_args
 
 from rules.base import (
+    SETUP_UNSUPPORTED,
+    TALLY_UNSUPPORTED,
     BaseEngine,
-    Code,
+    ErrorCode,
+    GameCodes,
     IllegalMove,
-    InvalidOption,
     InvalidState,
     Json,
-    Option,
+    Label,
     Outcome,
     Rng,
     ScoreReport,
     excerpt,
-    malformed,
     replace,
-    require,
 )
-from rules.boards import COLORS, parse_square, square_name
+from rules.boards import COLORS, square_name
+from rules.shapes import Doc, Length, OneOf, Pattern, Range, Scalar, computed, declared, field, option, register_scalar
+from rules.spec import GameSpec, Playout
 
+_GAME = "mak-yek"
 _SIZE = 8
 _MEN = 16
 _MAN = ("W", "B")
@@ -56,236 +62,346 @@ _COLOUR = ("White", "Black")
 _EMPTY = "."
 _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _AXES = (((1, 0), (-1, 0)), ((0, 1), (0, -1)))
-REASONS = ("agreement", "all-captured", "no-legal-move", "threefold-repetition", "no-capture-limit")
-_STATE_FIELDS = frozenset(("board", "colors", "turn", "plies_since_capture", "positions", "draw_offer", "draw_agreed",
-                           "result", "options"))
 _START = "W" * 8 + "." * 8 + "W" * 8 + "." * 16 + "B" * 8 + "." * 8 + "B" * 8
 _UNLIMITED = "unlimited"
+_MAX_PLIES = 1000
 
 
-# --------------------------------------------------------------------------- options, state, moves
-
-OPTIONS: Mapping[str, Option] = {
-    "first_player": Option("white", "who moves first: no traditional rule exists (docs/rules/mak-yek.md §6)",
-                           choices=("white", "black")),
-    "max_custodian_per_move": Option(
-        _UNLIMITED,
-        "custodian captures per move: 'unlimited' (Wikipedia) or 1 (Murray; the mover names the one he makes "
-        "in the move's 'custodian' field) (docs/rules/mak-yek.md §4.3)",
-        choices=(_UNLIMITED, 1),
-    ),
-    "line_custodian": Option(
-        False, "a whole line of enemy men closed by a friendly man is captured (Low 1839) (docs/rules/mak-yek.md §4.4)",
-        type="boolean",
-    ),
-    "no_legal_move": Option("loses", "a player who cannot move loses, or the game is drawn (docs/rules/mak-yek.md §5.2)",
-                            choices=("loses", "draw")),
-    "repetition": Option(
-        "threefold", "the third occurrence of a position, same player to move, is a draw (docs/rules/mak-yek.md §5.4)",
-        choices=("threefold", "off"),
-    ),
-    "no_capture_limit_plies": Option(
-        100, "consecutive plies without a capture that draw the game (docs/rules/mak-yek.md §5.5)", type="integer",
-        minimum=1, maximum=1000,
-    ),
-    "draw_by_agreement": Option(
-        True, "the player to move may offer a draw, which the opponent may accept on his turn "
-        "(docs/rules/mak-yek.md §5.3)",
-        type="boolean",
-    ),
-}
+# --------------------------------------------------------------------------- shapes
 
 
-@dataclass(frozen=True, slots=True)
+class Board(str):
+    """The board inside the engine: 64 cells ``W``, ``B`` or ``.``, index ``rank * 8 + file``.
+    Its JSON is 8 strings, rank 8 first, file a first."""
+
+    __slots__ = ()
+
+
+_ROW = Pattern("^[WB.]{8}$")
+
+
+def _board_rows(board: str) -> list[str]:
+    return [board[r * 8:(r + 1) * 8] for r in range(7, -1, -1)]
+
+
+def _read_board(rows: Json) -> Board:
+    if type(rows) is not list or len(rows) != _SIZE or not all(
+            type(r) is str and len(r) == _SIZE and not r.strip("WB.") for r in rows):
+        raise ValueError("not a board")
+    return Board("".join(reversed(rows)))
+
+
+register_scalar(Scalar(Board, {
+    "type": "array", "minItems": 8, "maxItems": 8, "items": {"type": "string", "pattern": _ROW.regex},
+    "description": "the board: 8 strings of 'W' (seat 0's men), 'B' (seat 1's) and '.', rank 8 first, file a first"},
+    write=_board_rows, parse=_read_board))
+
+Seat = Annotated[int, Range(0, 1)]
+Square = Annotated[str, Pattern("^[a-h][1-8]$"), Doc("a square, a1..h8")]
+PositionKey = Annotated[str, Pattern("^[0-9a-f]{32}$"),
+                        Doc("a position: White's then Black's 64-bit occupancy (bit rank * 8 + file), 32 hex digits")]
+Colors = Annotated[tuple[Annotated[str, OneOf(COLORS)], ...], Length(2, 2)]
+Reason = Literal["agreement", "all-captured", "no-legal-move", "threefold-repetition", "no-capture-limit"]
+REASONS: tuple[str, ...] = get_args(Reason)  # why a game ends (``result.reason``)
+
+
+class Phase(Enum):
+    PLAY = "play"
+    GAME_OVER = "game-over"
+
+
+@declared
 class Options:
-    first_player: int
-    custodian_limit: int | None
-    line_custodian: bool
-    no_move_draws: bool
-    repetition: bool
-    no_capture_limit: int
-    draw_offers: bool
+    first_player: Literal[0, 1] = option(
+        default=0,
+        description="The seat that moves first: no traditional rule exists; seat 0 (White) by default "
+                    "(docs/rules/mak-yek.md §6).",
+        label=Label("First player", "Kto zaczyna"),
+        help=Label("The seat that makes the first move.", "Gracz, który wykonuje pierwszy ruch."),
+        choices={0: Label("Seat 0 (White)", "Gracz 0 (białe)"), 1: Label("Seat 1 (Black)", "Gracz 1 (czarne)")})
+    max_custodian_per_move: Literal["unlimited", 1] = option(
+        default=_UNLIMITED,
+        description="Custodian captures per move: 'unlimited' (Wikipedia) or 1 (Murray; the mover names the one he "
+                    "makes in the move's 'custodian' field) (docs/rules/mak-yek.md §4.3).",
+        label=Label("Custodian captures per move", "Bicia w kleszcze w jednym ruchu"),
+        help=Label("How many enemy men one move may take by flanking them.",
+                   "Ile pionków przeciwnika jeden ruch może zbić, biorąc je w kleszcze."),
+        choices={_UNLIMITED: Label("As many as the move flanks", "Wszystkie wzięte w kleszcze"),
+                 1: Label("One: the mover names it", "Jedno: wskazuje je grający")})
+    line_custodian: bool = option(
+        default=False,
+        description="A whole line of enemy men closed by a friendly man is captured (Low 1839) "
+                    "(docs/rules/mak-yek.md §4.4).",
+        label=Label("Capture whole lines", "Bicie całych rzędów"),
+        help=Label("A line of enemy men closed at both ends is captured whole.",
+                   "Rząd pionków przeciwnika zamknięty z obu stron jest zbijany w całości."))
+    no_legal_move: Literal["loses", "draw"] = option(
+        default="loses",
+        description="A player who cannot move loses, or the game is drawn (docs/rules/mak-yek.md §5.2).",
+        label=Label("No legal move", "Brak ruchu"),
+        help=Label("What happens to a player who cannot move on his turn.",
+                   "Co się dzieje, gdy gracz nie może wykonać ruchu."),
+        choices={"loses": Label("He loses", "Przegrywa"), "draw": Label("The game is drawn", "Remis")})
+    repetition: Literal["threefold", "off"] = option(
+        default="threefold",
+        description="The third occurrence of a position, same player to move, is a draw (docs/rules/mak-yek.md §5.4).",
+        label=Label("Repetition", "Powtórzenie pozycji"),
+        help=Label("Whether the third repetition of a position draws the game.",
+                   "Czy trzecie powtórzenie tej samej pozycji kończy grę remisem."),
+        choices={"threefold": Label("Third repetition draws", "Trzecie powtórzenie to remis"),
+                 "off": Label("No draw by repetition", "Bez remisu przez powtórzenie")})
+    no_capture_limit_plies: Annotated[int, Range(1, _MAX_PLIES)] = option(
+        default=100,
+        description="Consecutive plies without a capture that draw the game (docs/rules/mak-yek.md §5.5).",
+        label=Label("Moves without a capture", "Ruchy bez bicia"),
+        help=Label("After this many moves in a row without a capture the game is drawn.",
+                   "Po tylu ruchach z rzędu bez bicia gra kończy się remisem."))
+    draw_by_agreement: bool = option(
+        default=True,
+        description="The player to move may offer a draw, which the opponent may accept on his turn "
+                    "(docs/rules/mak-yek.md §5.3).",
+        label=Label("Draw by agreement", "Remis za zgodą"),
+        help=Label("Players may offer and accept a draw.", "Gracze mogą proponować i przyjmować remis."))
 
-    @classmethod
-    def from_mapping(cls, given: Mapping[str, Json]) -> Options:
-        return cls(
-            first_player=0 if given["first_player"] == "white" else 1,
-            custodian_limit=None if given["max_custodian_per_move"] == _UNLIMITED else 1,
-            line_custodian=given["line_custodian"],
-            no_move_draws=given["no_legal_move"] == "draw",
-            repetition=given["repetition"] == "threefold",
-            no_capture_limit=given["no_capture_limit_plies"],
-            draw_offers=given["draw_by_agreement"],
-        )
 
-    def to_json(self) -> Json:
-        return {
-            "first_player": ("white", "black")[self.first_player],
-            "max_custodian_per_move": _UNLIMITED if self.custodian_limit is None else self.custodian_limit,
-            "line_custodian": self.line_custodian,
-            "no_legal_move": "draw" if self.no_move_draws else "loses",
-            "repetition": "threefold" if self.repetition else "off",
-            "no_capture_limit_plies": self.no_capture_limit,
-            "draw_by_agreement": self.draw_offers,
-        }
+@declared
+class Result:
+    """How the game ended."""
+
+    winner: Seat | None = field(doc="the winning seat; null on a draw")
+    reason: Reason = field(doc="why the game ended")
 
 
-@dataclass(frozen=True, slots=True)
-class End:
-    """Why the game ended; ``winner`` is None on a draw."""
-
-    winner: int | None
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
+@declared
 class State:
+    players: Annotated[int, Range(2, 2)]
     options: Options
-    board: str  # 64 cells, index rank * 8 + file
-    turn: int | None  # seat to move: 0 White, 1 Black; None once the game is over
-    quiet: int  # plies since the last capture (or the start)
-    positions: tuple[str, ...]  # position keys before each quiet ply (empty without repetition)
-    offer: int | None = None  # seat with an open draw offer
-    agreed: bool = False  # a draw was agreed
-    end: End | None = None  # derived from the fields above, never read from JSON
+    phase: Phase
+    board: Board
+    turn: Seat | None = field(doc="the seat to move; null once the game is over")
+    plies_since_capture: Annotated[int, Range(0, _MAX_PLIES)] = field(
+        doc="plies since the last capture (or the start)")
+    positions: Annotated[tuple[PositionKey, ...], Length(0, _MAX_PLIES)] = field(
+        doc="with repetition on, the positions before each ply since the last capture; empty otherwise")
+    draw_offer: Seat | None = field(doc="the seat whose draw offer is open, or null")
+    draw_agreed: bool = field(doc="a draw was agreed")
+    result: Result | None = field(doc="null while the game runs, then how it ended")
+
+    @computed(required=True)
+    def colors(self) -> Colors:
+        """the seats' colours, labels only: always ["white", "black"] (seat 0 is White)"""
+        return COLORS
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Slide:
-    """A rook slide; ``custodian`` picks the one custodian capture under Murray's limit."""
+    """A rook slide; ``custodian`` picks the one custodian capture under Murray's limit (§4.3)."""
 
-    frm: int
-    to: int
-    custodian: int | None = None
+    frm: Square = field(json_name="from", doc="the square of the man that moves")
+    to: Square = field(doc="the empty square it moves to")
+    custodian: Square | None = field(
+        default=None, doc="under max_custodian_per_move=1, when the move could make several custodian captures: "
+                          "the square of the first enemy man of the one it makes")
+    kind: ClassVar[str] = "move"
+    label: ClassVar[Label] = Label("Move a man", "Przesuń pionek")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class OfferDraw:
-    pass
+    """Offer a draw; the offerer then still moves (§5.3)."""
+
+    kind: ClassVar[str] = "offer-draw"
+    label: ClassVar[Label] = Label("Offer a draw", "Zaproponuj remis")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class AcceptDraw:
-    pass
+    """Accept the opponent's open draw offer instead of moving (§5.3)."""
+
+    kind: ClassVar[str] = "accept-draw"
+    label: ClassVar[Label] = Label("Accept the draw", "Przyjmij remis")
 
 
 Move = Slide | OfferDraw | AcceptDraw
 
 
-# --------------------------------------------------------------------------- error codes (DESIGN 4.4)
+@declared
+class Breakdown:
+    """One seat's result: its men, the enemy men it captured, and the game's points."""
 
-CODES: Mapping[str, Code] = {
-    "mak-yek.not-your-turn": Code(
-        "Not your turn", "Nie twój ruch", "Gracz {seat} nie ma teraz ruchu: kolej na przeciwnika."),
-    "mak-yek.game-over": Code(
-        "The game is over", "Gra skończona", "Gra już się skończyła; gracz {seat} nie może wykonać ruchu."),
-    "mak-yek.no-such-seat": Code(
-        "No such seat", "Nie ma takiego gracza", "Przy tej planszy nie ma gracza {seat}: grają dwie osoby, 0 i 1."),
-    "mak-yek.tally-unsupported": Code(
-        "No score sheet", "Brak karty wyników",
-        "W Mak-yek nie podlicza się punktów z karty: wynik wynika z pozycji na planszy."),
-    "mak-yek.setup-unsupported": Code(
-        "No setup notation", "Brak zapisu ustawienia",
-        "Mak-yek zaczyna się zawsze od pionków w pierwszym i trzecim rzędzie; innego ustawienia gra nie przyjmuje."),
-    "mak-yek.draw-offers-off": Code(
-        "Draws by agreement are off", "Remis za zgodą wyłączony",
-        "Przy tym stole nie proponuje się remisu (opcja draw_by_agreement)."),
-    "mak-yek.draw-already-offered": Code(
-        "A draw is already offered", "Remis już zaproponowany", "Gracz {seat} już zaproponował remis."),
-    "mak-yek.no-draw-offer": Code(
-        "No draw offered", "Nikt nie proponował remisu",
-        "Gracz {seat} nie zaproponował remisu, więc nie ma czego przyjąć."),
-    "mak-yek.no-own-man": Code("Not your man", "To nie twój pionek", "Na polu {from} nie stoi twój pionek."),
-    "mak-yek.not-rook-move": Code(
-        "Not along a rank or file", "Ruch nie w linii prostej",
-        "Ruch {from}-{to} nie biegnie wzdłuż jednego rzędu ani kolumny: pionek idzie tylko poziomo lub pionowo."),
-    "mak-yek.target-occupied": Code(
-        "Square occupied", "Pole zajęte",
-        "Pole {to} jest zajęte; pionek staje tylko na wolnym polu, a zajęcie pola niczego nie bije."),
-    "mak-yek.path-blocked": Code(
-        "Path blocked", "Droga zagrodzona",
-        "Ruch {from}-{to} przeskakuje pionek; wszystkie pola po drodze muszą być wolne."),
-    "mak-yek.custodian-choice-required": Code(
-        "Name the capture", "Wskaż bicie",
+    men: Annotated[int, Range(0, _MEN)] = field(doc="the seat's men on the board")
+    captured: Annotated[int, Range(0, _MEN)] = field(doc="enemy men the seat captured")
+    result: Literal["win", "loss", "draw"] | None = field(doc="the seat's result; null while the game runs")
+    points: Annotated[int, Range(0, 1)] = field(doc="1 for the winner, 0 otherwise")
+
+
+# --------------------------------------------------------------------------- codes (DESIGN 4.4)
+
+
+def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
+
+
+def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
+
+
+class C(GameCodes, namespace=_GAME):
+    """Every code Mak-yek answers (DESIGN 4.4); Polish in the seed's words ("pionek", "wzięcie
+    w kleszcze")."""
+
+    setup_unsupported = SETUP_UNSUPPORTED
+    tally_unsupported = TALLY_UNSUPPORTED
+    draw_offers_off = _illegal(
+        Label("Draws by agreement are off", "Remis za zgodą wyłączony"),
+        "Przy tym stole nie proponuje się remisu (opcja draw_by_agreement).",
+        "A draw was offered or accepted, but the option `draw_by_agreement` is off. Move a man instead.",
+        "Zaproponowano lub przyjęto remis, a opcja `draw_by_agreement` jest wyłączona. Przesuń pionek.")
+    draw_already_offered = _illegal(
+        Label("A draw is already offered", "Remis już zaproponowany"), "Gracz {seat} już zaproponował remis.",
+        "A draw offer is already open: the offerer now moves, the opponent may accept it on his turn.",
+        "Propozycja remisu jest już otwarta: proponujący teraz się rusza, przeciwnik może ją przyjąć w swojej "
+        "kolejce.")
+    no_draw_offer = _illegal(
+        Label("No draw offered", "Nikt nie proponował remisu"),
+        "Gracz {seat} nie zaproponował remisu, więc nie ma czego przyjąć.",
+        "`accept-draw` needs an open offer by the opponent. Move a man (or offer a draw) instead.",
+        "`accept-draw` wymaga otwartej propozycji przeciwnika. Przesuń pionek albo sam zaproponuj remis.")
+    no_own_man = _illegal(
+        Label("Not your man", "To nie twój pionek"), "Na polu {from} nie stoi twój pionek.",
+        "The square the move starts from does not hold one of the mover's men.",
+        "Na polu, z którego zaczyna się ruch, nie stoi pionek grającego.")
+    not_rook_move = _illegal(
+        Label("Not along a rank or file", "Ruch nie w linii prostej"),
+        "Ruch {from}-{to} nie biegnie wzdłuż jednego rzędu ani kolumny: pionek idzie tylko poziomo lub pionowo.",
+        "A man moves along one rank or file, like a chess rook, and must leave its square.",
+        "Pionek porusza się wzdłuż jednego rzędu lub kolumny, jak wieża w szachach, i musi opuścić swoje pole.")
+    target_occupied = _illegal(
+        Label("Square occupied", "Pole zajęte"),
+        "Pole {to} jest zajęte; pionek staje tylko na wolnym polu, a zajęcie pola niczego nie bije.",
+        "The target square holds a man: a man moves only to an empty square (there is no capture by "
+        "displacement).",
+        "Na polu docelowym stoi pionek: pionek staje tylko na wolnym polu (nie bije się przez zajęcie pola).")
+    path_blocked = _illegal(
+        Label("Path blocked", "Droga zagrodzona"),
+        "Ruch {from}-{to} przeskakuje pionek; wszystkie pola po drodze muszą być wolne.",
+        "A man never jumps: every square between the start and the target must be empty.",
+        "Pionek nie przeskakuje: wszystkie pola między startem a celem muszą być wolne.")
+    custodian_choice_required = _illegal(
+        Label("Name the capture", "Wskaż bicie"),
         "Ruch {from}-{to} może wziąć w kleszcze więcej niż jeden pionek ({expected}); przy jednym takim biciu "
-        "na ruch wskaż w polu custodian, który."),
-    "mak-yek.no-custodian-choice": Code(
-        "No capture to choose", "Nie ma czego wybierać",
+        "na ruch wskaż w polu custodian, który.",
+        "Under max_custodian_per_move=1 the move could make several custodian captures: name the one it makes "
+        "in `custodian` (legal-moves lists one move per choice).",
+        "Przy max_custodian_per_move=1 ruch mógłby wziąć w kleszcze kilka pionków: wskaż w `custodian`, które "
+        "bicie wykonuje (legal-moves podaje osobny ruch dla każdego wyboru).")
+    no_custodian_choice = _illegal(
+        Label("No capture to choose", "Nie ma czego wybierać"),
         "Wybór bicia ({got}) podaje się tylko wtedy, gdy ruch mógłby wziąć w kleszcze kilka pionków, "
-        "a wolno zbić jeden."),
-    "mak-yek.not-a-custodian-capture": Code(
-        "Not a capture of this move", "Ten ruch tak nie bije",
-        "Ruch {from}-{to} nie bierze w kleszcze pionka na polu {got}; może wziąć: {expected}."),
-    "mak-yek.bad-move": Code(
-        "Malformed move", "Niezrozumiały ruch",
-        "Nie rozumiem ruchu {got}: ruch to przesunięcie pionka (kind \"move\", from, to), "
-        "\"offer-draw\" albo \"accept-draw\"."),
-    "mak-yek.malformed-state": Code(
-        "Malformed state", "Błędny zapis stanu", "Zapis stanu gry Mak-yek ma złą postać albo nieznane pola."),
-    "mak-yek.bad-options": Code(
-        "Bad options", "Błędne opcje", "Opcje zapisane w stanie gry są błędne albo niepełne."),
-    "mak-yek.bad-board": Code(
-        "Impossible board", "Niemożliwa plansza",
-        "Plansza w stanie gry jest niemożliwa: 8 rzędów po 8 pól (W, B, .), a przed pierwszym ruchem "
-        "pionki stoją w pierwszym i trzecim rzędzie."),
-    "mak-yek.too-many-men": Code(
-        "Too many men", "Za dużo pionków",
-        "Gracz {seat} ma na planszy {got} pionków, a każdy gracz ma ich tylko {expected}."),
-    "mak-yek.bad-turn": Code(
-        "Impossible turn", "Niemożliwa kolej",
-        "W tej pozycji nie może być kolej tego gracza (turn): nie zgadza się z planszą albo liczbą ruchów."),
-    "mak-yek.bad-ply-count": Code(
-        "Impossible ply count", "Niemożliwy licznik ruchów",
-        "Licznik ruchów bez bicia musi mieścić się w granicach 0..{expected}."),
-    "mak-yek.bad-positions": Code(
-        "Positions disagree", "Poprzednie pozycje się nie zgadzają",
+        "a wolno zbić jeden.",
+        "`custodian` is given only when the move could make several custodian captures and only one is allowed. "
+        "Leave it out.",
+        "`custodian` podaje się tylko wtedy, gdy ruch mógłby wziąć w kleszcze kilka pionków, a wolno zbić jeden. "
+        "Pomiń to pole.")
+    not_a_custodian_capture = _illegal(
+        Label("Not a capture of this move", "Ten ruch tak nie bije"),
+        "Ruch {from}-{to} nie bierze w kleszcze pionka na polu {got}; może wziąć: {expected}.",
+        "`custodian` names a square this move does not capture by custodian; `expected` lists those it may.",
+        "`custodian` wskazuje pole, którego ten ruch nie bierze w kleszcze; `expected` podaje możliwe.")
+    bad_board = _invalid(
+        Label("Impossible board", "Niemożliwa plansza"),
+        "Plansza w stanie gry jest niemożliwa: przed pierwszym ruchem pionki stoją w pierwszym i trzecim rzędzie.",
+        "With 16 men each and no ply played, the men must stand on their starting squares.",
+        "Gdy każdy ma 16 pionków i nie wykonano ruchu, pionki muszą stać na polach początkowych.")
+    too_many_men = _invalid(
+        Label("Too many men", "Za dużo pionków"),
+        "Gracz {seat} ma na planszy {got} pionków, a każdy gracz ma ich tylko {expected}.",
+        "A side has 16 men; the board holds more of one side.",
+        "Każdy gracz ma 16 pionków; na planszy jest więcej pionków jednego z graczy.")
+    bad_turn = _invalid(
+        Label("Impossible turn", "Niemożliwa kolej"),
+        "W tej pozycji nie może być kolej tego gracza (turn): nie zgadza się z planszą albo liczbą ruchów.",
+        "The seat to move does not follow from the board (the side that just moved has no men) or, with no "
+        "capture yet, from the ply count and the first player.",
+        "Gracz, na którego przypada ruch, nie wynika z planszy (strona, która się właśnie ruszyła, nie ma pionków) "
+        "albo, gdy nie było jeszcze bicia, z liczby ruchów i tego, kto zaczynał.")
+    bad_ply_count = _invalid(
+        Label("Impossible ply count", "Niemożliwy licznik ruchów"),
+        "Licznik ruchów bez bicia musi mieścić się w granicach 0..{expected}.",
+        "`plies_since_capture` is above the no-capture limit, which would have ended the game.",
+        "`plies_since_capture` przekracza limit ruchów bez bicia, który zakończyłby grę.")
+    bad_positions = _invalid(
+        Label("Positions disagree", "Poprzednie pozycje się nie zgadzają"),
         "Zapisane poprzednie pozycje nie prowadzą ruch po ruchu do tej planszy albo nie zgadzają się "
-        "z licznikiem ruchów bez bicia."),
-    "mak-yek.bad-draw-offer": Code(
-        "Impossible draw offer", "Niemożliwa propozycja remisu",
-        "Propozycja remisu zapisana w stanie gry jest niemożliwa przy tych opcjach."),
-    "mak-yek.bad-result": Code(
-        "Result disagrees", "Wynik się nie zgadza",
+        "z licznikiem ruchów bez bicia.",
+        "`positions` must hold one position per ply since the last capture, each one slide from the next, with "
+        "the men now on the board, none a third repetition (empty with repetition off).",
+        "`positions` ma jedną pozycję na każdy ruch od ostatniego bicia, każda o jedno przesunięcie od następnej, "
+        "z pionkami z planszy, żadna nie jest trzecim powtórzeniem (przy wyłączonym powtórzeniu lista jest pusta).")
+    bad_draw_offer = _invalid(
+        Label("Impossible draw offer", "Niemożliwa propozycja remisu"),
+        "Propozycja remisu zapisana w stanie gry jest niemożliwa przy tych opcjach.",
+        "A draw offer or agreement with draws by agreement off, or an open offer beside an agreed draw.",
+        "Propozycja lub zgoda na remis przy wyłączonym remisie za zgodą albo otwarta propozycja obok przyjętego "
+        "remisu.")
+    bad_result = _invalid(
+        Label("Result disagrees", "Wynik się nie zgadza"),
         "Zapisany wynik nie wynika z pozycji: gra kończy się, gdy gracz straci wszystkie pionki, nie może się "
-        "ruszyć, pozycja powtórzy się trzeci raz, minie limit ruchów bez bicia albo gracze zgodzą się na remis."),
-}
+        "ruszyć, pozycja powtórzy się trzeci raz, minie limit ruchów bez bicia albo gracze zgodzą się na remis.",
+        "`phase`, `turn` and `result` must agree with the position: the game is over (phase 'game-over', turn "
+        "null, a result) exactly when the position ends it, and the result says how.",
+        "`phase`, `turn` i `result` muszą zgadzać się z pozycją: gra jest skończona (faza 'game-over', turn null, "
+        "wynik) dokładnie wtedy, gdy pozycja ją kończy, a wynik mówi, jak.")
+
+
+SPEC = GameSpec(
+    id=_GAME,
+    name="Mak-yek (May-Yek)",
+    label=Label("Mak-yek", "Mak-yek"),
+    players=range(2, 3),
+    options=Options,
+    state=State,
+    moves=(Slide, OfferDraw, AcceptDraw),
+    phases={Phase.PLAY: Label("Play", "Rozgrywka"), Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    codes=C,
+    breakdown=Breakdown,
+    aliases=("may-yek",),
+    terms={
+        "white": Label("White", "Białe"), "black": Label("Black", "Czarne"),
+        "men": Label("Men on the board", "Pionki na planszy"), "captured": Label("Men captured", "Zbite pionki"),
+        "result": Label("Result", "Wynik"), "win": Label("Win", "Wygrana"), "loss": Label("Loss", "Przegrana"),
+        "draw": Label("Draw", "Remis"), "points": Label("Points", "Punkty"),
+        "plies_since_capture": Label("Moves without a capture", "Ruchy bez bicia"),
+        "draw_offer": Label("Draw offered", "Propozycja remisu"),
+    },
+    playout=Playout(long_players=2),
+)
 
 
 # --------------------------------------------------------------------------- engine
 
 
 class MakYek(BaseEngine[State, Move]):
-    game_id = "mak-yek"
-    name = "Mak-yek (May-Yek)"
-    players = range(2, 3)
-    options = OPTIONS
-    move_kinds = ("move", "offer-draw", "accept-draw")
-    codes = CODES
+    spec = SPEC
 
-    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
-        if setup is not None:
-            raise InvalidOption("mak-yek.setup-unsupported", f"mak-yek has no setup notation, got {excerpt(setup)}")
-        opts = Options.from_mapping(options)
-        return _settle(State(opts, _START, opts.first_player, 0, ()))
+    def new_game(self, players: int, rng: Rng, options: Options, setup: None = None) -> State:
+        return _settle(State(players, options, Phase.PLAY, Board(_START), options.first_player, 0, (), None, False,
+                             None))
 
     def to_act(self, state: State) -> frozenset[int]:
-        return frozenset() if state.end is not None or state.turn is None else frozenset((state.turn,))
-
-    def options_of(self, state: State) -> Mapping[str, Json]:
-        resolved: Mapping[str, Json] = state.options.to_json()
-        return resolved
+        return frozenset() if state.turn is None else frozenset((state.turn,))
 
     # -- legality ------------------------------------------------------------------
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
-        if state.end is not None or seat != state.turn:
+        if seat != state.turn:
             return []
         board, man = state.board, _MAN[seat]
         out: list[Move] = []
-        if state.options.draw_offers:
-            if state.offer is None:
+        if state.options.draw_by_agreement:
+            if state.draw_offer is None:
                 out.append(OfferDraw())
-            elif state.offer != seat:
+            elif state.draw_offer != seat:
                 out.append(AcceptDraw())
         for frm in range(64):
             if board[frm] != man:
@@ -297,75 +413,75 @@ class MakYek(BaseEngine[State, Move]):
     def check(self, state: State, seat: int, move: Move) -> None:
         self.check_turn(state, seat)
         if not isinstance(move, Slide):
-            require(state.options.draw_offers, IllegalMove, "mak-yek.draw-offers-off",
-                    "draws by agreement are off (option draw_by_agreement)")
+            if not state.options.draw_by_agreement:
+                raise C.draw_offers_off("draws by agreement are off (option draw_by_agreement)")
             if isinstance(move, OfferDraw):
-                if state.offer is not None:
-                    raise IllegalMove("mak-yek.draw-already-offered",
-                                      f"{_COLOUR[state.offer]} has already offered a draw"
-                                      + (": accept it or move" if state.offer != seat else "; now move"),
-                                      seat=state.offer)
-            else:
-                require(state.offer == 1 - seat, IllegalMove, "mak-yek.no-draw-offer",
-                        f"{_COLOUR[1 - seat]} has not offered a draw", seat=1 - seat)
+                if state.draw_offer is not None:
+                    raise C.draw_already_offered(
+                        f"{_COLOUR[state.draw_offer]} has already offered a draw"
+                        + (": accept it or move" if state.draw_offer != seat else "; now move"), seat=state.draw_offer)
+            elif state.draw_offer != 1 - seat:
+                raise C.no_draw_offer(f"{_COLOUR[1 - seat]} has not offered a draw", seat=1 - seat)
             return
         board, man = state.board, _MAN[seat]
+        frm, to = _SQUARE_INDEX[move.frm], _SQUARE_INDEX[move.to]
         # checked on every move: the squares' names and the messages are made only for a refusal
         if not (
-            board[move.frm] == man  # "Każdy z pionków może poruszać się ... poziomo lub pionowo": one's own man
-            and move.frm != move.to and (move.frm % 8 == move.to % 8 or move.frm // 8 == move.to // 8)
+            board[frm] == man  # "Każdy z pionków może poruszać się ... poziomo lub pionowo": one's own man
+            and frm != to and (frm % 8 == to % 8 or frm // 8 == to // 8)
             # "the target must be empty: there are no displacement captures" (T8)
-            and board[move.to] == _EMPTY
-            and _between_empty(board, move.frm, move.to)  # "any number of empty squares ... no jumping"
+            and board[to] == _EMPTY
+            and _between_empty(board, frm, to)  # "any number of empty squares ... no jumping"
         ):
-            _refuse_slide(board, man, move)
-        spellings = _spellings(state, move.frm, move.to)
+            _refuse_slide(board, man, frm, to)
+        spellings = _spellings(state, frm, to)
         if move not in spellings:
-            frm, to = _name(move.frm), _name(move.to)
-            where = {"from": frm, "to": to}
-            choices = [_name(m.custodian) for m in spellings if m.custodian is not None]
+            where = {"from": move.frm, "to": move.to}
+            choices = [m.custodian for m in spellings if m.custodian is not None]
             if move.custodian is None:
-                raise IllegalMove("mak-yek.custodian-choice-required",
-                                  f"{frm}-{to} could make custodian captures at {choices}; with at most one per "
-                                  f"move, name it in 'custodian'", **where, expected=choices)
-            got = _name(move.custodian)
+                raise C.custodian_choice_required(
+                    f"{move.frm}-{move.to} could make custodian captures at {choices}; with at most one per move, "
+                    f"name it in 'custodian'", **where, expected=choices)
+            got = move.custodian
             if len(spellings) == 1:
-                raise IllegalMove("mak-yek.no-custodian-choice",
-                                  f"'custodian': {got!r} is only allowed when the move could make "
-                                  f"several custodian captures under max_custodian_per_move=1", **where, got=got)
-            raise IllegalMove("mak-yek.not-a-custodian-capture",
-                              f"{frm}-{to} makes no custodian capture starting at {got}", **where, got=got,
-                              expected=choices)
+                raise C.no_custodian_choice(
+                    f"'custodian': {got!r} is only allowed when the move could make several custodian captures "
+                    f"under max_custodian_per_move=1", **where, got=got)
+            raise C.not_a_custodian_capture(f"{move.frm}-{move.to} makes no custodian capture starting at {got}",
+                                            **where, got=got, expected=choices)
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, OfferDraw):
-            return replace(state, offer=seat)
+            return replace(state, draw_offer=seat)
         if isinstance(move, AcceptDraw):
-            return _settle(replace(state, offer=None, agreed=True))
+            return _settle(replace(state, draw_offer=None, draw_agreed=True))
+        frm, to = _SQUARE_INDEX[move.frm], _SQUARE_INDEX[move.to]
         board = list(state.board)
-        board[move.frm], board[move.to] = _EMPTY, _MAN[seat]
-        taken = _captured(state, board, move)
+        board[frm], board[to] = _EMPTY, _MAN[seat]
+        taken = _captured(state, board, to, move.custodian)
         for square in taken:
             board[square] = _EMPTY
         positions: tuple[str, ...]
         if taken:
             quiet, positions = 0, ()
         else:
-            quiet = state.quiet + 1
-            positions = (*state.positions, position_key(state.board)) if state.options.repetition else ()
-        offer = state.offer if state.offer == seat else None  # a move declines the opponent's offer
-        # as _settle(replace(state, ..., end=None)) would, with one copy instead of two
-        after = "".join(board)
-        end = _end(state.options, after, 1 - seat, quiet, positions, state.agreed)
-        return replace(state, board=after, turn=1 - seat if end is None else None, quiet=quiet,
-                       positions=positions, offer=offer, end=end)
+            quiet = state.plies_since_capture + 1
+            positions = (*state.positions, position_key(state.board)) if state.options.repetition == "threefold" else ()
+        offer = state.draw_offer if state.draw_offer == seat else None  # a move declines the opponent's offer
+        # as _settle(replace(state, ...)) would, with one copy instead of two
+        after = Board("".join(board))
+        result = _end(state.options, after, 1 - seat, quiet, positions, state.draw_agreed)
+        return replace(state, phase=Phase.PLAY if result is None else Phase.GAME_OVER, board=after,
+                       turn=1 - seat if result is None else None, plies_since_capture=quiet, positions=positions,
+                       draw_offer=offer, result=result)
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
         if not isinstance(move, Slide):
             return out
+        frm, to = _SQUARE_INDEX[move.frm], _SQUARE_INDEX[move.to]
         taken = [square_name(i % 8, i // 8) for i in range(64)
-                 if before.board[i] != after.board[i] and i not in (move.frm, move.to)]
+                 if before.board[i] != after.board[i] and i not in (frm, to)]
         if taken:
             out.insert(1, {"type": "capture", "seat": seat, "squares": taken})
         return out
@@ -373,7 +489,7 @@ class MakYek(BaseEngine[State, Move]):
     # -- results -------------------------------------------------------------------
 
     def outcome(self, state: State) -> Outcome | None:
-        end = state.end
+        end = state.result
         if end is None:
             return None
         if end.winner is None:
@@ -381,174 +497,64 @@ class MakYek(BaseEngine[State, Move]):
         return Outcome((end.winner,), end.reason, points=_points(end))
 
     def scores(self, state: State) -> ScoreReport:
-        end = state.end
+        end = state.result
         counts = (state.board.count("W"), state.board.count("B"))
         points = _points(end) if end is not None else (0, 0)
-        results: list[str | None] = [None, None]
+        results: list[Literal["win", "loss", "draw"] | None] = [None, None]
         if end is not None:
             results = ["draw", "draw"] if end.winner is None else [
                 "win" if seat == end.winner else "loss" for seat in (0, 1)]
         breakdown = tuple(
-            {"men": counts[seat], "captured": _MEN - counts[1 - seat], "result": results[seat],
-             "points": points[seat]}
-            for seat in (0, 1)
-        )
+            Breakdown(men=counts[seat], captured=_MEN - counts[1 - seat], result=results[seat], points=points[seat])
+            for seat in (0, 1))
         winners = (end.winner,) if end is not None and end.winner is not None else ()
-        return ScoreReport(points, points, breakdown, end is not None, winners)
+        return ScoreReport(points, points, breakdown, end is not None, winners, round=1)
 
     def round_over(self, state: State) -> bool:
-        return state.end is not None
+        return state.result is not None
 
-    def view(self, state: State, seat: int | None) -> Json:
-        return self.to_json(state)  # perfect information
+    # -- meaning -------------------------------------------------------------------
 
-    # -- JSON ----------------------------------------------------------------------
-
-    def to_json(self, state: State) -> Json:
-        end = state.end
-        return {
-            "board": [state.board[r * 8:(r + 1) * 8] for r in range(7, -1, -1)],
-            "colors": list(COLORS),
-            "turn": state.turn,
-            "plies_since_capture": state.quiet,
-            "positions": list(state.positions),
-            "draw_offer": state.offer,
-            "draw_agreed": state.agreed,
-            "result": None if end is None else {"winner": end.winner, "reason": end.reason},
-            "options": state.options.to_json(),
-        }
-
-    def from_json(self, data: Json) -> State:
-        try:
-            with malformed("mak-yek.malformed-state", f"mak-yek state {excerpt(data)}"):
-                return self._from_json(data)
-        except InvalidOption as exc:
-            raise InvalidState("mak-yek.bad-options", exc.message) from exc
-
-    def _from_json(self, data: Json) -> State:
-        require(isinstance(data, dict), InvalidState, "mak-yek.malformed-state",
-                f"a state is an object, got {excerpt(data)}")
-        unknown = set(data) - _STATE_FIELDS
-        require(not unknown, InvalidState, "mak-yek.malformed-state", f"unknown state fields {sorted(unknown)}")
-        require(data["colors"] == list(COLORS), InvalidState, "mak-yek.malformed-state",
-                f"colors must be {list(COLORS)} (seat 0 is White), got {excerpt(data['colors'])}")
-        raw_options = data["options"]
-        require(isinstance(raw_options, dict), InvalidState, "mak-yek.bad-options",
-                f"options must be an object, got {excerpt(raw_options)}")
-        missing = set(OPTIONS) - set(raw_options)
-        require(not missing, InvalidState, "mak-yek.bad-options", f"state options lack {sorted(missing)}")
-        opts = Options.from_mapping(self.resolve_options(raw_options))
-        rows = data["board"]
-        require(isinstance(rows, list) and len(rows) == 8
-                and all(isinstance(r, str) and len(r) == 8 and set(r) <= {"W", "B", "."} for r in rows),
-                InvalidState, "mak-yek.bad-board",
-                f"board must be 8 strings of 8 'W', 'B' or '.', rank 8 first; got {excerpt(rows)}")
-        board = "".join(reversed(rows))
+    def check_state(self, state: State) -> State:
+        """What play can reach, beyond the shape (§7): the men, the counters, the draw offer,
+        and a phase, turn and result that follow from the position."""
+        opts, board = state.options, state.board
         for seat, man in enumerate(_MAN):
-            require(board.count(man) <= _MEN, InvalidState, "mak-yek.too-many-men",
-                    f"{man} has {board.count(man)} men on the board; a side has only {_MEN}",
-                    seat=seat, got=board.count(man), expected=_MEN)
-        turn = data["turn"]
-        require(turn is None or (_is_int(turn) and turn in (0, 1)), InvalidState, "mak-yek.bad-turn",
-                f"turn must be seat 0 (White), 1 (Black) or null once the game is over, got {excerpt(turn)}")
-        quiet = data["plies_since_capture"]
-        require(_is_int(quiet) and 0 <= quiet <= opts.no_capture_limit,
-                InvalidState, "mak-yek.bad-ply-count",
-                f"plies_since_capture must be 0..{opts.no_capture_limit}, got {excerpt(quiet)}",
-                expected=opts.no_capture_limit)
-        positions = data["positions"]
-        require(isinstance(positions, list) and all(isinstance(h, str) for h in positions),
-                InvalidState, "mak-yek.bad-positions",
-                f"positions must be a list of position keys, got {excerpt(positions)}")
-        positions = tuple(positions)
-        offer, agreed = data["draw_offer"], data["draw_agreed"]
-        require(offer is None or (opts.draw_offers and _is_int(offer) and offer in (0, 1) and not agreed),
-                InvalidState, "mak-yek.bad-draw-offer",
-                f"draw_offer must be null{' or seat 0/1 (with no draw agreed)' if opts.draw_offers else ''}, "
-                f"got {excerpt(offer)}")
-        require(agreed is False or (agreed is True and opts.draw_offers), InvalidState, "mak-yek.bad-draw-offer",
-                f"draw_agreed must be {'a boolean' if opts.draw_offers else 'false'}, got {excerpt(agreed)}")
-        result = data["result"]
-        given = None if result is None else End(result["winner"], result["reason"])
-        require(given is None or ((given.winner is None or (_is_int(given.winner) and given.winner in (0, 1)))
-                                  and set(result) == {"winner", "reason"} and given.reason in REASONS),
-                InvalidState, "mak-yek.bad-result",
-                f"result is null or {{winner: 0, 1 or null, reason: one of {list(REASONS)}}}, got {excerpt(result)}")
+            if board.count(man) > _MEN:
+                raise C.too_many_men(f"{man} has {board.count(man)} men on the board; a side has only {_MEN}",
+                                     seat=seat, got=board.count(man), expected=_MEN)
+        quiet = state.plies_since_capture
+        if quiet > opts.no_capture_limit_plies:
+            raise C.bad_ply_count(f"plies_since_capture must be 0..{opts.no_capture_limit_plies}, got {quiet}",
+                                  expected=opts.no_capture_limit_plies)
+        offer, agreed = state.draw_offer, state.draw_agreed
+        if offer is not None and (not opts.draw_by_agreement or agreed):
+            raise C.bad_draw_offer(f"draw_offer must be null{' or seat 0/1 (with no draw agreed)' if opts.draw_by_agreement else ''}"
+                                   f", got {excerpt(offer)}")
+        if agreed and not opts.draw_by_agreement:
+            raise C.bad_draw_offer("draw_agreed must be false: draws by agreement are off")
+        given, turn = state.result, state.turn
+        if (state.phase is Phase.GAME_OVER) != (turn is None):
+            raise C.bad_result(f"the phase is 'game-over' exactly when nobody is to move; phase "
+                               f"{state.phase.value!r}, turn {excerpt(turn)}")
         if turn is not None:
-            require(given is None, InvalidState, "mak-yek.bad-result",
-                    f"result must be null while seat {turn} is to move")
-            state = self._checked(opts, board, turn, quiet, positions, offer, agreed)
-            require(state.end is None, InvalidState, "mak-yek.bad-result",
-                    f"the game is over ({state.end.reason if state.end else ''}): turn must be null and result set")
+            if given is not None:
+                raise C.bad_result(f"result must be null while seat {turn} is to move")
+            end = _checked(state, turn)
+            if end is not None:
+                raise C.bad_result(f"the game is over ({end.reason}): turn must be null and result set")
             return state
-        require(given is not None, InvalidState, "mak-yek.bad-result",
-                "turn is null only once the game is over, and then result says how it ended")
+        if given is None:
+            raise C.bad_result("turn is null only once the game is over, and then result says how it ended")
         for mover in (0, 1):  # the seat that was to move when the game ended
             try:
-                state = self._checked(opts, board, mover, quiet, positions, offer, agreed)
+                end = _checked(state, mover)
             except InvalidState:
                 continue
-            if state.end == given:
+            if end == given:
                 return state
-        raise InvalidState("mak-yek.bad-result", f"result {excerpt(result)} does not follow from the position")
-
-    def _checked(self, opts: Options, board: str, turn: int, quiet: int, positions: tuple[str, ...],
-                 offer: int | None, agreed: bool) -> State:
-        """The state with ``turn`` to move, once its counters agree with the board and each other."""
-        require(board.count(_MAN[1 - turn]) > 0, InvalidState, "mak-yek.bad-turn",
-                f"{_MAN[1 - turn]} has no men yet made the last move; it cannot be {_MAN[turn]}'s turn")
-        if board.count("W") == board.count("B") == _MEN:
-            # no capture yet: every ply since the start counts, the first player's first
-            require((opts.first_player + quiet) % 2 == turn, InvalidState, "mak-yek.bad-turn",
-                    f"no man has been captured and {quiet} plies were played since {_COLOUR[opts.first_player]} "
-                    f"began: it is {_COLOUR[(opts.first_player + quiet) % 2]}'s turn")
-            first = positions[0] if positions else position_key(board)
-            require(quiet > 0 or board == _START, InvalidState, "mak-yek.bad-board",
-                    "no man has been captured and no ply played, yet the men are not on their starting squares")
-            require(not opts.repetition or first == position_key(_START), InvalidState, "mak-yek.bad-positions",
-                    "no man has been captured, so the first position since the start must be the starting one")
-        _check_positions(positions, board, turn, quiet, opts.repetition)
-        return _settle(State(opts, board, turn, quiet, positions, offer, agreed))
-
-    def move_to_json(self, move: Move) -> Json:
-        if isinstance(move, OfferDraw):
-            return {"kind": "offer-draw"}
-        if isinstance(move, AcceptDraw):
-            return {"kind": "accept-draw"}
-        out = {"kind": "move", "from": _name(move.frm), "to": _name(move.to)}
-        if move.custodian is not None:
-            out["custodian"] = _name(move.custodian)
-        return out
-
-    def move_from_json(self, data: Json) -> Move:
-        if isinstance(data, dict) and data.get("kind") in ("offer-draw", "accept-draw"):
-            if set(data) != {"kind"}:
-                raise IllegalMove("mak-yek.bad-move", f"{data['kind']!r} takes no fields, got {excerpt(data)}",
-                                  got=excerpt(data))
-            return OfferDraw() if data["kind"] == "offer-draw" else AcceptDraw()
-        if not isinstance(data, dict) or data.get("kind") != "move":
-            raise IllegalMove("mak-yek.bad-move",
-                              f"a mak-yek move is {{'kind': 'move', 'from', 'to'}}, 'offer-draw' or 'accept-draw'; "
-                              f"got {excerpt(data)}", got=excerpt(data))
-        unknown = set(data) - {"kind", "from", "to", "custodian"}
-        if unknown:
-            raise IllegalMove("mak-yek.bad-move", f"unknown move fields {sorted(unknown)} in {excerpt(data)}",
-                              got=excerpt(data))
-        squares: list[int] = []
-        for key in ("from", "to", "custodian"):
-            if key == "custodian" and key not in data:
-                continue
-            value = data.get(key)
-            index = _SQUARE_INDEX.get(value) if type(value) is str else None  # the 64 names: one look-up
-            if index is not None:
-                squares.append(index)
-                continue
-            parsed = parse_square(value)
-            if parsed is None:
-                raise IllegalMove("mak-yek.bad-move", f"{key!r} must be a square a1..h8, got {excerpt(data.get(key))}",
-                                  got=excerpt(data))
-            squares.append(parsed[1] * 8 + parsed[0])
-        return Slide(*squares)  # no custodian: None, the default
+        raise C.bad_result(f"result {excerpt({'winner': given.winner, 'reason': given.reason})} does not follow "
+                           "from the position")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -558,27 +564,28 @@ def _name(index: int) -> str:
     return square_name(index % 8, index // 8)
 
 
-#: "a1" -> 0 ... "h8" -> 63: what parse_square reads from each of the 64 names, as an index
+#: "a1" -> 0 ... "h8" -> 63, and back
 _SQUARE_INDEX = {square_name(i % 8, i // 8): i for i in range(64)}
+_SQUARE_NAME = tuple(_name(i) for i in range(64))
 
 
-def _refuse_slide(board: str, man: str, move: Slide) -> None:
+def _refuse_slide(board: str, man: str, frm: int, to: int) -> None:
     """Raise why the slide is refused: not one's own man, not a rook move, an occupied target, a
     blocked path (the first that applies)."""
-    frm, to = _name(move.frm), _name(move.to)
-    where = {"from": frm, "to": to}
+    a, b = _name(frm), _name(to)
+    where = {"from": a, "to": b}
     # "Każdy z pionków może poruszać się ... poziomo lub pionowo": one's own man
-    require(board[move.frm] == man, IllegalMove, "mak-yek.no-own-man",
-            f"{frm} holds {_describe(board[move.frm])}, not one of your men ({man})", **where)
-    require(move.frm != move.to and (move.frm % 8 == move.to % 8 or move.frm // 8 == move.to // 8),
-            IllegalMove, "mak-yek.not-rook-move",
-            f"{frm}-{to} is not a move along one rank or file", **where)
+    if board[frm] != man:
+        raise C.no_own_man(f"{a} holds {_describe(board[frm])}, not one of your men ({man})", **where)
+    if not (frm != to and (frm % 8 == to % 8 or frm // 8 == to // 8)):
+        raise C.not_rook_move(f"{a}-{b} is not a move along one rank or file", **where)
     # "the target must be empty: there are no displacement captures" (T8)
-    require(board[move.to] == _EMPTY, IllegalMove, "mak-yek.target-occupied",
-            f"{to} is occupied by {_describe(board[move.to])}; a man moves only to an empty square", **where)
+    if board[to] != _EMPTY:
+        raise C.target_occupied(f"{b} is occupied by {_describe(board[to])}; a man moves only to an empty square",
+                                **where)
     # "any number of empty squares ... no jumping"
-    require(move.to in _slides(board, move.frm), IllegalMove, "mak-yek.path-blocked",
-            f"{frm}-{to} jumps over a man; the squares between must be empty", **where)
+    if to not in _slides(board, frm):
+        raise C.path_blocked(f"{a}-{b} jumps over a man; the squares between must be empty", **where)
 
 
 def _describe(cell: str) -> str:
@@ -644,19 +651,21 @@ def _after(board: str, frm: int, to: int) -> list[str]:
 
 def _spellings(state: State, frm: int, to: int) -> list[Slide]:
     """The legal move(s) for the slide ``frm``-``to``: one, or one per custodian choice."""
-    if state.options.custodian_limit is None:
-        return [Slide(frm, to)]
+    a, b = _SQUARE_NAME[frm], _SQUARE_NAME[to]
+    if state.options.max_custodian_per_move == _UNLIMITED:
+        return [Slide(a, b)]
     custodian, _ = _capture_groups(_after(state.board, frm, to), to, state.board[frm], state.options.line_custodian)
     if len(custodian) < 2:
-        return [Slide(frm, to)]
-    return [Slide(frm, to, group[0]) for group in custodian]
+        return [Slide(a, b)]
+    return [Slide(a, b, _SQUARE_NAME[group[0]]) for group in custodian]
 
 
-def _captured(state: State, board_after: list[str], move: Slide) -> set[int]:
-    man = board_after[move.to]
-    custodian, intervention = _capture_groups(board_after, move.to, man, state.options.line_custodian)
-    if move.custodian is not None:
-        custodian = [g for g in custodian if g[0] == move.custodian]
+def _captured(state: State, board_after: list[str], to: int, choice: str | None) -> set[int]:
+    man = board_after[to]
+    custodian, intervention = _capture_groups(board_after, to, man, state.options.line_custodian)
+    if choice is not None:
+        first = _SQUARE_INDEX[choice]
+        custodian = [g for g in custodian if g[0] == first]
     taken = set(intervention)
     for group in custodian:
         taken.update(group)
@@ -693,48 +702,70 @@ _WHITE_BITS = str.maketrans("WB.", "100")
 _BLACK_BITS = str.maketrans("WB.", "010")
 
 
-def _repetitions(state: State) -> int:
-    """How often the current position (same player to move) has occurred since the last capture."""
-    return _repeated(state.board, state.positions)
-
-
 def _repeated(board: str, positions: tuple[str, ...]) -> int:
+    """How often the position (same player to move) has occurred since the last capture."""
     key = position_key(board)
     n = len(positions)
     return 1 + sum(1 for i in range(n - 2, -1, -2) if positions[i] == key)
 
 
 def _settle(state: State) -> State:
-    """Set ``end`` (how the game ended, if it has) for the position with ``turn`` to move;
-    once it has ended nobody is to move (``turn`` None)."""
+    """Set ``result`` (how the game ended, if it has) for the position with ``turn`` to move;
+    once it has ended nobody is to move (``turn`` null, phase ``game-over``)."""
     mover = state.turn
     if mover is None:  # settled before: the game is over
         return state
-    end = _end(state.options, state.board, mover, state.quiet, state.positions, state.agreed)
-    return replace(state, end=end, turn=state.turn if end is None else None)
+    end = _end(state.options, state.board, mover, state.plies_since_capture, state.positions, state.draw_agreed)
+    if end is None:
+        return state
+    return replace(state, result=end, turn=None, phase=Phase.GAME_OVER)
 
 
-def _end(opts: Options, board: str, mover: int, quiet: int, positions: tuple[str, ...], agreed: bool) -> End | None:
+def _end(opts: Options, board: str, mover: int, quiet: int, positions: tuple[str, ...], agreed: bool
+         ) -> Result | None:
     """How the game has ended in this position with ``mover`` to move, or None."""
     man = _MAN[mover]
     end = None
     if agreed:
-        end = End(None, "agreement")
+        end = Result(None, "agreement")
     elif man not in board:
-        end = End(1 - mover, "all-captured")
+        end = Result(1 - mover, "all-captured")
     elif not _can_move(board, man):
-        end = End(None, "no-legal-move") if opts.no_move_draws else End(1 - mover, "no-legal-move")
-    elif opts.repetition and _repeated(board, positions) >= 3:
-        end = End(None, "threefold-repetition")
-    elif quiet >= opts.no_capture_limit:
-        end = End(None, "no-capture-limit")
+        end = Result(None, "no-legal-move") if opts.no_legal_move == "draw" else Result(1 - mover, "no-legal-move")
+    elif opts.repetition == "threefold" and _repeated(board, positions) >= 3:
+        end = Result(None, "threefold-repetition")
+    elif quiet >= opts.no_capture_limit_plies:
+        end = Result(None, "no-capture-limit")
     return end
 
 
-def _points(end: End) -> tuple[int, int]:
+def _points(end: Result) -> tuple[int, int]:
     if end.winner is None:
         return (0, 0)
     return (1, 0) if end.winner == 0 else (0, 1)
+
+
+def _checked(state: State, turn: int) -> Result | None:
+    """How the game has ended with ``turn`` to move (None: it runs), once the board, the ply
+    count and the kept positions agree with that turn and with each other (§7)."""
+    opts, board, quiet, positions = state.options, state.board, state.plies_since_capture, state.positions
+    if board.count(_MAN[1 - turn]) == 0:
+        raise C.bad_turn(f"{_MAN[1 - turn]} has no men yet made the last move; it cannot be {_MAN[turn]}'s turn")
+    if board.count("W") == board.count("B") == _MEN:
+        # no capture yet: every ply since the start counts, the first player's first
+        if (opts.first_player + quiet) % 2 != turn:
+            raise C.bad_turn(f"no man has been captured and {quiet} plies were played since "
+                             f"{_COLOUR[opts.first_player]} began: it is {_COLOUR[(opts.first_player + quiet) % 2]}'s "
+                             "turn")
+        first = positions[0] if positions else position_key(board)
+        if quiet == 0 and board != _START:
+            raise C.bad_board("no man has been captured and no ply played, yet the men are not on their starting "
+                              "squares")
+        if opts.repetition == "threefold" and first != position_key(_START):
+            raise C.bad_positions("no man has been captured, so the first position since the start must be the "
+                                  "starting one")
+    _check_positions(positions, board, turn, quiet, opts.repetition == "threefold")
+    return _end(opts, board, turn, quiet, positions, state.draw_agreed)
 
 
 def _check_positions(positions: tuple[str, ...], board: str, turn: int, quiet: int, repetition: bool) -> None:
@@ -742,34 +773,27 @@ def _check_positions(positions: tuple[str, ...], board: str, turn: int, quiet: i
     quiet slide of the side then to move (the sides alternating back from ``turn``), and no
     earlier position was the third occurrence of one (the game would have ended there)."""
     if not repetition:
-        require(not positions, InvalidState, "mak-yek.bad-positions",
-                "positions must be empty when repetition is off")
+        if positions:
+            raise C.bad_positions("positions must be empty when repetition is off")
         return
-    require(len(positions) == quiet, InvalidState, "mak-yek.bad-positions",
-            f"positions holds {len(positions)} entries but plies_since_capture is {quiet}")
+    if len(positions) != quiet:
+        raise C.bad_positions(f"positions holds {len(positions)} entries but plies_since_capture is {quiet}")
     keys = [*positions, position_key(board)]
     counts = (board.count("W"), board.count("B"))
     decoded = []
     for key in keys:
-        require(len(key) == 32 and all(c in "0123456789abcdef" for c in key), InvalidState,
-                "mak-yek.bad-positions", f"a position key is 32 lowercase hex digits, got {excerpt(key)}")
         white, black = int(key[:16], 16), int(key[16:], 16)
-        require(white & black == 0 and (white.bit_count(), black.bit_count()) == counts, InvalidState,
-                "mak-yek.bad-positions", f"position {key!r} does not hold the men now on the board")
+        if white & black or (white.bit_count(), black.bit_count()) != counts:
+            raise C.bad_positions(f"position {key!r} does not hold the men now on the board")
         decoded.append((white, black))
     for i in range(len(decoded) - 1):
         mover = (turn - (len(decoded) - 1 - i)) % 2
         before, after = decoded[i], decoded[i + 1]
         moved = before[mover] ^ after[mover]
-        require(before[1 - mover] == after[1 - mover] and moved.bit_count() == 2, InvalidState,
-                "mak-yek.bad-positions",
-                f"positions {keys[i]!r} -> {keys[i + 1]!r} are not one move by {_MAN[mover]}")
-        require(sum(1 for j in range(i, -1, -2) if keys[j] == keys[i]) < 3, InvalidState, "mak-yek.bad-positions",
-                f"position {keys[i]!r} occurred a third time, which ended the game in a draw")
-
-
-def _is_int(x: Json) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+        if before[1 - mover] != after[1 - mover] or moved.bit_count() != 2:
+            raise C.bad_positions(f"positions {keys[i]!r} -> {keys[i + 1]!r} are not one move by {_MAN[mover]}")
+        if sum(1 for j in range(i, -1, -2) if keys[j] == keys[i]) >= 3:
+            raise C.bad_positions(f"position {keys[i]!r} occurred a third time, which ended the game in a draw")
 
 
 ENGINE = MakYek()

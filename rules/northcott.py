@@ -5,9 +5,9 @@ The rules as applied here, each ruling with its source and option: ``docs/rules/
 
 - §2: 8 files, one pawn of seat 0 (White) and one of seat 1 (Black) per file; ``board``
   ``"8x8"`` (default), ``"8x10"``, ``"8x12"``.
-- §3: the setup: file by file from a to h, White rolls for his pawn in that file, then Black;
+- §3: the setup: file by file from a to h, seat 0 rolls for its pawn in that file, then seat 1;
   1 or 5 places it on the 1st rank from the player's own edge, 2 or 6 on the 2nd, 3 or 4 on
-  the 3rd (``placement = "choose-file"``: the roller names the file). White moves first
+  the 3rd (``placement = "choose-file"``: the roller names the file). Seat 0 moves first
   (``first_player = "higher-roll"``: both roll one die, the higher starts).
 - §4: dice game (default): a pawn goes forward 1, 2 or 3 squares; every square passed over and
   the target must be empty (no jumping, no captures). ``variant = "classic"``: any distance,
@@ -22,242 +22,367 @@ Moves (JSON ``kind``):
 - ``place``: ``{"kind": "place", "file": "c"}`` (choose-file placement only).
 - ``move``: ``{"kind": "move", "from": "c2", "to": "c4"}``.
 
-State JSON (§7): ``pawns`` lists, for seat 0 (White) then seat 1 (Black), the absolute rank
-(1-based, from seat 0's edge) of each file's pawn, or null before it is placed; ``colors`` is
-the label ``["white", "black"]``; ``phase`` is ``setup``, ``first-roll`` or ``play``; ``turn``
-is the seat to act (null in the first-player roll, where both act, and once the game is over);
-``result`` is null until the game ends, then ``{"winner", "reason"}``; ``die`` is a rolled die
-awaiting its ``place`` move. Nothing is hidden; views only drop the rng. ``from_json`` refuses
-states play cannot reach (§7). Scores: 1 for the winner, 0 for the loser.
+State (§7, the declared :class:`State`): ``pawns`` lists, for seat 0 then seat 1, the absolute
+rank (1-based, from seat 0's edge) of each file's pawn, or null before it is placed; ``colors``
+is the label ``["white", "black"]``; ``phase`` is ``setup``, ``first-roll``, ``play`` or, once
+the game has ended, ``game-over``; ``turn`` is the seat to act (null in the first-player roll,
+where both act, and once the game is over); ``result`` is null until the game ends, then
+``{"winner", "reason"}``; ``die`` is a rolled die awaiting its ``place`` move. Nothing is
+hidden; views only drop the rng. ``check_state`` refuses states play cannot reach (§7).
+Scores: 1 for the winner, 0 for the loser.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import Enum
+from typing import Annotated, ClassVar, Literal, get_args
 
 from rules.base import (
+    SETUP_UNSUPPORTED,
+    TALLY_UNSUPPORTED,
     BaseEngine,
-    Code,
+    ErrorCode,
+    GameCodes,
     IllegalMove,
-    InvalidOption,
     InvalidState,
     Json,
-    Option,
+    Label,
     Outcome,
     Rng,
     ScoreReport,
     excerpt,
-    malformed,
     replace,
-    require,
 )
-from rules.boards import COLORS, FILES, parse_square, square_name
+from rules.boards import COLORS, FILES, square_name
+from rules.shapes import Doc, Length, OneOf, Pattern, Range, Visibility, computed, declared, field, option
+from rules.spec import GameSpec, Playout
 
+_GAME = "northcott"
 _FILES = 8
 _DIE_RANK = {1: 1, 5: 1, 2: 2, 6: 2, 3: 3, 4: 3}  # die -> rank from the player's own edge (§3.2)
 _COLOUR = ("White", "Black")
 _BOARDS = {"8x8": 8, "8x10": 10, "8x12": 12}
-_STATE_FIELDS = frozenset(("phase", "colors", "turn", "pawns", "die", "result", "rng", "options"))
+_MAX_RANKS = 12
 
-OPTIONS: Mapping[str, Option] = {
-    "variant": Option(
-        "dice", "'dice': the seed's game (forward 1-3 squares); 'classic': any distance, towards or away "
-        "(docs/rules/northcott.md §4)",
-        choices=("dice", "classic"),
-    ),
-    "board": Option("8x8", "board size, files x ranks (docs/rules/northcott.md §2)", choices=tuple(_BOARDS)),
-    "placement": Option(
-        "in-order", "'in-order': files a..h, White then Black; 'choose-file': the roller picks the file "
-        "(docs/rules/northcott.md §3.2)",
-        choices=("in-order", "choose-file"),
-    ),
-    "first_player": Option(
-        "white", "who moves first after the setup: White, or the higher roll of one die each "
-        "(docs/rules/northcott.md §3.4)",
-        choices=("white", "higher-roll"),
-    ),
-    "misere": Option(False, "misere: the player who cannot move wins (docs/rules/northcott.md §5.2)", type="boolean"),
-}
+
+# --------------------------------------------------------------------------- shapes
+
+Seat = Annotated[int, Range(0, 1)]
+Rank = Annotated[int, Range(1, _MAX_RANKS), Doc("an absolute rank, 1-based from seat 0's edge")]
+Row = Annotated[tuple[Rank | None, ...], Length(_FILES, _FILES)]
+Square = Annotated[str, Pattern("^[a-h]([1-9]|1[0-2])$"), Doc("a square, a1..h12")]
+Colors = Annotated[tuple[Annotated[str, OneOf(COLORS)], ...], Length(2, 2)]
+Reason = Literal["cannot-move", "cannot-move-misere"]
+REASONS: tuple[str, ...] = get_args(Reason)  # why a game ends (``result.reason``): normal play, misère
 
 
 class Phase(Enum):
     SETUP = "setup"
     FIRST_ROLL = "first-roll"
     PLAY = "play"
+    GAME_OVER = "game-over"
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Options:
-    classic: bool
-    ranks: int
-    choose_file: bool
-    roll_first: bool
-    misere: bool
+    variant: Literal["dice", "classic"] = option(
+        default="dice",
+        description="'dice': the seed's game (forward 1-3 squares); 'classic': any distance, towards or away "
+                    "(docs/rules/northcott.md §4).",
+        label=Label("Variant", "Wariant"),
+        help=Label("The dice game moves pawns forward 1-3 squares; the classic game any distance, either way.",
+                   "W grze z kostką pionek idzie o 1-3 pola do przodu; w klasycznej o dowolną liczbę pól w obie "
+                   "strony."),
+        choices={"dice": Label("Dice game", "Gra z kostką"), "classic": Label("Classic game", "Gra klasyczna")})
+    board: Literal["8x8", "8x10", "8x12"] = option(
+        default="8x8",
+        description="Board size, files x ranks (docs/rules/northcott.md §2).",
+        label=Label("Board", "Plansza"),
+        help=Label("The board's size: 8 files and 8, 10 or 12 ranks.", "Rozmiar planszy: 8 kolumn i 8, 10 lub 12 "
+                   "rzędów."),
+        choices={"8x8": Label("8 × 8", "8 × 8"), "8x10": Label("8 × 10", "8 × 10"),
+                 "8x12": Label("8 × 12", "8 × 12")})
+    placement: Literal["in-order", "choose-file"] = option(
+        default="in-order",
+        description="'in-order': files a..h, seat 0 then seat 1; 'choose-file': the roller picks the file "
+                    "(docs/rules/northcott.md §3.2).",
+        label=Label("Placement", "Ustawianie pionków"),
+        help=Label("Which file each rolled pawn goes to.", "Do której kolumny trafia pionek po rzucie."),
+        choices={"in-order": Label("File by file, a to h", "Kolumna po kolumnie, od a do h"),
+                 "choose-file": Label("The roller chooses the file", "Rzucający wybiera kolumnę")})
+    first_player: Literal[0, "higher-roll"] = option(
+        default=0,
+        description="Who moves first after the setup: seat 0 (White), or the higher roll of one die each "
+                    "(docs/rules/northcott.md §3.4).",
+        label=Label("First player", "Kto zaczyna"),
+        help=Label("Who makes the first move once all pawns stand.",
+                   "Kto wykonuje pierwszy ruch, gdy wszystkie pionki już stoją."),
+        choices={0: Label("Seat 0 (White)", "Gracz 0 (białe)"),
+                 "higher-roll": Label("The higher roll of one die each", "Wyższy rzut jedną kostką")})
+    misere: bool = option(
+        default=False,
+        description="Misère: the player who cannot move wins (docs/rules/northcott.md §5.2).",
+        label=Label("Misère", "Misère (odwrotna)"),
+        help=Label("The player who cannot move wins instead of losing.",
+                   "Gracz, który nie może się ruszyć, wygrywa zamiast przegrać."))
 
-    @classmethod
-    def from_mapping(cls, given: Mapping[str, Json]) -> Options:
-        return cls(
-            classic=given["variant"] == "classic",
-            ranks=_BOARDS[given["board"]],
-            choose_file=given["placement"] == "choose-file",
-            roll_first=given["first_player"] == "higher-roll",
-            misere=given["misere"],
-        )
+    @property
+    def ranks(self) -> int:
+        return _BOARDS[self.board]
 
-    def to_json(self) -> Json:
-        return {
-            "variant": "classic" if self.classic else "dice",
-            "board": f"8x{self.ranks}",
-            "placement": "choose-file" if self.choose_file else "in-order",
-            "first_player": "higher-roll" if self.roll_first else "white",
-            "misere": self.misere,
-        }
+    @property
+    def classic(self) -> bool:
+        return self.variant == "classic"
+
+    @property
+    def choose_file(self) -> bool:
+        return self.placement == "choose-file"
+
+    @property
+    def roll_first(self) -> bool:
+        return self.first_player == "higher-roll"
 
 
-@dataclass(frozen=True, slots=True)
+@declared
+class Result:
+    """How the game ended."""
+
+    winner: Seat = field(doc="the winning seat")
+    reason: Reason = field(
+        doc="'cannot-move': the player to move could not and lost; 'cannot-move-misere': ... and won (misère)")
+
+
+@declared
 class State:
+    players: Annotated[int, Range(2, 2)]
     options: Options
-    rng: Rng
     phase: Phase
-    pawns: tuple[tuple[int | None, ...], tuple[int | None, ...]]  # per seat: 0-based absolute rank per file, or None
-    turn: int | None  # the seat to act; None in the first-player roll (both act) and once the game is over
-    die: int | None = None  # a rolled die awaiting its place move (choose-file)
-    winner: int | None = None  # derived: set once the player to move in play cannot move
+    turn: Seat | None = field(doc="the seat to act; null in the first-player roll (both act) and once the game is over")
+    pawns: Annotated[tuple[Row, ...], Length(2, 2)] = field(
+        doc="for seat 0, then seat 1: the rank of its pawn in files a..h, or null before that pawn is placed")
+    die: Annotated[int, Range(1, 6)] | None = field(
+        doc="a die rolled and awaiting its place move (choose-file placement), or null")
+    result: Result | None = field(doc="null while the game runs, then how it ended")
+    rng: Rng = field(visibility=Visibility.SECRET, doc="the seeded generator of the rolls")
+
+    @computed(required=True)
+    def colors(self) -> Colors:
+        """the seats' colours, labels only: always ["white", "black"] (seat 0 is White)"""
+        return COLORS
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Roll:
-    dice: tuple[int, ...] | None = None  # physical dice; None draws from the rng
+    """Roll the die for a pawn (or both first-player dice); ``dice`` carries physical dice."""
+
+    dice: Annotated[tuple[int, ...], Length(1, 2)] | None = field(
+        default=None, doc="physical dice: one die, or seat 0's and seat 1's for the first player; absent: the "
+                          "state's rng rolls")
+    kind: ClassVar[str] = "roll"
+    label: ClassVar[Label] = Label("Roll the die", "Rzuć kostką")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Place:
-    file: int
+    """Place the rolled pawn in a file where the roller has none yet (choose-file, §3.2)."""
+
+    file: Annotated[str, OneOf(tuple(FILES)), Doc("a file, a..h")]
+    kind: ClassVar[str] = "place"
+    label: ClassVar[Label] = Label("Place the pawn", "Postaw pionek")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Step:
-    file: int
-    frm: int  # 0-based ranks
-    to: int
+    """Move one's pawn along its file (§4)."""
+
+    frm: Square = field(json_name="from", doc="the square of the pawn that moves")
+    to: Square = field(doc="the square it moves to, in the same file")
+    kind: ClassVar[str] = "move"
+    label: ClassVar[Label] = Label("Move a pawn", "Przesuń pionek")
 
 
 Move = Roll | Place | Step
 
 
-# --------------------------------------------------------------------------- error codes (DESIGN 4.4)
+@declared
+class Breakdown:
+    """One seat's result and points."""
 
-CODES: Mapping[str, Code] = {
-    "northcott.not-your-turn": Code(
-        "Not your turn", "Nie twój ruch", "Gracz {seat} nie ma teraz ruchu: kolej na przeciwnika."),
-    "northcott.game-over": Code(
-        "The game is over", "Gra skończona", "Gra już się skończyła; gracz {seat} nie może wykonać ruchu."),
-    "northcott.no-such-seat": Code(
-        "No such seat", "Nie ma takiego gracza", "Przy tej planszy nie ma gracza {seat}: grają dwie osoby, 0 i 1."),
-    "northcott.tally-unsupported": Code(
-        "No score sheet", "Brak karty wyników",
-        "W grze Northcotta nie podlicza się punktów z karty: wygrywa ten, kto zablokuje pionki przeciwnika."),
-    "northcott.setup-unsupported": Code(
-        "No setup notation", "Brak zapisu ustawienia",
-        "Pionki ustawia się rzutami kostką; gra nie przyjmuje gotowego ustawienia."),
-    "northcott.wrong-phase": Code(
-        "Not in this phase", "Nie w tej fazie gry",
+    result: Literal["win", "loss"] | None = field(doc="the seat's result; null while the game runs")
+    points: Annotated[int, Range(0, 1)] = field(doc="1 for the winner, 0 otherwise")
+
+
+# --------------------------------------------------------------------------- codes (DESIGN 4.4)
+
+
+def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
+
+
+def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
+
+
+class C(GameCodes, namespace=_GAME):
+    """Every code Northcott's game answers (DESIGN 4.4); Polish in the seed's words ("pionek",
+    "rząd", "rzut kostką")."""
+
+    setup_unsupported = SETUP_UNSUPPORTED
+    tally_unsupported = TALLY_UNSUPPORTED
+    wrong_phase = _illegal(
+        Label("Not in this phase", "Nie w tej fazie gry"),
         "Teraz trwa faza {got}: kostką rzuca się tylko przy ustawianiu pionków i o pierwszy ruch, "
-        "a pionki przesuwa się dopiero po ustawieniu wszystkich."),
-    "northcott.place-first": Code(
-        "Place the pawn first", "Najpierw postaw pionek",
-        "Na kostce wypadło już {die}: wybierz kolumnę dla pionka ruchem place."),
-    "northcott.bad-dice": Code(
-        "Impossible roll", "Niemożliwy rzut",
-        "W tym rzucie liczba kostek to {expected}, a każda pokazuje od 1 do 6 oczek; podano {got}."),
-    "northcott.tied-roll": Code(
-        "Tied roll", "Remis w rzucie", "W rzucie o pierwszy ruch wypadło {got}, czyli po równo: rzućcie jeszcze raz."),
-    "northcott.roll-first": Code(
-        "Roll first", "Najpierw rzut kostką",
-        "Pionek stawia się dopiero po rzucie kostką, który wyznacza jego rząd."),
-    "northcott.file-taken": Code(
-        "File taken", "Kolumna zajęta", "Masz już pionek w kolumnie {file}: każdy pionek stoi w innej kolumnie."),
-    "northcott.no-own-pawn": Code(
-        "Not your pawn", "To nie twój pionek",
-        "Na polu {from} nie stoi twój pionek; twój pionek w tej kolumnie stoi na {expected}."),
-    "northcott.no-move": Code("No move", "Brak ruchu", "Ruch {from}-{to} nie przesuwa pionka."),
-    "northcott.not-forward": Code(
-        "Not forward", "Ruch do tyłu",
-        "Ruch {from}-{to} nie idzie do przodu, a każdy pionek może się poruszać wyłącznie do przodu."),
-    "northcott.too-far": Code(
-        "Too far", "Za daleko",
-        "Ruch {from}-{to} jest za długi: pionek przesuwa się o jedno, dwa lub trzy pola."),
-    "northcott.blocked": Code(
-        "Blocked", "Droga zablokowana",
+        "a pionki przesuwa się dopiero po ustawieniu wszystkich.",
+        "Dice are rolled only in the setup and the first-player roll; pawns move only once all 16 stand.",
+        "Kostką rzuca się tylko przy ustawianiu i w rzucie o pierwszy ruch; pionki rusza się dopiero, gdy "
+        "stoi wszystkie 16.")
+    place_first = _illegal(
+        Label("Place the pawn first", "Najpierw postaw pionek"),
+        "Na kostce wypadło już {die}: wybierz kolumnę dla pionka ruchem place.",
+        "The die is rolled and its pawn waits to be placed: send `place` with a file.",
+        "Kostka jest rzucona, a pionek czeka na postawienie: wyślij `place` z kolumną.")
+    bad_dice = _illegal(
+        Label("Impossible roll", "Niemożliwy rzut"),
+        "W tym rzucie liczba kostek to {expected}, a każda pokazuje od 1 do 6 oczek; podano {got}.",
+        "Physical dice: one die for a pawn, two (seat 0's, seat 1's) for the first player, each 1..6.",
+        "Kostki z rzutu przy stole: jedna dla pionka, dwie (gracza 0 i gracza 1) o pierwszy ruch, każda 1..6.")
+    tied_roll = _illegal(
+        Label("Tied roll", "Remis w rzucie"),
+        "W rzucie o pierwszy ruch wypadło {got}, czyli po równo: rzućcie jeszcze raz.",
+        "The first-player dice are equal: roll again.", "W rzucie o pierwszy ruch wypadło po równo: rzućcie znowu.")
+    roll_first = _illegal(
+        Label("Roll first", "Najpierw rzut kostką"),
+        "Pionek stawia się dopiero po rzucie kostką, który wyznacza jego rząd.",
+        "A pawn is placed only after its die is rolled (choose-file placement): send `roll` first.",
+        "Pionek stawia się dopiero po rzucie kostką (wybór kolumny): najpierw wyślij `roll`.")
+    file_taken = _illegal(
+        Label("File taken", "Kolumna zajęta"),
+        "Masz już pionek w kolumnie {file}: każdy pionek stoi w innej kolumnie.",
+        "The roller already has a pawn in that file; choose a file without one.",
+        "Rzucający ma już pionek w tej kolumnie; wybierz kolumnę bez jego pionka.")
+    no_own_pawn = _illegal(
+        Label("Not your pawn", "To nie twój pionek"),
+        "Na polu {from} nie stoi twój pionek; twój pionek w tej kolumnie stoi na {expected}.",
+        "The move starts from a square without the mover's pawn; `expected` names where it stands.",
+        "Ruch zaczyna się z pola bez pionka grającego; `expected` podaje, gdzie on stoi.")
+    no_move = _illegal(
+        Label("No move", "Brak ruchu"), "Ruch {from}-{to} nie przesuwa pionka.",
+        "`from` and `to` are the same square: a move must move the pawn.",
+        "`from` i `to` to to samo pole: ruch musi przesunąć pionek.")
+    not_forward = _illegal(
+        Label("Not forward", "Ruch do tyłu"),
+        "Ruch {from}-{to} nie idzie do przodu, a każdy pionek może się poruszać wyłącznie do przodu.",
+        "In the dice game a pawn moves only forward, towards the enemy edge.",
+        "W grze z kostką pionek porusza się tylko do przodu, w stronę brzegu przeciwnika.")
+    too_far = _illegal(
+        Label("Too far", "Za daleko"),
+        "Ruch {from}-{to} jest za długi: pionek przesuwa się o jedno, dwa lub trzy pola.",
+        "In the dice game a pawn moves 1, 2 or 3 squares.", "W grze z kostką pionek przesuwa się o 1, 2 lub 3 pola.")
+    blocked = _illegal(
+        Label("Blocked", "Droga zablokowana"),
         "Ruch {from}-{to} przeskakuje pionek przeciwnika na {square} albo na nim staje; nie wolno przeskakiwać "
-        "pionków."),
-    "northcott.off-board": Code("Off the board", "Poza planszą", "Ruch {from}-{to} wychodzi poza planszę."),
-    "northcott.not-same-file": Code(
-        "Not along the file", "Zmiana kolumny",
-        "Ruch {from}-{to} zmienia kolumnę; pionek porusza się tylko wzdłuż swojej kolumny."),
-    "northcott.bad-move": Code(
-        "Malformed move", "Niezrozumiały ruch",
-        "Nie rozumiem ruchu {got}: ruch to rzut kostką (roll), postawienie pionka (place) albo przesunięcie "
-        "(move, from, to)."),
-    "northcott.malformed-state": Code(
-        "Malformed state", "Błędny zapis stanu", "Zapis stanu gry Northcotta ma złą postać albo nieznane pola."),
-    "northcott.bad-options": Code(
-        "Bad options", "Błędne opcje", "Opcje zapisane w stanie gry są błędne albo niepełne."),
-    "northcott.bad-rng": Code(
-        "Bad random generator", "Błędny generator losowy",
-        "Zapis generatora rzutów kostką (rng) jest błędny."),
-    "northcott.bad-turn": Code(
-        "Impossible turn", "Niemożliwa kolej",
+        "pionków.",
+        "A pawn never reaches or passes the enemy pawn of its file.",
+        "Pionek nigdy nie staje na pionku przeciwnika w swojej kolumnie ani go nie przeskakuje.")
+    off_board = _illegal(
+        Label("Off the board", "Poza planszą"), "Ruch {from}-{to} wychodzi poza planszę.",
+        "The target square is beyond the board's last rank (the option `board` sets the ranks).",
+        "Pole docelowe leży poza ostatnim rzędem planszy (liczbę rzędów ustala opcja `board`).")
+    not_same_file = _illegal(
+        Label("Not along the file", "Zmiana kolumny"),
+        "Ruch {from}-{to} zmienia kolumnę; pionek porusza się tylko wzdłuż swojej kolumny.",
+        "A pawn moves along its own file: `from` and `to` must share the file letter.",
+        "Pionek porusza się wzdłuż swojej kolumny: `from` i `to` muszą mieć tę samą literę kolumny.")
+    bad_turn = _invalid(
+        Label("Impossible turn", "Niemożliwa kolej"),
         "W tej pozycji nie może być kolej tego gracza (turn): nie zgadza się z fazą gry albo z liczbą ruchów, "
-        "które pionki musiały wykonać."),
-    "northcott.bad-rank": Code(
-        "Impossible rank", "Niemożliwy rząd",
-        "Pionki to dwie listy po 8 kolumn, a każdy pionek stoi w rzędzie planszy (albo jeszcze nie stoi)."),
-    "northcott.pawns-crossed": Code(
-        "Pawns crossed", "Pionki się minęły",
-        "W kolumnie {file} pionki stoją na jednym polu albo się minęły, a nie wolno przeskakiwać pionków."),
-    "northcott.bad-setup": Code(
-        "Impossible setup", "Niemożliwe ustawienie",
+        "które pionki musiały wykonać.",
+        "The seat to act does not follow from the phase (both roll for the first move: turn null) or, in the "
+        "dice game, from the moves the pawns' advances require.",
+        "Gracz, na którego przypada kolej, nie wynika z fazy gry (o pierwszy ruch rzucają obaj: turn null) albo, "
+        "w grze z kostką, z liczby ruchów, których wymagają pozycje pionków.")
+    bad_rank = _invalid(
+        Label("Impossible rank", "Niemożliwy rząd"),
+        "Pionki to dwie listy po 8 kolumn, a każdy pionek stoi w rzędzie planszy (albo jeszcze nie stoi).",
+        "A pawn stands beyond the board's last rank (the option `board` sets the ranks).",
+        "Pionek stoi poza ostatnim rzędem planszy (liczbę rzędów ustala opcja `board`).")
+    pawns_crossed = _invalid(
+        Label("Pawns crossed", "Pionki się minęły"),
+        "W kolumnie {file} pionki stoją na jednym polu albo się minęły, a nie wolno przeskakiwać pionków.",
+        "In every file seat 0's pawn stands below seat 1's: pawns never meet or pass.",
+        "W każdej kolumnie pionek gracza 0 stoi niżej niż pionek gracza 1: pionki nigdy się nie spotykają "
+        "ani nie mijają.")
+    bad_setup = _invalid(
+        Label("Impossible setup", "Niemożliwe ustawienie"),
         "Ustawienie pionków jest niemożliwe: rzut kostką stawia pionek w jednym z trzech pierwszych rzędów "
-        "od brzegu gracza, gracze ustawiają na zmianę, a gra zaczyna się po ustawieniu wszystkich 16 pionków."),
-    "northcott.bad-phase": Code(
-        "Impossible phase", "Niemożliwa faza gry",
-        "Rzut o pierwszy ruch odbywa się tylko przy opcji higher-roll, zanim jakikolwiek pionek się ruszy."),
-    "northcott.bad-die": Code(
-        "Impossible die", "Niemożliwa kostka",
-        "Kostka czeka na postawienie pionka tylko przy wyborze kolumny (choose-file) w czasie ustawiania."),
-    "northcott.bad-result": Code(
-        "Result disagrees", "Wynik się nie zgadza",
+        "od brzegu gracza, gracze ustawiają na zmianę, a gra zaczyna się po ustawieniu wszystkich 16 pionków.",
+        "In the setup pawns stand on their three home ranks, placed in turn (in file order unless choose-file); "
+        "after it all 16 stand.",
+        "Przy ustawianiu pionki stoją w trzech rzędach przy brzegu gracza, stawiane na zmianę (kolumnami po kolei, "
+        "chyba że wybiera się kolumnę); potem stoi wszystkie 16.")
+    bad_phase = _invalid(
+        Label("Impossible phase", "Niemożliwa faza gry"),
+        "Rzut o pierwszy ruch odbywa się tylko przy opcji higher-roll, zanim jakikolwiek pionek się ruszy.",
+        "A first-player roll happens only with first_player 'higher-roll', before any pawn has moved.",
+        "Rzut o pierwszy ruch jest tylko przy first_player 'higher-roll', zanim ruszy się jakikolwiek pionek.")
+    bad_die = _invalid(
+        Label("Impossible die", "Niemożliwa kostka"),
+        "Kostka czeka na postawienie pionka tylko przy wyborze kolumny (choose-file) w czasie ustawiania.",
+        "`die` is set only in the setup with choose-file placement, between a roll and its place move.",
+        "`die` jest ustawione tylko przy ustawianiu z wyborem kolumny, między rzutem a postawieniem pionka.")
+    bad_result = _invalid(
+        Label("Result disagrees", "Wynik się nie zgadza"),
         "Zapisany wynik nie wynika z pozycji: gra kończy się, gdy gracz, na którego kolej, nie może ruszyć "
-        "żadnym pionkiem."),
-}
+        "żadnym pionkiem.",
+        "`phase`, `turn` and `result` must agree with the position: the game is over (phase 'game-over', turn "
+        "null, a result) exactly when the player to move cannot move, and the result names the right winner and "
+        "reason.",
+        "`phase`, `turn` i `result` muszą zgadzać się z pozycją: gra jest skończona (faza 'game-over', turn null, "
+        "wynik) dokładnie wtedy, gdy gracz na ruchu nie może się ruszyć, a wynik podaje właściwego zwycięzcę i "
+        "powód.")
+
+
+SPEC = GameSpec(
+    id=_GAME,
+    name="Northcott's game (dice variant; classic as an option)",
+    label=Label("Northcott's game", "Gra Northcotta"),
+    players=range(2, 3),
+    options=Options,
+    state=State,
+    moves=(Roll, Place, Step),
+    phases={Phase.SETUP: Label("Setup", "Ustawianie pionków"),
+            Phase.FIRST_ROLL: Label("Roll for the first move", "Rzut o pierwszy ruch"),
+            Phase.PLAY: Label("Play", "Rozgrywka"), Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    codes=C,
+    breakdown=Breakdown,
+    terms={
+        "white": Label("White", "Białe"), "black": Label("Black", "Czarne"), "pawn": Label("Pawn", "Pionek"),
+        "die": Label("Die", "Kostka"), "result": Label("Result", "Wynik"), "win": Label("Win", "Wygrana"),
+        "loss": Label("Loss", "Przegrana"), "points": Label("Points", "Punkty"),
+    },
+    # classic Northcott (pawns may retreat) never ends under random play: the playouts use the
+    # dice game, and its classic game is what plays long (the benchmarks' 1,000-move replay)
+    playout=Playout(options={"variant": "dice"}, endless={"variant": "classic"}, long_players=2,
+                    long_options={"variant": "classic"}),
+)
+
+
+# --------------------------------------------------------------------------- engine
 
 
 class Northcott(BaseEngine[State, Move]):
-    game_id = "northcott"
-    name = "Northcott's game (dice variant; classic as an option)"
-    players = range(2, 3)
-    options = OPTIONS
-    move_kinds = ("roll", "place", "move")
-    codes = CODES
+    spec = SPEC
 
-    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
-        if setup is not None:
-            raise InvalidOption("northcott.setup-unsupported", f"northcott has no setup notation, got {excerpt(setup)}")
+    def new_game(self, players: int, rng: Rng, options: Options, setup: None = None) -> State:
         empty = (None,) * _FILES
-        return State(Options.from_mapping(options), rng, Phase.SETUP, (empty, empty), 0)
+        return State(players, options, Phase.SETUP, 0, (empty, empty), None, None, rng)
 
     def to_act(self, state: State) -> frozenset[int]:
-        if state.winner is not None:
+        if state.phase is Phase.GAME_OVER:
             return frozenset()
         if state.phase is Phase.FIRST_ROLL:
             return frozenset((0, 1))
-        return frozenset((state.turn,))
-
-    def options_of(self, state: State) -> Mapping[str, Json]:
-        return state.options.to_json()
+        return frozenset((state.turn,))  # type: ignore[arg-type]  # a setup or play state has a turn
 
     # -- legality ------------------------------------------------------------------
 
@@ -266,63 +391,74 @@ class Northcott(BaseEngine[State, Move]):
             return []
         if state.phase is not Phase.PLAY:
             if state.die is not None:
-                return [Place(f) for f in _open_files(state, seat)]
+                return [Place(FILES[f]) for f in _open_files(state, seat)]
             return [Roll()]
-        own = _pawns(state, seat)
-        return [Step(f, own[f], to) for f in range(_FILES) for to in _targets(state, seat, f)]
+        own = state.pawns[seat]
+        return [Step(_SQUARE_NAME[f, own[f]], _SQUARE_NAME[f, to])  # type: ignore[index]
+                for f in range(_FILES) for to in _targets(state, seat, f)]
+
+    def move_from_json(self, data: Json) -> Move:
+        """The declared reader, and a step along one file (what ``from`` and ``to`` say together)."""
+        move = super().move_from_json(data)
+        if isinstance(move, Step):
+            _same_file(move)
+        return move
 
     def check(self, state: State, seat: int, move: Move) -> None:
         self.check_turn(state, seat)
-        if (
-            move.__class__ is Step and state.phase is Phase.PLAY and state.pawns[seat][move.file] == move.frm
-            and move.to in _targets(state, seat, move.file)
-        ):
-            return  # a legal step (a target passes every check below): no refusal messages made
+        if move.__class__ is Step and state.phase is Phase.PLAY:
+            file, frm = _SQUARES[move.frm]  # type: ignore[union-attr]
+            to_file, to = _SQUARES[move.to]  # type: ignore[union-attr]
+            if file == to_file and state.pawns[seat][file] == frm and to in _targets(state, seat, file):
+                return  # a legal step (a target passes every check below): no refusal messages made
         if isinstance(move, Roll):
-            require(state.phase is not Phase.PLAY, IllegalMove, "northcott.wrong-phase",
-                    "dice are rolled only during the setup and for the first player; now pawns move",
-                    got=state.phase.value)
-            require(state.die is None, IllegalMove, "northcott.place-first",
-                    f"the die already shows {state.die}: choose the file for your pawn with a 'place' move",
-                    die=state.die)
+            if state.phase is Phase.PLAY:
+                raise C.wrong_phase("dice are rolled only during the setup and for the first player; now pawns move",
+                                    got=state.phase.value)
+            if state.die is not None:
+                raise C.place_first(f"the die already shows {state.die}: choose the file for your pawn with a "
+                                    "'place' move", die=state.die)
             if move.dice is not None:
                 count = 2 if state.phase is Phase.FIRST_ROLL else 1
                 dice = list(move.dice)
-                require(len(move.dice) == count and all(1 <= d <= 6 for d in move.dice), IllegalMove,
-                        "northcott.bad-dice", f"this roll is {count} die/dice showing 1..6, got {dice}",
-                        expected=count, got=dice)
-                require(count == 1 or move.dice[0] != move.dice[1], IllegalMove, "northcott.tied-roll",
-                        f"the first-player roll {dice} is a tie: roll again", got=dice)
+                if len(move.dice) != count or not all(1 <= d <= 6 for d in move.dice):
+                    raise C.bad_dice(f"this roll is {count} die/dice showing 1..6, got {dice}", expected=count,
+                                     got=dice)
+                if count == 2 and move.dice[0] == move.dice[1]:
+                    raise C.tied_roll(f"the first-player roll {dice} is a tie: roll again", got=dice)
         elif isinstance(move, Place):
-            require(state.phase is Phase.SETUP and state.die is not None, IllegalMove, "northcott.roll-first",
-                    "a pawn is placed only after its die is rolled (placement 'choose-file')")
-            require(move.file in _open_files(state, seat), IllegalMove, "northcott.file-taken",
-                    f"you already have a pawn in file {FILES[move.file]!r}", file=FILES[move.file])
+            if state.phase is not Phase.SETUP or state.die is None:
+                raise C.roll_first("a pawn is placed only after its die is rolled (placement 'choose-file')")
+            if _FILE_INDEX[move.file] not in _open_files(state, seat):
+                raise C.file_taken(f"you already have a pawn in file {move.file!r}", file=move.file)
         else:
-            require(state.phase is Phase.PLAY, IllegalMove, "northcott.wrong-phase",
-                    f"pawns move only after the setup; now is the {state.phase.value} phase", got=state.phase.value)
-            frm, to = _name(move.file, move.frm), _name(move.file, move.to)
-            where = {"from": frm, "to": to}
-            own, enemy = _pawns(state, seat)[move.file], _pawns(state, 1 - seat)[move.file]
-            require(own == move.frm, IllegalMove, "northcott.no-own-pawn",
-                    f"your pawn in file {FILES[move.file]} is on {_name(move.file, own)}, not {frm}",
-                    **where, expected=_name(move.file, own))
+            file, frm, to = _same_file(move)
+            if state.phase is not Phase.PLAY:
+                raise C.wrong_phase(f"pawns move only after the setup; now is the {state.phase.value} phase",
+                                    got=state.phase.value)
+            where = {"from": move.frm, "to": move.to}
+            own, enemy = state.pawns[seat][file], state.pawns[1 - seat][file]
+            assert own is not None and enemy is not None  # every pawn stands in play
+            if own != frm:
+                raise C.no_own_pawn(f"your pawn in file {FILES[file]} is on {_name(file, own)}, not {move.frm}",
+                                    **where, expected=_name(file, own))
             forward = 1 if seat == 0 else -1
-            step = (move.to - move.frm) * forward
-            require(step != 0, IllegalMove, "northcott.no-move", f"{frm}-{to} does not move the pawn", **where)
+            step = (to - frm) * forward
+            if step == 0:
+                raise C.no_move(f"{move.frm}-{move.to} does not move the pawn", **where)
             if not state.options.classic:
                 # "Każdy pionek może się poruszać wyłącznie do przodu" (forward only) ...
-                require(step > 0, IllegalMove, "northcott.not-forward", f"{frm}-{to} is not a forward move", **where)
+                if step < 0:
+                    raise C.not_forward(f"{move.frm}-{move.to} is not a forward move", **where)
                 # ... "przesuwając pionek o jedno, dwa lub trzy pola" (1, 2 or 3 squares)
-                require(step <= 3, IllegalMove, "northcott.too-far", f"{frm}-{to} moves {step} squares; at most 3",
-                        **where, got=step)
-            if step > 0:
-                # "Nie wolno przeskakiwać pionków": the squares passed and the target must be empty
-                require((enemy - move.to) * forward > 0, IllegalMove, "northcott.blocked",
-                        f"{frm}-{to} would {'land on' if enemy == move.to else 'jump'} the enemy pawn "
-                        f"on {_name(move.file, enemy)}", **where, square=_name(move.file, enemy))
-            require(move.to in _targets(state, seat, move.file), IllegalMove, "northcott.off-board",
-                    f"{frm}-{to} leaves the board", **where)
+                if step > 3:
+                    raise C.too_far(f"{move.frm}-{move.to} moves {step} squares; at most 3", **where, got=step)
+            # "Nie wolno przeskakiwać pionków": the squares passed and the target must be empty
+            if step > 0 and (enemy - to) * forward <= 0:
+                raise C.blocked(f"{move.frm}-{move.to} would {'land on' if enemy == to else 'jump'} the enemy pawn "
+                                f"on {_name(file, enemy)}", **where, square=_name(file, enemy))
+            if to not in _targets(state, seat, file):
+                raise C.off_board(f"{move.frm}-{move.to} leaves the board", **where)
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, Roll):
@@ -340,8 +476,10 @@ class Northcott(BaseEngine[State, Move]):
                 return replace(state, die=die)
             return _place(state, seat, _open_files(state, seat)[0], die)
         if isinstance(move, Place):
-            return _place(state, seat, move.file, state.die)
-        return _finish(replace(state, pawns=_moved(state.pawns, seat, move.file, move.to), turn=1 - seat))
+            assert state.die is not None  # checked: a place follows its roll
+            return _place(state, seat, _FILE_INDEX[move.file], state.die)
+        file, _, to = _same_file(move)
+        return _finish(replace(state, pawns=_moved(state.pawns, seat, file, to), turn=1 - seat))
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
@@ -353,202 +491,120 @@ class Northcott(BaseEngine[State, Move]):
     # -- results -------------------------------------------------------------------
 
     def outcome(self, state: State) -> Outcome | None:
-        winner = state.winner
-        if winner is None:
+        result = state.result
+        if result is None:
             return None
-        return Outcome((winner,), _reason(state.options), points=(1 - winner, winner))
+        winner = result.winner
+        return Outcome((winner,), result.reason, points=(1 - winner, winner))
 
     def scores(self, state: State) -> ScoreReport:
-        winner = state.winner
-        if winner is None:
+        result = state.result
+        if result is None:
             points = (0, 0)
-            breakdown = tuple({"result": None, "points": 0} for _ in range(2))
-            return ScoreReport(points, points, breakdown, False)
+            breakdown = tuple(Breakdown(result=None, points=0) for _ in range(2))
+            return ScoreReport(points, points, breakdown, False, round=1)
+        winner = result.winner
         points = (1 - winner, winner)
-        breakdown = tuple({"result": "win" if seat == winner else "loss", "points": points[seat]} for seat in (0, 1))
-        return ScoreReport(points, points, breakdown, True, (winner,))
+        breakdown = tuple(Breakdown(result="win" if seat == winner else "loss", points=points[seat]) for seat in (0, 1))
+        return ScoreReport(points, points, breakdown, True, (winner,), round=1)
 
     def round_over(self, state: State) -> bool:
-        return state.winner is not None
+        return state.result is not None
 
-    def view(self, state: State, seat: int | None) -> Json:
-        out = self.to_json(state)
-        del out["rng"]
-        return out
+    # -- meaning -------------------------------------------------------------------
 
-    # -- JSON ----------------------------------------------------------------------
-
-    def to_json(self, state: State) -> Json:
-        return {
-            "phase": state.phase.value,
-            "colors": list(COLORS),
-            "turn": state.turn,
-            "pawns": [[None if r is None else r + 1 for r in own] for own in state.pawns],
-            "die": state.die,
-            "result": None if state.winner is None else {"winner": state.winner, "reason": _reason(state.options)},
-            "rng": state.rng.to_json(),
-            "options": state.options.to_json(),
-        }
-
-    def from_json(self, data: Json) -> State:
-        try:
-            with malformed("northcott.malformed-state", f"northcott state {excerpt(data)}"):
-                return self._from_json(data)
-        except InvalidOption as exc:
-            raise InvalidState("northcott.bad-options", exc.message) from exc
-
-    def _from_json(self, data: Json) -> State:
-        require(isinstance(data, dict), InvalidState, "northcott.malformed-state",
-                f"a state is an object, got {excerpt(data)}")
-        unknown = set(data) - _STATE_FIELDS
-        require(not unknown, InvalidState, "northcott.malformed-state", f"unknown state fields {sorted(unknown)}")
-        require(data["colors"] == list(COLORS), InvalidState, "northcott.malformed-state",
-                f"colors must be {list(COLORS)} (seat 0 is White), got {excerpt(data['colors'])}")
-        raw_options = data["options"]
-        require(isinstance(raw_options, dict) and not set(OPTIONS) - set(raw_options), InvalidState,
-                "northcott.bad-options", f"options must name every option {sorted(OPTIONS)}, got {excerpt(raw_options)}")
-        opts = Options.from_mapping(self.resolve_options(raw_options))
-        try:
-            rng = Rng.from_json(data["rng"])
-        except InvalidState as exc:
-            raise InvalidState("northcott.bad-rng", exc.message) from exc
-        phase = Phase(data["phase"])
-        turn, die = data["turn"], data["die"]
-        require(turn is None or (_is_int(turn) and turn in (0, 1)), InvalidState, "northcott.bad-turn",
-                f"turn must be seat 0 (White), 1 (Black) or null, got {excerpt(turn)}")
-        raw = data["pawns"]
-        require(isinstance(raw, list) and len(raw) == 2, InvalidState, "northcott.bad-rank",
-                f"pawns must list seat 0's and seat 1's pawns, got {excerpt(raw)}")
-        pawns = []
-        for seat, ranks in enumerate(raw):
-            require(isinstance(ranks, list) and len(ranks) == _FILES
-                    and all(r is None or (_is_int(r) and 1 <= r <= opts.ranks) for r in ranks),
-                    InvalidState, "northcott.bad-rank",
-                    f"pawns[{seat}] must list 8 ranks 1..{opts.ranks} (or null), got {excerpt(ranks)}")
-            pawns.append(tuple(None if r is None else r - 1 for r in ranks))
-        white, black = pawns
+    def check_state(self, state: State) -> State:
+        """What play can reach, beyond the shape (§7): pawns on the board and never crossed, a
+        setup placed in turn on the home ranks, a first-player roll only where it happens, a die
+        only where a place move is due, and a phase, turn and result the position gives."""
+        opts, phase, turn, die = state.options, state.phase, state.turn, state.die
+        white, black = state.pawns
+        for seat, ranks in enumerate(state.pawns):
+            if any(r is not None and r > opts.ranks for r in ranks):
+                raise C.bad_rank(f"pawns[{seat}] must list ranks 1..{opts.ranks} (or null) on a {opts.board} board, "
+                                 f"got {excerpt(list(ranks))}")
         placed = (sum(r is not None for r in white), sum(r is not None for r in black))
         for f in range(_FILES):
             w, b = white[f], black[f]
-            require(w is None or b is None or w < b, InvalidState, "northcott.pawns-crossed",
-                    f"file {FILES[f]}: White's pawn on rank {w and w + 1} is not below Black's on {b and b + 1}; "
-                    "pawns never pass each other", file=FILES[f])
+            if w is not None and b is not None and w >= b:
+                raise C.pawns_crossed(f"file {FILES[f]}: White's pawn on rank {w} is not below Black's on {b}; "
+                                      "pawns never pass each other", file=FILES[f])
         if phase is Phase.SETUP:
-            require(placed[0] - placed[1] in (0, 1) and turn == placed[0] - placed[1] and placed[1] < _FILES,
-                    InvalidState, "northcott.bad-setup",
-                    f"White has placed {placed[0]} and Black {placed[1]} pawns: turn {turn} is not the seat to place")
-            for seat, ranks in enumerate(pawns):
+            if not (placed[0] - placed[1] in (0, 1) and turn == placed[0] - placed[1] and placed[1] < _FILES):
+                raise C.bad_setup(f"White has placed {placed[0]} and Black {placed[1]} pawns: turn {excerpt(turn)} is "
+                                  "not the seat to place")
+            for seat, ranks in enumerate(state.pawns):
                 for f, r in enumerate(ranks):
-                    home = r if seat == 0 or r is None else opts.ranks - 1 - r
-                    require(home is None or home < 3, InvalidState, "northcott.bad-setup",
-                            f"{_COLOUR[seat]}'s pawn in file {FILES[f]} is not on the 3 ranks nearest its edge")
-                    require(opts.choose_file or (r is not None) == (f < placed[seat]), InvalidState,
-                            "northcott.bad-setup", f"placement is in file order, but {_COLOUR[seat]}'s files "
-                            f"are {''.join(FILES[g] for g in range(_FILES) if ranks[g] is not None)!r}")
-        else:
-            require(placed == (_FILES, _FILES), InvalidState, "northcott.bad-setup",
-                    f"the {phase.value} phase needs all 16 pawns placed, got {placed[0]} + {placed[1]}")
+                    if r is not None and _home(opts, seat, r) >= 3:
+                        raise C.bad_setup(f"{_COLOUR[seat]}'s pawn in file {FILES[f]} is not on the 3 ranks nearest "
+                                          "its edge")
+                    if not opts.choose_file and (r is not None) != (f < placed[seat]):
+                        raise C.bad_setup(f"placement is in file order, but {_COLOUR[seat]}'s files are "
+                                          f"{''.join(FILES[g] for g in range(_FILES) if ranks[g] is not None)!r}")
+        elif placed != (_FILES, _FILES):
+            raise C.bad_setup(f"the {phase.value} phase needs all 16 pawns placed, got {placed[0]} + {placed[1]}")
         if phase is Phase.FIRST_ROLL:
-            require(opts.roll_first, InvalidState, "northcott.bad-phase",
-                    "a first-player roll only happens with first_player 'higher-roll'")
-            require(turn is None, InvalidState, "northcott.bad-turn",
-                    f"both seats roll for the first move: turn must be null, got {excerpt(turn)}")
-            require(all(_home(opts, seat, r) < 3 for seat in (0, 1) for r in pawns[seat]), InvalidState,
-                    "northcott.bad-phase", "before the first move every pawn stands where the dice placed it")
+            if not opts.roll_first:
+                raise C.bad_phase("a first-player roll only happens with first_player 'higher-roll'")
+            if turn is not None:
+                raise C.bad_turn(f"both seats roll for the first move: turn must be null, got {turn}")
+            if not all(_home(opts, seat, r) < 3 for seat in (0, 1) for r in state.pawns[seat]):  # type: ignore[arg-type]
+                raise C.bad_phase("before the first move every pawn stands where the dice placed it")
         needs_die = opts.choose_file and phase is Phase.SETUP
-        require(die is None or (needs_die and _is_int(die) and 1 <= die <= 6), InvalidState, "northcott.bad-die",
-                f"die must be null{' or 1..6' if needs_die else ''} here, got {excerpt(die)}")
-        result = data["result"]
-        require(result is None or phase is Phase.PLAY, InvalidState, "northcott.bad-result",
-                f"the game ends only in the play phase; result must be null, got {excerpt(result)}")
-        state = State(opts, rng, phase, (white, black), turn, die)
+        if die is not None and not needs_die:
+            raise C.bad_die(f"die must be null here, got {die}")
+        result = state.result
+        if phase is Phase.GAME_OVER:
+            if turn is not None or result is None:
+                raise C.bad_result("once the game is over (phase 'game-over') turn is null and result says who won")
+            if result.reason != _reason(opts):
+                raise C.bad_result(f"the game ends with reason {_reason(opts)!r} under these options, got "
+                                   f"{result.reason!r}")
+            mover = result.winner if opts.misere else 1 - result.winner
+            _check_moves_made(state, mover)
+            if _can_move(state, mover):
+                raise C.bad_result(f"seat {mover} can still move, so "
+                                   f"{excerpt({'winner': result.winner, 'reason': result.reason})} has not happened")
+            return state
+        if result is not None:
+            raise C.bad_result(f"the game ends only in the play phase, with phase 'game-over'; result must be null in "
+                               f"the {phase.value} phase")
         if phase is not Phase.PLAY:
             return state
-        if turn is not None:
-            require(result is None, InvalidState, "northcott.bad-result",
-                    f"result must be null while seat {turn} is to move")
-            _check_moves_made(state, turn)
-            finished = _finish(state)
-            require(finished.winner is None, InvalidState, "northcott.bad-result",
-                    f"seat {turn} cannot move: the game is over, so turn must be null and result set")
-            return finished
-        require(isinstance(result, dict) and set(result) == {"winner", "reason"} and result["winner"] in (0, 1)
-                and _is_int(result["winner"]) and result["reason"] == _reason(opts), InvalidState,
-                "northcott.bad-result",
-                f"turn is null only once the game is over, and then result is {{winner: 0 or 1, reason: "
-                f"{_reason(opts)!r}}}; got {excerpt(result)}")
-        mover = result["winner"] if opts.misere else 1 - result["winner"]
-        _check_moves_made(state, mover)
-        finished = _finish(replace(state, turn=mover))
-        require(finished.winner == result["winner"], InvalidState, "northcott.bad-result",
-                f"seat {mover} can still move, so {excerpt(result)} has not happened")
-        return finished
-
-    def move_to_json(self, move: Move) -> Json:
-        if isinstance(move, Roll):
-            return {"kind": "roll"} if move.dice is None else {"kind": "roll", "dice": list(move.dice)}
-        if isinstance(move, Place):
-            return {"kind": "place", "file": FILES[move.file]}
-        return {"kind": "move", "from": _name(move.file, move.frm), "to": _name(move.file, move.to)}
-
-    def move_from_json(self, data: Json) -> Move:
-        def bad(why: str) -> IllegalMove:
-            return IllegalMove("northcott.bad-move", f"{why}; got {excerpt(data)}", got=excerpt(data))
-
-        if not isinstance(data, dict) or data.get("kind") not in self.move_kinds:
-            raise bad("a northcott move is an object with kind 'roll', 'place' or 'move'")
-        kind = data["kind"]
-        allowed = {"roll": {"kind", "dice"}, "place": {"kind", "file"}, "move": {"kind", "from", "to"}}[kind]
-        if set(data) - allowed:
-            raise bad(f"unknown fields {sorted(set(data) - allowed)} for a {kind!r} move")
-        if kind == "roll":
-            dice = data.get("dice")
-            if dice is None and "dice" not in data:
-                return Roll()
-            if not isinstance(dice, list) or not 1 <= len(dice) <= 2 or not all(_is_int(d) for d in dice):
-                raise bad("'dice' must be a list of one or two integers")
-            return Roll(tuple(dice))
-        if kind == "place":
-            file = data.get("file")
-            if not isinstance(file, str) or len(file) != 1 or file not in FILES:
-                raise bad("'file' must be one of 'a'..'h'")
-            return Place(FILES.index(file))
-        squares = [_square(data.get(key)) for key in ("from", "to")]
-        if None in squares:
-            raise bad("'from' and 'to' must be squares like 'c2'")
-        (f1, r1), (f2, r2) = squares
-        if f1 != f2:
-            raise IllegalMove("northcott.not-same-file", f"{data['from']}-{data['to']}: a pawn moves along its own file",
-                              **{"from": data["from"], "to": data["to"]})
-        return Step(f1, r1, r2)
+        if turn is None:
+            raise C.bad_result("turn is null only once the game is over (phase 'game-over', with a result)")
+        _check_moves_made(state, turn)
+        if not _can_move(state, turn):
+            raise C.bad_result(f"seat {turn} cannot move: the game is over, so the phase must be 'game-over', turn "
+                               "null and result set")
+        return state
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def _is_int(x: Json) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _name(file: int, rank: int) -> str:
-    return square_name(file, rank)
+    """The square of ``file`` (0-based) and ``rank`` (1-based): (2, 4) -> "c4"."""
+    return square_name(file, rank - 1)
 
 
-#: "a1" -> (0, 0) ... "h12" -> (7, 11): what parse_square(..., ranks=12) reads from each name
-_SQUARES = {square_name(f, r): (f, r) for f in range(_FILES) for r in range(12)}
+#: "a1" -> (0, 1) ... "h12" -> (7, 12): file 0-based, rank 1-based; and back
+_SQUARES = {_name(f, r): (f, r) for f in range(_FILES) for r in range(1, _MAX_RANKS + 1)}
+_SQUARE_NAME = {square: name for name, square in _SQUARES.items()}
+_FILE_INDEX = {name: f for f, name in enumerate(FILES)}
 
 
-def _square(value: Json) -> tuple[int, int] | None:
-    """``parse_square(value, ranks=12)``, a name looked up in one step."""
-    square = _SQUARES.get(value) if type(value) is str else None
-    return square if square is not None else parse_square(value, ranks=12)
+def _same_file(move: Step) -> tuple[int, int, int]:
+    """(file, from rank, to rank) of a step; ``not-same-file`` when its squares are in two files."""
+    (file, frm), (to_file, to) = _SQUARES[move.frm], _SQUARES[move.to]
+    if file != to_file:
+        raise C.not_same_file(f"{move.frm}-{move.to}: a pawn moves along its own file",
+                              **{"from": move.frm, "to": move.to})
+    return file, frm, to
 
 
-def _pawns(state: State, seat: int) -> tuple[int | None, ...]:
-    return state.pawns[seat]
-
-
-def _moved(pawns: tuple, seat: int, file: int, rank: int) -> tuple:
+def _moved(pawns: tuple[tuple[int | None, ...], ...], seat: int, file: int, rank: int
+           ) -> tuple[tuple[int | None, ...], ...]:
     """``pawns`` with the pawn of ``seat`` in ``file`` on ``rank``."""
     own = list(pawns[seat])
     own[file] = rank
@@ -556,27 +612,28 @@ def _moved(pawns: tuple, seat: int, file: int, rank: int) -> tuple:
 
 
 def _open_files(state: State, seat: int) -> list[int]:
-    return [f for f, r in enumerate(_pawns(state, seat)) if r is None]
+    return [f for f, r in enumerate(state.pawns[seat]) if r is None]
 
 
 def _targets(state: State, seat: int, file: int) -> list[int]:
     """Ranks the pawn of ``seat`` in ``file`` may move to (the one source of movement legality)."""
-    own, enemy = _pawns(state, seat)[file], _pawns(state, 1 - seat)[file]
+    own, enemy = state.pawns[seat][file], state.pawns[1 - seat][file]
+    assert own is not None and enemy is not None  # every pawn stands in play
     forward = 1 if seat == 0 else -1
     gap = (enemy - own) * forward - 1
     if not state.options.classic:
         return [own + forward * k for k in range(1, min(gap, 3) + 1)]
-    back = own if seat == 0 else state.options.ranks - 1 - own
+    back = _home(state.options, seat, own)
     return [own + forward * k for k in range(1, gap + 1)] + [own - forward * k for k in range(1, back + 1)]
 
 
 def _home(opts: Options, seat: int, rank: int) -> int:
-    """How far ``rank`` (0-based, absolute) is from the edge of ``seat``: 0 on its first rank."""
-    return rank if seat == 0 else opts.ranks - 1 - rank
+    """How far ``rank`` (1-based, absolute) is from the edge of ``seat``: 0 on its first rank."""
+    return rank - 1 if seat == 0 else opts.ranks - rank
 
 
 def _check_moves_made(state: State, turn: int) -> None:
-    """In the dice variant every move takes a pawn 1-3 squares forward from the rank its die
+    """In the dice game every move takes a pawn 1-3 squares forward from the rank its die
     gave it (its first 3 ranks), and the players alternate from the first player: the moves each
     side must have made (between the fewest and the most its pawns' advances allow) must agree
     with ``turn``. Classic pawns may also retreat, so any count is possible there."""
@@ -585,7 +642,7 @@ def _check_moves_made(state: State, turn: int) -> None:
         return
     spans = []
     for seat in (0, 1):
-        homes = [_home(opts, seat, r) for r in state.pawns[seat]]
+        homes = [_home(opts, seat, r) for r in state.pawns[seat]]  # type: ignore[arg-type]  # all placed
         spans.append((sum(-(-max(0, h - 2) // 3) for h in homes), sum(homes)))
     firsts = (0, 1) if opts.roll_first else (0,)
     for first in firsts:
@@ -595,29 +652,29 @@ def _check_moves_made(state: State, turn: int) -> None:
         hi = min(spans[first][1], spans[other][1] + extra)
         if lo <= hi:
             return
-    raise InvalidState("northcott.bad-turn",
-                       f"pawns that advanced {spans[0][0]}..{spans[0][1]} moves (White) and {spans[1][0]}..{spans[1][1]} "
-                       f"(Black) cannot have left seat {turn} to move")
+    raise C.bad_turn(f"pawns that advanced {spans[0][0]}..{spans[0][1]} moves (White) and {spans[1][0]}..{spans[1][1]} "
+                     f"(Black) cannot have left seat {turn} to move")
 
 
 def _can_move(state: State, seat: int) -> bool:
     """Whether any file's ``_targets`` is non-empty, without listing them: a free square ahead
     (``gap`` >= 1), or in the classic game one behind (``back`` >= 1)."""
     forward = 1 if seat == 0 else -1
-    classic, last = state.options.classic, state.options.ranks - 1
+    classic, last = state.options.classic, state.options.ranks
     mine, theirs = state.pawns[seat], state.pawns[1 - seat]
     for f in range(_FILES):
         own, enemy = mine[f], theirs[f]
+        assert own is not None and enemy is not None  # every pawn stands in play
         if (enemy - own) * forward - 1 >= 1:
             return True
-        if classic and (own if seat == 0 else last - own) >= 1:
+        if classic and (own - 1 if seat == 0 else last - own) >= 1:
             return True
     return False
 
 
 def _place(state: State, seat: int, file: int, die: int) -> State:
-    home = _DIE_RANK[die] - 1
-    rank = home if seat == 0 else state.options.ranks - 1 - home
+    home = _DIE_RANK[die]
+    rank = home if seat == 0 else state.options.ranks + 1 - home
     state = replace(state, pawns=_moved(state.pawns, seat, file, rank), die=None, turn=1 - seat)
     if seat == 1 and None not in state.pawns[1]:
         if state.options.roll_first:
@@ -628,18 +685,17 @@ def _place(state: State, seat: int, file: int, die: int) -> State:
 
 def _finish(state: State) -> State:
     """In play, with ``turn`` to move: when he cannot move the game is over; he loses (wins under
-    misere), and nobody is to move any more (``turn`` None)."""
-    if state.phase is not Phase.PLAY or _can_move(state, state.turn):
+    misere), nobody is to move any more (``turn`` null) and the phase is ``game-over``."""
+    turn = state.turn
+    if state.phase is not Phase.PLAY or turn is None or _can_move(state, turn):
         return state
-    winner = state.turn if state.options.misere else 1 - state.turn
-    return replace(state, winner=winner, turn=None)
+    winner = turn if state.options.misere else 1 - turn
+    return replace(state, phase=Phase.GAME_OVER, turn=None, result=Result(winner, _reason(state.options)))
 
 
-REASONS = ("cannot-move", "cannot-move-misere")
-
-
-def _reason(options: Options) -> str:
-    return REASONS[options.misere]
+def _reason(options: Options) -> Reason:
+    return "cannot-move-misere" if options.misere else "cannot-move"
 
 
 ENGINE = Northcott()
+

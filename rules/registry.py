@@ -32,8 +32,9 @@ _ENGINES: tuple[Engine, ...] = (
 
 ENGINES: Mapping[str, Engine] = MappingProxyType({e.game_id: e for e in _ENGINES})
 
-# Other names a game is known by (compendium §4.4 M-4: the seed calls Mak-yek "May-Yek").
-ALIASES: Mapping[str, str] = MappingProxyType({"may-yek": "mak-yek"})
+# Other names a game is known by: each declared game's ``aliases`` (its GameSpec says them).
+ALIASES: Mapping[str, str] = MappingProxyType(
+    {alias: e.game_id for e in _ENGINES for alias in getattr(getattr(e, "spec", None), "aliases", ())})
 
 
 def canonical_id(game_id: str) -> str:

@@ -9,8 +9,9 @@ real players don't do it):
 - Kanasta: asking the partner "may I go out?" is legal before and after drawing.
 - Backgammon: resigning is always legal; a random resigner ends games after a few moves,
   so the playouts would barely reach bearing off or the cube.
-Classic Northcott (pawns may retreat) never ends under random play at all, so the playouts
-use its dice variant and ``test_conformance`` checks classic for a bounded number of steps.
+A game whose variant never ends under random play (classic Northcott: pawns may retreat) says
+so in its GameSpec's ``playout``: the playouts use its ``options`` and ``test_conformance``
+checks the ``endless`` variant for a bounded number of steps.
 
 ``random_options`` and ``random_states`` give the laws that look at single positions (hidden
 information, idle seats) real mid-game states of every registered game.
@@ -28,8 +29,8 @@ from rules.registry import ENGINES
 _KIND_WEIGHTS: dict[str, dict[str, float]] = {
     "backgammon": {"resign": 0.02},
 }
-_PLAYOUT_OPTIONS: dict[str, dict] = {"northcott": {"variant": "dice"}}
-_ENDLESS_VARIANTS: dict[str, dict] = {"northcott": {"variant": "classic"}}
+_PLAYOUT_OPTIONS: dict[str, dict] = {}
+_ENDLESS_VARIANTS: dict[str, dict] = {}
 
 
 def _declared(game_id: str):

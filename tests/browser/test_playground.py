@@ -166,11 +166,12 @@ def test_illegal_move_shows_its_code_in_english_and_polish(open_page, base_url):
         if title:
             assert title in problem.text_content()
         page.evaluate("document.querySelector('[data-testid=problem]').dataset.code = ''")
-    # a malformed move: the request error's Polish title
+    # a malformed move: the game's malformed-move (a declared game reads its moves), in Polish
     page.get_by_test_id("move-input").fill('{"kind": "fly"}')
     page.get_by_test_id("submit-move").click()
-    page.wait_for_function("document.querySelector('[data-testid=problem]').dataset.code === 'request.invalid'")
-    assert _codes(base_url, "pl")["request.invalid"] in problem.text_content()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=problem]').dataset.code === 'mak-yek.malformed-move'")
+    assert _codes(base_url, "pl")["mak-yek.malformed-move"] in problem.text_content()
     assert version(page) == 0
     page.get_by_test_id("language").select_option("en")
 

@@ -6,7 +6,6 @@ import ast
 import inspect
 import json
 import random
-import re
 
 import pytest
 
@@ -14,7 +13,6 @@ from rules import boards, mak_yek, northcott
 from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn, RulesError
 from rules.mak_yek import ENGINE, Slide, position_key
 from service.games import BINDINGS
-from service.schemas.mak_yek import MOVES, StateSchema
 from tests.rules.catalogue import check_raise, raise_of
 
 DEFAULTS = {name: opt.default for name, opt in ENGINE.options.items()}
@@ -27,6 +25,8 @@ def position(white=(), black=(), turn=0, quiet=0, positions=(), **options):
         for sq in squares:
             rows[int(sq[1]) - 1]["abcdefgh".index(sq[0])] = man
     return ENGINE.from_json({
+        "players": 2,
+        "phase": "play",
         "board": ["".join(rows[r]) for r in range(7, -1, -1)],
         "colors": ["white", "black"],
         "turn": turn,
@@ -142,7 +142,9 @@ def test_custodian_capture_takes_the_flanked_enemy():
     assert outcome.winners == (0,) and outcome.reason == "all-captured"
     report = ENGINE.scores(after)
     assert report.totals == (1, 0) and report.final and report.winners == (0,)
-    assert report.breakdown[0] == {"men": 2, "captured": 16, "result": "win", "points": 1}
+    assert report.to_json()["breakdown"][0] == {"men": 2, "captured": 16, "result": "win", "points": 1}
+    assert report.round == 1 and report.points == (1, 0) and report.history == ()
+    assert after.phase.value == "game-over" and ENGINE.to_json(after)["result"] == {"winner": 0, "reason": "all-captured"}
 
 
 def test_intervention_captures_both_enemies_either_side():
@@ -154,7 +156,7 @@ def test_intervention_captures_both_enemies_either_side():
     state = position(white=["d1"], black=["c4", "e4", "h8"])
     after = ENGINE.apply(state, 0, move("d1", "d4"))
     assert men(after) == {"d4": "W", "h8": "B"}
-    assert after.quiet == 0 and after.positions == ()
+    assert after.plies_since_capture == 0 and after.positions == ()
 
 
 def test_intervention_and_custodian_combine_to_three_captures():
@@ -233,7 +235,7 @@ def test_captures_happen_only_around_the_square_moved_to():
     """
     state = position(white=["a1", "d4", "f4"], black=["e4"])
     after = ENGINE.apply(state, 0, move("a1", "a2"))
-    assert men(after)["e4"] == "B" and after.quiet == 1
+    assert men(after)["e4"] == "B" and after.plies_since_capture == 1
 
 
 def test_mover_between_two_enemies_captures_them_and_is_never_captured():
@@ -259,7 +261,7 @@ def test_intervention_needs_an_enemy_on_both_sides_and_the_edge_never_flanks():
     """
     state = position(white=["c4", "b1"], black=["e4", "a5", "h8"])
     after = ENGINE.apply(state, 0, move("c4", "d4"))
-    assert men(after) == {"d4": "W", "b1": "W", "e4": "B", "a5": "B", "h8": "B"} and after.quiet == 1
+    assert men(after) == {"d4": "W", "b1": "W", "e4": "B", "a5": "B", "h8": "B"} and after.plies_since_capture == 1
     edge = ENGINE.apply(state, 0, move("b1", "b5"))
     assert men(edge) == {"c4": "W", "b5": "W", "e4": "B", "a5": "B", "h8": "B"}
 
@@ -274,9 +276,9 @@ def test_a_capture_restarts_the_repetition_and_no_capture_counts():
     """
     state = position(white=["a1", "d1", "f4"], black=["e4", "h8"])
     state = play(state, "a1-a2", "h8-h7", "a2-a1", "h7-h8")
-    assert state.quiet == 4 and len(state.positions) == 4
+    assert state.plies_since_capture == 4 and len(state.positions) == 4
     after = play(state, "d1-d4")
-    assert men(after).get("e4") is None and after.quiet == 0 and after.positions == ()
+    assert men(after).get("e4") is None and after.plies_since_capture == 0 and after.positions == ()
     assert ENGINE.to_json(after)["plies_since_capture"] == 0
 
 
@@ -296,7 +298,7 @@ def test_player_who_cannot_move_loses_or_draws_by_option():
     assert ENGINE.outcome(after).winners == (0,) and ENGINE.outcome(after).reason == "no-legal-move"
     drawn = ENGINE.apply(position(**pieces, no_legal_move="draw"), 0, move("c8", "b8"))
     assert ENGINE.outcome(drawn).draw and ENGINE.outcome(drawn).winners == ()
-    assert ENGINE.scores(drawn).totals == (0, 0) and ENGINE.scores(drawn).breakdown[1]["result"] == "draw"
+    assert ENGINE.scores(drawn).totals == (0, 0) and ENGINE.scores(drawn).breakdown[1].result == "draw"
     with pytest.raises(GameOver) as err:
         ENGINE.check(drawn, 1, move("a8", "b8"))
     assert err.value.code == "mak-yek.game-over"
@@ -324,7 +326,7 @@ def test_no_capture_limit_draws_after_that_many_quiet_plies():
     """§5.5: no_capture_limit_plies=3: the third quiet ply ends the game in a draw."""
     start = position(white=["a1"], black=["h8"], no_capture_limit_plies=3)
     two = play(start, "a1-a2", "h8-h7")
-    assert ENGINE.to_act(two) == {0} and two.quiet == 2
+    assert ENGINE.to_act(two) == {0} and two.plies_since_capture == 2
     three = play(two, "a2-a3")
     assert ENGINE.outcome(three).reason == "no-capture-limit" and ENGINE.outcome(three).draw
 
@@ -339,7 +341,7 @@ def test_default_no_capture_limit_is_one_hundred_plies():
         quiet = [m for m in ENGINE.legal_moves(state, seat)
                  if isinstance(m, Slide) and len(men(ENGINE.apply(state, seat, m))) == 4]
         state = ENGINE.apply(state, seat, rnd.choice(quiet))
-    assert state.quiet == 100 and ENGINE.outcome(state).reason == "no-capture-limit"
+    assert state.plies_since_capture == 100 and ENGINE.outcome(state).reason == "no-capture-limit"
 
 
 def test_draw_by_agreement_is_offered_before_a_move_and_accepted_instead_of_one():
@@ -373,14 +375,15 @@ def test_draw_by_agreement_is_offered_before_a_move_and_accepted_instead_of_one(
     assert error_code(off, 0, offer) == "mak-yek.draw-offers-off"
 
 
-def test_first_player_option_lets_black_start():
-    """§6 first_player=black."""
-    state = ENGINE.new(2, 3, {"first_player": "black"})
+def test_first_player_option_lets_seat_one_start():
+    """§6 first_player=1: a side is chosen by seat number (DESIGN 4.5), never by colour."""
+    state = ENGINE.new(2, 3, {"first_player": 1})
     assert ENGINE.to_act(state) == {1}
-    assert ENGINE.options_of(state)["first_player"] == "black"
-    with pytest.raises(InvalidOption) as err:
-        ENGINE.new(2, 3, {"first_player": "red"})
-    assert err.value.code == "options.bad-value"
+    assert ENGINE.options_of(state)["first_player"] == 1
+    for colour in ("black", "red", True):
+        with pytest.raises(InvalidOption) as err:
+            ENGINE.new(2, 3, {"first_player": colour})
+        assert err.value.code == "options.bad-value"
     with pytest.raises(InvalidOption) as err:
         ENGINE.new(2, 3, setup={"board": []})
     assert err.value.code == "mak-yek.setup-unsupported"
@@ -390,8 +393,8 @@ def test_scores_mid_game_are_running_and_not_final():
     state = play(position(white=["d1", "f4", "a1"], black=["e4", "h8"]), "d1-d4")
     report = ENGINE.scores(state)
     assert report.final is False and report.totals == (0, 0) and report.winners == ()
-    assert report.breakdown == ({"men": 3, "captured": 15, "result": None, "points": 0},
-                                {"men": 1, "captured": 13, "result": None, "points": 0})
+    assert report.to_json()["breakdown"] == [{"men": 3, "captured": 15, "result": None, "points": 0},
+                                             {"men": 1, "captured": 13, "result": None, "points": 0}]
     with pytest.raises(InvalidState) as err:
         ENGINE.score_tally({})
     assert err.value.code == "mak-yek.tally-unsupported"
@@ -409,28 +412,38 @@ def state_json(**changes):
 @pytest.mark.parametrize(("changes", "code"), [
     ({"board": ["BBBBBBBB", "........", "BBBBBBBB", "B.......", "W.......", ".WWWWWWW", "........", "WWWWWWWW"]},
      "mak-yek.too-many-men"),
-    ({"board": ["BBBBBBBB"] * 7 + ["WWWWWWWX"]}, "mak-yek.bad-board"),
-    ({"board": ["BBBBBBBB"] * 7}, "mak-yek.bad-board"),
-    ({"turn": 2}, "mak-yek.bad-turn"),
-    ({"turn": True}, "mak-yek.bad-turn"),
+    ({"board": ["BBBBBBBB"] * 7 + ["WWWWWWWX"]}, "mak-yek.bad-state"),
+    ({"board": ["BBBBBBBB"] * 7}, "mak-yek.bad-state"),
+    ({"turn": 2}, "mak-yek.bad-state"),
+    ({"turn": True}, "mak-yek.bad-state"),
+    ({"players": 3}, "mak-yek.bad-state"),
+    ({"phase": "over"}, "mak-yek.bad-state"),
+    ({"phase": "game-over"}, "mak-yek.bad-result"),
     ({"plies_since_capture": 101}, "mak-yek.bad-ply-count"),
     ({"plies_since_capture": 3}, "mak-yek.bad-turn"),  # 16 men each: 3 plies from White's start is Black's turn
     ({"plies_since_capture": 4}, "mak-yek.bad-positions"),  # 2 positions kept, not 4
     ({"positions": ["0" * 32, "1" * 32]}, "mak-yek.bad-positions"),
-    ({"positions": ["zz"] * 2}, "mak-yek.bad-positions"),
-    ({"options": {**DEFAULTS, "line_custodian": "yes"}}, "mak-yek.bad-options"),
-    ({"options": {"line_custodian": True}}, "mak-yek.bad-options"),
-    ({"extra": 1}, "mak-yek.malformed-state"),
-    ({"draw_offer": 2}, "mak-yek.bad-draw-offer"),
+    ({"positions": ["zz"] * 2}, "mak-yek.bad-state"),
+    ({"options": {**DEFAULTS, "line_custodian": "yes"}}, "mak-yek.bad-state"),
+    ({"options": {**DEFAULTS, "first_player": "white"}}, "mak-yek.bad-state"),
+    ({"options": {"line_custodian": True}}, "mak-yek.bad-state"),
+    ({"extra": 1}, "mak-yek.bad-state"),
+    ({"colors": ["black", "white"]}, "mak-yek.bad-state"),
+    ({"draw_offer": 2}, "mak-yek.bad-state"),
     ({"draw_offer": 0, "options": {**DEFAULTS, "draw_by_agreement": False}}, "mak-yek.bad-draw-offer"),
     ({"draw_agreed": True, "options": {**DEFAULTS, "draw_by_agreement": False}}, "mak-yek.bad-draw-offer"),
-    ({"draw_agreed": "yes"}, "mak-yek.bad-draw-offer"),
+    ({"draw_agreed": "yes"}, "mak-yek.bad-state"),
     ({"draw_offer": 1, "draw_agreed": True}, "mak-yek.bad-draw-offer"),
+    ({"result": {"winner": 0, "reason": "checkmate"}}, "mak-yek.bad-state"),
 ])
 def test_from_json_rejects_tampered_states(changes, code):
+    """Meaning (§7) has the game's codes; anything not of the declared shape is ``bad-state``
+    naming the field."""
     with pytest.raises(InvalidState) as err:
         ENGINE.from_json(state_json(**changes))
     assert err.value.code == code
+    if code == "mak-yek.bad-state":
+        assert err.value.context["field"].split(".")[0] in {*changes, "state"}, err.value.context
 
 
 def test_from_json_rejects_a_history_that_is_not_one_move_per_ply():
@@ -443,10 +456,10 @@ def test_from_json_rejects_a_history_that_is_not_one_move_per_ply():
     assert err.value.code == "mak-yek.bad-positions"
     with pytest.raises(InvalidState) as err:
         ENGINE.from_json([1, 2])
-    assert err.value.code == "mak-yek.malformed-state"
+    assert err.value.code == "mak-yek.bad-state" and err.value.context["field"] == "state"
     with pytest.raises(InvalidState) as err:
         ENGINE.from_json({k: v for k, v in state_json().items() if k != "board"})
-    assert err.value.code == "mak-yek.malformed-state"
+    assert err.value.code == "mak-yek.bad-state" and err.value.context["field"] == "board"
 
 
 def test_history_keys_are_the_occupancy_of_both_sides():
@@ -462,10 +475,10 @@ def test_history_keys_are_the_occupancy_of_both_sides():
     {"kind": "move", "from": "a1", "to": "a2", "custodian": 5},
     {"kind": "offer-draw", "to": "a2"}, {"kind": "accept-draw", "draw": True},
 ])
-def test_malformed_moves_are_refused_with_bad_move(data):
+def test_malformed_moves_are_refused_with_malformed_move(data):
     with pytest.raises(IllegalMove) as err:
         ENGINE.move_from_json(data)
-    assert err.value.code == "mak-yek.bad-move"
+    assert err.value.code == "mak-yek.malformed-move" and "field" in err.value.context
 
 
 def test_view_is_the_whole_board_for_everyone():
@@ -476,20 +489,20 @@ def test_view_is_the_whole_board_for_everyone():
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_schemas_accept_every_reached_state_and_move(seed):
+def test_every_reached_state_and_move_reads_back_as_itself(seed):
+    """The declared shapes (DESIGN 4.8) write and read every state and move of random games."""
     rnd = random.Random(seed)
     options = {"max_custodian_per_move": rnd.choice(["unlimited", 1]), "line_custodian": rnd.random() < 0.5}
-    state = ENGINE.new(2, seed, options)
-    schema, move_schemas, ply = StateSchema(), {kind: cls() for kind, cls in MOVES.items()}, 0
+    state, ply = ENGINE.new(2, seed, options), 0
     while ENGINE.to_act(state):
-        assert schema.validate(ENGINE.to_json(state)) == {}
+        assert ENGINE.from_json(json.loads(json.dumps(ENGINE.to_json(state)))) == state
+        assert state.phase.value == "play" and state.players == 2
         moves = ENGINE.legal_moves(state, state.turn)
         chosen = rnd.choice(moves)
         for m in moves if ply % 25 == 0 else [chosen]:  # every listed move now and then
-            data = ENGINE.move_to_json(m)
-            assert move_schemas[data["kind"]].validate(data) == {}
+            assert ENGINE.move_from_json(json.loads(json.dumps(ENGINE.move_to_json(m)))) == m
         state, ply = ENGINE.apply(state, state.turn, chosen), ply + 1
-    assert StateSchema().validate(ENGINE.to_json(state)) == {}
+    assert state.phase.value == "game-over" and state.turn is None and state.result is not None
     assert ENGINE.from_json(json.loads(json.dumps(ENGINE.to_json(state)))) == state
 
 
@@ -525,16 +538,16 @@ TRIGGERS = {
     "mak-yek.custodian-choice-required": lambda: ENGINE.check(_t4(), 0, move("d1", "d4")),
     "mak-yek.no-custodian-choice": lambda: ENGINE.check(_t4(), 0, move("d1", "d2", custodian="d5")),
     "mak-yek.not-a-custodian-capture": lambda: ENGINE.check(_t4(), 0, move("d1", "d4", custodian="c4")),
-    "mak-yek.bad-move": lambda: ENGINE.move_from_json({"kind": "jump", "from": "a1"}),
-    "mak-yek.malformed-state": lambda: ENGINE.from_json([]),
-    "mak-yek.bad-options": _state_with(options={"line_custodian": True}),
-    "mak-yek.bad-board": _state_with(board=["BBBBBBBB"] * 7),
+    "mak-yek.malformed-move": lambda: ENGINE.move_from_json({"kind": "jump", "from": "a1"}),
+    "mak-yek.bad-state": lambda: ENGINE.from_json([]),
+    "mak-yek.bad-board": lambda: ENGINE.from_json({**ENGINE.to_json(START), "board": [
+        "BBBBBBBB", "........", "BBBBBBBB", "........", "W.......", ".WWWWWWW", "........", "WWWWWWWW"]}),
     "mak-yek.too-many-men": _state_with(board=["BBBBBBBB", "........", "BBBBBBBB", "B.......", "W.......",
                                                ".WWWWWWW", "........", "WWWWWWWW"]),
-    "mak-yek.bad-turn": _state_with(turn=2),
+    "mak-yek.bad-turn": _state_with(plies_since_capture=3),
     "mak-yek.bad-ply-count": _state_with(plies_since_capture=101),
-    "mak-yek.bad-positions": _state_with(positions=["zz"] * 2),
-    "mak-yek.bad-draw-offer": _state_with(draw_offer=2),
+    "mak-yek.bad-positions": _state_with(positions=["0" * 32, "1" * 32]),
+    "mak-yek.bad-draw-offer": _state_with(draw_offer=1, draw_agreed=True),
     "mak-yek.bad-result": _state_with(result={"winner": 0, "reason": "all-captured"}),
 }
 
@@ -545,13 +558,10 @@ def test_every_code_is_catalogued_and_its_polish_detail_formats_with_the_raise(c
     check_raise(ENGINE, code, raise_of(TRIGGERS[code]))
 
 
-def test_the_catalogue_lists_exactly_the_codesraise_of():
-    """Every code the module names (by reading its source; the base engine adds game-over,
-    not-your-turn and tally-unsupported, the service no-such-seat) is catalogued, and every
-    catalogued code is raised by a trigger above."""
-    named = set(re.findall(r'"(mak-yek\.[a-z-]+)"', inspect.getsource(mak_yek)))
-    named |= {f"mak-yek.{c}" for c in ("game-over", "not-your-turn", "tally-unsupported", "no-such-seat")}
-    assert named == set(ENGINE.codes) == set(TRIGGERS)
+def test_the_declared_codes_are_exactly_those_triggered_above():
+    """Every code Mak-yek declares (its own and the shared ones it opts into, DESIGN 4.4) is
+    raised by a trigger above, and nothing else is declared."""
+    assert set(ENGINE.codes) == set(TRIGGERS)
 
 
 def test_codes_met_in_play_are_catalogued():

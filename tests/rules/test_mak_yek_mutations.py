@@ -2,9 +2,9 @@
 
 States come from seeded random playouts (``tests/playout.py``'s chooser) under random options.
 Each mutation is applied to a state's JSON and loaded as a request would be
-(``BINDINGS["mak-yek"].load_state``: the schema, then ``from_json``). It must be refused, by
-the schema (marshmallow ``ValidationError``) or by ``from_json`` (``InvalidState`` with a
-``mak-yek.`` code), or be a state that play can reach; no other exception is allowed.
+(``BINDINGS["mak-yek"].load_state``: the declared shape, then the checks of meaning). It must be
+refused (``InvalidState`` with a ``mak-yek.`` code: ``bad-state`` for the shape), or be a state
+that play can reach; no other exception is allowed.
 
 Kinds marked ``REFUSED`` are refused every time. Kinds marked ``EITHER`` may give a reachable
 state, and each says when and why (docs/rules/mak-yek.md §7 lists what ``from_json`` checks).
@@ -30,7 +30,7 @@ def real_states(count: int = 12) -> list[dict]:
     for seed in range(count):
         rnd = random.Random(seed)
         options = {"max_custodian_per_move": rnd.choice(["unlimited", 1]), "line_custodian": rnd.random() < 0.3,
-                   "repetition": "threefold" if seed % 3 else "off", "first_player": rnd.choice(["white", "black"])}
+                   "repetition": "threefold" if seed % 3 else "off", "first_player": rnd.choice([0, 1])}
         moves = rnd.randint(3, 70)
         state = deque(islice(play(GAME, 2, seed, options, rnd=rnd), moves + 1), maxlen=1)[0]
         if ENGINE.to_act(state):
@@ -75,7 +75,7 @@ def remove_man(data, state, rnd):
 
 
 def foreign_piece(data, state, rnd):
-    """A piece that is no man of either side. REFUSED (schema)."""
+    """A piece that is no man of either side. REFUSED (the declared shape: bad-state)."""
     cells = _cells(data)
     r, f = rnd.randrange(8), rnd.randrange(8)
     cells[r][f] = rnd.choice("XKw0")
@@ -208,7 +208,7 @@ def colors_changed(data, state, rnd):
 
 
 def wrong_type(data, state, rnd):
-    """A field of the wrong JSON type, a missing field or an unknown one. REFUSED (schema)."""
+    """A field of the wrong JSON type, a missing field or an unknown one. REFUSED (the declared shape: bad-state)."""
     key = rnd.choice(list(data))
     how = rnd.choice(["type", "missing", "unknown"])
     if how == "missing":
@@ -217,7 +217,8 @@ def wrong_type(data, state, rnd):
         data["history"] = []
     else:
         data[key] = {"board": "x", "colors": "white", "turn": "0", "plies_since_capture": 2.5, "positions": "",
-                     "draw_offer": [], "draw_agreed": 0, "result": [], "options": []}[key]
+                     "draw_offer": [], "draw_agreed": 0, "result": [], "options": [], "players": "2",
+                     "phase": 1}[key]
     return REFUSED
 
 
@@ -243,7 +244,8 @@ def test_a_quiet_slide_without_its_position_is_refused():
             continue
         for slide in ENGINE.legal_moves(state, state.turn):
             after = ENGINE.apply(state, state.turn, slide)
-            if isinstance(slide, Slide) and after.quiet == state.quiet + 1 and ENGINE.to_act(after):
+            if isinstance(slide, Slide) and after.plies_since_capture == state.plies_since_capture + 1 \
+                    and ENGINE.to_act(after):
                 forged = {**ENGINE.to_json(after), "positions": data["positions"],
                           "plies_since_capture": data["plies_since_capture"]}
                 assert outcome(GAME, forged) != ACCEPTED

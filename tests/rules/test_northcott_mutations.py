@@ -2,10 +2,10 @@
 
 States come from seeded random playouts (``tests/playout.py``'s chooser) under random options,
 in every phase (setup, first-player roll, play), dice and classic. Each mutation is applied to a
-state's JSON and loaded as a request would be (``BINDINGS["northcott"].load_state``: the schema,
-then ``from_json``). It must be refused, by the schema (marshmallow ``ValidationError``) or by
-``from_json`` (``InvalidState`` with a ``northcott.`` code), or be a state that play can reach;
-no other exception is allowed.
+state's JSON and loaded as a request would be (``BINDINGS["northcott"].load_state``: the
+declared shape, then the checks of meaning). It must be refused (``InvalidState`` with a
+``northcott.`` code: ``bad-state`` for the shape), or be a state that play can reach; no other
+exception is allowed.
 
 Kinds marked ``REFUSED`` are refused every time. Kinds marked ``EITHER`` may give a reachable
 state, and each says when and why (docs/rules/northcott.md §7 lists what ``from_json`` checks).
@@ -36,7 +36,7 @@ def real_states(count: int = 16) -> list[dict]:
         rnd = random.Random(seed)
         options = {"variant": "classic" if seed % 4 == 3 else "dice", "board": rnd.choice(["8x8", "8x10", "8x12"]),
                    "placement": rnd.choice(["in-order", "choose-file"]),
-                   "first_player": rnd.choice(["white", "higher-roll"]), "misere": rnd.random() < 0.3}
+                   "first_player": rnd.choice([0, "higher-roll"]), "misere": rnd.random() < 0.3}
         moves = rnd.choice([3, 10, 16, 25, 32, 40, 60])
         out.append(ENGINE.to_json(deque(islice(play(GAME, 2, seed, options, rnd=rnd, any_seat=True), moves + 1),
                                         maxlen=1)[0]))
@@ -118,8 +118,9 @@ def bad_seat(data, state, rnd):
 
 def phase_changed(data, state, rnd):
     """Another phase for the same pawns. REFUSED: the setup ends exactly when all 16 pawns
-    stand; the first-player roll only with that option, all pawns at home and both to roll."""
-    phases = ["setup", "first-roll", "play"]
+    stand; the first-player roll only with that option, all pawns at home and both to roll;
+    the game is over (and nobody to act) exactly when the player to move cannot move."""
+    phases = ["setup", "first-roll", "play", "game-over"]
     phases.remove(data["phase"])
     data["phase"] = rnd.choice(phases + ["over"])
     return REFUSED
@@ -185,7 +186,7 @@ def colors_changed(data, state, rnd):
 
 
 def wrong_type(data, state, rnd):
-    """A field of the wrong JSON type, a missing field or an unknown one. REFUSED (schema)."""
+    """A field of the wrong JSON type, a missing field or an unknown one. REFUSED (the declared shape: bad-state)."""
     key = rnd.choice(list(data))
     how = rnd.choice(["type", "missing", "unknown"])
     if how == "missing":
@@ -194,7 +195,7 @@ def wrong_type(data, state, rnd):
         data[rnd.choice(["white", "to_move", "winner"])] = 0
     else:
         data[key] = {"phase": 1, "colors": "white", "turn": "1", "pawns": {"0": []}, "die": "6", "result": [],
-                     "rng": 7, "options": []}[key]
+                     "rng": 7, "options": [], "players": "2"}[key]
     return REFUSED
 
 
@@ -220,7 +221,7 @@ def test_dice_game_turn_must_agree_with_the_moves_the_pawns_made():
     7 W W W W W W W W        7 B B B B B B B B
                              4 W W W W W W W W
     """
-    base = {"phase": "play", "colors": ["white", "black"], "die": None, "result": None,
+    base = {"players": 2, "phase": "play", "colors": ["white", "black"], "die": None, "result": None,
             "rng": {"v": 1, "key": "0" * 64, "counter": 0},
             "options": {name: opt.default for name, opt in ENGINE.options.items()}}
     with pytest.raises(InvalidState) as err:

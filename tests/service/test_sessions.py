@@ -7,6 +7,7 @@ and how fast one address makes them; the memory store sweeps and refuses several
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import subprocess
@@ -24,8 +25,11 @@ from service.sessions import MemoryStore
 from tests.playout import PLAYOUT_OPTIONS, choose
 
 GAMES = list(BINDINGS)
-#: games with a move that may carry physical dice (the stateless endpoints accept them)
-CHANCE_GAMES = [g for g, b in BINDINGS.items() if any("dice" in m.fields for m in b.moves.values())]
+#: games with a move that may carry physical dice (the stateless endpoints accept them): a field
+#: `dice` in a declared move class, or in a move schema of a game not yet declared
+CHANCE_GAMES = [g for g, b in BINDINGS.items()
+                if (any("dice" in {f.name for f in dataclasses.fields(m)} for m in b.spec.moves) if b.spec is not None
+                    else any("dice" in m.fields for m in b.moves.values()))]
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis),
