@@ -128,21 +128,17 @@ def hostile_states(state: dict) -> dict[str, dict]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_240_kb_hostile_state_costs_little_and_is_quoted_short(client, game):
+def test_a_240_kb_hostile_state_is_refused_at_its_first_problem_and_quoted_short(client, game):
     """Before: every error of the state was collected (1.7 s for bad strings) and the 422 quoted
-    tens of KB of it. Now: the first problem, a short excerpt, a few ms (checked loosely
-    here, at 100 ms for a shared CI machine; see the issue's closing note for the figures)."""
+    tens of KB of it. Now: the first problem only, quoted as a short excerpt. What it costs is
+    measured by `python bench/hostile.py`, never asserted here (DESIGN 2)."""
     for name, state in hostile_states(new_state(client, game)).items():
         raw = json.dumps({"state": state})
         assert 150_000 < len(raw) < 256 * 1024, name
-        best = 1e9
-        for _ in range(3):
-            t = time.perf_counter()
-            r = client.post(f"/v1/games/{game}/legal-moves", data=raw, content_type="application/json")
-            best = min(best, time.perf_counter() - t)
+        r = client.post(f"/v1/games/{game}/legal-moves", data=raw, content_type="application/json")
         body = problem(r, 422)
         assert len(json.dumps(body)) < 1000, (name, body)
-        assert best < 0.1, f"{game} {name}: {best * 1000:.0f} ms"
+        assert sum(len(v) for v in body.get("errors", {}).values()) <= 1, (name, body)  # the first problem only
 
 
 def test_a_long_value_in_a_message_is_cut_to_an_excerpt(client):
