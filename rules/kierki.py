@@ -531,7 +531,7 @@ SPEC = GameSpec(
         **{f"trick_{n}": Label(f"Trick {n}", f"Lewa {n}") for n in (3, 7, 8, 12, 13, 16, 17)},
         "tricks_won": Label("Tricks won", "Wzięte lewy"), "prize": Label("Prize", "Nagroda"),
         "rows": Label("Rows", "Rzędy"), "stock": Label("Undealt cards", "Karty nierozdane"),
-        "points": Label("Points", "Punkty"),
+        "points": Label("Points", "Punkty"), "NT": Label("no trumps", "bez atu"),
     },
     tally_example={"contract": "no-tricks", "players": 3, "seats": [
         {"cards": ["3C", "4C", "5C", "QC", "KC", "AC", "8D", "9D", "10D", "4H", "5H", "6H", "KH", "AH", "2S", "9S",

@@ -1,7 +1,11 @@
 // Score pads: each game's printed sheet, filled from the state and matching the score report.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { readFileSync } from "node:fs";
 import { padFilled, padModel, padSeatTotals, reportPoints } from "../../service/static/play/pads.js";
+
+// every game's catalogue entry, as GET /v1/games/{game} answers it (tests/js/test_node.py writes it)
+const CATALOGUE = process.env.ARBITER_CATALOGUE ? JSON.parse(readFileSync(process.env.ARBITER_CATALOGUE, "utf8")) : null;
 
 test("a rounds pad: one row per finished round, totals from the report when there is one", () => {
   const state = { history: [[3, 0], [1, 4]] };
@@ -16,9 +20,10 @@ test("a rounds pad: one row per finished round, totals from the report when ther
   assert.deepEqual(reportPoints({ points: [2, 3], round: 2 }), [2, 3]);
 });
 
-test("Kierki's deal table names each deal's contract", () => {
-  const m = padModel("kierki", { state: { history: [[-100, -60, -40, -60]] }, players: 4, lang: "pl", contracts: { 1: "no-tricks" } });
-  assert.equal(m.sections[0].rows[0].label, "Runda 1 · nie brać lew");
+test("Kierki's deal table names each deal's contract in the catalogue's words", { skip: !CATALOGUE }, () => {
+  const m = padModel("kierki", { state: { history: [[-100, -60, -40, -60]] }, players: 4, lang: "pl", contracts: { 1: "no-tricks" },
+    entry: CATALOGUE.kierki });
+  assert.equal(m.sections[0].rows[0].label, "Runda 1 · Bez lew");
 });
 
 test("Kniffel's sheet: upper boxes, sum, bonus, lower boxes, penalties, total as the report says", () => {

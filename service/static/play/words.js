@@ -1,9 +1,9 @@
 // Words, not JSON (DESIGN 4.7): the page's own strings in English and Polish, the names of moves,
 // phases, cards and score-sheet rows. Pure functions of (data, language): no DOM, tested in Node.
 //
-// The catalogue (`GET /v1/games/{game}`) is the first source: `move_kinds[].label`, `phases[].label`,
-// `terms`, option `label`/`help`/`choice_labels`. A game whose catalogue entry has no labels yet
-// (move_kinds as plain strings) is named from FALLBACK below, keyed by the names its state uses today.
+// The catalogue (`GET /v1/games/{game}`) is the one source of a game's words: `label`,
+// `move_kinds[].label`, `phases[].label`, `terms`, option `label`/`help`/`choice_labels` (each game
+// declares them once, in its GameSpec: DESIGN 4.8). Nothing here names a game's moves or phases.
 
 export const LANGUAGES = ["en", "pl"];
 
@@ -86,88 +86,17 @@ export function word(key, lang = "en") {
   return (PAGE[lang] || PAGE.en)[key] ?? PAGE.en[key] ?? key;
 }
 
-const L = (en, pl) => ({ en, pl });
-
-/** Names of moves, phases and terms for games whose catalogue has no labels yet (their current names). */
-export const FALLBACK = {
-  "11-nimmt": {
-    name: L("11 nimmt!", "11 nimmt!"),
-    kinds: { play: L("Play cards", "Zagraj karty"), take: L("Take a stack", "Weź rząd"), "new-stack": L("Start a new stack", "Zacznij nowy rząd"),
-      "next-round": L("Next round", "Następna runda") },
-    phases: { play: L("Play", "Rozgrywka"), "round-over": L("Round over", "Koniec rundy"), over: L("Game over", "Koniec gry") },
-  },
-  "kniffel-cards": {
-    name: L("Karten-Kniffel", "Karciany Kniffel"),
-    kinds: { score: L("Score", "Wpisz"), discard: L("Discard", "Odrzuć"), draw: L("Draw", "Dobierz") },
-    phases: { action: L("Score or exchange", "Wpis albo wymiana"), exchange: L("Draw", "Dobieranie"),
-      trim: L("Discard down to five", "Odrzuć do pięciu kart"), over: L("Game over", "Koniec gry") },
-  },
-  "3-5-8": {
-    name: L("3-5-8", "3-5-8"),
-    kinds: { choose: L("Choose the contract", "Wybierz kontrakt"), exchange: L("Give a card", "Oddaj kartę"),
-      "end-exchange": L("End the exchange", "Zakończ wymianę"), discard: L("Discard", "Odrzuć do musiku"), play: L("Play", "Zagraj"),
-      "next-round": L("Next deal", "Następne rozdanie") },
-    phases: { choose: L("Choosing the contract", "Wybór kontraktu"), discard: L("Discarding", "Odrzucanie"), exchange: L("Exchange", "Wymiana"),
-      play: L("Play", "Rozgrywka"), "deal-over": L("Deal over", "Koniec rozdania"), over: L("Game over", "Koniec gry") },
-  },
-  kierki: {
-    name: L("Kierki", "Kierki"),
-    kinds: { play: L("Play", "Zagraj"), "name-trump": L("Name trumps", "Wybierz atut"), pass: L("Pass", "Pas"),
-      "next-round": L("Next deal", "Następne rozdanie") },
-    phases: { "name-trump": L("Naming trumps", "Wybór atutu"), play: L("Play", "Rozgrywka"), lottery: L("Lottery", "Loteryjka"),
-      "deal-over": L("Deal over", "Koniec rozdania"), over: L("Game over", "Koniec gry") },
-  },
-  canasta: {
-    name: L("Kanasta", "Kanasta"),
-    kinds: { draw: L("Draw from the stock", "Dobierz z talii"), "take-discard": L("Take the discard pile", "Weź stos odrzuconych"),
-      "take-top-to-go-out": L("Take the top card to go out", "Weź wierzchnią kartę, by zejść"), meld: L("Meld", "Wyłóż układy"),
-      discard: L("Discard", "Odrzuć"), "ask-partner": L("Ask partner: may I go out?", "Zapytaj partnera, czy zejść"),
-      answer: L("Answer partner", "Odpowiedz partnerowi"), "double-go-out": L("Go out double", "Zejdź podwójnie"),
-      "decline-double": L("Decline going out double", "Nie schodź podwójnie"), "end-round": L("End the round", "Zakończ rundę"),
-      "next-round": L("Next round", "Następna runda") },
-    phases: { draw: L("Draw", "Dobieranie"), play: L("Meld and discard", "Wykładanie i odrzucanie"),
-      answer: L("Partner's answer", "Odpowiedź partnera"), double: L("Going out double?", "Zejście podwójne?"),
-      "round-over": L("Round over", "Koniec rundy"), "game-over": L("Game over", "Koniec gry") },
-  },
-  backgammon: {
-    name: L("Backgammon", "Tryktrak"),
-    kinds: { roll: L("Roll the dice", "Rzuć kośćmi"), move: L("Move", "Przesuń"), double: L("Double", "Podwój stawkę"),
-      take: L("Take the double", "Przyjmij podwojenie"), drop: L("Drop (give up the game)", "Odrzuć podwojenie (oddaj grę)"),
-      beaver: L("Beaver", "Bóbr (przyjmij i podwój)"), raccoon: L("Raccoon", "Szop (podwój jeszcze raz)"), resign: L("Resign", "Poddaj się"),
-      "accept-resignation": L("Accept the resignation", "Przyjmij poddanie"), "reject-resignation": L("Reject the resignation", "Odrzuć poddanie"),
-      "next-round": L("Next game", "Następna gra") },
-    phases: { opening: L("Opening roll", "Rzut otwierający"), roll: L("Roll or double", "Rzut albo podwojenie"), move: L("Move", "Ruch"),
-      double: L("Double offered", "Propozycja podwojenia"), resign: L("Resignation offered", "Propozycja poddania"),
-      "game-over": L("Game over", "Koniec gry"), "round-over": L("Game over", "Koniec partii"), over: L("Match over", "Koniec meczu") },
-  },
-  "mak-yek": {
-    name: L("Mak-yek", "Mak-yek"),
-    kinds: { move: L("Move", "Przesuń"), "offer-draw": L("Offer a draw", "Zaproponuj remis"), "accept-draw": L("Accept the draw", "Przyjmij remis") },
-    phases: {},
-  },
-  northcott: {
-    name: L("Northcott's game", "Gra Northcotta"),
-    kinds: { roll: L("Roll the die", "Rzuć kostką"), place: L("Place a pawn", "Postaw pionek"), move: L("Move", "Przesuń") },
-    phases: { setup: L("Setup", "Ustawianie"), "first-roll": L("First roll", "Pierwszy rzut"), play: L("Play", "Rozgrywka"),
-      over: L("Game over", "Koniec gry") },
-  },
-};
-
-const GENERIC_PHASES = { "round-over": L("Round over", "Koniec rundy"), "game-over": L("Game over", "Koniec gry"),
-  over: L("Game over", "Koniec gry"), "deal-over": L("Deal over", "Koniec rozdania"), play: L("Play", "Rozgrywka") };
 
 /** A game's name: the catalogue's label, else the fallback, else its `name`. */
 export function gameName(entry, lang = "en") {
   if (!entry) return "";
-  return pick(entry.label, lang) ?? pick(FALLBACK[entry.id]?.name, lang) ?? entry.name ?? entry.id;
+  return pick(entry.label, lang) ?? entry.name ?? entry.id;
 }
 
-/** The label of a move kind: catalogue first, then FALLBACK, then the kind with dashes as spaces. */
+/** The label of a move kind from the catalogue, else the kind with dashes as spaces. */
 export function kindLabel(entry, kind, lang = "en") {
   const declared = (entry?.move_kinds || []).find((m) => typeof m === "object" && m.kind === kind);
   if (declared?.label) return pick(declared.label, lang);
-  const fb = FALLBACK[entry?.id]?.kinds?.[kind];
-  if (fb) return pick(fb, lang);
   return kind.replace(/-/g, " ");
 }
 
@@ -175,8 +104,7 @@ export function phaseLabel(entry, phase, lang = "en") {
   if (phase === undefined || phase === null) return "";
   const declared = (entry?.phases || []).find((p) => p.phase === phase);
   if (declared?.label) return pick(declared.label, lang);
-  const fb = FALLBACK[entry?.id]?.phases?.[phase] ?? GENERIC_PHASES[phase];
-  return fb ? pick(fb, lang) : String(phase).replace(/-/g, " ");
+  return String(phase).replace(/-/g, " ");
 }
 
 /** A game word (`terms`), else a page word with `key` (or the term itself). */
@@ -210,21 +138,14 @@ export function cardWord(card, lang = "en") {
 
 export const cardsWord = (cards, lang) => (cards || []).map((c) => cardWord(c, lang)).join(" ");
 
-/** A contract or trump in words: 3-5-8's "H"/"NT"/"BL", Kierki's "no-hearts" deal names. */
+/** A contract or trump in words: a suit as its symbol, anything else as the game's declared term
+ * (3-5-8's "NT"/"BL", Kierki's "no-hearts" deal names). */
 export function contractWord(entry, c, lang = "en") {
   if (c === null || c === undefined) return "—";
   if (SUIT[c]) return SUIT[c];
-  if (c === "NT") return word("no-trump", lang);
-  if (c === "BL") return word("no-tricks-bl", lang);
   const declared = entry?.terms?.[c];
   if (declared) return pick(declared, lang);
-  const deals = {
-    "no-tricks": L("no tricks", "nie brać lew"), "no-hearts": L("no hearts", "nie brać kierów"), "no-queens": L("no queens", "nie brać dam"),
-    "no-kings-jacks": L("no kings or jacks", "nie brać panów"), "no-king-of-hearts": L("no king of hearts", "nie brać króla kier"),
-    "no-seventh-and-last": L("not the 7th and last trick", "nie brać siódmej i ostatniej"), "no-last": L("not the last trick", "nie brać ostatniej"),
-    robber: L("the robber", "rozbójnik"), trumps: L("trumps", "atuty"), loteryjka: L("lottery", "loteryjka"),
-  };
-  return deals[c] ? pick(deals[c], lang) : String(c);
+  return String(c);
 }
 
 const seatWord = (i, lang) => `${word("seat", lang)} ${i}`;
@@ -237,7 +158,7 @@ export function moveWords(move, entry, lang = "en") {
   if (typeof move.notation === "string") parts.push(move.notation);
   else if (Array.isArray(move.steps)) parts.push(move.steps.map(([a, b]) => `${a}/${b}`).join(" "));
   if (move.from !== undefined && move.to !== undefined && typeof move.from === "string") parts.push(`${move.from} → ${move.to}`);
-  if (move.box !== undefined) parts.push(`${w(move.box)}${Array.isArray(move.cards) ? `: ${cardsWord(move.cards, lang)}` : ""}${move.announce ? ` (${w("announce")})` : ""}`);
+  if (move.box !== undefined) parts.push(`${term(entry, move.box, lang)}${Array.isArray(move.cards) ? `: ${cardsWord(move.cards, lang)}` : ""}${move.announce ? ` (${w("announce")})` : ""}`);
   else if (Array.isArray(move.plays)) parts.push(move.plays.map((p) => `${cardsWord(p.cards, lang)} ${w("on")} ${w("stack").toLowerCase()} ${p.stack + 1}`).join(", "));
   else if (Array.isArray(move.cards)) parts.push(cardsWord(move.cards, lang));
   if (move.card !== undefined && move.card !== null) parts.push(cardWord(move.card, lang));
