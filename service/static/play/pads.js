@@ -23,7 +23,7 @@ export function reportPoints(report) {
 }
 
 export function historyRows(state) {
-  const rows = state?.history ?? state?.past ?? state?.results ?? [];
+  const rows = state?.history ?? [];
   return Array.isArray(rows) ? rows.filter(Array.isArray) : [];
 }
 

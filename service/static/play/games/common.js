@@ -85,7 +85,6 @@ export function seatName(ctx, i) {
 /** Hand sizes of every seat from the view (new `hand_sizes`, old int-for-hidden hands). */
 export function handSizes(state, players) {
   if (Array.isArray(state.hand_sizes)) return state.hand_sizes;
-  if (Array.isArray(state.hand_counts)) return state.hand_counts;
   const hands = state.hands || [];
   return Array.from({ length: players }, (_, i) => Array.isArray(hands[i]) ? hands[i].length : (hands[i] ?? null));
 }

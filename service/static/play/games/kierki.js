@@ -1,6 +1,6 @@
 // Kierki: the deal's contract, trumps, the trick on the table, tricks taken, loteryjka rows.
 // Select a card (the cards you may play are marked), then confirm.
-// Names read: round (else deal_no), contract (else deal), trump, trick, leader, tricks[].winner/cards/leader,
+// Names read: round, contract, trump, trick, leader, tricks[].winner/cards/leader,
 // rows (loteryjka), stock_size (else stock), dealer, hand_sizes.
 import { h } from "../dom.js";
 import { frenchCard, hand, handSizes, ownHand, pile, seatsBar, section } from "./common.js";
@@ -22,7 +22,7 @@ export default {
       seatsBar(ctx, (i) => `${ctx.t("cards")}: ${sizes[i] ?? "?"} · ${ctx.t("tricks")}: ${taken[i]}${i === st.dealer ? ` · ${ctx.t("dealer")}` : ""}`),
       h("div", { class: "zones" },
         section(ctx.t("round"), h("b", {}, st.round ?? (st.deal_no ?? 0) + 1)),
-        section(ctx.t("contract"), h("b", { class: "contract" }, contractWord(ctx.entry, st.contract ?? st.deal, ctx.lang))),
+        section(ctx.t("contract"), h("b", { class: "contract" }, contractWord(ctx.entry, st.contract, ctx.lang))),
         section(ctx.t("trump"), h("b", {}, trump ? contractWord(ctx.entry, trump, ctx.lang) : "—")),
         section(ctx.t("stock"), pile(st.stock_size ?? (Array.isArray(st.stock) ? st.stock.length : st.stock)))),
       section(ctx.t("trick"), trickView(ctx, trickPlays(st.trick, st.leader, ctx.players))),

@@ -11,7 +11,7 @@ export default {
   render(ctx) {
     const st = ctx.state;
     const [files, ranks] = String((st.options || {}).board || "8x8").split("x").map(Number);
-    const pawns = st.pawns ?? [st.white || [], st.black || []];
+    const pawns = st.pawns;
     const pieceAt = (f, r) => (pawns[0][f] === r ? "c0" : pawns[1][f] === r ? "c1" : null);
     const roll = ctx.moves.find((m) => m.kind === "roll");
     const die = h("span", { class: ["die-face", roll && "can-roll"], "data-testid": "dice" }, st.die ? FACES[st.die] ?? String(st.die) : "🎲",
