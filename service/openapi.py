@@ -268,8 +268,6 @@ TALLIES: dict[str, Json] = {
          "tricks": [3, 6, 9, 12, 15]}]},
     "canasta": {"ended": "stock", "sides": [
         {"melds": [{"rank": "7", "cards": ["7C", "7D", "7S", "7H", "7C", "2H", "JK"]}]}, {}]},
-    "backgammon": {"winner": 0, "cube": 2, "owner": 1, "points": [[0] * 24, [0] * 11 + [14] + [0] * 12],
-                   "bar": [0, 1], "off": [15, 0]},
 }
 
 

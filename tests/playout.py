@@ -28,7 +28,6 @@ from rules.registry import ENGINES
 _KIND_WEIGHTS: dict[str, dict[str, float]] = {
     "11-nimmt": {"take": 0.02},
     "canasta": {"ask-partner": 0.2},
-    "backgammon": {"resign": 0.02},
 }
 _PLAYOUT_OPTIONS: dict[str, dict] = {"northcott": {"variant": "dice"}, "canasta": {"target_score": 5000}}
 _ENDLESS_VARIANTS: dict[str, dict] = {"northcott": {"variant": "classic"}}
