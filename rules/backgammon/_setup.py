@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules.base import ScoreReport, replace
+from rules.shapes import ShapeError, decode
 
 from . import _notation as nt
 from . import _state
@@ -23,6 +24,7 @@ from ._state import (
     OVER,
     Breakdown,
     Cube,
+    Derived,
     Match,
     Phase,
     Play,
@@ -134,19 +136,20 @@ def check_state(state: State) -> State:
 
 
 def check_derived(state: State, given: dict) -> None:
-    """The derived values a client sent with a state (IDs, pips, colors, cube_enabled) must be what
-    the state gives: ``id-mismatch`` (``colors``: ``bad-state``)."""
-    for key in ("position_id", "match_id", "xgid", "pips", "cube_enabled", "colors"):
-        if key not in given:
-            continue
-        want = getattr(state, key)
-        got = given[key]
-        if key in ("pips", "colors"):
-            want = list(want)
-        if got != want or type(got) is not type(want):
+    """The derived values a client sent with a state (IDs, pips, colors, cube_enabled) must have
+    their shape (``bad-state``) and be what the state gives (``id-mismatch``; ``colors``, fixed
+    labels: ``bad-state``)."""
+    try:
+        sent = decode(Derived, given)
+    except ShapeError as exc:
+        raise C.bad_state(f"malformed backgammon state: {exc.message}", field=exc.path) from None
+    for key in given:
+        got, want = getattr(sent, key), getattr(state, key)
+        if got != want:
             if key == "colors":
-                raise C.bad_state(f"colors are the labels {want}, got {_show(got)}", field="colors")
-            raise C.id_mismatch(f"{key} {_show(got)} does not match the board and match ({_show(want)})", field=key)
+                raise C.bad_state(f"colors are the labels {list(want)}, got {_show(given[key])}", field="colors")
+            raise C.id_mismatch(f"{key} {_show(given[key])} does not match the board and match ({_show(want)})",
+                                field=key)
 
 
 def check_consistency(state: State) -> None:

@@ -8,12 +8,12 @@ both import them, and neither imports the other at module level.
 
 from __future__ import annotations
 
-from enum import Enum
 from collections.abc import Callable
+from enum import Enum
 from typing import Annotated, ClassVar, Literal
 
 from rules.base import Label, NextRound, Rng
-from rules.shapes import Doc, Length, OneOf, Pattern, Range, Visibility, computed, declared, field, option
+from rules.shapes import Doc, Length, OneOf, Range, Visibility, computed, declared, field, option
 
 GAME_ID = "backgammon"
 CHECKERS = 15
@@ -37,6 +37,10 @@ Score = Annotated[int, Range(0, MAX_SCORE)]
 Board = Annotated[tuple[Annotated[tuple[Count, ...], Length(24, 24)], ...], Length(2, 2)]
 PerSeat = Annotated[tuple[Count, ...], Length(2, 2)]
 Level = Literal["single", "gammon", "backgammon"]
+PipCount = Annotated[int, Range(0, 375)]
+Pips = tuple[PipCount, PipCount]
+Color = Literal["white", "black"]
+Colors = tuple[Color, Color]
 
 
 class Phase(Enum):
@@ -170,7 +174,7 @@ def _cube_enabled(state: State) -> bool:
 
 
 #: ``_setup.ids_of`` (set when ``_setup`` is imported: it needs the notations, which need the codes)
-ids_of: Callable[[State], tuple[str, str, str]]
+ids_of: Callable[[State], tuple[str, str, str]] = None  # type: ignore[assignment]
 
 
 def _id(index: int) -> Callable[[State], str]:
@@ -203,17 +207,17 @@ class State:
     # -- derived values, written with the state and checked when read back ----------
 
     @computed(doc="labels only: seat 0 plays white, seat 1 black")
-    def colors(self) -> tuple[Literal["white", "black"], Literal["white", "black"]]:
+    def colors(self) -> Colors:
         return COLORS
 
     @computed(doc="whether the doubling cube is in play in this game: the `cube` option "
                                       "(auto: match play only), and not the Crawford game; when false the cube "
                                       "stays at 1 in the middle")
-    def cube_enabled(self) -> bool:
+    def cube_enabled(self) -> bool:  # noqa: D401
         return _cube_enabled(self)
 
     @computed(doc="the pip count per seat (the bar counts 25)")
-    def pips(self) -> tuple[Annotated[int, Range(0, 375)], Annotated[int, Range(0, 375)]]:
+    def pips(self) -> Pips:
         b, points = self.bar, self.points
         return (25 * b[0] + sum(i * n for i, n in enumerate(points[0], 1)),
                 25 * b[1] + sum(i * n for i, n in enumerate(points[1], 1)))
@@ -269,6 +273,19 @@ class State:
         """0, or the level (1..3) the player on turn offers to resign."""
         r = self.resign
         return 0 if r is None else LEVELS.index(r) + 1
+
+
+@declared
+class Derived:
+    """The values a state's JSON carries that follow from the rest (written by the state's
+    computed properties; read back, each is optional and must be what the state gives)."""
+
+    colors: Colors = COLORS
+    cube_enabled: bool = False
+    pips: Pips = (0, 0)
+    position_id: str = ""
+    match_id: str = ""
+    xgid: str = ""
 
 
 # --------------------------------------------------------------------------- moves
