@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
 
 from rules.base import (
     BaseEngine,
@@ -16,6 +18,7 @@ from rules.base import (
     ScoreReport,
     replace,
 )
+from rules.shapes import encode
 from rules.spec import GameSpec, Playout
 
 from . import _notation as nt
@@ -55,6 +58,12 @@ from ._state import (
 _START_POINTS = tuple(START[1:25])
 
 
+@lru_cache(maxsize=256)
+def _options_json(options: Options) -> Mapping[str, Json]:
+    """The options as JSON, read-only (a table plays many moves with one set of options)."""
+    return MappingProxyType(encode(options))
+
+
 def _cube_on(state: State) -> bool:
     """The cube option is on for this game (``cube_enabled`` also excludes the Crawford game)."""
     o = state.options
@@ -79,9 +88,21 @@ def _results(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int) -> f
     return frozenset(result_of(m, o, steps) for steps in _plays(me, other, d1, d2)[1])
 
 
+_last_mover: tuple[object, tuple[tuple[int, ...], tuple[int, ...]]] = (None, ((), ()))
+
+
 def _mover(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The mover's and the opponent's 26 counts (own numberings); the last state's are kept by
+    identity, as ``check`` and the move after it ask for the same state's."""
+    global _last_mover
+    last = _last_mover
+    if last[0] is state:
+        return last[1]
     t = state.turn
-    return state.side(t), state.side(1 - t)
+    p, b, o = state.points, state.bar, state.off
+    sides = (o[t], *p[t], b[t]), (o[1 - t], *p[1 - t], b[1 - t])
+    _last_mover = (state, sides)
+    return sides
 
 
 def _text(move: Play) -> str:
@@ -506,7 +527,8 @@ class Backgammon(BaseEngine[State, Move]):
 
     def _play(self, state: State, move: Play) -> State:
         t = state.turn
-        me, other = list(state.side(t)), list(state.side(1 - t))
+        mine, theirs = _mover(state)
+        me, other = list(mine), list(theirs)
         for src, dst in move.steps:
             me[src] -= 1
             me[dst] += 1
@@ -579,6 +601,9 @@ class Backgammon(BaseEngine[State, Move]):
         out = self.outcome(state)
         return ScoreReport(tuple(rnd), score, breakdown, res is not None, out.winners if out else (),
                            round=state.round, history=())
+
+    def options_of(self, state: State) -> Mapping[str, Json]:
+        return _options_json(state.options)
 
     def tally_scores(self, tally: Tally) -> ScoreReport:
         return tally_report(tally)

@@ -297,7 +297,7 @@ def apply_setup(engine, state: State, setup: Setup) -> State:  # noqa: ANN001
     keys = {k for k in ("position_id", "match_id", "xgid") if getattr(setup, k) is not None}
     if keys not in ({"position_id"}, {"position_id", "match_id"}, {"xgid"}):
         raise _bad_setup(f"setup takes position_id (+ match_id) or xgid, got {sorted(keys)}")
-    options = engine.options_of(state)
+    options = dict(engine.options_of(state))
     beavered = raccooned = False
     phase = None
     if setup.xgid is not None:
