@@ -18,7 +18,7 @@ from rules.base import (
     ScoreReport,
     replace,
 )
-from rules.shapes import encode
+from rules.shapes import ShapeError, encode, shape_of
 from rules.spec import GameSpec, Playout
 
 from . import _notation as nt
@@ -201,6 +201,9 @@ def _play_of(steps: tuple[tuple[int, int, bool], ...]) -> Play:
 # --------------------------------------------------------------------------- engine
 
 
+_DECODERS = {m.kind: shape_of(m).decode for m in MOVES}
+#: the moves that are their kind alone (a roll without dice too): one shared instance each
+_PLAIN = {m.kind: m() for m in MOVES if m is not Play}
 _BOTH = frozenset((0, 1))
 _ONE = (frozenset((0,)), frozenset((1,)))
 _CENTRED = Cube(1, None, False, False, False)
@@ -624,8 +627,18 @@ class Backgammon(BaseEngine[State, Move]):
         return super().from_json(data)
 
     def move_from_json(self, data: Json) -> Move:
-        move = super().move_from_json(data)
-        return play_of(move) if type(move) is Play else move
+        """The declared reader of the move's kind (as ``BaseEngine``'s, inlined: every request reads
+        a move); a play gets its steps from its notation (``play_of``)."""
+        kind = data.get("kind") if type(data) is dict else None
+        if type(kind) is not str or kind not in _DECODERS:
+            return super().move_from_json(data)  # the shared refusal (malformed-move)
+        if len(data) == 1 and kind in _PLAIN:
+            return _PLAIN[kind]
+        try:
+            move = _DECODERS[kind](data, "")
+        except ShapeError as exc:
+            raise C.malformed_move(f"malformed {kind!r} move: {exc.message}", field=exc.path) from None
+        return play_of(move) if kind == "move" else move
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)

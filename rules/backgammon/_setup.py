@@ -61,8 +61,11 @@ def ids_of(state: State) -> tuple[str, str, str]:
         game_state = _MATCH_STATE[res.how]
     else:
         game_state = 1
-    ids = _ids(state.sides, state.turn, game_state, state.dice, state.cube, state.resign_level, state.match,
-               state.options)
+    c, m, o = state.cube, state.match, state.options
+    # the key is plain values (tuples hash in C; the dataclasses' hashes are Python functions)
+    ids = _ids(state.points, state.bar, state.off, state.turn, game_state, state.dice, c.value, c.owner, c.offered,
+               c.beaver, c.raccoon, state.resign_level, m.score, m.crawford, o.match_length, o.jacoby, o.beaver,
+               o.max_cube)
     _last = (state, ids)
     return ids
 
@@ -71,17 +74,16 @@ _state.ids_of = ids_of
 
 
 @lru_cache(maxsize=4096)
-def _ids(sides, turn, game_state, dice, cube_, resign, match, opts) -> tuple[str, str, str]:  # noqa: ANN001
-    cube, owner, offered, beavered, raccooned = cube_.value, cube_.owner, cube_.offered, cube_.beaver, cube_.raccoon
-    score, crawford = match.score, match.crawford
+def _ids(points, bar, off, turn, game_state, dice, cube, owner, offered, beavered, raccooned, resign,  # noqa: ANN001
+         score, crawford, length, jacoby_opt, beaver_opt, max_cube) -> tuple[str, str, str]:
+    sides = (off[0], *points[0], bar[0]), (off[1], *points[1], bar[1])
     on_roll = turn if turn is not None else 0
     pos = nt.position_id(gnubg_side(sides[1 - on_roll]), gnubg_side(sides[on_roll]))
-    length = opts.match_length
     deciding = 1 - on_roll if (offered or resign or raccooned) else on_roll
     d1, d2 = dice or (0, 0)
     # the Jacoby bit (GNU BG stores "not Jacoby"): the option in money play; set in match play
     # (GNU BG's default, and the manual's example), where the rule does not apply
-    jacoby = int(bool(opts.jacoby)) if not length else 1
+    jacoby = int(bool(jacoby_opt)) if not length else 1
     cube_log = cube.bit_length() - 1
     mid = nt.match_id({
         "cube_log": cube_log, "owner": 3 if owner is None else owner, "on_roll": on_roll, "crawford": int(crawford),
@@ -90,8 +92,7 @@ def _ids(sides, turn, game_state, dice, cube_, resign, match, opts) -> tuple[str
         "jacoby": jacoby,
     })
     xdice = "D" if offered else "B" if beavered else "R" if raccooned else f"{d1}{d2}" if dice else "00"
-    flags = int(crawford) if length else int(bool(opts.jacoby)) + 2 * int(bool(opts.beaver))
-    max_cube = opts.max_cube
+    flags = int(crawford) if length else int(bool(jacoby_opt)) + 2 * int(bool(beaver_opt))
     xg = nt.xgid(gnubg_side(sides[0]), gnubg_side(sides[1]), {
         "cube_log": cube_log, "cube_pos": 0 if owner is None else (1 if owner == 0 else -1),
         "turn": 1 if on_roll == 0 else -1, "dice": xdice, "score_bottom": score[0], "score_top": score[1],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
+from operator import mul
 from typing import Annotated, ClassVar, Literal
 
 from rules.base import Label, NextRound, Rng
@@ -27,6 +28,8 @@ COLORS = ("white", "black")  # labels of seats 0 and 1 (the XGID's bottom and to
 POSITION_ID = r"^[A-Za-z0-9+/]{14}$"
 MATCH_ID = r"^[A-Za-z0-9+/]{12}$"
 XGID = r"^XGID=[-A-Oa-o]{26}:\d{1,2}:(-1|0|1):(-1|1):(00|D|B|R|[1-6]{2}):\d{1,5}:\d{1,5}:[0-3]:\d{1,5}:\d{1,2}$"
+
+_POINT_NUMBERS = tuple(range(1, 25))
 
 Seat = Annotated[int, Range(0, 1)]
 Count = Annotated[int, Range(0, CHECKERS)]
@@ -219,8 +222,7 @@ class State:
     @computed(doc="the pip count per seat (the bar counts 25)")
     def pips(self) -> Pips:
         b, points = self.bar, self.points
-        return (25 * b[0] + sum(i * n for i, n in enumerate(points[0], 1)),
-                25 * b[1] + sum(i * n for i, n in enumerate(points[1], 1)))
+        return 25 * b[0] + sum(map(mul, points[0], _POINT_NUMBERS)), 25 * b[1] + sum(map(mul, points[1], _POINT_NUMBERS))
 
     position_id = computed(_id(0), doc="GNU BG's Position ID (docs/rules/backgammon.md §9.1)")
     match_id = computed(_id(1), doc="GNU BG's Match ID (docs/rules/backgammon.md §9.2)")
