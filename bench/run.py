@@ -113,11 +113,15 @@ def signed_apply_body(port: int, game: str) -> dict:
     return {"state": after["state"], "signature": after["signature"], "seat": seat, "move": moves[0]}
 
 
-#: options that make a game long enough for a 1,000-move replay (more rounds, a match, classic Northcott)
-LONG_GAMES: dict[str, dict] = {
-    "11-nimmt": {"rounds": 20}, "take-that": {"rounds": 20}, "backgammon": {"match_length": 64},
-    "northcott": {"variant": "classic"},
+#: options that make a game long enough for a 1,000-move replay (more rounds, a match, classic Northcott):
+#: a declared game's ``playout.long_options``; this table holds them for the games not yet declared
+_LONG_GAMES: dict[str, dict] = {
+    "11-nimmt": {"rounds": 20}, "take-that": {"rounds": 20}, "northcott": {"variant": "classic"},
 }
+LONG_GAMES: dict[str, dict] = {
+    gid: dict(spec.playout.long_options) if (spec := getattr(engine, "spec", None)) is not None
+    and spec.playout.long_options else _LONG_GAMES.get(gid, {})
+    for gid, engine in ENGINES.items()}
 
 
 def playout_moves(game: str, limit: int = 1000, seed: int = 1) -> tuple[dict, list[dict]]:

@@ -80,12 +80,14 @@ class Playout:
     ends (11 nimmt!'s take), weighted down; ``options``: options the random playouts use (a
     variant that ends); ``endless``: options under which random play may never end (checked for
     a bounded number of moves only); ``long_players``: the player count whose games are longest
-    (the benchmarks replay one)."""
+    (the benchmarks replay one); ``long_options``: options that make a game long enough for the
+    benchmarks' 1,000-move replay (more rounds, a longer match)."""
 
     weights: Mapping[str, float] = field(default_factory=dict)
     options: Mapping[str, Json] = field(default_factory=dict)
     endless: Mapping[str, Json] | None = None
     long_players: int | None = None
+    long_options: Mapping[str, Json] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

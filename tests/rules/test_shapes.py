@@ -234,3 +234,11 @@ def test_docs_of_a_type_travel_with_it():
     schemas = Schemas(lambda c: c.__name__)
     schemas.ref(Small)
     assert schemas.components["Small"]["properties"]["k"]["description"] == "a small number"
+
+
+def test_a_playout_declares_the_options_of_a_long_game():
+    """``Playout.long_options`` (the benchmarks' 1,000-move replays) defaults to none."""
+    from rules.spec import Playout
+
+    assert dict(Playout().long_options) == {}
+    assert dict(Playout(long_options={"rounds": 20}).long_options) == {"rounds": 20}
