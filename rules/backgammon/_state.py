@@ -427,5 +427,6 @@ class Breakdown:
     multiplier: Annotated[int, Range(0, 3)] = field(doc="the winner's multiplier (1..3); 0 for the loser")
     pips: Annotated[int, Range(0, 375)] = field(doc="the seat's pip count")
     borne_off: Count = field(doc="the seat's checkers borne off")
-    match_score: Score = field(doc="the seat's match score after the game")
+    match_score: Annotated[int, Range(0, 3 * CUBE_LIMIT)] = field(
+        doc="the seat's match score after the game (a tally: this game's points)")
     points: Annotated[int, Range(0, 3 * CUBE_LIMIT)] = field(doc="the game's points")
