@@ -20,7 +20,7 @@ else
 GUNICORN_ARGS = --config python:service.gunicorn_conf --worker-class gevent --workers $(WORKERS) --worker-connections 10000 --bind $(HOST):$(PORT) '$(APP)'
 endif
 
-.PHONY: run test lint bench oracle openapi openapi-check client clean
+.PHONY: run test browser-deps lint bench oracle openapi openapi-check client clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,7 +43,21 @@ run: $(VENV)/.installed-run
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-test: $(VENV)/.installed-test node_modules/.package-lock.json
+# The playground's browser tests drive Debian's chromium through Playwright (tests/browser) and its
+# unit tests run on Node (tests/js). Installed here when missing and we are root (as .ci/run does);
+# otherwise this stops with the one command that installs them. The tests never skip.
+CHROMIUM ?= /usr/bin/chromium
+browser-deps:
+	@if [ ! -x $(CHROMIUM) ] || ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nodejs npm >/dev/null; } || \
+	      { echo "Installing chromium failed; run: apt-get install -y chromium nodejs npm" >&2; exit 1; }; \
+	  else \
+	    echo "The browser tests need Debian's chromium and nodejs; run: sudo apt-get install -y chromium nodejs npm" >&2; exit 1; \
+	  fi; \
+	fi
+
+test: $(VENV)/.installed-test browser-deps node_modules/.package-lock.json
 	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q --durations=15
 
 lint: $(VENV)/.installed-test

@@ -1,9 +1,9 @@
 """Benchmarks (`make bench`): HTTP apply vs a bare Flask echo, where the time goes, engine speed.
 
 1. For every game, ``POST /v1/games/<game>/apply`` on the server `make run` uses (a mid-game
-   state sent back with its signature, and without) next to a bare Flask JSON echo under plain
-   gunicorn (one sync worker) with a body of similar size, both loaded by ``wrk`` on loopback in
-   the same run; requests/s, p50/p99 and the ratio; and replay of up to 1,000 moves in one request
+   state sent back with its signature, and without) next to a bare Flask + orjson echo of the
+   same body served the same way on the same core, both loaded by ``wrk`` on loopback in the
+   same run; requests/s, p50/p99 and the ratio; and replay of up to 1,000 moves in one request
    against the same moves as apply requests on one keep-alive connection.
 2. In process, the cost of each stage of one apply request (JSON parse, envelope, state
    schema, from_json, move, engine apply, to_json, response JSON), and of the whole request
@@ -113,15 +113,10 @@ def signed_apply_body(port: int, game: str) -> dict:
     return {"state": after["state"], "signature": after["signature"], "seat": seat, "move": moves[0]}
 
 
-#: options that make a game long enough for a 1,000-move replay (more rounds, a match, classic Northcott):
-#: a declared game's ``playout.long_options``; this table holds them for the games not yet declared
-_LONG_GAMES: dict[str, dict] = {
-    "11-nimmt": {"rounds": 20}, "take-that": {"rounds": 20}, "northcott": {"variant": "classic"},
-}
+#: options that make a game long enough for a 1,000-move replay (more rounds, a match, classic Northcott)
 LONG_GAMES: dict[str, dict] = {
-    gid: dict(spec.playout.long_options) if (spec := getattr(engine, "spec", None)) is not None
-    and spec.playout.long_options else _LONG_GAMES.get(gid, {})
-    for gid, engine in ENGINES.items()}
+    "take-that": {"rounds": 20}, "northcott": {"variant": "classic"},
+}
 
 
 def playout_moves(game: str, limit: int = 1000, seed: int = 1) -> tuple[dict, list[dict]]:
@@ -130,8 +125,9 @@ def playout_moves(game: str, limit: int = 1000, seed: int = 1) -> tuple[dict, li
 
     engine = ENGINES[game]
     rnd = random.Random(seed)
-    new = {"players": engine.players.start, "seed": seed,
-           "options": {**PLAYOUT_OPTIONS.get(game, {}), **LONG_GAMES.get(game, {})}}
+    spec = getattr(engine, "spec", None)  # a declared game says which options make it long (DESIGN 4.8)
+    long = dict(spec.playout.long_options) if spec is not None and spec.playout.long_options else LONG_GAMES.get(game, {})
+    new = {"players": engine.players.start, "seed": seed, "options": {**PLAYOUT_OPTIONS.get(game, {}), **long}}
     state = engine.new(new["players"], seed, new["options"])
     moves = []
     while engine.to_act(state) and len(moves) < limit:
@@ -163,8 +159,9 @@ def replay_vs_apply(port: int, game: str, rounds: int = 3) -> tuple[int, float]:
 
 
 def http_bench(games: list[str], seconds: int, connections: int) -> None:
-    """Per game: apply (signed and unsigned) on the `make run` server, the bare echo under plain
-    gunicorn (one sync worker) with a body of the same size, and replay against applies."""
+    """Per game: apply (signed and unsigned) and the orjson echo of the same body, each served as
+    `make run` serves it (gunicorn, gevent worker) and pinned to the same core, side by side in
+    one run; and replay against applies."""
     if shutil.which("wrk") is None:
         print("wrk is not installed (apt-get install wrk): skipping the HTTP benchmark")
         return
@@ -172,18 +169,19 @@ def http_bench(games: list[str], seconds: int, connections: int) -> None:
     for game in games:
         p_app, p_echo = free_port(), free_port()
         app = gunicorn("service.app:create_app()", p_app, make_run=True)
-        echo = gunicorn("bench.echo_app:app", p_echo)
+        echo = gunicorn("bench.echo_app:app", p_echo, make_run=True)
         try:
             body = signed_apply_body(p_app, game)
             text = json.dumps(body)
             unsigned = json.dumps({k: v for k, v in body.items() if k != "signature"})
-            echo_text = json.dumps({"payload": body["state"], "seat": body["seat"], "move": body["move"]})
-            url = f"http://127.0.0.1:{p_app}/v1/games/{game}/apply"
+            url, echo_url = f"http://127.0.0.1:{p_app}/v1/games/{game}/apply", f"http://127.0.0.1:{p_echo}/echo"
             wrk(url, text, 1, connections)
-            wrk(f"http://127.0.0.1:{p_echo}/echo", echo_text, 1, connections)
+            wrk(echo_url, text, 1, connections)
+            e1 = wrk(echo_url, text, seconds, connections)
             a = wrk(url, text, seconds, connections)
             u = wrk(url, unsigned, seconds, connections)
-            e = wrk(f"http://127.0.0.1:{p_echo}/echo", echo_text, seconds, connections)
+            e2 = wrk(echo_url, text, seconds, connections)
+            e = {**e1, "rps": (e1["rps"] + e2["rps"]) / 2}  # before and after the app: the machine drifts
             n, ratio = replay_vs_apply(p_app, game)
         finally:
             stop(app)
@@ -191,19 +189,23 @@ def http_bench(games: list[str], seconds: int, connections: int) -> None:
         rows.append((game, a, u, e, n, ratio))
         print(f"  {game}: apply {a['rps']:.0f}/s (unsigned {u['rps']:.0f}/s), echo {e['rps']:.0f}/s, "
               f"replay x{ratio:.1f} over {n} moves", flush=True)
-    print(f"\nHTTP, wrk -t1 -c{connections} -d{seconds}s on loopback, server pinned to core 0. apply: the `make run` "
-          "server (gunicorn, gevent worker), a mid-game state sent back with its signature; echo: bare Flask under "
-          "plain gunicorn (one sync worker), same body size; replay/apply: the same moves as one replay request "
+    print(f"\nHTTP, wrk -t1 -c{connections} -d{seconds}s on loopback (core 1); the app and the echo each served as "
+          "`make run` serves them (gunicorn, gevent worker) on core 0. apply: a mid-game state sent back with its "
+          "signature; unsigned: the same request without it; echo: Flask + orjson sending the same body back (the "
+          "mean of a run before and one after the app's); replay/apply: the same moves as one replay request "
           "against apply requests on one keep-alive connection, the median of 3 rounds\n")
-    print("| game | apply req/s | p50 ms | p99 ms | unsigned req/s | echo req/s | apply/echo | moves | replay/apply |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    ratios = []
+    print("| game | signed req/s | p50 ms | p99 ms | unsigned req/s | echo req/s | signed/echo | unsigned/echo "
+          "| moves | replay/apply |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    signed_r, unsigned_r = [], []
     for game, a, u, e, n, ratio in rows:
-        ratios.append(a["rps"] / e["rps"])
+        signed_r.append(a["rps"] / e["rps"])
+        unsigned_r.append(u["rps"] / e["rps"])
         print(f"| {game} | {a['rps']:.0f} | {a['p50_ms']:.2f} | {a['p99_ms']:.2f} | {u['rps']:.0f} | {e['rps']:.0f} "
-              f"| {a['rps'] / e['rps']:.2f} | {n} | {ratio:.1f} |")
-    ratios.sort()
-    print(f"\napply/echo: min {ratios[0]:.2f}, median {ratios[len(ratios) // 2]:.2f}")
+              f"| {a['rps'] / e['rps']:.2f} | {u['rps'] / e['rps']:.2f} | {n} | {ratio:.1f} |")
+    for name, r in (("signed/echo", signed_r), ("unsigned/echo", unsigned_r)):
+        r.sort()
+        print(f"{name}: min {r[0]:.2f}, median {r[len(r) // 2]:.2f}")
 
 
 def stages(game: str, repeat: int = 300) -> None:

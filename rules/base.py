@@ -475,7 +475,7 @@ class Option:
         if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
             raise InvalidOption("options.bad-type", f"option {name!r} must be a {self.type}, got {excerpt(value)}",
                                 option=name, expected=self.type)
-        if expected is int and (
+        if isinstance(value, int) and (
             (self.minimum is not None and value < self.minimum)
             or (self.maximum is not None and value > self.maximum)
         ):
@@ -583,14 +583,31 @@ class NextRound:
 
 @runtime_checkable
 class Engine(Protocol[S, M]):
-    game_id: str
-    name: str
-    players: range
-    options: Mapping[str, Option]
-    move_kinds: tuple[str, ...]
-    legal_moves_complete: bool
+    """What the service calls on a game (DESIGN 3); :class:`BaseEngine` provides most of it.
+    The facts are read-only properties, so a class attribute of a narrower type satisfies them."""
 
-    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> S: ...
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def players(self) -> range: ...
+    @property
+    def options(self) -> Mapping[str, Option]: ...
+    @property
+    def move_kinds(self) -> tuple[str, ...]: ...
+    @property
+    def legal_moves_complete(self) -> bool: ...
+    @property
+    def spec(self) -> GameSpec | None:
+        """The game's declaration (None for a game not yet declared)."""
+    @property
+    def codes(self) -> Mapping[str, Any]: ...
+
+    def new(self, players: int, seed: int | str | None = None, options: Mapping[str, Json] | None = None,
+            setup: Json = None) -> S: ...
+    def new_game(self, players: int, rng: Rng, options: Any, setup: Json = None) -> S: ...
+    def require_seat(self, state: S, seat: int | None) -> None: ...
     def to_act(self, state: S) -> frozenset[int]: ...
     def legal_moves(self, state: S, seat: int) -> Sequence[M]: ...
     def check(self, state: S, seat: int, move: M) -> None: ...
@@ -605,6 +622,9 @@ class Engine(Protocol[S, M]):
     def move_from_json(self, data: Json) -> M: ...
     def options_of(self, state: S) -> Mapping[str, Json]: ...
     def score_tally(self, tally: Json) -> ScoreReport: ...
+    def events(self, before: S, seat: int, move: M, after: S) -> list[Json]: ...
+    def move_view(self, move: M, actor: int, viewer: int | None) -> Json | None: ...
+    def carries_chance(self, move: M) -> bool: ...
 
 
 class BaseEngine(Generic[S, M]):
@@ -732,7 +752,16 @@ class BaseEngine(Generic[S, M]):
     def to_act(self, state: S) -> frozenset[int]:
         raise NotImplementedError
 
+    def legal_moves(self, state: S, seat: int) -> Sequence[M]:
+        raise NotImplementedError
+
     def check(self, state: S, seat: int, move: M) -> None:
+        raise NotImplementedError
+
+    def scores(self, state: S) -> ScoreReport:
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> Outcome | None:
         raise NotImplementedError
 
     def apply(self, state: S, seat: int, move: M) -> S:
@@ -773,8 +802,10 @@ class BaseEngine(Generic[S, M]):
         return False
 
     def score_tally(self, tally: Json) -> ScoreReport:
-        if self.spec is None or self.spec.tally is None:
+        if self.spec is None:
             raise InvalidState(f"{self.game_id}.tally-unsupported", f"{self.game_id} has no score-sheet tally")
+        if self.spec.tally is None:
+            raise self._C.tally_unsupported(f"{self.game_id} has no score-sheet tally: send its state")
         from rules.shapes import ShapeError, decode
 
         try:

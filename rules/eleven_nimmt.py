@@ -1,26 +1,18 @@
-"""11 nimmt! (Wolfgang Kramer, Amigo 2010; Polish edition "11. bierze!", G3), 2-7 players.
+"""11 nimmt! (Wolfgang Kramer, Amigo 2010; Polish edition "11. bierze!", G3), game id ``11-nimmt``, 2-7 players.
 
 The rules as Arbiter applies them, each ruling and option with its default and the rulebook
 passage it rests on, are in ``docs/rules/11-nimmt.md``; section numbers below (§5.2 ...) refer to
-that page.
+that page. The game is declared once (DESIGN 4.8): its options, state, moves, score breakdown,
+tally and codes below; reading, writing and views come from those declarations, and the engine
+keeps the rules and the checks of meaning.
 
 Cards are the integers 1..100. Card ``c`` may go on a stack whose top is ``t`` iff
 ``1 <= (c - t) % 100 <= 10`` (higher by at most 10, counting on from 100 to 1; §5.1).
 
-Options (defaults first; §2.2, §3, §4, §5.3, §5.4, §6.2-§6.4):
-
-- ``heads`` = ``"6-nimmt"``: the bull-head table (§2.2), kept in ``_HEAD_TABLES`` so another
-  named table can be added without touching the rules.
-- ``empty_pile`` = ``"new-stack"``: a take reveals as many new stacks as the stock still has
-  cards; a player whose turn starts with no stacks places any one card as a new stack (§5.3).
-- ``empty_supply`` = ``"opponents"``: with the supply empty the bull card comes from the opponent
-  holding the most; ``"all-players"`` reads "the player holding the most" literally (§5.4).
-- ``next_starter`` = ``"cumulative"``: most cumulative minus points start the next round;
-  ``"round"``: most in the round just finished (§6.2).
-- ``bulls_between_rounds`` = ``"return"``: bull cards go back to the supply; ``"keep"`` (§6.3).
-- ``rounds`` = ``0`` (one round per player) and ``final_ties`` = ``"shared"`` (§6.4).
-- ``open_information`` = ``False``: views show stacks as top cards only (§4).
-- ``start_player`` = ``0``: the seat that starts the first round (§3).
+Options (``Options`` below, defaults first; §2.2, §3, §4, §5.3, §5.4, §6.2-§6.4): ``heads`` (the
+bull-head table, kept in ``_HEAD_TABLES`` so another named table can be added without touching
+the rules), ``empty_pile``, ``empty_supply``, ``next_starter``, ``bulls_between_rounds``,
+``rounds`` (0: one round per player), ``final_ties``, ``open_information``, ``start_player``.
 
 Representation decisions:
 
@@ -35,11 +27,14 @@ Representation decisions:
 - Stack indices are positions in ``stacks``; a take removes its stack and appends the new ones.
 - The stock's next card is its last element. ``turn`` is the seat to act, ``null`` once the
   round is over; ``history`` holds the minus points of every finished round (DESIGN 4.5).
-- Scores are minus points (bull heads), so lower is better; ``round`` is the heads in each hand
-  (final once the round is over, since the seat that went out holds nothing).
+- Scores are minus points (bull heads), so lower is better; the score report's ``points`` are
+  the heads in each hand (final once the round is over, since the seat that went out holds
+  nothing).
 - Hidden information (§4): views show the seat's own hand, ``null`` for the others with
-  ``hand_sizes``, the stock as a count and stacks as top cards. Once a round is over its hands
-  are shown, as they are counted openly at the table.
+  ``hand_sizes``, the stock as ``null`` with ``stock_size``, and each stack as ``null`` with its
+  top card in ``stacks_tops`` (never its size: "Gracz nie może sprawdzać, ile kart jest w
+  poszczególnych stosach"). Once a round is over its hands are shown, as they are counted
+  openly at the table.
 - ``from_json`` refuses states play cannot reach, beyond card conservation (§8).
 - ``legal_moves`` is not always complete: a player holding bull cards may play any subset of
   the fitting cards onto each of up to that many stacks, which can be exponentially many
@@ -53,30 +48,32 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
+from typing import Annotated, ClassVar, Literal
 
 from rules.base import (
+    BAD_TALLY,
+    ROUND_NOT_OVER,
+    ROUND_OVER,
+    SEAT_COUNT,
+    SETUP_UNSUPPORTED,
     BaseEngine,
-    Code,
+    ErrorCode,
+    GameCodes,
     IllegalMove,
-    InvalidOption,
     InvalidState,
     Json,
+    Label,
     NextRound,
-    Option,
     Outcome,
     Rng,
-    RulesError,
     ScoreReport,
     excerpt,
-    fields_json,
-    malformed,
     replace,
-    require,
 )
-from rules.cards import hands_view
+from rules.shapes import Doc, Length, Range, Visibility, declared, field, option
+from rules.spec import GameSpec, Playout
 
 # --------------------------------------------------------------------------- constants
 
@@ -90,6 +87,9 @@ _MAX_DISTANCE = 10
 _BULL_STACK_SIZE = 3  # taking a stack of at least this many cards earns a bull card
 _NEW_STACKS = 2
 _PLAN_CAP = 256  # list every play plan up to this many; beyond, the first ones and representatives
+_MAX_PLAYERS = 7
+_MAX_ROUNDS = 20
+_MAX_HEADS = 167  # all 100 cards under the 6 nimmt! table
 
 
 def _six_nimmt_heads() -> tuple[int, ...]:
@@ -115,237 +115,396 @@ class Phase(Enum):
     GAME_OVER = "game-over"
 
 
-# --------------------------------------------------------------------------- options and state
+# --------------------------------------------------------------------------- shapes
+
+Card = Annotated[int, Range(1, 100), Doc("an 11 nimmt! card: 1..100")]
+Cards = Annotated[tuple[Card, ...], Length(0, 100)]
+Seat = Annotated[int, Range(0, _MAX_PLAYERS - 1)]
+PerSeat = Length(2, _MAX_PLAYERS)
+Heads = Annotated[int, Range(0, _MAX_HEADS)]
+HeadTable = Literal["6-nimmt"]
+_DOC = "docs/rules/11-nimmt.md"
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Options:
-    heads: str = "6-nimmt"
-    empty_pile: str = "new-stack"
-    next_starter: str = "cumulative"
-    bulls_between_rounds: str = "return"
-    empty_supply: str = "opponents"
-    open_information: bool = False
-    final_ties: str = "shared"
-    rounds: int = 0
-    start_player: int = 0
+    heads: HeadTable = option(
+        default="6-nimmt",
+        description=f"Bull-head table ({_DOC} §2.2): '6-nimmt' is the 6 nimmt! formula on 1..100 (55: 7, multiples "
+                    "of 11: 5, of 10: 3, ending in 5: 2, others 1; 167 heads).",
+        label=Label("Bull heads", "Bycze głowy"),
+        help=Label("How many bull heads each card carries.", "Ile byczych głów ma każda karta."),
+        choices={"6-nimmt": Label("As in 6 nimmt! (167 in all)", "Jak w 6 nimmt! (razem 167)")})
+    empty_pile: Literal["new-stack"] = option(
+        default="new-stack",
+        description=f"Empty stock ({_DOC} §5.3): a take reveals as many stacks as cards are left; with no stacks on "
+                    "the table the player places any one card as a new stack.",
+        label=Label("Stock used up", "Koniec stosu do dobierania"),
+        help=Label("With no stacks on the table, the player to act lays one card as a new stack.",
+                   "Gdy na stole nie ma stosów, gracz wykłada jedną kartę jako nowy stos."),
+        choices={"new-stack": Label("Lay a card as a new stack", "Nowy stos z karty z ręki")})
+    next_starter: Literal["cumulative", "round"] = option(
+        default="cumulative",
+        description=f"Who starts the next round ({_DOC} §6.2): 'cumulative' = most cumulative minus points (ties: "
+                    "more in the last round, then clockwise after the seat that went out); 'round' = most in the "
+                    "last round (ties: cumulative, then clockwise).",
+        label=Label("Next round's starter", "Kto zaczyna następną rundę"),
+        help=Label("The player with the most minus points starts the next round: counted over the game or over "
+                   "the last round.",
+                   "Następną rundę zaczyna gracz z największą liczbą punktów ujemnych: liczonych z całej gry albo "
+                   "z ostatniej rundy."),
+        choices={"cumulative": Label("Most minus points in all", "Najwięcej punktów ujemnych w sumie"),
+                 "round": Label("Most minus points last round", "Najwięcej punktów ujemnych w ostatniej rundzie")})
+    bulls_between_rounds: Literal["return", "keep"] = option(
+        default="return",
+        description=f"Bull cards at the end of a round ({_DOC} §6.3): 'return' to the supply, or 'keep'.",
+        label=Label("Bull cards after a round", "Karty byków po rundzie"),
+        help=Label("Whether the bull cards go back to the supply when a round ends.",
+                   "Czy po rundzie karty byków wracają do zapasu."),
+        choices={"return": Label("Back to the supply", "Wracają do zapasu"),
+                 "keep": Label("Players keep them", "Gracze je zatrzymują")})
+    empty_supply: Literal["opponents", "all-players"] = option(
+        default="opponents",
+        description=f"Bull card when the supply is empty ({_DOC} §5.4): 'opponents' = from the opponent with the "
+                    "most (taker's choice among ties; none if no opponent has one); 'all-players' = from the player "
+                    "with the most, nothing if that is the taker.",
+        label=Label("Bull supply used up", "Brak kart byków w zapasie"),
+        help=Label("Whom a bull card is taken from once the supply is empty.",
+                   "Od kogo bierze się kartę byka, gdy zapas się skończył."),
+        choices={"opponents": Label("The opponent with the most", "Przeciwnik, który ma ich najwięcej"),
+                 "all-players": Label("The player with the most", "Gracz, który ma ich najwięcej")})
+    open_information: bool = option(
+        default=False,
+        description=f"Views show whole stacks instead of top cards only ({_DOC} §4; for debugging).",
+        label=Label("Open stacks", "Odkryte stosy"),
+        help=Label("Everyone may look through the stacks (not a rule of the game: for teaching).",
+                   "Każdy może przeglądać stosy (to nie zasada gry: do nauki)."))
+    final_ties: Literal["shared"] = option(
+        default="shared",
+        description=f"Final ties on the fewest minus points ({_DOC} §6.4): 'shared' win.",
+        label=Label("Equal totals", "Remis"),
+        help=Label("Players tied on the fewest minus points share the win.",
+                   "Gracze z równą, najmniejszą liczbą punktów ujemnych dzielą zwycięstwo."),
+        choices={"shared": Label("Shared victory", "Wspólne zwycięstwo")})
+    rounds: Annotated[int, Range(0, _MAX_ROUNDS)] = option(
+        default=0,
+        description=f"Number of rounds ({_DOC} §6.4); 0 = one round per player.",
+        label=Label("Rounds", "Liczba rund"),
+        help=Label("How many rounds are played; 0 plays one round per player.",
+                   "Ile rund się rozgrywa; 0 to tyle rund, ilu graczy."))
+    start_player: Seat = option(
+        default=0,
+        description=f"Seat that starts the first round ({_DOC} §3: the youngest player).",
+        label=Label("Starting player", "Gracz rozpoczynający"),
+        help=Label("The seat that starts the first round (the rules say: the youngest player).",
+                   "Miejsce gracza, który zaczyna pierwszą rundę (według zasad: najmłodszy)."))
 
-    def to_json(self) -> Json:
-        return fields_json(self)
+
+def _hands_shown(state: State, seat: int | None) -> Visibility:
+    """Hands are private while a round is played and counted openly once it is over (§4)."""
+    return Visibility.OWN if state.phase is Phase.PLAY else Visibility.PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
+def _stacks_shown(state: State, seat: int | None) -> Visibility:
+    """Stacks show their tops alone, unless the option ``open_information`` opens them (§4)."""
+    return Visibility.PUBLIC if state.options.open_information else Visibility.TOP_EACH
+
+
+@declared
 class State:
-    players: int
+    players: Annotated[int, Range(2, _MAX_PLAYERS)]
     options: Options
     phase: Phase
-    round: int  # 1-based
-    starter: int  # seat that started this round
-    turn: int | None  # the seat to act in PLAY; None once the round is over (every seat, or none, acts)
-    went_out: int | None  # seat whose hand emptied, once the round is over
-    hands: tuple[tuple[int, ...], ...]  # each sorted ascending
-    stacks: tuple[tuple[int, ...], ...]  # bottom .. top
-    stock: tuple[int, ...]  # the face-down draw pile; the next card to reveal is the last
-    bulls: tuple[int, ...]
-    supply: int
-    history: tuple[tuple[int, ...], ...]  # minus points per seat of each finished round
-    rng: Rng
+    round: Annotated[int, Range(1, _MAX_ROUNDS)] = field(doc="the round being played (1-based)")
+    starter: Seat = field(doc="the seat that started this round")
+    turn: Seat | None = field(doc="the seat to act; null once the round is over")
+    went_out: Seat | None = field(doc="the seat whose hand emptied; null while the round runs")
+    hands: Annotated[tuple[Cards, ...], PerSeat] = field(
+        doc="each seat's hand, ascending", visibility=Visibility.OWN, sizes_name="hand_sizes", reveal=_hands_shown)
+    stacks: Annotated[tuple[Annotated[tuple[Card, ...], Length(1, 100)], ...], Length(0, 100)] = field(
+        doc="the stacks on the table, each bottom to top", visibility=Visibility.TOP_EACH, sized=False,
+        reveal=_stacks_shown)
+    stock: Cards = field(doc="the face-down draw pile, next card last", visibility=Visibility.HIDDEN)
+    bulls: Annotated[tuple[Annotated[int, Range(0, _BULL_CARDS)], ...], PerSeat] = field(
+        doc="bull cards held per seat")
+    supply: Annotated[int, Range(0, _BULL_CARDS)] = field(doc="bull cards left in the supply")
+    history: Annotated[tuple[Annotated[tuple[Heads, ...], PerSeat], ...], Length(0, _MAX_ROUNDS)] = field(
+        doc="minus points per seat of every finished round (this one too once it is over)")
+    rng: Rng = field(visibility=Visibility.SECRET)
 
 
 # --------------------------------------------------------------------------- moves
 
 
-@dataclass(frozen=True, slots=True)
+@declared
+class StackPlay:
+    """Cards onto one stack, each within 10 above the top it had before the turn."""
+
+    stack: Annotated[int, Range(0, 99)] = field(doc="the stack's position in `stacks`")
+    cards: Annotated[tuple[Card, ...], Length(1, 100)]
+
+
+@declared
 class Play:
-    """Cards onto stacks: ``((stack, (card, ...)), ...)``, stacks and cards ascending."""
+    """Cards onto stacks: one entry per stack, stacks and cards ascending (§5.2)."""
 
-    plays: tuple[tuple[int, tuple[int, ...]], ...]
+    plays: Annotated[tuple[StackPlay, ...], Length(1, 100)]
+    kind: ClassVar[str] = "play"
+    label: ClassVar[Label] = Label("Play cards", "Dołóż karty")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Take:
-    stack: int
-    source: int | None = None
+    """Take a whole stack into the hand; ``source`` names the seat a bull card comes from when
+    there is a choice (§5.4)."""
+
+    stack: Annotated[int, Range(0, 99)] = field(doc="the stack's position in `stacks`")
+    source: Seat | None = field(default=None, doc="the seat the bull card comes from, where there is a choice")
+    kind: ClassVar[str] = "take"
+    label: ClassVar[Label] = Label("Take a stack", "Zbierz stos")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class NewStack:
-    card: int
+    """With no stacks on the table, place one card from the hand as a new stack (§5.3)."""
+
+    card: Card
+    kind: ClassVar[str] = "new-stack"
+    label: ClassVar[Label] = Label("Start a new stack", "Zacznij nowy stos")
 
 
 Move = Play | Take | NewStack | NextRound
 
 
+# --------------------------------------------------------------------------- scores
+
+
+@declared
+class CardHeads:
+    card: Card
+    heads: Annotated[int, Range(1, 7)] = field(doc="the card's bull heads")
+
+
+@declared
+class Breakdown:
+    """One seat's minus points of a round: the cards left in its hand with their bull heads."""
+
+    cards: Annotated[tuple[CardHeads, ...], Length(0, 100)] = field(doc="the cards in hand, each with its heads")
+    went_out: bool = field(doc="whether this seat's hand emptied (it scores 0)")
+    bulls: Annotated[int, Range(0, _BULL_CARDS)] = field(doc="bull cards held (they score nothing)")
+    points: Heads = field(doc="the round's minus points: the heads in hand")
+
+
+@declared
+class Tally:
+    """A finished round's score sheet: the cards left in each hand (exactly one empty), and
+    perhaps the totals before the round and the bull cards held."""
+
+    hands: Annotated[tuple[Cards, ...], PerSeat]
+    heads: HeadTable = field(default="6-nimmt", doc="as the option `heads`")
+    previous: Annotated[tuple[Annotated[int, Range(0, _MAX_HEADS * _MAX_ROUNDS)], ...], PerSeat] | None = field(
+        default=None, doc="each seat's total before this round")
+    bulls: Annotated[tuple[Annotated[int, Range(0, _BULL_CARDS)], ...], PerSeat] | None = field(
+        default=None, doc="bull cards held per seat (they score nothing)")
+
+
 # --------------------------------------------------------------------------- codes
 
-#: Every code this game answers (DESIGN 4.4), with English and Polish titles and the Polish
-#: detail, a template over the context each raise passes. Polish in the rulebook's words:
-#: "stos zagranych", "stos do dobierania", "karta byka", "bycze głowy", "punkty ujemne".
-_CODES: Mapping[str, Code] = MappingProxyType({
-    f"{_GAME}.{name}": Code(*texts) for name, texts in {
-        # moves
-        "not-your-turn": ("Not your turn", "Nie twoja kolej", "Teraz nie jest kolej gracza {seat}."),
-        "game-over": ("The game is over", "Gra skończona",
-                      "Rozegrano już wszystkie rundy: nie można wykonać żadnego ruchu."),
-        "no-such-seat": ("No such seat", "Nie ma takiego miejsca", "Przy tym stole nie ma miejsca {seat}."),
-        "bad-move": ("Malformed move", "Nieprawidłowy ruch",
-                     "Ruch nie ma postaci ruchu w 11. bierze! (zagranie, zebranie stosu, nowy stos, nowa runda)."),
-        "round-not-over": ("The round is not over", "Runda trwa",
-                           "Runda {round} jeszcze trwa: karty rozdaje się ponownie dopiero po jej końcu."),
-        "round-over": ("The round is over", "Runda skończona",
-                       "Runda {round} się skończyła: teraz można tylko rozdać karty do następnej rundy."),
-        "no-stacks": ("No stacks on the table", "Brak stosów zagranych",
-                      "Na stole nie ma żadnego stosu zagranych: gracz {seat} wykłada jedną kartę z ręki jako "
-                      "nowy stos."),
-        "empty-play": ("Empty play", "Puste zagranie", "Zagranie musi zawierać co najmniej jedną kartę."),
-        "no-such-stack": ("No such stack", "Nie ma takiego stosu",
-                          "Nie ma stosu zagranych o numerze {stack}: na stole leży ich {expected}."),
-        "duplicate-stack": ("Stack named twice", "Stos podany dwa razy",
-                            "Stos {stack} występuje w zagraniu dwa razy: wszystkie jego karty podaje się razem."),
-        "duplicate-card": ("Card twice", "Karta dwa razy", "Karta {card} występuje więcej niż raz."),
-        "needs-bull-card": ("A bull card is needed", "Potrzebna karta byka",
-                            "Bez karty byka gracz {seat} dokłada dokładnie jedną kartę, a nie {got}."),
-        "too-many-stacks": ("Too many stacks", "Za dużo stosów",
-                            "Karty byka gracza {seat} pozwalają dokładać karty na najwyżej tyle stosów: {expected}; "
-                            "zagranie obejmuje ich {got}."),
-        "card-not-in-hand": ("Card not in hand", "Karty nie ma na ręce", "Gracz {seat} nie ma na ręce karty {card}."),
-        "not-in-range": ("Card out of range", "Karta poza zasięgiem",
-                         "Karty {card} nie można dołożyć na stos {stack}: musi być wyższa od wierzchniej karty {top} "
-                         "najwyżej o 10 (po 100 liczy się dalej od 1)."),
-        "source-required": ("Name the bull card's source", "Wskaż, od kogo karta byka",
-                            "Karty byków w zapasie się skończyły, a najwięcej ich mają gracze {expected}: "
-                            "wskaż, od którego z nich bierzesz kartę byka."),
-        "source-not-needed": ("No source needed", "Karta byka jest w zapasie",
-                              "Karty byków są jeszcze w zapasie: nie bierze się ich od gracza {seat}."),
-        "bad-source": ("Wrong bull card source", "Nie od tego gracza",
-                       "Od gracza {seat} nie można wziąć karty byka; można od: {expected}."),
-        "stacks-on-table": ("Stacks on the table", "Na stole są stosy",
-                            "Nowy stos zaczyna się tylko wtedy, gdy na stole nie ma żadnego; leży ich {got}."),
-        "setup-unsupported": ("No setup notation", "Brak zapisu ustawienia",
-                              "W 11. bierze! karty zawsze się rozdaje: gra nie przyjmuje ustawienia początkowego."),
-        # states and tallies
-        "malformed-state": ("Malformed state", "Nieprawidłowy stan gry", "Stan gry nie ma właściwej postaci."),
-        "bad-players": ("Wrong number of players", "Zła liczba graczy",
-                        "W 11. bierze! gra od 2 do 7 osób, nie {got}."),
-        "bad-options": ("Wrong options", "Złe opcje", "Opcje zapisane w stanie gry są niepoprawne."),
-        "bad-phase": ("Wrong phase", "Zła faza gry", "Faza gry nie zgadza się z rundą i rękami graczy."),
-        "bad-round": ("Wrong round", "Zły numer rundy",
-                      "Runda {got} nie mieści się w grze: rund jest tyle, ilu graczy (albo ile ustalono)."),
-        "bad-seat": ("No such seat", "Nie ma takiego miejsca", "Stan gry wskazuje miejsce spoza stołu."),
-        "bad-turn": ("Wrong turn", "Nie ta kolej",
-                     "Kolej gracza nie zgadza się ze stanem gry: tego układu nie da się osiągnąć."),
-        "bad-hands": ("Impossible hands", "Niemożliwe karty na ręce",
-                      "Karty na rękach graczy nie zgadzają się z przebiegiem rundy."),
-        "bad-stack": ("Impossible stack", "Niemożliwy stos",
-                      "Stos zagranych jest pusty albo łamie zasadę maksymalnej różnicy 10."),
-        "bad-stock": ("Stock and stacks disagree", "Stos do dobierania nie zgadza się",
-                      "Liczba kart w stosie do dobierania nie zgadza się z liczbą stosów zagranych: każde "
-                      "zebranie stosu odkrywa dwie karty."),
-        "bad-card": ("Not a card", "To nie karta", "{card} nie jest kartą byczych głów (od 1 do 100)."),
-        "missing-card": ("Missing card", "Brak karty",
-                         "Brakuje karty {card}: wszystkie 100 kart musi być w grze."),
-        "bad-bulls": ("Impossible bull cards", "Niemożliwe karty byków",
-                      "Karty byków graczy i zapas nie dają razem 10 albo nie mogły zostać zdobyte."),
-        "bad-history": ("Wrong history", "Zły zapis rund",
-                        "Punkty ujemne zapisanych rund nie zgadzają się ze stanem gry."),
-        "bad-starter": ("Wrong starting player", "Zły gracz rozpoczynający",
-                        "Rundę rozpoczyna gracz {expected} (najwięcej punktów ujemnych), a nie gracz {seat}."),
-        "bad-rng": ("Malformed rng", "Nieprawidłowy generator", "Zapis generatora losowego jest niepoprawny."),
-        "bad-tally": ("Impossible tally", "Niemożliwe podliczenie",
-                      "Podliczenie musi podawać karty na ręce każdego gracza, z dokładnie jedną pustą ręką."),
-    }.items()
-})
+
+def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
+
+
+def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
+
+
+class C(GameCodes, namespace=_GAME):
+    """Every code 11 nimmt! answers (DESIGN 4.4). Polish in the rulebook's words: "stos
+    zagranych", "stos do dobierania", "karta byka", "bycze głowy", "punkty ujemne"."""
+
+    round_not_over = ROUND_NOT_OVER
+    round_over = ROUND_OVER
+    setup_unsupported = SETUP_UNSUPPORTED
+    bad_tally = BAD_TALLY
+    seat_count = SEAT_COUNT
+    no_stacks = _illegal(
+        Label("No stacks on the table", "Brak stosów zagranych"),
+        "Na stole nie ma żadnego stosu zagranych: gracz {seat} wykłada jedną kartę z ręki jako nowy stos.",
+        "There are no stacks to play onto or take: lay one hand card as a new stack (`new-stack`).",
+        "Nie ma stosów, na które można dokładać albo które można zebrać: wyłóż kartę z ręki jako nowy stos "
+        "(`new-stack`).")
+    empty_play = _illegal(
+        Label("Empty play", "Puste zagranie"), "Zagranie musi zawierać co najmniej jedną kartę.",
+        "A play names at least one stack and at least one card for each stack it names.",
+        "Zagranie wskazuje co najmniej jeden stos i co najmniej jedną kartę na każdy wskazany stos.")
+    no_such_stack = _illegal(
+        Label("No such stack", "Nie ma takiego stosu"),
+        "Nie ma stosu zagranych o numerze {stack}: na stole leży ich {expected}.",
+        "Stacks are numbered by their position in `stacks`, from 0. Name a stack that is on the table.",
+        "Stosy numeruje się według miejsca w `stacks`, od 0. Wskaż stos, który leży na stole.")
+    duplicate_stack = _illegal(
+        Label("Stack named twice", "Stos podany dwa razy"),
+        "Stos {stack} występuje w zagraniu dwa razy: wszystkie jego karty podaje się razem.",
+        "A play names each stack once, with all the cards going onto it.",
+        "Zagranie wymienia każdy stos raz, ze wszystkimi kartami, które się na niego dokłada.")
+    card_played_twice = _illegal(
+        Label("Card played twice", "Karta zagrana dwa razy"), "Karta {card} występuje w zagraniu więcej niż raz.",
+        "A play names the same card twice (on one stack or on two). Each card is played once.",
+        "Zagranie wymienia tę samą kartę dwa razy (na jednym stosie albo na dwóch). Każdą kartę zagrywa się raz.")
+    needs_bull_card = _illegal(
+        Label("A bull card is needed", "Potrzebna karta byka"),
+        "Bez karty byka gracz {seat} dokłada dokładnie jedną kartę, a nie {got}.",
+        "Without a bull card a player plays exactly one card onto one stack.",
+        "Bez karty byka gracz dokłada dokładnie jedną kartę na jeden stos.")
+    too_many_stacks = _illegal(
+        Label("Too many stacks", "Za dużo stosów"),
+        "Karty byka gracza {seat} pozwalają dokładać karty na najwyżej tyle stosów: {expected}; zagranie obejmuje "
+        "ich {got}.",
+        "With k bull cards a player plays onto at most k stacks (one stack without any).",
+        "Mając k kart byka, gracz dokłada karty na najwyżej k stosów (bez karty byka na jeden).")
+    card_not_in_hand = _illegal(
+        Label("Card not in hand", "Karty nie ma na ręce"), "Gracz {seat} nie ma na ręce karty {card}.",
+        "The move names a card the seat does not hold. Choose cards from the seat's hand.",
+        "Ruch wskazuje kartę, której gracz nie ma na ręce. Wybierz karty z ręki.")
+    not_in_range = _illegal(
+        Label("Card out of range", "Karta poza zasięgiem"),
+        "Karty {card} nie można dołożyć na stos {stack}: musi być wyższa od wierzchniej karty {top} najwyżej o 10 "
+        "(po 100 liczy się dalej od 1).",
+        "A card goes on a stack only if it is 1 to 10 above the stack's top before the turn (after 100 counting "
+        "goes on from 1).",
+        "Kartę można dołożyć tylko wtedy, gdy jest od 1 do 10 wyższa od wierzchniej karty stosu sprzed tury (po "
+        "100 liczy się dalej od 1).")
+    source_required = _illegal(
+        Label("Name the bull card's source", "Wskaż, od kogo karta byka"),
+        "Karty byków w zapasie się skończyły, a najwięcej ich mają gracze {expected}: wskaż, od którego z nich "
+        "bierzesz kartę byka.",
+        "The supply is empty and several seats tie for the most bull cards: the take names one in `source`.",
+        "Zapas kart byków się skończył, a najwięcej mają ich ex aequo różni gracze: wskaż jednego w polu "
+        "`source`.")
+    source_not_needed = _illegal(
+        Label("No source needed", "Karta byka jest w zapasie"),
+        "Karty byków są jeszcze w zapasie: nie bierze się ich od gracza {seat}.",
+        "Bull cards still lie in the supply, so a take names no `source`. Leave it out.",
+        "Karty byków są jeszcze w zapasie, więc zebranie stosu nie wskazuje `source`. Pomiń to pole.")
+    bad_source = _illegal(
+        Label("Wrong bull card source", "Nie od tego gracza"),
+        "Od gracza {seat} nie można wziąć karty byka; można od: {expected}.",
+        "The `source` is not a seat a bull card may come from (`expected` lists those; empty when none would "
+        "move).",
+        "Od wskazanego w `source` gracza nie można wziąć karty byka (`expected` wymienia, od kogo można; pusta "
+        "lista, gdy żadna karta nie przechodzi).")
+    stacks_on_table = _illegal(
+        Label("Stacks on the table", "Na stole są stosy"),
+        "Nowy stos zaczyna się tylko wtedy, gdy na stole nie ma żadnego; leży ich {got}.",
+        "A new stack is started only when no stack lies on the table. Play onto a stack or take one.",
+        "Nowy stos zaczyna się tylko wtedy, gdy na stole nie ma żadnego. Dołóż karty albo zbierz stos.")
+    bad_phase = _invalid(
+        Label("Wrong phase", "Zła faza gry"), "Faza gry nie zgadza się z rundą i rękami graczy.",
+        "The game is over exactly when the last round is over; a round is over exactly when a hand is empty.",
+        "Gra kończy się dokładnie wtedy, gdy kończy się ostatnia runda; runda kończy się dokładnie wtedy, gdy "
+        "czyjaś ręka jest pusta.")
+    bad_round = _invalid(
+        Label("Wrong round", "Zły numer rundy"),
+        "Runda {got} nie mieści się w grze: rund jest tyle, ilu graczy (albo ile ustalono).",
+        "The state's round is beyond the rounds the options give (one per player unless `rounds` says).",
+        "Numer rundy przekracza liczbę rund z opcji (tyle, ilu graczy, chyba że `rounds` mówi inaczej).")
+    bad_turn = _invalid(
+        Label("Wrong turn", "Nie ta kolej"),
+        "Kolej gracza nie zgadza się ze stanem gry: tego układu nie da się osiągnąć.",
+        "The seat to act (or the seat that went out) is not what the phase and the cards played so far give.",
+        "Gracz, na którego przypada kolej (albo który skończył karty), nie wynika z fazy i z dotychczasowej gry.")
+    bad_hands = _invalid(
+        Label("Impossible hands", "Niemożliwe karty na ręce"),
+        "Karty na rękach graczy nie zgadzają się z przebiegiem rundy.",
+        "A hand is empty while the round runs, the empty hand is not the seat that went out, or the hand sizes "
+        "do not fit the turns played.",
+        "Ręka jest pusta w trakcie rundy, pusta ręka nie należy do gracza, który skończył, albo liczby kart nie "
+        "pasują do rozegranych tur.")
+    bad_stack = _invalid(
+        Label("Impossible stack", "Niemożliwy stos"),
+        "Stos zagranych łamie zasadę maksymalnej różnicy 10.",
+        "Every card of a stack lies 1 to 10 above the card below it (after 100 counting goes on from 1).",
+        "Każda karta stosu jest od 1 do 10 wyższa od karty pod nią (po 100 liczy się dalej od 1).")
+    bad_stock = _invalid(
+        Label("Stock and stacks disagree", "Stos do dobierania nie zgadza się"),
+        "Liczba kart w stosie do dobierania nie zgadza się z liczbą stosów zagranych: każde zebranie stosu "
+        "odkrywa dwie karty.",
+        "While the stock lasts each take reveals two cards, so the stock's size gives the number of stacks.",
+        "Póki jest stos do dobierania, każde zebranie stosu odkrywa dwie karty, więc jego wielkość wyznacza "
+        "liczbę stosów zagranych.")
+    duplicate_card = _invalid(
+        Label("Card twice", "Karta dwa razy"), "Karta {card} występuje więcej niż raz.",
+        "Each of the 100 cards is in exactly one place (a hand, a stack, the stock); this one is in two.",
+        "Każda ze 100 kart leży w dokładnie jednym miejscu (ręka, stos zagranych, stos do dobierania); ta jest w "
+        "dwóch.")
+    missing_card = _invalid(
+        Label("Missing card", "Brak karty"), "Brakuje karty {card}: wszystkie 100 kart musi być w grze.",
+        "Every card 1..100 must be somewhere in the state (hands, stacks, stock).",
+        "Każda karta od 1 do 100 musi gdzieś być w stanie gry (ręce, stosy, stos do dobierania).")
+    bad_bulls = _invalid(
+        Label("Impossible bull cards", "Niemożliwe karty byków"),
+        "Karty byków graczy i zapas nie dają razem 10 albo nie mogły zostać zdobyte.",
+        "The bull cards held and the supply total 10, and no more can have left the supply this round than "
+        "stacks were taken.",
+        "Karty byków graczy i zapas dają razem 10, a w tej rundzie z zapasu nie mogło ubyć więcej kart, niż "
+        "zebrano stosów.")
+    bad_history = _invalid(
+        Label("Wrong history", "Zły zapis rund"), "Punkty ujemne zapisanych rund nie zgadzają się ze stanem gry.",
+        "`history` holds one row per finished round, each with exactly one 0, the last one what the hands score.",
+        "`history` ma jeden wiersz na każdą skończoną rundę, w każdym dokładnie jedno 0, a ostatni to wynik z "
+        "kart na rękach.")
+    bad_starter = _invalid(
+        Label("Wrong starting player", "Zły gracz rozpoczynający"),
+        "Rundę rozpoczyna gracz {expected} (najwięcej punktów ujemnych), a nie gracz {seat}.",
+        "Round 1 is started by `start_player`, every later one by the seat with the most minus points (§6.2).",
+        "Pierwszą rundę zaczyna `start_player`, każdą następną gracz z największą liczbą punktów ujemnych.")
+
+
+SPEC = GameSpec(
+    id=_GAME,
+    name="11 nimmt!",
+    label=Label("11 nimmt!", "11. bierze!"),
+    players=range(2, _MAX_PLAYERS + 1),
+    options=Options,
+    state=State,
+    moves=(Play, Take, NewStack, NextRound),
+    phases={Phase.PLAY: Label("Play", "Rozgrywka"), Phase.ROUND_OVER: Label("Round over", "Koniec rundy"),
+            Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    codes=C,
+    breakdown=Breakdown,
+    tally=Tally,
+    legal_moves_complete=False,
+    terms={
+        "stacks": Label("Stacks", "Stosy zagranych"), "stock": Label("Stock", "Stos do dobierania"),
+        "bulls": Label("Bull cards", "Karty byków"), "supply": Label("Bull supply", "Zapas kart byków"),
+        "heads": Label("Bull heads", "Bycze głowy"), "cards": Label("Cards in hand", "Karty na ręce"),
+        "went_out": Label("Went out", "Pozbył się kart"), "points": Label("Minus points", "Punkty ujemne"),
+    },
+    playout=Playout(weights={"take": 0.02}, long_options={"rounds": 20}),
+    tally_example={"hands": [[55, 10, 3, 100], [], [11, 12]], "previous": [5, 0, 1], "bulls": [2, 0, 3]},
+)
 
 
 # --------------------------------------------------------------------------- engine
 
 
 class ElevenNimmt(BaseEngine[State, Move]):
-    game_id = _GAME
-    name = "11 nimmt!"
-    players = range(2, 8)
-    move_kinds = ("play", "take", "new-stack", "next-round")
-    legal_moves_complete = False
-    codes = _CODES
-    options = MappingProxyType(
-        {
-            "heads": Option(
-                "6-nimmt",
-                "Bull-head table (docs/rules/11-nimmt.md §2.2): '6-nimmt' is the 6 nimmt! formula on 1..100 "
-                "(55: 7, multiples of 11: 5, of 10: 3, ending in 5: 2, others 1; 167 heads).",
-                choices=tuple(_HEAD_TABLES),
-            ),
-            "empty_pile": Option(
-                "new-stack",
-                "Empty stock (docs/rules/11-nimmt.md §5.3): a take reveals as many stacks as cards are left; "
-                "with no stacks on the table the player places any one card as a new stack.",
-                choices=("new-stack",),
-            ),
-            "next_starter": Option(
-                "cumulative",
-                "Who starts the next round (docs/rules/11-nimmt.md §6.2): 'cumulative' = most cumulative minus points "
-                "(ties: more in the last round, then clockwise after the seat that went out); "
-                "'round' = most in the last round (ties: cumulative, then clockwise).",
-                choices=("cumulative", "round"),
-            ),
-            "bulls_between_rounds": Option(
-                "return",
-                "Bull cards at the end of a round (docs/rules/11-nimmt.md §6.3): 'return' to the supply, or 'keep'.",
-                choices=("return", "keep"),
-            ),
-            "empty_supply": Option(
-                "opponents",
-                "Bull card when the supply is empty (docs/rules/11-nimmt.md §5.4): 'opponents' = from the opponent with "
-                "the most (taker's choice among ties; none if no opponent has one); 'all-players' = from "
-                "the player with the most, nothing if that is the taker.",
-                choices=("opponents", "all-players"),
-            ),
-            "open_information": Option(
-                False,
-                "Views show whole stacks instead of top cards only (docs/rules/11-nimmt.md §4; for debugging).",
-                type="boolean",
-            ),
-            "final_ties": Option(
-                "shared",
-                "Final ties on the fewest minus points (docs/rules/11-nimmt.md §6.4): 'shared' win.",
-                choices=("shared",),
-            ),
-            "rounds": Option(
-                0,
-                "Number of rounds (docs/rules/11-nimmt.md §6.4); 0 = one round per player.",
-                type="integer",
-                minimum=0,
-                maximum=20,
-            ),
-            "start_player": Option(
-                0,
-                "Seat that starts the first round (docs/rules/11-nimmt.md §3: the youngest player).",
-                type="integer",
-                minimum=0,
-                maximum=6,
-            ),
-        }
-    )
+    spec = SPEC
 
     # -- creation ------------------------------------------------------------------
 
-    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
-        if setup is not None:
-            raise InvalidOption(f"{_GAME}.setup-unsupported", f"11 nimmt! has no setup notation, got {excerpt(setup)}")
-        opts = Options(**options)
-        if opts.start_player >= players:
-            raise InvalidOption(
-                "options.out-of-range",
-                f"option 'start_player' must be a seat below {players}, got {opts.start_player}",
-            )
+    def new_game(self, players: int, rng: Rng, options: Options, setup: None = None) -> State:
+        # a seat of this table: the option's bounds narrowed to the player count (options.out-of-range)
+        replace(self.options["start_player"], maximum=players - 1).validate("start_player", options.start_player)
         hands, stacks, stock, rng = _deal(players, rng)
         return State(
             players=players,
-            options=opts,
+            options=options,
             phase=Phase.PLAY,
             round=1,
-            starter=opts.start_player,
-            turn=opts.start_player,
+            starter=options.start_player,
+            turn=options.start_player,
             went_out=None,
             hands=hands,
             stacks=stacks,
@@ -356,14 +515,11 @@ class ElevenNimmt(BaseEngine[State, Move]):
             rng=rng,
         )
 
-    def options_of(self, state: State) -> Mapping[str, Json]:
-        return state.options.to_json()
-
     # -- turn ----------------------------------------------------------------------
 
     def to_act(self, state: State) -> frozenset[int]:
         if state.phase is Phase.PLAY:
-            return frozenset((state.turn,))
+            return frozenset((state.turn,))  # type: ignore[arg-type]  # a playing state has a turn
         if state.phase is Phase.ROUND_OVER:
             return frozenset(range(state.players))
         return frozenset()
@@ -394,23 +550,18 @@ class ElevenNimmt(BaseEngine[State, Move]):
         self.check_turn(state, seat)
         if isinstance(move, NextRound):
             if state.phase is not Phase.ROUND_OVER:
-                raise IllegalMove(
-                    f"{_GAME}.round-not-over",
-                    f"next-round is only possible once a round is over; round {state.round} is still being played",
-                    round=state.round,
-                )
+                raise C.round_not_over(f"next-round is only possible once a round is over; round {state.round} "
+                                       "is still being played", round=state.round)
             return
         if state.phase is not Phase.PLAY:
-            raise IllegalMove(f"{_GAME}.round-over",
-                              f"round {state.round} is over: send next-round, not {move_to_json(move)}", round=state.round)
+            raise C.round_over(f"round {state.round} is over: send next-round, not {self.move_to_json(move)}",
+                               round=state.round)
         if isinstance(move, Play):
             _check_play(state, seat, move)
         elif isinstance(move, Take):
             _check_take(state, seat, move)
-        elif isinstance(move, NewStack):
-            _check_new_stack(state, seat, move)
         else:
-            raise IllegalMove(f"{_GAME}.bad-move", f"not an 11 nimmt! move: {excerpt(move)}")
+            _check_new_stack(state, seat, move)
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, Play):
@@ -435,8 +586,15 @@ class ElevenNimmt(BaseEngine[State, Move]):
             if revealed:
                 out.append({"type": "new-stacks", "cards": [stack[0] for stack in revealed]})
         if after.phase is not Phase.PLAY and before.phase is Phase.PLAY:
-            out.append({"type": "round-scores", "round": after.round, "heads": list(after.history[-1])})
+            out.append({"type": "round-scores", "round": after.round, "points": list(after.history[-1])})
         return out
+
+    def move_from_json(self, data: Json) -> Move:
+        """The declared reading, then a play's canonical form: stacks and cards ascending."""
+        move = super().move_from_json(data)
+        if isinstance(move, Play):
+            return _canonical(move)
+        return move
 
     # -- scoring -------------------------------------------------------------------
 
@@ -445,13 +603,11 @@ class ElevenNimmt(BaseEngine[State, Move]):
         current = tuple(_heads(hand, table) for hand in state.hands)
         previous = state.history if state.phase is Phase.PLAY else state.history[:-1]
         totals = tuple(sum(r[s] for r in previous) + current[s] for s in range(state.players))
-        breakdown = tuple(
-            _seat_breakdown(state.hands[s], table, went_out=state.went_out == s, bulls=state.bulls[s])
-            | {"earlier_rounds": [r[s] for r in previous], "total": totals[s]}
-            for s in range(state.players)
-        )
+        breakdown = tuple(_breakdown(state.hands[s], table, went_out=state.went_out == s, bulls=state.bulls[s])
+                          for s in range(state.players))
         winners = _winners(totals) if state.phase is Phase.GAME_OVER else ()
-        return ScoreReport(current, totals, breakdown, state.phase is not Phase.PLAY, winners)
+        return ScoreReport(current, totals, breakdown, state.phase is not Phase.PLAY, winners,
+                           round=state.round, history=previous)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase is not Phase.GAME_OVER:
@@ -459,62 +615,44 @@ class ElevenNimmt(BaseEngine[State, Move]):
         totals = tuple(sum(r[s] for r in state.history) for s in range(state.players))
         return Outcome(_winners(totals), "fewest minus points after the last round", points=totals)
 
-    def score_tally(self, tally: Json) -> ScoreReport:
-        """Heads of the cards left in each hand at the end of a round (docs/rules/11-nimmt.md §7).
+    def tally_scores(self, tally: Tally) -> ScoreReport:
+        """Heads of the cards left in each hand at the end of a round (docs/rules/11-nimmt.md §7):
+        exactly one hand is empty (the seat that went out), no card twice, and at least one card
+        is on the table. Bull cards score nothing."""
+        table = _HEAD_TABLES[tally.heads]
+        hands = tuple(tuple(sorted(h)) for h in tally.hands)
+        players = len(hands)
+        for name in ("previous", "bulls"):
+            given = getattr(tally, name)
+            if given is not None and len(given) != players:
+                raise C.bad_tally(f"'{name}' has {len(given)} entries for {players} hands", field=name)
+        everything = [c for h in hands for c in h]
+        dupes = sorted(c for c, n in Counter(everything).items() if n > 1)
+        if dupes:
+            raise C.duplicate_card(f"card(s) {dupes} appear in more than one place", card=dupes[0])
+        empty = [s for s, h in enumerate(hands) if not h]
+        if len(empty) != 1:
+            raise C.bad_tally(f"a round ends when exactly one seat has played out its hand; empty hands: {empty}",
+                              field="hands")
+        if len(everything) >= len(_CARDS):
+            raise C.bad_tally("all 100 cards in hands is impossible: the last card played lies on a stack",
+                              field="hands")
+        bull_cards = tally.bulls or (0,) * players
+        if sum(bull_cards) > _BULL_CARDS:
+            raise C.bad_tally(f"'bulls' total at most {_BULL_CARDS}, got {list(bull_cards)}", field="bulls")
+        previous = tally.previous or (0,) * players
+        current = tuple(_heads(h, table) for h in hands)
+        totals = tuple(p + r for p, r in zip(previous, current, strict=True))
+        breakdown = tuple(_breakdown(hands[s], table, went_out=s == empty[0], bulls=bull_cards[s])
+                          for s in range(players))
+        history = (tuple(previous),) if tally.previous is not None else ()
+        return ScoreReport(current, totals, breakdown, True, (), round=len(history) + 1, history=history)
 
-        ``{"hands": [[card, ...] per seat], "heads"?: table, "previous"?: [totals],
-        "bulls"?: [per seat]}``: exactly one hand is empty (the seat that went out),
-        no card twice, and at least one card is on the table. Bull cards score nothing.
-        """
-        with malformed(f"{_GAME}.bad-tally", f"11 nimmt! tally {excerpt(tally)}"):
-            return _score_tally(tally)
+    # -- meaning -------------------------------------------------------------------
 
-    # -- views and JSON ------------------------------------------------------------
-
-    def view(self, state: State, seat: int | None) -> Json:
-        data = self.to_json(state)
-        del data["rng"]
-        # hands: own list, null for the others (DESIGN 4.5); counted openly once the round is over
-        data.update(hands_view(state.hands, seat) if state.phase is Phase.PLAY else
-                    {"hands": data["hands"], "hand_sizes": [len(h) for h in state.hands]})
-        data["stock"] = len(state.stock)
-        if not state.options.open_information:
-            data["stacks"] = [stack[-1] for stack in state.stacks]
-        return data
-
-    def to_json(self, state: State) -> Json:
-        return {
-            "players": state.players,
-            "options": state.options.to_json(),
-            "phase": state.phase.value,
-            "round": state.round,
-            "starter": state.starter,
-            "turn": state.turn,
-            "went_out": state.went_out,
-            "hands": [list(h) for h in state.hands],
-            "stacks": [list(s) for s in state.stacks],
-            "stock": list(state.stock),
-            "bulls": list(state.bulls),
-            "supply": state.supply,
-            "history": [list(r) for r in state.history],
-            "rng": state.rng.to_json(),
-        }
-
-    def from_json(self, data: Json) -> State:
-        try:
-            with malformed(f"{_GAME}.malformed-state", "11 nimmt! state"):
-                return _state_from_json(self, data)
-        except RulesError as exc:
-            if isinstance(exc, InvalidState):
-                raise
-            raise InvalidState(f"{_GAME}.bad-options", exc.message) from exc
-
-    def move_to_json(self, move: Move) -> Json:
-        return move_to_json(move)
-
-    def move_from_json(self, data: Json) -> Move:
-        with malformed(f"{_GAME}.bad-move", "11 nimmt! move", IllegalMove, quoting=data):
-            return _move_from_json(data)
+    def check_state(self, state: State) -> State:
+        """What play can reach, beyond the shape (§8); returns the state with its hands sorted."""
+        return _check_state(state)
 
 
 # --------------------------------------------------------------------------- helpers: rules
@@ -530,7 +668,8 @@ def fits(card: int, top: int) -> bool:
     return 1 <= (card - top) % 100 <= _MAX_DISTANCE
 
 
-def _deal(players: int, rng: Rng) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...]], tuple[int, ...], Rng]:
+def _deal(players: int, rng: Rng) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, ...],
+                                           Rng]:
     """docs/rules/11-nimmt.md §3: shuffle 100, deal 10 each, turn one card up as the first stack."""
     deck, rng = rng.shuffle(_CARDS)
     dealt = players * _HAND_SIZE
@@ -553,7 +692,7 @@ def _play_moves(state: State, seat: int) -> list[Play]:
     hand = state.hands[seat]
     fitting = [_fitting(hand, stack[-1]) for stack in state.stacks]
     if state.bulls[seat] == 0:
-        return [Play(((s, (c,)),)) for s, cards in enumerate(fitting) for c in cards]
+        return [Play((StackPlay(s, (c,)),)) for s, cards in enumerate(fitting) for c in cards]
     max_stacks = _max_stacks(state, seat)
     plans: list[tuple] = []
     for plan in _plans(fitting, max_stacks):
@@ -562,7 +701,13 @@ def _play_moves(state: State, seat: int) -> list[Play]:
             plans.extend(p for p in _representative_plans(fitting, max_stacks) if p not in listed)
             break
         plans.append(plan)
-    return [Play(plan) for plan in plans]
+    return [Play(tuple(StackPlay(s, cards) for s, cards in plan)) for plan in plans]
+
+
+def _canonical(move: Play) -> Play:
+    """A play as it is stored: stacks ascending, each stack's cards ascending."""
+    plays = sorted((p.stack, tuple(sorted(p.cards))) for p in move.plays)
+    return Play(tuple(StackPlay(s, cards) for s, cards in plays))
 
 
 def _subsets(cards: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
@@ -614,51 +759,50 @@ def _representative_plans(fitting: list[tuple[int, ...]], max_stacks: int) -> It
 
 def _check_play(state: State, seat: int, move: Play) -> None:
     if not state.stacks:
-        raise IllegalMove(f"{_GAME}.no-stacks",
-                          "there are no stacks on the table: place one card as a new stack (docs/rules/11-nimmt.md §5.3)",
-                          seat=seat)
+        raise C.no_stacks("there are no stacks on the table: place one card as a new stack (docs/rules/11-nimmt.md "
+                          "§5.3)", seat=seat)
     plays = move.plays
     if not plays:
-        raise IllegalMove(f"{_GAME}.empty-play", "a play needs at least one card on one stack")
+        raise C.empty_play("a play needs at least one card on one stack")
     seen_stacks: set[int] = set()
     seen_cards: set[int] = set()
     total = 0
     # the hot path of every play: messages are built only for a refusal (a require() would build each one)
-    for index, cards in plays:
+    for entry in plays:
+        index, cards = entry.stack, entry.cards
         if not 0 <= index < len(state.stacks):
-            raise IllegalMove(f"{_GAME}.no-such-stack", f"there is no stack {index}: the stacks are "
-                              f"0..{len(state.stacks) - 1}", stack=index, expected=len(state.stacks))
+            raise C.no_such_stack(f"there is no stack {index}: the stacks are 0..{len(state.stacks) - 1}",
+                                  stack=index, expected=len(state.stacks))
         if index in seen_stacks:
-            raise IllegalMove(f"{_GAME}.duplicate-stack",
-                              f"stack {index} appears twice in the play; list all its cards once", stack=index)
+            raise C.duplicate_stack(f"stack {index} appears twice in the play; list all its cards once", stack=index)
         seen_stacks.add(index)
         if not cards:
-            raise IllegalMove(f"{_GAME}.empty-play", f"no cards given for stack {index}")
+            raise C.empty_play(f"no cards given for stack {index}")
         for card in cards:
             if card in seen_cards:
-                raise IllegalMove(f"{_GAME}.duplicate-card", f"card {card} is played twice", card=card)
+                raise C.card_played_twice(f"card {card} is played twice", card=card)
             seen_cards.add(card)
         total += len(cards)
     bulls = state.bulls[seat]
     if not (bulls > 0 or total == 1):
-        raise IllegalMove(f"{_GAME}.needs-bull-card", f"without a bull card a player plays exactly one card, "
-                          f"not {total} ({sorted(seen_cards)})", seat=seat, expected=1, got=total)
+        raise C.needs_bull_card(f"without a bull card a player plays exactly one card, not {total} "
+                                f"({sorted(seen_cards)})", seat=seat, expected=1, got=total)
     most = _max_stacks(state, seat)
     if len(plays) > most:
-        raise IllegalMove(f"{_GAME}.too-many-stacks", f"with {bulls} bull card(s) a player plays onto at most "
-                          f"{most} stack(s), not {len(plays)} (stacks {[i for i, _ in plays]})",
-                          seat=seat, expected=most, got=len(plays))
+        raise C.too_many_stacks(f"with {bulls} bull card(s) a player plays onto at most {most} stack(s), not "
+                                f"{len(plays)} (stacks {[p.stack for p in plays]})",
+                                seat=seat, expected=most, got=len(plays))
     hand = set(state.hands[seat])
-    for index, cards in plays:
+    for entry in plays:
+        index = entry.stack
         top = state.stacks[index][-1]
-        for card in cards:
+        for card in entry.cards:
             if card not in hand:
-                raise IllegalMove(f"{_GAME}.card-not-in-hand", f"card {card} is not in seat {seat}'s hand",
-                                  card=card, seat=seat)
+                raise C.card_not_in_hand(f"card {card} is not in seat {seat}'s hand", card=card, seat=seat)
             if not fits(card, top):
-                raise IllegalMove(f"{_GAME}.not-in-range", f"card {card} cannot go on stack {index} (top {top}): "
-                                  f"distance {distance(card, top)}, must be 1..{_MAX_DISTANCE} above the top",
-                                  card=card, stack=index, top=top)
+                raise C.not_in_range(f"card {card} cannot go on stack {index} (top {top}): distance "
+                                     f"{distance(card, top)}, must be 1..{_MAX_DISTANCE} above the top",
+                                     card=card, stack=index, top=top)
 
 
 def _bull_sources(state: State, seat: int) -> tuple[int, ...]:
@@ -681,42 +825,32 @@ def _bull_sources(state: State, seat: int) -> tuple[int, ...]:
 
 def _check_take(state: State, seat: int, move: Take) -> None:
     if not state.stacks:
-        raise IllegalMove(f"{_GAME}.no-stacks",
-                          "there are no stacks to take: place one card as a new stack (docs/rules/11-nimmt.md §5.3)",
+        raise C.no_stacks("there are no stacks to take: place one card as a new stack (docs/rules/11-nimmt.md §5.3)",
                           seat=seat)
     if not 0 <= move.stack < len(state.stacks):
-        raise IllegalMove(f"{_GAME}.no-such-stack",
-                          f"there is no stack {move.stack}: the stacks are 0..{len(state.stacks) - 1}",
-                          stack=move.stack, expected=len(state.stacks))
+        raise C.no_such_stack(f"there is no stack {move.stack}: the stacks are 0..{len(state.stacks) - 1}",
+                              stack=move.stack, expected=len(state.stacks))
     sources = _bull_sources(state, seat)
     if move.source is None:
         if len(sources) >= 2:
-            raise IllegalMove(f"{_GAME}.source-required",
-                              f"the bull supply is empty and seats {list(sources)} tie for the most bull cards: "
-                              "name the source seat of the bull card", expected=list(sources))
+            raise C.source_required(f"the bull supply is empty and seats {list(sources)} tie for the most bull "
+                                    "cards: name the source seat of the bull card", expected=list(sources))
         return
     if state.supply > 0:
-        raise IllegalMove(
-            f"{_GAME}.source-not-needed",
-            f"source {move.source} given, but bull cards come from the supply ({state.supply} left)",
-            seat=move.source,
-        )
-    require(
-        move.source in sources, IllegalMove, f"{_GAME}.bad-source",
-        f"source {move.source} is not a seat to take a bull card from; choices: {list(sources)}"
-        if sources else f"source {move.source} given, but no bull card would change hands",
-        seat=move.source, expected=list(sources),
-    )
+        raise C.source_not_needed(f"source {move.source} given, but bull cards come from the supply "
+                                  f"({state.supply} left)", seat=move.source)
+    if move.source not in sources:
+        raise C.bad_source(f"source {move.source} is not a seat to take a bull card from; choices: {list(sources)}"
+                           if sources else f"source {move.source} given, but no bull card would change hands",
+                           seat=move.source, expected=list(sources))
 
 
 def _check_new_stack(state: State, seat: int, move: NewStack) -> None:
     if state.stacks:
-        raise IllegalMove(f"{_GAME}.stacks-on-table",
-                          f"a new stack may be started only when no stacks are on the table; there are {len(state.stacks)}",
-                          got=len(state.stacks))
+        raise C.stacks_on_table(f"a new stack may be started only when no stacks are on the table; there are "
+                                f"{len(state.stacks)}", got=len(state.stacks))
     if move.card not in state.hands[seat]:
-        raise IllegalMove(f"{_GAME}.card-not-in-hand", f"card {move.card} is not in seat {seat}'s hand",
-                          card=move.card, seat=seat)
+        raise C.card_not_in_hand(f"card {move.card} is not in seat {seat}'s hand", card=move.card, seat=seat)
 
 
 def _replace_at(items: tuple, index: int, value: object) -> tuple:
@@ -746,10 +880,11 @@ def _apply_play(state: State, seat: int, move: Play) -> State:
     """docs/rules/11-nimmt.md §5.2: cards go on in order of distance from the old top."""
     stacks = list(state.stacks)
     played: set[int] = set()
-    for index, cards in move.plays:
+    for entry in move.plays:
+        index = entry.stack
         top = stacks[index][-1]
-        stacks[index] = stacks[index] + tuple(sorted(cards, key=lambda c: distance(c, top)))
-        played.update(cards)
+        stacks[index] = stacks[index] + tuple(sorted(entry.cards, key=lambda c: distance(c, top)))
+        played.update(entry.cards)
     hand = tuple(c for c in state.hands[seat] if c not in played)
     return _after_turn(state, seat, hand, stacks=tuple(stacks))
 
@@ -837,13 +972,9 @@ def _heads(cards: Sequence[int], table: tuple[int, ...]) -> int:
     return sum(table[c] for c in cards)
 
 
-def _seat_breakdown(hand: Sequence[int], table: tuple[int, ...], *, went_out: bool, bulls: int) -> dict[str, Json]:
-    return {
-        "heads": _heads(hand, table),
-        "cards": [{"card": c, "heads": table[c]} for c in hand],
-        "went_out": went_out,
-        "bulls": bulls,
-    }
+def _breakdown(hand: Sequence[int], table: tuple[int, ...], *, went_out: bool, bulls: int) -> Breakdown:
+    return Breakdown(cards=tuple(CardHeads(c, table[c]) for c in hand), went_out=went_out, bulls=bulls,
+                     points=_heads(hand, table))
 
 
 def _winners(totals: Sequence[int]) -> tuple[int, ...]:
@@ -852,276 +983,80 @@ def _winners(totals: Sequence[int]) -> tuple[int, ...]:
     return tuple(s for s, t in enumerate(totals) if t == best)
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+# --------------------------------------------------------------------------- helpers: meaning
 
 
-def _card_list(value: Json, what: str, code: str = "bad-card") -> tuple[int, ...]:
-    if not isinstance(value, list):
-        raise InvalidState(f"{_GAME}.{code}", f"{what} must be a list of cards 1..100, got {excerpt(value)}",
-                           card=excerpt(value))
-    if not all(type(card) is int and 1 <= card <= 100 for card in value):  # bool is not int here
-        card = next(c for c in value if not (type(c) is int and 1 <= c <= 100))
-        raise InvalidState(f"{_GAME}.bad-card", f"{what}: {excerpt(card)} is not a card 1..100", card=excerpt(card))
-    return tuple(value)
-
-
-def _score_tally(tally: Json) -> ScoreReport:
-    if not isinstance(tally, dict):
-        raise InvalidState(f"{_GAME}.bad-tally", f"a tally is an object with 'hands', got {excerpt(tally)}")
-    unknown = sorted(set(tally) - {"hands", "heads", "previous", "bulls"})
-    require(not unknown, InvalidState, f"{_GAME}.bad-tally", f"unknown tally field(s) {unknown}")
-    table_name = tally.get("heads", "6-nimmt")
-    require(
-        table_name in _HEAD_TABLES, InvalidState, f"{_GAME}.bad-tally",
-        f"unknown heads table {excerpt(table_name)}; known: {list(_HEAD_TABLES)}",
-    )
-    table = _HEAD_TABLES[table_name]
-    raw = tally["hands"]
-    require(
-        isinstance(raw, list) and 2 <= len(raw) <= 7, InvalidState, f"{_GAME}.bad-tally",
-        f"'hands' must list the hands of 2..7 seats, got {excerpt(raw)}",
-    )
-    hands = [tuple(sorted(_card_list(h, f"hand of seat {s}"))) for s, h in enumerate(raw)]
-    everything = [c for h in hands for c in h]
-    dupes = sorted({c for c in everything if everything.count(c) > 1})
-    require(not dupes, InvalidState, f"{_GAME}.duplicate-card", f"card(s) {dupes} appear in more than one place",
-            card=dupes[0] if dupes else None)
-    empty = [s for s, h in enumerate(hands) if not h]
-    require(
-        len(empty) == 1, InvalidState, f"{_GAME}.bad-tally",
-        f"a round ends when exactly one seat has played out its hand; empty hands: {empty}",
-    )
-    require(
-        len(everything) < 100, InvalidState, f"{_GAME}.bad-tally",
-        "all 100 cards in hands is impossible: the last card played lies on a stack",
-    )
-    players = len(hands)
-    previous = tally.get("previous", [0] * players)
-    require(
-        isinstance(previous, list) and len(previous) == players
-        and all(_is_int(p) and p >= 0 for p in previous),
-        InvalidState, f"{_GAME}.bad-tally",
-        f"'previous' must be {players} non-negative totals, got {excerpt(previous)}",
-    )
-    bull_cards = tally.get("bulls", [0] * players)
-    require(
-        isinstance(bull_cards, list) and len(bull_cards) == players
-        and all(_is_int(b) and b >= 0 for b in bull_cards) and sum(bull_cards) <= _BULL_CARDS,
-        InvalidState, f"{_GAME}.bad-tally",
-        f"'bulls' must be {players} counts totalling at most {_BULL_CARDS}, got {excerpt(bull_cards)}",
-    )
-    round_heads = tuple(_heads(h, table) for h in hands)
-    totals = tuple(p + r for p, r in zip(previous, round_heads, strict=True))
-    breakdown = tuple(
-        _seat_breakdown(hands[s], table, went_out=s == empty[0], bulls=bull_cards[s])
-        | {"previous_total": previous[s], "total": totals[s]}
-        for s in range(players)
-    )
-    return ScoreReport(round_heads, totals, breakdown, True)
-
-
-# --------------------------------------------------------------------------- helpers: JSON
-
-
-def move_to_json(move: Move) -> Json:
-    if isinstance(move, Play):
-        return {"kind": "play", "plays": [{"stack": s, "cards": list(cards)} for s, cards in move.plays]}
-    if isinstance(move, Take):
-        out: dict[str, Json] = {"kind": "take", "stack": move.stack}
-        if move.source is not None:
-            out["source"] = move.source
-        return out
-    if isinstance(move, NewStack):
-        return {"kind": "new-stack", "card": move.card}
-    return {"kind": "next-round"}
-
-
-def _bad_move(data: Json, why: str) -> IllegalMove:
-    return IllegalMove(f"{_GAME}.bad-move", f"malformed 11 nimmt! move {excerpt(data)}: {why}")
-
-
-def _expect_keys(data: dict, required: set[str], optional: set[str] = frozenset()) -> None:
-    if data.keys() == required:  # the common case, decided without building the lists below
-        return
-    missing = sorted(required - set(data))
-    extra = sorted(set(data) - required - optional)
-    if missing or extra:
-        raise _bad_move(data, f"missing {missing}, unexpected {extra}")
-
-
-def _expect_int(data: Json, value: Json, what: str, lo: int, hi: int) -> int:
-    if not _is_int(value) or not lo <= value <= hi:
-        raise _bad_move(data, f"{what} must be an integer {lo}..{hi}, got {excerpt(value)}")
-    return value
-
-
-def _move_from_json(data: Json) -> Move:
-    if not isinstance(data, dict):
-        raise _bad_move(data, "a move is an object with a 'kind'")
-    kind = data.get("kind")
-    if kind == "play":
-        _expect_keys(data, {"kind", "plays"})
-        plays = data["plays"]
-        if not isinstance(plays, list) or not plays:
-            raise _bad_move(data, "'plays' must be a non-empty list of {stack, cards}")
-        out = []
-        for entry in plays:
-            if not isinstance(entry, dict):
-                raise _bad_move(data, f"each play is an object {{stack, cards}}, got {excerpt(entry)}")
-            _expect_keys(entry, {"stack", "cards"})
-            stack = entry["stack"]
-            if not (type(stack) is int and 0 <= stack <= 99):  # a plain int in range passes _expect_int as is
-                stack = _expect_int(data, stack, "'stack'", 0, 99)
-            cards = entry["cards"]
-            if not isinstance(cards, list) or not cards:
-                raise _bad_move(data, f"'cards' must be a non-empty list of cards, got {excerpt(cards)}")
-            out.append((stack, tuple(sorted(
-                c if type(c) is int and 1 <= c <= 100 else _expect_int(data, c, "a card", 1, 100) for c in cards
-            ))))
-        return Play(tuple(sorted(out)))
-    if kind == "take":
-        _expect_keys(data, {"kind", "stack"}, {"source"})
-        source = data.get("source")
-        if source is not None:
-            _expect_int(data, source, "'source'", 0, 6)
-        return Take(_expect_int(data, data["stack"], "'stack'", 0, 99), source)
-    if kind == "new-stack":
-        _expect_keys(data, {"kind", "card"})
-        return NewStack(_expect_int(data, data["card"], "'card'", 1, 100))
-    if kind == "next-round":
-        _expect_keys(data, {"kind"})
-        return NextRound()
-    raise _bad_move(data, "'kind' must be one of play, take, new-stack, next-round")
-
-
-def _bad_state(reason: str, message: str, **context: Json) -> InvalidState:
-    return InvalidState(f"{_GAME}.{reason}", message, **context)
-
-
-def _state_from_json(engine: ElevenNimmt, data: Json) -> State:
-    if not isinstance(data, dict):
-        raise _bad_state("malformed-state", f"a state is an object, got {type(data).__name__}")
-    keys = {"players", "options", "phase", "round", "starter", "turn", "went_out", "hands",
-            "stacks", "stock", "bulls", "supply", "history", "rng"}
-    missing, extra = sorted(keys - set(data)), sorted(set(data) - keys)
-    if missing or extra:
-        raise _bad_state("malformed-state", f"state fields: missing {missing}, unexpected {excerpt(extra)}")
-    players = data["players"]
-    if not _is_int(players) or players not in engine.players:
-        raise _bad_state("bad-players", f"players must be 2..7, got {excerpt(players)}", got=excerpt(players))
-    if not isinstance(data["options"], dict) or set(data["options"]) != set(engine.options):
-        raise _bad_state("bad-options",
-                         f"options must name exactly {sorted(engine.options)}, got {excerpt(data['options'])}")
-    options = Options(**engine.resolve_options(data["options"]))
+def _check_state(state: State) -> State:
+    """What play can reach beyond the shape (docs/rules/11-nimmt.md §8): the seats, the phase and
+    the round agree; 100 cards; stacks obey the distance rule; 10 bull cards; the history; and
+    what ``_check_reachable`` adds."""
+    players, options, phase, rnd = state.players, state.options, state.phase, state.round
     if options.start_player >= players:
-        raise _bad_state("bad-options", f"start_player {options.start_player} is not a seat of {players}")
-    try:
-        phase = Phase(data["phase"])
-    except ValueError:
-        raise _bad_state("bad-phase", f"phase must be play, round-over or game-over, got {excerpt(data['phase'])}") \
-            from None
+        raise C.bad_state(f"start_player {options.start_player} is not a seat of {players}",
+                          field="options.start_player")
+    for name in ("starter", "turn", "went_out"):
+        seat = getattr(state, name)
+        if seat is not None and seat >= players:
+            raise C.bad_state(f"{name} must be a seat 0..{players - 1} or null, got {seat}", field=name)
+    for name in ("hands", "bulls"):
+        count = len(getattr(state, name))
+        if count != players:
+            raise C.seat_count(f"{name} must have one entry per seat ({players}), got {count}",
+                               field=name, expected=players, got=count)
     rounds = _rounds(options, players)
-    rnd = data["round"]
-    if not _is_int(rnd) or not 1 <= rnd <= rounds:
-        raise _bad_state("bad-round", f"round must be 1..{rounds}, got {excerpt(rnd)}", got=excerpt(rnd))
+    if rnd > rounds:
+        raise C.bad_round(f"round must be 1..{rounds}, got {rnd}", got=rnd)
     if (phase is Phase.GAME_OVER) != (phase is not Phase.PLAY and rnd == rounds):
-        raise _bad_state("bad-phase", f"phase {phase.value!r} does not fit round {rnd} of {rounds}")
-
-    def seat_or_none(key: str) -> int | None:
-        value = data[key]
-        if value is not None and (not _is_int(value) or not 0 <= value < players):
-            raise _bad_state("bad-seat", f"{key} must be a seat 0..{players - 1} or null, got {excerpt(value)}")
-        return value
-
-    starter, turn, went_out = seat_or_none("starter"), seat_or_none("turn"), seat_or_none("went_out")
-    if starter is None:
-        raise _bad_state("bad-seat", "starter must be a seat")
+        raise C.bad_phase(f"phase {phase.value!r} does not fit round {rnd} of {rounds}")
+    turn, went_out = state.turn, state.went_out
     if (turn is None) != (phase is not Phase.PLAY) or (went_out is None) != (phase is Phase.PLAY):
-        raise _bad_state(
-            "bad-turn", f"in phase {phase.value!r} turn={excerpt(turn)} and went_out={excerpt(went_out)} do not fit"
-        )
-
-    if not isinstance(data["hands"], list) or len(data["hands"]) != players:
-        raise _bad_state("bad-hands", f"hands must list {players} hands")
-    hands = tuple(tuple(sorted(_card_list(h, f"hand of seat {s}"))) for s, h in enumerate(data["hands"]))
-    if not isinstance(data["stacks"], list):
-        raise _bad_state("bad-stack", "stacks must be a list of stacks")
-    stacks = tuple(_card_list(st, f"stack {i}", "bad-stack") for i, st in enumerate(data["stacks"]))
+        raise C.bad_turn(f"in phase {phase.value!r} turn={excerpt(turn)} and went_out={excerpt(went_out)} do not fit")
+    hands = tuple(tuple(sorted(h)) for h in state.hands)
+    stacks, stock = state.stacks, state.stock
     for i, stack in enumerate(stacks):
-        if not stack:
-            raise _bad_state("bad-stack", f"stack {i} is empty")
         for below, above in zip(stack, stack[1:], strict=False):
             if not fits(above, below):
-                raise _bad_state(
-                    "bad-stack", f"stack {i} {list(stack)}: {above} cannot lie on {below} (distance rule)"
-                )
-    stock = _card_list(data["stock"], "stock")
+                raise C.bad_stack(f"stack {i} {list(stack)}: {above} cannot lie on {below} (distance rule)")
     everything = [c for h in hands for c in h] + [c for st in stacks for c in st] + list(stock)
     seen = set(everything)
     if len(seen) != len(everything):
         dupes = sorted(c for c, n in Counter(everything).items() if n > 1)
-        raise _bad_state("duplicate-card", f"card(s) {dupes} appear more than once", card=dupes[0])
-    if len(seen) != 100:
+        raise C.duplicate_card(f"card(s) {dupes} appear more than once", card=dupes[0])
+    if len(seen) != len(_CARDS):
         lost = sorted(_ALL_CARDS - seen)
-        raise _bad_state("missing-card", f"card(s) {excerpt(lost)} are missing: all 100 must be in play", card=lost[0])
+        raise C.missing_card(f"card(s) {excerpt(lost)} are missing: all 100 must be in play", card=lost[0])
     if not stacks and stock:
-        raise _bad_state("bad-stock", "no stacks on the table while the stock still has cards")
+        raise C.bad_stock("no stacks on the table while the stock still has cards")
     empty = [s for s, h in enumerate(hands) if not h]
     if phase is Phase.PLAY and empty:
-        raise _bad_state("bad-hands", f"seat(s) {empty} have no cards, so the round would be over")
+        raise C.bad_hands(f"seat(s) {empty} have no cards, so the round would be over")
     if phase is not Phase.PLAY and empty != [went_out]:
-        raise _bad_state("bad-hands", f"the round is over with seat {went_out} out, but empty hands are {empty}")
-
-    bulls, supply = data["bulls"], data["supply"]
-    if (
-        not isinstance(bulls, list) or len(bulls) != players
-        or not all(_is_int(b) and b >= 0 for b in bulls) or not _is_int(supply) or supply < 0
-        or sum(bulls) + supply != _BULL_CARDS
-    ):
-        raise _bad_state(
-            "bad-bulls", f"bulls {excerpt(bulls)} and supply {excerpt(supply)} must be non-negative and total {_BULL_CARDS}"
-        )
-
-    history = data["history"]
+        raise C.bad_hands(f"the round is over with seat {went_out} out, but empty hands are {empty}")
+    bulls, supply = state.bulls, state.supply
+    if sum(bulls) + supply != _BULL_CARDS:
+        raise C.bad_bulls(f"bulls {list(bulls)} and supply {supply} must total {_BULL_CARDS}")
+    history = state.history
     finished = rnd - 1 if phase is Phase.PLAY else rnd
-    if not isinstance(history, list) or len(history) != finished:
-        raise _bad_state("bad-history", f"history must hold the scores of {finished} finished round(s)")
-    max_heads = sum(_HEAD_TABLES[options.heads])
+    if len(history) != finished:
+        raise C.bad_history(f"history must hold the scores of {finished} finished round(s), got {len(history)}")
+    table = _HEAD_TABLES[options.heads]
+    max_heads = sum(table)
     for r in history:
-        if not isinstance(r, list) or len(r) != players or not all(_is_int(x) and 0 <= x <= max_heads for x in r):
-            raise _bad_state("bad-history",
-                             f"each round in history has {players} scores 0..{max_heads}, got {excerpt(r)}")
+        if len(r) != players or not all(x <= max_heads for x in r):
+            raise C.bad_history(f"each round in history has {players} scores 0..{max_heads}, got {list(r)}")
         if r.count(0) != 1:
-            raise _bad_state("bad-history", f"round scores {r} must have exactly one 0 (the seat that went out)")
+            raise C.bad_history(f"round scores {list(r)} must have exactly one 0 (the seat that went out)")
         if sum(r) >= max_heads:  # at least the last card played lies on a stack
-            raise _bad_state("bad-history", f"round scores {r} add up to more than the cards in hand can hold")
-    if phase is not Phase.PLAY:
-        table = _HEAD_TABLES[options.heads]
-        if tuple(history[-1]) != tuple(_heads(h, table) for h in hands):
-            raise _bad_state("bad-history", f"last round's scores {history[-1]} do not match the hands")
-    _check_reachable(players, options, phase, rnd, starter, turn, hands, stacks, stock, bulls, supply, history)
-    return State(
-        players=players,
-        options=options,
-        phase=phase,
-        round=rnd,
-        starter=starter,
-        turn=turn,
-        went_out=went_out,
-        hands=hands,
-        stacks=stacks,
-        stock=stock,
-        bulls=tuple(bulls),
-        supply=supply,
-        history=tuple(tuple(r) for r in history),
-        rng=_rng_from_json(data["rng"]),
-    )
+            raise C.bad_history(f"round scores {list(r)} add up to more than the cards in hand can hold")
+    if phase is not Phase.PLAY and history[-1] != tuple(_heads(h, table) for h in hands):
+        raise C.bad_history(f"last round's scores {list(history[-1])} do not match the hands")
+    _check_reachable(players, options, phase, rnd, state.starter, turn, hands, stacks, stock, bulls, supply, history)
+    return state if hands == state.hands else replace(state, hands=hands)
 
 
 def _check_reachable(players: int, options: Options, phase: Phase, rnd: int, starter: int, turn: int | None,
                      hands: tuple[tuple[int, ...], ...], stacks: tuple[tuple[int, ...], ...], stock: tuple[int, ...],
-                     bulls: list[int], supply: int, history: list[list[int]]) -> None:
+                     bulls: tuple[int, ...], supply: int, history: tuple[tuple[int, ...], ...]) -> None:
     """What play can reach beyond card conservation (docs/rules/11-nimmt.md §8).
 
     - The starter: round 1 is ``start_player``'s, every later one the seat the history gives.
@@ -1133,42 +1068,37 @@ def _check_reachable(players: int, options: Options, phase: Phase, rnd: int, sta
     """
     expected = options.start_player if rnd == 1 else _starter_after(history[:rnd - 1], options, players)
     if starter != expected:
-        raise _bad_state("bad-starter", f"round {rnd} is started by seat {expected}, not seat {starter}",
+        raise C.bad_starter(f"round {rnd} is started by seat {expected}, not seat {starter}",
                          seat=starter, expected=expected)
     if not stock:
         return
     first = _CARDS_AFTER_DEAL - players * _HAND_SIZE  # the stock once the first stack is turned up
     taken, odd = divmod(first - len(stock), _NEW_STACKS)
     if taken < 0 or odd:
-        raise _bad_state("bad-stock", f"a stock of {len(stock)} cards cannot follow a deal to {players}: it starts "
+        raise C.bad_stock(f"a stock of {len(stock)} cards cannot follow a deal to {players}: it starts "
                                       f"with {first} and every take reveals two", got=len(stock))
     if len(stacks) != 1 + taken:
-        raise _bad_state("bad-stock", f"a stock of {len(stock)} cards means {taken} take(s) and {1 + taken} "
+        raise C.bad_stock(f"a stock of {len(stock)} cards means {taken} take(s) and {1 + taken} "
                                       f"stack(s) on the table, not {len(stacks)}", expected=1 + taken, got=len(stacks))
     fresh_bulls = options.bulls_between_rounds == "return" or rnd == 1
     if fresh_bulls and _BULL_CARDS - supply > taken:
-        raise _bad_state("bad-bulls", f"{_BULL_CARDS - supply} bull card(s) are out of the supply after "
+        raise C.bad_bulls(f"{_BULL_CARDS - supply} bull card(s) are out of the supply after "
                                       f"{taken} take(s) this round", expected=taken, got=_BULL_CARDS - supply)
     if taken or any(bulls) or phase is not Phase.PLAY:
         return
     played = len(stacks[0]) - 1  # one card a turn, in turn from the starter
     if turn != (starter + played) % players:
-        raise _bad_state("bad-turn", f"{played} card(s) played one a turn from seat {starter}: seat "
+        raise C.bad_turn(f"{played} card(s) played one a turn from seat {starter}: seat "
                                      f"{(starter + played) % players} is to act, not seat {turn}",
                          seat=turn, expected=(starter + played) % players)
     for seat in range(players):
         moves = played // players + ((seat - starter) % players < played % players)
         if len(hands[seat]) != _HAND_SIZE - moves:
-            raise _bad_state("bad-hands", f"seat {seat} holds {len(hands[seat])} cards, but has played {moves} "
+            raise C.bad_hands(f"seat {seat} holds {len(hands[seat])} cards, but has played {moves} "
                                           f"of its {_HAND_SIZE} before the first take",
                              seat=seat, expected=_HAND_SIZE - moves, got=len(hands[seat]))
 
 
-def _rng_from_json(data: Json) -> Rng:
-    try:
-        return Rng.from_json(data)
-    except InvalidState as exc:
-        raise _bad_state("bad-rng", exc.message) from exc
 
 
 ENGINE = ElevenNimmt()

@@ -1,7 +1,9 @@
-"""Karten-Kniffel (Michael Feldkötter; Schmidt Spiele 2014, Polish edition G3 2016), 2-5 players.
+"""Karten-Kniffel (Michael Feldkötter; Schmidt Spiele 2014, Polish edition G3 2016), game id ``kniffel-cards``, 2-5 players.
 
 The rules as Arbiter applies them, with every ruling, option and the rulebook passages they rest
-on: ``docs/rules/kniffel-cards.md`` (cited below as §n).
+on: ``docs/rules/kniffel-cards.md`` (cited below as §n). The game is declared once (DESIGN 4.8):
+its options, state, moves, score breakdown, tally and codes below; reading, writing and views
+come from those declarations, and the engine keeps the rules and the checks of meaning.
 
 108 cards, 18 each of the values 1-6, no suits (§1). Each player has a sheet of 12 boxes (§1.2).
 On a turn a player does exactly one action (§2): EXCHANGE (discard 0-5 cards, then draw as many
@@ -20,40 +22,45 @@ Representation decisions:
   ``auto_announce`` the flag is irrelevant and the move is listed without it (§5.2). With more
   than 5 cards left, the player then discards down to 5 with ``discard`` steps (phase ``trim``)
   before the turn passes (§4.3).
-- The stock is drawn from its end; when a card must be drawn and the stock is empty, the
-  discard pile is shuffled from the state's rng into a new stock (§6). Played cards go to the
-  discard pile (§6.1).
+- The ``stock`` is drawn from its end; when a card must be drawn and the stock is empty, the
+  ``discard`` pile is shuffled from the state's rng into a new stock (§6). Played cards go to
+  the discard pile (§6.1). A view shows the stock as ``null`` with ``stock_size`` (DESIGN 4.5).
 - End (§7.1): once a seat fills its 12th box, play goes on until the seat just before the start
-  player has finished a turn; then ``turn`` is None and the phase ``over``. Scoring: §7.2-7.4.
+  player has finished a turn; then ``turn`` is null and the phase ``game-over``. Scoring: §7.2-7.4.
+  The game is one round: the score report's ``round`` is 1 and its ``points`` are the totals.
 - ``from_json`` refuses states that conserve the cards but that play cannot reach (§8).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from enum import Enum
 from functools import cache
 from itertools import combinations_with_replacement
+from operator import attrgetter
+from typing import Annotated, ClassVar, Literal
 
 from rules.base import (
+    BAD_TALLY,
+    SEAT_COUNT,
+    SETUP_UNSUPPORTED,
     BaseEngine,
-    Code,
+    ErrorCode,
+    GameCodes,
     IllegalMove,
     InvalidOption,
     InvalidState,
     Json,
-    Option,
+    Label,
     Outcome,
     Rng,
     ScoreReport,
     excerpt,
-    malformed,
     replace,
-    require,
 )
-from rules.cards import hands_view
+from rules.shapes import Doc, Length, Range, Visibility, declared, field, option
+from rules.spec import GameSpec
 
 _GAME = "kniffel-cards"
 _VALUES = (1, 2, 3, 4, 5, 6)
@@ -67,6 +74,9 @@ _PENALTY_PER_CARD = 2
 _MISSED_ANNOUNCEMENT = 10
 _BONUS, _BONUS_AT = 35, 63
 _MALUS, _MALUS_BELOW = -20, 43
+_MAX_PLAYERS = 5
+_MAX_TURNS = 1_000_000
+_MAX_EXTRA_PENALTY = 10 * _MAX_TURNS
 
 
 class Box(Enum):
@@ -99,240 +109,479 @@ class Phase(Enum):
     ACTION = "action"      # the seat to act chooses its action (exchange or score)
     EXCHANGE = "exchange"  # the seat to act has discarded 1-5 cards and must draw
     TRIM = "trim"          # after scoring, the seat to act discards down to 5
-    OVER = "over"
+    GAME_OVER = "game-over"
 
+
+# --------------------------------------------------------------------------------- shapes
 
 _DOC = "docs/rules/kniffel-cards.md"
-OPTIONS: Mapping[str, Option] = {
-    "allow_pass": Option(
-        True, f"{_DOC} §2.2: discarding nothing and drawing nothing (a pass) is a legal exchange", type="boolean"
-    ),
-    "excess_after_score": Option(
-        "discard",
-        f"{_DOC} §4.3: more than 5 cards left after scoring: 'discard' the excess (the player chooses) down to 5, "
-        "or 'keep' them",
-        choices=("discard", "keep"),
-    ),
-    "second_kniffel_play": Option(
-        False,
-        f"{_DOC} §3.4: with the Kniffel box filled, five equal cards may still be played as a Kniffel for 0 points",
-        type="boolean",
-    ),
-    "auto_announce": Option(
-        False,
-        f"{_DOC} §5.2: the penultimate (11th) fill counts as announced: the announce flag is never required and "
-        "never penalised",
-        type="boolean",
-    ),
-    "upper_cards": Option(
-        "any",
-        f"{_DOC} §3.3: an upper box takes 'any' 1-5 matching cards, or 'all' matching cards in hand (up to 5)",
-        choices=("any", "all"),
-    ),
-    "start_player": Option(
-        0, f"{_DOC} §1.4: the seat that starts (the youngest player)", type="integer", minimum=0, maximum=4
-    ),
-}
+Value = Annotated[int, Range(1, 6), Doc("a card: its value 1-6")]
+Seat = Annotated[int, Range(0, _MAX_PLAYERS - 1)]
+PerSeat = Length(2, _MAX_PLAYERS)
+BoxValue = Annotated[int, Range(1, 50)] | None
+Penalty = Annotated[int, Range(0, _PENALTY_PER_CARD * (_HAND_LIMIT - _HAND))]
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Options:
-    allow_pass: bool = True
-    excess_after_score: str = "discard"
-    second_kniffel_play: bool = False
-    auto_announce: bool = False
-    upper_cards: str = "any"
-    start_player: int = 0
+    allow_pass: bool = option(
+        default=True,
+        description=f"{_DOC} §2.2: discarding nothing and drawing nothing (a pass) is a legal exchange",
+        label=Label("Pass allowed", "Wolno pasować"),
+        help=Label("A player may exchange nothing: discard no card and draw none.",
+                   "Gracz może nic nie wymieniać: nie odrzucić żadnej karty i żadnej nie dobrać."))
+    excess_after_score: Literal["discard", "keep"] = option(
+        default="discard",
+        description=f"{_DOC} §4.3: more than 5 cards left after scoring: 'discard' the excess (the player chooses) "
+                    "down to 5, or 'keep' them",
+        label=Label("Cards above five after scoring", "Karty ponad pięć po zagraniu"),
+        help=Label("What happens to cards above five left in the hand after a combination is played.",
+                   "Co się dzieje z kartami ponad pięć, które zostały na ręce po zagraniu kombinacji."),
+        choices={"discard": Label("Discard down to five", "Odrzuć do pięciu"),
+                 "keep": Label("Keep them", "Zatrzymaj je")})
+    second_kniffel_play: bool = option(
+        default=False,
+        description=f"{_DOC} §3.4: with the Kniffel box filled, five equal cards may still be played as a Kniffel "
+                    "for 0 points",
+        label=Label("Second Kniffel for 0 points", "Drugi knyf za 0 punktów"),
+        help=Label("With the Kniffel box filled, five equal cards may still be played, for no points.",
+                   "Gdy pole knyfa jest zapisane, pięć takich samych kart wolno jeszcze zagrać, bez punktów."))
+    auto_announce: bool = option(
+        default=False,
+        description=f"{_DOC} §5.2: the penultimate (11th) fill counts as announced: the announce flag is never "
+                    "required and never penalised",
+        label=Label("Announce automatically", "Ogłaszanie samoczynne"),
+        help=Label("The penultimate combination counts as announced: nobody loses points for forgetting.",
+                   "Przedostatnią kombinację uznaje się za ogłoszoną: nikt nie traci punktów za zapomnienie."))
+    upper_cards: Literal["any", "all"] = option(
+        default="any",
+        description=f"{_DOC} §3.3: an upper box takes 'any' 1-5 matching cards, or 'all' matching cards in hand "
+                    "(up to 5)",
+        label=Label("Cards for an upper box", "Karty do górnej części"),
+        help=Label("Whether an upper box (Ones to Sixes) takes any matching cards or all of them in the hand.",
+                   "Czy pole górnej części (jedynki do szóstek) przyjmuje dowolne pasujące karty, czy wszystkie "
+                   "pasujące z ręki."),
+        choices={"any": Label("Any 1-5 matching cards", "Od 1 do 5 pasujących kart"),
+                 "all": Label("All matching cards in hand", "Wszystkie pasujące karty z ręki")})
+    start_player: Seat = option(
+        default=0,
+        description=f"{_DOC} §1.4: the seat that starts (the youngest player)",
+        label=Label("Starting player", "Gracz rozpoczynający"),
+        help=Label("The seat that starts (the rules say: the youngest player).",
+                   "Miejsce gracza, który zaczyna (według zasad: najmłodszy)."))
 
-    def to_json(self) -> Json:
-        return {name: getattr(self, name) for name in OPTIONS}
+
+@declared
+class Boxes:
+    """A sheet's 12 boxes: each a value, or null while empty."""
+
+    ones: BoxValue
+    twos: BoxValue
+    threes: BoxValue
+    fours: BoxValue
+    fives: BoxValue
+    sixes: BoxValue
+    three_of_a_kind: BoxValue = field(json_name="three-of-a-kind")
+    four_of_a_kind: BoxValue = field(json_name="four-of-a-kind")
+    full_house: BoxValue = field(json_name="full-house")
+    small_straight: BoxValue = field(json_name="small-straight")
+    large_straight: BoxValue = field(json_name="large-straight")
+    kniffel: BoxValue
 
 
-@dataclass(frozen=True, slots=True)
+@declared
+class Penalties:
+    """The penalty points written beside each box (2 per card held above 5 when it was filled)."""
+
+    ones: Penalty
+    twos: Penalty
+    threes: Penalty
+    fours: Penalty
+    fives: Penalty
+    sixes: Penalty
+    three_of_a_kind: Penalty = field(json_name="three-of-a-kind")
+    four_of_a_kind: Penalty = field(json_name="four-of-a-kind")
+    full_house: Penalty = field(json_name="full-house")
+    small_straight: Penalty = field(json_name="small-straight")
+    large_straight: Penalty = field(json_name="large-straight")
+    kniffel: Penalty
+
+
+_NAMES = tuple(b.value.replace("-", "_") for b in _BOXES)
+_values = attrgetter(*_NAMES)  # a Boxes or Penalties as a tuple in sheet order
+
+
+@declared
+class Sheet:
+    """One seat's score sheet."""
+
+    boxes: Boxes
+    penalties: Penalties
+    extra_penalties: Annotated[int, Range(0, _MAX_EXTRA_PENALTY)] = field(
+        doc="the excess-card penalties of zero-point second Kniffels (§3.4)")
+    missed_announcement: bool = field(doc="whether the seat failed to announce its 11th fill (-10, §5.1)")
+
+
+_EMPTY_SHEET = Sheet(Boxes(*(None,) * 12), Penalties(*(0,) * 12), 0, False)
+
+
+@declared
 class State:
-    players: int
+    players: Annotated[int, Range(2, _MAX_PLAYERS)]
     options: Options
-    hands: tuple[tuple[int, ...], ...]        # sorted values per seat
-    stock: tuple[int, ...]                    # the draw pile, drawn from the end
-    discard: tuple[int, ...]                  # face up, last = top
-    boxes: tuple[tuple[int | None, ...], ...]  # 12 per seat, None = empty
-    penalties: tuple[tuple[int, ...], ...]    # excess-card penalty recorded beside each box
-    extra_penalties: tuple[int, ...]          # excess penalties of zero-point second Kniffels
-    missed: tuple[int, ...]                   # 1 when the seat failed to announce its 11th fill
-    turns: tuple[int, ...]                    # completed turns per seat
-    turn: int | None                          # the seat to act; None once the game is over
+    turn: Seat | None = field(doc="the seat to act; null once the game is over")
     phase: Phase
-    discarded: int                            # cards discarded so far in this turn's exchange
-    end_triggered_by: int | None
-    rng: Rng
+    discarded: Annotated[int, Range(0, _MAX_DISCARD)] = field(doc="cards discarded in this turn's exchange")
+    end_triggered_by: Seat | None = field(doc="the seat that filled its sheet first, or null")
+    turns: Annotated[tuple[Annotated[int, Range(0, _MAX_TURNS)], ...], PerSeat] = field(
+        doc="finished turns per seat")
+    hands: Annotated[tuple[Annotated[tuple[Value, ...], Length(0, _HAND_LIMIT)], ...], PerSeat] = field(
+        doc="each seat's hand, sorted", visibility=Visibility.OWN, sizes_name="hand_sizes")
+    stock: Annotated[tuple[Value, ...], Length(0, _DECK_SIZE)] = field(
+        doc="the face-down draw pile, top card last", visibility=Visibility.HIDDEN)
+    discard: Annotated[tuple[Value, ...], Length(0, _DECK_SIZE)] = field(doc="the discard pile, face up, top card last")
+    sheets: Annotated[tuple[Sheet, ...], PerSeat] = field(doc="each seat's score sheet")
+    rng: Rng = field(visibility=Visibility.SECRET)
 
 
 # ---------------------------------------------------------------------------------- moves
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Score:
+    """Play ``cards`` into the empty ``box``; ``announce`` the penultimate (11th) fill (§2.3, §5)."""
+
     box: Box
-    cards: tuple[int, ...]
-    announce: bool = False
+    cards: Annotated[tuple[Value, ...], Length(1, 5)]
+    announce: bool | None = field(default=None, doc="true to announce the fill of the 11th box; left out otherwise")
+    kind: ClassVar[str] = "score"
+    label: ClassVar[Label] = Label("Score a combination", "Zagraj kombinację")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Discard:
-    card: int
+    """Discard one card of value ``card`` (an exchange step, or down to 5 after scoring)."""
+
+    card: Value
+    kind: ClassVar[str] = "discard"
+    label: ClassVar[Label] = Label("Discard a card", "Odrzuć kartę")
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Draw:
-    count: int
+    """End the exchange: draw ``count`` cards (as many as discarded, or one more)."""
+
+    count: Annotated[int, Range(0, _MAX_DRAW)]
+    kind: ClassVar[str] = "draw"
+    label: ClassVar[Label] = Label("Draw cards", "Dobierz karty")
 
 
 Move = Score | Discard | Draw
 
 
+# --------------------------------------------------------------------------------- scores
+
+
+@declared
+class Breakdown:
+    """One seat's sheet as it scores (§7.2): its boxes and penalties, the sums and the points."""
+
+    boxes: Boxes
+    penalties: Penalties
+    extra_penalties: int = field(doc="penalties of zero-point second Kniffels")
+    upper: int = field(doc="the sum of the upper boxes")
+    upper_bonus: int = field(doc="+35 for an upper sum of 63 or more, -20 below 43, else 0")
+    lower: int = field(doc="the sum of the lower boxes")
+    card_penalties: int = field(doc="every penalty point (beside the boxes and extra)")
+    announcement_penalty: int = field(doc="10 for a missed announcement")
+    points: int = field(doc="the sheet's total")
+
+
+@declared
+class TallyBoxes:
+    """The boxes of a sheet to score; a box left out is empty."""
+
+    ones: BoxValue = None
+    twos: BoxValue = None
+    threes: BoxValue = None
+    fours: BoxValue = None
+    fives: BoxValue = None
+    sixes: BoxValue = None
+    three_of_a_kind: BoxValue = field(json_name="three-of-a-kind", default=None)
+    four_of_a_kind: BoxValue = field(json_name="four-of-a-kind", default=None)
+    full_house: BoxValue = field(json_name="full-house", default=None)
+    small_straight: BoxValue = field(json_name="small-straight", default=None)
+    large_straight: BoxValue = field(json_name="large-straight", default=None)
+    kniffel: BoxValue = None
+
+
+@declared
+class TallyPenalties:
+    """The penalty points beside the boxes of a sheet to score; a box left out has none."""
+
+    ones: Penalty = 0
+    twos: Penalty = 0
+    threes: Penalty = 0
+    fours: Penalty = 0
+    fives: Penalty = 0
+    sixes: Penalty = 0
+    three_of_a_kind: Penalty = field(json_name="three-of-a-kind", default=0)
+    four_of_a_kind: Penalty = field(json_name="four-of-a-kind", default=0)
+    full_house: Penalty = field(json_name="full-house", default=0)
+    small_straight: Penalty = field(json_name="small-straight", default=0)
+    large_straight: Penalty = field(json_name="large-straight", default=0)
+    kniffel: Penalty = 0
+
+
+@declared
+class TallySheet:
+    boxes: TallyBoxes
+    penalties: TallyPenalties = field(default=TallyPenalties())
+    extra_penalties: Annotated[int, Range(0, _MAX_EXTRA_PENALTY)] = 0
+    missed_announcement: bool = False
+
+
+@declared
+class Tally:
+    """Score sheets without a state, one per seat (§7)."""
+
+    sheets: Annotated[tuple[TallySheet, ...], Length(1, _MAX_PLAYERS)]
+
+
 # ---------------------------------------------------------------------------------- codes
 
-#: Every code this engine answers (DESIGN 4.4): English title, Polish title and a Polish detail
-#: in the rulebook's words, formatted with the context each raise passes.
-CODES: Mapping[str, Code] = {
-    f"{_GAME}.{name}": Code(*texts)
-    for name, texts in {
-        # turns and moves
-        "not-your-turn": ("Not your turn", "Nie twoja kolej", "Teraz nie jest kolej gracza {seat}."),
-        "game-over": ("The game is over", "Gra skończona",
-                      "Ktoś zdobył już wszystkie kombinacje i ostatnia runda dobiegła końca; ruchów już nie ma."),
-        "no-such-seat": ("No such seat", "Nie ma takiego miejsca", "Przy tym stole nie ma miejsca {seat}."),
-        "bad-move": ("Malformed move", "Niepoprawny ruch", "Tego ruchu nie da się odczytać: {got}."),
-        "card-not-in-hand": ("Card not in hand", "Nie ma tej karty na ręce",
-                             "Gracz {seat} nie ma na ręce karty {card}, więc nie może jej odrzucić."),
-        "discard-limit": ("Discard limit reached", "Limit odrzuconych kart",
-                          "W jednej turze można odrzucić najwyżej {expected} kart."),
-        "must-discard-excess": ("Discard down to five first", "Najpierw odrzuć nadmiarowe karty",
-                                "Po zagraniu kombinacji gracz {seat} ma {got} kart; najpierw odrzuca nadmiarowe, "
-                                "aż zostanie mu {expected}."),
-        "draw-too-few": ("Draw too few", "Za mało dobranych kart",
-                         "Nie można dobrać mniej kart, niż się odrzuciło: trzeba dobrać co najmniej {expected}."),
-        "draw-too-many": ("Draw too many", "Za dużo dobranych kart",
-                          "Można dobrać tyle kart, ile się odrzuciło, albo o jedną więcej: najwyżej {expected}."),
-        "hand-limit": ("More than ten cards", "Więcej niż dziesięć kart",
-                       "Nie można mieć na ręce więcej niż {expected} kart; po dobraniu byłoby ich {got}."),
-        "pass-not-allowed": ("Pass not allowed", "Pas niedozwolony",
-                             "Przy tym stole nie wolno odrzucić zera kart i nic nie dobrać."),
-        "exchange-in-progress": ("Exchange in progress", "Trwa wymiana kart",
-                                 "Gracz {seat} odrzucił już karty w tej turze; musi teraz dobrać, "
-                                 "a kombinacji zagrać już nie może."),
-        "cards-not-in-hand": ("Cards not in hand", "Nie ma tych kart na ręce",
-                              "Gracz {seat} nie ma na ręce wszystkich kart {cards}."),
-        "box-filled": ("Box already filled", "Pole już zapisane",
-                       "Pole „{box}” na karcie punktów gracza {seat} jest już zapisane; każde pole zapisuje się raz."),
-        "wrong-card-count": ("Wrong number of cards", "Zła liczba kart",
-                             "Liczba zagranych kart ({got}) nie pasuje do pola „{box}”, które wymaga: {expected}."),
-        "card-does-not-match": ("Card does not match the box", "Karta nie pasuje do pola",
-                                "W górnej części zagrywa się tylko pasujące karty: do pola „{box}” same {expected}."),
-        "invalid-combination": ("Not that combination", "To nie ta kombinacja",
-                                "Karty {cards} nie tworzą kombinacji „{box}”."),
-        "must-play-all-matching": ("Play every matching card", "Zagraj wszystkie pasujące karty",
-                                   "Przy tym stole do pola „{box}” zagrywa się wszystkie pasujące karty z ręki: "
-                                   "{expected}."),
-        "nothing-to-announce": ("Nothing to announce", "Nie ma czego ogłaszać",
-                                "Ogłasza się tylko zdobycie przedostatniej kombinacji (jedenastego pola)."),
-        # new games
-        "start-player": ("No such start player", "Nie ma takiego gracza rozpoczynającego",
-                         "Liczba graczy przy stole: {players}; nie ma wśród nich gracza {seat}, który miałby rozpoczynać."),
-        "setup-unsupported": ("No setup notation", "Brak zapisu układu",
-                              "W Karten-Kniffel nie ustawia się początkowego układu: karty się tasuje i rozdaje."),
-        # states
-        "malformed-state": ("Malformed state", "Niepoprawny stan gry", "Stanu gry nie da się odczytać."),
-        "bad-players": ("Wrong number of players", "Zła liczba graczy",
-                    "W Karten-Kniffel gra od 2 do 5 osób, a nie {got}."),
-        "bad-options": ("Bad options", "Niepoprawne opcje", "Opcje zapisane w stanie gry są niepoprawne."),
-        "bad-card": ("Not a card", "To nie jest karta", "Karty mają wartości od 1 do 6."),
-        "duplicate-card": ("Card too many times", "Za dużo kart jednej wartości",
-                           "Kart o wartości {card} jest więcej niż 18: talia ma po 18 kart każdej wartości."),
-        "missing-card": ("Missing card", "Brak karty",
-                         "Brakuje kart o wartości {card}: wszystkie 108 kart, po 18 każdej wartości, musi być w grze."),
-        "bad-hand-size": ("Impossible hand size", "Niemożliwa liczba kart na ręce",
-                      "Gracz {seat} nie mógł mieć teraz tylu kart na ręce ({got}): każdy dostaje pięć, "
-                      "a każda wymiana dokłada najwyżej jedną kartę."),
-        "bad-stock": ("Impossible piles", "Niemożliwe stosy",
-                  "Stos do dobierania jest za mały ({got}): przy tej liczbie tur musi w nim być co najmniej {expected}."),
-        "unknown-box": ("Unknown box", "Nieznane pole",
-                        "Karta punktów gracza {seat} ma inne pola niż dwanaście pól Karten-Kniffel."),
-        "impossible-box": ("Impossible box value", "Niemożliwa wartość pola",
-                           "Na karcie punktów gracza {seat} w polu „{box}” nie może stać {got}."),
-        "bad-penalties": ("Impossible penalty points", "Niemożliwe punkty karne",
-                      "Punkty karne gracza {seat} nie mogły powstać w tej grze."),
-        "bad-announcement": ("Impossible missed announcement", "Niemożliwe nieogłoszenie",
-                         "Gracz {seat} nie mógł zapomnieć ogłosić przedostatniej kombinacji."),
-        "bad-turn": ("Turns out of order", "Tury nie po kolei",
-                  "Liczby tur i gracz, który ma ruch, nie zgadzają się z kolejnością gry."),
-        "bad-phase": ("Impossible phase", "Niemożliwa faza tury", "Tura nie mogła dojść do tego miejsca."),
-        "bad-end": ("Impossible end", "Niemożliwy koniec gry",
-                "Gra kończy się w rundzie, w której ktoś pierwszy zdobył wszystkie kombinacje, "
-                "gdy każdy wykonał tyle samo tur."),
-        "bad-rng": ("Bad random generator", "Niepoprawny generator losowy",
-                "Generator losowy w stanie gry nie mógł potasować tej talii."),
-        # score sheets
-        "bad-tally": ("Malformed score sheets", "Niepoprawne karty punktów",
-                      "Podaje się od 1 do 5 kart punktów, każdą z polami „boxes” oraz opcjonalnie „penalties”, "
-                      "„extra_penalties” i „missed_announcement”."),
-    }.items()
-}
+
+def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
+
+
+def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
+
+
+class C(GameCodes, namespace=_GAME):
+    """Every code Karten-Kniffel answers (DESIGN 4.4), the Polish in the rulebook's words
+    ("karta punktów", "pole", "stos do dobierania", "stos kart odrzuconych", "knyf")."""
+
+    setup_unsupported = SETUP_UNSUPPORTED
+    bad_tally = BAD_TALLY
+    seat_count = SEAT_COUNT
+    card_not_in_hand = _illegal(
+        Label("Card not in hand", "Nie ma tej karty na ręce"),
+        "Gracz {seat} nie ma na ręce karty {card}, więc nie może jej odrzucić.",
+        "A discard names a value the seat does not hold. Discard one of the hand's cards.",
+        "Odrzucenie wskazuje wartość, której gracz nie ma na ręce. Odrzuć kartę z ręki.")
+    discard_limit = _illegal(
+        Label("Discard limit reached", "Limit odrzuconych kart"),
+        "W jednej turze można odrzucić najwyżej {expected} kart.",
+        "An exchange discards at most 5 cards; after the fifth, close it with a `draw`.",
+        "Wymiana odrzuca najwyżej 5 kart; po piątej zakończ ją dobraniem (`draw`).")
+    must_discard_excess = _illegal(
+        Label("Discard down to five first", "Najpierw odrzuć nadmiarowe karty"),
+        "Po zagraniu kombinacji gracz {seat} ma {got} kart; najpierw odrzuca nadmiarowe, aż zostanie mu {expected}.",
+        "After scoring with more than 5 cards left (option `excess_after_score`: discard), the seat discards down "
+        "to 5 before anything else.",
+        "Gdy po zagraniu kombinacji zostało więcej niż 5 kart (opcja `excess_after_score`: discard), gracz najpierw "
+        "odrzuca karty do pięciu.")
+    draw_too_few = _illegal(
+        Label("Draw too few", "Za mało dobranych kart"),
+        "Nie można dobrać mniej kart, niż się odrzuciło: trzeba dobrać co najmniej {expected}.",
+        "An exchange draws at least as many cards as it discarded.",
+        "Wymiana dobiera co najmniej tyle kart, ile odrzuciła.")
+    draw_too_many = _illegal(
+        Label("Draw too many", "Za dużo dobranych kart"),
+        "Można dobrać tyle kart, ile się odrzuciło, albo o jedną więcej: najwyżej {expected}.",
+        "An exchange draws as many cards as it discarded, or one more.",
+        "Wymiana dobiera tyle kart, ile odrzuciła, albo o jedną więcej.")
+    hand_limit = _illegal(
+        Label("More than ten cards", "Więcej niż dziesięć kart"),
+        "Nie można mieć na ręce więcej niż {expected} kart; po dobraniu byłoby ich {got}.",
+        "A hand never holds more than 10 cards: draw fewer.",
+        "Na ręce nie może być więcej niż 10 kart: dobierz mniej.")
+    pass_not_allowed = _illegal(
+        Label("Pass not allowed", "Pas niedozwolony"),
+        "Przy tym stole nie wolno odrzucić zera kart i nic nie dobrać.",
+        "The option `allow_pass` is off: drawing nothing after discarding nothing is refused.",
+        "Opcja `allow_pass` jest wyłączona: nie wolno nic nie dobrać, gdy nic się nie odrzuciło.")
+    exchange_in_progress = _illegal(
+        Label("Exchange in progress", "Trwa wymiana kart"),
+        "Gracz {seat} odrzucił już karty w tej turze; musi teraz dobrać, a kombinacji zagrać już nie może.",
+        "The seat has discarded this turn, so the turn is an exchange: close it with a `draw`.",
+        "Gracz odrzucił już karty w tej turze, więc tura jest wymianą: zakończ ją dobraniem (`draw`).")
+    cards_not_in_hand = _illegal(
+        Label("Cards not in hand", "Nie ma tych kart na ręce"),
+        "Gracz {seat} nie ma na ręce wszystkich kart {cards}.",
+        "A score plays cards the seat does not all hold. Play cards from the hand.",
+        "Zagranie kombinacji wskazuje karty, których gracz nie ma (wszystkich) na ręce. Zagraj karty z ręki.")
+    box_filled = _illegal(
+        Label("Box already filled", "Pole już zapisane"),
+        "Pole „{box}” na karcie punktów gracza {seat} jest już zapisane; każde pole zapisuje się raz.",
+        "Each box is filled once. Choose an empty box.",
+        "Każde pole zapisuje się raz. Wybierz puste pole.")
+    wrong_card_count = _illegal(
+        Label("Wrong number of cards", "Zła liczba kart"),
+        "Liczba zagranych kart ({got}) nie pasuje do pola „{box}”, które wymaga: {expected}.",
+        "An upper box takes 1 to 5 cards, the lower boxes 5 (the Small Straight 4).",
+        "Pole górnej części przyjmuje od 1 do 5 kart, pola dolnej 5 (mały strit 4).")
+    card_does_not_match = _illegal(
+        Label("Card does not match the box", "Karta nie pasuje do pola"),
+        "W górnej części zagrywa się tylko pasujące karty: do pola „{box}” same {expected}.",
+        "An upper box takes only cards of its face (Ones: only 1s).",
+        "Pole górnej części przyjmuje tylko karty swojej wartości (jedynki: same 1).")
+    invalid_combination = _illegal(
+        Label("Not that combination", "To nie ta kombinacja"),
+        "Karty {cards} nie tworzą kombinacji „{box}”.",
+        "The cards do not form the box's combination (the rules page lists them).",
+        "Karty nie tworzą kombinacji tego pola (opisuje je strona z zasadami).")
+    must_play_all_matching = _illegal(
+        Label("Play every matching card", "Zagraj wszystkie pasujące karty"),
+        "Przy tym stole do pola „{box}” zagrywa się wszystkie pasujące karty z ręki: {expected}.",
+        "With the option `upper_cards`: all, an upper box takes every matching card in hand (up to 5).",
+        "Przy opcji `upper_cards`: all pole górnej części przyjmuje wszystkie pasujące karty z ręki (do 5).")
+    nothing_to_announce = _illegal(
+        Label("Nothing to announce", "Nie ma czego ogłaszać"),
+        "Ogłasza się tylko zdobycie przedostatniej kombinacji (jedenastego pola).",
+        "`announce` is only for the fill of the 11th box. Leave it out.",
+        "`announce` dotyczy tylko zapisania jedenastego pola. Pomiń je.")
+    start_player = ErrorCode(
+        InvalidOption, Label("No such start player", "Nie ma takiego gracza rozpoczynającego"),
+        "Liczba graczy przy stole: {players}; nie ma wśród nich gracza {seat}, który miałby rozpoczynać.",
+        Label("The option `start_player` names a seat the new table lacks. Choose a seat below the player count.",
+              "Opcja `start_player` wskazuje miejsce, którego przy nowym stole nie ma. Wybierz miejsce mniejsze od "
+              "liczby graczy."))
+    duplicate_card = _invalid(
+        Label("Card too many times", "Za dużo kart jednej wartości"),
+        "Kart o wartości {card} jest więcej niż 18: talia ma po 18 kart każdej wartości.",
+        "The deck has 18 cards of each value; the state holds more of this one.",
+        "Talia ma po 18 kart każdej wartości; w stanie gry jest ich więcej.")
+    missing_card = _invalid(
+        Label("Missing card", "Brak karty"),
+        "Brakuje kart o wartości {card}: wszystkie 108 kart, po 18 każdej wartości, musi być w grze.",
+        "All 108 cards (18 of each value) must be in hands, the stock or the discard pile.",
+        "Wszystkie 108 kart (po 18 każdej wartości) musi być na rękach, w stosie do dobierania albo odrzuconych.")
+    bad_hand_size = _invalid(
+        Label("Impossible hand size", "Niemożliwa liczba kart na ręce"),
+        "Gracz {seat} nie mógł mieć teraz tylu kart na ręce ({got}): każdy dostaje pięć, a każda wymiana dokłada "
+        "najwyżej jedną kartę.",
+        "Hands start with 5 cards and only an exchange grows one, by one card at most.",
+        "Ręce zaczynają od 5 kart i rosną tylko przy wymianie, najwyżej o jedną kartę.")
+    bad_stock = _invalid(
+        Label("Impossible piles", "Niemożliwe stosy"),
+        "Stos do dobierania jest za mały ({got}): przy tej liczbie tur musi w nim być co najmniej {expected}.",
+        "The stock is smaller than the finished turns can have drawn while it cannot have run out yet.",
+        "Stos do dobierania jest mniejszy, niż mogły go uszczuplić dotychczasowe tury, a nie mógł się jeszcze "
+        "skończyć.")
+    impossible_box = _invalid(
+        Label("Impossible box value", "Niemożliwa wartość pola"),
+        "Na karcie punktów gracza {seat} w polu „{box}” nie może stać {got}.",
+        "No combination gives that value in that box.",
+        "Żadna kombinacja nie daje takiej wartości w tym polu.")
+    bad_penalties = _invalid(
+        Label("Impossible penalty points", "Niemożliwe punkty karne"),
+        "Punkty karne gracza {seat} nie mogły powstać w tej grze.",
+        "Penalty points are even, beside filled boxes, and need the exchanges that grew the hand.",
+        "Punkty karne są parzyste, stoją przy zapisanych polach i wymagają wymian, które powiększyły rękę.")
+    bad_announcement = _invalid(
+        Label("Impossible missed announcement", "Niemożliwe nieogłoszenie"),
+        "Gracz {seat} nie mógł zapomnieć ogłosić przedostatniej kombinacji.",
+        "A missed announcement needs 11 filled boxes and cannot happen under `auto_announce`.",
+        "Nieogłoszenie wymaga 11 zapisanych pól i nie zdarza się przy `auto_announce`.")
+    bad_turn = _invalid(
+        Label("Turns out of order", "Tury nie po kolei"),
+        "Liczby tur i gracz, który ma ruch, nie zgadzają się z kolejnością gry.",
+        "The turn counters are not a round from the start player, the seat to act is not the next one, or a "
+        "sheet has more boxes filled than turns.",
+        "Liczby tur nie tworzą kolejki od gracza rozpoczynającego, ruch nie ma następny gracz albo na karcie jest "
+        "więcej zapisanych pól niż tur.")
+    bad_phase = _invalid(
+        Label("Impossible phase", "Niemożliwa faza tury"), "Tura nie mogła dojść do tego miejsca.",
+        "The phase does not fit the cards discarded this turn or the hand left after a score.",
+        "Faza tury nie pasuje do kart odrzuconych w tej turze albo do ręki po zagraniu kombinacji.")
+    bad_end = _invalid(
+        Label("Impossible end", "Niemożliwy koniec gry"),
+        "Gra kończy się w rundzie, w której ktoś pierwszy zdobył wszystkie kombinacje, gdy każdy wykonał tyle "
+        "samo tur.",
+        "The end must be the round of the first full sheet (`end_triggered_by`), finished with equal turns.",
+        "Koniec gry to runda pierwszej pełnej karty punktów (`end_triggered_by`), dokończona tak, by każdy miał "
+        "tyle samo tur.")
+    bad_rng = _invalid(
+        Label("Bad random generator", "Niepoprawny generator losowy"),
+        "Generator losowy w stanie gry nie mógł potasować tej talii.",
+        "The deal alone draws 107 numbers from the rng; its counter is lower.",
+        "Samo rozdanie pobiera z generatora 107 liczb; jego licznik jest mniejszy.")
+
+
+SPEC = GameSpec(
+    id=_GAME,
+    name="Karten-Kniffel (Feldkötter)",
+    label=Label("Karten-Kniffel", "Karciany Kniffel"),
+    players=range(2, _MAX_PLAYERS + 1),
+    options=Options,
+    state=State,
+    moves=(Score, Discard, Draw),
+    phases={Phase.ACTION: Label("Choose an action", "Wybór akcji"),
+            Phase.EXCHANGE: Label("Exchange", "Wymiana kart"),
+            Phase.TRIM: Label("Discard down to five", "Odrzucanie do pięciu"),
+            Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    codes=C,
+    breakdown=Breakdown,
+    tally=Tally,
+    terms={
+        "stock": Label("Stock", "Stos do dobierania"), "discard": Label("Discard pile", "Stos kart odrzuconych"),
+        "sheets": Label("Score sheets", "Karty punktów"), "boxes": Label("Boxes", "Pola"),
+        "penalties": Label("Penalty points", "Punkty karne"),
+        "extra_penalties": Label("Second-Kniffel penalties", "Punkty karne za drugi knyf"),
+        "upper": Label("Upper section", "Górna część"), "upper_bonus": Label("Upper bonus", "Premia za górną część"),
+        "lower": Label("Lower section", "Dolna część"), "card_penalties": Label("Card penalties", "Punkty karne"),
+        "announcement_penalty": Label("Missed announcement", "Nieogłoszenie"), "points": Label("Points", "Punkty"),
+        **{b.value: Label(en, pl) for b, (en, pl) in zip(_BOXES, (
+            ("Ones", "Jedynki"), ("Twos", "Dwójki"), ("Threes", "Trójki"), ("Fours", "Czwórki"),
+            ("Fives", "Piątki"), ("Sixes", "Szóstki"), ("Three of a kind", "Trzy jednakowe"),
+            ("Four of a kind", "Cztery jednakowe"), ("Full House", "Full"), ("Small Straight", "Mały strit"),
+            ("Large Straight", "Duży strit"), ("Kniffel", "Knyf")), strict=True)},
+    },
+    tally_example={"sheets": [
+        {"boxes": {"ones": 2, "twos": 4, "full-house": 25, "kniffel": 50}, "penalties": {"ones": 4}},
+        {"boxes": {"kniffel": 50}}]},
+)
 
 
 # --------------------------------------------------------------------------------- engine
 
 
 class KniffelCards(BaseEngine[State, Move]):
-    game_id = _GAME
-    name = "Karten-Kniffel (Feldkötter)"
-    players = range(2, 6)
-    options = OPTIONS
-    move_kinds = ("score", "discard", "draw")
-    legal_moves_complete = True
-    codes = CODES
+    spec = SPEC
 
     # -- creation ----------------------------------------------------------------------
 
-    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
-        if setup is not None:
-            raise InvalidOption(f"{_GAME}.setup-unsupported", f"{_GAME} has no setup notation; got {excerpt(setup)}")
-        opts = Options(**{name: options.get(name, opt.default) for name, opt in OPTIONS.items()})
-        if opts.start_player >= players:
-            raise InvalidOption(
-                f"{_GAME}.start-player", f"start_player {opts.start_player} is not a seat of {players} players",
-                seat=opts.start_player, players=players,
-            )
+    def new_game(self, players: int, rng: Rng, options: Options, setup: None = None) -> State:
+        if options.start_player >= players:
+            raise C.start_player(f"start_player {options.start_player} is not a seat of {players} players",
+                                 seat=options.start_player, players=players)
         deck, rng = rng.shuffle(tuple(v for v in _VALUES for _ in range(_COPIES)))
         hands = tuple(tuple(sorted(deck[len(deck) - _HAND * (p + 1): len(deck) - _HAND * p])) for p in range(players))
         return State(
             players=players,
-            options=opts,
-            hands=hands,
-            stock=deck[: len(deck) - _HAND * players],
-            discard=(),
-            boxes=((None,) * 12,) * players,
-            penalties=((0,) * 12,) * players,
-            extra_penalties=(0,) * players,
-            missed=(0,) * players,
-            turns=(0,) * players,
-            turn=opts.start_player,
+            options=options,
+            turn=options.start_player,
             phase=Phase.ACTION,
             discarded=0,
             end_triggered_by=None,
+            turns=(0,) * players,
+            hands=hands,
+            stock=deck[: len(deck) - _HAND * players],
+            discard=(),
+            sheets=(_EMPTY_SHEET,) * players,
             rng=rng,
         )
-
-    def options_of(self, state: State) -> Mapping[str, Json]:
-        return state.options.to_json()
 
     # -- turn --------------------------------------------------------------------------
 
     def to_act(self, state: State) -> frozenset[int]:
-        return frozenset() if state.phase is Phase.OVER else frozenset((state.turn,))
+        return frozenset() if state.phase is Phase.GAME_OVER else frozenset((state.turn,))  # type: ignore[arg-type]
 
     def legal_moves(self, state: State, seat: int) -> Sequence[Move]:
-        if state.phase is Phase.OVER or seat != state.turn:
+        if state.phase is Phase.GAME_OVER or seat != state.turn:
             return []
         hand = state.hands[seat]
         values = sorted(set(hand))
@@ -356,82 +605,64 @@ class KniffelCards(BaseEngine[State, Move]):
             self._check_score(state, seat, move)
         elif isinstance(move, Discard):
             if move.card not in hand:
-                raise IllegalMove(f"{_GAME}.card-not-in-hand", f"cannot discard a {move.card}: hand is {list(hand)}",
-                                  card=move.card, seat=seat)
+                raise C.card_not_in_hand(f"cannot discard a {move.card}: hand is {list(hand)}", card=move.card,
+                                         seat=seat)
             if not (state.phase is Phase.TRIM or state.discarded < _MAX_DISCARD):
-                raise IllegalMove(
-                    f"{_GAME}.discard-limit",
-                    f"at most {_MAX_DISCARD} cards may be discarded in an exchange; {state.discarded} already discarded",
-                    expected=_MAX_DISCARD, got=state.discarded + 1,
-                )
+                raise C.discard_limit(f"at most {_MAX_DISCARD} cards may be discarded in an exchange; "
+                                      f"{state.discarded} already discarded",
+                                      expected=_MAX_DISCARD, got=state.discarded + 1)
         else:
             if state.phase is Phase.TRIM:
-                raise IllegalMove(
-                    f"{_GAME}.must-discard-excess",
-                    f"draw {move.count}: after scoring, first discard down to {_HAND} (hand has {len(hand)})",
-                    seat=seat, expected=_HAND, got=len(hand),
-                )
+                raise C.must_discard_excess(f"draw {move.count}: after scoring, first discard down to {_HAND} "
+                                            f"(hand has {len(hand)})", seat=seat, expected=_HAND, got=len(hand))
             d = state.discarded
             if move.count < d:
-                raise IllegalMove(f"{_GAME}.draw-too-few",
-                                  f"draw {move.count}: must draw at least as many as discarded ({d})", expected=d,
-                                  got=move.count)
+                raise C.draw_too_few(f"draw {move.count}: must draw at least as many as discarded ({d})",
+                                     expected=d, got=move.count)
             if move.count > d + 1:
-                raise IllegalMove(f"{_GAME}.draw-too-many",
-                                  f"draw {move.count}: may draw at most one more than discarded ({d} + 1)",
-                                  expected=d + 1, got=move.count)
+                raise C.draw_too_many(f"draw {move.count}: may draw at most one more than discarded ({d} + 1)",
+                                      expected=d + 1, got=move.count)
             if len(hand) + move.count > _HAND_LIMIT:
-                raise IllegalMove(f"{_GAME}.hand-limit",
-                                  f"draw {move.count}: hand of {len(hand)} would exceed {_HAND_LIMIT} cards",
-                                  expected=_HAND_LIMIT, got=len(hand) + move.count)
+                raise C.hand_limit(f"draw {move.count}: hand of {len(hand)} would exceed {_HAND_LIMIT} cards",
+                                   expected=_HAND_LIMIT, got=len(hand) + move.count)
             if not (move.count > 0 or state.options.allow_pass):
-                raise IllegalMove(f"{_GAME}.pass-not-allowed",
-                                  "draw 0 after discarding nothing is a pass, which the allow_pass option forbids",
-                                  seat=seat)
+                raise C.pass_not_allowed("draw 0 after discarding nothing is a pass, which the allow_pass option "
+                                         "forbids", seat=seat)
 
     def _check_score(self, state: State, seat: int, move: Score) -> None:
-        require(
-            state.phase is not Phase.TRIM, IllegalMove, f"{_GAME}.must-discard-excess",
-            f"score {move.box.value}: this turn has scored already; discard down to {_HAND}",
-            seat=seat, expected=_HAND, got=len(state.hands[seat]),
-        )
-        require(
-            state.phase is not Phase.EXCHANGE, IllegalMove, f"{_GAME}.exchange-in-progress",
-            f"score {move.box.value}: this turn is an exchange ({state.discarded} discarded); finish it with a draw",
-            seat=seat, got=state.discarded,
-        )
+        if state.phase is Phase.TRIM:
+            raise C.must_discard_excess(f"score {move.box.value}: this turn has scored already; discard down to "
+                                        f"{_HAND}", seat=seat, expected=_HAND, got=len(state.hands[seat]))
+        if state.phase is Phase.EXCHANGE:
+            raise C.exchange_in_progress(f"score {move.box.value}: this turn is an exchange ({state.discarded} "
+                                         "discarded); finish it with a draw", seat=seat, got=state.discarded)
         hand = state.hands[seat]
         have = Counter(hand)
-        require(
-            not Counter(move.cards) - have, IllegalMove, f"{_GAME}.cards-not-in-hand",
-            f"cards {list(move.cards)} are not all in hand {list(hand)}", cards=list(move.cards), seat=seat,
-        )
-        filled = state.boxes[seat][_BOX_INDEX[move.box]] is not None
+        if Counter(move.cards) - have:
+            raise C.cards_not_in_hand(f"cards {list(move.cards)} are not all in hand {list(hand)}",
+                                      cards=list(move.cards), seat=seat)
+        boxes = _boxes(state, seat)
+        filled = boxes[_BOX_INDEX[move.box]] is not None
         zero_kniffel = filled and move.box is Box.KNIFFEL and state.options.second_kniffel_play
-        require(
-            not filled or zero_kniffel, IllegalMove, f"{_GAME}.box-filled",
-            f"box {move.box.value} already holds {state.boxes[seat][_BOX_INDEX[move.box]]}; a box is filled once",
-            box=move.box.value, seat=seat,
-        )
+        if filled and not zero_kniffel:
+            raise C.box_filled(f"box {move.box.value} already holds {boxes[_BOX_INDEX[move.box]]}; a box is filled "
+                               "once", box=move.box.value, seat=seat)
         problem = _combination_problem(move.box, move.cards)
         if problem:
             code, message, context = problem
-            raise IllegalMove(code, message, **{k: list(v) if isinstance(v, list) else v for k, v in context})
+            raise code(message, **{k: list(v) if isinstance(v, list) else v for k, v in context})
         if state.options.upper_cards == "all" and move.box.face is not None:
             need = min(have[move.box.face], 5)
-            require(
-                len(move.cards) == need, IllegalMove, f"{_GAME}.must-play-all-matching",
-                f"score {move.box.value} with {list(move.cards)}: the upper_cards option asks for all {need} matching cards",
-                box=move.box.value, expected=need, got=len(move.cards),
-            )
+            if len(move.cards) != need:
+                raise C.must_play_all_matching(f"score {move.box.value} with {list(move.cards)}: the upper_cards "
+                                               f"option asks for all {need} matching cards",
+                                               box=move.box.value, expected=need, got=len(move.cards))
         if state.options.auto_announce:  # the flag is irrelevant: never required, never penalised
             return
         fill = None if zero_kniffel else _filled(state, seat) + 1
-        require(
-            not move.announce or fill == len(_BOXES) - 1, IllegalMove, f"{_GAME}.nothing-to-announce",
-            "announce is only for the fill of the penultimate (11th) box; this play "
-            + ("fills no box" if fill is None else f"is fill {fill}"), seat=seat,
-        )
+        if move.announce and fill != len(_BOXES) - 1:
+            raise C.nothing_to_announce("announce is only for the fill of the penultimate (11th) box; this play "
+                                        + ("fills no box" if fill is None else f"is fill {fill}"), seat=seat)
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, Score):
@@ -439,7 +670,7 @@ class KniffelCards(BaseEngine[State, Move]):
         hand = state.hands[seat]
         if isinstance(move, Discard):
             new = _set(state.hands, seat, _remove(hand, (move.card,)))
-            state = replace(state, hands=new, discard=state.discard + (move.card,))
+            state = replace(state, hands=new, discard=(*state.discard, move.card))
             if state.phase is Phase.TRIM:
                 return _end_turn(state) if len(new[seat]) == _HAND else state
             return replace(state, phase=Phase.EXCHANGE, discarded=state.discarded + 1)
@@ -453,19 +684,19 @@ class KniffelCards(BaseEngine[State, Move]):
         penalty = _PENALTY_PER_CARD * max(0, len(hand) - _HAND)
         left = _remove(hand, move.cards)
         discard = state.discard + move.cards
-        if state.boxes[seat][i] is not None:  # a zero-point second Kniffel (option)
-            state = replace(state, extra_penalties=_set(state.extra_penalties, seat, state.extra_penalties[seat] + penalty))
+        sheet = state.sheets[seat]
+        boxes = _values(sheet.boxes)
+        if boxes[i] is not None:  # a zero-point second Kniffel (option)
+            sheet = replace(sheet, extra_penalties=sheet.extra_penalties + penalty)
         else:
-            fills = _filled(state, seat) + 1
-            state = replace(
-                state,
-                boxes=_set(state.boxes, seat, _set(state.boxes[seat], i, _combination_value(move.box, move.cards))),
-                penalties=_set(state.penalties, seat, _set(state.penalties[seat], i, penalty)),
-            )
+            fills = sum(x is not None for x in boxes) + 1
+            sheet = replace(sheet, boxes=Boxes(*_set(boxes, i, _combination_value(move.box, move.cards))),
+                            penalties=Penalties(*_set(_values(sheet.penalties), i, penalty)))
             if fills == len(_BOXES) - 1 and not move.announce and not state.options.auto_announce:
-                state = replace(state, missed=_set(state.missed, seat, 1))
+                sheet = replace(sheet, missed_announcement=True)
             if fills == len(_BOXES) and state.end_triggered_by is None:
                 state = replace(state, end_triggered_by=seat)
+        state = replace(state, sheets=_set(state.sheets, seat, sheet))
         stock, rng = state.stock, state.rng
         if len(left) < _HAND:
             drawn, stock, discard, rng = _draw_cards(stock, discard, rng, _HAND - len(left))
@@ -479,252 +710,93 @@ class KniffelCards(BaseEngine[State, Move]):
         out = super().events(before, seat, move, after)
         if after.rng != before.rng:  # only a reshuffle draws from the rng
             out.insert(1, {"type": "reshuffle", "stock": len(after.stock)})
-        if after.missed[seat] > before.missed[seat]:
+        if after.sheets[seat].missed_announcement and not before.sheets[seat].missed_announcement:
             out.insert(1, {"type": "missed-announcement", "seat": seat, "penalty": _MISSED_ANNOUNCEMENT})
         if after.end_triggered_by is not None and before.end_triggered_by is None:
             out.insert(1, {"type": "sheet-complete", "seat": seat})
         return out
 
+    def move_from_json(self, data: Json) -> Move:
+        """The declared reading, then a move's canonical form: a score's cards ascending, its
+        ``announce`` only when true (as the legal moves list it)."""
+        move = super().move_from_json(data)
+        if isinstance(move, Score):
+            return Score(move.box, tuple(sorted(move.cards)), True if move.announce else None)
+        return move
+
     # -- results -----------------------------------------------------------------------
 
     def round_over(self, state: State) -> bool:
-        return state.phase is Phase.OVER
+        return state.phase is Phase.GAME_OVER
 
     def scores(self, state: State) -> ScoreReport:
-        sheets = [
-            _sheet_score(state.boxes[p], state.penalties[p], state.extra_penalties[p], state.missed[p])
-            for p in range(state.players)
-        ]
-        totals = tuple(s["total"] for s in sheets)
-        over = state.phase is Phase.OVER
-        return ScoreReport(totals, totals, tuple(sheets), over, _best(totals) if over else ())
+        sheets = tuple(_breakdown(_values(s.boxes), _values(s.penalties), s.extra_penalties, s.missed_announcement)
+                       for s in state.sheets)
+        totals = tuple(s.points for s in sheets)
+        over = state.phase is Phase.GAME_OVER
+        return ScoreReport(totals, totals, sheets, over, _best(totals) if over else (), round=1)
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.OVER:
+        if state.phase is not Phase.GAME_OVER:
             return None
         totals = self.scores(state).totals
         winners = _best(totals)
         reason = f"seat {state.end_triggered_by} filled the sheet; the round was completed; highest total wins"
         return Outcome(winners, reason, draw=False, points=totals)
 
-    def score_tally(self, tally: Json) -> ScoreReport:
-        """Score sheets without a state: ``{"sheets": [{"boxes": {box: value|null},
-        "penalties": {box: points}, "extra_penalties": n, "missed_announcement": bool}]}``."""
-        with malformed(f"{_GAME}.bad-tally", f"{_GAME} tally {excerpt(tally)} (it is {{'sheets': [...]}})"):
-            sheets = tally["sheets"]
-            require(
-                isinstance(sheets, list) and 1 <= len(sheets) <= 5, InvalidState, f"{_GAME}.bad-tally",
-                f"a tally holds 1-5 sheets, got {excerpt(sheets)}",
-            )
-            out = []
-            for n, sheet in enumerate(sheets):
-                require(isinstance(sheet, dict), InvalidState, f"{_GAME}.bad-tally", f"sheet {n} is not an object")
-                unknown = set(sheet) - {"boxes", "penalties", "extra_penalties", "missed_announcement"}
-                require(not unknown, InvalidState, f"{_GAME}.bad-tally", f"sheet {n}: unknown fields {excerpt(sorted(unknown))}")
-                boxes_in, pens_in = sheet.get("boxes"), sheet.get("penalties", {})
-                require(
-                    isinstance(boxes_in, dict) and isinstance(pens_in, dict), InvalidState, f"{_GAME}.bad-tally",
-                    f"sheet {n}: 'boxes' (required) and 'penalties' are objects keyed by box",
-                )
-                for name in (*boxes_in, *pens_in):
-                    require(name in _BOX_NAMES, InvalidState, f"{_GAME}.unknown-box", f"sheet {n}: no box {excerpt(name)}")
-                boxes = tuple(boxes_in.get(b.value) for b in _BOXES)
-                pens = tuple(pens_in.get(b.value, 0) for b in _BOXES)
-                extra = sheet.get("extra_penalties", 0)
-                missed = sheet.get("missed_announcement", False)
-                require(
-                    isinstance(missed, bool), InvalidState, f"{_GAME}.bad-tally",
-                    f"sheet {n}: missed_announcement {excerpt(missed)} is not a boolean",
-                )
-                _check_sheet(boxes, pens, extra, int(missed), f"sheet {n}", seat=n)
-                out.append(_sheet_score(boxes, pens, extra, int(missed)))
-        totals = tuple(s["total"] for s in out)
-        return ScoreReport(totals, totals, tuple(out), True, _best(totals))
+    def tally_scores(self, tally: Tally) -> ScoreReport:
+        """Score sheets without a state (§7): each sheet's boxes, penalties, extra penalties and
+        missed announcement, checked as a state's sheets are."""
+        out = []
+        for n, sheet in enumerate(tally.sheets):
+            boxes, pens = _values(sheet.boxes), _values(sheet.penalties)
+            _check_sheet(boxes, pens, sheet.extra_penalties, sheet.missed_announcement, f"sheet {n}", seat=n)
+            out.append(_breakdown(boxes, pens, sheet.extra_penalties, sheet.missed_announcement))
+        totals = tuple(s.points for s in out)
+        return ScoreReport(totals, totals, tuple(out), True, _best(totals), round=1)
 
-    # -- views and JSON ----------------------------------------------------------------
+    # -- meaning -----------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> Json:
-        data = self.to_json(state)
-        del data["rng"]
-        data.update(hands_view(state.hands, seat))
-        data["stock"] = len(state.stock)
-        return data
-
-    def to_json(self, state: State) -> Json:
-        return {
-            "players": state.players,
-            "options": state.options.to_json(),
-            "turn": state.turn,
-            "phase": state.phase.value,
-            "discarded": state.discarded,
-            "end_triggered_by": state.end_triggered_by,
-            "turns": list(state.turns),
-            "hands": [list(h) for h in state.hands],
-            "stock": list(state.stock),
-            "discard": list(state.discard),
-            "sheets": [
-                {
-                    "boxes": {b.value: state.boxes[p][i] for i, b in enumerate(_BOXES)},
-                    "penalties": {b.value: state.penalties[p][i] for i, b in enumerate(_BOXES)},
-                    "extra_penalties": state.extra_penalties[p],
-                    "missed_announcement": bool(state.missed[p]),
-                }
-                for p in range(state.players)
-            ],
-            "rng": state.rng.to_json(),
-        }
-
-    def from_json(self, data: Json) -> State:
-        with malformed(f"{_GAME}.malformed-state", f"{_GAME} state {excerpt(data)}"):
-            state = self._read(data)
-        _check_reachable(state)
-        return state
-
-    def _read(self, data: Json) -> State:
-        """The state's fields, each checked on its own (and the 108 cards); no cross-checks yet."""
-        players = _int(data["players"], "players")
-        require(
-            players in self.players, InvalidState, f"{_GAME}.bad-players", f"players must be 2-5, got {players}",
-            got=players, expected="2-5",
-        )
-        raw_opts = data["options"]
-        require(
-            isinstance(raw_opts, dict) and set(raw_opts) == set(OPTIONS), InvalidState, f"{_GAME}.bad-options",
-            f"options must name exactly {sorted(OPTIONS)}, got {excerpt(raw_opts)}",
-        )
-        try:
-            opts = Options(**self.resolve_options(raw_opts))
-        except InvalidOption as exc:
-            raise InvalidState(f"{_GAME}.bad-options", exc.message) from exc
-        require(
-            opts.start_player < players, InvalidState, f"{_GAME}.bad-options",
-            f"start_player {opts.start_player} is not a seat of {players}",
-        )
-        hands = tuple(tuple(sorted(_cards(h, f"hands[{p}]"))) for p, h in enumerate(_seq(data["hands"], players, "hands")))
-        stock = _cards(data["stock"], "stock")
-        discard = _cards(data["discard"], "discard")
-        counts = Counter(stock) + Counter(discard)
+    def check_state(self, state: State) -> State:
+        """What play can reach, beyond the shape (§8): one entry per seat, the 108 cards, the
+        sheets, then ``_check_reachable``; returns the state with its hands sorted."""
+        players, opts = state.players, state.options
+        for name in ("turns", "hands", "sheets"):
+            count = len(getattr(state, name))
+            if count != players:
+                raise C.seat_count(f"{name} must have one entry per seat ({players}), got {count}",
+                                   field=name, expected=players, got=count)
+        if opts.start_player >= players:
+            raise C.bad_state(f"start_player {opts.start_player} is not a seat of {players}",
+                              field="options.start_player")
+        hands = tuple(tuple(sorted(h)) for h in state.hands)
+        counts = Counter(state.stock) + Counter(state.discard)
         for h in hands:
             counts += Counter(h)
         wrong = {v: counts[v] for v in _VALUES if counts[v] != _COPIES}
         if wrong:
             card = max(wrong, key=lambda v: (wrong[v] > _COPIES, v))
-            raise InvalidState(
-                f"{_GAME}.{'duplicate-card' if wrong[card] > _COPIES else 'missing-card'}",
-                f"each value 1-6 must appear {_COPIES} times over hands and piles ({_DECK_SIZE} cards); "
-                f"wrong: {wrong}", card=card, expected=_COPIES, got=wrong[card],
-            )
-        boxes, pens, extras, missed = [], [], [], []
-        for p, sheet in enumerate(_seq(data["sheets"], players, "sheets")):
-            require(
-                set(sheet) == {"boxes", "penalties", "extra_penalties", "missed_announcement"}, InvalidState,
-                f"{_GAME}.malformed-state", f"sheets[{p}] has fields {excerpt(sorted(sheet))}",
-            )
-            require(
-                set(sheet["boxes"]) == _BOX_NAMES and set(sheet["penalties"]) == _BOX_NAMES, InvalidState,
-                f"{_GAME}.unknown-box", f"sheets[{p}] must name the 12 boxes {sorted(_BOX_NAMES)}", seat=p,
-            )
-            b = tuple(sheet["boxes"][x.value] for x in _BOXES)
-            pe = tuple(sheet["penalties"][x.value] for x in _BOXES)
-            ex = sheet["extra_penalties"]
-            mi = sheet["missed_announcement"]
-            require(isinstance(mi, bool), InvalidState, f"{_GAME}.malformed-state", f"sheets[{p}].missed_announcement {excerpt(mi)}")
-            _check_sheet(b, pe, ex, int(mi), f"sheets[{p}]", seat=p)
-            require(
-                not mi or not opts.auto_announce, InvalidState, f"{_GAME}.bad-announcement",
-                f"sheets[{p}] records a missed announcement under auto_announce", seat=p,
-            )
-            require(
-                ex == 0 or opts.second_kniffel_play and b[_BOX_INDEX[Box.KNIFFEL]] is not None, InvalidState,
-                f"{_GAME}.bad-penalties",
-                f"sheets[{p}] has extra penalties {ex}: they come only from a second Kniffel (second_kniffel_play)",
-                seat=p,
-            )
-            boxes.append(b)
-            pens.append(pe)
-            extras.append(ex)
-            missed.append(int(mi))
-        try:
-            phase = Phase(data["phase"])
-        except ValueError:
-            raise InvalidState(
-                f"{_GAME}.bad-phase", f"phase must be one of {[x.value for x in Phase]}, got {excerpt(data['phase'])}",
-                got=excerpt(data["phase"]),
-            ) from None
-        turn, end_by = data["turn"], data["end_triggered_by"]
-        try:
-            rng = Rng.from_json(data["rng"])
-        except InvalidState as exc:
-            raise InvalidState(f"{_GAME}.bad-rng", exc.message) from None
-        return State(
-            players=players,
-            options=opts,
-            hands=hands,
-            stock=stock,
-            discard=discard,
-            boxes=tuple(boxes),
-            penalties=tuple(pens),
-            extra_penalties=tuple(extras),
-            missed=tuple(missed),
-            turns=tuple(_int(t, "turns") for t in _seq(data["turns"], players, "turns")),
-            turn=None if turn is None else _int(turn, "turn"),
-            phase=phase,
-            discarded=_int(data["discarded"], "discarded"),
-            end_triggered_by=None if end_by is None else _int(end_by, "end_triggered_by"),
-            rng=rng,
-        )
+            code = C.duplicate_card if wrong[card] > _COPIES else C.missing_card
+            raise code(f"each value 1-6 must appear {_COPIES} times over hands and piles ({_DECK_SIZE} cards); "
+                       f"wrong: {wrong}", card=card, expected=_COPIES, got=wrong[card])
+        for p, sheet in enumerate(state.sheets):
+            boxes, pens = _values(sheet.boxes), _values(sheet.penalties)
+            _check_sheet(boxes, pens, sheet.extra_penalties, sheet.missed_announcement, f"sheets[{p}]", seat=p)
+            if sheet.missed_announcement and opts.auto_announce:
+                raise C.bad_announcement(f"sheets[{p}] records a missed announcement under auto_announce", seat=p)
+            if sheet.extra_penalties and not (opts.second_kniffel_play and boxes[_BOX_INDEX[Box.KNIFFEL]] is not None):
+                raise C.bad_penalties(f"sheets[{p}] has extra penalties {sheet.extra_penalties}: they come only from "
+                                      "a second Kniffel (second_kniffel_play)", seat=p)
+        state = state if hands == state.hands else replace(state, hands=hands)
+        _check_reachable(state)
+        return state
 
-    def move_to_json(self, move: Move) -> Json:
-        if isinstance(move, Score):
-            out = {"kind": "score", "box": move.box.value, "cards": list(move.cards)}
-            if move.announce:  # as a client sends it: the flag only when announcing
-                out["announce"] = True
-            return out
-        if isinstance(move, Discard):
-            return {"kind": "discard", "card": move.card}
-        return {"kind": "draw", "count": move.count}
-
-    def move_from_json(self, data: Json) -> Move:
-        def bad(why: str) -> IllegalMove:
-            return IllegalMove(f"{_GAME}.bad-move", f"bad move {excerpt(data)}: {why}", got=excerpt(data))
-
-        if not isinstance(data, dict):
-            raise bad("a move is an object with a 'kind'")
-        kind = data.get("kind")
-        fields = {"score": {"box", "cards", "announce"}, "discard": {"card"}, "draw": {"count"}}.get(kind)
-        if fields is None:
-            raise bad(f"kind must be one of {list(self.move_kinds)}")
-        extra = set(data) - fields - {"kind"}
-        if extra:
-            raise bad(f"unknown fields {excerpt(sorted(extra))}")
-        if kind == "discard":
-            card = data.get("card")
-            if not _is_value(card):
-                raise bad("card must be a value 1-6")
-            return Discard(card)
-        if kind == "draw":
-            count = data.get("count")
-            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= _MAX_DISCARD + 1:
-                raise bad("count must be an integer 0-6")
-            return Draw(count)
-        box = data.get("box")
-        if box not in _BOX_NAMES:
-            raise bad(f"box must be one of {[b.value for b in _BOXES]}")
-        cards = data.get("cards")
-        if not isinstance(cards, list) or not 1 <= len(cards) <= 5 or not all(_is_value(c) for c in cards):
-            raise bad("cards must be a list of 1-5 values 1-6")
-        announce = data.get("announce", False)
-        if not isinstance(announce, bool):
-            raise bad("announce must be a boolean")
-        return Score(Box(box), tuple(sorted(cards)), announce)
 
 
 # ------------------------------------------------------------------------------- helpers
 
-_BOX_NAMES = frozenset(b.value for b in _BOXES)
 
-
-def _set(items: tuple, i: int, value) -> tuple:
+def _set(items: tuple, i: int, value: object) -> tuple:
     return items[:i] + (value,) + items[i + 1:]
 
 
@@ -735,13 +807,19 @@ def _remove(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
     return tuple(left)
 
 
+def _require(condition: bool, code: ErrorCode, message: str, **context: Json) -> None:
+    """Raise ``code`` unless ``condition``: keeps the reachability checks one statement each."""
+    if not condition:
+        raise code(message, **context)
+
+
 def _end_turn(state: State) -> State:
     """Close the acting seat's turn (§7.1: after a full sheet, finish the round, then stop)."""
-    seat = state.turn
+    seat: int = state.turn  # type: ignore[assignment]  # a turn is being played
     turns = _set(state.turns, seat, state.turns[seat] + 1)
     last = (state.options.start_player - 1) % state.players
     if state.end_triggered_by is not None and seat == last:
-        return replace(state, turns=turns, phase=Phase.OVER, discarded=0, turn=None)
+        return replace(state, turns=turns, phase=Phase.GAME_OVER, discarded=0, turn=None)
     return replace(state, turns=turns, phase=Phase.ACTION, discarded=0, turn=(seat + 1) % state.players)
 
 
@@ -751,21 +829,21 @@ def _check_reachable(s: State) -> None:
     sizes, penalties or fills that the seat's turns cannot explain, an end that is not the
     round of the first full sheet."""
     n, start, total = s.players, s.options.start_player, sum(s.turns)
-    require(
-        s.rng.counter >= _DECK_SIZE - 1, InvalidState, f"{_GAME}.bad-rng",
+    _require(
+        s.rng.counter >= _DECK_SIZE - 1, C.bad_rng,
         f"the deal alone draws {_DECK_SIZE - 1} numbers from the rng; its counter is {s.rng.counter}",
         got=s.rng.counter,
     )
     expected = tuple(total // n + ((p - start) % n < total % n) for p in range(n))
-    require(
-        s.turns == expected, InvalidState, f"{_GAME}.bad-turn",
+    _require(
+        s.turns == expected, C.bad_turn,
         f"turns {list(s.turns)} are not a consistent round from start seat {start} (expected {list(expected)})",
         expected=list(expected), got=list(s.turns),
     )
-    over = s.phase is Phase.OVER
+    over = s.phase is Phase.GAME_OVER
     acting = None if over else (start + total) % n
-    require(
-        s.turn == acting, InvalidState, f"{_GAME}.bad-turn",
+    _require(
+        s.turn == acting, C.bad_turn,
         f"turn {excerpt(s.turn)} is not the seat to act after turns {list(s.turns)} from start seat {start} "
         f"({excerpt(acting)})",
         expected=acting, got=s.turn,
@@ -773,91 +851,98 @@ def _check_reachable(s: State) -> None:
     in_trim = s.phase is Phase.TRIM
     held = len(s.hands[acting]) if acting is not None else 0
     if s.phase is Phase.EXCHANGE:
-        require(
-            1 <= s.discarded <= _MAX_DISCARD and len(s.discard) >= s.discarded, InvalidState, f"{_GAME}.bad-phase",
+        _require(
+            1 <= s.discarded <= _MAX_DISCARD and len(s.discard) >= s.discarded, C.bad_phase,
             f"an exchange has 1-5 cards discarded, all still on the discard pile; got {s.discarded}",
             got=s.discarded,
         )
     else:
-        require(
-            s.discarded == 0, InvalidState, f"{_GAME}.bad-phase",
+        _require(
+            s.discarded == 0, C.bad_phase,
             f"{s.discarded} cards counted as discarded outside an exchange", got=s.discarded,
         )
     if in_trim:
-        played = max(max(s.penalties[acting]), s.extra_penalties[acting]) // _PENALTY_PER_CARD + _HAND
-        require(
-            s.options.excess_after_score == "discard" and _HAND < held < played and s.discard, InvalidState,
-            f"{_GAME}.bad-phase",
+        sheet = s.sheets[acting]  # type: ignore[index]  # a seat is acting in a trim
+        played = max(max(_values(sheet.penalties)), sheet.extra_penalties) // _PENALTY_PER_CARD + _HAND
+        _require(
+            s.options.excess_after_score == "discard" and _HAND < held < played and bool(s.discard), C.bad_phase,
             f"discarding down to {_HAND} after a score needs the 'discard' excess ruling and fewer cards than the "
             f"scoring hand ({held} left, excess ruling {s.options.excess_after_score!r})",
             got=held,
         )
-    complete = [p for p in range(n) if None not in s.boxes[p]]
+    complete = [p for p in range(n) if None not in _boxes(s, p)]
     for p in range(n):
         trimming = in_trim and p == acting
-        fills = sum(x is not None for x in s.boxes[p])
-        require(
-            fills <= s.turns[p] + trimming, InvalidState, f"{_GAME}.bad-turn",
+        fills = sum(x is not None for x in _boxes(s, p))
+        _require(
+            fills <= s.turns[p] + trimming, C.bad_turn,
             f"seat {p} has {fills} boxes filled in {s.turns[p]} turns", seat=p, got=fills,
         )
         # a turn that fills a box is no exchange; only an exchange grows the hand, by one card
         exchanges = s.turns[p] - fills + trimming
         size = len(s.hands[p]) + (s.discarded if p == acting else 0)
         if not trimming:
-            require(
-                _HAND <= size <= _HAND + exchanges and size <= _HAND_LIMIT, InvalidState, f"{_GAME}.bad-hand-size",
+            _require(
+                _HAND <= size <= _HAND + exchanges and size <= _HAND_LIMIT, C.bad_hand_size,
                 f"seat {p} holds {size} cards after {exchanges} exchange turns at most "
                 f"(5 dealt, at most one more per exchange, never above {_HAND_LIMIT})",
                 seat=p, got=size,
             )
         excess = 0 if trimming else size - _HAND
-        paid = [x // _PENALTY_PER_CARD for x in s.penalties[p]] + [s.extra_penalties[p] // _PENALTY_PER_CARD]
+        paid = [x // _PENALTY_PER_CARD for x in _values(s.sheets[p].penalties)]
+        paid.append(s.sheets[p].extra_penalties // _PENALTY_PER_CARD)
         grown = excess + sum(paid) if s.options.excess_after_score == "discard" else max(excess, *paid)
-        require(
-            grown <= exchanges, InvalidState, f"{_GAME}.bad-penalties",
+        _require(
+            grown <= exchanges, C.bad_penalties,
             f"seat {p}'s penalty points and hand need {grown} exchange turns that drew one more card; "
             f"it has had {exchanges} at most", seat=p, got=grown, expected=exchanges,
         )
     dealt_stock = _DECK_SIZE - _HAND * n
     if _MAX_DRAW * total < dealt_stock:  # the stock cannot have run out yet: nothing was reshuffled
-        require(
-            len(s.stock) >= dealt_stock - _MAX_DRAW * total, InvalidState, f"{_GAME}.bad-stock",
+        _require(
+            len(s.stock) >= dealt_stock - _MAX_DRAW * total, C.bad_stock,
             f"{total} finished turns draw at most {_MAX_DRAW * total} of the {dealt_stock} cards left after the "
             f"deal; the stock holds only {len(s.stock)}", expected=dealt_stock - _MAX_DRAW * total, got=len(s.stock),
         )
     e = s.end_triggered_by
     pos = [(p - start) % n for p in range(n)]
     if e is None:
-        require(
-            not complete and not over, InvalidState, f"{_GAME}.bad-end",
+        _require(
+            not complete and not over, C.bad_end,
             f"seats {complete} filled every box but no end is recorded", got=complete,
         )
         return
-    require(
-        e in complete and all(pos[c] > pos[e] for c in complete if c != e), InvalidState, f"{_GAME}.bad-end",
+    _require(
+        e in complete and all(pos[c] > pos[e] for c in complete if c != e), C.bad_end,
         f"end_triggered_by {e} must be the first seat of the last round to fill its sheet; full sheets: {complete}",
         seat=e, got=complete,
     )
     if over:
-        require(
-            total % n == 0, InvalidState, f"{_GAME}.bad-end", "a finished game has equal turns for every seat",
+        _require(
+            total % n == 0, C.bad_end, "a finished game has equal turns for every seat",
             got=list(s.turns),
         )
     else:
-        require(
-            pos[acting] > pos[e] or (acting == e and in_trim), InvalidState, f"{_GAME}.bad-end",
+        assert acting is not None  # not over: a seat acts
+        _require(
+            pos[acting] > pos[e] or (acting == e and in_trim), C.bad_end,
             f"seat {e} filled its sheet; only the seats after it in the round still play, not seat {acting}",
             seat=acting,
         )
         done = [c for c in complete if c != e and not (pos[c] < pos[acting] or (c == acting and in_trim))]
-        require(
-            not done, InvalidState, f"{_GAME}.bad-end",
+        _require(
+            not done, C.bad_end,
             f"seats {done} filled their sheets in turns of the last round not yet played", got=done,
         )
 
 
+def _boxes(state: State, seat: int) -> tuple[int | None, ...]:
+    """A seat's 12 box values in sheet order (``None``: empty)."""
+    return _values(state.sheets[seat].boxes)  # type: ignore[no-any-return]
+
+
 def _filled(state: State, seat: int) -> int:
-    return sum(x is not None for x in state.boxes[seat])
+    return sum(x is not None for x in _boxes(state, seat))
 
 
 def _best(totals: Sequence[int]) -> tuple[int, ...]:
@@ -865,16 +950,16 @@ def _best(totals: Sequence[int]) -> tuple[int, ...]:
     return tuple(p for p, t in enumerate(totals) if t == top)
 
 
-def _announce_choices(state: State, seat: int, box: Box) -> tuple[bool, ...]:
-    """``announce`` values listed for a fill: both on the 11th fill, else false (not sent). Under
+def _announce_choices(state: State, seat: int, box: Box) -> tuple[bool | None, ...]:
+    """``announce`` values listed for a fill: both on the 11th fill, else none (not sent). Under
     auto_announce the flag is irrelevant (either value is accepted), so the plain move is listed."""
     if (
         state.options.auto_announce
-        or state.boxes[seat][_BOX_INDEX[box]] is not None
+        or _boxes(state, seat)[_BOX_INDEX[box]] is not None
         or _filled(state, seat) != len(_BOXES) - 2
     ):
-        return (False,)
-    return (True, False)
+        return (None,)
+    return (True, None)
 
 
 def _draw_counts(state: State, seat: int) -> list[int]:
@@ -884,7 +969,8 @@ def _draw_counts(state: State, seat: int) -> list[int]:
     return [n for n in (d, d + 1) if size + n <= _HAND_LIMIT and (n > 0 or state.options.allow_pass)]
 
 
-def _draw_cards(stock: tuple[int, ...], discard: tuple[int, ...], rng: Rng, count: int):
+def _draw_cards(stock: tuple[int, ...], discard: tuple[int, ...], rng: Rng, count: int
+                ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], Rng]:
     """Draw ``count`` cards from the end of the stock, reshuffling the discard pile when it is empty."""
     drawn: list[int] = []
     while len(drawn) < count:
@@ -900,7 +986,7 @@ def _draw_cards(stock: tuple[int, ...], discard: tuple[int, ...], rng: Rng, coun
 
 
 def _score_plays(state: State, seat: int) -> list[tuple[Box, tuple[int, ...]]]:
-    sheet = state.boxes[seat]
+    sheet = _boxes(state, seat)
     plays = _plays_for_hand(state.hands[seat], state.options.upper_cards == "all")
     out = [(box, cards) for box, cards in plays if sheet[_BOX_INDEX[box]] is None]
     if state.options.second_kniffel_play and sheet[_BOX_INDEX[Box.KNIFFEL]] is not None:
@@ -913,9 +999,9 @@ def _plays_for_hand(hand: tuple[int, ...], all_matching: bool) -> tuple[tuple[Bo
     """Every (box, cards) combination a sorted hand can play, boxes in sheet order."""
     have = Counter(hand)
     out: list[tuple[Box, tuple[int, ...]]] = []
-    for box in _UPPER:
-        n = min(have[box.face], 5)
-        out.extend((box, (box.face,) * k) for k in ((n,) if all_matching and n else range(1, n + 1)))
+    for box, face in _FACE.items():
+        n = min(have[face], 5)
+        out.extend((box, (face,) * k) for k in ((n,) if all_matching and n else range(1, n + 1)))
     fives = [c for c in combinations_with_replacement(_VALUES, 5) if not Counter(c) - have]
     fours = [c for c in combinations_with_replacement(_VALUES, 4) if not Counter(c) - have]
     for box in _BOXES[6:]:
@@ -926,20 +1012,20 @@ def _plays_for_hand(hand: tuple[int, ...], all_matching: bool) -> tuple[tuple[Bo
 
 
 @cache
-def _combination_problem(box: Box, cards: tuple[int, ...]) -> tuple[str, str, tuple] | None:
+def _combination_problem(box: Box, cards: tuple[int, ...]) -> tuple[ErrorCode, str, tuple] | None:
     """None when sorted ``cards`` validly fill ``box`` (docs §3); else (code, message, context items)."""
     shown = list(cards)
     if box.face is not None:
         if not 1 <= len(cards) <= 5:
-            return (f"{_GAME}.wrong-card-count", f"{box.value} takes 1-5 cards, got {shown}",
+            return (C.wrong_card_count, f"{box.value} takes 1-5 cards, got {shown}",
                     (("box", box.value), ("expected", "1-5"), ("got", len(cards))))
         if any(c != box.face for c in cards):
-            return (f"{_GAME}.card-does-not-match", f"{box.value} takes only {box.face}s, got {shown}",
+            return (C.card_does_not_match, f"{box.value} takes only {box.face}s, got {shown}",
                     (("box", box.value), ("expected", box.face), ("cards", shown)))
         return None
     size = 4 if box is Box.SMALL_STRAIGHT else 5
     if len(cards) != size:
-        return (f"{_GAME}.wrong-card-count", f"{box.value} takes exactly {size} cards, got {shown}",
+        return (C.wrong_card_count, f"{box.value} takes exactly {size} cards, got {shown}",
                 (("box", box.value), ("expected", size), ("got", len(cards))))
     counts = sorted(Counter(cards).values(), reverse=True)
     ok = {
@@ -960,7 +1046,7 @@ def _combination_problem(box: Box, cards: tuple[int, ...]) -> tuple[str, str, tu
         Box.LARGE_STRAIGHT: "needs 1-5 or 2-6",
         Box.KNIFFEL: "needs 5 equal cards",
     }[box]
-    return (f"{_GAME}.invalid-combination", f"{shown} is not a {box.value}: {why}",
+    return (C.invalid_combination, f"{shown} is not a {box.value}: {why}",
             (("box", box.value), ("cards", shown)))
 
 
@@ -982,77 +1068,35 @@ def _possible_values(box: Box) -> frozenset[int]:
     )
 
 
-def _check_sheet(boxes: Sequence, pens: Sequence, extra: Json, missed: int, where: str, seat: int) -> None:
+def _check_sheet(boxes: Sequence[int | None], pens: Sequence[int], extra: int, missed: bool, where: str,
+                 seat: int) -> None:
+    """A sheet's meaning (its shape is declared): possible box values, even penalties beside
+    filled boxes, even extra penalties, a missed announcement only after 11 fills."""
     for box, value, pen in zip(_BOXES, boxes, pens, strict=True):
-        if value is not None:
-            require(
-                _int_ok(value) and value in _possible_values(box), InvalidState, f"{_GAME}.impossible-box",
-                f"{where}: {box.value} = {excerpt(value)} is impossible; possible: {sorted(_possible_values(box))}",
-                seat=seat, box=box.value, got=excerpt(value),
-            )
-        require(
-            _int_ok(pen) and pen % 2 == 0 and 0 <= pen <= _PENALTY_PER_CARD * (_HAND_LIMIT - _HAND), InvalidState,
-            f"{_GAME}.bad-penalties", f"{where}: penalty {excerpt(pen)} beside {box.value} must be an even 0-10",
-            seat=seat, box=box.value, got=excerpt(pen),
-        )
-        require(
-            value is not None or pen == 0, InvalidState, f"{_GAME}.bad-penalties",
-            f"{where}: penalty {pen} beside the empty box {box.value}", seat=seat, box=box.value, got=pen,
-        )
-    require(
-        _int_ok(extra) and extra >= 0 and extra % 2 == 0, InvalidState, f"{_GAME}.bad-penalties",
-        f"{where}: extra_penalties {excerpt(extra)} must be an even number >= 0", seat=seat, got=excerpt(extra),
-    )
-    require(
-        not missed or sum(v is not None for v in boxes) >= len(_BOXES) - 1, InvalidState, f"{_GAME}.bad-announcement",
-        f"{where}: a missed announcement needs at least 11 filled boxes", seat=seat,
-    )
+        if value is not None and value not in _possible_values(box):
+            raise C.impossible_box(f"{where}: {box.value} = {value} is impossible; possible: "
+                                   f"{sorted(_possible_values(box))}", seat=seat, box=box.value, got=value)
+        if pen % 2:
+            raise C.bad_penalties(f"{where}: penalty {pen} beside {box.value} must be an even 0-10",
+                                  seat=seat, box=box.value, got=pen)
+        if value is None and pen:
+            raise C.bad_penalties(f"{where}: penalty {pen} beside the empty box {box.value}", seat=seat,
+                                  box=box.value, got=pen)
+    if extra % 2:
+        raise C.bad_penalties(f"{where}: extra_penalties {extra} must be an even number >= 0", seat=seat, got=extra)
+    if missed and sum(v is not None for v in boxes) < len(_BOXES) - 1:
+        raise C.bad_announcement(f"{where}: a missed announcement needs at least 11 filled boxes", seat=seat)
 
 
-def _sheet_score(boxes: Sequence, pens: Sequence, extra: int, missed: int) -> Json:
+def _breakdown(boxes: Sequence[int | None], pens: Sequence[int], extra: int, missed: bool) -> Breakdown:
     upper = sum(v for v in boxes[:6] if v is not None)
     lower = sum(v for v in boxes[6:] if v is not None)
     bonus = _BONUS if upper >= _BONUS_AT else _MALUS if upper < _MALUS_BELOW else 0
     card_penalties = sum(pens) + extra
     announcement = _MISSED_ANNOUNCEMENT * missed
-    total = upper + bonus + lower - card_penalties - announcement
-    return {
-        "boxes": {b.value: v for b, v in zip(_BOXES, boxes, strict=True)},
-        "penalties": {b.value: v for b, v in zip(_BOXES, pens, strict=True)},
-        "extra_penalties": extra,
-        "upper": upper,
-        "upper_bonus": bonus,
-        "lower": lower,
-        "card_penalties": card_penalties,
-        "announcement_penalty": announcement,
-        "total": total,
-    }
-
-
-def _is_value(x: Json) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6
-
-
-def _int_ok(x: Json) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _int(x: Json, what: str) -> int:
-    require(_int_ok(x) and x >= 0, InvalidState, f"{_GAME}.malformed-state", f"{what} must be a non-negative integer, got {excerpt(x)}")
-    return x
-
-
-def _seq(x: Json, n: int, what: str) -> list:
-    require(isinstance(x, list) and len(x) == n, InvalidState, f"{_GAME}.malformed-state", f"{what} must list {n} seats, got {excerpt(x)}")
-    return x
-
-
-def _cards(x: Json, what: str) -> tuple[int, ...]:
-    require(
-        isinstance(x, list) and all(_is_value(c) for c in x), InvalidState, f"{_GAME}.bad-card",
-        f"{what} must be a list of card values 1-6, got {excerpt(x)}",
-    )
-    return tuple(x)
+    return Breakdown(boxes=Boxes(*boxes), penalties=Penalties(*pens), extra_penalties=extra, upper=upper,
+                     upper_bonus=bonus, lower=lower, card_penalties=card_penalties,
+                     announcement_penalty=announcement, points=upper + bonus + lower - card_penalties - announcement)
 
 
 ENGINE = KniffelCards()

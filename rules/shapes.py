@@ -92,14 +92,14 @@ class Doc:
 
 class Visibility(enum.Enum):
     """Who may see a field of a state (DESIGN 4.5). A view always carries the size fields of a
-    field declared anything but ``PUBLIC`` or ``SECRET``, so its shape never changes with the
-    moment; ``reveal`` (field metadata) may show more at a given moment (a round's end)."""
+    field declared anything but ``PUBLIC`` or ``SECRET`` (unless declared ``sized=False``), so its
+    shape never changes with the moment; ``reveal`` (field metadata) may show more at a given moment (a round's end)."""
 
     PUBLIC = "public"  # everyone
     SECRET = "secret"  # nobody: left out of every view (the rng)
     HIDDEN = "hidden"  # a pile nobody sees: null, with ``<name>_size``
     TOP = "top"  # a pile whose top alone is seen: null, with ``<name>_top`` and ``<name>_size``
-    OWN = "own"  # one entry per seat, each seen by its seat only: others null, with ``<name>_sizes``
+    OWN = "own"  # one entry per seat, each seen by its seat only: others null, with ``<name>_sizes`` (of lists)
     HIDDEN_EACH = "hidden-each"  # one entry per seat, seen by nobody: all null, with ``<name>_sizes``
     TOP_EACH = "top-each"  # entries whose tops alone are seen: null, with ``<name>_tops`` and ``<name>_sizes``
 
@@ -109,16 +109,17 @@ _PER_ENTRY = (Visibility.OWN, Visibility.HIDDEN_EACH, Visibility.TOP_EACH)
 
 def field(*, doc: str | None = None, visibility: Visibility = Visibility.PUBLIC,
           reveal: Callable[[Any, int | None], Visibility] | None = None, json_name: str | None = None,
-          sizes_name: str | None = None, default: Any = MISSING, default_factory: Any = MISSING,
-          required: bool | None = None) -> Any:
+          sizes_name: str | None = None, sized: bool = True, default: Any = MISSING,
+          default_factory: Any = MISSING, required: bool | None = None) -> Any:
     """A dataclass field with its description, visibility and JSON name.
 
     ``reveal(state, seat)`` gives the visibility that applies at this moment, where it is less
     than the declared one (a face-down pile turned up at the round's end); ``sizes_name`` names
     the view's size field where ``<name>_sizes`` reads wrong (``hands`` -> ``hand_sizes``);
-    ``required`` makes a field with a default required in the JSON all the same."""
+    ``sized=False`` leaves the size fields out of the view where the rules hide how many items a
+    hidden pile holds, too (11 nimmt!'s stacks: tops only); ``required`` makes a field with a default required in the JSON all the same."""
     metadata = {"doc": doc, "visibility": visibility, "reveal": reveal, "json": json_name, "sizes": sizes_name,
-                "required": required}
+                "sized": sized, "required": required}
     return dataclasses.field(default=default, default_factory=default_factory, metadata=metadata)
 
 
@@ -200,10 +201,10 @@ class ShapeError(ValueError):
         self.message = text
 
 
-def _excerpt(value: Json) -> str:
+def _excerpt(value: Json, limit: int = 60) -> str:
     from rules.base import excerpt  # base imports this module for its types
 
-    return excerpt(value)
+    return excerpt(value, limit)
 
 
 # --------------------------------------------------------------------------- type analysis
@@ -294,6 +295,7 @@ class _Field:
     visibility: Visibility
     reveal: Callable[[Any, int | None], Visibility] | None
     sizes: str | None
+    sized: bool = True
 
 
 @dataclass
@@ -327,7 +329,8 @@ class Shape:
                 required = default is MISSING or bool(meta.get("option"))
             self.fields.append(_Field(
                 f.name, meta.get("json") or f.name, t, required, default,
-                default is None, doc, meta.get("visibility", Visibility.PUBLIC), meta.get("reveal"), meta.get("sizes")))
+                default is None, doc, meta.get("visibility", Visibility.PUBLIC), meta.get("reveal"), meta.get("sizes"),
+                meta.get("sized", True)))
         self.computed: list[_Computed] = []
         for name in dir(cls):
             attr = getattr(cls, name, None)
@@ -402,7 +405,9 @@ class _Gen:
 
 def _unknown(data: dict, known: frozenset[str], path: str) -> typing.NoReturn:
     extra = sorted(str(k) for k in data if k not in known)
-    raise ShapeError(path, f"unexpected field(s) {_excerpt(extra)}; known: {sorted(known)}", reason="unknown")
+    # the known names cut to a short excerpt too: a large state (Kanasta's) has 27 (DESIGN 4.4)
+    raise ShapeError(path, f"unexpected field(s) {_excerpt(extra)}; known: {_excerpt(sorted(known), 160)}",
+                     reason="unknown")
 
 
 def _expected(t: _T) -> str:
@@ -685,6 +690,11 @@ def _size(value: Any) -> int:
     return len(value)
 
 
+def _sized(entry: _T) -> bool:
+    """Whether a per-seat entry of type ``entry`` has a size a view gives beside it (a list has)."""
+    return entry.kind in ("list", "fixed")
+
+
 def _top(t: _T, value: Any) -> Json:
     if not value:
         return None
@@ -715,7 +725,8 @@ def view(state: Any, seat: int | None) -> Json:
         if declared in (Visibility.HIDDEN, Visibility.TOP):
             if declared is Visibility.TOP:
                 out[f"{f.key}_top"] = _top(f.type, value)
-            out[f"{f.key}_size"] = _size(value)
+            if f.sized:
+                out[f"{f.key}_size"] = _size(value)
             if now is not Visibility.PUBLIC:
                 out[f.key] = None
             continue
@@ -723,7 +734,8 @@ def view(state: Any, seat: int | None) -> Json:
         if declared is Visibility.TOP_EACH:
             item = f.type.inner[0]
             out[f"{f.key}_tops"] = [_top(item, entry) for entry in value]
-        out[sizes] = [_size(entry) for entry in value]
+        if f.sized and _sized(f.type.inner[0]):  # entries that are not lists (a flag per seat) have no sizes
+            out[sizes] = [_size(entry) for entry in value]
         if now is Visibility.PUBLIC:
             continue
         shown = out[f.key]
@@ -895,8 +907,10 @@ def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -
                 item = f.type.inner[0] if f.type.kind == "list" else f.type
                 props[f"{f.key}_top"] = nullable(schemas.schema(item))
                 required.append(f"{f.key}_top")
-            props[f"{f.key}_size"] = {"type": "integer", "minimum": 0, "description": f"the number of items in `{f.key}`"}
-            required.append(f"{f.key}_size")
+            if f.sized:
+                props[f"{f.key}_size"] = {"type": "integer", "minimum": 0,
+                                          "description": f"the number of items in `{f.key}`"}
+                required.append(f"{f.key}_size")
             continue
         if f.type.kind != "list":
             raise TypeError(f"{cls.__name__}.{f.name}: {v.value} needs a list (one entry per seat)")
@@ -910,9 +924,10 @@ def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -
             item = entry.inner[0] if entry.kind == "list" else entry
             props[f"{f.key}_tops"] = {"type": "array", "items": nullable(schemas.schema(item))}
             required.append(f"{f.key}_tops")
-        props[sizes] = {"type": "array", "items": {"type": "integer", "minimum": 0},
-                        "description": f"the number of items in each entry of `{f.key}`"}
-        required.append(sizes)
+        if f.sized and _sized(entry):
+            props[sizes] = {"type": "array", "items": {"type": "integer", "minimum": 0},
+                            "description": f"the number of items in each entry of `{f.key}`"}
+            required.append(sizes)
     for c in shape.computed:
         props[c.name] = schemas.field_schema(c.type, c.doc)
         if c.view_only:

@@ -132,6 +132,10 @@ class GameSpec:
         for m in self.moves:
             if not isinstance(m.__dict__.get("label"), Label):
                 raise TypeError(f"{self.id}: move class {m.__name__} needs a `label` (a Label)")
+        # a service refusal needs its code: a game without a tally or setup positions says so
+        for absent, code in ((self.tally is None, "tally_unsupported"), (self.setup is None, "setup_unsupported")):
+            if absent and not hasattr(self.codes, code):
+                raise TypeError(f"{self.id}: {self.codes.__name__} needs `{code} = {code.upper()}` (rules.base)")
 
     @property
     def move_kinds(self) -> tuple[str, ...]:

@@ -13,10 +13,13 @@ from itertools import accumulate
 import orjson
 import yaml
 from flask import Blueprint, Response, current_app, request
+from markupsafe import escape
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
+from rules.base import excerpt
 from service import errors, events, i18n, records, sessions
+from service.errors import ApiError
 from service.games import BINDINGS, GameBinding, get_binding
 from service.openapi import build_spec
 from service.schemas import common
@@ -105,7 +108,7 @@ def _loader(schema: type[Schema]):
     return schema().load
 
 
-_LOADERS = {cls: _loader(cls) for cls in (
+_LOADERS: dict[type[Schema], Callable[[dict], dict]] = {cls: _loader(cls) for cls in (
     common.NewGameRequest, common.StateRequest, common.ViewRequest, common.MoveRequest,
     common.ReplayRequest, common.RecordRequest, common.ScoreRequest, common.SessionCreateRequest, common.SessionMoveRequest,
 )}
@@ -207,12 +210,41 @@ def view(game: str):
 @bp.post("/v1/games/<game>/replay")
 def replay(game: str):
     binding = get_binding(game)
-    req = body(common.ReplayRequest)
+    req = _replay_body()
     if "record" in req:
         return records.replay(binding, req["record"])
     start = load_state(signer(), binding, req) if "state" in req else binding.new(req["new"])
     final, applied = binding.replay(start, req["moves"])
     return signed(signer(), binding, {**binding.result(final), "applied": applied}, final)
+
+
+def _replay_body() -> dict:
+    """A replay's body: up to ``MAX_RECORD_BYTES`` when it carries a ``record`` (analysed ``.sgf``
+    files are megabytes), ``MAX_BODY_BYTES`` otherwise (413 past either)."""
+    config = current_app.config
+    limit = max(config["MAX_RECORD_BYTES"], config["MAX_CONTENT_LENGTH"])
+    if not request.is_json:
+        raise UnsupportedMediaType(f"send 'Content-Type: application/json', not {request.mimetype or 'nothing'!r}")
+    request.max_content_length = limit
+    raw = _raw_body(limit)
+    if len(raw) > config["MAX_CONTENT_LENGTH"] and b'"record"' not in raw:
+        raise RequestEntityTooLarge()
+    req = parse(raw, common.ReplayRequest)
+    if len(raw) > config["MAX_CONTENT_LENGTH"] and "record" not in req:
+        raise RequestEntityTooLarge()
+    return req
+
+
+@bp.post("/v1/games/<game>/records")
+def replay_record_file(game: str):
+    """The record file itself as the body (``curl --data-binary @match.mat``), ``?format=mat|sgf``
+    or sniffed; answered as ``replay`` with a record. Up to ``MAX_RECORD_BYTES``."""
+    binding = get_binding(game)
+    if request.mimetype in ("application/json", "multipart/form-data"):
+        raise UnsupportedMediaType(f"send the file itself as 'Content-Type: text/plain', not {request.mimetype!r}")
+    limit = current_app.config["MAX_RECORD_BYTES"]
+    request.max_content_length = limit
+    return records.replay_file(binding, _raw_body(limit), request.args.get("format"))
 
 
 @bp.post("/v1/games/<game>/record")
@@ -300,6 +332,34 @@ def delete_session(session_id: str):
 def list_codes():
     lang = i18n.negotiate(request.accept_languages)
     return i18n.codes_json(lang), 200, {"Content-Language": lang, "Vary": "Accept-Language"}
+
+
+_PROBLEM_PAGE = """<!doctype html>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{code}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><main><h1>{title}</h1><p><code>{code}</code> · HTTP {status}</p><p>{description}</p>
+<p>{games_label}: {games}</p><p><a href="/v1/codes">/v1/codes</a></p></main></body></html>"""
+
+
+@bp.get("/problems/<code>")
+def describe_problem(code: str):
+    """A problem's ``type`` links here (DESIGN 4.4): the code's catalogue entry, as JSON for a
+    client that asks for it, else as a small HTML page in the negotiated language."""
+    lang = i18n.negotiate(request.accept_languages)
+    entry = i18n.catalogue().get(code)
+    if entry is None:
+        raise ApiError(404, "problem.unknown", "Unknown code",
+                       f"no error code {excerpt(code)}: GET /v1/codes lists them", requested=excerpt(code))
+    headers = {"Content-Language": lang, "Vary": "Accept, Accept-Language"}
+    body = entry.to_json(lang)
+    kind = request.accept_mimetypes.best_match(["application/json", "application/problem+json", "text/html"])
+    if kind != "text/html" or not request.accept_mimetypes.accept_html:
+        return body, 200, headers
+    page = _PROBLEM_PAGE.format(
+        lang=lang, code=escape(entry.code), title=escape(body["title"]), status=entry.status,
+        description=escape(body.get("description", "")), games_label="Gry" if lang == "pl" else "Games",
+        games=escape(", ".join(entry.games) or ("wszystkie" if lang == "pl" else "all")))
+    return Response(page, mimetype="text/html", headers=headers)
 
 
 @bp.get("/healthz")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from types import FrameType
 
 import orjson
 from flask import Blueprint, Flask
@@ -44,10 +45,10 @@ def worker_processes() -> int:
     file and ``WEB_CONCURRENCY`` all count): gunicorn's application, arbiter or worker object is
     on the call stack while it loads the app, in the master (``--preload``) or in a worker.
     Otherwise ``WEB_CONCURRENCY``, which gunicorn and uvicorn both take as their worker count."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         cfg = getattr(frame.f_locals.get("self"), "cfg", None)
-        if type(cfg).__module__ == "gunicorn.config" and hasattr(cfg, "workers"):
+        if cfg is not None and type(cfg).__module__ == "gunicorn.config" and hasattr(cfg, "workers"):
             return int(cfg.workers)
         frame = frame.f_back
     return int(os.environ.get("WEB_CONCURRENCY") or 1)

@@ -9,6 +9,9 @@ Session limits (DESIGN 4.1), each an environment variable of the same name:
   workers share the count; in process memory otherwise).
 - ``SESSION_TTL``: seconds a session lives after its last use; ``SESSION_SWEEP_SECONDS``: how
   often the memory store drops expired sessions.
+- ``MAX_RECORD_BYTES``: the body size of the match-record endpoints (DESIGN 4.3: ``/replay`` with a
+  ``record``, ``POST /v1/games/{game}/records``), default 4 MiB: analysed GNU BG ``.sgf`` files
+  are far over ``MAX_BODY_BYTES``, which every other endpoint keeps.
 - ``REDIS_TIMEOUT``: seconds one Redis call may take; ``REDIS_BACKOFF``: after a failed call,
   seconds during which session endpoints answer 503 at once instead of asking Redis again.
 """
@@ -29,6 +32,8 @@ class Config:
     REDIS_BACKOFF = float(os.environ.get("REDIS_BACKOFF", 5.0))
     # moves one replay may apply; at ~34 bytes a move, 5,000 fit well inside MAX_BODY_BYTES
     MAX_REPLAY_MOVES = int(os.environ.get("MAX_REPLAY_MOVES", 5_000))
+    # bytes a match record may have, on the record endpoints only (an analysed .sgf is megabytes)
+    MAX_RECORD_BYTES = int(os.environ.get("MAX_RECORD_BYTES", 4 * 1024 * 1024))
     CORS_ORIGINS = os.environ.get("CORS_ORIGINS", "")  # comma-separated origins; default none
     ACCESS_LOG = os.environ.get("ACCESS_LOG", "1") != "0"  # one JSON line per request
     EVENTS_HEARTBEAT = float(os.environ.get("EVENTS_HEARTBEAT", 15.0))  # seconds between keep-alive comments

@@ -71,39 +71,41 @@ def too_deep(limit: int) -> ApiError:
                     f"the body nests arrays and objects more than {limit} levels deep")
 
 
-# (status, type, title) per rules error class; the most specific class wins.
+# (status, title) per rules error class; the most specific class wins.
 _RULES = (
-    (UnknownGame, 404, "unknown-game", "Unknown game"),
-    (GameOver, 422, "game-over", "The game is over"),
-    (NotYourTurn, 422, "not-your-turn", "Not your turn"),
-    (IllegalMove, 422, "illegal-move", "Illegal move"),
-    (InvalidOption, 422, "invalid-option", "Invalid option"),
-    (InvalidState, 422, "invalid-state", "Invalid state"),
-    (RulesError, 422, "rules-error", "Rules error"),
+    (UnknownGame, 404, "Unknown game"),
+    (GameOver, 422, "The game is over"),
+    (NotYourTurn, 422, "Not your turn"),
+    (IllegalMove, 422, "Illegal move"),
+    (InvalidOption, 422, "Invalid option"),
+    (InvalidState, 422, "Invalid state"),
+    (RulesError, 422, "Rules error"),
 )
 
 
-def problem(status: int, type_: str, title: str, detail: str, **members) -> dict:
-    return {"type": f"/problems/{type_}", "title": title, "status": status, "detail": detail, **members}
+def problem(status: int, code: str, title: str, detail: str, **members: Any) -> dict:
+    """A problem object; its ``type`` is the code's page, ``/problems/<code>``, which the
+    service answers (DESIGN 4.4)."""
+    return {"type": f"/problems/{code}", "title": title, "status": status, "detail": detail, "code": code,
+            **members}
 
 
 def problem_for(exc: Exception) -> dict:
     """The problem object for any exception (used by handlers and by ``validate``)."""
     if isinstance(exc, RulesError):
-        for cls, status, type_, title in _RULES:
+        for cls, status, title in _RULES:
             if isinstance(exc, cls):
-                return problem(status, type_, title, exc.message, code=exc.code, **exc.context)
+                return problem(status, exc.code, title, exc.message, **exc.context)
     if isinstance(exc, ValidationError):
-        return problem(422, "validation-error", "Invalid request", "the request does not match the schema",
-                       code="request.invalid", errors=flat_errors(exc.messages))
+        return problem(422, "request.invalid", "Invalid request", "the request does not match the schema",
+                       errors=flat_errors(exc.messages))
     if isinstance(exc, ApiError):
-        return problem(exc.status, exc.code.split(".")[-1], exc.title, exc.detail, code=exc.code, **exc.extra)
+        return problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
     if isinstance(exc, HTTPException):
-        code = exc.code or 500
+        status = exc.code or 500
         slug = (exc.name or "error").lower().replace(" ", "-")
-        return problem(code, slug, exc.name, exc.description or exc.name, code=f"http.{slug}")
-    return problem(500, "internal-error", "Internal Server Error", "the server failed; the error was logged",
-                   code="server.internal")
+        return problem(status, f"http.{slug}", exc.name, exc.description or exc.name)
+    return problem(500, "server.internal", "Internal Server Error", "the server failed; the error was logged")
 
 
 def flat_errors(messages: Any, path: str = "") -> dict[str, list[str]]:

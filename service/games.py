@@ -41,7 +41,7 @@ class GameBinding:
     tally: Schema | None = None
     setup: Schema | None = None
     check_state: Callable[[Json], Json] | None = None  # ``state`` compiled (see service.schemas.fast)
-    check_moves: Mapping[str, Callable[[Json], Json]] = field(default_factory=dict)  # ``moves`` compiled, by kind
+    check_moves: Mapping[str, Callable[..., Json]] = field(default_factory=dict)  # ``moves`` compiled, by kind
 
     @property
     def spec(self) -> Any:

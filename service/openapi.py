@@ -27,6 +27,7 @@ from functools import cache
 from typing import Any
 
 from rules import shapes
+from rules.backgammon._records import MAX_RECORD_CHARS
 from rules.base import Option
 from rules.registry import ALIASES
 from service import openapi_legacy
@@ -75,7 +76,9 @@ RECORD_GAMES = frozenset(READERS)
 RECORD = {"type": "object", "additionalProperties": False, "required": ["format", "text"],
           "description": "a recorded match in the format other tools write (DESIGN 4.3)",
           "properties": {"format": {"type": "string", "enum": ["mat", "sgf"]},
-                         "text": {"type": "string", "minLength": 1, "maxLength": 1_000_000}}}
+                         "text": {"type": "string", "minLength": 1, "maxLength": MAX_RECORD_CHARS,
+                                  "description": "the file's text; the body may be up to MAX_RECORD_BYTES "
+                                                 "(default 4 MiB)"}}}
 RECORD_SUMMARY = {
     "games": {"type": "array", "description": "record replay: each game of the match", "items": {
         "type": "object", "required": ["number", "winner", "points", "score_after"], "properties": {
@@ -87,6 +90,11 @@ RECORD_SUMMARY = {
     "moves": {"type": "array", "description": "record replay: the record's moves as Arbiter moves",
               "items": {"type": "object", "required": ["seat", "move"], "properties": {
                   "seat": SEAT, "move": {"type": "object"}}}},
+    "warnings": {"type": "array", "description": "record replay: each writer's convention read as GNU BG reads it "
+                 "(XG's `????`, Galaxy's `Losses`, a capped last `Wins`, a mid-match start...), by line",
+                 "items": {"type": "object", "required": ["line", "code", "detail"], "properties": {
+                     "line": {"type": "integer", "minimum": 1}, "code": {"type": "string"},
+                     "detail": {"type": "string"}, "context": {"type": "object"}}}},
 }
 LABEL = {"type": "object", "additionalProperties": False, "required": ["en", "pl"],
          "description": "a text in English and Polish",
@@ -254,10 +262,6 @@ def _json(schema: Json, example: Json = None, examples: Json = None) -> Json:
 
 #: one real score sheet per game not yet declared (a declared game's is in its spec)
 TALLIES: dict[str, Json] = {
-    "11-nimmt": {"hands": [[55, 10, 3, 100], [], [11, 12]], "previous": [5, 0, 1], "bulls": [2, 0, 3]},
-    "kniffel-cards": {"sheets": [
-        {"boxes": {"ones": 2, "twos": 4, "full-house": 25, "kniffel": 50}, "penalties": {"ones": 4}},
-        {"boxes": {"kniffel": 50}}]},
     "3-5-8": {"contract": "BL", "dealer": 0, "tricks": [8, 5, 3]},
     "kierki": {"contract": "no-tricks", "players": 3, "seats": [
         {"cards": ["3C", "4C", "5C", "QC", "KC", "AC", "8D", "9D", "10D", "4H", "5H", "6H", "KH", "AH", "2S", "9S",
@@ -266,8 +270,6 @@ TALLIES: dict[str, Json] = {
                    "KS", "AS"], "tricks": [2, 5, 8, 11, 14, 17]},
         {"cards": ["9C", "10C", "JC", "5D", "6D", "7D", "AD", "2H", "3H", "10H", "JH", "QH", "6S", "7S", "8S"],
          "tricks": [3, 6, 9, 12, 15]}]},
-    "canasta": {"ended": "stock", "sides": [
-        {"melds": [{"rank": "7", "cards": ["7C", "7D", "7S", "7H", "7C", "2H", "JK"]}]}, {}]},
 }
 
 
@@ -540,6 +542,18 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
             (200, "the Jellyfish .mat text, which GNU BG imports and `replay` reads back", None),
             (400, 413, 415, 422), tags, **errs(ref["move"]))}
         paths[f"{base}/record"]["post"]["responses"]["200"]["content"] = {"text/plain": {"schema": {"type": "string"}}}
+        paths[f"{base}/records"] = {"post": _op(
+            f"{oid}RecordFile", f"Check a {e.name} match record file",
+            None, (200, "as `replay` with a `record`: the final envelope, `games`, `match` and `warnings`", result),
+            (400, 413, 415, 422), tags, "The file itself is the body (`curl --data-binary @match.mat -H "
+            "'Content-Type: text/plain'`), up to MAX_RECORD_BYTES (default 4 MiB). An illegal move answers 422 "
+            "with `code`, `line`, `game`, `move` and `index`.", **errs(ref["move"]))}
+        paths[f"{base}/records"]["post"]["requestBody"] = {"required": True, "content": {"text/plain": {
+            "schema": {"type": "string", "minLength": 1}, "example": " 1 point match\n\n Game 1\n A : 0   B : 0\n"}}}
+        paths[f"{base}/records"]["post"]["parameters"] = [{
+            "name": "format", "in": "query", "required": False, "description": "the record's format; left out, "
+            "an `.sgf` is known by its `(;` and anything else is read as `.mat`",
+            "schema": {"type": "string", "enum": ["mat", "sgf"]}}]
     return components, paths
 
 

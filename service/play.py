@@ -36,10 +36,23 @@ def _schemas() -> dict:
     for path, item in spec["paths"].items():
         if path.startswith("/v1/games/") and path.endswith("/score"):
             body = item["post"]["requestBody"]["content"]["application/json"]["schema"]
-            ref = body.get("properties", {}).get("tally", {}).get("$ref", "")
+            ref = _tally_ref(body)
             if ref:
                 tallies[path.split("/")[3]] = ref.rsplit("/", 1)[-1]
     return {"schemas": spec["components"]["schemas"], "tallies": tallies}
+
+
+def _tally_ref(schema: dict) -> str:
+    """The ``$ref`` of a ``tally`` property in a request body: the body itself, or one of its
+    ``oneOf``/``anyOf`` alternatives (``{"state"}`` or ``{"tally"}`` since OpenAPI 3.1)."""
+    ref = schema.get("properties", {}).get("tally", {}).get("$ref", "")
+    if ref:
+        return ref
+    for alt in schema.get("oneOf", []) + schema.get("anyOf", []):
+        ref = _tally_ref(alt)
+        if ref:
+            return ref
+    return ""
 
 
 @bp.get("/play/schemas.json")

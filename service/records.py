@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app
+from flask import current_app, request
+from marshmallow import ValidationError
 
 from rules.backgammon import _records as backgammon_records
+from service import i18n
 from service.errors import ApiError
 
 Json = Any
@@ -20,6 +22,13 @@ READERS = {
     "backgammon": {"mat": backgammon_records.parse_mat, "sgf": backgammon_records.parse_sgf},
 }
 _WRITERS = {"backgammon": backgammon_records.write_mat}
+_REPLAYERS = {"backgammon": backgammon_records.replay_record}
+
+
+def check_text(engine, fmt: str, text: str, max_moves: int) -> backgammon_records.Replayed:
+    """A record's text read in ``fmt`` and replayed through ``engine`` (its game must read ``fmt``)."""
+    game_id = engine.game_id
+    return _REPLAYERS[game_id](engine, READERS[game_id][fmt](text), max_moves)
 
 
 def _no_records(game_id: str) -> ApiError:
@@ -32,10 +41,42 @@ def replay(binding, record: Json) -> Json:
     readers = READERS.get(binding.engine.game_id)
     if readers is None:
         raise _no_records(binding.engine.game_id)
-    parsed = readers[record["format"]](record["text"])
-    done = backgammon_records.replay_record(binding.engine, parsed, current_app.config["MAX_REPLAY_MOVES"])
+    done = check_text(binding.engine, record["format"], record["text"], current_app.config["MAX_REPLAY_MOVES"])
+    lang = i18n.negotiate(request.accept_languages)
     return {**binding.result(done.state), "applied": done.applied, "games": done.games, "match": done.match,
-            "moves": done.moves}
+            "moves": done.moves, "warnings": [_warning_in(w, lang) for w in done.warnings]}
+
+
+def _warning_in(warning: Json, lang: str) -> Json:
+    """A record's warning with its ``detail`` in the answer's language (``Accept-Language: pl``)."""
+    declared = backgammon_records.RECORD_WARNINGS.get(warning["code"])
+    if lang != "pl" or declared is None:
+        return warning
+    return {**warning, "detail": declared.detail_pl.format(**warning.get("context", {}))}
+
+
+def sniff(text: str) -> str:
+    """A record's format from its text: GNU BG's ``.sgf`` opens with ``(;``, anything else is read as ``.mat``."""
+    return "sgf" if text.lstrip("\ufeff \t\r\n").startswith("(;") else "mat"
+
+
+def decode(raw: bytes) -> str:
+    """A record file's bytes as text: UTF-8 (a byte-order mark is the reader's to note), else
+    Latin-1, which older Windows writers use for names (every byte is a character: never fails)."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def replay_file(binding, raw: bytes, fmt: str | None) -> Json:
+    """``POST /v1/games/{game}/records``: the file itself, answered as ``replay`` with a record."""
+    if fmt is not None and fmt not in ("mat", "sgf"):
+        raise ValidationError({"format": [f"'mat' or 'sgf' (or leave it out to sniff), not {fmt[:10]!r}"]})
+    if not raw.strip():
+        raise ValidationError({"_schema": ["the body is the record file itself, and it is empty"]})
+    text = decode(raw)
+    return replay(binding, {"format": fmt or sniff(text), "text": text})
 
 
 def write(binding, req: Json) -> str:

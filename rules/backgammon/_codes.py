@@ -22,6 +22,7 @@ from rules.base import (
     Label,
 )
 
+from ._records import RecordCodes
 from ._state import GAME_ID
 
 
@@ -247,10 +248,10 @@ class C(GameCodes, namespace=GAME_ID):
     id_mismatch = _invalid(
         Label("IDs disagree", "Niezgodne identyfikatory"),
         "Position ID, Match ID, XGID lub liczba oczek nie zgadzają się z planszą.",
-        "A derived value sent with the state (position_id, match_id, xgid, pips, colors, cube_enabled) is not what "
-        "the rest of the state gives. Send it as the service wrote it, or leave it out.",
-        "Wartość wyliczana wysłana ze stanem (position_id, match_id, xgid, pips, colors, cube_enabled) nie wynika "
-        "z reszty stanu. Wyślij ją tak, jak zapisała ją usługa, albo pomiń.")
+        "A derived value sent with the state (position_id, match_id, xgid, pips) is not what the rest of the "
+        "state gives. Send it as the service wrote it, or leave it out.",
+        "Wartość wyliczana wysłana ze stanem (position_id, match_id, xgid, pips) nie wynika z reszty stanu. "
+        "Wyślij ją tak, jak zapisała ją usługa, albo pomiń.")
     bad_position_id = _invalid(
         Label("Bad Position ID", "Błędny Position ID"), "Position ID jest nieczytelny lub niemożliwy.",
         "The setup's Position ID is not GNU BG's 14-character ID of a possible position (§9.1).",
@@ -278,19 +279,7 @@ class C(GameCodes, namespace=GAME_ID):
         "The tally's winner has not borne off all fifteen checkers (§10).",
         "Zwycięzca w podliczeniu nie zdjął wszystkich piętnastu pionków (§10).")
 
-    # -- match records (rules/backgammon/_records.py, DESIGN 4.3) ------------------------------
-    bad_record = _invalid(
-        Label("Unreadable match record", "Nieczytelny zapis meczu"),
-        "Wiersz {line} zapisu meczu nie daje się odczytać.",
-        "A line of the `.mat` or `.sgf` record cannot be read (`line` names it).",
-        "Wiersza zapisu `.mat` lub `.sgf` nie da się odczytać (`line` go wskazuje).")
-    record_score_mismatch = _illegal(
-        Label("The record's score line disagrees with the results", "Wynik w zapisie nie zgadza się z wynikami partii"),
-        "Przed partią {game} zapis podaje wynik {got}, a z rozegranych partii wynika {expected}",
-        "A game's score line is not the score the record's earlier games make.",
-        "Wynik przed partią nie jest wynikiem wcześniejszych partii zapisu.")
-    record_result_mismatch = _illegal(
-        Label("The record's result disagrees with the game", "Wynik partii w zapisie nie zgadza się z grą"),
-        "Partia {game}: zapis podaje {got}, a z przebiegu gry wynika {expected}",
-        "A game's written result (`Wins n points`) is not what its moves give.",
-        "Zapisany wynik partii (`Wins n points`) nie wynika z jej ruchów.")
+    # -- match records: declared in rules/backgammon/_records.py (DESIGN 4.3), answered as backgammon's
+    bad_record = RecordCodes.bad_record
+    record_score_mismatch = RecordCodes.record_score_mismatch
+    record_result_mismatch = RecordCodes.record_result_mismatch

@@ -21,6 +21,15 @@ resignation worth N points: ``.mat`` does not say "resigns", so such a game is m
   ``13/7(2)`` repeats; a hop may span several dice (``24/14``);
 - cube: ``Doubles => 2``, ``Takes``, ``Drops``, ``Beavers => 4``.
 
+Writers' conventions are read as GNU BG's importer (``import.c``, ImportMat) reads them, each noted
+in ``warnings`` (``{"line", "code", "detail", "context"?}``; codes in :data:`RECORD_WARNINGS`):
+eXtreme Gammon's ``????``/``???`` for the play of a roll (the roller resigned), BackgammonGalaxy's
+``Losses N points`` cells, a last game's ``Wins`` capped at what the match needed, a ``Wins``
+right after the loser's own move (a concession before the other side rolled), a record that
+starts mid-match (the first score line as written), the players from the score columns (XG's
+header tags swap them), a UTF-8 byte-order mark, CRLF line ends and ratings after names. Every
+move is still checked by the engine, and the first real refusal is named by its ``line``.
+
 Reading fails with ``backgammon.bad-record`` (and the 1-based ``line``) on text that is not a
 record; replaying fails with the engine's own code plus ``index`` (over the Arbiter moves),
 ``game`` (1-based) and ``move`` (the record's row number).
@@ -34,32 +43,107 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
-from rules.base import Code, IllegalMove, InvalidState, RulesError
+from rules.base import Code, Codes, ErrorCode, IllegalMove, InvalidState, Label, RulesError
 
 Json = Any
 GAME_ID = "backgammon"
-MAX_RECORD_CHARS = 1_000_000
+MAX_RECORD_CHARS = 4 * 1024 * 1024  # the service caps the bytes (MAX_RECORD_BYTES)
 
-RECORD_CODES: dict[str, Code] = {
-    f"{GAME_ID}.bad-record": Code(
-        "Unreadable match record",
-        "Nieczytelny zapis meczu",
+
+
+class RecordCodes(Codes, namespace=GAME_ID):
+    """The refusals a match record can earn beyond the engine's own (DESIGN 4.3, 4.4)."""
+
+    bad_record = ErrorCode(
+        InvalidState, Label("Unreadable match record", "Nieczytelny zapis meczu"),
         "Wiersz {line} zapisu meczu nie daje się odczytać.",
-    ),
-    f"{GAME_ID}.record-score-mismatch": Code(
-        "The record's score line disagrees with the results",
-        "Wynik w zapisie nie zgadza się z wynikami partii",
+        Label("A line of the record is not `.mat`/`.sgf` text (`line` names it, 1-based). Fix or remove that "
+              "line; a writer's known conventions are read and listed in `warnings`.",
+              "Wiersz zapisu nie jest tekstem `.mat`/`.sgf` (`line` podaje jego numer). Popraw albo usuń ten "
+              "wiersz; znane zwyczaje programów zapisujących są czytane i wymienione w `warnings`."))
+    record_score_mismatch = ErrorCode(
+        IllegalMove, Label("The record's score line disagrees with the results",
+                           "Wynik w zapisie nie zgadza się z wynikami partii"),
         "Przed partią {game} zapis podaje wynik {got}, a z rozegranych partii wynika {expected}",
-    ),
-    f"{GAME_ID}.record-result-mismatch": Code(
-        "The record's result disagrees with the game",
-        "Wynik partii w zapisie nie zgadza się z grą",
+        Label("A game's score line is not the sum of the results before it. The record lost or changed a game.",
+              "Wynik przed partią nie jest sumą wcześniejszych wyników: w zapisie brakuje partii albo ją zmieniono."))
+    record_result_mismatch = ErrorCode(
+        IllegalMove, Label("The record's result disagrees with the game", "Wynik partii w zapisie nie zgadza się z grą"),
         "Partia {game}: zapis podaje {got}, a z przebiegu gry wynika {expected}",
-    ),
-}
+        Label("A `Wins N points` (or `Doubles => N`) is not what the game's moves and cube give.",
+              "`Wins N points` (albo `Doubles => N`) nie zgadza się z ruchami i kostką dublującą tej partii."))
 
 
-def _bad(line: int, message: str) -> InvalidState:
+#: every refusal code of this module, by code, in the catalogue's plain form (the engine's catalogue
+#: adds them to its own; once backgammon's codes are typed, it can take ``RecordCodes`` itself)
+RECORD_CODES: dict[str, Code] = {c.id: Code(c.title.en, c.title.pl, c.detail_pl) for c in RecordCodes.all().values()}
+
+
+@dataclass(frozen=True)
+class RecordWarning:
+    """A writer's convention read the way GNU BG's importer reads it: not a refusal, but listed
+    in the answer's ``warnings`` (``{"line", "code", "detail"}``) so that a strict checker sees it."""
+
+    code: str
+    title: Label
+    detail_pl: str  # a str.format template over the warning's context
+
+    def __call__(self, line: int, detail: str, **context: Json) -> Json:
+        return {"line": line, "code": self.code, "detail": detail, **({"context": context} if context else {})}
+
+
+def _warning(name: str, title: Label, detail_pl: str) -> RecordWarning:
+    return RecordWarning(f"{GAME_ID}.{name}", title, detail_pl)
+
+
+class W:
+    """The conventions read and noted (DESIGN 4.3), one warning code each."""
+
+    byte_order_mark = _warning(
+        "record-byte-order-mark", Label("UTF-8 byte-order mark", "Znacznik kolejności bajtów UTF-8"),
+        "Zapis zaczyna się znacznikiem BOM (tak zapisuje eXtreme Gammon); pominięto go.")
+    crlf = _warning(
+        "record-crlf", Label("CRLF line ends", "Końce wierszy CRLF"),
+        "Wiersze kończą się znakami CR LF (Windows); czytane jak zwykłe końce wierszy.")
+    rating = _warning(
+        "record-rating", Label("A rating after a name", "Ranking po nazwie gracza"),
+        "Po nazwie gracza {player} stoi ranking {rating}; nie należy on do nazwy.")
+    players_from_columns = _warning(
+        "record-players-from-columns", Label("Players taken from the score columns", "Gracze według kolumn wyniku"),
+        "Nagłówek podaje graczy w odwrotnej kolejności niż kolumny wyniku; gracze to {players}, jak w kolumnach.")
+    starts_mid_match = _warning(
+        "record-starts-mid-match", Label("The record starts mid-match", "Zapis zaczyna się w trakcie meczu"),
+        "Pierwsza zapisana partia zaczyna się przy wyniku {score}; przyjęto go tak, jak zapisano.")
+    resigned_unknown = _warning(
+        "record-resigned-unknown", Label("A resignation after rolling", "Poddanie po rzucie"),
+        "Partia {game}: po rzucie zapis ma „{written}” zamiast ruchu, a potem wygraną przeciwnika: "
+        "gracz {seat} poddał partię po rzucie.")
+    losses_cell = _warning(
+        "record-losses-cell", Label("A 'Losses' cell", "Pole „Losses”"),
+        "Partia {game}: „Losses {points}” obok wygranej przeciwnika (tak pisze BackgammonGalaxy); pominięto.")
+    wins_capped = _warning(
+        "record-wins-capped", Label("The last game's result capped", "Wynik ostatniej partii obcięty"),
+        "Partia {game}: zapis podaje {got} pkt, tyle, ile brakowało do końca meczu; partia była warta {expected}.")
+    conceded_out_of_turn = _warning(
+        "record-conceded-out-of-turn", Label("Conceded right after moving", "Poddanie zaraz po własnym ruchu"),
+        "Partia {game}: gracz {seat} poddał partię zaraz po swoim ruchu, przed rzutem przeciwnika.")
+    resigned_before_opening = _warning(
+        "record-resigned-before-opening", Label("A game with only its result", "Partia bez ruchów"),
+        "Partia {game}: zapis podaje tylko wygraną, bez ruchów: gracz {seat} poddał partię przed rzutem "
+        "rozpoczynającym.")
+
+    @classmethod
+    def all(cls) -> dict[str, RecordWarning]:
+        return {w.code: w for w in vars(cls).values() if isinstance(w, RecordWarning)}
+
+
+#: every warning code of this module, by code
+RECORD_WARNINGS: dict[str, RecordWarning] = W.all()
+
+
+def _bad(line: int, message: str) -> RulesError:
+    # raised by its string while backgammon's codes are the plain catalogue (tests/service/test_codes.py
+    # reads the strings); once they are typed, every raise here becomes ``RecordCodes.<name>(...)``
     return InvalidState(f"{GAME_ID}.bad-record", f"line {line}: {message}", line=line)
 
 
@@ -71,12 +155,13 @@ class Cell:
     """One entry of a record: a roll with its play, a cube action, or a result."""
 
     seat: int
-    kind: str  # "play", "double", "take", "drop", "beaver", "win"
+    kind: str  # "play", "double", "take", "drop", "beaver", "resign", "win", "loss" (Galaxy's ``Losses N points``)
     line: int
     number: int | None  # the record's row number
     dice: tuple[int, int] | None = None
     play: str = ""  # the play as written ("" for none)
     value: int = 0  # the cube value offered, or the points won
+    unknown: str = ""  # XG's ``????`` written for the play of a roll (a resignation after rolling)
 
 
 @dataclass
@@ -93,6 +178,7 @@ class MatchRecord:
     players: list[str]
     tags: dict[str, str]
     games: list[GameRecord]
+    warnings: list[Json] = field(default_factory=list)  # writers' conventions read (DESIGN 4.3)
 
 
 # --------------------------------------------------------------------------- .mat reader
@@ -101,15 +187,18 @@ _TAG = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"([^"]*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*(\d{1,4})\s+point\s+match\s*$", re.I)
 _GAME = re.compile(r"^\s*Game\s+(\d{1,5})\s*$", re.I)
 _SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d{1,5})\s+(\S.*?)\s*:\s*(\d{1,5})\s*$")
+_RATING = re.compile(r"^(?P<name>.*?\S)\s*(?P<rating>\(\s*-?\d{1,5}(?:[.,]\d{1,3})?\s*\)|\[\s*-?\d{1,5}(?:[.,]\d{1,3})?\s*\])$")
 _ROW = re.compile(r"^\s*(\d{1,4})\)")
 _HOPS = r"(?:bar|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?\*?"
 _CELL = re.compile(
-    rf"(?P<roll>[1-6][1-6]):(?P<play>(?:[ \t]+{_HOPS})*)(?:[ \t]+(?P<cannot>Cannot\s+Move|No\s+Move))?(?![\w/])"
+    rf"(?P<roll>[1-6][1-6]):(?P<play>(?:[ \t]+{_HOPS})*)(?:[ \t]+(?P<cannot>Cannot\s+Move|No\s+Move)|[ \t]+(?P<unknown>\?{{2,4}}))?(?![\w/?])"
     r"|Doubles\s*=>\s*(?P<double>\d{1,5})"
     r"|Beavers\s*=>\s*(?P<beaver>\d{1,5})"
     r"|(?P<take>Takes|Accepts)"
+    r"|(?P<resign>Resigns)"
     r"|(?P<drop>Drops|Passes|Rejects|Refuses)"
-    r"|Wins\s+(?P<win>\d{1,5})\s+points?(?:\s+and\s+the\s+match)?",
+    r"|Wins\s+(?P<win>\d{1,5})\s+points?(?:\s+and\s+the\s+match)?"
+    r"|Losses\s+(?P<loss>\d{1,5})\s+points?(?:\s+and\s+the\s+match)?",
     re.I,
 )
 
@@ -118,6 +207,8 @@ def parse_mat(text: str) -> MatchRecord:
     """Read a ``.mat`` text into games of cells (no rules checked yet)."""
     if not isinstance(text, str) or len(text) > MAX_RECORD_CHARS:
         raise _bad(1, f"a record is a text of at most {MAX_RECORD_CHARS} characters")
+    warnings: list[Json] = []
+    text = _text_conventions(text, warnings)
     tags: dict[str, str] = {}
     length: int | None = None
     games: list[GameRecord] = []
@@ -152,8 +243,8 @@ def parse_mat(text: str) -> MatchRecord:
                 raise _bad(number, f"expected the score line 'name : 0   name : 0', got {_cut(line)!r}")
             game.score = (int(m.group(2)), int(m.group(4)))
             if not games[:-1]:
-                tags.setdefault("_left", m.group(1))
-                tags.setdefault("_right", m.group(3))
+                tags["_left"] = _name(m.group(1), number, warnings)
+                tags["_right"] = _name(m.group(3), number, warnings)
             boundary = max(8, m.start(3) - 6)
             continue
         game.cells.extend(_row_cells(line, number, boundary))
@@ -164,8 +255,34 @@ def parse_mat(text: str) -> MatchRecord:
     for game in games:
         if game.score is None:
             raise _bad(game.line, f"game {game.number} has no score line")
-    players = [tags.get("Player 1") or tags.get("_left", ""), tags.get("Player 2") or tags.get("_right", "")]
-    return MatchRecord(length, players, {k: v for k, v in tags.items() if not k.startswith("_")}, games)
+    players = [tags["_left"], tags["_right"]]  # the columns, not the header tags (XG swaps them)
+    named = [_name(tags.get("Player 1", ""), 0, []), _name(tags.get("Player 2", ""), 0, [])]
+    if named[0] and named[1] and named == players[::-1] and named != players:
+        warnings.append(W.players_from_columns(
+            games[0].line + 1, f"the header names the players in the opposite order of the score columns; "
+            f"seat 0 is {players[0]!r}, the left column", players=players))
+    return MatchRecord(length, players, {k: v for k, v in tags.items() if not k.startswith("_")}, games, warnings)
+
+
+def _text_conventions(text: str, warnings: list[Json]) -> str:
+    """A UTF-8 byte-order mark dropped and CRLF line ends read as line ends, each noted."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+        warnings.append(W.byte_order_mark(1, "a UTF-8 byte-order mark before the record (skipped)"))
+    if "\r\n" in text:
+        warnings.append(W.crlf(1, "CRLF line ends (read as line ends)"))
+    return text
+
+
+def _name(text: str, line: int, warnings: list[Json]) -> str:
+    """A player's name with a rating written after it (``Ann (1650.2)``) taken off, and noted."""
+    text = text.strip()
+    m = _RATING.match(text)
+    if not m:
+        return text
+    warnings.append(W.rating(line, f"the rating {m.group('rating')} after {m.group('name')!r} is not part of the name",
+                             player=m.group("name"), rating=m.group("rating")))
+    return m.group("name")
 
 
 def _cut(text: str, limit: int = 40) -> str:
@@ -202,10 +319,13 @@ def _row_cells(line: str, number: int, boundary: int) -> list[Cell]:
 def _cell(m: re.Match, seat: int, line: int, row: int | None) -> Cell:
     if m.group("roll"):
         dice = (int(m.group("roll")[0]), int(m.group("roll")[1]))
-        return Cell(seat, "play", line, row, dice=dice, play=" ".join(m.group("play").split()))
-    for kind in ("double", "beaver", "win"):
+        return Cell(seat, "play", line, row, dice=dice, play=" ".join(m.group("play").split()),
+                    unknown=m.group("unknown") or "")
+    for kind in ("double", "beaver", "win", "loss"):
         if m.group(kind):
             return Cell(seat, kind, line, row, value=int(m.group(kind)))
+    if m.group("resign"):
+        return Cell(seat, "resign", line, row)
     return Cell(seat, "take" if m.group("take") else "drop", line, row)
 
 
@@ -221,6 +341,7 @@ class Replayed:
     games: list[Json]
     match: Json
     moves: list[Json]  # [{"seat", "move"}] as Arbiter moves (one match state in match play)
+    warnings: list[Json] = field(default_factory=list)  # the writers' conventions read, by line
 
 
 def options_of(record: MatchRecord) -> dict[str, Json]:
@@ -245,9 +366,20 @@ def replay_record(engine, record: MatchRecord, max_moves: int = 10_000) -> Repla
     except RulesError as exc:
         raise _bad(1, f"the match cannot be played here: {exc.message}") from None
     run = _Run(engine, state, max_moves)
+    run.warnings = list(record.warnings)
+    run.length = record.length
     totals = [0, 0]
+    first = record.games[0].score if record.games else None
+    if record.length and first and first != (0, 0) and max(first) < record.length:
+        # GNU BG takes the first score line as written: a record may start mid-match
+        run.state = _at_score(engine, run.state, first, record.length)
+        totals = list(first)
+        run.warnings.append(W.starts_mid_match(record.games[0].line + 1,
+                                               f"the first game starts at {list(first)}; taken as written",
+                                               score=list(first)))
     summary: list[Json] = []
     for k, game in enumerate(record.games):
+        run.totals = totals
         if k:
             if record.length:
                 run.push(None, {"kind": "next-round"}, game, None, k + 1)
@@ -275,7 +407,27 @@ def replay_record(engine, record: MatchRecord, max_moves: int = 10_000) -> Repla
         entry["score_after"] = list(totals)
         summary.append(entry)
     match = {"length": record.length, "players": list(record.players), "score": list(totals)}
-    return Replayed(run.state, run.count, summary, match, run.moves)
+    return Replayed(run.state, run.count, summary, match, run.moves, run.warnings)
+
+
+_IDS = ("position_id", "match_id", "xgid", "pips")
+
+
+def _at_score(engine, state, score: tuple[int, int], length: int):
+    """A new match state at ``score`` (a record that starts mid-match); the Crawford game when one
+    side needs one point (the first game at that score is the Crawford game, as GNU BG assumes)."""
+    data = {k: v for k, v in engine.to_json(state).items() if k not in _IDS}
+    at_point = (length - 1) in score and data["options"].get("crawford", True)
+    data["match"] = {**data["match"], "score": list(score), "crawford": at_point, "post_crawford": False}
+    return engine.from_json(data)
+
+
+def _turn_to(engine, state, seat: int):
+    """The same position with ``seat`` on roll (before rolling): how a concession right after the
+    loser's own move is replayed (GNU BG lets a player resign at any time)."""
+    data = {k: v for k, v in engine.to_json(state).items() if k not in _IDS}
+    data.update(turn=seat, phase="roll", dice=[])
+    return engine.from_json(data)
 
 
 class _Run:
@@ -285,8 +437,12 @@ class _Run:
         self.engine, self.state, self.max_moves = engine, state, max_moves
         self.count = 0
         self.moves: list[Json] = []
+        self.warnings: list[Json] = []
+        self.totals: list[int] = [0, 0]  # the match score before the game being replayed
+        self.length = 0
 
-    def push(self, seat: int | None, move: Json, game: GameRecord, row: int | None, k: int | None = None) -> None:
+    def push(self, seat: int | None, move: Json, game: GameRecord, row: int | None, k: int | None = None,
+             line: int | None = None) -> None:
         if self.count >= self.max_moves:
             raise _bad(game.line, f"the record has more than {self.max_moves} moves (MAX_REPLAY_MOVES)")
         if seat is None:  # anyone may send it: the lowest acting seat
@@ -295,7 +451,8 @@ class _Run:
         try:
             self.state = self.engine.apply(self.state, seat, self.engine.move_from_json(move))
         except RulesError as exc:
-            exc.context.update(index=self.count, game=k if k is not None else None, move=row)
+            exc.context.update(index=self.count, game=k if k is not None else None, move=row,
+                               line=line if line is not None else game.line)
             raise
         self.moves.append({"seat": seat, "move": move})
         self.count += 1
@@ -313,10 +470,14 @@ class _Run:
 
 def _replay_game(run: _Run, game: GameRecord, k: int) -> Json | None:
     """Apply one game's cells; the engine's result (winner, points, how) or None when unfinished."""
-    cells = game.cells
+    cells = _results_read(run, game, k)
     for i, cell in enumerate(cells):
         if cell.kind == "win":
             return _finish(run, game, k, cell, i + 1 < len(cells) and cells[i + 1:])
+        if cell.kind == "resign":  # ``Resigns``: the other side's ``Wins`` must follow (it scores the resignation)
+            if not (i + 1 < len(cells) and cells[i + 1].kind == "win" and cells[i + 1].seat != cell.seat):
+                raise _bad(cell.line, "'Resigns' is not followed by the other side's 'Wins'")
+            continue
         if cell.kind == "play":
             _roll_and_play(run, game, k, cell, cells[i + 1] if i + 1 < len(cells) else None)
         else:
@@ -325,22 +486,51 @@ def _replay_game(run: _Run, game: GameRecord, k: int) -> Json | None:
     return None if over is None else over
 
 
+def _results_read(run: _Run, game: GameRecord, k: int) -> list[Cell]:
+    """Galaxy's ``Losses N points`` beside the winner's ``Wins``: dropped and noted (alone, it is
+    the other side's win)."""
+    losses = [c for c in game.cells if c.kind == "loss"]
+    if not losses:
+        return game.cells
+    wins = [c for c in game.cells if c.kind == "win"]
+    cells = []
+    for cell in game.cells:
+        if cell.kind != "loss":
+            cells.append(cell)
+        elif not wins:
+            wins.append(Cell(1 - cell.seat, "win", cell.line, cell.number, value=cell.value))
+            cells.append(wins[-1])
+            run.warnings.append(W.losses_cell(cell.line, f"game {game.number}: 'Losses {cell.value}' with no 'Wins': "
+                                              f"read as the other side's win", game=k, points=cell.value))
+        else:
+            run.warnings.append(W.losses_cell(cell.line, f"game {game.number}: 'Losses {cell.value}' beside the "
+                                              f"other side's 'Wins' (skipped)", game=k, points=cell.value))
+    return cells
+
+
 def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: Cell | None) -> None:
     a, b = cell.dice
     if run.view()["phase"] == "opening":
         dice = [max(a, b), min(a, b)] if cell.seat == 0 else [min(a, b), max(a, b)]
-        run.push(cell.seat, {"kind": "roll", "dice": dice}, game, cell.number, k)
+        run.push(cell.seat, {"kind": "roll", "dice": dice}, game, cell.number, k, cell.line)
     else:
-        run.push(cell.seat, {"kind": "roll", "dice": [a, b]}, game, cell.number, k)
+        run.push(cell.seat, {"kind": "roll", "dice": [a, b]}, game, cell.number, k, cell.line)
+    if cell.unknown:  # eXtreme Gammon's ``????``: the roller resigned (GNU BG reads it so)
+        if not cell.play and following is not None and following.kind == "win" and following.seat != cell.seat:
+            run.warnings.append(W.resigned_unknown(
+                cell.line, f"game {game.number}: '{cell.unknown}' for the play of {a}{b}, then the other side's "
+                f"'Wins': seat {cell.seat} resigned after rolling", game=k, seat=cell.seat, written=cell.unknown))
+            return
+        raise _bad(cell.line, f"'{cell.unknown}' stands for no play (only a resignation after rolling is written so)")
     if not cell.play:
         forfeit = {"kind": "move", "steps": []}
         if following is not None and following.kind == "win" and following.seat != cell.seat:
             return  # rolled, then resigned (GNU BG writes the roll with no play)
         if following is None and not run.legal(cell.seat, forfeit):
             return  # the record ends between a roll and its play (a game in progress, as a session exports it)
-        run.push(cell.seat, forfeit, game, cell.number, k)
+        run.push(cell.seat, forfeit, game, cell.number, k, cell.line)
         return
-    run.push(cell.seat, _play_json(run, cell), game, cell.number, k)
+    run.push(cell.seat, _play_json(run, cell), game, cell.number, k, cell.line)
 
 
 def _play_json(run: _Run, cell: Cell) -> Json:
@@ -400,14 +590,20 @@ def _point(text: str) -> int:
 def _cube(run: _Run, game: GameRecord, k: int, cell: Cell) -> None:
     if cell.kind == "double":
         cube = run.view()["cube"]["value"]
-        run.push(cell.seat, {"kind": "double"}, game, cell.number, k)
+        run.push(cell.seat, {"kind": "double"}, game, cell.number, k, cell.line)
         if cell.value and cell.value != cube * 2:
             raise IllegalMove(f"{GAME_ID}.record-result-mismatch",
                               f"line {cell.line}: 'Doubles => {cell.value}' with the cube at {cube}",
                               index=run.count - 1, game=k, move=cell.number, line=cell.line,
                               expected=cube * 2, got=cell.value)
         return
-    run.push(cell.seat, {"kind": cell.kind}, game, cell.number, k)
+    run.push(cell.seat, {"kind": cell.kind}, game, cell.number, k, cell.line)
+
+
+def _capped(run: _Run, cell: Cell, points: int) -> bool:
+    """A match's last ``Wins`` written as what the match needed, not the game's worth (Galaxy)."""
+    needed = run.length - run.totals[cell.seat]
+    return bool(run.length) and cell.value == needed < points
 
 
 def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest) -> Json:
@@ -416,24 +612,41 @@ def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest) -> Json:
     result = run.view()["result"]
     if result is None:  # the game is not over: the other side resigned
         loser = 1 - cell.seat
+        view = run.view()
+        if view["phase"] == "opening":  # a game written as its result alone: resigned before the opening roll
+            run.state = _turn_to(run.engine, run.state, loser)
+            run.warnings.append(W.resigned_before_opening(
+                cell.line, f"game {game.number} has a 'Wins' and no moves: seat {loser} resigned before the "
+                f"opening roll", game=k, seat=loser))
+        elif view["phase"] == "roll" and view["turn"] == cell.seat and not view["cube"]["offered"]:
+            # written right after the loser's own move: the loser conceded at once (GNU BG writes such records)
+            run.state = _turn_to(run.engine, run.state, loser)
+            run.warnings.append(W.conceded_out_of_turn(
+                cell.line, f"game {game.number}: seat {loser} conceded right after its own move", game=k, seat=loser))
         for level in ("single", "gammon", "backgammon"):
             trial = _Run(run.engine, run.state, run.max_moves)
             try:
-                trial.push(loser, {"kind": "resign", "level": level}, game, cell.number, k)
-                trial.push(cell.seat, {"kind": "accept-resignation"}, game, cell.number, k)
+                trial.push(loser, {"kind": "resign", "level": level}, game, cell.number, k, cell.line)
+                trial.push(cell.seat, {"kind": "accept-resignation"}, game, cell.number, k, cell.line)
             except RulesError:
                 break
-            if trial.view()["result"]["points"] == cell.value:
-                run.push(loser, {"kind": "resign", "level": level}, game, cell.number, k)
-                run.push(cell.seat, {"kind": "accept-resignation"}, game, cell.number, k)
+            worth = trial.view()["result"]["points"]
+            if worth == cell.value or _capped(run, cell, worth):
+                run.push(loser, {"kind": "resign", "level": level}, game, cell.number, k, cell.line)
+                run.push(cell.seat, {"kind": "accept-resignation"}, game, cell.number, k, cell.line)
+                if worth != cell.value:
+                    _note_capped(run, game, k, cell, worth)
                 return run.view()["result"]
         # replay the single resignation so the engine's own refusal (if any) is reported
-        run.push(loser, {"kind": "resign", "level": "single"}, game, cell.number, k)
+        run.push(loser, {"kind": "resign", "level": "single"}, game, cell.number, k, cell.line)
         raise IllegalMove(f"{GAME_ID}.record-result-mismatch",
                           f"line {cell.line}: 'Wins {cell.value}' before the game is over is no resignation's value "
                           f"at cube {run.view()['cube']['value']}",
                           index=run.count, game=k, move=cell.number, line=cell.line,
                           expected="single, gammon or backgammon x cube", got=cell.value)
+    if result["winner"] == cell.seat and _capped(run, cell, result["points"]):
+        _note_capped(run, game, k, cell, result["points"])
+        return result
     if result["winner"] != cell.seat or result["points"] != cell.value:
         raise IllegalMove(f"{GAME_ID}.record-result-mismatch",
                           f"line {cell.line}: the record says seat {cell.seat} wins {cell.value}, "
@@ -442,6 +655,12 @@ def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest) -> Json:
                           expected=f"seat {result['winner']} wins {result['points']}",
                           got=f"seat {cell.seat} wins {cell.value}")
     return result
+
+
+def _note_capped(run: _Run, game: GameRecord, k: int, cell: Cell, points: int) -> None:
+    run.warnings.append(W.wins_capped(
+        cell.line, f"game {game.number}: 'Wins {cell.value}', what the match needed; the game was worth {points}",
+        game=k, got=cell.value, expected=points))
 
 
 def check_mat(engine, text: str, max_moves: int = 10_000) -> Replayed:
@@ -462,6 +681,8 @@ def parse_sgf(text: str) -> MatchRecord:
     ``a`` = 24), ``double``/``take``/``drop``/``beaver``, and the result ``RE[B+2R]`` (``R``: resigned)."""
     if not isinstance(text, str) or len(text) > MAX_RECORD_CHARS:
         raise _bad(1, f"a record is a text of at most {MAX_RECORD_CHARS} characters")
+    warnings: list[Json] = []
+    text = _text_conventions(text, warnings)
     games: list[GameRecord] = []
     length, players = None, ["", ""]
     starts = [m.start() for m in re.finditer(r"\(\s*;", text)]
@@ -504,7 +725,7 @@ def parse_sgf(text: str) -> MatchRecord:
     for game in games:
         if game.score is None:
             raise _bad(game.line, f"game {game.number} has no score MI[ws:..][bs:..]")
-    return MatchRecord(length, players, {}, games)
+    return MatchRecord(length, players, {}, games, warnings)
 
 
 def _sgf_cell(color: str, value: str, line: int, number: int) -> Cell:

@@ -138,13 +138,16 @@ def check_state(state: State) -> State:
 
 def check_derived(state: State, given: dict) -> None:
     """The derived values a client sent with a state (IDs, pips, colors, cube_enabled) must have
-    their shape (``bad-state``) and be what the state gives (``id-mismatch``; ``colors``, fixed
-    labels: ``bad-state``)."""
+    their shape (``bad-state``); the IDs and pips must be what the state gives (``id-mismatch``;
+    ``colors``, fixed labels: ``bad-state``). ``cube_enabled`` is only read: it follows from the
+    options and the Crawford flag, which a client setting up a position edits."""
     try:
         sent = decode(Derived, given)
     except ShapeError as exc:
         raise C.bad_state(f"malformed backgammon state: {exc.message}", field=exc.path) from None
     for key in given:
+        if key == "cube_enabled":  # follows from the options and the Crawford flag, which a client may edit
+            continue
         got, want = getattr(sent, key), getattr(state, key)
         if got != want:
             if key == "colors":

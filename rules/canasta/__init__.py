@@ -8,16 +8,19 @@ labelled there with the rulebook passage each rests on.
 108 cards (two packs and four jokers). Four players in two partnerships (seats 0+2 against
 1+3), 11 cards each; 3 players play alone with 13 cards, 2 players with 15, and then a side
 needs two canastas to go out. Sides are numbered 0, 1 (and 2): seat % 2 in the four-player
-game, the seat itself otherwise. The options and their defaults are in ``Kanasta.options``
-(docs §12).
+game, the seat itself otherwise (the state's ``seat_sides``). The game is declared once in
+``_model`` (options, state, moves, score breakdown, score sheet; docs §12-§15) and ``_codes``
+(its error codes); ``SPEC`` below gathers them, and ``BaseEngine`` derives reading, writing,
+views and options from it. A seat's view shows the discard pile's top card and size only
+(``discard: null``, ``discard_top``, ``discard_size``): the pile may not be looked through.
 
 Representation decisions:
 - ``legal_moves`` is not complete (meld combinations are too many): it lists every draw,
-  take-pile way (two naturals, natural + wild, lay-off), discard and question, and
+  take-discard way (two naturals, natural + wild, lay-off), discard and question, and
   representative melds (a greedy meld of everything, each of its groups alone, a wild laid
   off, a going-out meld when one exists). ``check``/``apply`` judge any meld exactly.
 - A move's meld groups are ``{"rank": "K", "cards": [...]}``: the cards join the side's
-  meld of that rank, created if the side has none. ``take-pile`` names the hand cards shown
+  meld of that rank, created if the side has none. ``take-discard`` names the hand cards shown
   with the top card (``using``; they and the top card go to the meld of its rank) and may
   carry more groups (``melds``) laid before the rest of the pile is picked up, so an
   opening by the pile is judged as a whole (§7.5); a ``meld`` move is judged as a whole too.
@@ -26,7 +29,7 @@ Representation decisions:
   the partner while he answers, and while he may go out double (§9.3).
 - Going out from hand (§9.4): the player had laid no card this round before this turn and
   lays his hand at once: one ``meld`` after a stock draw (which lifts the opening minimum),
-  the ``take-pile`` and at most one ``meld`` after buying the pile (option
+  the ``take-discard`` and at most one ``meld`` after buying the pile (option
   ``from_hand_after_buying``), or one ``take-top-to-go-out``; a meld he started this turn is
   a canasta. ``concealed_melds`` in the state carries the melds started so far.
 - ``end-round``: only with an empty stock in the draw phase (the next player under K-7
@@ -39,32 +42,24 @@ Representation decisions:
   the turn with no discard (and the round, when the stock is empty): §5.5.
 - Going out in the turn that drew the last stock card is going out (with its bonuses); the
   round ends "by the stock" only when the last drawer's discard leaves him cards (§9.5).
-- ``from_json`` refuses states that no play reaches (§13).
+- ``from_json`` refuses states that no play reaches (§13): the shape by the declaration
+  (``canasta.bad-state`` naming the field), the meaning in ``check_state``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rules.base import (
-    BaseEngine,
-    IllegalMove,
-    InvalidOption,
-    InvalidState,
-    Json,
-    Option,
-    Outcome,
-    Rng,
-    ScoreReport,
-    replace,
-)
-from rules.cards import Card, deck, hands_view, sorted_cards
+from rules.base import BaseEngine, IllegalMove, Json, Label, Outcome, Rng, RulesError, ScoreReport, replace
+from rules.cards import Card, deck, sorted_cards
+from rules.spec import GameSpec, Playout
 
-from ._codes import CODES
+from ._codes import C
 from ._melds import (
     RANK_NAMES,
     Meld,
     apply_groups,
+    as_groups,
     card_value,
     go_out_groups,
     greedy_groups,
@@ -77,9 +72,10 @@ from ._melds import (
 )
 from ._model import (
     HAND_SIZE,
-    MOVE_KINDS,
+    MOVES,
     Answer,
     AskPartner,
+    Breakdown,
     DeclineDouble,
     Discard,
     DoubleGoOut,
@@ -88,73 +84,63 @@ from ._model import (
     MeldMove,
     Move,
     NextRound,
+    Options,
     Phase,
+    Side,
     State,
-    TakePile,
+    TakeDiscard,
     TakeTop,
+    Tally,
     cards_json,
-    move_from_json,
-    move_to_json,
-    state_from_json,
-    state_to_json,
+    check_state,
+    with_side,
 )
 from ._scoring import CANASTA_MINIMUM, opening_minimum, side_score
 from ._tally import score_tally
 
-G = "canasta"
-
-
-def _err(code: str, message: str, **context: Json) -> IllegalMove:
-    return IllegalMove(f"{G}.{code}", message, **context)
+SPEC = GameSpec(
+    id="canasta",
+    name="Kanasta (Polish Canasta)",
+    label=Label("Kanasta (Polish Canasta)", "Kanasta"),
+    players=range(2, 5),
+    options=Options,
+    state=State,
+    moves=MOVES,
+    phases={
+        Phase.DRAW: Label("Draw", "Dobieranie"), Phase.PLAY: Label("Meld and discard", "Wykładanie i zrzucanie"),
+        Phase.ANSWER: Label("The partner answers", "Odpowiedź partnera"),
+        Phase.DOUBLE: Label("Double going out", "Podwójne skończenie"),
+        Phase.ROUND_OVER: Label("Round over", "Koniec rozdania"), Phase.GAME_OVER: Label("Game over", "Koniec gry"),
+    },
+    codes=C,
+    breakdown=Breakdown,
+    tally=Tally,
+    legal_moves_complete=False,
+    terms={
+        "stock": Label("Stock", "Talon"), "discard": Label("Discard pile", "Stos"),
+        "discard_closed": Label("Discard pile closed", "Stos zamknięty"), "sides": Label("Sides", "Strony"),
+        "side": Label("Side", "Strona"), "melds": Label("Melds", "Układy"), "canasta": Label("Canasta", "Kanasta"),
+        "red_threes": Label("Red threes", "Czerwone trójki"), "total": Label("Total", "Wynik"),
+        "meld_cards": Label("Melded cards", "Karty w układach"),
+        "natural_canastas": Label("Natural canastas", "Kanasty czyste"),
+        "natural_canasta_bonus": Label("Natural canasta bonus", "Premia za kanasty czyste"),
+        "mixed_canastas": Label("Mixed canastas", "Kanasty brudne"),
+        "mixed_canasta_bonus": Label("Mixed canasta bonus", "Premia za kanasty brudne"),
+        "black_threes": Label("Black threes", "Czarne trójki"),
+        "red_three_points": Label("Red three points", "Punkty za czerwone trójki"),
+        "going_out": Label("Going out", "Skończenie gry"),
+        "double_going_out": Label("Double going out", "Podwójne skończenie"),
+        "going_out_from_hand": Label("Going out from hand", "Skończenie z ręki"),
+        "cards_in_hand": Label("Cards in hand", "Karty w ręku"), "points": Label("Points", "Punkty"),
+    },
+    playout=Playout(weights={"ask-partner": 0.2}, options={"target_score": 5000}),
+    tally_example={"ended": "stock", "sides": [
+        {"melds": [{"rank": "7", "cards": ["7C", "7D", "7S", "7H", "7C", "2H", "JK"]}]}, {}]},
+)
 
 
 class Kanasta(BaseEngine[State, Move]):
-    game_id = "canasta"
-    name = "Kanasta (Polish Canasta)"
-    players = range(2, 5)
-    move_kinds = MOVE_KINDS
-    legal_moves_complete = False
-    codes = CODES
-    options = {
-        "black_three_meld_value": Option(
-            50, "K-1: points per black three melded as a set when going out (50: the seed; 5: the sister text, Pagat); "
-            "docs/rules/canasta.md §10",
-            choices=(50, 5)),
-        "red_three_replacement": Option(
-            "dealt-and-drawn", "K-2: which red threes get a replacement card from the stock (never those in a "
-            "bought pile); docs/rules/canasta.md §5", choices=("dealt-and-drawn", "dealt-only")),
-        "canasta_blocks_pile": Option(
-            "own-side", "K-3: a canasta of the top card's rank blocks the pile for its own side only, or for "
-            "everyone; docs/rules/canasta.md §7.1", choices=("own-side", "everyone")),
-        "one_card_rule": Option(
-            "one-card-pile", "K-4: a player holding one card may not take a one-card pile (or: no pile at all); "
-            "docs/rules/canasta.md §7.4",
-            choices=("one-card-pile", "any-pile")),
-        "max_three_wilds": Option(True, "K-5: at most 3 wild cards in any meld; docs/rules/canasta.md §8", type="boolean"),
-        "one_meld_per_rank": Option(
-            True, "K-6: a side holds at most one meld of each rank (false: a group marked \"new\" starts another "
-            "meld of a rank the side already has); docs/rules/canasta.md §8", type="boolean"),
-        "last_pile_buyable": Option(
-            False, "K-7: after the last stock card, the next player may still take the pile and finish his turn; "
-            "docs/rules/canasta.md §9.5",
-            type="boolean"),
-        "wild_turn_up_closes_pile": Option(
-            True, "K-8: a wild card turned up when starting the pile closes it for everyone; docs/rules/canasta.md §3", type="boolean"),
-        "red_threes_laid": Option(
-            "first-turn", "K-9: dealt red threes are laid out (and replaced) at the owner's first turn, or at the "
-            "deal; docs/rules/canasta.md §5", choices=("first-turn", "deal")),
-        "opening_table": Option(
-            "5000", "opening minimum table: 5000 (15/50/90/120), 7500 (a whole canasta at 5000+), 10000 "
-            "(15/30/60/90/120/150/180); docs/rules/canasta.md §6", choices=("5000", "7500", "10000")),
-        "target_score": Option(
-            5000, "the game ends after a hand in which a side reaches this score; when not given, the "
-            "opening table's length (5000, 7500 or 10000); docs/rules/canasta.md §11", type="integer", minimum=50, maximum=100000),
-        "from_hand_after_buying": Option(
-            True, "a player who had laid nothing, buys the pile and lays his whole hand in that turn goes out "
-            "from hand (the seed; bound by the opening minimum); false: only after a stock draw or the top card; "
-            "docs/rules/canasta.md §9.4",
-            type="boolean"),
-    }
+    spec = SPEC
 
     def resolve_options(self, given: Mapping[str, Json] | None) -> dict[str, Json]:
         """The options, with ``target_score`` following ``opening_table`` unless it is given: a
@@ -166,15 +152,9 @@ class Kanasta(BaseEngine[State, Move]):
 
     # ------------------------------------------------------------------ setup
 
-    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
-        if setup is not None:
-            raise InvalidOption(f"{G}.setup-unsupported", "Kanasta has no setup notation; deals come from the seed")
+    def new_game(self, players: int, rng: Rng, options: Options, setup: None = None) -> State:
         dealer, rng = rng.randbelow(players)
-        nsides = _nsides(players)
-        return _deal(players, tuple(options.items()), 1, dealer, (0,) * nsides, (), rng)
-
-    def options_of(self, state: State) -> Mapping[str, Json]:
-        return dict(state.options)
+        return _deal(players, options, 1, dealer, (0,) * _nsides(players), (), rng)
 
     # ------------------------------------------------------------------ turn
 
@@ -221,14 +201,12 @@ class Kanasta(BaseEngine[State, Move]):
     def scores(self, state: State) -> ScoreReport:
         per_side = _hand_scores(state)
         final = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
-        rounds = tuple(per_side[_side(state, s)][0] for s in range(state.players))
+        points = tuple(per_side[_side(state, s)][0] for s in range(state.players))
         totals = tuple(state.totals[_side(state, s)] for s in range(state.players))
-        breakdown = tuple(
-            {"side": _side(state, s), **per_side[_side(state, s)][1], "total": state.totals[_side(state, s)]}
-            for s in range(state.players)
-        )
+        breakdown = tuple(_breakdown(_side(state, s), per_side[_side(state, s)][1]) for s in range(state.players))
         outcome = self.outcome(state)
-        return ScoreReport(rounds, totals, breakdown, final, outcome.winners if outcome else ())
+        return ScoreReport(points, totals, breakdown, final, outcome.winners if outcome else (), round=state.round,
+                           history=state.history[:-1] if final else state.history)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase is not Phase.GAME_OVER:
@@ -236,49 +214,26 @@ class Kanasta(BaseEngine[State, Move]):
         best = max(state.totals)
         winners = tuple(s for s in range(state.players) if state.totals[_side(state, s)] == best)
         return Outcome(
-            winners, f"a side reached {_opt(state, 'target_score')} with the highest total",
+            winners, f"a side reached {state.options.target_score} with the highest total",
             points=tuple(state.totals[_side(state, s)] for s in range(state.players)),
         )
 
-    def score_tally(self, tally: Json) -> ScoreReport:
+    def tally_scores(self, tally: Tally) -> ScoreReport:
         """The score-sheet calculator (see ``_tally``): one hand's score per side, with breakdown."""
         return score_tally(tally)
 
-    # ------------------------------------------------------------------ json and views
+    # ------------------------------------------------------------------ meaning and views
 
-    def to_json(self, state: State) -> Json:
-        return state_to_json(state)
-
-    def from_json(self, data: Json) -> State:
-        state = state_from_json(data, self.resolve_options, lambda o: o["max_three_wilds"])
+    def check_state(self, state: State) -> State:
+        state = check_state(state)
         if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
             # §13: the finished round's row of the history is what its table scores
             scored = _hand_scores(state)
             row = tuple(scored[_side(state, seat)][0] for seat in range(state.players))
             if state.history[-1] != row:
-                raise InvalidState(f"{G}.bad-total", f"the last round's table scores {list(row)}, the history says "
-                                                     f"{list(state.history[-1])}", expected=list(row))
+                raise C.bad_total(f"the last round's table scores {list(row)}, the history says "
+                                  f"{list(state.history[-1])}", expected=list(row))
         return state
-
-    def move_to_json(self, move: Move) -> Json:
-        return move_to_json(move)
-
-    def move_from_json(self, data: Json) -> Move:
-        return move_from_json(data)
-
-    def view(self, state: State, seat: int | None) -> Json:
-        """Other hands become null (``hand_sizes`` counts every hand) and the stock a count.
-
-        The discard pile stays whole: every card in it was turned or thrown face up for all
-        to see, and its closing wild card lies crosswise (``discard_closed``).
-        """
-        data = state_to_json(state)
-        del data["rng"]
-        data.update(hands_view(data["hands"], seat))
-        # a dealt red three waiting for its owner's first turn is still a card in his hand
-        data["red_threes_pending"] = [p if i == seat else None for i, p in enumerate(data["red_threes_pending"])]
-        data["stock"] = len(state.stock)
-        return data
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
@@ -290,14 +245,11 @@ class Kanasta(BaseEngine[State, Move]):
         return out
 
 
+def _breakdown(side: int, items: Mapping[str, int]) -> Breakdown:
+    return Breakdown(side=side, **items)
+
+
 # ====================================================================== helpers
-
-
-def _opt(state: State, name: str) -> Json:
-    for k, v in state.options:
-        if k == name:
-            return v
-    raise KeyError(name)
 
 
 def _nsides(players: int) -> int:
@@ -331,7 +283,7 @@ def _groups_text(groups) -> str:
 # ---------------------------------------------------------------------- dealing
 
 
-def _deal(players: int, options: tuple, round: int, dealer: int, totals: tuple[int, ...],
+def _deal(players: int, options: Options, round: int, dealer: int, totals: tuple[int, ...],
           history: tuple[tuple[int, ...], ...], rng: Rng) -> State:
     """§3: shuffle, 11/13/15 cards each from the left of the dealer, turn up the pile."""
     cards, rng = rng.shuffle(deck(packs=2, jokers=4))
@@ -340,27 +292,25 @@ def _deal(players: int, options: tuple, round: int, dealer: int, totals: tuple[i
     for _ in range(HAND_SIZE[players]):
         for k in range(players):
             hands[(dealer + 1 + k) % players].append(stock.pop())
-    opts = dict(options)
     pile: list[Card] = []
     closed = False
     while True:  # turn cards until an ordinary card (4..A) shows; they all stay in the pile
         c = stock.pop()
         pile.append(c)
-        if is_wild(c) and opts["wild_turn_up_closes_pile"]:
+        if is_wild(c) and options.wild_turn_up_closes_discard:
             closed = True
         if is_ordinary(c):
             break
-    nsides = _nsides(players)
     state = State(
         players=players, options=options, round=round, dealer=dealer, turn=(dealer + 1) % players,
         phase=Phase.DRAW, stock=tuple(stock), discard=tuple(pile), discard_closed=closed,
-        hands=tuple(tuple(sorted_cards(h)) for h in hands), melds=((),) * nsides, red_threes=((),) * nsides,
-        totals=totals, history=history, laid=(False,) * players,
+        hands=tuple(tuple(sorted_cards(h)) for h in hands), sides=tuple(Side((), (), t) for t in totals),
+        history=history, laid=(False,) * players,
         pending=tuple(any(is_red_three(c) for c in h) for h in hands),
         drew=None, asked=None, meld_moves=0, concealed_melds=None, buying=False, out_seat=None,
         double_out=False, concealed_out=False, ending=None, rng=rng,
     )
-    if opts["red_threes_laid"] == "deal":
+    if options.red_threes_laid == "deal":
         for k in range(players):
             seat = (dealer + 1 + k) % players
             if state.pending[seat]:
@@ -389,9 +339,10 @@ def _lay_red_threes(state: State, seat: int) -> State:
     reds = list(state.red_threes[side]) + [c for c in state.hands[seat] if is_red_three(c)]
     stock = list(state.stock)
     _draw_cards(stock, hand, reds, len(state.hands[seat]) - len(hand), True)
+    state = with_side(state, side, red_threes=tuple(reds))
     return replace(
         state, stock=tuple(stock), hands=_set(state.hands, seat, tuple(sorted_cards(hand))),
-        red_threes=_set(state.red_threes, side, tuple(reds)), pending=_set(state.pending, seat, False),
+        pending=_set(state.pending, seat, False),
     )
 
 
@@ -410,7 +361,8 @@ def _next(state: State, seat: int, move: Move) -> State:
     ph = state.phase
     if isinstance(move, NextRound):
         if ph is not Phase.ROUND_OVER:
-            raise _err("wrong-phase", "next-round deals only after a round is over")
+            raise C.round_not_over(f"next-round deals only after a round is over; round {state.round} is being "
+                                   "played", round=state.round)
         return _deal(state.players, state.options, state.round + 1, (state.dealer + 1) % state.players,
                      state.totals, state.history, state.rng)
     if not isinstance(move, _ALLOWED.get(ph, ())):
@@ -419,12 +371,14 @@ def _next(state: State, seat: int, move: Move) -> State:
             Phase.PLAY: "meld, discard or ask the partner",
             Phase.ANSWER: "the partner answers yes or no",
             Phase.DOUBLE: "the partner may go out too (double-go-out) or decline",
-            Phase.ROUND_OVER: "the round is over: next-round",
         }.get(ph, "nothing")
-        raise _err("wrong-phase", f"{move.kind!r} is not allowed now ({ph.value} phase: {what})")
+        if ph is Phase.ROUND_OVER:
+            raise C.round_over(f"round {state.round} is over: the only move is next-round, got {move.kind!r}",
+                               round=state.round)
+        raise C.wrong_phase(f"{move.kind!r} is not allowed now ({ph.value} phase: {what})")
     if isinstance(move, Draw):
         return _draw(state, seat)
-    if isinstance(move, TakePile | TakeTop):
+    if isinstance(move, TakeDiscard | TakeTop):
         return _take(state, seat, move)
     if isinstance(move, MeldMove):
         return _meld(state, seat, move)
@@ -432,13 +386,13 @@ def _next(state: State, seat: int, move: Move) -> State:
         return _discard(state, seat, move.card)
     if isinstance(move, AskPartner):
         if state.players != 4:
-            raise _err("no-partner", f"in the {state.players}-player game nobody has a partner to ask")
+            raise C.no_partner(f"in the {state.players}-player game nobody has a partner to ask")
         if state.asked:
-            raise _err("already-asked", "'may I go out?' may be asked once per turn (K-10)")
+            raise C.already_asked("'may I go out?' may be asked once per turn (K-10)")
         if state.meld_moves:
-            raise _err("ask-before-melding", "ask 'may I go out?' before melding in this turn")
+            raise C.ask_before_melding("ask 'may I go out?' before melding in this turn")
         if state.drew and len(state.hands[seat]) < 2:
-            raise _err("ask-too-late", "holding one card after taking the pile, the player is already going out")
+            raise C.ask_too_late("holding one card after taking the pile, the player is already going out")
         return replace(state, phase=Phase.ANSWER, asked="asked", turn=(seat + 2) % 4)
     if isinstance(move, Answer):
         return replace(state, phase=Phase.PLAY if state.drew else Phase.DRAW, asked="yes" if move.yes else "no",
@@ -449,14 +403,14 @@ def _next(state: State, seat: int, move: Move) -> State:
         return _end_round(state, "out")
     # EndRound
     if state.stock:
-        raise _err("stock-not-empty", f"the round goes on while the stock holds {len(state.stock)} cards: draw",
-                   got=len(state.stock))
+        raise C.stock_not_empty(f"the round goes on while the stock holds {len(state.stock)} cards: draw",
+                                got=len(state.stock))
     return _end_round(state, "stock")
 
 
 #: the moves each phase allows (besides next-round)
 _ALLOWED = {
-    Phase.DRAW: (Draw, TakePile, TakeTop, AskPartner, EndRound),
+    Phase.DRAW: (Draw, TakeDiscard, TakeTop, AskPartner, EndRound),
     Phase.PLAY: (MeldMove, Discard, AskPartner),
     Phase.ANSWER: (Answer,),
     Phase.DOUBLE: (DoubleGoOut, DeclineDouble),
@@ -465,13 +419,13 @@ _ALLOWED = {
 
 def _draw(state: State, seat: int) -> State:
     if not state.stock:
-        raise _err("stock-empty", "the stock is empty: take the pile or end the round (end-round)")
+        raise C.stock_empty("the stock is empty: take the pile or end the round (end-round)")
     side = _side(state, seat)
     stock, hand, reds = list(state.stock), list(state.hands[seat]), list(state.red_threes[side])
-    _draw_cards(stock, hand, reds, 1, _opt(state, "red_three_replacement") == "dealt-and-drawn")
+    _draw_cards(stock, hand, reds, 1, state.options.red_three_replacement == "dealt-and-drawn")
     state = replace(
-        state, stock=tuple(stock), hands=_set(state.hands, seat, tuple(sorted_cards(hand))),
-        red_threes=_set(state.red_threes, side, tuple(reds)), phase=Phase.PLAY, drew="stock",
+        with_side(state, side, red_threes=tuple(reds)), stock=tuple(stock),
+        hands=_set(state.hands, seat, tuple(sorted_cards(hand))), phase=Phase.PLAY, drew="stock",
     )
     if len(hand) == 1 and _go_out_problem(state, seat, state.melds[side]) is not None:
         # A red three drawn and laid with no replacement (K-7's last stock card, or K-2's
@@ -483,15 +437,13 @@ def _draw(state: State, seat: int) -> State:
     return state
 
 
-def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> IllegalMove | None:
+def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> RulesError | None:
     """§9.1, §9.2: going out needs the side's canasta(s) (after this turn's melds) and no "no"."""
     need = _need_canastas(state)
     if state.asked == "no":
-        return _err("partner-said-no", "the partner answered 'no' to 'may I go out?': no going out this turn")
+        return C.partner_said_no("the partner answered 'no' to 'may I go out?': no going out this turn")
     if _canastas(melds_after) < need:
-        return _err(
-            "no-canasta",
-            f"going out needs {'a canasta' if need == 1 else 'two canastas'} on the side's table; "
+        return C.no_canasta(f"going out needs {'a canasta' if need == 1 else 'two canastas'} on the side's table; "
             f"the side would have {_canastas(melds_after)}", expected=need, got=_canastas(melds_after),
         )
     return None
@@ -499,49 +451,47 @@ def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> Ill
 
 def _check_minimum(state: State, side: int, groups, new_melds) -> None:
     """§6: a side's opening melds in one move reach the minimum for its score."""
-    need = opening_minimum(state.totals[side], _opt(state, "opening_table"))
+    need = opening_minimum(state.totals[side], state.options.opening_table)
     if need == CANASTA_MINIMUM:
         if not any(is_canasta(m) for m in new_melds):
-            raise _err("below-minimum", f"at {state.totals[side]} points the opening must make a whole canasta "
+            raise C.below_minimum(f"at {state.totals[side]} points the opening must make a whole canasta "
                                         f"at once; melded {_groups_text(groups)}", expected="kanasta")
         return
     points = sum(card_value(c) for _, cs in groups for c in cs)
     if points < need:
-        raise _err(
-            "below-minimum",
-            f"the side's opening must meld at least {need} points (its score is {state.totals[side]}); "
+        raise C.below_minimum(f"the side's opening must meld at least {need} points (its score is {state.totals[side]}); "
             f"{_groups_text(groups)} is {points}", expected=need, got=points,
         )
 
 
-def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
+def _take(state: State, seat: int, move: TakeDiscard | TakeTop) -> State:
     """§7: taking the pile (or only its top card to go out)."""
     pile = state.discard
     hand = state.hands[seat]
     side = _side(state, seat)
     if not pile:
-        raise _err("pile-empty", "the discard pile is empty")
-    if len(hand) == 1 and (len(pile) == 1 or _opt(state, "one_card_rule") == "any-pile"):
+        raise C.discard_empty("the discard pile is empty")
+    if len(hand) == 1 and (len(pile) == 1 or state.options.one_card_rule == "any-discard"):
         what = "a pile of one card" if len(pile) == 1 else "the pile"
-        raise _err("one-card-rule", f"a player holding one card ({hand[0]}) may not take {what}", card=str(hand[0]))
+        raise C.one_card_rule(f"a player holding one card ({hand[0]}) may not take {what}", card=str(hand[0]))
     top = pile[-1]
     if is_black_three(top):
-        raise _err("pile-blocked-black-three", f"the top card {top} is a black three: nobody may take the pile now",
+        raise C.discard_blocked_black_three(f"the top card {top} is a black three: nobody may take the pile now",
                    card=str(top))
     if is_wild(top):
-        raise _err("pile-blocked-wild", f"the top card {top} is a wild card: the pile cannot be taken now",
+        raise C.discard_blocked_wild(f"the top card {top} is a wild card: the pile cannot be taken now",
                    card=str(top))
     rank = int(top.rank)
-    blockers = range(len(state.melds)) if _opt(state, "canasta_blocks_pile") == "everyone" else (side,)
+    blockers = range(len(state.melds)) if state.options.canasta_blocks_discard == "everyone" else (side,)
     for b in blockers:
         for r, cs in state.melds[b]:
             if r == rank and len(cs) >= 7:
                 whose = "the side's own" if b == side else f"side {b}'s"
-                raise _err("pile-blocked-canasta", f"{whose} canasta of {RANK_NAMES[rank]} blocks a pile topped by {top}",
+                raise C.discard_blocked_canasta(f"{whose} canasta of {RANK_NAMES[rank]} blocks a pile topped by {top}",
                            card=str(top))
     for c in move.using:
         if not is_wild(c) and c.rank != top.rank:
-            raise _err("using-not-of-rank", f"{c} cannot be shown with the top card {top}", card=str(c),
+            raise C.using_not_of_rank(f"{c} cannot be shown with the top card {top}", card=str(c),
                        expected=str(top))
     melds = state.melds[side]
     opened = bool(melds)
@@ -552,24 +502,24 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
     if not opened or state.discard_closed:
         if naturals < 2:
             why = "the side has not opened" if not opened else "a wild card lies in it"
-            raise _err("pile-closed", f"the pile is closed ({why}): take it only with two natural "
+            raise C.discard_closed(f"the pile is closed ({why}): take it only with two natural "
                                       f"{RANK_NAMES[rank]}s from the hand; shown: {shown}", card=str(top))
     elif not (naturals >= 2 or (naturals >= 1 and wilds >= 1) or has_meld):
-        raise _err("pile-needs-match", f"to take the pile topped by {top}, show two {RANK_NAMES[rank]}s, one and a "
+        raise C.discard_needs_match(f"to take the pile topped by {top}, show two {RANK_NAMES[rank]}s, one and a "
                                        f"wild card, or add it to a meld of {RANK_NAMES[rank]}; shown: {shown}",
                    card=str(top))
     if any(r == rank for r, _ in move.melds):
-        raise _err("duplicate-rank", f"the cards of rank {RANK_NAMES[rank]} go in 'using', not in 'melds'",
+        raise C.duplicate_rank(f"the cards of rank {RANK_NAMES[rank]} go in 'using', not in 'melds'",
                    expected=RANK_NAMES[rank])
     groups = ((rank, (top,) + move.using),) + move.melds
     rest = remove_cards(hand, move.using + tuple(c for _, cs in move.melds for c in cs))
-    cap3 = _opt(state, "max_three_wilds")
-    melds_after, new_melds = apply_groups(melds, groups, cap3, move.fresh, _opt(state, "one_meld_per_rank"))
+    cap3 = state.options.max_three_wilds
+    melds_after, new_melds = apply_groups(melds, groups, cap3, move.fresh, state.options.one_meld_per_rank)
     if not opened:
         _check_minimum(state, side, groups, new_melds)
     if isinstance(move, TakeTop):
         if rest:
-            raise _err("must-meld-all", f"taking only the top card is for going out: meld every card "
+            raise C.must_meld_all(f"taking only the top card is for going out: meld every card "
                                         f"(left: {' '.join(map(str, rest))})")
         problem = _go_out_problem(state, seat, melds_after)
         if problem:
@@ -578,29 +528,28 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
         # is going out from hand; the privilege only keeps the opening minimum (checked above, §6)
         concealed = not state.laid[seat] and any(is_canasta(m) for m in new_melds)
         state = replace(
-            state, discard=pile[:-1], hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
+            with_side(state, side, melds=melds_after), discard=pile[:-1], hands=_set(state.hands, seat, ()),
             laid=_set(state.laid, seat, True), drew="discard",
         )
         return _go_out(state, seat, concealed=concealed)
     if any(r == 3 for r, _ in groups):
-        raise _err("black-threes-only-going-out", "black threes are melded only when going out by melding")
+        raise C.black_threes_only_going_out("black threes are melded only when going out by melding")
     reds = list(state.red_threes[side])
     new_hand = list(rest)
     for c in pile[:-1]:
         (reds if is_red_three(c) else new_hand).append(c)  # K-2: red threes from the pile: no replacement
     if not new_hand:
-        raise _err("use-take-top", "this take would empty the hand: use take-top-to-go-out")
+        raise C.use_take_top("this take would empty the hand: use take-top-to-go-out")
     if len(new_hand) == 1:
         problem = _go_out_problem(state, seat, melds_after)
         if problem:
-            raise _err("must-keep-card", f"one card would be left, so the discard would go out: {problem.message}")
+            raise C.must_keep_card(f"one card would be left, so the discard would go out: {problem.message}")
     # §9.4 going out from hand after buying the pile (option from_hand_after_buying): a player who had
     # laid nothing may still lay his whole hand in this turn; remember the melds he starts
-    from_hand = not state.laid[seat] and _opt(state, "from_hand_after_buying")
+    from_hand = not state.laid[seat] and state.options.from_hand_after_buying
     return replace(
-        state, discard=(), discard_closed=False, hands=_set(state.hands, seat, tuple(sorted_cards(new_hand))),
-        melds=_set(state.melds, side, melds_after), red_threes=_set(state.red_threes, side, tuple(reds)),
-        laid=_set(state.laid, seat, True), drew="discard", phase=Phase.PLAY,
+        with_side(state, side, melds=melds_after, red_threes=tuple(reds)), discard=(), discard_closed=False,
+        hands=_set(state.hands, seat, tuple(sorted_cards(new_hand))), laid=_set(state.laid, seat, True), drew="discard", phase=Phase.PLAY,
         concealed_melds=tuple(r for r, _ in new_melds) if from_hand else None,
     )
 
@@ -608,14 +557,14 @@ def _take(state: State, seat: int, move: TakePile | TakeTop) -> State:
 def _meld(state: State, seat: int, move: MeldMove) -> State:
     """§8, §6: new melds and additions, judged as a whole (opening minimum, going out)."""
     if not move.melds:
-        raise _err("empty-meld", "a meld move lays at least one group")
+        raise C.empty_meld("a meld move lays at least one group")
     side = _side(state, seat)
     melds = state.melds[side]
     rest = remove_cards(state.hands[seat], (c for _, cs in move.melds for c in cs))
-    melds_after, new_melds = apply_groups(melds, move.melds, _opt(state, "max_three_wilds"), move.fresh,
-                                          _opt(state, "one_meld_per_rank"))
+    melds_after, new_melds = apply_groups(melds, move.melds, state.options.max_three_wilds, move.fresh,
+                                          state.options.one_meld_per_rank)
     if any(r == 3 for r, _ in move.melds) and rest:
-        raise _err("black-threes-only-going-out", "black threes are melded only when going out by melding the last card")
+        raise C.black_threes_only_going_out("black threes are melded only when going out by melding the last card")
     going = len(rest) <= 1
     own_canasta = any(is_canasta(m) for m in new_melds)
     after_stock = state.drew == "stock" and state.meld_moves == 0 and not state.laid[seat]
@@ -626,11 +575,11 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
         problem = _go_out_problem(state, seat, melds_after)
         if problem:
             if rest:
-                raise _err("must-keep-card", f"melding down to one card means going out by discarding it: "
+                raise C.must_keep_card(f"melding down to one card means going out by discarding it: "
                                              f"{problem.message}")
             raise problem
     state = replace(
-        state, hands=_set(state.hands, seat, rest), melds=_set(state.melds, side, melds_after),
+        with_side(state, side, melds=melds_after), hands=_set(state.hands, seat, rest),
         laid=_set(state.laid, seat, True), meld_moves=state.meld_moves + 1,
         concealed_melds=_concealed_after_meld(state, seat, new_melds),
     )
@@ -667,7 +616,7 @@ def _discard(state: State, seat: int, card: Card) -> State:
         if problem:
             raise problem
     elif state.asked == "yes" and _go_out_plan(state, seat) is not None:
-        raise _err("must-go-out", f"the partner answered 'yes': this turn must end by going out, and it can "
+        raise C.must_go_out(f"the partner answered 'yes': this turn must end by going out, and it can "
                                   f"(discarding {card} keeps {len(rest)} cards)", card=str(card))
     state = replace(
         state, hands=_set(state.hands, seat, rest), discard=state.discard + (card,),
@@ -676,7 +625,7 @@ def _discard(state: State, seat: int, card: Card) -> State:
     if not rest:
         return _go_out(state, seat, concealed=_from_hand(state, state.melds[side]))
     if not state.stock:
-        if _opt(state, "last_pile_buyable") and not state.buying:
+        if state.options.last_discard_buyable and not state.buying:
             return replace(_begin_turn(state, (seat + 1) % state.players), buying=True)
         return _end_round(state, "stock")
     return _begin_turn(state, (seat + 1) % state.players)
@@ -685,11 +634,11 @@ def _discard(state: State, seat: int, card: Card) -> State:
 def _go_out_plan(state: State, seat: int):
     """A legal going-out meld for ``seat`` now (play phase), or None."""
     side = _side(state, seat)
-    found = go_out_groups(state.hands[seat], state.melds[side], _opt(state, "max_three_wilds"),
+    found = go_out_groups(state.hands[seat], state.melds[side], state.options.max_three_wilds,
                           _need_canastas(state), allow_discard=True)
     if found is None or not found[0]:
         return None
-    move = MeldMove(found[0])
+    move = MeldMove(as_groups(found[0]))
     try:
         _meld(state, seat, move)
     except IllegalMove:
@@ -702,8 +651,8 @@ def _double_plan(state: State, partner: int):
     hand = state.hands[partner]
     if not hand:
         return None
-    found = go_out_groups(hand, state.melds[side], _opt(state, "max_three_wilds"), 0, allow_discard=False)
-    return DoubleGoOut(found[0]) if found else None
+    found = go_out_groups(hand, state.melds[side], state.options.max_three_wilds, 0, allow_discard=False)
+    return DoubleGoOut(as_groups(found[0])) if found else None
 
 
 def _lay_waiting_red_threes(state: State) -> State:
@@ -716,8 +665,8 @@ def _lay_waiting_red_threes(state: State) -> State:
         if state.pending[seat]:
             reds[_side(state, seat)].extend(c for c in hands[seat] if is_red_three(c))
             hands[seat] = tuple(c for c in hands[seat] if not is_red_three(c))
-    return replace(state, hands=tuple(hands), red_threes=tuple(tuple(r) for r in reds),
-                   pending=(False,) * state.players)
+    sides = tuple(replace(side, red_threes=tuple(r)) for side, r in zip(state.sides, reds, strict=True))
+    return replace(state, hands=tuple(hands), sides=sides, pending=(False,) * state.players)
 
 
 def _go_out(state: State, seat: int, concealed: bool) -> State:
@@ -732,12 +681,12 @@ def _double(state: State, seat: int, move: DoubleGoOut) -> State:
     side = _side(state, seat)
     rest = remove_cards(state.hands[seat], (c for _, cs in move.melds for c in cs))
     if rest:
-        raise _err("double-not-all", f"double going out melds every card, all or nothing; left: "
+        raise C.double_not_all(f"double going out melds every card, all or nothing; left: "
                                      f"{' '.join(map(str, rest))}")
-    melds_after, _ = apply_groups(state.melds[side], move.melds, _opt(state, "max_three_wilds"), move.fresh,
-                                  _opt(state, "one_meld_per_rank"))
+    melds_after, _ = apply_groups(state.melds[side], move.melds, state.options.max_three_wilds, move.fresh,
+                                  state.options.one_meld_per_rank)
     state = replace(
-        state, hands=_set(state.hands, seat, ()), melds=_set(state.melds, side, melds_after),
+        with_side(state, side, melds=melds_after), hands=_set(state.hands, seat, ()),
         laid=_set(state.laid, seat, True), double_out=True,
     )
     return _end_round(state, "out")
@@ -751,7 +700,7 @@ def _hand_scores(state: State) -> list[tuple[int, dict]]:
         hands = [state.hands[s] for s in _side_seats(state, side)]
         out.append(side_score(
             state.melds[side], len(state.red_threes[side]), hands,
-            black_three=_opt(state, "black_three_meld_value"), went_out=went,
+            black_three=state.options.black_three_meld_value, went_out=went,
             double=went and state.double_out, concealed=went and state.concealed_out,
         ))
     return out
@@ -764,9 +713,10 @@ def _end_round(state: State, ending: str) -> State:
     scores = _hand_scores(replace(state, phase=Phase.ROUND_OVER))
     totals = tuple(t + s for t, (s, _) in zip(state.totals, scores, strict=True))
     best = max(totals)
-    over = best >= _opt(state, "target_score") and totals.count(best) == 1
+    over = best >= state.options.target_score and totals.count(best) == 1
     row = tuple(scores[_side(state, seat)][0] for seat in range(state.players))
-    return replace(state, totals=totals, history=state.history + (row,),
+    sides = tuple(replace(side, total=t) for side, t in zip(state.sides, totals, strict=True))
+    return replace(state, sides=sides, history=state.history + (row,),
                    phase=Phase.GAME_OVER if over else Phase.ROUND_OVER, buying=False,
                    drew=None, asked=None, meld_moves=0, concealed_melds=None)
 
@@ -792,7 +742,7 @@ def _candidates(state: State, seat: int):
     side = _side(state, seat)
     hand = state.hands[seat]
     melds = state.melds[side]
-    cap3 = _opt(state, "max_three_wilds")
+    cap3 = state.options.max_three_wilds
     if state.players == 4 and not state.asked and not state.meld_moves and (len(hand) > 1 or not state.drew):
         yield AskPartner()
     if ph is Phase.DRAW:
@@ -804,20 +754,20 @@ def _candidates(state: State, seat: int):
         wild = tuple(c for c in hand if is_wild(c))
         usings = [nat[:2], nat, nat[:1] + wild[:1], ()]
         for using in usings:
-            yield TakePile(using)
+            yield TakeDiscard(using)
             if not melds:
                 spare = remove_cards(hand, nat + tuple(c for c in using if is_wild(c)))
                 extra = tuple(g for g in greedy_groups(spare, melds, cap3, 0) if g[0] != int(top.rank))
                 if extra:
-                    yield TakePile(using, extra)
+                    yield TakeDiscard(using, as_groups(extra))
         found = go_out_groups(hand + (top,), melds, cap3, _need_canastas(state), False, int(top.rank))
         if found is not None:
             groups = found[0]
             mine = [cs for r, cs in groups if r == int(top.rank)]
             if mine:
-                using = list(mine[0])
-                using.remove(top)
-                yield TakeTop(tuple(using), tuple(g for g in groups if g[0] != int(top.rank)))
+                shown = list(mine[0])
+                shown.remove(top)
+                yield TakeTop(tuple(shown), as_groups(g for g in groups if g[0] != int(top.rank)))
         return
     # play phase
     plan = _go_out_plan(state, seat)
@@ -825,21 +775,21 @@ def _candidates(state: State, seat: int):
         yield plan
     greedy = greedy_groups(hand, melds, cap3, 2)
     if greedy:
-        yield MeldMove(greedy)
+        yield MeldMove(as_groups(greedy))
         if melds:
             for g in greedy:
-                yield MeldMove((g,))
-    if melds and not _opt(state, "one_meld_per_rank"):
+                yield MeldMove(as_groups((g,)))
+    if melds and not state.options.one_meld_per_rank:
         for r, _ in melds:  # K-6 option: another meld of a rank the side already has
             nat = tuple(c for c in hand if c.rank == r)
             if len(nat) >= 3:
-                yield MeldMove(((r, nat),), (r,))
+                yield MeldMove(as_groups(((r, nat),), (r,)))
                 break
     if melds:
-        wild = [c for c in hand if is_wild(c)]
-        if wild:
+        wilds = [c for c in hand if is_wild(c)]
+        if wilds:
             for r, _cs in melds:
-                yield MeldMove(((r, (wild[0],)),))
+                yield MeldMove(as_groups(((r, (wilds[0],)),)))
     for c in sorted(set(hand)):
         yield Discard(c)
 

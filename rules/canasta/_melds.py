@@ -8,13 +8,14 @@ is created when the side has none (one meld per rank per side, K-6).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Union
 
-from rules.base import IllegalMove, excerpt
+from rules.base import excerpt
 from rules.cards import Card, Rank, sorted_cards
+from rules.shapes import Length, Scalar, declared, field, register_scalar
 
-G = "canasta"
-Meld = tuple[int, tuple[Card, ...]]
+from ._codes import C
 
 _VALUES = {Rank.JOKER: 50, Rank.TWO: 20, Rank.ACE: 20}
 for _r in (Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING):
@@ -25,6 +26,65 @@ _BLACK_THREE_IN_HAND = 5
 
 RANK_NAMES = {3: "3", **{r: Rank(r).symbol for r in range(4, 15)}}
 NAME_RANKS = {v: k for k, v in RANK_NAMES.items()}
+
+
+if TYPE_CHECKING:
+    MeldRank = int
+else:
+    class MeldRank(int):
+        """A meld's rank: 3 (black threes) or 4..14 (4 to Ace), written ``"3"``, ``"4"`` .. ``"10"``, ``"J"``,
+        ``"Q"``, ``"K"``, ``"A"``. The values are plain ints; this class only names the shape."""
+
+
+register_scalar(Scalar(MeldRank, {"type": "string", "enum": list(NAME_RANKS),
+                                  "description": "a meld's rank: \"3\" (black threes), \"4\" .. \"10\", \"J\", "
+                                                 "\"Q\", \"K\", \"A\""},
+                       write=RANK_NAMES.__getitem__, parse=NAME_RANKS.__getitem__, table=NAME_RANKS))
+
+Cards = Annotated[tuple[Card, ...], Length(0, 108)]
+
+
+@declared
+class Meld:
+    """A meld on a side's table: its rank and its cards (naturals of the rank and wild cards)."""
+
+    rank: MeldRank
+    cards: Cards
+
+    # a meld reads as the pair (rank, cards) the rules work with
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.rank, self.cards))
+
+    def __getitem__(self, i: int) -> Any:
+        return (self.rank, self.cards)[i]
+
+
+@declared
+class Group:
+    """A group of a move: ``cards`` from the hand join the side's meld of ``rank``, made when the side
+    has none; ``new`` starts another meld of a rank the side already has (option
+    ``one_meld_per_rank`` false, K-6)."""
+
+    rank: MeldRank
+    cards: Annotated[tuple[Card, ...], Length(0, 30)]
+    new: bool | None = field(default=None, doc="true: start another meld of this rank (one_meld_per_rank=false)")
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.rank, self.cards))
+
+    def __getitem__(self, i: int) -> Any:
+        return (self.rank, self.cards)[i]
+
+
+#: a meld or a group as the rules read it: ``(rank, cards)`` (the solver's groups are plain pairs)
+Pair = tuple[int, tuple[Card, ...]]
+MeldLike = Union[Meld, Group, Pair]  # noqa: UP007  # Meld and Group are classes defined above
+
+
+def as_groups(pairs: Iterable[Any], fresh: Iterable[int] = ()) -> tuple[Group, ...]:
+    """Move groups from ``(rank, cards)`` pairs; the ranks in ``fresh`` start another meld."""
+    fresh = frozenset(fresh)
+    return tuple(Group(r, tuple(cs), True if r in fresh else None) for r, cs in pairs)
 
 
 def is_wild(c: Card) -> bool:
@@ -55,7 +115,7 @@ def hand_value(cards: Iterable[Card]) -> int:
     return sum(card_value(c) for c in cards)
 
 
-def meld_value(meld: Meld, black_three: int) -> int:
+def meld_value(meld: MeldLike, black_three: int) -> int:
     rank, cards = meld
     return sum(black_three if rank == 3 else card_value(c) for c in cards)
 
@@ -64,11 +124,11 @@ def wild_count(cards: Iterable[Card]) -> int:
     return sum(1 for c in cards if is_wild(c))
 
 
-def is_canasta(meld: Meld) -> bool:
+def is_canasta(meld: MeldLike) -> bool:
     return len(meld[1]) >= 7
 
 
-def is_natural_canasta(meld: Meld) -> bool:
+def is_natural_canasta(meld: MeldLike) -> bool:
     return is_canasta(meld) and wild_count(meld[1]) == 0
 
 
@@ -85,35 +145,34 @@ def check_meld_shape(rank: int, cards: Sequence[Card], existing: Meld | None, ca
     """The meld of ``rank`` after adding ``cards`` to ``existing`` (or making it); raises IllegalMove."""
     text = group_text(rank, cards)
     if not cards:
-        raise IllegalMove(f"{G}.empty-group", f"a meld group holds no cards ({text})")
+        raise C.empty_group(f"a meld group holds no cards ({text})")
     if rank == 3:
         if existing is not None or not all(is_black_three(c) for c in cards) or not 3 <= len(cards) <= 4:
-            raise IllegalMove(
-                f"{G}.bad-black-threes", f"black threes are melded only as one set of 3 or 4 black threes, no wilds ({text})"
+            raise C.bad_black_threes(
+                f"black threes are melded only as one set of 3 or 4 black threes, no wilds ({text})"
             )
-        return (3, tuple(cards))
+        return Meld(3, tuple(cards))
     for c in cards:
         if not is_wild(c) and c.rank != rank:
             if c.rank is Rank.THREE:
-                raise IllegalMove(f"{G}.three-in-meld", f"a three never goes into an ordinary meld: {c} in {text}",
+                raise C.three_in_meld(f"a three never goes into an ordinary meld: {c} in {text}",
                                   card=str(c))
-            raise IllegalMove(f"{G}.not-of-rank", f"{c} does not belong in a meld of {RANK_NAMES[rank]} ({text})",
+            raise C.not_of_rank(f"{c} does not belong in a meld of {RANK_NAMES[rank]} ({text})",
                               card=str(c), expected=RANK_NAMES[rank])
     allc = (existing[1] if existing else ()) + tuple(cards)
     wilds = wild_count(allc)
     naturals = len(allc) - wilds
     if existing is None:
         if len(allc) < 3:
-            raise IllegalMove(f"{G}.too-few-cards", f"a new meld needs at least 3 cards ({text})")
+            raise C.too_few_cards(f"a new meld needs at least 3 cards ({text})")
         if naturals < 2:
-            raise IllegalMove(f"{G}.too-few-naturals", f"a meld needs at least two natural cards ({text})")
+            raise C.too_few_naturals(f"a meld needs at least two natural cards ({text})")
     if wilds > max_wilds(naturals, cap3):
-        raise IllegalMove(
-            f"{G}.too-many-wilds",
+        raise C.too_many_wilds(
             f"a meld may hold no more wild cards than naturals{' and at most 3' if cap3 else ''}: "
             f"{naturals} naturals and {wilds} wilds after {text}", expected=max_wilds(naturals, cap3), got=wilds,
         )
-    return (rank, allc)
+    return Meld(rank, allc)
 
 
 def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -121,15 +180,15 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...
     left = Counter(hand)
     for c in cards:
         if left[c] <= 0:
-            raise IllegalMove(f"{G}.card-not-in-hand", f"{c} is not in the hand "
-                                                       f"({excerpt(' '.join(map(str, sorted(hand))))})", card=str(c))
+            raise C.card_not_in_hand(f"{c} is not in the hand "
+                                      f"({excerpt(' '.join(map(str, sorted(hand))))})", card=str(c))
         left[c] -= 1
     return tuple(sorted_cards(left.elements()))
 
 
 def apply_groups(
     melds: tuple[Meld, ...],
-    groups: Sequence[Meld],
+    groups: Sequence[MeldLike],
     cap3: bool,
     fresh: Iterable[int] = (),
     one_per_rank: bool = True,
@@ -146,14 +205,13 @@ def apply_groups(
     started: list[int] = []
     for rank, cards in groups:
         if rank in seen:
-            raise IllegalMove(f"{G}.duplicate-rank", f"two groups of rank {RANK_NAMES.get(rank, rank)} in one move",
+            raise C.duplicate_rank(f"two groups of rank {RANK_NAMES.get(rank, rank)} in one move",
                               expected=RANK_NAMES.get(rank, str(rank)))
         seen.add(rank)
         at = max((i for i, m in enumerate(table) if m[0] == rank), default=None)
         if at is not None and rank in fresh:
             if one_per_rank:
-                raise IllegalMove(
-                    f"{G}.one-meld-per-rank",
+                raise C.one_meld_per_rank(
                     f"the side already has a meld of {RANK_NAMES.get(rank, rank)}: one meld per rank (K-6)",
                     expected=RANK_NAMES.get(rank, str(rank)),
                 )
@@ -167,7 +225,7 @@ def apply_groups(
     return tuple(sorted(table, key=lambda m: m[0])), new
 
 
-def shadowed_canastas(melds: Sequence[Meld]) -> int:
+def shadowed_canastas(melds: Sequence[MeldLike]) -> int:
     """Canastas that are not their rank's latest meld (only with K-6's option)."""
     last = {r: i for i, (r, _) in enumerate(melds)}
     return sum(1 for i, (r, cs) in enumerate(melds) if len(cs) >= 7 and last[r] != i)
@@ -178,12 +236,12 @@ def shadowed_canastas(melds: Sequence[Meld]) -> int:
 
 def go_out_groups(
     hand: Sequence[Card],
-    melds: tuple[Meld, ...],
+    melds: Sequence[MeldLike],
     cap3: bool,
     need_canastas: int,
     allow_discard: bool,
     forced: int | None = None,
-) -> tuple[tuple[Meld, ...], Card | None] | None:
+) -> tuple[tuple[Pair, ...], Card | None] | None:
     """Groups that meld the whole hand (or all but one card, then discarded), or None.
 
     The side must end with ``need_canastas`` canastas (0: no condition). ``forced`` is a
@@ -195,7 +253,7 @@ def go_out_groups(
     candidates: list[Card | None] = [None]
     if allow_discard:
         candidates.extend(sorted(set(hand), key=lambda c: (-card_value(c), c)))
-    table = dict(melds)
+    table = {m[0]: m[1] for m in melds}
     need_canastas = max(0, need_canastas - shadowed_canastas(melds)) if need_canastas else 0
     for discard in candidates:
         cards = list(hand)
@@ -209,7 +267,7 @@ def go_out_groups(
     return None
 
 
-def _plan(cards: list[Card], table: dict, cap3: bool, need: int, forced: int | None) -> tuple[Meld, ...] | None:
+def _plan(cards: list[Card], table: dict, cap3: bool, need: int, forced: int | None) -> tuple[Pair, ...] | None:
     wilds = [c for c in cards if is_wild(c)]
     by_rank: dict[int, list[Card]] = {}
     for c in cards:
@@ -268,13 +326,13 @@ def _plan(cards: list[Card], table: dict, cap3: bool, need: int, forced: int | N
     return tuple((r, tuple(g)) for r, g in sorted(groups.items()))
 
 
-def greedy_groups(hand: Sequence[Card], melds: tuple[Meld, ...], cap3: bool, keep: int) -> tuple[Meld, ...]:
+def greedy_groups(hand: Sequence[Card], melds: Sequence[MeldLike], cap3: bool, keep: int) -> tuple[Pair, ...]:
     """A large legal set of groups from ``hand`` (no black threes), keeping ``keep`` cards.
 
     New melds of every rank held three times or more (twice, with a wild), all naturals
     laid on existing melds, then the spare wilds where they fit. Used to list melds.
     """
-    table = dict(melds)
+    table = {m[0]: m[1] for m in melds}
     wilds = [c for c in hand if is_wild(c)]
     by_rank: dict[int, list[Card]] = {}
     for c in hand:

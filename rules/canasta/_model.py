@@ -1,18 +1,22 @@
-"""State, moves and their JSON for Kanasta."""
+"""Kanasta's declarations (DESIGN 4.8): phases, options, the state, the moves, the score breakdown
+and the score sheet; and the checks of meaning of a state read by its shape (§13)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from enum import Enum
+from typing import Annotated, ClassVar, Literal
 
-from rules.base import IllegalMove, InvalidState, Json, NextRound, Rng, RulesError, excerpt, malformed
-from rules.cards import Card, deck, parse_card
+from rules.base import IllegalMove, Label, NextRound, Rng, RulesError, excerpt, replace
+from rules.cards import Card, deck
+from rules.shapes import Length, Range, Visibility, computed, declared, field, option
 
-from ._melds import NAME_RANKS, RANK_NAMES, Meld, check_meld_shape, is_red_three, is_wild
+from ._codes import C
+from ._melds import RANK_NAMES, Group, Meld, MeldRank, check_meld_shape, is_red_three, is_wild
 
-G = "canasta"
 FULL_DECK = Counter(deck(packs=2, jokers=4))
+_TOTAL = 10**7
+_MAX_ROUNDS = 10**6
 
 
 class Phase(Enum):
@@ -28,34 +32,180 @@ class Phase(Enum):
     __hash__ = object.__hash__
 
 
-@dataclass(frozen=True)
+# --------------------------------------------------------------------------- options (docs §12)
+
+
+@declared
+class Options:
+    black_three_meld_value: Literal[50, 5] = option(
+        default=50,
+        description="K-1: points per black three melded as a set when going out (50: the seed; 5: the sister text, "
+                    "Pagat); docs/rules/canasta.md §10",
+        label=Label("Black three melded", "Czarna trójka wyłożona"),
+        help=Label("What each black three scores when melded as a set on going out.",
+                   "Ile jest warta każda czarna trójka wyłożona w układzie przy kończeniu gry."),
+        choices={50: Label("50 points", "50 punktów"), 5: Label("5 points", "5 punktów")})
+    red_three_replacement: Literal["dealt-and-drawn", "dealt-only"] = option(
+        default="dealt-and-drawn",
+        description="K-2: which red threes get a replacement card from the stock (never those in a bought pile); "
+                    "docs/rules/canasta.md §5",
+        label=Label("Red three replaced", "Czerwona trójka uzupełniana"),
+        help=Label("Which red threes laid out are replaced by a card from the stock.",
+                   "Za które wyłożone czerwone trójki dobiera się kartę z talonu."),
+        choices={"dealt-and-drawn": Label("Dealt and drawn ones", "Rozdane i dobrane"),
+                 "dealt-only": Label("Dealt ones only", "Tylko rozdane")})
+    canasta_blocks_discard: Literal["own-side", "everyone"] = option(
+        default="own-side",
+        description="K-3: a canasta of the top card's rank blocks the discard pile for its own side only, or for "
+                    "everyone; docs/rules/canasta.md §7.1",
+        label=Label("A canasta blocks the discard pile", "Kanasta blokuje stos"),
+        help=Label("Whom a canasta of the top card's rank stops from taking the discard pile.",
+                   "Komu kanasta w wysokości wierzchniej karty nie pozwala kupić stosu."),
+        choices={"own-side": Label("Its own side", "Własną stronę"), "everyone": Label("Everyone", "Wszystkich")})
+    one_card_rule: Literal["one-card-discard", "any-discard"] = option(
+        default="one-card-discard",
+        description="K-4: a player holding one card may not take a discard pile of one card (or: no discard pile "
+                    "at all); docs/rules/canasta.md §7.4",
+        label=Label("One card in hand", "Jedna karta w ręku"),
+        help=Label("Which discard piles a player holding one card may not take.",
+                   "Których stosów nie może kupić gracz z jedną kartą w ręku."),
+        choices={"one-card-discard": Label("A pile of one card", "Stosu z jedną kartą"),
+                 "any-discard": Label("Any pile", "Żadnego stosu")})
+    max_three_wilds: bool = option(
+        default=True, description="K-5: at most 3 wild cards in any meld; docs/rules/canasta.md §8",
+        label=Label("At most three wild cards", "Najwyżej trzy dżokery"),
+        help=Label("No meld holds more than three wild cards.", "Żaden układ nie ma więcej niż trzech dżokerów."))
+    one_meld_per_rank: bool = option(
+        default=True,
+        description="K-6: a side holds at most one meld of each rank (false: a group marked \"new\" starts another "
+                    "meld of a rank the side already has); docs/rules/canasta.md §8",
+        label=Label("One meld per rank", "Jeden układ na wysokość"),
+        help=Label("A side holds one meld of each rank.", "Strona ma najwyżej jeden układ każdej wysokości."))
+    last_discard_buyable: bool = option(
+        default=False,
+        description="K-7: after the last stock card, the next player may still take the discard pile and finish "
+                    "his turn; docs/rules/canasta.md §9.5",
+        label=Label("Last discard pile may be taken", "Ostatni stos można kupić"),
+        help=Label("Once the stock is used up, the next player may still take the discard pile.",
+                   "Po wyczerpaniu talonu następny gracz może jeszcze kupić stos."))
+    wild_turn_up_closes_discard: bool = option(
+        default=True,
+        description="K-8: a wild card turned up when starting the discard pile closes it for everyone; "
+                    "docs/rules/canasta.md §3",
+        label=Label("A wild card turned up closes the pile", "Odkryty dżoker zamyka stos"),
+        help=Label("A wild card turned up at the deal closes the discard pile, as a discarded one does.",
+                   "Dżoker odkryty przy rozdaniu zamyka stos, tak jak zrzucony."))
+    red_threes_laid: Literal["first-turn", "deal"] = option(
+        default="first-turn",
+        description="K-9: dealt red threes are laid out (and replaced) at the owner's first turn, or at the deal; "
+                    "docs/rules/canasta.md §5",
+        label=Label("Dealt red threes laid out", "Rozdane czerwone trójki wykładane"),
+        help=Label("When dealt red threes are laid out and replaced.",
+                   "Kiedy wykłada się i uzupełnia rozdane czerwone trójki."),
+        choices={"first-turn": Label("At the owner's first turn", "W pierwszej kolejce właściciela"),
+                 "deal": Label("At the deal", "Przy rozdaniu")})
+    opening_table: Literal["5000", "7500", "10000"] = option(
+        default="5000",
+        description="opening minimum table: 5000 (15/50/90/120), 7500 (a whole canasta at 5000+), 10000 "
+                    "(15/30/60/90/120/150/180); docs/rules/canasta.md §6",
+        label=Label("Opening minimum table", "Tabela minimum otwarcia"),
+        help=Label("How many points a side's first melds need, by its score.",
+                   "Ile punktów potrzebuje pierwsze wyłożenie strony, zależnie od jej wyniku."),
+        choices={"5000": Label("Game to 5000", "Gra do 5000"), "7500": Label("Game to 7500", "Gra do 7500"),
+                 "10000": Label("Game to 10000", "Gra do 10000")})
+    target_score: Annotated[int, Range(50, 100000)] = option(
+        default=5000,
+        description="the game ends after a hand in which a side reaches this score; when not given, the opening "
+                    "table's length (5000, 7500 or 10000); docs/rules/canasta.md §11",
+        label=Label("Target score", "Wynik do osiągnięcia"),
+        help=Label("The game ends after the round in which a side reaches this score.",
+                   "Gra kończy się po rozdaniu, w którym strona osiągnie ten wynik."))
+    from_hand_after_buying: bool = option(
+        default=True,
+        description="a player who had laid nothing, buys the discard pile and lays his whole hand in that turn "
+                    "goes out from hand (the seed; bound by the opening minimum); false: only after a stock draw "
+                    "or the top card; docs/rules/canasta.md §9.4",
+        label=Label("Going out from hand after taking the pile", "Skończenie z ręki po kupieniu stosu"),
+        help=Label("Taking the discard pile and laying the whole hand in that turn counts as going out from hand.",
+                   "Kupienie stosu i wyłożenie całej ręki w tej samej kolejce to skończenie gry z ręki."))
+
+
+# --------------------------------------------------------------------------- the state (docs §13)
+
+Seat = Annotated[int, Range(0, 3)]
+Cards = Annotated[tuple[Card, ...], Length(0, 108)]
+PerSeat = Length(2, 4)
+Points = Annotated[int, Range(-_TOTAL, _TOTAL)]
+
+
+@declared
+class Side:
+    """One side's table: its melds (sorted by rank), its red threes, its total after the last finished round."""
+
+    melds: Annotated[tuple[Meld, ...], Length(0, 24)] = field(doc="the side's melds, sorted by rank")
+    red_threes: Annotated[tuple[Card, ...], Length(0, 4)] = field(doc="the red threes laid out before the side")
+    total: Points = field(doc="the side's total after the last finished round")
+
+
+@declared
 class State:
-    players: int
-    options: tuple[tuple[str, Json], ...]
-    round: int                            # 1-based
-    dealer: int
-    turn: int | None                      # the one seat to act; None when several or none act
+    players: Annotated[int, Range(2, 4)]
+    options: Options
+    round: Annotated[int, Range(1, _MAX_ROUNDS)] = field(doc="the round being played (1-based)")
+    dealer: Seat = field(doc="the seat that dealt this round")
+    turn: Seat | None = field(doc="the one seat to act: the player, or his partner while he answers or may go out "
+                                  "double; null once the round is over")
     phase: Phase
-    stock: tuple[Card, ...]               # top = last
-    discard: tuple[Card, ...]             # the pile, top = last
-    discard_closed: bool                  # a wild card lies in the pile (§7)
-    hands: tuple[tuple[Card, ...], ...]   # per seat, sorted
-    melds: tuple[tuple[Meld, ...], ...]   # per side, sorted by rank
-    red_threes: tuple[tuple[Card, ...], ...]  # per side
-    totals: tuple[int, ...]               # per side, after the last finished round
-    history: tuple[tuple[int, ...], ...]  # one row per finished round: each seat's points (partners alike)
-    laid: tuple[bool, ...]                # per seat: has laid a card on the table this round
-    pending: tuple[bool, ...]             # per seat: dealt red threes not yet laid out (K-9)
-    drew: str | None                      # this turn: None, "stock" or "discard"
-    asked: str | None                     # this turn: None, "asked", "yes", "no"
-    meld_moves: int                       # meld moves this turn
-    concealed_melds: tuple[int, ...] | None  # this turn can still go out from hand: ranks of the melds it started
-    buying: bool                          # K-7: the turn after the stock ran out
-    out_seat: int | None                  # who went out this round
-    double_out: bool
-    concealed_out: bool
-    ending: str | None                    # None, "out" or "stock"
-    rng: Rng
+    stock: Cards = field(doc="the face-down stock (talon), top card last", visibility=Visibility.HIDDEN)
+    discard: Cards = field(doc="the discard pile (stos), top card last; a view shows its top card and size only: "
+                               "the pile may not be looked through", visibility=Visibility.TOP)
+    discard_closed: bool = field(doc="a wild card lies in the discard pile (crosswise): it is closed (§7.2)")
+    hands: Annotated[tuple[Cards, ...], PerSeat] = field(
+        doc="each seat's hand, sorted", visibility=Visibility.OWN, sizes_name="hand_sizes")
+    sides: Annotated[tuple[Side, ...], Length(2, 3)] = field(
+        doc="per side (seats 0+2 and 1+3 with four players, each seat alone otherwise; see `seat_sides`)")
+    history: Annotated[tuple[Annotated[tuple[Points, ...], PerSeat], ...], Length(0, _MAX_ROUNDS)] = field(
+        doc="one row per finished round: each seat's points (partners alike)")
+    laid: Annotated[tuple[bool, ...], PerSeat] = field(doc="per seat: has laid a card on the table this round")
+    pending: Annotated[tuple[bool, ...], PerSeat] = field(
+        json_name="red_threes_pending", visibility=Visibility.OWN,
+        doc="per seat: dealt red threes still in the hand, laid out at the owner's first turn (K-9)")
+    drew: Literal["stock", "discard"] | None = field(doc="this turn: what the player drew from, or null")
+    asked: Literal["asked", "yes", "no"] | None = field(doc="this turn: \"may I go out?\" asked, answered, or null")
+    meld_moves: Annotated[int, Range(0, 200)] = field(doc="meld moves made this turn")
+    concealed_melds: Annotated[tuple[MeldRank, ...], Length(0, 12)] | None = field(
+        doc="while this turn can still go out from hand: the ranks of the melds it started (§9.4); else null")
+    buying: bool = field(doc="K-7: the turn after the stock ran out, in which the last pile may be taken")
+    out_seat: Seat | None = field(doc="the seat that went out this round, or null")
+    double_out: bool = field(doc="the partner went out double (§9.3)")
+    concealed_out: bool = field(doc="the going out was from hand (§9.4)")
+    ending: Literal["out", "stock"] | None = field(doc="how the round ended: by going out, by the stock; null while "
+                                                       "it is played")
+    rng: Rng = field(visibility=Visibility.SECRET)
+
+    @computed(doc="the side each seat plays on (an index into `sides`): seat % 2 with four players, the seat "
+                  "itself otherwise")
+    def seat_sides(self) -> tuple[Annotated[int, Range(0, 2)], ...]:
+        return tuple(s % 2 for s in range(4)) if self.players == 4 else tuple(range(self.players))
+
+    # the engine reads the sides' parts as one tuple per side
+    @property
+    def melds(self) -> tuple[tuple[Meld, ...], ...]:
+        return tuple(side.melds for side in self.sides)
+
+    @property
+    def red_threes(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(side.red_threes for side in self.sides)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(side.total for side in self.sides)
+
+
+def with_side(state: State, side: int, **changes: object) -> State:
+    """``state`` with one side's ``melds``, ``red_threes`` or ``total`` changed."""
+    sides = state.sides
+    return replace(state, sides=sides[:side] + (replace(sides[side], **changes),) + sides[side + 1:])
 
 
 HAND_SIZE = {2: 15, 3: 13, 4: 11}
@@ -69,404 +219,247 @@ def player_of(s: State) -> int | None:
     return (s.turn + 2) % 4 if s.phase in (Phase.ANSWER, Phase.DOUBLE) else s.turn
 
 
-# --------------------------------------------------------------------------- moves
+# --------------------------------------------------------------------------- moves (docs §14)
 
-Group = tuple[int, tuple[Card, ...]]
+Groups = Annotated[tuple[Group, ...], Length(0, 12)]
+Using = Annotated[tuple[Card, ...], Length(0, 30)]
 
 
-@dataclass(frozen=True)
+@declared
 class Draw:
-    kind = "draw"
+    """Draw the top card of the stock (§5)."""
+
+    kind: ClassVar[str] = "draw"
+    label: ClassVar[Label] = Label("Draw from the stock", "Dobierz z talonu")
 
 
-@dataclass(frozen=True)
-class TakePile:
-    using: tuple[Card, ...]
-    melds: tuple[Group, ...] = ()
-    fresh: tuple[int, ...] = ()  # ranks whose group starts another meld (K-6 option)
-    kind = "take-pile"
+@declared
+class TakeDiscard:
+    """Take the discard pile (§7.5): the hand cards shown with the top card (``using``) and the top card
+    make or join the meld of its rank, with any further groups (``melds``) laid before the rest of the
+    pile is picked up; judged as a whole (the opening minimum)."""
+
+    using: Using = field(doc="the hand cards shown with the top card: naturals of its rank or wild cards")
+    melds: Groups = field(default=(), doc="further groups laid before the rest of the pile is picked up")
+    kind: ClassVar[str] = "take-discard"
+    label: ClassVar[Label] = Label("Take the discard pile", "Kup stos")
+
+    @property
+    def fresh(self) -> tuple[int, ...]:
+        return tuple(g.rank for g in self.melds if g.new)
 
 
-@dataclass(frozen=True)
+@declared
 class TakeTop:
-    using: tuple[Card, ...]
-    melds: tuple[Group, ...] = ()
-    fresh: tuple[int, ...] = ()  # ranks whose group starts another meld (K-6 option)
-    kind = "take-top-to-go-out"
+    """Take only the top card of the discard pile and meld the whole hand with it: going out (§7.6)."""
+
+    using: Using = field(doc="the hand cards melded with the top card: naturals of its rank or wild cards")
+    melds: Groups = field(default=(), doc="the other groups: every card left in the hand")
+    kind: ClassVar[str] = "take-top-to-go-out"
+    label: ClassVar[Label] = Label("Take the top card to go out", "Weź wierzchnią kartę i skończ")
+
+    @property
+    def fresh(self) -> tuple[int, ...]:
+        return tuple(g.rank for g in self.melds if g.new)
 
 
-@dataclass(frozen=True)
+@declared
 class MeldMove:
-    melds: tuple[Group, ...]
-    fresh: tuple[int, ...] = ()
-    kind = "meld"
+    """Lay new melds or add cards to the side's melds (§8), judged as a whole."""
+
+    melds: Groups = field(doc="the groups laid")
+    kind: ClassVar[str] = "meld"
+    label: ClassVar[Label] = Label("Meld", "Wyłóż układy")
+
+    @property
+    def fresh(self) -> tuple[int, ...]:
+        return tuple(g.rank for g in self.melds if g.new)
 
 
-@dataclass(frozen=True)
+@declared
 class Discard:
+    """Discard a card onto the discard pile: the turn ends (§5)."""
+
     card: Card
-    kind = "discard"
+    kind: ClassVar[str] = "discard"
+    label: ClassVar[Label] = Label("Discard", "Zrzuć kartę")
 
 
-@dataclass(frozen=True)
+@declared
 class AskPartner:
-    kind = "ask-partner"
+    """Ask the partner "may I go out?" (§9.2, K-10)."""
+
+    kind: ClassVar[str] = "ask-partner"
+    label: ClassVar[Label] = Label("Ask the partner: may I go out?", "Zapytaj partnera: czy mogę skończyć?")
 
 
-@dataclass(frozen=True)
+@declared
 class Answer:
+    """The partner's answer to "may I go out?"; the asker must abide by it this turn (§9.2)."""
+
     yes: bool
-    kind = "answer"
+    kind: ClassVar[str] = "answer"
+    label: ClassVar[Label] = Label("Answer the partner", "Odpowiedz partnerowi")
 
 
-@dataclass(frozen=True)
+@declared
 class DoubleGoOut:
-    melds: tuple[Group, ...]
-    fresh: tuple[int, ...] = ()
-    kind = "double-go-out"
+    """Meld every card of the hand when the partner went out (§9.3)."""
+
+    melds: Groups = field(doc="the groups: every card of the hand")
+    kind: ClassVar[str] = "double-go-out"
+    label: ClassVar[Label] = Label("Go out double", "Skończ podwójnie")
+
+    @property
+    def fresh(self) -> tuple[int, ...]:
+        return tuple(g.rank for g in self.melds if g.new)
 
 
-@dataclass(frozen=True)
+@declared
 class DeclineDouble:
-    kind = "decline-double"
+    """Do not go out double: the round ends (§9.3)."""
+
+    kind: ClassVar[str] = "decline-double"
+    label: ClassVar[Label] = Label("Do not go out double", "Nie kończ podwójnie")
 
 
-@dataclass(frozen=True)
+@declared
 class EndRound:
-    kind = "end-round"
+    """End the round when the stock is used up and the discard pile is not taken (§9.5)."""
+
+    kind: ClassVar[str] = "end-round"
+    label: ClassVar[Label] = Label("End the round", "Zakończ rozdanie")
 
 
 Move = (
-    Draw | TakePile | TakeTop | MeldMove | Discard | AskPartner | Answer | DoubleGoOut | DeclineDouble
+    Draw | TakeDiscard | TakeTop | MeldMove | Discard | AskPartner | Answer | DoubleGoOut | DeclineDouble
     | EndRound | NextRound
 )
-MOVE_KINDS = tuple(
-    k.kind for k in (Draw, TakePile, TakeTop, MeldMove, Discard, AskPartner, Answer, DoubleGoOut, DeclineDouble,
-                     EndRound, NextRound)
-)
+MOVES = (Draw, TakeDiscard, TakeTop, MeldMove, Discard, AskPartner, Answer, DoubleGoOut, DeclineDouble, EndRound,
+         NextRound)
 
 
 def cards_json(cards) -> list[str]:
     return [str(c) for c in cards]
 
 
-def groups_json(groups, fresh=()) -> list[Json]:
-    return [
-        {"rank": RANK_NAMES[r], "cards": cards_json(cs), **({"new": True} if r in fresh else {})} for r, cs in groups
-    ]
+# --------------------------------------------------------------------------- scores (docs §10, §15)
 
 
-def move_to_json(move: Move) -> Json:
-    out: dict[str, Json] = {"kind": move.kind}
-    if isinstance(move, TakePile | TakeTop):
-        out["using"] = cards_json(move.using)
-        out["melds"] = groups_json(move.melds, move.fresh)
-    elif isinstance(move, MeldMove | DoubleGoOut):
-        out["melds"] = groups_json(move.melds, move.fresh)
-    elif isinstance(move, Discard):
-        out["card"] = str(move.card)
-    elif isinstance(move, Answer):
-        out["yes"] = move.yes
-    return out
+@declared
+class Breakdown:
+    """One seat's side's points of a round (partners repeat their side's figures), item by item (§10)."""
+
+    side: Annotated[int, Range(0, 2)] = field(doc="the seat's side (an index into the state's `sides`)")
+    meld_cards: int = field(doc="the card values of the side's melds (black-three sets apart)")
+    natural_canastas: Annotated[int, Range(0, 20)] = field(doc="natural canastas (no wild card)")
+    natural_canasta_bonus: int = field(doc="+500 a natural canasta")
+    mixed_canastas: Annotated[int, Range(0, 20)] = field(doc="mixed canastas (with wild cards)")
+    mixed_canasta_bonus: int = field(doc="+300 a mixed canasta")
+    black_threes: int = field(doc="a black-three set melded when going out (K-1)")
+    red_threes: Annotated[int, Range(0, 4)] = field(doc="red threes laid out")
+    red_three_points: int = field(doc="+100 each (+800 all four) with a canasta, as much against without one")
+    going_out: int = field(doc="+100 for going out")
+    double_going_out: int = field(doc="+100 for going out double")
+    going_out_from_hand: int = field(doc="+100 for going out from hand")
+    cards_in_hand: int = field(doc="the values of the cards left in the side's hands, against")
+    points: int = field(doc="the round's points of the side")
 
 
-def _bad(msg: str) -> IllegalMove:
-    return IllegalMove(f"{G}.bad-move", msg)
+@declared
+class TallyOptions:
+    """The options that change a round's points; each defaults to the game's default."""
+
+    black_three_meld_value: Literal[50, 5] = field(default=50, doc="as the option `black_three_meld_value`")
+    max_three_wilds: bool = field(default=True, doc="as the option `max_three_wilds`")
+    one_meld_per_rank: bool = field(default=True, doc="as the option `one_meld_per_rank`")
 
 
-def _cards(data: Json, what: str) -> tuple[Card, ...]:
-    if not isinstance(data, list) or len(data) > 108:
-        raise _bad(f"{what} must be a list of cards, got {excerpt(data)}")
-    try:
-        return tuple(map(parse_card, data))
-    except ValueError:
-        raise _bad(f"{what}: not a list of cards: {excerpt(data)}") from None
+@declared
+class TallySide:
+    """One side on the score sheet."""
+
+    melds: Annotated[tuple[Meld, ...], Length(0, 24)] = field(default=(), doc="the side's melds")
+    red_threes: Annotated[int, Range(0, 4)] = field(default=0, doc="red threes laid out")
+    hands: Annotated[tuple[Cards, ...], Length(1, 2)] | None = field(
+        default=None, doc="the cards left in each hand of the side (two with four players); absent: empty")
+    went_out: bool = field(default=False, doc="the side went out")
+    double: bool = field(default=False, doc="the partner went out double")
+    concealed: bool = field(default=False, doc="the going out was from hand")
+    total: Points = field(default=0, doc="the side's total before the round")
 
 
-def _groups(data: Json) -> tuple[tuple[Group, ...], tuple[int, ...]]:
-    """Groups and the ranks marked ``"new": true`` (another meld of a rank, K-6 option)."""
-    if not isinstance(data, list) or len(data) > 20:
-        raise _bad(f"melds must be a list of {{rank, cards}} groups, got {excerpt(data)}")
-    out = []
-    fresh = []
-    for g in data:
-        if not isinstance(g, dict) or not {"rank", "cards"} <= set(g) <= {"rank", "cards", "new"}:
-            raise _bad(f"a meld group is {{\"rank\": \"K\", \"cards\": [...], \"new\"?: true}}, got {excerpt(g)}")
-        rank = NAME_RANKS.get(g["rank"]) if isinstance(g["rank"], str) else None
-        if rank is None:
-            raise _bad(f"meld rank must be one of {list(NAME_RANKS)}, got {excerpt(g['rank'])}")
-        if g.get("new", False) not in (True, False) or not isinstance(g.get("new", False), bool):
-            raise _bad(f"a group's 'new' is true or false, got {excerpt(g['new'])}")
-        out.append((rank, _cards(g["cards"], "meld cards")))
-        if g.get("new") is True:
-            fresh.append(rank)
-    return tuple(out), tuple(fresh)
+@declared
+class Tally:
+    """One round of a score sheet: per side its melds, red threes, hands and how it ended (§15)."""
+
+    sides: Annotated[tuple[TallySide, ...], Length(2, 3)]
+    players: Annotated[int, Range(2, 4)] = field(default=4, doc="2, 3 or 4 (4: two sides of partners)")
+    ended: Literal["out", "stock"] = field(default="out", doc="the round ended by going out or by the stock")
+    options: TallyOptions = field(default=TallyOptions(), doc="the options that change the points")
 
 
-#: each move kind's fields besides ``kind``
-_FIELDS: dict[str, set[str]] = {
-    "draw": set(), "ask-partner": set(), "decline-double": set(), "end-round": set(), "next-round": set(),
-    "take-pile": {"using", "melds"}, "take-top-to-go-out": {"using", "melds"}, "meld": {"melds"},
-    "double-go-out": {"melds"}, "discard": {"card"}, "answer": {"yes"},
-}
+# --------------------------------------------------------------------------- the checks of meaning (§13)
 
 
-def move_from_json(data: Json) -> Move:
-    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-        raise _bad(f"a move is an object with a 'kind', got {excerpt(data)}")
-    kind = data["kind"]
-    fields = _FIELDS
-    if kind not in fields:
-        raise _bad(f"unknown move kind {excerpt(kind)}; known: {list(MOVE_KINDS)}")
-    given = set(data) - {"kind"}
-    optional = {"melds"} if kind in ("take-pile", "take-top-to-go-out") else set()
-    if not (fields[kind] - optional) <= given <= fields[kind]:
-        raise _bad(f"move {excerpt(kind)} takes fields {sorted(fields[kind])}, got {sorted(given)}")
-    if kind == "draw":
-        return Draw()
-    if kind == "ask-partner":
-        return AskPartner()
-    if kind == "decline-double":
-        return DeclineDouble()
-    if kind == "end-round":
-        return EndRound()
-    if kind == "next-round":
-        return NextRound()
-    if kind in ("take-pile", "take-top-to-go-out"):
-        cls = TakePile if kind == "take-pile" else TakeTop
-        return cls(_cards(data["using"], "using"), *_groups(data.get("melds", [])))
-    if kind == "meld":
-        return MeldMove(*_groups(data["melds"]))
-    if kind == "double-go-out":
-        return DoubleGoOut(*_groups(data["melds"]))
-    if kind == "discard":
-        cards = _cards([data["card"]], "card")
-        return Discard(cards[0])
-    if not isinstance(data["yes"], bool):
-        raise _bad(f"answer 'yes' must be true or false, got {excerpt(data['yes'])}")
-    return Answer(data["yes"])
-
-
-# --------------------------------------------------------------------------- state json
-
-
-def state_to_json(s: State) -> Json:
-    return {
-        "players": s.players,
-        "options": dict(s.options),
-        "round": s.round,
-        "dealer": s.dealer,
-        "turn": s.turn,
-        "phase": s.phase.value,
-        "stock": cards_json(s.stock),
-        "discard": cards_json(s.discard),
-        "discard_closed": s.discard_closed,
-        "hands": [cards_json(h) for h in s.hands],
-        "sides": [
-            {"melds": groups_json(m), "red_threes": cards_json(r), "total": t}
-            for m, r, t in zip(s.melds, s.red_threes, s.totals, strict=True)
-        ],
-        "history": [list(row) for row in s.history],
-        "laid": list(s.laid),
-        "red_threes_pending": list(s.pending),
-        "drew": s.drew,
-        "asked": s.asked,
-        "meld_moves": s.meld_moves,
-        "concealed_melds": None if s.concealed_melds is None else [RANK_NAMES[r] for r in s.concealed_melds],
-        "buying": s.buying,
-        "out_seat": s.out_seat,
-        "double_out": s.double_out,
-        "concealed_out": s.concealed_out,
-        "ending": s.ending,
-        "rng": s.rng.to_json(),
-    }
-
-
-def _inv(code: str, msg: str, **context: Json) -> InvalidState:
-    return InvalidState(f"{G}.{code}", msg, **context)
-
-
-def cards_from_json(data: Json, what: str, prefix: str = "") -> tuple[Card, ...]:
-    """A JSON list of cards in a state (or, with ``prefix="tally-"``, a score sheet)."""
-    if not isinstance(data, list):
-        raise _inv(f"{prefix}bad-field", f"{what} must be a list of cards, got {excerpt(data)}", field=what)
-    try:
-        return tuple(map(parse_card, data))
-    except ValueError:
-        bad = next((c for c in data if not _is_card(c)), data)
-        raise _inv(f"{prefix}bad-card", f"{what}: not a card: {excerpt(bad)}", card=excerpt(bad)) from None
-
-
-def _is_card(text: Json) -> bool:
-    try:
-        parse_card(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _flag(data: Json, what: str) -> bool:
-    if not isinstance(data, bool):
-        raise _inv("bad-field", f"{what} must be true or false, got {excerpt(data)}", field=what)
-    return data
-
-
-def _int(data: Json, what: str, lo: int, hi: int) -> int:
-    if not isinstance(data, int) or isinstance(data, bool) or not lo <= data <= hi:
-        raise _inv("bad-field", f"{what} must be an integer in {lo}..{hi}, got {excerpt(data)}", field=what)
-    return data
-
-
-def _one_of(data: Json, what: str, choices: tuple) -> Json:
-    if not any(data is c or (isinstance(data, str) and data == c) for c in choices):
-        raise _inv("bad-field", f"{what} must be one of {list(choices)}, got {excerpt(data)}", field=what)
-    return data
-
-
-def _history(data: Json, players: int) -> tuple[tuple[int, ...], ...]:
-    if not isinstance(data, list) or len(data) > 10**6:
-        raise _inv("bad-field", f"history is a list of rounds, got {excerpt(data)}", field="history")
-    return tuple(tuple(_int(x, "history", -10**7, 10**7) for x in row) if isinstance(row, list) and
-                 len(row) == players else _bad_row(row, players) for row in data)
-
-
-def _bad_row(row: Json, players: int) -> tuple[int, ...]:
-    raise _inv("bad-field", f"a history row lists {players} seats' points, got {excerpt(row)}", field="history")
-
-
-def _ranks(data: Json) -> tuple[int, ...] | None:
-    """``concealed_melds``: null, or rank names of melds the player to act started this turn."""
-    if data is None:
-        return None
-    if not isinstance(data, list) or any(r not in NAME_RANKS for r in data) or len(set(data)) != len(data):
-        raise _inv("bad-field", f"concealed_melds is null or a list of distinct meld ranks, got {excerpt(data)}",
-                   field="concealed_melds")
-    return tuple(NAME_RANKS[r] for r in data)
-
-
-def _rng(data: Json) -> Rng:
-    try:
-        return Rng.from_json(data)
-    except InvalidState as exc:
-        raise _inv("bad-rng", exc.message) from None
-
-
-def state_from_json(data: Json, resolve_options, cap3_of) -> State:
-    """Parse and check the meaning of a state; raises InvalidState only."""
-    try:
-        with malformed(f"{G}.bad-state", "Kanasta state"):
-            state = _state_from_json(data, resolve_options, cap3_of)
-    except IllegalMove as exc:
-        raise _inv("bad-state", f"not a Kanasta state: {exc.message}") from None
-    _check_reachable(state)
-    return state
-
-
-def _state_from_json(data: Json, resolve_options, cap3_of) -> State:
-    if not isinstance(data, dict):
-        raise _inv("bad-state", f"a state is an object, got {type(data).__name__}")
-    players = _int(data["players"], "players", 2, 4)
+def check_state(s: State, reachable: bool = True) -> State:
+    """What play can reach, beyond the shape: one entry per seat and side, the melds and red threes, the
+    108 cards, the turn and this turn's flags, the hand sizes, the totals. Hands and melds are sorted."""
+    players = s.players
     nsides = 2 if players == 4 else players
-    raw_options = data["options"]
-    if not isinstance(raw_options, dict):
-        raise _inv("bad-options", f"options must be an object, got {excerpt(raw_options)}")
-    try:
-        options = resolve_options(raw_options)
-    except RulesError as exc:  # InvalidOption
-        raise _inv("bad-options", f"options: {exc.message}") from None
-    if not isinstance(data["phase"], str) or data["phase"] not in {p.value for p in Phase}:
-        raise _inv("bad-phase", f"unknown phase {excerpt(data['phase'])}")
-    phase = Phase(data["phase"])
-    hands = data["hands"]
-    sides = data["sides"]
-    if not isinstance(hands, list) or len(hands) != players:
-        raise _inv("bad-hands", f"hands must list {players} hands", expected=players)
-    if not isinstance(sides, list) or len(sides) != nsides:
-        raise _inv("bad-sides", f"sides must list {nsides} sides", expected=nsides)
-    hand_t = tuple(tuple(sorted(cards_from_json(h, f"hands[{i}]"))) for i, h in enumerate(hands))
-    cap3 = cap3_of(options)
-    one_per_rank = options["one_meld_per_rank"]
-    melds = []
-    reds = []
-    totals = []
-    for i, side in enumerate(sides):
-        if not isinstance(side, dict) or set(side) != {"melds", "red_threes", "total"}:
-            raise _inv("bad-sides", f"sides[{i}] must be {{melds, red_threes, total}}", expected=nsides)
-        table: list[tuple[int, tuple[Card, ...]]] = []
-        for g in side["melds"]:
-            rank = NAME_RANKS.get(g["rank"]) if isinstance(g["rank"], str) else None
-            if rank is None or (one_per_rank and any(r == rank for r, _ in table)):
-                raise _inv("bad-meld", f"sides[{i}]: bad or repeated meld rank {excerpt(g['rank'])}")
-            if set(g) != {"rank", "cards"}:
-                raise _inv("bad-meld", f"sides[{i}]: a meld is {{rank, cards}}")
-            cards = cards_from_json(g["cards"], f"sides[{i}] meld {g['rank']}")
+    for name in ("hands", "laid", "pending"):
+        got = len(getattr(s, name))
+        if got != players:
+            key = "red_threes_pending" if name == "pending" else name
+            raise C.seat_count(f"{key} must have one entry per seat ({players}), got {got}", field=key,
+                               expected=players, got=got)
+    for row in s.history:
+        if len(row) != players:
+            raise C.seat_count(f"a history row lists {players} seats' points, got {list(row)}", field="history",
+                               expected=players, got=len(row))
+    if len(s.sides) != nsides:
+        raise C.bad_sides(f"sides must list {nsides} sides", expected=nsides)
+    for name in ("dealer", "turn", "out_seat"):
+        seat = getattr(s, name)
+        if seat is not None and seat >= players:
+            raise C.bad_turn(f"{name} must be a seat 0..{players - 1}, got {seat}", seat=seat)
+    if s.phase in LIVE and s.turn is None:
+        raise C.bad_turn(f"a round being played ({s.phase.value}) has a seat to act: turn is null", seat=0)
+    cap3, one_per_rank = s.options.max_three_wilds, s.options.one_meld_per_rank
+    sides = []
+    for i, side in enumerate(s.sides):
+        seen: list[int] = []
+        for m in side.melds:
+            if one_per_rank and m.rank in seen:
+                raise C.bad_meld(f"sides.{i}: repeated meld rank {RANK_NAMES[m.rank]}")
+            seen.append(m.rank)
             try:
-                check_meld_shape(rank, cards, None, cap3)
-            except IllegalMove as exc:
-                raise _inv("bad-meld", f"sides[{i}]: {exc.message}") from None
-            table.append((rank, cards))
-        melds.append(tuple(sorted(table, key=lambda m: m[0])))  # stable: duplicates keep their order
-        red = cards_from_json(side["red_threes"], f"sides[{i}].red_threes")
-        if not all(is_red_three(c) for c in red):
-            raise _inv("bad-red-threes", f"sides[{i}].red_threes holds a card that is not a red three: "
-                                         f"{cards_json(red)}")
-        reds.append(red)
-        totals.append(_int(side["total"], f"sides[{i}].total", -10**7, 10**7))
-    stock = cards_from_json(data["stock"], "stock")
-    discard = cards_from_json(data["discard"], "discard")
-    seen = Counter(stock) + Counter(discard)
-    for h in hand_t:
-        seen += Counter(h)
-    for m in melds:
-        for _, cs in m:
-            seen += Counter(cs)
-    for r in reds:
-        seen += Counter(r)
-    if seen != FULL_DECK:
-        missing = sorted((FULL_DECK - seen).elements())
-        extra = sorted((seen - FULL_DECK).elements())
-        raise _inv(
-            "cards-not-conserved",
+                check_meld_shape(m.rank, m.cards, None, cap3)
+            except IllegalMove as exc:  # any meld rule
+                raise C.bad_meld(f"sides.{i}: {exc.message}") from None
+        if not all(is_red_three(c) for c in side.red_threes):
+            raise C.bad_red_threes(f"sides.{i}.red_threes holds a card that is not a red three: "
+                                   f"{cards_json(side.red_threes)}")
+        melds = tuple(sorted(side.melds, key=lambda m: m.rank))  # stable: a rank's melds keep their order
+        sides.append(side if melds == side.melds else replace(side, melds=melds))
+    hands = tuple(tuple(sorted(h)) for h in s.hands)
+    seen_cards = Counter(s.stock) + Counter(s.discard)
+    for h in hands:
+        seen_cards.update(h)
+    for side in sides:
+        for m in side.melds:
+            seen_cards.update(m.cards)
+        seen_cards.update(side.red_threes)
+    if seen_cards != FULL_DECK:
+        missing = sorted((FULL_DECK - seen_cards).elements())
+        extra = sorted((seen_cards - FULL_DECK).elements())
+        raise C.cards_not_conserved(
             f"the state must hold the 108 cards exactly once each; missing {excerpt(cards_json(missing))}, "
-            f"extra {excerpt(cards_json(extra))}",
-            card=str((missing or extra)[0]),
-        )
-    laid = data["laid"]
-    pending = data["red_threes_pending"]
-    if not isinstance(laid, list) or len(laid) != players or not isinstance(pending, list) or len(pending) != players:
-        raise _inv("bad-field", f"laid and red_threes_pending list one flag per seat ({players})", field="laid")
-    live = phase in LIVE
-    turn = data["turn"]
-    if live or turn is not None:
-        turn = _int(turn, "turn", 0, players - 1)
-    return State(
-        players=players,
-        options=tuple(options.items()),
-        round=_int(data["round"], "round", 1, 10**6),
-        dealer=_int(data["dealer"], "dealer", 0, players - 1),
-        turn=turn,
-        phase=phase,
-        stock=stock,
-        discard=discard,
-        discard_closed=_flag(data["discard_closed"], "discard_closed"),
-        hands=hand_t,
-        melds=tuple(melds),
-        red_threes=tuple(reds),
-        totals=tuple(totals),
-        history=_history(data["history"], players),
-        laid=tuple(_flag(x, "laid") for x in laid),
-        pending=tuple(_flag(x, "red_threes_pending") for x in pending),
-        drew=_one_of(data["drew"], "drew", (None, "stock", "discard")),
-        asked=_one_of(data["asked"], "asked", (None, "asked", "yes", "no")),
-        meld_moves=_int(data["meld_moves"], "meld_moves", 0, 200),
-        concealed_melds=_ranks(data["concealed_melds"]),
-        buying=_flag(data["buying"], "buying"),
-        out_seat=None if data["out_seat"] is None else _int(data["out_seat"], "out_seat", 0, players - 1),
-        double_out=_flag(data["double_out"], "double_out"),
-        concealed_out=_flag(data["concealed_out"], "concealed_out"),
-        ending=_one_of(data["ending"], "ending", (None, "out", "stock")),
-        rng=_rng(data["rng"]),
-    )
+            f"extra {excerpt(cards_json(extra))}", card=str((missing or extra)[0]))
+    s = replace(s, hands=hands, sides=tuple(sides))
+    if reachable:
+        _check_reachable(s)
+    return s
 
 
 def _side_of(s: State, seat: int) -> int:
@@ -476,12 +469,12 @@ def _side_of(s: State, seat: int) -> int:
 def _check_reachable(s: State) -> None:
     """Refuse a state that conserves the cards but that no sequence of moves reaches (issue 10 §2):
     the turn and phase, the flags of this turn, hand sizes, and the totals."""
-    opts = dict(s.options)
+    opts = s.options
     live = s.phase in LIVE
     player = player_of(s)
 
-    def turn_error(msg: str) -> InvalidState:
-        return _inv("bad-turn", msg, seat=player)
+    def turn_error(msg: str) -> RulesError:
+        return C.bad_turn(msg, seat=player)
 
     # -- the turn and the phase
     if not live and (s.turn is not None or s.drew or s.asked or s.meld_moves or s.concealed_melds is not None):
@@ -495,8 +488,8 @@ def _check_reachable(s: State) -> None:
         raise turn_error("in the play phase the player has drawn or taken the pile")
     if (s.phase is Phase.ANSWER) != (s.asked == "asked"):
         raise turn_error("the answer phase follows a question, and a question is answered at once")
-    if s.buying and (s.stock or not opts["last_pile_buyable"] or not live):
-        raise turn_error("the last pile is bought (K-7) only once the stock is empty, under last_pile_buyable")
+    if s.buying and (s.stock or not opts.last_discard_buyable or not live):
+        raise turn_error("the last pile is bought (K-7) only once the stock is empty, under last_discard_buyable")
     if s.phase in (Phase.DRAW, Phase.ANSWER) and not s.drew and not s.stock and not s.buying:
         raise turn_error("with the stock empty the round ended at the last drawer's discard")
     if live == bool(s.ending):
@@ -510,17 +503,18 @@ def _check_reachable(s: State) -> None:
     if (s.double_out and (s.ending != "out" or s.players != 4)) or (s.concealed_out and s.out_seat is None):
         raise turn_error("double_out and concealed_out describe a going out")
     if s.out_seat is not None and s.hands[s.out_seat]:
-        raise _inv("bad-hand-size", f"seat {s.out_seat} went out but holds cards", seat=s.out_seat)
+        raise C.bad_hand_size(f"seat {s.out_seat} went out but holds cards", seat=s.out_seat, expected=0)
     if s.double_out and s.hands[(s.out_seat + 2) % 4]:
-        raise _inv("bad-hand-size", "a double going out empties the partner's hand too", seat=(s.out_seat + 2) % 4)
+        raise C.bad_hand_size("a double going out empties the partner's hand too", seat=(s.out_seat + 2) % 4,
+                              expected=0)
     out_side = None if s.out_seat is None else _side_of(s, s.out_seat)
     for side, table in enumerate(s.melds):
         if side != out_side and any(r == 3 for r, _ in table):
-            raise _inv("bad-meld", f"sides[{side}] shows black threes, which only the side going out melds (§8)")
+            raise C.bad_meld(f"sides[{side}] shows black threes, which only the side going out melds (§8)")
     if s.discard and is_red_three(s.discard[-1]):
-        raise _inv("bad-discard", "a red three never lies on top of the pile: turned up, it is covered (§3)")
+        raise C.bad_discard("a red three never lies on top of the pile: turned up, it is covered (§3)")
     if s.discard_closed and not any(is_wild(c) for c in s.discard):
-        raise _inv("bad-discard", "the discard pile is closed only by a wild card lying in it (§7)")
+        raise C.bad_discard("the discard pile is closed only by a wild card lying in it (§7)")
     # -- this turn's flags
     if (s.drew == "discard" or s.meld_moves or s.concealed_melds is not None) and (
             player is None or not s.laid[player]):
@@ -536,55 +530,55 @@ def _check_reachable(s: State) -> None:
         side = _side_of(s, seat)
         reds_in_hand = any(is_red_three(c) for c in s.hands[seat])
         if reds_in_hand != s.pending[seat]:
-            raise _inv("red-three-in-hand", f"seat {seat}: red threes wait in a hand exactly while "
-                                            "red_threes_pending says so (K-9)", seat=seat)
-        if s.pending[seat] and (s.laid[seat] or opts["red_threes_laid"] != "first-turn"):
-            raise _inv("red-three-in-hand", f"seat {seat}: dealt red threes are laid out before anything else",
-                       seat=seat)
+            raise C.red_three_in_hand(f"seat {seat}: red threes wait in a hand exactly while "
+                                      "red_threes_pending says so (K-9)", seat=seat)
+        if s.pending[seat] and (s.laid[seat] or opts.red_threes_laid != "first-turn"):
+            raise C.red_three_in_hand(f"seat {seat}: dealt red threes are laid out before anything else",
+                                      seat=seat)
         if s.laid[seat] and not s.melds[side]:
-            raise _inv("bad-laid", f"seat {seat} has laid cards, but the side has no meld", seat=seat)
+            raise C.bad_laid(f"seat {seat} has laid cards, but the side has no meld", seat=seat)
     for side, table in enumerate(s.melds):
         seats = (side, side + 2) if s.players == 4 else (side,)
         if table and not any(s.laid[x] for x in seats):
-            raise _inv("bad-laid", f"side {side} has melds that none of its players laid", seat=seats[0])
+            raise C.bad_laid(f"side {side} has melds that none of its players laid", seat=seats[0])
     if live and s.pending[player]:
-        raise _inv("red-three-in-hand", f"seat {player}: dealt red threes are laid out as his turn begins",
-                   seat=player)
+        raise C.red_three_in_hand(f"seat {player}: dealt red threes are laid out as his turn begins",
+                                  seat=player)
     if live:
         _check_hand_sizes(s, opts, player)
     # -- the totals and the history
     finished = s.round - (1 if live else 0)
     if len(s.history) != finished:
-        raise _inv("bad-total", f"round {s.round} ({s.phase.value}) follows {finished} finished rounds; the history "
-                                f"lists {len(s.history)}", expected=finished)
+        raise C.bad_total(f"round {s.round} ({s.phase.value}) follows {finished} finished rounds; the history "
+                          f"lists {len(s.history)}", expected=finished)
     for row in s.history:
         if any(x % 5 for x in row) or any(row[seat] != row[seat % 2] for seat in range(s.players) if s.players == 4):
-            raise _inv("bad-total", f"a round scores multiples of 5, the same for partners; got {list(row)}",
-                       expected=5)
+            raise C.bad_total(f"a round scores multiples of 5, the same for partners; got {list(row)}",
+                              expected=5)
     for side, total in enumerate(s.totals):
         if total != sum(row[side] for row in s.history):
-            raise _inv("bad-total", f"side {side}'s total {total} is not the sum of its rounds in the history",
-                       expected=sum(row[side] for row in s.history))
+            raise C.bad_total(f"side {side}'s total {total} is not the sum of its rounds in the history",
+                              expected=sum(row[side] for row in s.history))
     best = max(s.totals)
-    won = best >= opts["target_score"] and s.totals.count(best) == 1
+    won = best >= opts.target_score and s.totals.count(best) == 1
     if won != (s.phase is Phase.GAME_OVER):
-        raise _inv("bad-total", f"the game is over exactly when one side alone has the best total and "
-                                f"{opts['target_score']} or more; totals {list(s.totals)}, phase {s.phase.value}",
-                   expected=opts["target_score"])
+        raise C.bad_total(f"the game is over exactly when one side alone has the best total and "
+                          f"{opts.target_score} or more; totals {list(s.totals)}, phase {s.phase.value}",
+                          expected=opts.target_score)
 
 
-def _check_hand_sizes(s: State, opts: Json, player: int | None) -> None:
+def _check_hand_sizes(s: State, opts: Options, player: int | None) -> None:
     """A player who has laid nothing holds the dealt number of cards (one more after his stock draw);
     fewer only where a red three went without replacement (K-2 "dealt-only", an empty stock, or a red
     three still waiting when a player went out)."""
     n = HAND_SIZE[s.players]
-    exact = bool(s.stock) and opts["red_three_replacement"] == "dealt-and-drawn" and s.phase is not Phase.DOUBLE
+    exact = bool(s.stock) and opts.red_three_replacement == "dealt-and-drawn" and s.phase is not Phase.DOUBLE
     for seat, hand in enumerate(s.hands):
         if not hand and seat != s.out_seat:
-            raise _inv("bad-hand-size", f"seat {seat} holds no card but did not go out", seat=seat, expected=1)
+            raise C.bad_hand_size(f"seat {seat} holds no card but did not go out", seat=seat, expected=1)
         if s.laid[seat]:
             continue
         want = n + (1 if seat == player and s.drew == "stock" else 0)
         if len(hand) > want or (exact and len(hand) != want):
-            raise _inv("bad-hand-size", f"seat {seat} has laid nothing this round, so holds {want} cards, "
-                                        f"not {len(hand)}", seat=seat, expected=want)
+            raise C.bad_hand_size(f"seat {seat} has laid nothing this round, so holds {want} cards, "
+                                  f"not {len(hand)}", seat=seat, expected=want)

@@ -75,5 +75,5 @@ def side_score(
         cards + items["natural_canasta_bonus"] + items["mixed_canasta_bonus"] + blacks + reds
         + items["going_out"] + items["double_going_out"] + items["going_out_from_hand"] + in_hand
     )
-    items["hand"] = total
+    items["points"] = total
     return total, items

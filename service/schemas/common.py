@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from flask import current_app
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from rules.backgammon._records import MAX_RECORD_CHARS
 from rules.base import Option
 
 MAX_SEAT = 15
@@ -166,7 +167,8 @@ class RecordText(Schema):
 
     format = fields.String(required=True, validate=validate.OneOf(["mat", "sgf"]),
                            metadata={"description": "Jellyfish .mat, or GNU Backgammon .sgf"})
-    text = fields.String(required=True, validate=validate.Length(1, 1_000_000))
+    text = fields.String(required=True, validate=validate.Length(1, MAX_RECORD_CHARS),
+                         metadata={"description": "the file's text; the body may be up to MAX_RECORD_BYTES"})
 
 
 def _max_replay_moves(moves: list, field: str = "moves") -> None:

@@ -1,6 +1,9 @@
 """Browser tests of the playground (DESIGN 4.7): the app served from a thread, Debian's chromium
 driven by Playwright's Python API (the machine cannot download Playwright's own browsers).
 
+They never skip: without chromium or Playwright they fail with the one command that installs them
+(`make browser-deps`, which `make test` runs first and which installs Debian's chromium as root).
+
 Every page a test opens records its JavaScript errors (``console`` errors and ``pageerror``);
 the ``page`` fixture fails the test if any happened. A refused move is an answer, not an error:
 Chromium logs each 4xx/5xx response as "Failed to load resource", so those lines are ignored
@@ -28,13 +31,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "browser: drives a real Chromium through Playwright (tests/browser)")
 
 
-def pytest_collection_modifyitems(config, items):
-    if Path(CHROMIUM).exists():
-        return
-    skip = pytest.mark.skip(reason=f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)")
-    for item in items:
-        if "browser" in item.keywords:
-            item.add_marker(skip)
+FIX = "make browser-deps  (as root: apt-get install -y chromium)"
 
 
 @pytest.fixture(scope="session")
@@ -46,7 +43,12 @@ def base_url():
 
 @pytest.fixture(scope="session")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing; run: {FIX}", pytrace=False)
+    try:
+        from playwright import sync_api
+    except ImportError:
+        pytest.fail("Playwright is missing; run: make browser-deps  (pip install -e '.[test]')", pytrace=False)
     with sync_api.sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium

@@ -1,7 +1,7 @@
 """Recorded matches (DESIGN 4.3; docs/rules/backgammon.md, the match and cube sections): real
 ``.mat`` files replayed end to end, the refusals a record can earn, and ``.mat`` export read back.
 
-The data files and their sources are listed in tests/rules/data/backgammon/records/README.md.
+The data files and their sources are listed in tests/rules/data/backgammon/records/SOURCES.md (results: EXPECTED.json).
 """
 
 from __future__ import annotations
@@ -268,3 +268,193 @@ def test_gnubg_sgf_cube_actions_and_result():
     with pytest.raises(InvalidState) as info:
         parse_sgf("(;FF[4]GM[1]SZ[19];B[pd])")
     assert info.value.code == "backgammon.bad-record" and info.value.context["line"] == 1
+
+
+# --------------------------------------------------------------------------- writers' conventions (DESIGN 4.3)
+# Each is read as GNU BG's importer reads it and noted in ``warnings`` with its line; the moves
+# around it are still checked strictly.
+
+from rules.backgammon._records import RECORD_WARNINGS  # noqa: E402
+
+OPEN = "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+
+
+def mat(*games: str, length: int = 3, header: str = "") -> str:
+    return header + f" {length} point match\n\n" + "\n".join(
+        f" Game {n}\n{g}" for n, g in enumerate(games, start=1))
+
+
+def warned(replayed) -> list[tuple[int, str]]:
+    return [(w["line"], w["code"]) for w in replayed.warnings]
+
+
+def test_xg_question_marks_after_a_roll_are_a_resignation_after_rolling():
+    """eXtreme Gammon writes ``64: ????`` when the roller resigned: the roll stands, then the
+    other side's ``Wins``."""
+    for marks in ("????", "???"):
+        text = mat(" Ann : 0                        Bob : 0\n" + OPEN +
+                   f"  2) 64: {marks}                    Wins 1 point\n")
+        replayed = check_mat(ENGINE, text)
+        assert results(replayed) == [(1, 1, 1, True)]
+        assert warned(replayed) == [(6, "backgammon.record-resigned-unknown")]
+
+
+def test_question_marks_not_followed_by_the_others_win_are_unreadable():
+    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: ????                    53: 13/8 13/10\n")
+    with pytest.raises(InvalidState) as info:
+        check_mat(ENGINE, text)
+    assert info.value.code == "backgammon.bad-record" and info.value.context["line"] == 6
+
+
+def test_galaxy_losses_beside_wins_is_skipped_and_noted():
+    text = mat(" Ann : 0                        Bob : 0\n" + OPEN +
+               "  2) 64: 24/18 13/9              Doubles => 2\n"
+               "  3)  Drops\n"
+               "      Losses 1 point             Wins 1 point and the match\n", length=1)
+    replayed = check_mat(ENGINE, text.replace("Doubles => 2\n  3)  Drops\n", "53: 13/8 13/10\n"))
+    assert results(replayed) == [(1, 1, 1, True)]
+    assert warned(replayed) == [(7, "backgammon.record-losses-cell")]
+
+
+def test_galaxy_losses_alone_is_the_other_sides_win():
+    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Losses 1 point\n")
+    replayed = check_mat(ENGINE, text)
+    assert results(replayed) == [(1, 1, 1, True)]
+    assert ("backgammon.record-losses-cell") in [c for _, c in warned(replayed)]
+
+
+def test_the_last_games_wins_capped_at_what_the_match_needed():
+    """Game 3 at 1-2 (post-Crawford): Bob's redouble to 4 is dropped, worth 2; the record writes
+    ``Wins 1 point and the match``, what Bob needed."""
+    cube = ("  2)  Doubles => 2                Takes\n"
+            "  3) 64: 24/18 13/9              Doubles => 4\n"
+            "  4)  Drops                      Wins {} and the match\n")
+    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + cube.format("2 points").replace(" and the match", ""),
+               " Ann : 0                        Bob : 2\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
+               " Ann : 1                        Bob : 2\n" + OPEN + cube.format("1 point"))
+    replayed = check_mat(ENGINE, text)
+    assert results(replayed) == [(1, 1, 2, False), (2, 0, 1, True), (3, 1, 2, False)]
+    assert warned(replayed) == [(len(text.splitlines()), "backgammon.record-wins-capped")]
+    assert replayed.warnings[0]["context"] == {"game": 3, "got": 1, "expected": 2}
+    # not the last game, or not what the match needed: still a mismatch
+    with pytest.raises(IllegalMove) as info:
+        check_mat(ENGINE, text.replace("Wins 1 point and the match", "Wins 3 points"))
+    assert info.value.code == "backgammon.record-result-mismatch"
+
+
+def test_wins_right_after_the_losers_own_move_is_a_concession():
+    """Ann plays row 2 and Bob's ``Wins`` follows at once: Ann conceded before Bob rolled."""
+    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n"
+               "                                 Wins 1 point\n")
+    replayed = check_mat(ENGINE, text)
+    assert results(replayed) == [(1, 1, 1, True)]
+    assert warned(replayed) == [(7, "backgammon.record-conceded-out-of-turn")]
+
+
+def test_a_record_that_starts_mid_match_takes_its_first_score_line():
+    text = mat(" Ann : 1                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
+               " Ann : 2                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n")
+    replayed = check_mat(ENGINE, text)
+    assert [g["score_after"] for g in replayed.games] == [[2, 0], [3, 0]]
+    assert replayed.match["score"] == [3, 0]
+    assert warned(replayed) == [(4, "backgammon.record-starts-mid-match")]
+    assert ENGINE.outcome(replayed.state) is not None
+
+
+def test_a_record_that_starts_at_match_point_starts_with_the_crawford_game():
+    text = mat(" Ann : 2                        Bob : 0\n" + OPEN + "  2)  Doubles => 2\n")
+    with pytest.raises(IllegalMove) as info:
+        check_mat(ENGINE, text)
+    assert info.value.code == "backgammon.crawford-game" and info.value.context["line"] == 6
+
+
+def test_players_come_from_the_score_columns_not_the_header_tags():
+    header = '; [Player 1 "Bob"]\n; [Player 2 "Ann"]\n\n'
+    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
+               header=header)
+    replayed = check_mat(ENGINE, text)
+    assert replayed.match["players"] == ["Ann", "Bob"]
+    assert results(replayed) == [(1, 0, 1, True)]
+    assert warned(replayed) == [(7, "backgammon.record-players-from-columns")]
+
+
+def test_byte_order_mark_crlf_and_ratings_are_read_and_noted():
+    text = mat(" Ann (1650.5) : 0               Bob [1702] : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n")
+    replayed = check_mat(ENGINE, "\ufeff" + text.replace("\n", "\r\n"))
+    assert replayed.match["players"] == ["Ann", "Bob"]
+    assert results(replayed) == [(1, 0, 1, True)]
+    assert warned(replayed) == [(1, "backgammon.record-byte-order-mark"), (1, "backgammon.record-crlf"),
+                                (4, "backgammon.record-rating"), (4, "backgammon.record-rating")]
+
+
+def test_a_real_illegal_move_among_conventions_is_still_refused_with_its_line():
+    """BOM, CRLF, swapped tags and a mid-match start are read; row 2's 64: 13/8 is still illegal,
+    named by its line."""
+    header = '; [Player 1 "Bob"]\n; [Player 2 "Ann"]\n\n'
+    text = mat(" Ann : 1                        Bob : 0\n" + OPEN + "  2) 64: 13/8\n", header=header)
+    with pytest.raises(IllegalMove) as info:
+        check_mat(ENGINE, "\ufeff" + text.replace("\n", "\r\n"))
+    assert info.value.code in ("backgammon.illegal-play", "backgammon.must-use-all-dice", "backgammon.dice-mismatch")
+    assert (info.value.context["line"], info.value.context["game"], info.value.context["move"]) == (9, 1, 2)
+
+
+def test_every_warning_code_has_english_and_polish_texts_that_format():
+    ctx = {"player": "Ann", "rating": "(1650)", "players": ["Ann", "Bob"], "score": [1, 0], "game": 2, "seat": 1,
+           "written": "????", "points": 1, "got": 3, "expected": 4}
+    assert len(RECORD_WARNINGS) == 10
+    for code, warning in RECORD_WARNINGS.items():
+        assert code.startswith("backgammon.record-")
+        assert warning.title.en and warning.title.pl and warning.detail_pl.format(**ctx)
+
+
+def test_a_resigns_cell_is_followed_by_the_others_wins():
+    """``21) Resigns      Wins 2 points`` (a transcribed club match): the resignation is the
+    ``Wins``; a ``Resigns`` with no ``Wins`` after it is unreadable."""
+    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n"
+               "  3)                             Resigns\n      Wins 1 point\n")
+    assert results(check_mat(ENGINE, text)) == [(1, 0, 1, True)]
+    with pytest.raises(InvalidState) as info:
+        check_mat(ENGINE, text.replace("      Wins 1 point\n", ""))
+    assert info.value.code == "backgammon.bad-record" and info.value.context["line"] == 7
+
+
+# --------------------------------------------------------------------------- the corpus (issue 18)
+
+EXPECTED = __import__("json").loads((DATA / "EXPECTED.json").read_text())
+CORPUS = sorted(p.name for p in DATA.iterdir() if p.suffix in (".mat", ".sgf"))
+
+
+def test_every_corpus_file_has_its_written_results_and_its_source():
+    assert sorted(EXPECTED) == CORPUS
+    sources = (DATA / "SOURCES.md").read_text()
+    for name, entry in EXPECTED.items():
+        assert f"`{name}`" in sources, name
+        assert entry["writer"] and ("refused" in entry) != ("score" in entry), name
+
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_every_corpus_record_replays_to_its_written_results_or_is_refused_for_its_defect(name):
+    """Each ``Wins`` and score line is checked by the replay itself; the results are pinned here. A
+    refusal is a real defect of the record, named by its line (``defect`` in EXPECTED.json)."""
+    expected = EXPECTED[name]
+    parse = parse_sgf if name.endswith(".sgf") else parse_mat
+    if "refused" in expected:
+        with pytest.raises((IllegalMove, InvalidState)) as info:
+            replay_record(parse(read(name)))
+        assert (info.value.context.get("line"), info.value.code) == (expected["refused"]["line"],
+                                                                      expected["refused"]["code"])
+        assert expected["refused"]["defect"]
+        return
+    replayed = replay_record(parse(read(name)))
+    assert replayed.match["score"] == expected["score"]
+    assert [[g["winner"], g["points"], g.get("resigned", False)] for g in replayed.games] == expected["games"]
+    assert [[w["line"], w["code"]] for w in replayed.warnings] == expected.get("warnings", [])
+
+
+def test_a_game_written_as_its_result_alone_was_resigned_before_the_opening_roll():
+    """An online server writes a last game with no moves, only ``Wins 1 points and the match``."""
+    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
+               " Ann : 1                        Bob : 0\n  1)\n   Wins 1 points and the match\n", length=2)
+    replayed = check_mat(ENGINE, text)
+    assert results(replayed) == [(1, 0, 1, True), (2, 0, 1, True)]
+    assert warned(replayed) == [(12, "backgammon.record-resigned-before-opening")]

@@ -3,8 +3,8 @@
 Real mid-game states come from seeded random playouts (``tests/playout.py``'s chooser) under
 several option sets. Each is mutated in one way (duplicate, missing and foreign cards; hand
 sizes; counters; scores; seats; phases; types) and loaded the way the service loads a state
-(``BINDINGS["11-nimmt"].load_state``: the schema, then ``from_json``). A mutation must be
-refused (a marshmallow ValidationError, or InvalidState with an ``11-nimmt.`` code), unless
+(``BINDINGS["11-nimmt"].load_state``: the declared shape, then the checks of meaning). A mutation must be
+refused (InvalidState with an ``11-nimmt.`` code: ``bad-state`` for the shape), unless
 its kind names why play can reach the result (``why``); nothing else may be raised. The harness
 is tests/rules/mutations.py.
 """

@@ -5,9 +5,10 @@ A seat's view of two states that differ only in what that seat cannot see is ide
 What a seat cannot see is read off the engine's own view, not a table: walking the state's JSON
 beside ``view(state, seat)``, a list of the state (a hand, the stock, a face-down pile) is
 *redacted* when the view puts ``null`` or its length (a count) in its place, or leaves it out.
-A count is taken for one only when every sibling in the same list is a count too (11 nimmt!'s
-``stacks`` show their top cards, which are not counts). The rng is hidden from everyone. No
-table of hidden fields is needed for any game.
+A count is taken for one only when every sibling in the same list is a count too. A pile whose
+top alone is seen (``null`` beside ``<name>_top``, or entries ``null`` beside ``<name>_tops``:
+11 nimmt!'s ``stacks``) shows its top, so it is not taken as redacted and its twins keep it. The
+rng is hidden from everyone. No table of hidden fields is needed for any game.
 
 From real mid-game states (seeded random playouts under random options, ``tests/playout.py``)
 each viewer (every seat and the spectator, ``None``) gets twins made through the engine's JSON:
@@ -16,6 +17,7 @@ engine accepts). Three changes, each on its own twin, keep every redacted list's
 - ``deal``: the cards of all redacted lists shuffled together and dealt back;
 - ``swap``: one card of one redacted list exchanged with a different card of another;
 - ``order``: each redacted list shuffled in place (the stock's order);
+a list whose top the view shows beside it (``discard: null`` with ``discard_top``) keeps its top;
 and every twin gets another rng key and counter. Games with nothing redacted (backgammon,
 Mak-yek, Northcott) get the rng-only twin. ``from_json`` may refuse a dealt twin (a red three
 in a Kanasta hand is impossible); the test asserts that every game with redacted lists has
@@ -70,7 +72,10 @@ def redacted_lists(state, view, path: Path = ()) -> list[Path]:
         return [path]
     out: list[Path] = []
     if isinstance(state, dict) and isinstance(view, dict):
-        for key in state.keys() & view.keys():
+        # a pile whose top alone is seen (DESIGN 4.5: ``discard: null`` beside ``discard_top``, 11 nimmt!'s
+        # ``stacks`` beside ``stacks_tops``) shows its top: it is not taken as redacted, so twins keep it
+        tops = {key for key in state if f"{key}_top" in view or f"{key}_tops" in view}
+        for key in state.keys() & view.keys() - tops:
             out += redacted_lists(state[key], view[key], (*path, key))
         out += [(*path, key) for key in state.keys() - view.keys() if isinstance(state[key], list)]
     elif isinstance(state, list) and isinstance(view, list) and len(state) == len(view):
@@ -81,6 +86,17 @@ def redacted_lists(state, view, path: Path = ()) -> list[Path]:
                 out.append((*path, i))
             elif not (type(v) is int and isinstance(s, list)):
                 out += redacted_lists(s, v, (*path, i))
+    return out
+
+
+def topped_lists(places: list[Path], view) -> list[Path]:
+    """The redacted lists whose top the view shows beside them (DESIGN 4.5: ``discard: null`` with
+    ``discard_top``): the twins keep their top card in place."""
+    out = []
+    for p in places:
+        parent = _get(view, p[:-1])
+        if isinstance(parent, dict) and isinstance(p[-1], str) and f"{p[-1]}_top" in parent:
+            out.append(p)
     return out
 
 
@@ -163,13 +179,17 @@ def check_twins(engine, state, viewer, rnd: random.Random, tally: Counter, view=
     data = engine.to_json(state)
     seen = _text(view(state, viewer))
     places = redacted_lists(data, json.loads(seen))
+    topped = topped_lists(places, json.loads(seen))
     leaks = []
     acting = engine.to_act(state)
     moves = _moves(engine, state, viewer) if viewer in acting else None
     twins = [("rng", lambda d, p, r: True)] + [(k, f) for k, f in KINDS.items() if places]
     for kind, make in twins:
         twin = copy.deepcopy(data)
+        tops = {p: _get(twin, p).pop() for p in topped if _get(twin, p)}  # a shown top stays where it is
         changed = make(twin, places, rnd)
+        for p, top in tops.items():
+            _get(twin, p).append(top)
         if not changed or twin == data and kind != "rng":
             continue
         _new_rng(twin, rnd)

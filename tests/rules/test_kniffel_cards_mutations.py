@@ -3,11 +3,11 @@
 Real mid-game states come from seeded random playouts (``tests/playout.py``'s chooser) under
 several option sets; each is mutated in many ways (duplicate, missing and foreign cards; hand
 sizes; counters; scores; seats; phases; types) and loaded as the service loads a request's
-state: ``BINDINGS["kniffel-cards"].load_state`` (the state schema, then ``from_json``).
+state: ``BINDINGS["kniffel-cards"].load_state`` (the declared shape, then the checks of meaning).
 
 Every mutation is either
-- REFUSED: a marshmallow ``ValidationError`` (shape) or an ``InvalidState`` whose code is a
-  ``kniffel-cards.*`` code (meaning), and nothing else; or
+- REFUSED: an ``InvalidState`` whose code is a
+  ``kniffel-cards.*`` code (``bad-state`` for the shape), and nothing else; or
 - REACHABLE: accepted, with the reason some sequence of moves reaches it written beside it.
   These are: another order of the stock (any order is a shuffle's); another order of the
   discard pile (the players could have discarded in that order); a round of passes added
@@ -200,7 +200,7 @@ def _(d, s):
     if not any(fills(d, p) for p in range(s.players)):
         return False
     d["turns"] = [0] * s.players
-    d["turn"] = None if s.phase is Phase.OVER else s.options.start_player
+    d["turn"] = None if s.phase is Phase.GAME_OVER else s.options.start_player
     return True
 
 
@@ -371,7 +371,7 @@ def _(d, s):
 
 @mutation("no end recorded in a finished game")
 def _(d, s):
-    if s.phase is not Phase.OVER:
+    if s.phase is not Phase.GAME_OVER:
         return False
     d["end_triggered_by"] = None
     return True
@@ -379,7 +379,7 @@ def _(d, s):
 
 @mutation("another start player mid-game")
 def _(d, s):
-    if s.phase is Phase.OVER:
+    if s.phase is Phase.GAME_OVER:
         return False
     d["options"]["start_player"] = (s.options.start_player + 1) % s.players
     return True
@@ -404,9 +404,9 @@ def _(d, s):
 
 @mutation("game over mid-game")
 def _(d, s):
-    if s.phase is Phase.OVER:
+    if s.phase is Phase.GAME_OVER:
         return False
-    d["phase"] = "over"
+    d["phase"] = "game-over"
     return True
 
 

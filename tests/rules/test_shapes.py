@@ -170,6 +170,30 @@ def test_views_redact_by_visibility_and_keep_their_shape():
     assert view(THING, 1)["hands"] == [None, [13]]
 
 
+def test_an_unknown_field_is_named_and_the_known_ones_quoted_short():
+    """A value with many fields: the message names the unknown one and quotes the known ones as a short
+    excerpt (DESIGN 4.4: messages quote at most a short excerpt)."""
+    many = declared(type("Many", (), {"__annotations__": {f"field_number_{i}": int for i in range(30)}}))
+    with pytest.raises(ShapeError) as err:
+        decode(many, {"x": 1, **{f"field_number_{i}": i for i in range(30)}})
+    assert '["x"]' in err.value.message and "field_number_0" in err.value.message and len(err.value.message) < 250
+
+
+def test_a_per_seat_entry_that_is_not_a_list_is_redacted_without_sizes():
+    """A flag per seat seen by its own seat only (Kanasta's ``red_threes_pending``): others null, and
+    no ``<name>_sizes`` (a flag has no size), in the view and in its schema."""
+    @declared
+    class Flags:
+        waiting: tuple[bool, ...] = field(visibility=Visibility.OWN)
+
+    assert view(Flags((True, False, True)), 1) == {"waiting": [None, False, None]}
+    assert view(Flags((True, False)), None) == {"waiting": [None, None]}
+    schemas = Schemas(lambda cls: cls.__name__)
+    view_schema(Flags, schemas, "FlagsView")
+    assert set(schemas.components["FlagsView"]["properties"]) == {"waiting"}
+    jsonschema_rs.validator_for(schemas.components["FlagsView"]).validate(view(Flags((True, False)), 0))
+
+
 def test_reveal_shows_more_at_a_moment_with_the_same_fields():
     @declared
     class Open:
@@ -177,6 +201,26 @@ def test_reveal_shows_more_at_a_moment_with_the_same_fields():
                                                    reveal=lambda state, seat: Visibility.PUBLIC)
 
     assert view(Open(((1,), ())), 0) == {"piles": [[1], []], "piles_sizes": [1, 0]}
+
+
+def test_a_pile_declared_unsized_shows_no_sizes_in_its_view_or_its_schema():
+    """``sized=False``: where the rules hide how many cards a pile holds, the view gives its
+    tops alone (nulls for the piles), with the same fields at every moment."""
+
+    @declared
+    class Table:
+        stacks: tuple[tuple[int, ...], ...] = field(visibility=Visibility.TOP_EACH, sized=False,
+                                                    reveal=lambda state, seat: Visibility.PUBLIC if seat == 9 else
+                                                    Visibility.TOP_EACH)
+        stock: tuple[int, ...] = field(visibility=Visibility.HIDDEN, sized=False)
+
+    table = Table(((1, 2), (7,)), (3, 4))
+    assert view(table, 0) == {"stacks": [None, None], "stacks_tops": [2, 7], "stock": None}
+    assert view(table, 9) == {"stacks": [[1, 2], [7]], "stacks_tops": [2, 7], "stock": None}
+    seen = _validator(Table, view_of=True)
+    assert seen.is_valid(view(table, 0)) and seen.is_valid(view(table, 9))
+    assert not seen.is_valid({**view(table, 0), "stacks_sizes": [2, 1]})
+    assert not seen.is_valid({"stacks": [None, None], "stock": None})
 
 
 def _validator(cls: type, view_of: bool = False):

@@ -20,6 +20,7 @@ import ast
 import random
 import re
 import string
+import sys
 from collections import defaultdict
 from functools import cache
 from pathlib import Path
@@ -32,7 +33,7 @@ from service.games import BINDINGS
 from service.i18n import PER_GAME, catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVICE_PREFIXES = ("state", "options", "request", "session", "server", "game", "http")
+SERVICE_PREFIXES = ("state", "options", "request", "session", "server", "game", "http", "problem")
 # codes of work that lands on main from another branch, with the branch
 PENDING: dict[str, str] = {}
 
@@ -326,10 +327,7 @@ def declared_codes_referenced(game: str) -> set[str]:
     ``self._C.<name>`` raised in rules/base.py for every declared game."""
     codes = ENGINES[game].spec.codes
     by_attr = {code.name.replace("-", "_"): code.id for code in codes.all().values()}
-    module = type(ENGINES[game]).__module__
-    path = ROOT / (module.replace(".", "/") + ".py")
-    files = [path, ROOT / "rules" / "base.py"] if module.count(".") == 1 else [
-        *(ROOT / module.rsplit(".", 1)[0].replace(".", "/")).glob("*.py"), ROOT / "rules" / "base.py"]
+    files = [*game_files(game), ROOT / "rules" / "base.py"]
     found = set()
     for file in files:
         tree = ast.parse(file.read_text())
@@ -347,6 +345,15 @@ def declared_codes_referenced(game: str) -> set[str]:
 DECLARED = [g for g, e in ENGINES.items() if e.spec is not None]
 
 
+def game_files(game: str) -> list[Path]:
+    """The source files of a game: its module, or every module of its package (the engine's class
+    in the package's ``__init__`` or in one of its modules)."""
+    module = sys.modules[type(ENGINES[game]).__module__]
+    path = Path(module.__file__ or "")
+    package = path.parent if path.name == "__init__.py" or module.__name__.count(".") > 1 else None
+    return sorted(package.glob("*.py")) if package is not None else [path]
+
+
 @pytest.mark.parametrize("game", DECLARED)
 def test_every_code_a_declared_game_raises_is_declared_and_every_declared_one_is_raised(client, game):
     """A declared game raises its codes as ``C.<name>(...)`` (typed: a code it did not declare
@@ -362,9 +369,7 @@ def test_every_code_a_declared_game_raises_is_declared_and_every_declared_one_is
 
 def raw_raises(game: str) -> list[str]:
     """Errors a game's source makes by hand (``IllegalMove("x.y", ...)``) instead of by its codes."""
-    module = type(ENGINES[game]).__module__
-    path = ROOT / (module.replace(".", "/") + ".py")
-    files = [path] if module.count(".") == 1 else list((ROOT / module.rsplit(".", 1)[0].replace(".", "/")).glob("*.py"))
+    files = game_files(game)
     errors = {"RulesError", "IllegalMove", "InvalidState", "InvalidOption", "NotYourTurn", "GameOver", "UnknownGame"}
     return [f"{f.name}:{n.lineno}" for f in files for n in ast.walk(ast.parse(f.read_text()))
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in errors]
@@ -407,3 +412,15 @@ def test_counts_per_language():
     english = sum(bool(e.text.title) for e in entries)
     polish = sum(bool(e.text.title_pl and e.text.detail_pl) for e in entries)
     assert english == polish == len(catalogue())
+
+
+def test_every_service_code_says_when_it_happens_in_both_languages(client):
+    """``description`` (DESIGN 4.4): when the code happens and what to do, English and Polish."""
+    from service.i18n import HTTP, SERVICE
+
+    en = {e["code"]: e for e in client.get("/v1/codes").json["codes"]}
+    pl = {e["code"]: e for e in client.get("/v1/codes", headers={"Accept-Language": "pl"}).json["codes"]}
+    assert len(SERVICE) + len(HTTP) >= 30
+    for code in (*SERVICE, *HTTP):
+        assert en[code]["description"] and pl[code]["description"], code
+        assert en[code]["description"] != pl[code]["description"], code

@@ -170,3 +170,61 @@ def test_the_replay_move_limit_is_reachable_within_the_body_limit():
     resp = app.test_client().post("/v1/games/northcott/replay", data=body, content_type="application/json")
     assert resp.status_code == 422 and resp.json["code"] == "request.invalid"
     assert "moves" in resp.json["errors"]
+
+
+# --------------------------------------------------------------------------- problem pages (DESIGN 4.4)
+
+
+def _refusals(client, game, new_state):
+    """Problems of several kinds for one game: a rules refusal, a schema refusal, an unknown path."""
+    seat = next(iter(BINDINGS[game].engine.to_act(BINDINGS[game].load_state(new_state))))
+    return [client.post(f"/v1/games/{game}/apply", json={"state": new_state, "seat": seat,
+                                                          "move": {"kind": "no-such-kind"}}).json,
+            client.post(f"/v1/games/{game}/new", json={"players": "two"}).json,
+            client.get("/v1/no-such-path").json]
+
+
+def test_every_problem_type_is_a_page_the_service_answers(client, game, new_state):
+    """A problem's ``type`` is ``/problems/<code>``; that URL answers the code's catalogue entry
+    as JSON for a client and as an HTML page for a browser, in the asked language."""
+    refusals = _refusals(client, game, new_state)
+    assert len(refusals) == 3
+    for body in refusals:
+        assert body["type"] == f"/problems/{body['code']}", body
+        as_json = client.get(body["type"], headers={"Accept": "application/json"})
+        assert as_json.status_code == 200 and as_json.json["code"] == body["code"], as_json.json
+        assert as_json.json["status"] == body["status"] and as_json.json["description"]
+        page = client.get(body["type"], headers={"Accept": "text/html", "Accept-Language": "pl"})
+        assert page.status_code == 200 and page.mimetype == "text/html"
+        assert body["code"] in page.get_data(as_text=True) and page.headers["Content-Language"] == "pl"
+
+
+def test_a_problem_page_for_an_unknown_code_is_a_404_problem(client):
+    r = client.get("/problems/no.such-code<script>", headers={"Accept": "text/html"})
+    body = problem(r, 404, "problem.unknown")
+    assert body["type"] == "/problems/problem.unknown" and "<script>" not in r.get_data(as_text=True).split('"detail"')[0]
+
+
+def test_validation_details_are_polish_with_pl(client, game):
+    """``errors`` under request.invalid speak the asked language too (issue 17 §3)."""
+    english = client.post(f"/v1/games/{game}/new", json={"players": "two", "colour": 1}).json
+    polish = client.post(f"/v1/games/{game}/new", json={"players": "two", "colour": 1},
+                         headers={"Accept-Language": "pl"}).json
+    assert english["code"] == polish["code"] == "request.invalid"
+    assert set(english["errors"]) == set(polish["errors"]) == {"players", "colour"}
+    assert english["errors"]["colour"] == ["Unknown field."] and polish["errors"]["colour"] == ["Nieznane pole."]
+    assert polish["errors"]["players"] == ["To nie jest poprawna liczba całkowita."]
+
+
+@pytest.mark.parametrize("message, polish", [
+    ("'contract' is a required property", "brak wymaganego pola 'contract'"),
+    ('[] is not of type "object"', "[] nie jest obiektem"),
+    ("7 is greater than the maximum of 3", "7 przekracza maksimum 3"),
+    ("Additional properties are not allowed ('x' was unexpected)", "niedozwolone pola: 'x'"),
+    ("Length must be between 2 and 4.", "Długość musi być między 2 a 4."),
+    ("something no pattern knows", "nieprawidłowa wartość (something no pattern knows)"),
+])
+def test_each_kind_of_validation_message_has_its_polish(message, polish):
+    from service.i18n import error_message_pl
+
+    assert error_message_pl(message) == polish

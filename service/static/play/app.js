@@ -1,29 +1,51 @@
-// The playground (DESIGN 4.7): play a session, check a position, fill a score sheet.
-// Everything goes through the public API; each game's drawing lives in games/<game>.js.
+// The playground (DESIGN 4.7): play a session, check a position, fill a score pad.
+// This file draws and wires the page; what does not draw lives in modules tested in Node
+// (words.js, selection.js, session.js, bots.js, pads.js). Each game's drawing is games/<game>.js.
 
 import { Problem, get, getLanguage, post, setLanguage } from "./api.js";
 import { h } from "./dom.js";
-import { cardsUsed, genericLabel, history, holds, ownHand, selectionMoves } from "./games/common.js";
+import { ownHand } from "./games/common.js";
 import { drawing } from "./games/registry.js";
-import { tallyForm } from "./tally.js";
 import { t, translatePage } from "./i18n.js";
+import { padModel } from "./pads.js";
+import { analyse, cardsUsed, guessMove, localProblem, needsHandover, playableCards } from "./selection.js";
+import { SessionSource, playersOf } from "./session.js";
+import { drawPad } from "./sheet.js";
+import { tallyForm } from "./tally.js";
+import { cardWord, gameName, kindLabel, moveWords, optionWords, phaseLabel, problemWords, term, word } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.hash.slice(1));
 const BOT_DELAY = Number(params.get("bot_delay") ?? 250);
+const api = { get, post, Problem };
 
 let catalogue = [];
+const entries = {}; // game id -> its catalogue entry (GET /v1/games/{game}: labels, phases, terms)
+const codes = {};   // language -> {code: {title, description}}
+
+const entryOf = (game) => entries[game] || catalogue.find((g) => g.id === game) || { id: game };
 
 // --------------------------------------------------------------------------- the table
 
 const table = {
   source: null,
   data: null,
-  selected: [],
-  offer: [],
+  selected: [],   // indices into the shown seat's hand
+  pending: null,  // a move waiting for confirm-move
+  choices: [],    // moves a board element stands for (no cards selected)
   problem: null,
+  attempt: null,  // the move the problem is about (to ask again in another language)
+  shownSeat: null,
+  handover: null, // the seat the screen is being handed to
+  contracts: {},  // round -> contract, as seen (Kierki, 3-5-8 pads)
   seq: 0,
 };
+
+function resetSelection() {
+  table.selected = [];
+  table.pending = null;
+  table.choices = [];
+}
 
 async function refresh() {
   if (!table.source) return;
@@ -31,10 +53,15 @@ async function refresh() {
   try {
     const data = await table.source.load();
     if (seq !== table.seq) return;
-    if (!table.data || table.data.version !== data.version || table.data.seat !== data.seat) {
-      table.selected = [];
-      table.offer = [];
+    if (!table.data || table.data.version !== data.version || table.data.seat !== data.seat) resetSelection();
+    const src = table.source;
+    if (src instanceof SessionSource && Array.isArray(data.state?.hands)
+        && needsHandover(src.controllers, table.shownSeat, data.seat) && !data.gameOver) {
+      table.handover = data.seat;
+    } else if (table.handover === null) {
+      table.shownSeat = data.seat;
     }
+    if (data.state?.contract && data.state?.round) table.contracts[data.state.round] = data.state.contract;
     table.data = data;
     draw();
     table.source.after?.(data);
@@ -47,27 +74,35 @@ async function refresh() {
 async function play(move) {
   if (!table.source) return;
   const started = performance.now();
+  table.attempt = move;
   try {
     await table.source.send(move);
     table.problem = null;
+    table.attempt = null;
     renderProblem();
   } catch (err) {
     showProblem(err);
     return;
   }
+  resetSelection();
   await refresh();
   document.body.dataset.lastRoundTripMs = String(Math.round(performance.now() - started));
 }
 
 function showProblem(err) {
-  table.problem = err instanceof Problem ? err.body : { title: String(err.message || err) };
+  table.problem = err instanceof Problem ? { ...err.body, lang: getLanguage() } : { title: String(err.message || err), lang: getLanguage() };
   renderProblem();
   if (!(err instanceof Problem)) console.warn(err); // eslint-disable-line no-console
 }
 
+function setProblem(p) {
+  table.problem = p;
+  renderProblem();
+}
+
 function renderProblem() {
   const el = $("problem");
-  const p = table.problem;
+  const p = problemWords(table.problem, codes[getLanguage()], getLanguage());
   el.hidden = !p;
   el.replaceChildren();
   if (!p) { delete el.dataset.code; return; }
@@ -75,35 +110,124 @@ function renderProblem() {
   el.append(...[h("strong", {}, p.title || t("refused")), " ",
     p.code ? h("code", { "data-testid": "problem-code" }, p.code) : null,
     p.detail ? h("p", {}, p.detail) : null,
-    p.errors ? h("pre", {}, JSON.stringify(p.errors, null, 1)) : null,
-    p.index !== undefined ? h("p", {}, `index ${p.index}`) : null].filter((x) => x !== null));
+    p.errors ? h("pre", {}, JSON.stringify(p.errors, null, 1)) : null].filter((x) => x !== null));
+}
+
+/** Why a selection is refused: the server's dry run when it has one, else the local reason (shown at once). */
+async function explainRefusal(picked) {
+  const lang = getLanguage();
+  const src = table.source;
+  setProblem({ ...localProblem(src.game, picked.map((c) => cardWord(c, lang)), lang, word), cards: picked });
+  const move = guessMove(table.data.moves, picked, table.data.state);
+  if (!move) return;
+  table.attempt = move;
+  let answer;
+  try {
+    if (src.validate) answer = await src.validate(move);
+    else answer = await statelessValidate(src, move);
+  } catch { answer = undefined; }
+  if (answer && table.attempt === move) setProblem({ ...answer, lang });
+}
+
+async function statelessValidate(src, move) {
+  try {
+    const r = await post(`/v1/games/${src.game}/validate`, { state: src.state, seat: table.data.seat, move });
+    return r && r.legal === false ? r : null;
+  } catch (err) {
+    return err instanceof Problem ? err.body : undefined;
+  }
+}
+
+/** Ask again, in the new language, about the move the shown refusal is about. */
+async function retranslateProblem() {
+  const p = table.problem;
+  if (p?.local && p.lang !== getLanguage()) {  // the page's own refusal: its words in the new language
+    const lang = getLanguage();
+    setProblem({ ...localProblem(p.game, (p.cards || []).map((c) => cardWord(c, lang)), lang, word), cards: p.cards });
+    return;
+  }
+  if (!p || !p.code || p.lang === getLanguage()) { renderProblem(); return; }
+  await loadCodes(getLanguage());
+  renderProblem();
+  const move = table.attempt;
+  if (!move || !table.source) return;
+  let answer;
+  if (table.source.validate) answer = await table.source.validate(move).catch(() => undefined);
+  else answer = await statelessValidate(table.source, move);
+  if (answer && answer.code === p.code && table.problem === p) setProblem({ ...answer, lang: getLanguage() });
+}
+
+async function loadCodes(lang) {
+  if (codes[lang]) return;
+  try {
+    const r = await get("/v1/codes");
+    codes[lang] = Object.fromEntries(r.codes.map((c) => [c.code, { title: c.title, detail: c.description }]));
+  } catch { /* the problem keeps its own words */ }
+}
+
+/**
+ * Whether the legal-moves list settles what `cards` can do: a complete list; a game whose incomplete
+ * list still holds every single-card move (`singlesListed`, 11 nimmt!) for one card; or a list in
+ * which no move takes any card (then no selection can do anything, e.g. Kanasta before drawing).
+ */
+function covers(game, data, cards) {
+  if (data.complete !== false) return true;
+  if (game.singlesListed && cards.length === 1) return true;
+  return !(data.moves || []).some((m) => cardsUsed(m).length);
 }
 
 function ctxFor(data) {
-  return {
-    game: table.source.game,
-    state: data.state,
-    seat: data.seat,
-    players: data.players,
-    toAct: data.toAct || [],
-    version: data.version,
-    moves: data.moves || [],
-    selected: table.selected,
-    t,
-    play,
-    redraw: draw,
-    toggle(i) {
+  const lang = getLanguage();
+  const entry = entryOf(table.source.game);
+  const game = drawing(table.source.game);
+  const mine = ownHand({ state: data.state, seat: data.seat }) || [];
+  const picked = table.selected.map((i) => mine[i]);
+  const found = analyse(data.moves || [], picked, data.complete);
+  const extra = picked.length && game.fromSelection && data.complete === false ? game.fromSelection(picked, { state: data.state, seat: data.seat, moves: data.moves }) : [];
+  const targets = picked.length ? [...found.exact, ...extra.filter((m) => !found.exact.some((x) => JSON.stringify(x) === JSON.stringify(m)))] : table.choices;
+  const ctx = {
+    game: table.source.game, entry, lang,
+    state: data.state, seat: data.seat, players: data.players, toAct: data.toAct || [], version: data.version,
+    moves: data.moves || [], selected: table.selected, picked, targets, pending: table.pending,
+    playable: playableCards(data.moves || []),
+    t, term: (name, key) => term(entry, name, lang, key), phase: (p) => phaseLabel(entry, p, lang),
+    moveWords: (m) => moveWords(m, entry, lang), cardWord: (c) => cardWord(c, lang),
+    play, redraw: draw,
+    pickCard(i) {
       const k = table.selected.indexOf(i);
-      if (k >= 0) table.selected.splice(k, 1); else table.selected.push(i);
+      const next = k >= 0 ? table.selected.filter((x) => x !== i) : [...table.selected, i];
+      const cards = next.map((j) => mine[j]);
+      const a = analyse(data.moves || [], cards, covers(game, data, cards));
+      table.pending = null;
+      table.choices = [];
+      if (!a.ok) { draw(); explainRefusal(cards); return; } // refused at once; the selection stays as it was
+      table.selected = next;
+      if (table.problem) setProblem(null);
+      table.pending = a.exact.length === 1 && a.partial.length === 0 ? a.exact[0] : null;
       draw();
     },
-    clear() { table.selected = []; draw(); },
+    choose(moves) {
+      const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+      if (picked.length) {
+        const hit = moves.filter((m) => ctx.targets.some((x) => same(x, m)));
+        if (hit.length === 1) play(hit[0]);
+        else if (hit.length > 1) { table.choices = hit; draw(); }
+        return;
+      }
+      if (table.pending && moves.some((m) => same(m, table.pending))) { play(table.pending); return; }
+      if (!moves.length) return;
+      table.choices = moves;
+      table.pending = moves.length === 1 ? moves[0] : null;
+      draw();
+    },
     offer(moves) {
       if (moves.length === 1) { play(moves[0]); return; }
-      table.offer = moves;
+      table.choices = moves;
+      table.pending = null;
       draw();
     },
   };
+  return ctx;
 }
 
 function draw() {
@@ -111,42 +235,84 @@ function draw() {
   const src = table.source;
   $("table").hidden = !data;
   if (!data) return;
+  const lang = getLanguage();
+  const entry = entryOf(src.game);
   const game = drawing(src.game);
-  const ctx = ctxFor(data);
-  const label = (m) => (game.label && game.label(m)) || genericLabel(m);
-  $("title").textContent = `${catalogue.find((g) => g.id === src.game)?.name ?? src.game}${src.title ? ` · ${src.title}` : ""}`;
+  $("title").textContent = `${gameName(entry, lang)}${src.joinedSeat !== undefined && src.joinedSeat !== null ? ` · ${t("seat")} ${src.joinedSeat}` : ""}`;
   $("version").textContent = String(data.version);
-  $("to-act").textContent = `${t("to-act")}: ${data.toAct.length ? data.toAct.join(", ") : "—"}`;
-  $("viewing").replaceChildren(...src.viewingControls ? src.viewingControls(data) : []);
+  $("phase").textContent = data.state?.phase ? phaseLabel(entry, data.state.phase, lang) : "";
+  $("to-act").textContent = `${t("to-act")}: ${data.toAct.length ? data.toAct.map((i) => `${t("seat")} ${i}`).join(", ") : "—"}`;
+  $("viewing").replaceChildren(...viewingControls(data));
 
   const board = $("board");
   board.dataset.game = src.game;
+  const handover = $("handover");
+  handover.hidden = table.handover === null;
+  if (table.handover !== null) {
+    handover.replaceChildren(
+      h("p", { class: "handover-to" }, `${t("handover")} ${t("seat")} ${table.handover}`),
+      h("p", { class: "note" }, t("handover-note")),
+      h("button", { type: "button", "data-testid": "handover-ready", class: "primary", on: { click: () => {
+        table.shownSeat = table.handover;
+        table.handover = null;
+        draw();
+      } } }, t("handover-ready")));
+    board.replaceChildren();
+    $("selection").hidden = true;
+    $("moves").replaceChildren();
+    $("moves-note").textContent = "";
+    renderSheet(data);
+    renderWinners(data);
+    handover.querySelector("button").focus();
+    return;
+  }
+  const ctx = ctxFor(data);
   board.replaceChildren(game.render(ctx));
-
-  // the selected cards and the moves they make; or the choices of one board click
-  const sel = $("selection");
-  const hand = ownHand(ctx) || [];
-  const choices = table.offer.length ? table.offer : selectionMoves(ctx, game, hand);
-  sel.hidden = !table.selected.length && !table.offer.length;
-  sel.replaceChildren(...[
-    table.selected.length ? h("span", {}, `${t("selected")}: ${table.selected.map((i) => hand[i]).join(" ")} `) : null,
-    ...choices.map((m) => h("button", { type: "button", class: "sel-move", "data-testid": "selection-move", on: { click: () => play(m) } }, label(m))),
-    h("button", { type: "button", class: "small-btn", on: { click: () => { table.selected = []; table.offer = []; draw(); } } }, t("clear"))]
-    .filter(Boolean));
+  renderSelection(ctx);
 
   const list = $("moves");
-  const picked = table.selected.map((i) => hand[i]).map(String);
-  list.replaceChildren(...data.moves.map((m) => {
-    const text = label(m);
-    const uses = picked.length > 0 && holds(cardsUsed(m).map(String), picked);
-    return h("li", {}, h("button", { type: "button", "data-testid": "legal-move", class: ["move", uses && "hint"],
-      "data-move": JSON.stringify(m), title: JSON.stringify(m), on: { click: () => play(m) } }, text));
-  }));
+  list.replaceChildren(...data.moves.map((m) => h("li", {}, h("button", { type: "button", "data-testid": "legal-move",
+    class: ["move", ctx.targets.includes(m) && "hint"], "data-move": JSON.stringify(m), on: { click: () => play(m) } }, ctx.moveWords(m)))));
   $("moves-note").textContent = data.gameOver ? t("game-over") : !data.moves.length ? (data.seat === null ? t("spectator") : t("not-your-turn"))
     : data.complete === false ? t("incomplete") : "";
   renderSheet(data);
   renderWinners(data);
   $("raw").textContent = JSON.stringify(data.state, null, 1);
+}
+
+/** The selection bar: what is selected, the moves it can make (`legal-target`), confirm and cancel. */
+function renderSelection(ctx) {
+  const sel = $("selection");
+  const active = ctx.picked.length > 0 || table.choices.length > 0 || table.pending;
+  sel.hidden = !active;
+  if (!active) { sel.replaceChildren(); return; }
+  const targets = ctx.targets;
+  sel.replaceChildren(...[
+    ctx.picked.length ? h("span", { class: "sel-cards" }, `${t("selected")}: ${ctx.picked.map((c) => ctx.cardWord(c)).join(" ")}`) : null,
+    targets.length > 1 ? h("span", { class: "note" }, t("choose-target")) : null,
+    ...(targets.length > 1 ? targets : []).map((m) => h("button", { type: "button", class: ["sel-move", table.pending === m && "on"],
+      "data-testid": "legal-target", "data-move": JSON.stringify(m), on: { click: () => play(m) } }, ctx.moveWords(m))),
+    table.pending ? h("span", { class: "sel-pending" }, `${t("your-move")} ${ctx.moveWords(table.pending)}`) : null,
+    h("button", { type: "button", class: "primary", "data-testid": "confirm-move", disabled: !table.pending,
+      on: { click: () => { if (table.pending) play(table.pending); } } }, t("confirm")),
+    h("button", { type: "button", class: "small-btn", "data-testid": "cancel-move", on: { click: cancel } }, t("cancel"))]
+    .filter(Boolean));
+}
+
+function cancel() {
+  resetSelection();
+  if (table.problem?.local) setProblem(null);
+  draw();
+}
+
+function viewingControls(data) {
+  const src = table.source;
+  if (!(src instanceof SessionSource)) return [];
+  const hot = src.hotSeats();
+  if (hot.length < 2) return [`${t("viewing")}: ${data.seat === null ? t("spectator") : `${t("seat")} ${data.seat}`}`];
+  return [`${t("viewing")}: `, ...hot.map((i) => h("button", { type: "button", class: ["small-btn", i === data.seat && "on"],
+    "data-testid": "view-seat", "aria-pressed": String(i === data.seat),
+    on: { click: () => { src.pinned = i; src.current = i; refresh(); } } }, `${t("seat")} ${i}`))];
 }
 
 function renderWinners(data) {
@@ -158,173 +324,14 @@ function renderWinners(data) {
 
 function renderSheet(data) {
   const el = $("score-sheet");
-  const rows = history(data.state).filter(Array.isArray);
-  const players = data.players;
-  const totals = Array.from({ length: players }, (_, i) => rows.reduce((a, r) => a + (Number(r[i]) || 0), 0));
-  const head = h("tr", {}, h("th", {}, t("round")), Array.from({ length: players }, (_, i) => h("th", {}, `${t("seat")} ${i}`)));
-  const body = rows.map((r, k) => h("tr", {}, h("th", {}, String(k + 1)), r.map((v) => h("td", {}, String(v)))));
-  const parts = [h("table", { class: "sheet-table" }, h("thead", {}, head), h("tbody", {}, body,
-    h("tr", { class: "total" }, h("th", {}, t("total")), totals.map((v) => h("td", {}, String(v))))))];
-  const sc = data.scores;
-  if (sc) parts.push(scoresView(sc));
-  else if (!rows.length) parts.push(h("p", { class: "note" }, t("no-rounds")));
-  el.replaceChildren(...parts);
-}
-
-/** A `score` answer: round points, totals, each seat's breakdown, final, winners. */
-export function scoresView(sc) {
-  const seats = (sc.totals || []).map((_, i) => i);
-  const points = sc.points ?? (Array.isArray(sc.round) ? sc.round : null);  // declared games: `points`
-  const cell = (v) => (v !== null && typeof v === "object" ? JSON.stringify(v) : String(v ?? ""));
-  const keys = [...new Set((sc.breakdown || []).flatMap((b) => (b && typeof b === "object" ? Object.keys(b) : [])))];
-  return h("div", { class: "scores" },
-    h("table", { class: "sheet-table" },
-      h("thead", {}, h("tr", {}, h("th", {}), seats.map((i) => h("th", {}, `${t("seat")} ${i}`)))),
-      h("tbody", {},
-        points ? h("tr", {}, h("th", {}, t("this-round")), points.map((v) => h("td", {}, cell(v)))) : null,
-        keys.map((k) => h("tr", { class: "bd" }, h("th", {}, k), sc.breakdown.map((b) => h("td", {}, cell(b?.[k]))))),
-        h("tr", { class: "total" }, h("th", {}, t("total")), sc.totals.map((v) => h("td", { "data-testid": "total" }, cell(v)))))),
-    h("p", {}, sc.final ? `${t("final")} · ${t("winners")}: ${(sc.winners || []).join(", ") || "—"}` : t("running")));
+  const lang = getLanguage();
+  const model = padModel(table.source.game, { state: data.state, report: data.scores, players: data.players, lang, me: data.seat,
+    contracts: table.contracts, entry: entryOf(table.source.game) });
+  el.replaceChildren(drawPad(model, lang, { title: gameName(entryOf(table.source.game), lang) }));
+  if (data.scores?.totals) document.body.dataset.scoreTotals = JSON.stringify(data.scores.totals);
 }
 
 // --------------------------------------------------------------------------- sessions
-
-function playersOf(state, fallback) {
-  return state.players ?? state.hand_sizes?.length ?? state.hands?.length ?? fallback ?? 2;
-}
-
-class SessionSource {
-  constructor({ id, game, players, tokens, owner, controllers, joinedSeat = null }) {
-    Object.assign(this, { id, game, players, tokens, owner, controllers, joinedSeat });
-    this.version = 0;
-    this.current = null;
-    this.pinned = null;
-    this.botBusy = false;
-    this.lastScores = null;
-    this.title = joinedSeat !== null ? `${t("seat")} ${joinedSeat}` : t("session");
-  }
-
-  hotSeats() {
-    return this.controllers.map((c, i) => (c === "hot" ? i : null)).filter((i) => i !== null);
-  }
-
-  pick(toAct) {
-    const hot = this.hotSeats();
-    if (!hot.length) return null;
-    const acting = hot.filter((i) => toAct.includes(i));
-    if (this.pinned !== null && acting.includes(this.pinned)) return this.pinned;
-    if (acting.includes(this.current)) return this.current;
-    if (acting.length) return acting[0];
-    return hot.includes(this.current) ? this.current : hot[0];
-  }
-
-  tokenOf(seat) { return seat === null ? this.owner : this.tokens[seat]; }
-
-  async load() {
-    let seat = this.pick(this.toAct || []);
-    let s = await get(`/v1/sessions/${this.id}`, { token: this.tokenOf(seat) });
-    const better = this.pick(s.to_act);
-    if (better !== seat) {
-      seat = better;
-      s = await get(`/v1/sessions/${this.id}`, { token: this.tokenOf(seat) });
-    }
-    this.current = seat;
-    this.version = s.version;
-    this.toAct = s.to_act;
-    if (s.scores) this.lastScores = s.scores;
-    const lm = seat !== null && s.to_act.includes(seat) && !s.game_over
-      ? await get(`/v1/sessions/${this.id}/legal-moves`, { token: this.tokenOf(seat) }) : { moves: [], complete: true };
-    return {
-      state: s.state, seat, version: s.version, toAct: s.to_act, gameOver: s.game_over, roundOver: s.round_over,
-      scores: s.scores ?? this.lastScores, outcome: s.outcome, moves: lm.moves, complete: lm.complete,
-      players: this.players ?? playersOf(s.state),
-    };
-  }
-
-  async send(move) {
-    const seat = this.current;
-    if (seat === null) throw new Problem({ title: t("spectator") }, 0);
-    await post(`/v1/sessions/${this.id}/moves`, { move, version: this.version }, { token: this.tokens[seat] });
-  }
-
-  after(data) {
-    if (data.gameOver || this.botBusy) return;
-    const bot = data.toAct.find((i) => this.controllers[i] === "bot");
-    if (bot === undefined) return;
-    this.botBusy = true;
-    setTimeout(() => this.botMove(bot), BOT_DELAY);
-  }
-
-  async botMove(seat) {
-    try {
-      const lm = await get(`/v1/sessions/${this.id}/legal-moves`, { token: this.tokens[seat] });
-      if (lm.moves.length) {
-        const move = lm.moves[Math.floor(Math.random() * lm.moves.length)];
-        await post(`/v1/sessions/${this.id}/moves`, { move, version: this.version }, { token: this.tokens[seat] });
-      }
-    } catch (err) {
-      if (!(err instanceof Problem)) throw err; // a lost race (409) or a move made elsewhere: look again
-    } finally {
-      this.botBusy = false;
-    }
-    refresh();
-  }
-
-  viewingControls(data) {
-    const hot = this.hotSeats();
-    if (hot.length < 2) return [`${t("viewing")}: ${data.seat === null ? t("spectator") : `${t("seat")} ${data.seat}`}`];
-    return [`${t("viewing")}: `, ...hot.map((i) => h("button", { type: "button", class: ["small-btn", i === data.seat && "on"],
-      "data-testid": "view-seat", "aria-pressed": String(i === data.seat),
-      on: { click: () => { this.pinned = i; this.current = i; refresh(); } } }, `${t("seat")} ${i}`))];
-  }
-
-  /** Follow the events stream (DESIGN 4.2); fall back to polling every 500 ms when it fails. */
-  follow() {
-    this.stop?.();
-    const token = this.joinedSeat !== null ? this.tokens[this.joinedSeat] : this.owner;
-    let stopped = false, timer = null;
-    const controller = new AbortController();
-    this.stop = () => { stopped = true; controller.abort(); clearTimeout(timer); };
-    const seen = (v) => { if (typeof v === "number" && v !== this.version) refresh(); };
-    const poll = async () => {
-      if (stopped) return;
-      try {
-        const s = await get(`/v1/sessions/${this.id}`, { token });
-        seen(s.version);
-      } catch { /* the next poll tries again */ }
-      timer = setTimeout(poll, 500);
-    };
-    const stream = async () => {
-      let res;
-      try {
-        res = await fetch(`/v1/sessions/${this.id}/events?access_token=${encodeURIComponent(token)}`,
-          { headers: { Accept: "text/event-stream" }, signal: controller.signal });
-      } catch { if (!stopped) poll(); return; }
-      if (!res.ok || !(res.headers.get("Content-Type") || "").startsWith("text/event-stream")) { poll(); return; }
-      document.body.dataset.follow = "events";
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = "";
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += value;
-          let cut;
-          while ((cut = buffer.indexOf("\n\n")) >= 0) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const dataLines = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart());
-            if (!dataLines.length) continue;
-            try { seen(JSON.parse(dataLines.join("\n")).version); } catch { /* not JSON: ignore */ }
-          }
-        }
-      } catch { /* aborted or dropped */ }
-      if (!stopped) timer = setTimeout(stream, 1000);
-    };
-    document.body.dataset.follow = "polling";
-    stream();
-  }
-}
 
 async function startSession(ev) {
   ev.preventDefault();
@@ -344,7 +351,8 @@ async function startSession(ev) {
     return;
   }
   const tokens = Object.fromEntries(created.seats.map((x) => [x.seat, x.token]));
-  openSession(new SessionSource({ id: created.id, game, players, tokens, owner: created.owner_token, controllers }));
+  openSession(new SessionSource({ id: created.id, game, players, tokens, owner: created.owner_token, controllers,
+    api, changed: refresh, botDelay: BOT_DELAY }));
   const links = $("links");
   const windows = created.seats.filter((x) => controllers[x.seat] === "window");
   links.hidden = !windows.length;
@@ -352,6 +360,7 @@ async function startSession(ev) {
     const href = `${location.pathname}#session=${created.id}&token=${x.token}`;
     return h("a", { href, target: "_blank", rel: "noopener", "data-testid": "seat-link", "data-seat": x.seat }, `${t("seat")} ${x.seat}`);
   }));
+  $("setup-box").open = false;
 }
 
 function openSession(source) {
@@ -359,9 +368,19 @@ function openSession(source) {
   table.source = source;
   table.data = null;
   table.problem = null;
+  table.shownSeat = null;
+  table.handover = null;
+  table.contracts = {};
+  resetSelection();
   renderProblem();
-  source.follow();
+  loadEntry(source.game);
+  source.follow?.((mode) => { document.body.dataset.follow = mode; });
   refresh();
+}
+
+async function loadEntry(game) {
+  if (entries[game]) return;
+  try { entries[game] = await get(`/v1/games/${game}`); if (table.data) draw(); } catch { /* the list's entry serves */ }
 }
 
 async function joinFromHash() {
@@ -374,7 +393,7 @@ async function joinFromHash() {
     const controllers = Array.from({ length: players }, (_, i) => (i === s.seat ? "hot" : "remote"));
     $("setup").hidden = true;
     openSession(new SessionSource({ id, game: s.game, players, tokens: { [s.seat]: token }, owner: token, controllers,
-      joinedSeat: s.seat }));
+      joinedSeat: s.seat, api, changed: refresh, botDelay: BOT_DELAY }));
   } catch (err) {
     $("table").hidden = false;
     showProblem(err);
@@ -383,31 +402,47 @@ async function joinFromHash() {
 
 // --------------------------------------------------------------------------- the setup form
 
-function gameOptions(sel) {
-  sel.replaceChildren(...catalogue.map((g) => h("option", { value: g.id }, g.name)));
+function gameOptions(sel, filter = () => true) {
+  const keep = sel.value;
+  sel.replaceChildren(...catalogue.filter(filter).map((g) => h("option", { value: g.id }, gameName(entryOf(g.id), getLanguage()))));
+  if (keep) sel.value = keep;
 }
 
 function buildSetup() {
   const g = catalogue.find((x) => x.id === $("game-select").value);
   if (!g) return;
+  loadEntry(g.id).then(() => buildOptions(g.id));
   const players = $("players");
   players.min = g.players.min;
   players.max = g.players.max;
   if (Number(players.value) < g.players.min || Number(players.value) > g.players.max) players.value = g.players.min;
   buildSeats();
+  buildOptions(g.id);
+}
+
+function buildOptions(game) {
+  if ($("game-select").value !== game) return;
+  const g = entryOf(game);
+  const lang = getLanguage();
   const box = $("options");
-  box.replaceChildren(...Object.entries(g.options).map(([name, o]) => {
+  const old = Object.fromEntries([...box.querySelectorAll("[data-option]")].map((el) => [el.dataset.option, el.type === "checkbox" ? el.checked : el.value]));
+  const sameGame = box.dataset.game === game;
+  box.dataset.game = game;
+  box.replaceChildren(...Object.entries(g.options || {}).map(([name, o]) => {
+    const w = optionWords(name, o, lang);
+    const was = sameGame ? old[name] : undefined;
     let input;
     if (o.choices) {
-      input = h("select", { "data-option": name }, o.choices.map((c, i) => h("option", { value: String(i), selected: c === o.default }, String(c))));
+      input = h("select", { "data-option": name }, o.choices.map((c, i) => h("option", { value: String(i),
+        selected: was !== undefined ? String(i) === was : c === o.default }, w.choices[i])));
     } else if (o.type === "boolean") {
-      input = h("input", { type: "checkbox", "data-option": name, checked: !!o.default });
+      input = h("input", { type: "checkbox", "data-option": name, checked: was !== undefined ? was : !!o.default });
     } else if (o.type === "integer") {
-      input = h("input", { type: "number", "data-option": name, value: o.default, min: o.minimum, max: o.maximum });
+      input = h("input", { type: "number", "data-option": name, value: was ?? o.default, min: o.minimum, max: o.maximum });
     } else {
-      input = h("input", { type: "text", "data-option": name, value: typeof o.default === "string" ? o.default : JSON.stringify(o.default) });
+      input = h("input", { type: "text", "data-option": name, value: was ?? (typeof o.default === "string" ? o.default : JSON.stringify(o.default)) });
     }
-    return h("label", { class: "option", title: o.description }, h("span", {}, name), input, h("small", {}, o.description));
+    return h("label", { class: "option", title: w.help }, h("span", {}, w.label), input, w.help ? h("small", {}, w.help) : null);
   }));
 }
 
@@ -422,10 +457,11 @@ function buildSeats() {
 }
 
 function readOptions(game) {
-  const g = catalogue.find((x) => x.id === game);
+  const g = entryOf(game);
   const out = {};
   for (const el of document.querySelectorAll("#options [data-option]")) {
     const name = el.dataset.option, o = g.options[name];
+    if (!o) continue;
     let v;
     if (o.choices) v = o.choices[Number(el.value)];
     else if (o.type === "boolean") v = el.checked;
@@ -501,7 +537,7 @@ class RecordSource extends CheckSource {
     this.info = null;
     $("step-at").textContent = `${k} / ${this.moves.length}`;
     const m = this.moves[k - 1];
-    $("step-at").title = m ? JSON.stringify(m) : "";
+    $("step-at").title = m ? moveWords(m.move || m, entryOf(this.game), getLanguage()) : "";
     await refresh();
   }
 }
@@ -548,7 +584,7 @@ async function checkMat() {
     const r = await post("/v1/games/backgammon/replay", { record: { format: "mat", text: $("check-input").value } });
     const summary = $("record-summary");
     summary.replaceChildren(h("p", {}, `${(r.match?.players || []).join(" – ")} · ${t("match")} ${r.match?.length ?? 0} · ${(r.match?.score || []).join("–")}`),
-      h("ul", {}, (r.games || []).map((g) => h("li", {}, `${t("game")} ${g.number}: ${t("winner")} ${t("seat")} ${g.winner ?? "—"}, +${g.points}${g.resigned ? " (resigned)" : ""} → ${(g.score_after || []).join("–")}`))));
+      h("ul", {}, (r.games || []).map((g) => h("li", {}, `${t("game")} ${g.number}: ${t("winner")} ${t("seat")} ${g.winner ?? "—"}, +${g.points} → ${(g.score_after || []).join("–")}`))));
     if (Array.isArray(r.moves) && r.moves.length) {
       const start = (await post("/v1/games/backgammon/new", { players: 2, seed: 0, options: r.options })).state;
       const src = new RecordSource("backgammon", start, r.moves, ".mat");
@@ -572,7 +608,10 @@ function openChecked(source, load = true) {
   table.source = source;
   table.data = null;
   table.problem = null;
+  table.handover = null;
+  resetSelection();
   renderProblem();
+  loadEntry(source.game);
   if (load) refresh();
 }
 
@@ -583,19 +622,20 @@ function step(delta) {
   src.goto(to).catch(showProblem);
 }
 
-// --------------------------------------------------------------------------- score sheets
+// --------------------------------------------------------------------------- the score-pad calculator
 
 let schemasOnce = null;
 let tallyFor = null;
 
-async function buildTally() {
+async function buildTally(force = false) {
   const game = $("tally-game").value;
-  if (game === tallyFor) return; // built already (or being built): keep what was typed
+  if (game === tallyFor && !force) return; // built already (or being built): keep what was typed
   tallyFor = game;
   schemasOnce = schemasOnce || get("/play/schemas.json");
   let schemas;
   try {
     schemas = await schemasOnce;
+    await loadEntry(game);
   } catch (err) {
     schemasOnce = null;
     tallyFor = null;
@@ -607,7 +647,9 @@ async function buildTally() {
   const form = $("tally-form");
   $("tally-result").replaceChildren();
   if (!name) { form.replaceChildren(h("p", {}, t("no-tally"))); return; }
-  const built = tallyForm(schemas.schemas, name, t);
+  const lang = getLanguage();
+  const entry = entryOf(game);
+  const built = tallyForm(schemas.schemas, name, t, (field) => term(entry, field, lang));
   form.replaceChildren(built.el, h("button", { type: "submit", "data-testid": "tally-compute" }, t("compute")));
   form.onsubmit = async (ev) => {
     ev.preventDefault();
@@ -622,12 +664,13 @@ async function buildTally() {
     }
     try {
       const sc = await post(`/v1/games/${game}/score`, { tally });
-      out.replaceChildren(scoresView(sc));
+      const l = getLanguage();
+      const model = padModel(game, { state: null, report: sc, players: sc.totals?.length, lang: l, entry: entryOf(game) });
+      out.replaceChildren(drawPad(model, l, { title: gameName(entryOf(game), l) }));
     } catch (err) {
       const p = err instanceof Problem ? err.body : { title: String(err) };
       out.replaceChildren(h("div", { class: "problem", "data-code": p.code || "" }, h("strong", {}, p.title), " ",
-        p.code ? h("code", {}, p.code) : null, p.detail ? h("p", {}, p.detail) : null,
-        p.errors ? h("pre", {}, JSON.stringify(p.errors, null, 1)) : null));
+        p.code ? h("code", {}, p.code) : null, p.detail ? h("p", {}, p.detail) : null));
     }
   };
 }
@@ -645,7 +688,22 @@ function setLang(lang) {
   document.documentElement.lang = lang;
   try { localStorage.setItem("arbiter.lang", lang); } catch { /* private mode */ }
   translatePage();
+  if (catalogue.length) {
+    gameOptions($("game-select"));
+    gameOptions($("check-game"));
+    gameOptions($("tally-game"), (g) => g.tally);
+    buildSeats();
+    buildOptions($("game-select").value);
+    if (tallyFor) buildTally(true);
+  }
   if (table.data) draw();
+  retranslateProblem();
+}
+
+function keys(ev) {
+  if (ev.target.closest?.("input, textarea, select")) return;
+  if (ev.key === "Escape") { cancel(); ev.preventDefault(); }
+  if (ev.key === "Enter" && table.pending && !ev.target.closest?.("button, a, [role=button]")) { play(table.pending); ev.preventDefault(); }
 }
 
 async function main() {
@@ -655,16 +713,17 @@ async function main() {
   setLang(lang);
   $("language").addEventListener("change", (e) => setLang(e.target.value));
   for (const b of document.querySelectorAll("[data-tab]")) b.addEventListener("click", () => showTab(b.dataset.tab));
+  document.addEventListener("keydown", keys);
 
   catalogue = (await get("/v1/games")).games;
   gameOptions($("game-select"));
   gameOptions($("check-game"));
-  $("tally-game").replaceChildren(...catalogue.filter((g) => g.tally).map((g) => h("option", { value: g.id }, g.name)));
+  gameOptions($("tally-game"), (g) => g.tally);
   $("game-select").addEventListener("change", buildSetup);
   $("players").addEventListener("change", buildSeats);
   $("players").addEventListener("input", buildSeats);
   $("setup").addEventListener("submit", startSession);
-  $("tally-game").addEventListener("change", buildTally);
+  $("tally-game").addEventListener("change", () => buildTally());
   $("check-state").addEventListener("click", checkState);
   $("check-xgid").addEventListener("click", checkXgid);
   $("check-mat").addEventListener("click", checkMat);
@@ -677,8 +736,7 @@ async function main() {
     try {
       move = JSON.parse($("move-input").value);
     } catch (err) {
-      table.problem = { title: t("bad-json"), detail: String(err.message) };
-      renderProblem();
+      setProblem({ title: t("bad-json"), detail: String(err.message), lang: getLanguage() });
       return;
     }
     play(move);
@@ -686,9 +744,17 @@ async function main() {
   const wanted = params.get("game");
   if (wanted && catalogue.some((g) => g.id === wanted)) $("game-select").value = wanted;
   buildSetup();
+  await Promise.all(catalogue.map((g) => loadEntry(g.id)));
+  gameOptions($("game-select"));
+  gameOptions($("check-game"));
+  gameOptions($("tally-game"), (g) => g.tally);
+  loadCodes(getLanguage());
   window.addEventListener("hashchange", joinFromHash);
   await joinFromHash();
   document.body.dataset.ready = "1";
 }
+
+// for the browser tests: the page's own words and the catalogue's, to check a language both ways
+window.__words = { kindLabel, phaseLabel, entries };
 
 main();

@@ -9,6 +9,10 @@ import { h } from "./dom.js";
 
 function resolve(schemas, schema) {
   while (schema && schema.$ref) schema = schemas[schema.$ref.split("/").pop()];
+  if (schema && Array.isArray(schema.type)) {  // OpenAPI 3.1: {"type": ["integer", "null"]}
+    const types = schema.type.filter((x) => x !== "null");
+    return { ...schema, type: types[0], nullable: schema.type.includes("null") };
+  }
   return schema || {};
 }
 
@@ -30,23 +34,34 @@ function parseList(schemas, schema, text) {
   return text.split(/[\s,]+/).filter(Boolean).map((x) => scalar(item, x));
 }
 
-function hint(schemas, schema) {
+function hint(schemas, schema, t) {
   const item = resolve(schemas, schema.items);
-  if (item.type === "array") return `rows separated by |, e.g. ${item.items?.type === "string" ? "QH KS | 10D" : "1 2 | 3"}`;
+  if (item.type === "array") return `${t("hint-rows")} ${item.items?.type === "string" ? "QH KS | 10D" : "1 2 | 3"}`;
   if (item.enum) return item.enum.join(" ");
-  return item.type === "string" ? "e.g. QH KS 10D" : "e.g. 1 2 3";
+  return `${t("hint-list")} ${item.type === "string" ? "QH KS 10D" : "1 2 3"}`;
 }
 
-function field(schemas, raw, path, name, required, t) {
+/** A field's words: the game's term for it (catalogue `terms`), else the page's word, else the name with spaces. */
+function nameOf(name, t, words) {
+  if (!name) return name;
+  const m = /^(.*) (\d+)$/.exec(name);
+  if (m) return `${nameOf(m[1], t, words)} ${Number(m[2]) + 1}`;
+  const w = words ? words(name) : null;
+  if (w && w !== name) return w;
+  const p = t(name);
+  return p !== name ? p : name.replace(/[_-]/g, " ");
+}
+
+function field(schemas, raw, path, name, required, t, words) {
   const schema = resolve(schemas, raw);
   const id = `tally-${path.replace(/[^\w-]/g, "_")}`;
-  const label = (input, extra) => h("label", { class: ["tf", required && "req"], for: id }, h("span", {}, name), input, extra || null);
+  const label = (input, extra) => h("label", { class: ["tf", required && "req"], for: id }, h("span", {}, nameOf(name, t, words)), input, extra || null);
 
   if (schema.type === "object") {
     const props = Object.entries(schema.properties || {});
     const req = new Set(schema.required || []);
-    const parts = props.map(([k, v]) => ({ k, f: field(schemas, v, path ? `${path}.${k}` : k, k, req.has(k), t) }));
-    const el = h("fieldset", { class: "tf-object", "data-path": path }, name ? h("legend", {}, name) : null, parts.map((p) => p.f.el));
+    const parts = props.map(([k, v]) => ({ k, f: field(schemas, v, path ? `${path}.${k}` : k, k, req.has(k), t, words) }));
+    const el = h("fieldset", { class: "tf-object", "data-path": path }, name ? h("legend", {}, nameOf(name, t, words)) : null, parts.map((p) => p.f.el));
     return {
       el,
       value() {
@@ -63,10 +78,10 @@ function field(schemas, raw, path, name, required, t) {
   if (schema.type === "array" && ["object"].includes(resolve(schemas, schema.items).type)) {
     const items = [];
     const list = h("div", { class: "tf-items" });
-    const box = h("fieldset", { class: "tf-array", "data-path": path }, h("legend", {}, name));
+    const box = h("fieldset", { class: "tf-array", "data-path": path }, h("legend", {}, nameOf(name, t, words)));
     const add = () => {
       const i = items.length;
-      const f = field(schemas, schema.items, `${path}.${i}`, `${name} ${i}`, true, t);
+      const f = field(schemas, schema.items, `${path}.${i}`, `${name} ${i}`, true, t, words);
       items.push(f);
       list.append(f.el);
     };
@@ -79,7 +94,7 @@ function field(schemas, raw, path, name, required, t) {
   }
 
   if (schema.type === "array") {
-    const input = h("input", { id, type: "text", "data-path": path, placeholder: hint(schemas, schema), size: 28 });
+    const input = h("input", { id, type: "text", "data-path": path, placeholder: hint(schemas, schema, t), size: 28 });
     return {
       el: label(input, h("small", {}, `${schema.minItems ?? 0}–${schema.maxItems ?? "∞"}`)),
       value() {
@@ -93,7 +108,7 @@ function field(schemas, raw, path, name, required, t) {
   if (schema.enum || schema.type === "boolean") {
     const choices = schema.enum || [true, false];
     const input = h("select", { id, "data-path": path },
-      required && schema.enum ? null : h("option", { value: "" }, schema.nullable ? "null / —" : "—"),
+      required && schema.enum ? null : h("option", { value: "" }, "—"),
       choices.map((c, i) => h("option", { value: String(i) }, String(c))));
     return { el: label(input), value: () => (input.value === "" ? (schema.nullable ? null : undefined) : choices[Number(input.value)]) };
   }
@@ -114,6 +129,6 @@ function field(schemas, raw, path, name, required, t) {
 }
 
 /** The form of schema `name`: { el, value() -> the tally JSON }. */
-export function tallyForm(schemas, name, t) {
-  return field(schemas, schemas[name], "", "", true, t);
+export function tallyForm(schemas, name, t, words) {
+  return field(schemas, schemas[name], "", "", true, t, words);
 }

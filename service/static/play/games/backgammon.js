@@ -137,14 +137,17 @@ export default {
     // the cube: centred when nobody owns it, else on its owner's side
     const cube = st.cube || { value: 1, owner: null };
     const cy = cube.owner === null || cube.owner === undefined ? TOP + HEIGHT / 2 : cube.owner === me ? TOP + HEIGHT - 50 : TOP + 50;
-    svg.append(s("g", { class: "cube" }, s("rect", { x: barX + 4, y: cy - 14, width: BAR - 8, height: 28, rx: 4 }),
+    // the cube is off when the options say so ('auto': off in a single game, on in match play; DESIGN 4.7)
+    const mode = st.options?.cube ?? "auto";
+    const cubeOn = mode === "on" || (mode === "auto" && ((st.options?.match_length ?? st.match?.length ?? 0) > 0));
+    if (cubeOn) svg.append(s("g", { class: "cube" }, s("rect", { x: barX + 4, y: cy - 14, width: BAR - 8, height: 28, rx: 4 }),
       s("text", { x: barX + BAR / 2, y: cy + 5, "text-anchor": "middle" }, String(cube.value === 1 ? 64 : cube.value))));
     // the tray: borne-off checkers; a destination when bearing off
     const off = st.off || [0, 0];
     const tray = s("g", { class: ["tray", targets.has(0) && "target"].filter(Boolean).join(" "), "data-point": 0 });
     tray.append(s("rect", { x: TRAY, y: TOP, width: 44, height: HEIGHT, class: "tray-bg" }));
-    tray.append(s("text", { x: TRAY + 22, y: TOP + HEIGHT - 10, "text-anchor": "middle", class: "off-n" }, `${off[me]} off`));
-    tray.append(s("text", { x: TRAY + 22, y: TOP + 20, "text-anchor": "middle", class: "off-n" }, `${off[opp]} off`));
+    tray.append(s("text", { x: TRAY + 22, y: TOP + HEIGHT - 10, "text-anchor": "middle", class: "off-n" }, `${off[me]} ${ctx.t("off")}`));
+    tray.append(s("text", { x: TRAY + 22, y: TOP + 20, "text-anchor": "middle", class: "off-n" }, `${off[opp]} ${ctx.t("off")}`));
     if (targets.has(0)) clickable(tray, () => choose(0), "bear off");
     svg.append(tray);
     // dice in the viewer's right half; clicking them rolls when a roll is legal
@@ -163,14 +166,14 @@ export default {
     const steps = pick.segments.map(([a, b]) => `${a === 25 ? "bar" : a}/${b === 0 ? "off" : b}`).join(" ");
     return h("div", { class: "bg" },
       h("div", { class: "bg-info" },
-        h("span", { class: `who c${me}` }, `${ctx.t("seat")} ${me} (${colors[me]}) · ${ctx.t("pips")} ${pips[me] ?? "?"}`),
-        h("span", { class: `who c${opp}` }, `${ctx.t("seat")} ${opp} (${colors[opp]}) · ${ctx.t("pips")} ${pips[opp] ?? "?"}`),
-        h("span", {}, `${ctx.t("turn")}: ${st.turn ?? "—"} · ${st.phase ?? ""}`),
+        h("span", { class: `who c${me}` }, `${ctx.t("seat")} ${me} (${ctx.t(colors[me])}) · ${ctx.t("pips")} ${pips[me] ?? "?"}`),
+        h("span", { class: `who c${opp}` }, `${ctx.t("seat")} ${opp} (${ctx.t(colors[opp])}) · ${ctx.t("pips")} ${pips[opp] ?? "?"}`),
+        h("span", {}, `${ctx.t("turn")}: ${st.turn ?? "—"} · ${ctx.phase ? ctx.phase(st.phase) : st.phase ?? ""}`),
         match.length ? h("span", {}, `${ctx.t("match")} ${match.length}: ${(match.score || []).join("–")}${match.crawford ? " (Crawford)" : ""}`) : null,
-        st.resign ? h("span", { class: "warn" }, `resign: ${st.resign}`) : null,
+        st.resign ? h("span", { class: "warn" }, `${ctx.moveWords ? ctx.moveWords({ kind: "resign", level: st.resign.level ?? st.resign }) : st.resign}`) : null,
         cube.offered ? h("span", { class: "warn" }, `${ctx.t("double")} → ${cube.value * 2}`) : null),
       svg,
-      section(ctx.t("picked"), h("code", { class: "picked" }, steps || (pick.from !== null ? `${pick.from === 25 ? "bar" : pick.from}/…` : "—")),
+      section(ctx.t("picked"), h("code", { class: "picked" }, steps || (pick.from !== null ? `${pick.from === 25 ? ctx.t("bar") : pick.from}/…` : "—")),
         pick.segments.length || pick.from !== null ? h("button", { type: "button", class: "small-btn", on: { click: () => { pick.segments = []; pick.from = null; ctx.redraw(); } } }, ctx.t("clear")) : null),
       st.xgid ? h("div", { class: "ids" }, h("code", {}, st.xgid), " ", st.position_id ? h("code", {}, `Position ID ${st.position_id}`) : null) : null);
   },

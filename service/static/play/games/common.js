@@ -1,69 +1,24 @@
 // Drawing pieces shared by the games: cards, hands that can be selected, seat headers, labels.
 //
-// A game module exports { render(ctx) -> Node, label?(move), fromSelection?(cards, ctx) -> [move] }.
-// ctx = { game, state, seat (whose view, or null), players, moves (legal now for that seat),
-//         selected (hand indices), play(move), toggle(index), clear(), t(key) }.
+// A game module exports { render(ctx) -> Node, fromSelection?(cards, ctx) -> [move] } (fromSelection: moves a
+// selection may make that an incomplete legal-moves list does not show).
+// ctx = { game, entry (catalogue), lang, state, seat (whose view, or null), players, moves (legal now),
+//         selected (hand indices), picked (those cards), targets (moves the selection can make), pending,
+//         pickCard(i), choose(moves) (a board element standing for these moves: selects, or plays a target),
+//         play(move), offer(moves), redraw(), t(key), term(name), phase(p), moveWords(move), cardWord(card) }.
 
+import { getLanguage } from "../api.js";
 import { h } from "../dom.js";
 
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
-/** Every card a move uses from the hand, in order (card, cards, using, plays[].cards, melds[].cards). */
-export function cardsUsed(move) {
-  const out = [];
-  if (move.card !== undefined && move.card !== null) out.push(move.card);
-  for (const key of ["cards", "using"]) if (Array.isArray(move[key])) out.push(...move[key]);
-  for (const key of ["plays", "melds"]) {
-    if (Array.isArray(move[key])) for (const part of move[key]) if (Array.isArray(part.cards)) out.push(...part.cards);
-  }
-  return out;
-}
-
-function counts(list) {
-  const m = new Map();
-  for (const x of list) m.set(String(x), (m.get(String(x)) || 0) + 1);
-  return m;
-}
-
-/** Same multiset of cards. */
-export function sameCards(a, b) {
-  if (a.length !== b.length) return false;
-  const ca = counts(a), cb = counts(b);
-  for (const [k, n] of ca) if (cb.get(k) !== n) return false;
-  return true;
-}
-
-/** `a` holds every card of `b` (with multiplicity). */
-export function holds(a, b) {
-  const ca = counts(a);
-  for (const [k, n] of counts(b)) if ((ca.get(k) || 0) < n) return false;
-  return true;
-}
-
-function fmt(key, value) {
-  if (key === "card" || key === "cards" || key === "using") return Array.isArray(value) ? value.join(" ") : String(value);
-  if (key === "plays") return value.map((p) => `→${p.stack + 1}: ${p.cards.join(" ")}`).join(", ");
-  if (key === "melds") return value.map((m) => `[${m.cards.join(" ")}]`).join(" ");
-  if (value !== null && typeof value === "object") return `${key} ${JSON.stringify(value)}`;
-  return `${key} ${value}`;
-}
-
-/** A short readable label of any move: its kind and values ("play 7C", "a1→a3", "13/7 8/7"). */
-export function genericLabel(move) {
-  if (typeof move.notation === "string") return move.notation;
-  if (move.from !== undefined && move.to !== undefined) {
-    const rest = Object.entries(move).filter(([k]) => !["kind", "from", "to"].includes(k));
-    return [`${move.kind === "move" ? "" : move.kind + " "}${move.from}→${move.to}`, ...rest.map(([k, v]) => fmt(k, v))].join(" ");
-  }
-  const parts = [move.kind];
-  for (const [k, v] of Object.entries(move)) if (k !== "kind") parts.push(fmt(k, v));
-  return parts.join(" ");
-}
+export { cardsUsed, holds, sameCards } from "../selection.js";
 
 /** A French-deck card ("10H", "QS", "JK") as a button (or a plain span without onClick). */
 export function frenchCard(code, { onClick, selected, small, label } = {}) {
   const joker = code === "JK";
-  const rank = joker ? "★" : code.slice(0, -1);
+  const face = code.slice(0, -1);
+  const rank = joker ? "★" : getLanguage() === "pl" ? { J: "W", Q: "D" }[face] ?? face : face;
   const suit = joker ? "" : code.slice(-1);
   const red = suit === "H" || suit === "D";
   const cls = ["card", "french", red && "red", joker && "joker", selected && "selected", small && "small"];
@@ -88,34 +43,30 @@ export function pile(count, label) {
     label ? h("span", { class: "pile-label" }, label) : null);
 }
 
-/** A hand that plays a card by clicking it when one move uses that card alone, else selects it. */
+/**
+ * The seat's own hand (select then act, DESIGN 4.7): a click selects or drops a card (`hand-card`),
+ * never plays it; cards that some legal move uses are marked `playable`.
+ */
 export function hand(ctx, cards, draw) {
   if (!Array.isArray(cards)) return null;
+  const playable = ctx.playable || new Set();
   return h("div", { class: "hand", role: "group", "aria-label": ctx.t("your-hand") },
-    cards.map((card, i) => draw(card, { selected: ctx.selected.includes(i), onClick: () => clickCard(ctx, cards, i) })));
+    cards.map((card, i) => {
+      const el = draw(card, { selected: ctx.selected.includes(i), onClick: () => ctx.pickCard(i), label: ctx.cardWord(card) });
+      el.dataset.testid = "hand-card";
+      el.setAttribute("data-testid", "hand-card");
+      if (playable.has(String(card))) el.classList.add("playable");
+      return el;
+    }));
 }
 
-export function clickCard(ctx, cards, index) {
-  const card = cards[index];
-  if (ctx.selected.length === 0) {
-    const uses = ctx.moves.filter((m) => cardsUsed(m).map(String).includes(String(card)));
-    if (uses.length === 1 && cardsUsed(uses[0]).length === 1) {
-      ctx.play(uses[0]);
-      return;
-    }
-  }
-  ctx.toggle(index);
-}
-
-/** The moves that use exactly the selected cards, plus the game's own suggestions. */
-export function selectionMoves(ctx, game, cards) {
-  const picked = ctx.selected.map((i) => cards[i]);
-  if (!picked.length) return [];
-  const out = ctx.moves.filter((m) => sameCards(cardsUsed(m).map(String), picked.map(String)));
-  for (const m of game.fromSelection ? game.fromSelection(picked, ctx) : []) {
-    if (!out.some((o) => JSON.stringify(o) === JSON.stringify(m))) out.push(m);
-  }
-  return out;
+/** Mark a board element as a target of the selection: `legal-target`, and a click plays `move`. */
+export function target(el, ctx, move) {
+  if (!move) return el;
+  el.setAttribute("data-testid", "legal-target");
+  el.classList.add("target");
+  el.setAttribute("title", ctx.moveWords(move));
+  return el;
 }
 
 /** One line per seat: name, marker for the seat to act, and whatever the game adds. */
@@ -127,8 +78,7 @@ export function seatsBar(ctx, extra) {
 }
 
 export function seatName(ctx, i) {
-  const colors = ctx.state.colors;
-  const base = colors ? `${ctx.t("seat")} ${i} (${colors[i]})` : `${ctx.t("seat")} ${i}`;
+  const base = `${ctx.t("seat")} ${i}`;
   return i === ctx.seat ? `${base} · ${ctx.t("you")}` : base;
 }
 
@@ -157,6 +107,3 @@ export function section(title, ...children) {
   return h("div", { class: "zone" }, h("div", { class: "zone-title" }, title), ...children);
 }
 
-export function history(state) {
-  return state.history ?? state.past ?? state.results ?? [];
-}

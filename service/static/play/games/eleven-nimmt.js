@@ -1,6 +1,10 @@
-// 11 nimmt!: the stacks (top card shown), the hand, bull cards and the draw pile.
+// 11 nimmt!: the stacks (top card shown, counted from 1), the hand, bull cards and the draw pile.
+// Names read: stacks (whole, with open_information) else stacks_tops, stock_size, supply,
+// bulls[seat], hand_sizes; moves play.plays[].stack/cards, take.stack, new-stack.card.
+// Select cards, then click the stack they go on (a `legal-target`); with nothing selected a click on a
+// stack you may take selects taking it, and confirm takes it.
 import { h } from "../dom.js";
-import { hand, handSizes, numberCard, ownHand, pile, seatsBar, section, size } from "./common.js";
+import { hand, handSizes, numberCard, ownHand, pile, seatsBar, section, target } from "./common.js";
 
 export function heads(n) {
   if (n === 55) return 7;
@@ -16,40 +20,33 @@ function top(stack) {
   return Array.isArray(stack) ? stack[stack.length - 1] : stack;
 }
 
-export default {
-  label(move) {
-    if (move.kind === "take") return `take →${move.stack + 1}${move.source !== undefined ? ` (${move.source})` : ""}`;
-    return null;
-  },
+const onStack = (m, i) => (m.kind === "take" && m.stack === i) || (Array.isArray(m.plays) && m.plays.some((p) => p.stack === i));
 
-  fromSelection(cards, ctx) {
-    const stacks = ctx.state.stacks || [];
-    const out = stacks.map((_, i) => ({ kind: "play", plays: [{ stack: i, cards }] }));
-    if (cards.length === 1) out.push({ kind: "new-stack", card: cards[0] });
-    return out;
-  },
+export default {
+  // the engine lists every single-card play even when its list is a sample (rules/eleven_nimmt.py)
+  singlesListed: true,
 
   render(ctx) {
     const st = ctx.state;
     const mine = ownHand(ctx);
     const sizes = handSizes(st, ctx.players);
-    const picked = mine ? ctx.selected.map((i) => mine[i]) : [];
-    const stacks = (st.stacks || []).map((stack, i) => {
-      const onClick = () => {
-        if (picked.length) return ctx.play({ kind: "play", plays: [{ stack: i, cards: picked }] });
-        const take = ctx.moves.find((m) => m.kind === "take" && m.stack === i);
-        if (take) ctx.play(take);
-      };
-      return h("div", { class: "stack" },
-        card(top(stack), { onClick, label: `${ctx.t("stack")} ${i + 1}: ${top(stack)}` }),
-        h("small", {}, `${i + 1}${Array.isArray(stack) ? ` · ${stack.length}` : ""}`));
+    const stacks = (st.stacks || []).map((whole, i) => {
+      const stack = whole ?? (st.stacks_tops || [])[i]; // a view shows each stack's top card only
+      const here = ctx.picked.length ? ctx.targets.filter((m) => onStack(m, i)) : ctx.moves.filter((m) => m.kind === "take" && m.stack === i);
+      const el = card(top(stack), { onClick: () => ctx.choose(here), label: `${ctx.t("stack")} ${i + 1}: ${top(stack)}` });
+      const marked = ctx.picked.length ? (here.length === 1 ? here[0] : null)
+        : [ctx.pending, ...ctx.targets].find((m) => m && m.kind === "take" && m.stack === i);
+      if (marked) target(el, ctx, marked);
+      return h("div", { class: "stack" }, el, h("small", {}, `${ctx.t("stack")} ${i + 1}${Array.isArray(stack) ? ` · ${stack.length}` : ""}`));
     });
+    const newStack = ctx.targets.find((m) => m.kind === "new-stack");
     return h("div", { class: "cards-table" },
-      seatsBar(ctx, (i) => `${ctx.t("cards")} ${sizes[i] ?? "?"} · ${ctx.t("supply")} ${(st.bulls || [])[i] ?? 0}`),
+      seatsBar(ctx, (i) => `${ctx.t("cards")}: ${sizes[i] ?? "?"} · ${ctx.t("supply")}: ${(st.bulls || [])[i] ?? 0}`),
       h("div", { class: "zones" },
-        section(ctx.t("stock"), pile(size(st.stock ?? st.draw))),
+        section(ctx.t("stock"), pile(st.stock_size)),
         section(ctx.t("supply"), pile(st.supply))),
-      section(ctx.t("stacks"), h("div", { class: "row-cards" }, stacks)),
+      section(ctx.t("stacks"), h("div", { class: "row-cards" }, stacks,
+        newStack ? target(h("button", { type: "button", class: "card new-stack", on: { click: () => ctx.play(newStack) } }, "+"), ctx, newStack) : null)),
       mine ? section(ctx.t("your-hand"), hand(ctx, mine, card)) : null);
   },
 };

@@ -17,7 +17,7 @@ export function squareBoard(ctx, { files, ranks, pieceAt, key }) {
     for (let f = 0; f < files; f++) {
       const name = squareName(f, r);
       const x = 20 + f * SQ, y = (ranks - r) * SQ;
-      const g = s("g", { class: ["sq", (f + r) % 2 ? "light" : "dark", pick.from === name && "from", targets.has(name) && "target"]
+      const g = s("g", { "data-testid": targets.has(name) ? "legal-target" : undefined, class: ["sq", (f + r) % 2 ? "light" : "dark", pick.from === name && "from", targets.has(name) && "target"]
         .filter(Boolean).join(" "), "data-square": name });
       g.append(s("rect", { x, y, width: SQ, height: SQ }));
       const piece = pieceAt(f, r);

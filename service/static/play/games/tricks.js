@@ -9,5 +9,5 @@ export function trickPlays(trick, leader, players) {
 
 export function trickView(ctx, plays) {
   return h("div", { class: "trick" }, plays.length ? plays.map((p) =>
-    h("div", { class: "trick-card" }, frenchCard(p.card), h("small", {}, `${ctx.t("seat")} ${p.seat}`))) : h("i", {}, "—"));
+    h("div", { class: "trick-card" }, frenchCard(p.card, { label: ctx.cardWord ? ctx.cardWord(p.card) : p.card }), h("small", {}, `${ctx.t("seat")} ${p.seat}`))) : h("i", {}, "—"));
 }

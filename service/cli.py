@@ -1,0 +1,156 @@
+"""``arbiter check FILE...``: recorded games checked in process, no server (DESIGN 4.3).
+
+Reads match records (``.mat``, ``.sgf``: the games whose record readers take that format, as
+``service.records.READERS`` lists them) and JSON replay files ``{"game", "new" or "state",
+"moves"}`` for every game of the registry. One line per file, in the order given::
+
+    OK       match.mat: 7 point match charlot1 9 - 2 charlot2 (4 games)
+    REFUSED  bad.mat:42: backgammon.blocked-point: point 5 is blocked ...
+    UNREADABLE  junk.mat:3: backgammon.bad-record: line 3: cannot read 'hello'
+
+``--json`` writes one JSON object per line instead; ``-j N`` checks N files at a time (worker
+processes). Exit status: 0 when every file is legal, 1 when a move was refused, 2 when a file
+could not be read (2 wins over 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from marshmallow import ValidationError
+
+from rules.base import IllegalMove, RulesError
+
+Json = Any
+OK, REFUSED, UNREADABLE = "ok", "refused", "unreadable"
+EXIT = {OK: 0, REFUSED: 1, UNREADABLE: 2}
+MAX_MOVES = 100_000  # a file on the command line is the user's own: far above the service's MAX_REPLAY_MOVES
+
+
+def check_file(path: str) -> Json:
+    """One file's verdict: ``{"file", "status", ...}`` (the result, or the refusal's code and place)."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        return {"file": path, "status": UNREADABLE, "code": "file.unreadable", "detail": exc.strerror or str(exc)}
+    try:
+        return {"file": path, **_check(path, raw)}
+    except RulesError as exc:
+        status = REFUSED if isinstance(exc, IllegalMove) else UNREADABLE
+        place = {k: exc.context[k] for k in ("line", "game", "move", "index") if exc.context.get(k) is not None}
+        return {"file": path, "status": status, "code": exc.code, **place, "detail": exc.message}
+    except ValidationError as exc:
+        return {"file": path, "status": UNREADABLE, "code": "request.invalid", "detail": _flat(exc.messages)}
+
+
+def _check(path: str, raw: bytes) -> Json:
+    from service import records  # the readers and the registry, imported in the worker that needs them
+    from service.games import BINDINGS
+
+    suffix = Path(path).suffix.lower().lstrip(".")
+    text = records.decode(raw)
+    if suffix == "json" or (suffix not in ("mat", "sgf", "txt") and text.lstrip().startswith("{")):
+        return _check_json(text, BINDINGS)
+    fmt = suffix if suffix in ("mat", "sgf") else records.sniff(text)
+    games = [gid for gid, readers in records.READERS.items() if fmt in readers]
+    if not games:
+        return {"status": UNREADABLE, "code": "file.format", "detail": f"no game reads .{fmt} records"}
+    done = records.check_text(BINDINGS[games[0]].engine, fmt, text, MAX_MOVES)
+    return {"status": OK, "game": games[0], "format": fmt, "match": done.match, "games": len(done.games),
+            "applied": done.applied, "warnings": done.warnings}
+
+
+def _check_json(text: str, bindings) -> Json:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        return {"status": UNREADABLE, "code": "file.json", "line": getattr(exc, "lineno", 1), "detail": str(exc)}
+    if not isinstance(data, dict) or not isinstance(data.get("moves"), list) or ("new" in data) == ("state" in data):
+        return {"status": UNREADABLE, "code": "file.json",
+                "detail": 'a replay file is {"game", "new" or "state", "moves": [{"seat", "move"}, ...]}'}
+    from service.games import get_binding
+
+    binding = get_binding(str(data.get("game", "")))
+    start = binding.load_state(data["state"]) if "state" in data else binding.new(data["new"])
+    final, applied = binding.replay(start, data["moves"])
+    status = binding.status(final)
+    return {"status": OK, "game": binding.engine.game_id, "applied": applied, "game_over": status.get("game_over"),
+            **({"outcome": status["outcome"]} if status.get("outcome") else {})}
+
+
+def _flat(messages: Any) -> str:
+    if isinstance(messages, dict):
+        return "; ".join(f"{k}: {_flat(v)}" for k, v in messages.items())
+    if isinstance(messages, list):
+        return ", ".join(_flat(m) for m in messages)
+    return str(messages)
+
+
+def line_of(result: Json) -> str:
+    """The human line for one verdict."""
+    where = result["file"] + (f":{result['line']}" if result.get("line") else "")
+    if result["status"] == OK:
+        if "match" in result:
+            m = result["match"]
+            names = m["players"] or ["", ""]
+            length = f"{m['length']} point match" if m["length"] else "money session"
+            summary = f"{length} {names[0]} {m['score'][0]} - {m['score'][1]} {names[1]} ({result['games']} games)"
+            if result.get("warnings"):
+                summary += f", {len(result['warnings'])} convention(s) noted: " + ", ".join(
+                    sorted({w["code"].split(".", 1)[1] for w in result["warnings"]}))
+        else:
+            summary = f"{result['game']}, {result['applied']} moves" + (", game over" if result.get("game_over") else "")
+        return f"OK          {where}: {summary}"
+    place = "".join(f" {k} {result[k]}" for k in ("game", "move", "index") if k in result)
+    label = "REFUSED    " if result["status"] == REFUSED else "UNREADABLE "
+    return f"{label} {where}: {result['code']}:{place and place + ':'} {result['detail']}"
+
+
+def check_all(paths: Sequence[str], jobs: int = 1) -> Iterator[Json]:
+    """Each file's verdict, in the order given; ``jobs`` > 1 checks files in worker processes."""
+    if jobs <= 1 or len(paths) <= 1:
+        yield from map(check_file, paths)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(check_file, paths, chunksize=max(1, min(16, len(paths) // (jobs * 4))))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="arbiter", description="Arbiter, a referee for tabletop games.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("check", help="check recorded games: .mat, .sgf and JSON replay files",
+                           description="Check recorded games in process: every move replayed through the rules. "
+                                       "Exit status 0: every file legal; 1: a move was refused; 2: a file could "
+                                       "not be read.")
+    check.add_argument("files", nargs="+", metavar="FILE", help=".mat, .sgf or .json (a folder: the files in it)")
+    check.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="check N files at a time")
+    check.add_argument("--json", action="store_true", help="one JSON object per line")
+    args = parser.parse_args(argv)
+    paths = _expand(args.files)
+    worst = 0
+    for result in check_all(paths, args.jobs):
+        print(json.dumps(result, ensure_ascii=False) if args.json else line_of(result), flush=False)
+        worst = max(worst, EXIT[result["status"]])
+    sys.stdout.flush()
+    return worst
+
+
+def _expand(items: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            out += sorted(str(f) for f in p.rglob("*") if f.is_file() and f.suffix.lower() in (".mat", ".sgf", ".json"))
+        else:
+            out.append(item)
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())

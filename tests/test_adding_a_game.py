@@ -1,0 +1,101 @@
+"""docs/adding-a-game.md works as written (DESIGN 4.8): its blocks, applied to a clean copy of
+the repository and nothing else, give a tenth game that the catalogue lists, that plays to its
+end over HTTP, that `make openapi` adds to the contract and that passes the conformance suite."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "adding-a-game.md"
+BLOCK = re.compile(r"^```[a-z]*\n# (file|diff): (\S+)\n(.*?)^```$", re.M | re.S)
+
+
+def blocks() -> list[tuple[str, str, str]]:
+    return [(m.group(1), m.group(2), m.group(3)) for m in BLOCK.finditer(DOC.read_text())]
+
+
+@pytest.fixture(scope="module")
+def tenth(tmp_path_factory) -> Path:
+    """A copy of the repository's tracked files as they are now, with the page's blocks applied."""
+    where = tmp_path_factory.mktemp("tenth")
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in filter(None, tracked.decode().split("\0")):
+        if (ROOT / name).is_file():
+            (where / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, where / name)
+    for kind, path, text in blocks():
+        if kind == "file":
+            assert not (where / path).exists(), f"{path}: a `# file:` block makes a new file"
+            (where / path).parent.mkdir(parents=True, exist_ok=True)
+            (where / path).write_text(text)
+        else:
+            subprocess.run(["git", "apply", "--verbose", "-"], cwd=where, input=text.encode(), check=True,
+                           capture_output=True)
+    return where
+
+
+def run(where: Path, *args: str, timeout: int = 600) -> str:
+    done = subprocess.run([sys.executable, *args], cwd=where, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+def test_the_page_has_new_files_and_diffs_and_the_game_is_not_in_this_registry():
+    found = blocks()
+    assert {kind for kind, _, _ in found} == {"file", "diff"} and len(found) >= 4
+    assert "rules/registry.py" in {path for kind, path, _ in found if kind == "diff"}
+    from rules.registry import ENGINES
+
+    assert "nim" not in ENGINES
+
+
+def test_the_tenth_game_is_listed_and_plays_to_its_end_over_http(tenth):
+    out = run(tenth, "-c", textwrap.dedent("""
+        from service.app import create_app
+        from service.config import TestConfig
+
+        client = create_app(TestConfig).test_client()
+        games = [g["id"] for g in client.get("/v1/games").json["games"]]
+        assert len(games) == 10 and "nim" in games, games
+        entry = client.get("/v1/games/nim", headers={"Accept-Language": "pl"}).json
+        assert entry["move_kinds"] == [{"kind": "take", "label": {"en": "Take stones", "pl": "Weź kamienie"}}], entry
+        made = client.post("/v1/sessions", json={"game": "nim", "players": 2, "options": {"stones": 7}}).json
+        tokens = [seat["token"] for seat in made["seats"]]
+        status, moves = made, 0
+        while status["to_act"]:
+            seat = status["to_act"][0]
+            auth = {"Authorization": "Bearer " + tokens[seat]}
+            legal = client.get(f"/v1/sessions/{made['id']}/legal-moves", headers=auth).json["moves"]
+            reply = client.post(f"/v1/sessions/{made['id']}/moves", headers=auth,
+                                json={"version": status["version"], "move": legal[-1]})
+            assert reply.status_code == 200, reply.json
+            status, moves = reply.json, moves + 1
+        start = client.post("/v1/games/nim/new", json={"players": 2}).json["state"]
+        refused = client.post("/v1/games/nim/apply", json={"state": start, "seat": 0,
+                                                          "move": {"kind": "take", "count": 9}})
+        assert refused.status_code == 422 and refused.json["code"] == "nim.too-many", refused.json
+        print(moves, status["scores"]["winners"])
+    """))
+    moves, winners = out.split(maxsplit=1)
+    assert int(moves) == 3 and winners.strip() == "[0]"  # 3 + 3 + 1: seat 0 takes the last stone
+
+
+def test_make_openapi_adds_the_tenth_game_to_the_contract(tenth):
+    spec = run(tenth, "-m", "service.openapi")
+    for component in ("NimState:", "NimView:", "NimOptions:", "NimScores:"):
+        assert re.search(rf"^    {component}", spec, re.M), component
+
+
+def test_the_tenth_game_passes_the_conformance_suite_and_its_own_tests(tenth):
+    out = run(tenth, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/rules/test_nim.py",
+              "tests/rules/test_conformance.py", "tests/rules/test_hidden_information.py", "-k", "nim and not nimmt")
+    assert re.search(r"(\d+) passed", out) and " failed" not in out, out
+    assert int(re.search(r"(\d+) passed", out).group(1)) >= 10, out
