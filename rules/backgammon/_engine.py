@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
+from typing import Literal
 
 from rules.base import (
     BaseEngine,
@@ -24,12 +25,13 @@ from rules.spec import GameSpec, Playout
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
 from ._codes import C
-from ._cube import LEVELS, effective_max, game_points, next_crawford
+from ._cube import effective_max, game_points, next_crawford
 from ._moves import generate, result_of
 from ._setup import DERIVED, apply_setup, check_derived, check_state, play_of, tally_report
 from ._state import (
     COLORS,
     GAME_ID,
+    LEVELS,
     MAX_SCORE,
     MOVES,
     OVER,
@@ -39,6 +41,7 @@ from ._state import (
     Cube,
     Double,
     Drop,
+    How,
     Match,
     Move,
     Options,
@@ -551,7 +554,7 @@ class Backgammon(BaseEngine[State, Move]):
             return self._finish(replace(new, turn=t), t, "bear-off", level, points, k)
         return new
 
-    def _finish(self, state: State, winner: int, how: str, level: int, points: int, k: int = 1) -> State:
+    def _finish(self, state: State, winner: int, how: How, level: int, points: int, k: int = 1) -> State:
         score = list(state.score)
         score[winner] = min(MAX_SCORE, score[winner] + points)
         length = state.options.match_length
@@ -667,7 +670,7 @@ _DOUBLE_REFUSALS = {
 }
 
 
-def _reason(res: Result) -> str:
+def _reason(res: Result) -> Literal["single", "gammon", "backgammon", "drop"]:
     if res.how == "drop":
         return "drop"
     return res.level

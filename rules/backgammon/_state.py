@@ -22,9 +22,12 @@ CUBE_LIMIT = 1 << 15  # the Match ID stores log2(cube) in 4 bits
 MAX_MATCH = 64
 MAX_SCORE = 9999
 MAX_ROUND = 10**6
-LEVELS = ("single", "gammon", "backgammon")
-HOWS = ("bear-off", "drop", "resign")
-COLORS = ("white", "black")  # labels of seats 0 and 1 (the XGID's bottom and top player)
+Level = Literal["single", "gammon", "backgammon"]
+How = Literal["bear-off", "drop", "resign"]
+Color = Literal["white", "black"]
+LEVELS: tuple[Level, Level, Level] = ("single", "gammon", "backgammon")
+HOWS: tuple[How, How, How] = ("bear-off", "drop", "resign")
+COLORS: tuple[Color, Color] = ("white", "black")  # labels of seats 0 and 1 (the XGID's bottom and top player)
 POSITION_ID = r"^[A-Za-z0-9+/]{14}$"
 MATCH_ID = r"^[A-Za-z0-9+/]{12}$"
 XGID = r"^XGID=[-A-Oa-o]{26}:\d{1,2}:(-1|0|1):(-1|1):(00|D|B|R|[1-6]{2}):\d{1,5}:\d{1,5}:[0-3]:\d{1,5}:\d{1,2}$"
@@ -39,10 +42,8 @@ CubeValue = Annotated[int, OneOf(tuple(1 << k for k in range(16))), Doc("a power
 Score = Annotated[int, Range(0, MAX_SCORE)]
 Board = Annotated[tuple[Annotated[tuple[Count, ...], Length(24, 24)], ...], Length(2, 2)]
 PerSeat = Annotated[tuple[Count, ...], Length(2, 2)]
-Level = Literal["single", "gammon", "backgammon"]
 PipCount = Annotated[int, Range(0, 375)]
 Pips = tuple[PipCount, PipCount]
-Color = Literal["white", "black"]
 Colors = tuple[Color, Color]
 
 
