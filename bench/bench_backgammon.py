@@ -80,7 +80,9 @@ def main() -> None:
     gnubg_in = [[([[*gnubg_side(other)], [*gnubg_side(me)]], d1, d2) for me, other, d1, d2 in pos[i:i + size]]
                 for i in range(0, count, size)]
     uncached = _plays.__wrapped__
-    states = [dataclasses.replace(ENGINE.new(2, 0), sides=(me, other), turn=0, phase=Phase.MOVE, dice=(d1, d2))
+    states = [dataclasses.replace(ENGINE.new(2, 0), points=(tuple(me[1:25]), tuple(other[1:25])),
+                                  bar=(me[25], other[25]), off=(me[0], other[0]), turn=0, phase=Phase.MOVE,
+                                  dice=(d1, d2))
               for me, other, d1, d2 in pos]
     states_in = [states[i:i + size] for i in range(0, count, size)]
 

@@ -116,7 +116,7 @@ def signed_apply_body(port: int, game: str) -> dict:
 #: options that make a game long enough for a 1,000-move replay (more rounds, a match), for the games
 #: whose GameSpec does not say them (``playout.long_options``)
 LONG_GAMES: dict[str, dict] = {
-    "take-that": {"rounds": 20}, "backgammon": {"match_length": 64},
+    "take-that": {"rounds": 20},
 }
 
 

@@ -262,8 +262,6 @@ def _json(schema: Json, example: Json = None, examples: Json = None) -> Json:
 
 #: one real score sheet per game not yet declared (a declared game's is in its spec)
 TALLIES: dict[str, Json] = {
-    "backgammon": {"winner": 0, "cube": 2, "owner": 1, "points": [[0] * 24, [0] * 11 + [14] + [0] * 12],
-                   "bar": [0, 1], "off": [15, 0]},
 }
 
 

@@ -26,9 +26,7 @@ from rules.registry import ENGINES
 
 # A declared game says these in its GameSpec's ``playout`` (DESIGN 4.8); the tables below hold
 # them for the games not yet declared (issue 17 moves them one by one).
-_KIND_WEIGHTS: dict[str, dict[str, float]] = {
-    "backgammon": {"resign": 0.02},
-}
+_KIND_WEIGHTS: dict[str, dict[str, float]] = {}
 _PLAYOUT_OPTIONS: dict[str, dict] = {}
 _ENDLESS_VARIANTS: dict[str, dict] = {}
 

@@ -25,14 +25,21 @@ Representation decisions:
   ``drop`` or ``raccoon``, a raccoon by ``take`` or ``drop`` (JSON ``cube.beaver`` /
   ``cube.raccoon`` while they wait); a resignation by ``accept-resignation`` or
   ``reject-resignation`` (§6, §8).
-- Rounds are the games of a match (``round``, 1-based): when a game ends short of N, ``to_act`` is
-  both seats and ``next-round`` starts the next (§7). ``match.score`` is the match score (the
+- Rounds are the games of a match (``round``, 1-based): when a game ends short of N the phase is
+  ``round-over``, ``to_act`` is both seats and ``next-round`` starts the next (§7); when the match
+  (or the money game) is over the phase is ``game-over``. ``match.score`` is the match score (the
   session score in money play).
-- Every state's JSON (and view) carries ``position_id``, ``match_id`` and ``xgid``; ``new``
+- Every state's JSON (and view) carries the derived ``position_id``, ``match_id``, ``xgid``,
+  ``pips``, ``colors`` and ``cube_enabled`` (whether the cube is in play in this game); ``new``
   accepts a setup ``{"position_id", "match_id"?}`` or ``{"xgid"}`` (§9).
 - Nothing is hidden: a view is the state without its rng.
+
+The declarations (options, state, moves, setup, tally, breakdown) are in ``_state``, the codes in
+``_codes``, the ``GameSpec`` and the rules in ``_engine``.
 """
 
-from ._engine import Backgammon
+from ._engine import SPEC, Backgammon
+
+__all__ = ["ENGINE", "SPEC", "Backgammon"]
 
 ENGINE = Backgammon()

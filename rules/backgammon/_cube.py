@@ -28,7 +28,7 @@ def game_points(level: int, cube: int, turned: bool, money: bool, jacoby: bool) 
     return k, k * cube
 
 
-def next_crawford(length: int, rule: bool, score: tuple[int, int], crawford: bool, post: bool) -> tuple[bool, bool]:
+def next_crawford(length: int, rule: bool, score: tuple[int, ...], crawford: bool, post: bool) -> tuple[bool, bool]:
     """(crawford, post_crawford) for the next game of a match (docs/rules/backgammon.md §7).
 
     The first time a player reaches ``length - 1`` the next game is the Crawford game (no

@@ -1,37 +1,50 @@
-"""The backgammon engine: state, moves, cube, match, JSON. See the package docstring."""
+"""The backgammon engine: the rules, the cube and the match, over the declared shapes of
+``_state``. See the package docstring."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
+from typing import Literal
 
 from rules.base import (
     BaseEngine,
     IllegalMove,
     Json,
+    Label,
     NextRound,
-    Option,
     Outcome,
     Rng,
     ScoreReport,
     replace,
 )
+from rules.shapes import ShapeError, encode, shape_of
+from rules.spec import GameSpec, Playout
 
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
-from ._codes import CODES
-from ._cube import LEVELS, effective_max, game_points, next_crawford
+from ._codes import C
+from ._cube import effective_max, game_points, next_crawford
 from ._moves import generate, result_of
-from ._records import RECORD_CODES
-from ._setup import apply_setup, move_from_json, state_from_json, state_to_json, tally_report
+from ._setup import DERIVED, apply_setup, check_derived, check_state, play_of, tally_report
 from ._state import (
+    COLORS,
     GAME_ID,
-    MOVE_KINDS,
+    LEVELS,
+    MAX_SCORE,
+    MOVES,
+    OVER,
     AcceptResignation,
     Beaver,
+    Breakdown,
+    Cube,
     Double,
     Drop,
+    How,
+    Match,
     Move,
+    Options,
     Phase,
     Play,
     Raccoon,
@@ -39,56 +52,29 @@ from ._state import (
     Resign,
     Result,
     Roll,
+    Setup,
     State,
     Take,
+    Tally,
 )
 
-_MAX_MATCH = 64
-_MAX_SCORE = 9999
-
-OPTIONS: Mapping[str, Option] = {
-    "opening_roll": Option(
-        "use", "docs/rules/backgammon.md §3: the higher opening roller plays both opening dice ('use'), or rolls "
-        "two dice afresh ('reroll')",
-        choices=("use", "reroll"),
-    ),
-    "match_length": Option(
-        0, "docs/rules/backgammon.md §7: match play to N points; 0 is a single (money) game", type="integer", minimum=0, maximum=_MAX_MATCH,
-    ),
-    "cube": Option(
-        "auto", "docs/rules/backgammon.md §6.1: the doubling cube; 'auto' is off in a single game and on in match play",
-        choices=("auto", "on", "off"),
-    ),
-    "crawford": Option(True, "docs/rules/backgammon.md §7: the Crawford rule in match play (one Crawford game, no cube "
-                       "in it)", type="boolean"),
-    "jacoby": Option(False, "docs/rules/backgammon.md §6.4: money play: gammons and backgammons count single unless "
-                     "the cube was turned", type="boolean"),
-    "beaver": Option(False, "docs/rules/backgammon.md §6.2: money play: a player doubled may beaver (redouble at once, "
-                     "keeping the cube)", type="boolean"),
-    "raccoon": Option(False, "docs/rules/backgammon.md §6.3: money play with beavers: a player beavered may raccoon "
-                      "(redouble the beaver at once)",
-                      type="boolean"),
-    "automatic_doubles": Option(
-        False, "docs/rules/backgammon.md §6.5: money play with the cube: each tie of the opening roll doubles the "
-        "cube, which stays in the middle (up to max_cube)", type="boolean",
-    ),
-    "max_cube": Option(
-        0, "docs/rules/backgammon.md §6.6: the highest cube value allowed (a power of two); 0 is no limit (2**15, "
-        "the Match ID's limit)",
-        choices=(0, *(1 << k for k in range(16))),
-    ),
-}
+_START_POINTS = tuple(START[1:25])
 
 
+@lru_cache(maxsize=256)
+def _options_json(options: Options) -> Mapping[str, Json]:
+    """The options as JSON, read-only (a table plays many moves with one set of options)."""
+    return MappingProxyType(encode(options))
 
 
-def _cube_enabled(state: State) -> bool:
-    mode = state.opt("cube")
-    return mode == "on" or (mode == "auto" and state.opt("match_length") > 0)
+def _cube_on(state: State) -> bool:
+    """The cube option is on for this game (``cube_enabled`` also excludes the Crawford game)."""
+    o = state.options
+    return o.cube == "on" or (o.cube == "auto" and o.match_length > 0)
 
 
 def _money(state: State) -> bool:
-    return state.opt("match_length") == 0
+    return state.options.match_length == 0
 
 
 @lru_cache(maxsize=4096)
@@ -105,9 +91,21 @@ def _results(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int) -> f
     return frozenset(result_of(m, o, steps) for steps in _plays(me, other, d1, d2)[1])
 
 
+_last_mover: tuple[object, tuple[tuple[int, ...], tuple[int, ...]]] = (None, ((), ()))
+
+
 def _mover(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The mover's and the opponent's 26 counts (own numberings); the last state's are kept by
+    identity, as ``check`` and the move after it ask for the same state's."""
+    global _last_mover
+    last = _last_mover
+    if last[0] is state:
+        return last[1]
     t = state.turn
-    return state.sides[t], state.sides[1 - t]
+    p, b, o = state.points, state.bar, state.off
+    sides = (o[t], *p[t], b[t]), (o[1 - t], *p[1 - t], b[1 - t])
+    _last_mover = (state, sides)
+    return sides
 
 
 def _text(move: Play) -> str:
@@ -139,17 +137,17 @@ def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, 
     bear_off = None
     for src, dst in hops:
         if not 1 <= src <= 25 or not 0 <= dst <= 24 or dst >= src:
-            raise IllegalMove(f"{GAME_ID}.bad-step", f"step {_hop(src, dst)} in {nt.show(_text(move))} does not move "
+            raise C.bad_step(f"step {_hop(src, dst)} in {nt.show(_text(move))} does not move "
                               "forward (bar is 25, off is 0)", got=[src, dst])
         if not m[src]:
-            raise IllegalMove(f"{GAME_ID}.no-checker", f"no checker of yours on {nt._name(src)} for step "
+            raise C.no_checker(f"no checker of yours on {nt._name(src)} for step "
                               f"{_hop(src, dst)} in {nt.show(_text(move))}", point=nt._name(src))
         if m[BAR] and src != BAR:
-            raise IllegalMove(f"{GAME_ID}.must-enter-from-bar", f"step {_hop(src, dst)} in {nt.show(_text(move))}: "
+            raise C.must_enter_from_bar(f"step {_hop(src, dst)} in {nt.show(_text(move))}: "
                               "a checker on the bar must enter first")
         if dst:
             if o[dst] > 1:
-                raise IllegalMove(f"{GAME_ID}.blocked-point", f"step {_hop(src, dst)} in {nt.show(_text(move))}: "
+                raise C.blocked_point(f"step {_hop(src, dst)} in {nt.show(_text(move))}: "
                                   f"point {dst} holds {o[dst]} opposing checkers", point=dst)
             if o[dst] == 1:
                 o[dst] = 0
@@ -159,7 +157,7 @@ def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, 
         m[src] -= 1
         m[dst] += 1
     if bear_off is not None and any(m[p] for p in range(7, 26)):
-        raise IllegalMove(f"{GAME_ID}.cannot-bear-off", f"step {_hop(*bear_off)} in {nt.show(_text(move))}: "
+        raise C.cannot_bear_off(f"step {_hop(*bear_off)} in {nt.show(_text(move))}: "
                           "not all your checkers are home", point=bear_off[0])
     return m, hits
 
@@ -203,86 +201,120 @@ def _play_of(steps: tuple[tuple[int, int, bool], ...]) -> Play:
     return Play(tuple([(s, t) for s, t, _ in steps]), nt.format_play(steps))
 
 
-def _level_name(level: int) -> str:
-    return LEVELS[level - 1]
-
-
 # --------------------------------------------------------------------------- engine
 
 
+_DECODERS = {m.kind: shape_of(m).decode for m in MOVES}
+#: the moves that are their kind alone (a roll without dice too): one shared instance each
+_PLAIN = {m.kind: m() for m in MOVES if m is not Play}
+_BOTH = frozenset((0, 1))
+_ONE = (frozenset((0,)), frozenset((1,)))
+_CENTRED = Cube(1, None, False, False, False)
+
+
+SPEC = GameSpec(
+    id=GAME_ID,
+    name="Backgammon",
+    label=Label("Backgammon", "Backgammon"),
+    players=range(2, 3),
+    options=Options,
+    state=State,
+    moves=MOVES,
+    phases={
+        Phase.OPENING: Label("Opening roll", "Rzut rozpoczynający"),
+        Phase.ROLL: Label("Roll or double", "Rzut lub dublowanie"),
+        Phase.MOVE: Label("Move", "Ruch pionkami"),
+        Phase.ROUND_OVER: Label("Game over, match goes on", "Koniec partii, mecz trwa"),
+        Phase.GAME_OVER: Label("Game over", "Koniec gry"),
+    },
+    codes=C,
+    breakdown=Breakdown,
+    tally=Tally,
+    setup=Setup,
+    legal_moves_complete=True,
+    terms={
+        "points": Label("Points", "Punkty"), "bar": Label("Bar", "Banda"), "off": Label("Borne off", "Zdjęte"),
+        "cube": Label("Doubling cube", "Kostka dublująca"), "pips": Label("Pip count", "Liczba oczek"),
+        "result": Label("Result", "Wynik"), "how": Label("How the game was won", "Sposób wygranej"),
+        "multiplier": Label("Multiplier", "Mnożnik"), "borne_off": Label("Checkers borne off", "Zdjęte pionki"),
+        "match_score": Label("Match score", "Wynik meczu"), "single": Label("Single game", "Pojedyncza partia"),
+        "gammon": Label("Gammon", "Gammon"), "backgammon": Label("Backgammon", "Backgammon"),
+        "drop": Label("Double dropped", "Odrzucone dublowanie"), "bear-off": Label("Bore off", "Zdjęcie pionków"),
+        "resign": Label("Resignation", "Poddanie"),
+        **{c: Label(c.title(), {"white": "Białe", "black": "Czarne"}[c]) for c in COLORS},
+    },
+    # resigning is always legal: a uniform random player would end most games in a few moves
+    playout=Playout(weights={"resign": 0.02}, long_players=2, long_options={"match_length": 64}),
+    tally_example={"winner": 0, "cube": 2, "owner": 1, "points": [[0] * 24, [0] * 11 + [14] + [0] * 12],
+                   "bar": [0, 1], "off": [15, 0]},
+)
+
+
 class Backgammon(BaseEngine[State, Move]):
-    game_id = GAME_ID
-    name = "Backgammon"
-    players = range(2, 3)
-    options = OPTIONS
-    move_kinds = MOVE_KINDS
-    legal_moves_complete = True
-    codes = {**CODES, **RECORD_CODES}
+    spec = SPEC
 
     # -- creation ------------------------------------------------------------------
 
-    def new_game(self, players: int, rng: Rng, options: Mapping[str, Json], setup: Json = None) -> State:
-        opts = dict(options)
+    def new_game(self, players: int, rng: Rng, options: Options, setup: Setup | None = None) -> State:
         state = State(
-            options=tuple(sorted(opts.items())), sides=(START, START), phase=Phase.OPENING, turn=None, dice=(),
-            cube=1, owner=None, offered=False, resign=0, score=(0, 0), crawford=False, post_crawford=False,
-            round=1, result=None, rng=rng,
+            players=2, options=options, points=(_START_POINTS, _START_POINTS), bar=(0, 0), off=(0, 0),
+            phase=Phase.OPENING, turn=None, dice=(), cube=_CENTRED, resign=None,
+            match=Match(options.match_length, (0, 0), False, False), round=1, result=None, rng=rng,
         )
         if setup is None:
             return state
-
         return apply_setup(self, state, setup)
 
     # -- turn --------------------------------------------------------------------------
 
     def _match_over(self, state: State) -> bool:
-        if state.phase is not Phase.OVER:
-            return False
-        length = state.opt("match_length")
-        return length == 0 or max(state.score) >= length
+        return state.phase is Phase.GAME_OVER
 
     def to_act(self, state: State) -> frozenset[int]:
-        if state.phase is Phase.OVER:
-            return frozenset() if self._match_over(state) else frozenset((0, 1))
+        if state.phase is Phase.GAME_OVER:
+            return frozenset()
+        if state.phase is Phase.ROUND_OVER:
+            return _BOTH
         if state.phase is Phase.OPENING:
-            return frozenset((0, 1))
-        if state.beavered:
-            return frozenset((state.turn,))
-        if state.offered or state.resign or state.raccooned:
-            return frozenset((1 - state.turn,))
-        return frozenset((state.turn,))
+            return _BOTH
+        cube = state.cube
+        if cube.beaver:
+            return _ONE[state.turn]
+        if cube.offered or state.resign or cube.raccoon:
+            return _ONE[1 - state.turn]
+        return _ONE[state.turn]
 
     def round_over(self, state: State) -> bool:
-        return state.phase is Phase.OVER
+        return state.phase in OVER
 
     def may_double(self, state: State, seat: int) -> str | None:
         """None when ``seat`` may offer a double now, else the refusal code suffix."""
-        if not _cube_enabled(state):
+        if not _cube_on(state):
             return "cube-disabled"
         if state.crawford:
             return "crawford-game"
         if state.owner is not None and state.owner != seat:
             return "not-cube-owner"
-        if state.cube * 2 > effective_max(state.opt("max_cube")):
+        if state.cube.value * 2 > effective_max(state.options.max_cube):
             return "max-cube"
         return None
 
     def _automatic_double(self, state: State) -> bool:
-        return (_money(state) and state.opt("automatic_doubles") and _cube_enabled(state)
-                and state.cube * 2 <= effective_max(state.opt("max_cube")))
+        return (_money(state) and state.options.automatic_doubles and _cube_on(state)
+                and state.cube.value * 2 <= effective_max(state.options.max_cube))
 
     def _may_beaver(self, state: State) -> bool:
-        return _money(state) and state.opt("beaver") and state.cube * 4 <= effective_max(state.opt("max_cube"))
+        return _money(state) and state.options.beaver and state.cube.value * 4 <= effective_max(state.options.max_cube)
 
     def _may_raccoon(self, state: State) -> bool:
-        return (_money(state) and state.opt("beaver") and state.opt("raccoon")
-                and state.cube * 4 <= effective_max(state.opt("max_cube")))
+        return (_money(state) and state.options.beaver and state.options.raccoon
+                and state.cube.value * 4 <= effective_max(state.options.max_cube))
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if seat not in self.to_act(state):
             return []
         phase = state.phase
-        if phase is Phase.OVER:
+        if phase in OVER:
             return [NextRound()]
         if phase is Phase.OPENING:
             return [Roll()]
@@ -309,83 +341,76 @@ class Backgammon(BaseEngine[State, Move]):
         if phase is Phase.MOVE and kind == "move" and not state.resign:  # the hot path first
             self._check_play(state, move)
             return
-        if phase is Phase.OVER:
+        if phase in OVER:
             if kind != "next-round":
-                raise IllegalMove(f"{GAME_ID}.round-over",
-                                  f"the game is over; only 'next-round' is possible, got {nt.show(kind)}", got=kind)
+                raise C.round_over(f"game {state.round} of the match is over; only 'next-round' is possible, got "
+                                   f"{nt.show(kind)}", round=state.round, got=kind)
             return
         if state.beavered:
             if kind not in ("take", "drop", "raccoon"):
-                raise IllegalMove(f"{GAME_ID}.beaver-pending",
-                                  f"seat {1 - state.turn} beavered: take the cube at {state.cube * 2}, drop "
-                                  f"({state.cube} points) or raccoon, got {nt.show(kind)}", seat=1 - state.turn, got=kind)
+                raise C.beaver_pending(f"seat {1 - state.turn} beavered: take the cube at {state.cube.value * 2}, drop "
+                                  f"({state.cube.value} points) or raccoon, got {nt.show(kind)}", seat=1 - state.turn, got=kind)
             if kind == "raccoon":
-                if not state.opt("raccoon"):
-                    raise IllegalMove(f"{GAME_ID}.raccoon-not-allowed", "raccoons are a money-play option and are not enabled")
+                if not state.options.raccoon:
+                    raise C.raccoon_not_allowed("raccoons are a money-play option and are not enabled")
                 if not self._may_raccoon(state):
-                    raise IllegalMove(f"{GAME_ID}.max-cube", f"a raccoon would put the cube at {state.cube * 4}, "
-                                      "above the maximum", got=state.cube * 4)
+                    raise C.max_cube(f"a raccoon would put the cube at {state.cube.value * 4}, "
+                                      "above the maximum", got=state.cube.value * 4)
             return
         if state.raccooned:
             if kind not in ("take", "drop"):
-                raise IllegalMove(f"{GAME_ID}.raccoon-pending",
-                                  f"seat {state.turn} raccooned: take the cube at {state.cube * 2} or drop "
-                                  f"({state.cube} points), got {nt.show(kind)}", seat=state.turn, got=kind)
+                raise C.raccoon_pending(f"seat {state.turn} raccooned: take the cube at {state.cube.value * 2} or drop "
+                                  f"({state.cube.value} points), got {nt.show(kind)}", seat=state.turn, got=kind)
             return
         if state.offered:
             if kind not in ("take", "drop", "beaver"):
-                raise IllegalMove(f"{GAME_ID}.double-pending", f"a double to {state.cube * 2} is offered: take, drop "
-                                  f"or beaver, got {nt.show(kind)}", expected=state.cube * 2, got=kind)
+                raise C.double_pending(f"a double to {state.cube.value * 2} is offered: take, drop "
+                                  f"or beaver, got {nt.show(kind)}", expected=state.cube.value * 2, got=kind)
             if kind == "beaver":
-                if not (_money(state) and state.opt("beaver")):
-                    raise IllegalMove(f"{GAME_ID}.beaver-not-allowed", "beavers are a money-play option and are not enabled")
+                if not (_money(state) and state.options.beaver):
+                    raise C.beaver_not_allowed("beavers are a money-play option and are not enabled")
                 if not self._may_beaver(state):
-                    raise IllegalMove(f"{GAME_ID}.max-cube", f"a beaver would put the cube at {state.cube * 4}, "
-                                      "above the maximum", got=state.cube * 4)
+                    raise C.max_cube(f"a beaver would put the cube at {state.cube.value * 4}, "
+                                      "above the maximum", got=state.cube.value * 4)
             return
         if state.resign:
             if kind not in ("accept-resignation", "reject-resignation"):
-                raise IllegalMove(f"{GAME_ID}.resignation-pending", f"a resignation ({_level_name(state.resign)}) is "
+                raise C.resignation_pending(f"a resignation ({state.resign}) is "
                                   f"offered: accept or reject it, got {nt.show(kind)}", seat=state.turn, got=kind)
             return
         if kind == "next-round":
-            raise IllegalMove(f"{GAME_ID}.round-not-over", "the game is not over: 'next-round' is not possible")
+            raise C.round_not_over(f"game {state.round} is not over: 'next-round' is not possible", round=state.round)
         if kind in ("take", "drop", "beaver", "raccoon"):
-            raise IllegalMove(f"{GAME_ID}.no-double-offered", f"no double is offered: {nt.show(kind)} is not possible",
+            raise C.no_double_offered(f"no double is offered: {nt.show(kind)} is not possible",
                               got=kind)
         if kind in ("accept-resignation", "reject-resignation"):
-            raise IllegalMove(f"{GAME_ID}.no-resignation-offered",
-                              f"no resignation is offered: {nt.show(kind)} is not possible", got=kind)
+            raise C.no_resignation_offered(f"no resignation is offered: {nt.show(kind)} is not possible", got=kind)
         if phase is Phase.OPENING:
             if kind != "roll":
-                raise IllegalMove(f"{GAME_ID}.opening-roll",
-                                  f"the game starts with the opening roll (one die each), got {nt.show(kind)}", got=kind)
+                raise C.opening_roll(f"the game starts with the opening roll (one die each), got {nt.show(kind)}", got=kind)
             self._check_dice(move)
             return
         if kind == "resign":
             if move.level not in LEVELS:
-                raise IllegalMove(f"{GAME_ID}.bad-resign-level",
-                                  f"resign level must be one of {list(LEVELS)}, got {nt.show(move.level)}", got=move.level)
+                raise C.bad_resign_level(f"resign level must be one of {list(LEVELS)}, got {nt.show(move.level)}", got=move.level)
             return
         if phase is Phase.ROLL:
             if kind == "double":
                 refusal = self.may_double(state, seat)
                 if refusal is not None:
-                    raise IllegalMove(f"{GAME_ID}.{refusal}",
-                                      _DOUBLE_REFUSALS[refusal].format(cube=state.cube, owner=state.owner),
-                                      **({"seat": state.owner} if refusal == "not-cube-owner" else {}),
-                                      **({"got": state.cube * 2} if refusal == "max-cube" else {}))
+                    raise _DOUBLE_CODES[refusal](_DOUBLE_REFUSALS[refusal].format(cube=state.cube.value, owner=state.owner),
+                                                 **({"seat": state.owner} if refusal == "not-cube-owner" else {}),
+                                                 **({"got": state.cube.value * 2} if refusal == "max-cube" else {}))
                 return
             if kind != "roll":
-                raise IllegalMove(f"{GAME_ID}.must-roll",
-                                  f"roll the dice (or double, or resign) before moving, got {nt.show(kind)}", got=kind)
+                raise C.must_roll(f"roll the dice (or double, or resign) before moving, got {nt.show(kind)}", got=kind)
             self._check_dice(move)
             return
         # phase MOVE
         if kind == "double":
-            raise IllegalMove(f"{GAME_ID}.double-after-roll", "a double is offered before rolling, not after")
+            raise C.double_after_roll("a double is offered before rolling, not after")
         if kind != "move":
-            raise IllegalMove(f"{GAME_ID}.must-move", f"the dice {list(state.dice)} are rolled: play them, "
+            raise C.must_move(f"the dice {list(state.dice)} are rolled: play them, "
                               f"got {nt.show(kind)}", got=kind)
         self._check_play(state, move)
 
@@ -393,7 +418,7 @@ class Backgammon(BaseEngine[State, Move]):
     def _check_dice(move: Roll) -> None:
         if move.dice is not None and not (
                 len(move.dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in move.dice)):
-            raise IllegalMove(f"{GAME_ID}.bad-dice", f"dice must be two numbers 1-6, got {nt.show(list(move.dice))}",
+            raise C.bad_dice(f"dice must be two numbers 1-6, got {nt.show(list(move.dice))}",
                               got=list(move.dice))
 
     def _check_play(self, state: State, move: Play) -> None:
@@ -402,18 +427,18 @@ class Backgammon(BaseEngine[State, Move]):
         used, plays = _plays(me, other, d1, d2)
         if not plays:
             if move.steps:
-                raise IllegalMove(f"{GAME_ID}.no-legal-play", f"nothing can be played with {d1}-{d2}: the turn is "
+                raise C.no_legal_play(f"nothing can be played with {d1}-{d2}: the turn is "
                                   f"forfeited (send an empty move), got {nt.show(_text(move))}", expected=[d1, d2])
             return
         if not move.steps:
-            raise IllegalMove(f"{GAME_ID}.must-move", f"{d1}-{d2} can be played: an empty move is not allowed")
+            raise C.must_move(f"{d1}-{d2} can be played: an empty move is not allowed")
         try:
             m, hits = _replay(me, other, move.steps, move)
         except IllegalMove as err:
             # the dice come first: a hop no rolled die makes is a dice mismatch wherever it lands
             dice = (d1,) * 4 if d1 == d2 else (d1, d2)
-            if err.code != f"{GAME_ID}.bad-step" and _dice_fit(tuple(sorted(move.steps)), dice) is None:
-                raise IllegalMove(f"{GAME_ID}.dice-mismatch", f"{nt.show(_text(move))} cannot be made with the dice "
+            if err.code != C.bad_step.id and _dice_fit(tuple(sorted(move.steps)), dice) is None:
+                raise C.dice_mismatch(f"{nt.show(_text(move))} cannot be made with the dice "
                                   f"{d1}-{d2}", expected=[d1, d2]) from None
             raise
         if move.notation is not None:
@@ -421,14 +446,13 @@ class Backgammon(BaseEngine[State, Move]):
             if marks:
                 wrong = sorted(p for p in marks if not hits >> p & 1)
                 if wrong:
-                    raise IllegalMove(f"{GAME_ID}.no-hit-there",
-                                      f"{nt.show(_text(move))} marks a hit on {wrong} but no blot is hit there", got=wrong)
+                    raise C.no_hit_there(f"{nt.show(_text(move))} marks a hit on {wrong} but no blot is hit there", got=wrong)
         if (tuple(m), hits) in _results(me, other, d1, d2):
             return
         code, message, context = self._diagnose(state, move.steps, used, plays, _text(move), m)
-        raise IllegalMove(code, message, **context)
+        raise code(message, **context)
 
-    def _diagnose(self, state: State, hops, used: int, plays: list, text: str, end: list[int]) -> tuple[str, str, dict]:
+    def _diagnose(self, state: State, hops, used: int, plays: list, text: str, end: list[int]) -> tuple:
         """The code of a refused play: dice it cannot be made of, the larger die, too few dice, or other."""
         d1, d2 = state.dice
         dice = [d1] * 4 if d1 == d2 else [d1, d2]
@@ -436,20 +460,20 @@ class Backgammon(BaseEngine[State, Move]):
         shown = ", ".join(legal[:6]) + (" ..." if len(legal) > 6 else "")
         fit = _dice_fit(tuple(sorted(hops)), tuple(dice))
         if fit is None:
-            return f"{GAME_ID}.dice-mismatch", f"{nt.show(text)} cannot be made with the dice {d1}-{d2}", {
+            return C.dice_mismatch, f"{nt.show(text)} cannot be made with the dice {d1}-{d2}", {
                 "expected": [d1, d2]}
         if d1 != d2 and used == 1 and fit == (min(d1, d2),) and any(
             s - t >= max(d1, d2) or t == 0 for steps in plays for s, t, _ in steps
         ):
-            return f"{GAME_ID}.must-use-larger-die", (f"{nt.show(text)}: only one die can be played, and it must be "
+            return C.must_use_larger_die, (f"{nt.show(text)}: only one die can be played, and it must be "
                                                       f"the larger ({max(d1, d2)}); legal: {shown}"), {"expected": max(d1, d2)}
         # a bear-off past a checker still standing higher is wrong in itself, not a die short
         overshot = any(t == 0 and any(end[p] for p in range(s + 1, 7)) for s, t in hops)
         if len(fit) < used and not overshot:
             word = "both dice" if used == 2 else f"{used} dice"
-            return f"{GAME_ID}.must-use-all-dice", f"{nt.show(text)} does not use {word}, which can be played; legal: {shown}", {
+            return C.must_use_all_dice, f"{nt.show(text)} does not use {word}, which can be played; legal: {shown}", {
                 "expected": used, "got": len(fit)}
-        return f"{GAME_ID}.illegal-play", f"{nt.show(text)} is not a legal play of {d1}-{d2}; legal: {shown}", {
+        return C.illegal_play, f"{nt.show(text)} is not a legal play of {d1}-{d2}; legal: {shown}", {
             "expected": [d1, d2]}
 
     # -- transitions ---------------------------------------------------------------
@@ -460,32 +484,34 @@ class Backgammon(BaseEngine[State, Move]):
             return self._roll(state, move)
         if kind == "move":
             return self._play(state, move)
+        cube = state.cube
         if kind == "double":
-            return replace(state, offered=True)
+            return replace(state, cube=replace(cube, offered=True))
         if kind == "take":
-            if state.beavered or state.raccooned:  # a beaver or raccoon taken: the beaverer keeps the cube
-                return replace(state, beavered=False, raccooned=False, cube=state.cube * 2)
-            return replace(state, offered=False, cube=state.cube * 2, owner=1 - state.turn)
+            if cube.beaver or cube.raccoon:  # a beaver or raccoon taken: the beaverer keeps the cube
+                return replace(state, cube=Cube(cube.value * 2, cube.owner, False, False, False))
+            return replace(state, cube=Cube(cube.value * 2, 1 - state.turn, False, False, False))
         if kind == "beaver":
             # take and redouble at once, keeping the cube; the doubler takes or drops the redouble
-            return replace(state, offered=False, beavered=True, cube=state.cube * 2, owner=1 - state.turn)
+            return replace(state, cube=Cube(cube.value * 2, 1 - state.turn, False, True, False))
         if kind == "raccoon":
             # the doubler takes the beaver and redoubles at once; as in GNU BG the beaverer keeps the
             # cube (it is owned by the player not on roll), and takes or drops the raccoon
-            return replace(state, beavered=False, raccooned=True, cube=state.cube * 2)
+            return replace(state, cube=Cube(cube.value * 2, cube.owner, False, False, True))
         if kind == "drop":
             if state.beavered:  # a dropped beaver: the beaverer wins the cube as it stood before the beaver
-                return self._finish(state, 1 - state.turn, "drop", 1, state.cube)
+                return self._finish(state, 1 - state.turn, "drop", 1, state.cube.value)
             if state.raccooned:  # a dropped raccoon: the raccooner wins the cube as it stood before it
-                return self._finish(state, state.turn, "drop", 1, state.cube)
-            return self._finish(state, state.turn, "drop", 1, state.cube)
+                return self._finish(state, state.turn, "drop", 1, state.cube.value)
+            return self._finish(state, state.turn, "drop", 1, state.cube.value)
         if kind == "resign":
-            return replace(state, resign=LEVELS.index(move.level) + 1)
+            return replace(state, resign=move.level)
         if kind == "reject-resignation":
-            return replace(state, resign=0)
+            return replace(state, resign=None)
         if kind == "accept-resignation":
-            k, points = game_points(state.resign, state.cube, state.owner is not None, _money(state), state.opt("jacoby"))
-            return self._finish(state, 1 - state.turn, "resign", state.resign, points, k)
+            level = state.resign_level
+            k, points = game_points(level, cube.value, cube.owner is not None, _money(state), state.options.jacoby)
+            return self._finish(state, 1 - state.turn, "resign", level, points, k)
         return self._next_round(state)
 
     def _roll(self, state: State, move: Roll) -> State:
@@ -497,47 +523,57 @@ class Backgammon(BaseEngine[State, Move]):
         if state.phase is Phase.OPENING:
             if dice[0] == dice[1]:  # a tie is rolled again
                 if self._automatic_double(state):
-                    return replace(state, rng=rng, cube=state.cube * 2)
+                    return replace(state, rng=rng, cube=replace(state.cube, value=state.cube.value * 2))
                 return replace(state, rng=rng)
             starter = 0 if dice[0] > dice[1] else 1
-            if state.opt("opening_roll") == "reroll":
+            if state.options.opening_roll == "reroll":
                 return replace(state, rng=rng, turn=starter, phase=Phase.ROLL)
             return replace(state, rng=rng, turn=starter, phase=Phase.MOVE, dice=dice)
         return replace(state, rng=rng, phase=Phase.MOVE, dice=dice)
 
     def _play(self, state: State, move: Play) -> State:
         t = state.turn
-        me, other = list(state.sides[t]), list(state.sides[1 - t])
+        mine, theirs = _mover(state)
+        me, other = list(mine), list(theirs)
         for src, dst in move.steps:
             me[src] -= 1
             me[dst] += 1
             if dst and other[25 - dst] == 1:
                 other[25 - dst] = 0
                 other[BAR] += 1
-        sides = [None, None]
-        sides[t], sides[1 - t] = tuple(me), tuple(other)
-        new = replace(state, sides=tuple(sides), dice=(), phase=Phase.ROLL, turn=1 - t)
+        mine, theirs = tuple(me[1:25]), tuple(other[1:25])
+        if t == 0:
+            new = replace(state, points=(mine, theirs), bar=(me[BAR], other[BAR]), off=(me[OFF], other[OFF]),
+                          dice=(), phase=Phase.ROLL, turn=1)
+        else:
+            new = replace(state, points=(theirs, mine), bar=(other[BAR], me[BAR]), off=(other[OFF], me[OFF]),
+                          dice=(), phase=Phase.ROLL, turn=0)
         if me[OFF] == CHECKERS:
             level = gammon_level(tuple(other))
-            k, points = game_points(level, state.cube, state.owner is not None, _money(state), state.opt("jacoby"))
+            k, points = game_points(level, state.cube.value, state.owner is not None, _money(state), state.options.jacoby)
             return self._finish(replace(new, turn=t), t, "bear-off", level, points, k)
         return new
 
-    def _finish(self, state: State, winner: int, how: str, level: int, points: int, k: int = 1) -> State:
+    def _finish(self, state: State, winner: int, how: How, level: int, points: int, k: int = 1) -> State:
         score = list(state.score)
-        score[winner] = min(_MAX_SCORE, score[winner] + points)
+        score[winner] = min(MAX_SCORE, score[winner] + points)
+        length = state.options.match_length
+        cube = state.cube
         return replace(
-            state, phase=Phase.OVER, dice=(), offered=False, beavered=False, raccooned=False, resign=0,
-            score=tuple(score),
-            result=Result(winner, how, level, state.cube, k, points),
+            state, phase=Phase.GAME_OVER if not length or max(score) >= length else Phase.ROUND_OVER, dice=(),
+            cube=Cube(cube.value, cube.owner, False, False, False), resign=None,
+            match=replace(state.match, score=tuple(score)),
+            result=Result(winner, how, LEVELS[level - 1], cube.value, k, points),
         )
 
     def _next_round(self, state: State) -> State:
-        crawford, post = next_crawford(state.opt("match_length"), state.opt("crawford"), state.score,
-                                       state.crawford, state.post_crawford)
+        m = state.match
+        crawford, post = next_crawford(state.options.match_length, state.options.crawford, m.score,
+                                       m.crawford, m.post_crawford)
         return replace(
-            state, sides=(START, START), phase=Phase.OPENING, turn=None, dice=(), cube=1, owner=None,
-            offered=False, resign=0, crawford=crawford, post_crawford=post, round=state.round + 1, result=None,
+            state, points=(_START_POINTS, _START_POINTS), bar=(0, 0), off=(0, 0), phase=Phase.OPENING, turn=None,
+            dice=(), cube=_CENTRED, resign=None, match=Match(m.length, m.score, crawford, post),
+            round=state.round + 1, result=None,
         )
 
     # -- results -------------------------------------------------------------------
@@ -545,7 +581,7 @@ class Backgammon(BaseEngine[State, Move]):
     def outcome(self, state: State) -> Outcome | None:
         if not self._match_over(state):
             return None
-        length = state.opt("match_length")
+        length = state.options.match_length
         if length:
             winner = 0 if state.score[0] >= length else 1
             reason = "match"
@@ -555,64 +591,57 @@ class Backgammon(BaseEngine[State, Move]):
         return Outcome((winner,), reason, points=state.score)
 
     def scores(self, state: State) -> ScoreReport:
+        """This game's points, the match score as the totals (DESIGN 4.5). The state keeps the match
+        score, not each earlier game's points, so ``history`` is empty."""
         res = state.result
         rnd = [0, 0]
         if res is not None:
             rnd[res.winner] = res.points
-        breakdown = []
-        for seat in (0, 1):
-            won = res is not None and res.winner == seat
-            breakdown.append({
-                "points": rnd[seat],
-                "result": _reason(res) if won else None,
-                "how": res.how if won else None,
-                "cube": state.cube,
-                "multiplier": res.multiplier if won else 0,
-                "pips": pips(state.sides[seat]),
-                "borne_off": state.sides[seat][OFF],
-                "match_score": state.score[seat],
-            })
+        sides, score, cube = state.sides, state.score, state.cube.value
+        breakdown = tuple(
+            Breakdown(result=_reason(res) if res is not None and res.winner == seat else None,
+                      how=res.how if res is not None and res.winner == seat else None, cube=cube,
+                      multiplier=res.multiplier if res is not None and res.winner == seat else 0,
+                      pips=pips(sides[seat]), borne_off=sides[seat][OFF], match_score=score[seat], points=rnd[seat])
+            for seat in (0, 1))
         out = self.outcome(state)
-        return ScoreReport(tuple(rnd), state.score, tuple(breakdown), res is not None, out.winners if out else ())
-
-    def score_tally(self, tally: Json) -> ScoreReport:
-
-        return tally_report(tally)
+        return ScoreReport(tuple(rnd), score, breakdown, res is not None, out.winners if out else (),
+                           round=state.round, history=())
 
     def options_of(self, state: State) -> Mapping[str, Json]:
-        return dict(state.options)
+        return _options_json(state.options)
 
-    # -- JSON ----------------------------------------------------------------------
+    def tally_scores(self, tally: Tally) -> ScoreReport:
+        return tally_report(tally)
 
-    def to_json(self, state: State) -> Json:
+    # -- reading: the shapes are declared; here the derived values and the play's notation ---
 
-        return state_to_json(state)
+    def check_state(self, state: State) -> State:
+        return check_state(state)
 
     def from_json(self, data: Json) -> State:
-
-        return state_from_json(self, data)
-
-    def view(self, state: State, seat: int | None) -> Json:
-        out = self.to_json(state)
-        del out["rng"]
-        return out
-
-    def move_to_json(self, move: Move) -> Json:
-        out: dict[str, Json] = {"kind": move.kind}
-        if isinstance(move, Roll):
-            if move.dice is not None:
-                out["dice"] = list(move.dice)
-        elif isinstance(move, Play):
-            out["steps"] = [list(h) for h in move.steps]
-            if move.notation is not None:
-                out["notation"] = move.notation
-        elif isinstance(move, Resign):
-            out["level"] = move.level
-        return out
+        """The declared reader, the checks of meaning, then the derived values sent with the state
+        (IDs, pips, colors, cube_enabled), which must be what the state gives."""
+        if type(data) is dict and not DERIVED.isdisjoint(data):
+            given = {k: data[k] for k in DERIVED if k in data}
+            state = super().from_json({k: v for k, v in data.items() if k not in DERIVED})
+            check_derived(state, given)
+            return state
+        return super().from_json(data)
 
     def move_from_json(self, data: Json) -> Move:
-
-        return move_from_json(data)
+        """The declared reader of the move's kind (as ``BaseEngine``'s, inlined: every request reads
+        a move); a play gets its steps from its notation (``play_of``)."""
+        kind = data.get("kind") if type(data) is dict else None
+        if type(kind) is not str or kind not in _DECODERS:
+            return super().move_from_json(data)  # the shared refusal (malformed-move)
+        if len(data) == 1 and kind in _PLAIN:
+            return _PLAIN[kind]
+        try:
+            move = _DECODERS[kind](data, "")
+        except ShapeError as exc:
+            raise C.malformed_move(f"malformed {kind!r} move: {exc.message}", field=exc.path) from None
+        return play_of(move) if kind == "move" else move
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
@@ -631,6 +660,8 @@ class Backgammon(BaseEngine[State, Move]):
         return out
 
 
+_DOUBLE_CODES = {"cube-disabled": C.cube_disabled, "crawford-game": C.crawford_game,
+                 "not-cube-owner": C.not_cube_owner, "max-cube": C.max_cube}
 _DOUBLE_REFUSALS = {
     "cube-disabled": "the doubling cube is not in use in this game",
     "crawford-game": "no doubling in the Crawford game",
@@ -639,7 +670,7 @@ _DOUBLE_REFUSALS = {
 }
 
 
-def _reason(res: Result) -> str:
+def _reason(res: Result) -> Literal["single", "gammon", "backgammon", "drop"]:
     if res.how == "drop":
         return "drop"
-    return _level_name(res.level)
+    return res.level

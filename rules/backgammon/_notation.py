@@ -28,9 +28,9 @@ import json
 import re
 from functools import lru_cache
 
-from rules.base import IllegalMove, InvalidState, excerpt
+from rules.base import excerpt
 
-GAME_ID = "backgammon"
+from ._codes import C
 
 
 def show(value) -> str:
@@ -54,7 +54,7 @@ def _point(text: str, raw: str) -> int:
         return 0
     value = int(text)
     if not 0 <= value <= 25:
-        raise IllegalMove(f"{GAME_ID}.bad-move", f"point {value} in {show(raw)} is not 0..25 (bar/off)")
+        raise C.malformed_move(f"point {value} in {show(raw)} is not 0..25 (bar/off)", field="notation")
     return value
 
 
@@ -62,22 +62,22 @@ def parse_play(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]:
     """``"24/18*/15 13/10"`` -> hops ``((24, 18), (18, 15), (13, 10))`` and the hit marks ``{18}``."""
     if isinstance(text, str) and len(text) <= 200:
         return _parse_play(text)
-    raise IllegalMove(f"{GAME_ID}.bad-move", f"notation must be a string of at most 200 characters, got {show(text)}")
+    raise C.malformed_move(f"notation must be a string of at most 200 characters, got {show(text)}", field="notation")
 
 
 @lru_cache(maxsize=1 << 14)
 def _parse_play(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]:
     if not isinstance(text, str) or len(text) > 200:
-        raise IllegalMove(f"{GAME_ID}.bad-move", f"notation must be a string of at most 200 characters, got {show(text)}")
+        raise C.malformed_move(f"notation must be a string of at most 200 characters, got {show(text)}", field="notation")
     hops: list[tuple[int, int]] = []
     marks: set[int] = set()
     for token in text.lower().split():
         m = _PATH.match(token)
         if not m:
-            raise IllegalMove(f"{GAME_ID}.bad-notation", f"cannot read {show(token)} in {show(text)}: expected e.g. '13/7', '24/18*/15', 'bar/20', '6/off', '8/5(2)'")
+            raise C.bad_notation(f"cannot read {show(token)} in {show(text)}: expected e.g. '13/7', '24/18*/15', 'bar/20', '6/off', '8/5(2)'")
         start = _point(m.group(1), text)
         if m.group(2):
-            raise IllegalMove(f"{GAME_ID}.bad-notation", f"{show(token)} in {show(text)}: a hit mark '*' goes after the point landed on")
+            raise C.bad_notation(f"{show(token)} in {show(text)}: a hit mark '*' goes after the point landed on")
         path = [start]
         token_marks = []
         for hop in _HOP.finditer(m.group(3)):
@@ -87,12 +87,12 @@ def _parse_play(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]
                 token_marks.append(point)
         times = int(m.group(4)) if m.group(4) else 1
         if not 1 <= times <= 4:
-            raise IllegalMove(f"{GAME_ID}.bad-notation", f"{show(token)} in {show(text)}: a path is played 1 to 4 times")
+            raise C.bad_notation(f"{show(token)} in {show(text)}: a path is played 1 to 4 times")
         for _ in range(times):
             hops.extend(zip(path, path[1:], strict=False))
         marks.update(token_marks)
     if len(hops) > 4:
-        raise IllegalMove(f"{GAME_ID}.bad-move", f"{show(text)} has {len(hops)} steps; a turn has at most 4")
+        raise C.malformed_move(f"{show(text)} has {len(hops)} steps; a turn has at most 4", field="notation")
     return tuple(hops), frozenset(marks)
 
 
@@ -148,13 +148,16 @@ def format_play(steps: tuple[tuple[int, int, bool], ...]) -> str:
 # --------------------------------------------------------------------------- bits
 
 
+_BAD_ID = {"position-id": C.bad_position_id, "match-id": C.bad_match_id}
+
+
 def _unpack(text: str, nchars: int, nbytes: int, what: str) -> list[int]:
     if not isinstance(text, str) or len(text) != nchars or not re.fullmatch(r"[A-Za-z0-9+/]+", text):
-        raise InvalidState(f"{GAME_ID}.bad-{what}", f"a {what.replace('-', ' ')} is {nchars} Base64 characters, got {show(text)}")
+        raise _BAD_ID[what](f"a {what.replace('-', ' ')} is {nchars} Base64 characters, got {show(text)}")
     try:
         data = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
     except (binascii.Error, ValueError) as exc:
-        raise InvalidState(f"{GAME_ID}.bad-{what}", f"{show(text)} is not Base64") from exc
+        raise _BAD_ID[what](f"{show(text)} is not Base64") from exc
     data = data[:nbytes]
     return [(data[i >> 3] >> (i & 7)) & 1 for i in range(nbytes * 8)]
 
@@ -187,14 +190,14 @@ def decode_position_id(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
                 n += 1
                 i += 1
             if i >= 80:
-                raise InvalidState(f"{GAME_ID}.bad-position-id", f"position ID {show(text)} runs out of bits")
+                raise C.bad_position_id(f"position ID {show(text)} runs out of bits")
             i += 1
             side.append(n)
     if any(bits[i:]):
-        raise InvalidState(f"{GAME_ID}.bad-position-id", f"position ID {show(text)} has stray bits after both sides")
+        raise C.bad_position_id(f"position ID {show(text)} has stray bits after both sides")
     for side in sides:
         if sum(side) > 15:
-            raise InvalidState(f"{GAME_ID}.bad-position-id", f"position ID {show(text)} has {sum(side)} checkers on one side (max 15)")
+            raise C.bad_position_id(f"position ID {show(text)} has {sum(side)} checkers on one side (max 15)")
     return tuple(sides[0]), tuple(sides[1])
 
 
@@ -226,7 +229,7 @@ def decode_match_id(text: str) -> dict[str, int]:
         i += width
     out["jacoby"] = 1 - bits[i]
     if any(bits[i + 1:]):
-        raise InvalidState(f"{GAME_ID}.bad-match-id", f"match ID {show(text)} has stray bits after the Jacoby bit")
+        raise C.bad_match_id(f"match ID {show(text)} has stray bits after the Jacoby bit")
     return out
 
 
@@ -261,7 +264,7 @@ def decode_xgid(text: str) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, 
     """The inverse of :func:`xgid`: (bottom, top, fields); ``InvalidState`` when malformed."""
     m = _XG.match(text) if isinstance(text, str) else None
     if not m:
-        raise InvalidState(f"{GAME_ID}.bad-xgid", f"cannot read XGID {show(text)}")
+        raise C.bad_xgid(f"cannot read XGID {show(text)}")
     chars = m.group(1)
     bottom = [0] * 25
     top = [0] * 25
@@ -272,11 +275,11 @@ def decode_xgid(text: str) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, 
         n = ord(c) - (ord("A") if upper else ord("a")) + 1
         if i == 0:
             if upper:
-                raise InvalidState(f"{GAME_ID}.bad-xgid", f"XGID {show(text)}: character 0 is the top bar (lower case)")
+                raise C.bad_xgid(f"XGID {show(text)}: character 0 is the top bar (lower case)")
             top[24] = n
         elif i == 25:
             if not upper:
-                raise InvalidState(f"{GAME_ID}.bad-xgid", f"XGID {show(text)}: character 25 is the bottom bar (upper case)")
+                raise C.bad_xgid(f"XGID {show(text)}: character 25 is the bottom bar (upper case)")
             bottom[24] = n
         elif upper:
             bottom[i - 1] = n
@@ -284,7 +287,7 @@ def decode_xgid(text: str) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, 
             top[24 - i] = n
     for side in (bottom, top):
         if sum(side) > 15:
-            raise InvalidState(f"{GAME_ID}.bad-xgid", f"XGID {show(text)} has {sum(side)} checkers on one side (max 15)")
+            raise C.bad_xgid(f"XGID {show(text)} has {sum(side)} checkers on one side (max 15)")
     fields: dict[str, int | str] = {
         "cube_log": int(m.group(2)), "cube_pos": int(m.group(3)), "turn": int(m.group(4)), "dice": m.group(5),
         "score_bottom": int(m.group(6)), "score_top": int(m.group(7)), "flags": int(m.group(8)),

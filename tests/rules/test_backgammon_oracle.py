@@ -110,7 +110,7 @@ def built(rnd: random.Random, kind: str):
     other = [15 - sum(opp), *(opp[25 - p] for p in range(1, 25)), opp[25]]  # to the opponent's numbering
     seat = rnd.randint(0, 1)
     data = E.to_json(E.new(2, 0))
-    for key in ("position_id", "match_id", "xgid", "pips"):
+    for key in ("position_id", "match_id", "xgid", "pips", "cube_enabled"):
         del data[key]
     for who, side in ((seat, me), (1 - seat, other)):
         data["points"][who], data["bar"][who], data["off"][who] = side[1:25], side[25], side[0]

@@ -338,3 +338,11 @@ def test_one_of_several_shapes_is_read_by_its_discriminator():
         with pytest.raises(ShapeError) as err:
             decode_one_of(shapes, bad, "t")
         assert err.value.path == path, bad
+
+
+def test_a_playout_declares_the_options_of_a_long_game():
+    """``Playout.long_options`` (the benchmarks' 1,000-move replays) defaults to none."""
+    from rules.spec import Playout
+
+    assert dict(Playout().long_options) == {}
+    assert dict(Playout(long_options={"rounds": 20}).long_options) == {"rounds": 20}
