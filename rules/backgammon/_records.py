@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
-from rules.base import Code, Codes, ErrorCode, IllegalMove, InvalidState, Label, RulesError
+from rules.base import Codes, ErrorCode, IllegalMove, InvalidState, Label, RulesError
 
 Json = Any
 GAME_ID = "backgammon"
@@ -74,9 +74,8 @@ class RecordCodes(Codes, namespace=GAME_ID):
               "`Wins N points` (albo `Doubles => N`) nie zgadza się z ruchami i kostką dublującą tej partii."))
 
 
-#: every refusal code of this module, by code, in the catalogue's plain form (the engine's catalogue
-#: adds them to its own; once backgammon's codes are typed, it can take ``RecordCodes`` itself)
-RECORD_CODES: dict[str, Code] = {c.id: Code(c.title.en, c.title.pl, c.detail_pl) for c in RecordCodes.all().values()}
+#: every refusal code of this module, by code (backgammon's codes class answers them too)
+RECORD_CODES: dict[str, ErrorCode] = dict(RecordCodes.all())
 
 
 @dataclass(frozen=True)
@@ -142,9 +141,7 @@ RECORD_WARNINGS: dict[str, RecordWarning] = W.all()
 
 
 def _bad(line: int, message: str) -> RulesError:
-    # raised by its string while backgammon's codes are the plain catalogue (tests/service/test_codes.py
-    # reads the strings); once they are typed, every raise here becomes ``RecordCodes.<name>(...)``
-    return InvalidState(f"{GAME_ID}.bad-record", f"line {line}: {message}", line=line)
+    return RecordCodes.bad_record(f"line {line}: {message}", line=line)
 
 
 # --------------------------------------------------------------------------- the record
@@ -386,7 +383,7 @@ def replay_record(engine, record: MatchRecord, max_moves: int = 10_000) -> Repla
             else:
                 run.state = engine.new(2, 0, options)
         if game.score != tuple(totals):
-            raise IllegalMove(f"{GAME_ID}.record-score-mismatch",
+            raise RecordCodes.record_score_mismatch(
                               f"game {game.number} (line {game.line}) starts at {list(game.score)}, "
                               f"but the results so far make {totals}",
                               index=run.count, game=k + 1, move=None, line=game.line,
@@ -394,7 +391,7 @@ def replay_record(engine, record: MatchRecord, max_moves: int = 10_000) -> Repla
         result = _replay_game(run, game, k + 1)
         if result is None:
             if k + 1 < len(record.games):
-                raise IllegalMove(f"{GAME_ID}.record-result-mismatch",
+                raise RecordCodes.record_result_mismatch(
                                   f"game {game.number} is not over, but the record goes on to game "
                                   f"{record.games[k + 1].number}", index=run.count, game=k + 1, move=None,
                                   line=record.games[k + 1].line, expected="a finished game", got="next game")
@@ -592,7 +589,7 @@ def _cube(run: _Run, game: GameRecord, k: int, cell: Cell) -> None:
         cube = run.view()["cube"]["value"]
         run.push(cell.seat, {"kind": "double"}, game, cell.number, k, cell.line)
         if cell.value and cell.value != cube * 2:
-            raise IllegalMove(f"{GAME_ID}.record-result-mismatch",
+            raise RecordCodes.record_result_mismatch(
                               f"line {cell.line}: 'Doubles => {cell.value}' with the cube at {cube}",
                               index=run.count - 1, game=k, move=cell.number, line=cell.line,
                               expected=cube * 2, got=cell.value)
@@ -639,7 +636,7 @@ def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest) -> Json:
                 return run.view()["result"]
         # replay the single resignation so the engine's own refusal (if any) is reported
         run.push(loser, {"kind": "resign", "level": "single"}, game, cell.number, k, cell.line)
-        raise IllegalMove(f"{GAME_ID}.record-result-mismatch",
+        raise RecordCodes.record_result_mismatch(
                           f"line {cell.line}: 'Wins {cell.value}' before the game is over is no resignation's value "
                           f"at cube {run.view()['cube']['value']}",
                           index=run.count, game=k, move=cell.number, line=cell.line,
@@ -648,7 +645,7 @@ def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest) -> Json:
         _note_capped(run, game, k, cell, result["points"])
         return result
     if result["winner"] != cell.seat or result["points"] != cell.value:
-        raise IllegalMove(f"{GAME_ID}.record-result-mismatch",
+        raise RecordCodes.record_result_mismatch(
                           f"line {cell.line}: the record says seat {cell.seat} wins {cell.value}, "
                           f"but seat {result['winner']} won {result['points']}",
                           index=run.count, game=k, move=cell.number, line=cell.line,

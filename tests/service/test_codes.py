@@ -334,9 +334,12 @@ def declared_codes_referenced(game: str) -> set[str]:
                if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("rules.")} - set(files)
     files += sorted(f for f in helpers if f.exists())
     found = set()
+    # the game's own codes classes (``C``, and ``RecordCodes`` whose codes C takes over)
+    classes = {n.name for f in game_files(game) for n in ast.walk(ast.parse(f.read_text()))
+               if isinstance(n, ast.ClassDef) and any(getattr(b, "id", None) in ("Codes", "GameCodes") for b in n.bases)}
     for file in files:
         tree = ast.parse(file.read_text())
-        names = {"_C"} if file.name == "base.py" else {"codes"} if file in helpers else {codes.__name__, "_C"}
+        names = {"_C"} if file.name == "base.py" else {"codes"} if file in helpers else {codes.__name__, "_C", *classes}
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and node.attr in by_attr:
                 owner = node.value
