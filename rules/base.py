@@ -26,7 +26,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType, MemberDescriptorType
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, Literal, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, Literal, NoReturn, Protocol, TypeVar, runtime_checkable
 
 from rules.shapes import Doc, Pattern, Range, computed
 from rules.shapes import field as declared_field
@@ -352,11 +352,23 @@ def _check_below(n: int) -> None:
         raise ValueError(f"randbelow needs 0 < n < 2**64, got {n}")
 
 
+_RNG_MAX = 2**48  # Rng.MAX_COUNTER: the most draws a state may have made (JSON integers stay exact)
+
+
+def _used_up(counter: int) -> NoReturn:
+    """A draw past the generator's last: refused, so no state ever carries a counter beyond what
+    a state may be read with (a client could send a counter at the maximum)."""
+    raise InvalidState("state.rng", f"the state's random generator has made its last draw ({counter}); "
+                       "start a new game", field="rng.counter")
+
+
 def _below(key: bytes, counter: int, n: int) -> tuple[int, int]:
     """``Rng.randbelow(n)`` on a decoded key: the value and the counter after it (rejection
     sampling as specified in :class:`Rng`); shuffles and dice call it once per draw."""
     limit = _U64 - _U64 % n
     while True:
+        if counter >= _RNG_MAX:
+            _used_up(counter)
         x = int.from_bytes(hashlib.sha256(key + counter.to_bytes(8, "big")).digest()[:8], "big")
         counter += 1
         if x < limit:
@@ -376,9 +388,9 @@ class Rng:
     """
 
     key: Annotated[str, Pattern("^[0-9a-f]{64}$"), Doc("the key: 64 lowercase hex digits")]
-    counter: Annotated[int, Range(0, 2**48), Doc("draws made so far")] = declared_field(default=0, required=True)
+    counter: Annotated[int, Range(0, _RNG_MAX), Doc("draws made so far")] = declared_field(default=0, required=True)
     VERSION: ClassVar[int] = 1
-    MAX_COUNTER: ClassVar[int] = 2**48  # accepted in a state; JSON integers stay exact up to 2**53
+    MAX_COUNTER: ClassVar[int] = _RNG_MAX  # accepted in a state; a draw beyond it is refused (state.rng)
 
     @computed(required=True)
     def v(self) -> Literal[1]:
@@ -393,6 +405,8 @@ class Rng:
         return cls(hashlib.sha256(f"arbiter-rng-v1:{tag}:{seed}".encode()).hexdigest())
 
     def next_u64(self) -> tuple[int, Rng]:
+        if self.counter >= _RNG_MAX:
+            _used_up(self.counter)
         digest = hashlib.sha256(bytes.fromhex(self.key) + self.counter.to_bytes(8, "big")).digest()
         return int.from_bytes(digest[:8], "big"), Rng(self.key, self.counter + 1)
 

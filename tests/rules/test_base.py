@@ -258,3 +258,17 @@ def test_replace_is_dataclasses_replace(obj) -> None:
     with pytest.raises(TypeError) as theirs:
         dataclasses.replace(obj, nope=1)
     assert str(ours.value) == str(theirs.value)
+
+
+def test_a_draw_past_the_generators_last_is_refused_so_no_state_outgrows_its_shape():
+    """A client may send a state whose rng counter is at the largest a state may carry; drawing
+    from it would write a counter beyond it (and break the contract): refused as state.rng."""
+    from rules.base import InvalidState, Rng
+
+    last = Rng.from_seed(1).__class__(Rng.from_seed(1).key, Rng.MAX_COUNTER)
+    for draw in (lambda r: r.next_u64(), lambda r: r.randbelow(6), lambda r: r.dice(2), lambda r: r.shuffle([1, 2, 3])):
+        with pytest.raises(InvalidState) as refused:
+            draw(last)
+        assert refused.value.code == "state.rng"
+    almost = last.__class__(last.key, Rng.MAX_COUNTER - 1)
+    assert almost.next_u64()[1].counter == Rng.MAX_COUNTER
