@@ -26,7 +26,18 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType, MemberDescriptorType
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, Literal, NoReturn, Protocol, TypeVar, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    NoReturn,
+    Protocol,
+    TypeVar,
+    runtime_checkable,
+)
 
 from rules.shapes import Doc, Pattern, Range, computed
 from rules.shapes import field as declared_field
