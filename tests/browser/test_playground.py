@@ -299,7 +299,7 @@ TALLIES = {  # game -> (field path -> value typed or index chosen), and what the
                                                                      {"cards": [], "tricks": []}, {"cards": [], "tricks": []}]}),
     "canasta": ({"ended": "1", "sides.0.red_threes": "1", "sides.1.red_threes": "0"},
                 {"ended": "stock", "sides": [{"red_threes": 1}, {"red_threes": 0}]}),
-    "backgammon": ({"winner": "1", "cube": "2", "points": json.dumps(_BG_POINTS), "bar": "0 0", "off": "13 15"},
+    "backgammon": ({"winner": "1", "cube": "1", "points": json.dumps(_BG_POINTS), "bar": "0 0", "off": "13 15"},
                    {"winner": 1, "cube": 2, "points": _BG_POINTS, "off": [13, 15]}),
 }
 

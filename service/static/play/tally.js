@@ -57,6 +57,21 @@ function field(schemas, raw, path, name, required, t, words) {
   const id = `tally-${path.replace(/[^\w-]/g, "_")}`;
   const label = (input, extra) => h("label", { class: ["tf", required && "req"], for: id }, h("span", {}, nameOf(name, t, words)), input, extra || null);
 
+  if (Array.isArray(schema.oneOf) && schema.oneOf.length) {  // one of several sheets (Kierki: tricks or lottery)
+    const alts = schema.oneOf.map((alt) => ({ alt, title: alt.$ref ? alt.$ref.split("/").pop() : resolve(schemas, alt).title }));
+    const box = h("div", { class: "tf-variant" });
+    let current = null;
+    const show = (i) => {
+      current = field(schemas, alts[i].alt, path, name, required, t, words);
+      box.replaceChildren(current.el);
+    };
+    const pick = h("select", { id, "data-path": path ? `${path}#variant` : "#variant", "data-testid": "tally-variant",
+      on: { change: (e) => show(Number(e.target.value)) } },
+    alts.map((a, i) => h("option", { value: String(i) }, nameOf(words ? words(a.title) : a.title, t, words))));
+    show(0);
+    return { el: h("div", {}, label(pick), box), value: () => current.value() };
+  }
+
   if (schema.type === "object") {
     const props = Object.entries(schema.properties || {});
     const req = new Set(schema.required || []);
