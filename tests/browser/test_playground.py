@@ -511,7 +511,6 @@ def page_words(page) -> dict:
         for (const p of e.phases || []) pairs.push([p.label.en, p.label.pl]);
         for (const t of Object.values(e.terms || {})) pairs.push([t.en, t.pl]);
       }
-      for (const fb of Object.values(w.FALLBACK)) for (const l of Object.values(fb.kinds)) pairs.push([l.en, l.pl]);
       return pairs;
     }""")
 

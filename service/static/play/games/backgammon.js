@@ -137,9 +137,9 @@ export default {
     // the cube: centred when nobody owns it, else on its owner's side
     const cube = st.cube || { value: 1, owner: null };
     const cy = cube.owner === null || cube.owner === undefined ? TOP + HEIGHT / 2 : cube.owner === me ? TOP + HEIGHT - 50 : TOP + 50;
-    // the cube is off when the options say so ('auto': off in a single game, on in match play; DESIGN 4.7)
-    const mode = st.options?.cube ?? "auto";
-    const cubeOn = mode === "on" || (mode === "auto" && ((st.options?.match_length ?? st.match?.length ?? 0) > 0));
+    // the cube is drawn only while it is in play in this game (the state's cube_enabled: the option,
+    // and never in the Crawford game)
+    const cubeOn = st.cube_enabled === true;
     if (cubeOn) svg.append(s("g", { class: "cube" }, s("rect", { x: barX + 4, y: cy - 14, width: BAR - 8, height: 28, rx: 4 }),
       s("text", { x: barX + BAR / 2, y: cy + 5, "text-anchor": "middle" }, String(cube.value === 1 ? 64 : cube.value))));
     // the tray: borne-off checkers; a destination when bearing off
@@ -170,7 +170,7 @@ export default {
         h("span", { class: `who c${opp}` }, `${ctx.t("seat")} ${opp} (${ctx.t(colors[opp])}) · ${ctx.t("pips")} ${pips[opp] ?? "?"}`),
         h("span", {}, `${ctx.t("turn")}: ${st.turn ?? "—"} · ${ctx.phase ? ctx.phase(st.phase) : st.phase ?? ""}`),
         match.length ? h("span", {}, `${ctx.t("match")} ${match.length}: ${(match.score || []).join("–")}${match.crawford ? " (Crawford)" : ""}`) : null,
-        st.resign ? h("span", { class: "warn" }, `${ctx.moveWords ? ctx.moveWords({ kind: "resign", level: st.resign.level ?? st.resign }) : st.resign}`) : null,
+        st.resign ? h("span", { class: "warn" }, `${ctx.moveWords ? ctx.moveWords({ kind: "resign", level: st.resign.level }) : st.resign}`) : null,
         cube.offered ? h("span", { class: "warn" }, `${ctx.t("double")} → ${cube.value * 2}`) : null),
       svg,
       section(ctx.t("picked"), h("code", { class: "picked" }, steps || (pick.from !== null ? `${pick.from === 25 ? ctx.t("bar") : pick.from}/…` : "—")),
