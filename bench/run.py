@@ -113,21 +113,13 @@ def signed_apply_body(port: int, game: str) -> dict:
     return {"state": after["state"], "signature": after["signature"], "seat": seat, "move": moves[0]}
 
 
-#: options that make a game long enough for a 1,000-move replay (more rounds, a match), for the games
-#: whose GameSpec does not say them (``playout.long_options``)
-LONG_GAMES: dict[str, dict] = {
-    "take-that": {"rounds": 20},
-}
-
-
 def playout_moves(game: str, limit: int = 1000, seed: int = 1) -> tuple[dict, list[dict]]:
     """``new`` parameters and up to ``limit`` moves of seeded random games (one game)."""
     from tests.playout import PLAYOUT_OPTIONS, choose
 
     engine = ENGINES[game]
     rnd = random.Random(seed)
-    spec = getattr(engine, "spec", None)  # a declared game says which options make it long (DESIGN 4.8)
-    long = dict(spec.playout.long_options) if spec is not None and spec.playout.long_options else LONG_GAMES.get(game, {})
+    long = dict(engine.spec.playout.long_options)  # options that make the game long (its GameSpec, DESIGN 4.8)
     new = {"players": engine.players.start, "seed": seed, "options": {**PLAYOUT_OPTIONS.get(game, {}), **long}}
     state = engine.new(new["players"], seed, new["options"])
     moves = []
@@ -230,8 +222,6 @@ def stages(game: str, repeat: int = 300) -> None:
     steps = {
         "orjson.loads(body)": lambda: orjson.loads(text),
         "envelope (compiled)": lambda: envelope(data),
-        "state schema (marshmallow)": lambda: b.state.validate(data["state"]),
-        "state schema (jsonschema-rs)": lambda: b.check_state(data["state"]),
         "engine.from_json": lambda: b.engine.from_json(data["state"]),
         "move check + from_json": lambda: b.load_move(data["move"]),
         "engine.apply (check + move)": lambda: b.engine.apply(state, data["seat"], move),

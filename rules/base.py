@@ -545,8 +545,7 @@ class ScoreReport:
     once the round's points can no longer change; ``winners`` is non-empty only when the game is
     over.
 
-    A game not yet declared with a :class:`~rules.spec.GameSpec` leaves ``round`` unset and
-    writes the report it wrote before (``round`` per seat, its own breakdown objects)."""
+    """
 
     points: tuple[int, ...]
     totals: tuple[int, ...]
@@ -557,14 +556,6 @@ class ScoreReport:
     history: tuple[tuple[int, ...], ...] = ()
 
     def to_json(self) -> Json:
-        if self.round is None:  # the report of a game not yet declared (issue 17 moves them one by one)
-            return {
-                "round": list(self.points),
-                "totals": list(self.totals),
-                "breakdown": list(self.breakdown),
-                "final": self.final,
-                "winners": list(self.winners),
-            }
         from rules.shapes import encode
 
         return {
@@ -635,15 +626,13 @@ class Engine(Protocol[S, M]):
     def new(self, players: int, seed: int | str | None = None, options: Mapping[str, Json] | None = None,
             setup: Json = None) -> S: ...
     def new_game(self, players: int, rng: Rng, options: Any, setup: Json = None) -> S: ...
-    def require_seat(self, state: S, seat: int | None) -> None: ...
-    def to_act(self, state: S) -> frozenset[int]: ...
-    def legal_moves(self, state: S, seat: int) -> Sequence[M]: ...
-    def check(self, state: S, seat: int, move: M) -> None: ...
-    def apply(self, state: S, seat: int, move: M) -> S: ...
-    def scores(self, state: S) -> ScoreReport: ...
-    def outcome(self, state: S) -> Outcome | None: ...
-    def round_over(self, state: S) -> bool: ...
-    def view(self, state: S, seat: int | None) -> Json: ...
+    def require_seat(self, state: S, seat: int | None) -> None:
+        """``no-such-seat`` unless ``seat`` is ``None`` (a spectator) or one of the table's."""
+        players = state.players  # type: ignore[attr-defined]
+        if seat is not None and not 0 <= seat < players:
+            raise self._C.no_such_seat(f"seat {seat} is not at this table of {players} (seats 0..{players - 1})",
+                                       seat=seat)
+
     def to_json(self, state: S) -> Json: ...
     def from_json(self, data: Json) -> S: ...
     def move_to_json(self, move: M) -> Json: ...
@@ -758,24 +747,13 @@ class BaseEngine(Generic[S, M]):
     def check_turn(self, state: S, seat: int) -> None:
         """GameOver when the game has ended; NotYourTurn when ``seat`` may not act now; for a
         declared game, ``no-such-seat`` first when the table has no such seat."""
-        if self.spec is not None:
-            if not 0 <= seat < state.players:  # type: ignore[attr-defined]
-                self.require_seat(state, seat)
-            acting = self.to_act(state)
-            if not acting:
-                raise self._C.game_over("the game is over: no more moves", seat=seat)
-            if seat not in acting:
-                raise self._C.not_your_turn(f"seat {seat} may not act now; to act: {sorted(acting)}", seat=seat)
-            return
+        if not 0 <= seat < state.players:  # type: ignore[attr-defined]
+            self.require_seat(state, seat)
         acting = self.to_act(state)
         if not acting:
-            raise GameOver(f"{self.game_id}.game-over", "the game is over: no more moves", seat=seat)
+            raise self._C.game_over("the game is over: no more moves", seat=seat)
         if seat not in acting:
-            raise NotYourTurn(
-                f"{self.game_id}.not-your-turn",
-                f"seat {seat} may not act now; to act: {sorted(acting)}",
-                seat=seat,
-            )
+            raise self._C.not_your_turn(f"seat {seat} may not act now; to act: {sorted(acting)}", seat=seat)
 
     def to_act(self, state: S) -> frozenset[int]:
         raise NotImplementedError
@@ -830,8 +808,7 @@ class BaseEngine(Generic[S, M]):
         return False
 
     def score_tally(self, tally: Json) -> ScoreReport:
-        if self.spec is None:
-            raise InvalidState(f"{self.game_id}.tally-unsupported", f"{self.game_id} has no score-sheet tally")
+        assert self.spec is not None
         if self.spec.tally is None:
             raise self._C.tally_unsupported(f"{self.game_id} has no score-sheet tally: send its state")
         from rules.shapes import ShapeError, decode, decode_one_of

@@ -85,7 +85,7 @@ from rules.base import (
     replace,
 )
 from rules.shapes import Doc, Length, OneOf, Range, Visibility, declared, field, option
-from rules.spec import GameSpec
+from rules.spec import GameSpec, Playout
 
 _GAME = "take-that"
 _CARDS: tuple[int, ...] = tuple(n for n in range(12, 99) if n % 10)
@@ -401,6 +401,7 @@ SPEC = GameSpec(
     },
     tally_example={"seats": [{"face_up": [12, 21], "face_down": [33]}, {"face_up": [], "face_down": [14, 15]}],
                    "previous": [0, -1]},
+    playout=Playout(long_options={"rounds": 20}),
 )
 
 

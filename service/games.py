@@ -2,97 +2,57 @@
 
 ``GameBinding`` turns request JSON into engine values and engine results into response JSON,
 the same way for every game, so the views in ``api.py`` stay a few lines each and never name a
-game. A game declared with a ``GameSpec`` (DESIGN 4.8) is read and written by its engine from
-its declaration (shape, then meaning); a game not yet declared still pairs with its marshmallow
-schema module (``service/schemas/<module>.py``), checked before ``from_json``.
+game. Every game is declared with a ``GameSpec`` (DESIGN 4.8): its engine reads and writes its
+states, moves, setups and tallies from the declaration (shape, then meaning).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from importlib import import_module
-from types import MappingProxyType, ModuleType
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
-from marshmallow import Schema, ValidationError
-
-from rules.base import Engine, IllegalMove, InvalidOption, RulesError, UnknownGame
+from rules.base import Engine, IllegalMove, RulesError, UnknownGame
 from rules.registry import ALIASES, ENGINES, canonical_id, get_engine
+from rules.spec import GameSpec
 from service.errors import problem_for
 from service.i18n import localize
-from service.schemas.fast import compile_validator
 
 Json = Any
-
-
-def _validated(schema: Schema, data: Json, where: str) -> Json:
-    errors = schema.validate(data) if isinstance(data, dict) else {"_schema": ["expected a JSON object"]}
-    if errors:
-        raise ValidationError({where: errors})
-    return data
 
 
 @dataclass(frozen=True)
 class GameBinding:
     engine: Engine
-    state: Schema | None = None
-    moves: Mapping[str, Schema] = field(default_factory=dict)
-    tally: Schema | None = None
-    setup: Schema | None = None
-    check_state: Callable[[Json], Json] | None = None  # ``state`` compiled (see service.schemas.fast)
-    check_moves: Mapping[str, Callable[..., Json]] = field(default_factory=dict)  # ``moves`` compiled, by kind
 
     @property
-    def spec(self) -> Any:
-        """The game's declaration (``None`` for a game not yet declared)."""
-        return getattr(self.engine, "spec", None)
+    def spec(self) -> GameSpec:
+        """The game's declaration."""
+        spec = self.engine.spec
+        assert spec is not None, self.engine.game_id
+        return spec
 
     @property
     def has_tally(self) -> bool:
-        return self.spec.tally is not None if self.spec is not None else self.tally is not None
+        return self.spec.tally is not None
 
     # -- catalogue -------------------------------------------------------------------
 
     def describe(self) -> Json:
-        e = self.engine
-        if self.spec is not None:
-            return {**self.spec.describe(),
-                    "aliases": sorted({*self.spec.aliases, *(a for a, gid in ALIASES.items() if gid == e.game_id)})}
-        return {
-            "id": e.game_id,
-            "name": e.name,
-            "players": {"min": e.players.start, "max": e.players.stop - 1},
-            "options": {name: opt.to_json() for name, opt in e.options.items()},
-            "move_kinds": list(e.move_kinds),
-            "aliases": sorted(alias for alias, gid in ALIASES.items() if gid == e.game_id),
-            "legal_moves_complete": e.legal_moves_complete,
-            "tally": self.tally is not None,
-        }
+        return {**self.spec.describe(),
+                "aliases": sorted({*self.spec.aliases, *(a for a, gid in ALIASES.items() if gid == self.engine.game_id)})}
 
     # -- requests -> engine values ---------------------------------------------------
 
     def new(self, req: Json) -> Any:
-        setup = req.get("setup")
-        if setup is not None and self.setup is not None:
-            setup = _validated(self.setup, setup, "setup")
-        return self.engine.new(req["players"], req.get("seed"), req.get("options"), setup)
+        return self.engine.new(req["players"], req.get("seed"), req.get("options"), req.get("setup"))
 
     def load_state(self, data: Json) -> Any:
-        if self.check_state is None:  # a declared game reads its state by its declaration
-            return self.engine.from_json(data)
-        return self.engine.from_json(self.check_state(data))
+        return self.engine.from_json(data)
 
     def load_move(self, data: Json, where: str = "move") -> Any:
-        if self.spec is not None:
-            return self.engine.move_from_json(data)
-        kind = data.get("kind") if isinstance(data, dict) else None
-        check = self.check_moves.get(kind) if isinstance(kind, str) else None
-        if check is None:
-            raise ValidationError(
-                {where: {"kind": [f"must be one of {sorted(self.moves)} for {self.engine.game_id}, got {kind!r}"]}}
-            )
-        return self.engine.move_from_json(check(data, where))
+        return self.engine.move_from_json(data)
 
     # -- engine values -> responses --------------------------------------------------
 
@@ -138,15 +98,7 @@ class GameBinding:
 
     def _require_seat(self, state: Any, seat: int | None) -> None:
         """A seat the table lacks is refused (``<game>.no-such-seat``); ``None`` is always fine."""
-        if self.spec is not None:
-            self.engine.require_seat(state, seat)  # type: ignore[attr-defined]
-            return
-        if seat is None:
-            return
-        players = len(self.engine.scores(state).totals)
-        if seat >= players:
-            raise InvalidOption(f"{self.engine.game_id}.no-such-seat",
-                                f"seat {seat} is not at this table of {players} (seats 0..{players - 1})", seat=seat)
+        self.engine.require_seat(state, seat)
 
     def apply(self, state: Any, seat: int, move: Any) -> tuple[Any, list[Json]]:
         new = self.engine.apply(state, seat, move)
@@ -175,49 +127,11 @@ class GameBinding:
 
     def score(self, req: Json) -> Json:
         if "tally" in req:
-            if self.spec is not None or self.tally is None:
-                return self.engine.score_tally(req["tally"]).to_json()
-            return self.engine.score_tally(_validated(self.tally, req["tally"], "tally")).to_json()
+            return self.engine.score_tally(req["tally"]).to_json()
         return self.engine.scores(self.load_state(req["state"])).to_json()
 
 
-def bind(engine: Engine) -> GameBinding:
-    """The binding of an engine: from its declaration, or (a game not yet declared) from its
-    schema module."""
-    if getattr(engine, "spec", None) is not None:
-        return GameBinding(engine=engine)
-    return bind_schemas(schema_module(engine))
-
-
-def bind_schemas(module: ModuleType) -> GameBinding:
-    """Binding for the engine whose game id is the schema module's ``GAME_ID``."""
-    tally, setup = getattr(module, "TALLY", None), getattr(module, "SETUP", None)
-    state = module.StateSchema()
-    moves = {kind: cls() for kind, cls in module.MOVES.items()}
-    return GameBinding(
-        engine=ENGINES[module.GAME_ID],
-        state=state,
-        moves=MappingProxyType(moves),
-        tally=tally() if tally else None,
-        setup=setup() if setup else None,
-        check_state=compile_validator(state, "state"),
-        check_moves=MappingProxyType({kind: compile_validator(m, "move") for kind, m in moves.items()}),
-    )
-
-
-def schema_module(engine: Engine) -> ModuleType:
-    """The schema module of an engine, by the one naming rule: ``rules/<name>.py`` (or the
-    package ``rules/<name>/``) pairs with ``service/schemas/<name>.py``. So adding a game is its
-    engine module, its schema module and one line in ``rules/registry.py``; an engine without
-    schemas stops the service at import, naming the module it looked for."""
-    name = type(engine).__module__.split(".")[1]
-    try:
-        return import_module(f"service.schemas.{name}")
-    except ModuleNotFoundError as exc:
-        raise ImportError(f"{engine.game_id} has no HTTP binding: write service/schemas/{name}.py") from exc
-
-
-BINDINGS: Mapping[str, GameBinding] = MappingProxyType({gid: bind(engine) for gid, engine in ENGINES.items()})
+BINDINGS: Mapping[str, GameBinding] = MappingProxyType({gid: GameBinding(engine) for gid, engine in ENGINES.items()})
 
 
 def get_binding(game_id: str) -> GameBinding:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from rules.base import Code, ErrorCode, Label
+from rules.base import Code, Label
 from rules.registry import ENGINES
 
 Json = Any
@@ -41,28 +41,6 @@ class Entry:
             out["description"] = self.description(lang)
         return out
 
-
-def _legacy(code: Any) -> tuple[Code, Any]:
-    """A declared ``ErrorCode`` as the catalogue's texts and description (issue 17 moves every
-    code to ErrorCode; until then both kinds are listed)."""
-    if isinstance(code, ErrorCode):
-        return Code(code.title.en, code.title.pl, code.detail_pl), code.description
-    return code, None
-
-
-def _c(title: str, title_pl: str, detail_pl: str) -> Code:
-    return Code(title, title_pl, detail_pl)
-
-
-#: codes every engine answers through rules.base / service.games, with ``{game}`` in the code
-PER_GAME: Mapping[str, tuple[int, Code]] = {
-    "{game}.not-your-turn": (422, _c("Not your turn", "Nie twoja kolej",
-                                     "gracz na miejscu {seat} nie może teraz wykonać ruchu")),
-    "{game}.game-over": (422, _c("The game is over", "Gra skończona",
-                                 "gra dobiegła końca: nie ma już ruchów")),
-    "{game}.no-such-seat": (422, _c("No such seat", "Nie ma takiego miejsca",
-                                    "przy tym stole nie ma miejsca {seat}")),
-}
 
 @dataclass(frozen=True)
 class ServiceCode:
@@ -231,10 +209,6 @@ HTTP: Mapping[str, ServiceCode] = {
 }
 
 
-def _engine_codes(engine: Any) -> Mapping[str, Code]:
-    return getattr(engine, "codes", {}) or {}
-
-
 @cache
 def catalogue() -> dict[str, Entry]:
     """Every code the service can answer, by code."""
@@ -243,22 +217,10 @@ def catalogue() -> dict[str, Entry]:
         out[code] = Entry(code, sc.status, sc.text, (), sc.description)
     for gid, engine in ENGINES.items():
         spec = engine.spec
-        if spec is not None:  # a declared game: its codes, shared ones included
-            for code, declared in spec.codes.all().items():
-                text, description = _legacy(declared)
-                out[code] = Entry(code, declared.status or 422, text, (gid,), description)
-            continue
-        for pattern, (status, text) in PER_GAME.items():
-            code = pattern.format(game=gid)
-            out[code] = Entry(code, status, text, (gid,))
-        for code, legacy in _engine_codes(engine).items():
-            text, description = _legacy(legacy)
-            if code in out and out[code].games:
-                out[code] = Entry(code, out[code].status, out[code].text, tuple(sorted({*out[code].games, gid})))
-            elif code in out:
-                out[code] = Entry(code, out[code].status, out[code].text, (gid,))
-            else:
-                out[code] = Entry(code, 404 if code.endswith(".unknown-game") else 422, text, (gid,))
+        assert spec is not None, gid  # every game is declared (DESIGN 4.8)
+        for code, declared in spec.codes.all().items():
+            text = Code(declared.title.en, declared.title.pl, declared.detail_pl)
+            out[code] = Entry(code, declared.status or 422, text, (gid,), declared.description)
     return out
 
 

@@ -30,7 +30,6 @@ from rules import shapes
 from rules.backgammon._records import MAX_RECORD_CHARS
 from rules.base import Option
 from rules.registry import ALIASES
-from service import openapi_legacy
 from service.config import Config
 from service.errors import problem_for
 from service.games import BINDINGS, GameBinding
@@ -133,18 +132,6 @@ SCORES_BASE = {
                 "description": "the finished rounds before this one: one row of per-seat points each"},
     "final": {"type": "boolean", "description": "the round's scores can no longer change"},
     "winners": {"type": "array", "items": SEAT, "description": "set when the game is over"},
-}
-LEGACY_SCORES = {
-    "type": "object",
-    "required": ["round", "totals", "breakdown", "final", "winners"],
-    "description": "the score report of a game not yet declared (issue 17 moves them one by one)",
-    "properties": {
-        "round": {"type": "array", "items": {"type": "integer"}, "description": "this round, per seat"},
-        "totals": {"type": "array", "items": {"type": "integer"}, "description": "running totals, per seat"},
-        "breakdown": {"type": "array", "items": {"type": "object"}, "description": "scored items, per seat"},
-        "final": {"type": "boolean", "description": "the round's scores can no longer change"},
-        "winners": {"type": "array", "items": {"type": "integer"}, "description": "set when the game is over"},
-    },
 }
 OUTCOME = {
     "type": "object",
@@ -260,16 +247,11 @@ def _json(schema: Json, example: Json = None, examples: Json = None) -> Json:
     return {"content": {"application/json": media}}
 
 
-#: one real score sheet per game not yet declared (a declared game's is in its spec)
-TALLIES: dict[str, Json] = {
-}
-
-
 def _score_examples(b: GameBinding, ex: Json) -> Json:
     """The score request's examples: the example state and, where the engine scores one, the
     game's score sheet with the scores it gets."""
     out = {"state": {"summary": "a state", "value": {"state": ex["state"]}}}
-    tally = b.spec.tally_example if b.spec is not None else TALLIES.get(b.engine.game_id)
+    tally = b.spec.tally_example
     if tally is not None and b.has_tally:
         try:
             scored = b.score({"tally": tally})
@@ -364,16 +346,13 @@ def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[
 
 
 def _game_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[str, str]]:
-    if b.spec is not None:
-        return _declared_components(b, p)
-    found, kinds = openapi_legacy.components(b, p)
-    return _to_31(found), kinds
+    return _declared_components(b, p)
 
 
 def _session_components(b: GameBinding, p: str, new_props: Json, status: Json, events: Json) -> dict[str, Json]:
     """The per-game session shapes; ``Session``, ``SessionCreate`` ... choose among them by ``game``."""
     gid = b.engine.game_id
-    aliases = b.spec.aliases if b.spec is not None else ()
+    aliases = b.spec.aliases
     ids = [gid, *sorted({*aliases, *(alias for alias, target in ALIASES.items() if target == gid)})]
     game = {"type": "string", "enum": [gid], "description": "the game id (the discriminator)"}
     about = {"id": {"type": "string"}, "game": game, "version": VERSION_FIELD, "seeded": SEEDED}
@@ -439,7 +418,7 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
     new_req = _ref(f"{p}NewGame")
     resolved = components[f"{p}State"].get("properties", {}).get("options") or {
         "type": "object", "description": "the resolved options"}
-    scores = _ref(f"{p}Scores" if b.spec is not None else "Scores")
+    scores = _ref(f"{p}Scores")
     status = {
         "to_act": {"type": "array", "items": SEAT, "description": "the seats that may move now"},
         "round_over": {"type": "boolean"},
@@ -557,21 +536,6 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
 # --------------------------------------------------------------------------- the whole contract
 
 
-def _to_31(node: Json) -> Json:
-    """OpenAPI 3.0's ``nullable`` (what apispec writes for the games not yet declared) as 3.1's
-    ``null`` type."""
-    if isinstance(node, list):
-        return [_to_31(n) for n in node]
-    if not isinstance(node, dict):
-        return node
-    out = {k: _to_31(v) for k, v in node.items() if k != "nullable"}
-    if not node.get("nullable"):
-        return out
-    if "enum" in out:
-        out["enum"] = [v for v in out["enum"] if v is not None]
-    return _nullable(out)
-
-
 def build_spec() -> Json:
     """The contract as a dict (built once per process)."""
     return copy.deepcopy(_build_spec())
@@ -579,7 +543,7 @@ def build_spec() -> Json:
 
 @cache
 def _build_spec() -> Json:
-    components: dict[str, Json] = {"Label": LABEL, "Problem": PROBLEM, "Outcome": OUTCOME, "Scores": LEGACY_SCORES,
+    components: dict[str, Json] = {"Label": LABEL, "Problem": PROBLEM, "Outcome": OUTCOME,
                                    "SessionCreated": SESSION_CREATED, "Option": OPTION, "GameEntry": GAME_ENTRY,
                                    "CodeEntry": CODE_ENTRY}
     paths: dict[str, Json] = {}
@@ -615,7 +579,7 @@ def _by_game(name: str, description: str, aliases: bool = False) -> Json:
     mapping = {gid: f"#/components/schemas/{_prefix(b)}{name}" for gid, b in BINDINGS.items()}
     if aliases:
         for gid, b in BINDINGS.items():
-            for alias in (*(b.spec.aliases if b.spec is not None else ()),
+            for alias in (*b.spec.aliases,
                           *(a for a, target in ALIASES.items() if target == gid)):
                 mapping[alias] = mapping[gid]
     out: Json = {"oneOf": [{"$ref": r} for r in dict.fromkeys(mapping.values())],

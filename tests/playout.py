@@ -24,24 +24,11 @@ from collections.abc import Iterator
 
 from rules.registry import ENGINES
 
-# A declared game says these in its GameSpec's ``playout`` (DESIGN 4.8); the tables below hold
-# them for the games not yet declared (issue 17 moves them one by one).
-_KIND_WEIGHTS: dict[str, dict[str, float]] = {}
-_PLAYOUT_OPTIONS: dict[str, dict] = {}
-_ENDLESS_VARIANTS: dict[str, dict] = {}
-
-
-def _declared(game_id: str):
-    return getattr(ENGINES[game_id], "spec", None)
-
-
-KIND_WEIGHTS: dict[str, dict[str, float]] = {
-    gid: dict(_declared(gid).playout.weights) if _declared(gid) else _KIND_WEIGHTS.get(gid, {}) for gid in ENGINES}
-PLAYOUT_OPTIONS: dict[str, dict] = {
-    gid: dict(_declared(gid).playout.options) if _declared(gid) else _PLAYOUT_OPTIONS.get(gid, {}) for gid in ENGINES}
-ENDLESS_VARIANTS: dict[str, dict] = {
-    gid: dict(endless) for gid in ENGINES
-    if (endless := (_declared(gid).playout.endless if _declared(gid) else _ENDLESS_VARIANTS.get(gid))) is not None}
+# Each game says these in its GameSpec's ``playout`` (DESIGN 4.8); the tests read them from there.
+KIND_WEIGHTS: dict[str, dict[str, float]] = {gid: dict(e.spec.playout.weights) for gid, e in ENGINES.items()}
+PLAYOUT_OPTIONS: dict[str, dict] = {gid: dict(e.spec.playout.options) for gid, e in ENGINES.items()}
+ENDLESS_VARIANTS: dict[str, dict] = {gid: dict(e.spec.playout.endless) for gid, e in ENGINES.items()
+                                     if e.spec.playout.endless is not None}
 
 
 def choose(rnd: random.Random, game_id: str, moves: list, kind_of) -> object:

@@ -74,8 +74,7 @@ def test_every_game_with_a_score_sheet_has_a_real_tally_example():
 
 
 def test_views_of_other_games_match_the_view_schemas():
-    """Every game's ``<Game>View`` schema (declared, or for a game not yet declared inferred from
-    sampled views of seed 1) holds the views of other seeded games, at every player count, for
+    """Every game's ``<Game>View`` schema (made from its declaration) holds the views of other seeded games, at every player count, for
     every seat and a spectator. OpenAPI 3.1's schemas are JSON Schema 2020-12 as they stand."""
     import random
 
