@@ -521,11 +521,13 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
         paths[f"{base}/records"] = {"post": _op(
             f"{oid}RecordFile", f"Check a {e.name} match record file",
             None, (200, "as `replay` with a `record`: the final envelope, `games`, `match` and `warnings`", result),
-            (400, 413, 415, 422), tags, "The file itself is the body (`curl --data-binary @match.mat -H "
-            "'Content-Type: text/plain'`), up to MAX_RECORD_BYTES (default 4 MiB). An illegal move answers 422 "
+            (400, 413, 415, 422), tags, "The file itself is the body, as `application/octet-stream` or `text/plain` "
+            "(`curl --data-binary @match.mat -H 'Content-Type: text/plain'`), up to MAX_RECORD_BYTES (default 4 MiB). An illegal move answers 422 "
             "with `code`, `line`, `game`, `move` and `index`.", **errs(ref["move"]))}
-        paths[f"{base}/records"]["post"]["requestBody"] = {"required": True, "content": {"text/plain": {
-            "schema": {"type": "string", "minLength": 1}, "example": " 1 point match\n\n Game 1\n A : 0   B : 0\n"}}}
+        paths[f"{base}/records"]["post"]["requestBody"] = {"required": True, "content": {
+            # the bytes of the file, as a generated client uploads one; the server takes `text/plain` (what
+            # curl sends with -H 'Content-Type: text/plain') the same, which openapi-python-client cannot generate
+            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}
         paths[f"{base}/records"]["post"]["parameters"] = [{
             "name": "format", "in": "query", "required": False, "description": "the record's format; left out, "
             "an `.sgf` is known by its `(;` and anything else is read as `.mat`",
