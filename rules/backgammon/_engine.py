@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Literal
@@ -101,7 +101,7 @@ def _mover(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
     last = _last_mover
     if last[0] is state:
         return last[1]
-    t = state.turn
+    t = state.on_turn
     p, b, o = state.points, state.bar, state.off
     sides = (o[t], *p[t], b[t]), (o[1 - t], *p[1 - t], b[1 - t])
     _last_mover = (state, sides)
@@ -110,10 +110,13 @@ def _mover(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def _text(move: Play) -> str:
     """How a play was written, for messages: its notation, or its steps."""
-    return move.notation if move.notation is not None else str([list(h) for h in move.steps])
+    if move.notation is not None:
+        return move.notation
+    assert move.steps is not None, "play_of gives a play written without notation its steps"
+    return str([list(h) for h in move.steps])
 
 
-def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: tuple[tuple[int, int], ...], move: Play) -> tuple[list[int], int]:
+def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: Sequence[tuple[int, int]], move: Play) -> tuple[list[int], int]:
     """Apply submitted hops, highest source first: (mover's 26 counts, bitmask of points hit).
 
     The order a play is written in does not matter (``13/10 bar/20`` is ``bar/20 13/10``):
@@ -279,10 +282,10 @@ class Backgammon(BaseEngine[State, Move]):
             return _BOTH
         cube = state.cube
         if cube.beaver:
-            return _ONE[state.turn]
+            return _ONE[state.on_turn]
         if cube.offered or state.resign or cube.raccoon:
-            return _ONE[1 - state.turn]
-        return _ONE[state.turn]
+            return _ONE[1 - state.on_turn]
+        return _ONE[state.on_turn]
 
     def round_over(self, state: State) -> bool:
         return state.phase in OVER
@@ -338,7 +341,7 @@ class Backgammon(BaseEngine[State, Move]):
         self.check_turn(state, seat)
         kind = move.kind
         phase = state.phase
-        if phase is Phase.MOVE and kind == "move" and not state.resign:  # the hot path first
+        if phase is Phase.MOVE and isinstance(move, Play) and not state.resign:  # the hot path first
             self._check_play(state, move)
             return
         if phase in OVER:
@@ -348,8 +351,8 @@ class Backgammon(BaseEngine[State, Move]):
             return
         if state.beavered:
             if kind not in ("take", "drop", "raccoon"):
-                raise C.beaver_pending(f"seat {1 - state.turn} beavered: take the cube at {state.cube.value * 2}, drop "
-                                  f"({state.cube.value} points) or raccoon, got {nt.show(kind)}", seat=1 - state.turn, got=kind)
+                raise C.beaver_pending(f"seat {1 - state.on_turn} beavered: take the cube at {state.cube.value * 2}, drop "
+                                  f"({state.cube.value} points) or raccoon, got {nt.show(kind)}", seat=1 - state.on_turn, got=kind)
             if kind == "raccoon":
                 if not state.options.raccoon:
                     raise C.raccoon_not_allowed("raccoons are a money-play option and are not enabled")
@@ -386,11 +389,11 @@ class Backgammon(BaseEngine[State, Move]):
         if kind in ("accept-resignation", "reject-resignation"):
             raise C.no_resignation_offered(f"no resignation is offered: {nt.show(kind)} is not possible", got=kind)
         if phase is Phase.OPENING:
-            if kind != "roll":
+            if not isinstance(move, Roll):
                 raise C.opening_roll(f"the game starts with the opening roll (one die each), got {nt.show(kind)}", got=kind)
             self._check_dice(move)
             return
-        if kind == "resign":
+        if isinstance(move, Resign):
             if move.level not in LEVELS:
                 raise C.bad_resign_level(f"resign level must be one of {list(LEVELS)}, got {nt.show(move.level)}", got=move.level)
             return
@@ -402,14 +405,14 @@ class Backgammon(BaseEngine[State, Move]):
                                                  **({"seat": state.owner} if refusal == "not-cube-owner" else {}),
                                                  **({"got": state.cube.value * 2} if refusal == "max-cube" else {}))
                 return
-            if kind != "roll":
+            if not isinstance(move, Roll):
                 raise C.must_roll(f"roll the dice (or double, or resign) before moving, got {nt.show(kind)}", got=kind)
             self._check_dice(move)
             return
         # phase MOVE
         if kind == "double":
             raise C.double_after_roll("a double is offered before rolling, not after")
-        if kind != "move":
+        if not isinstance(move, Play):
             raise C.must_move(f"the dice {list(state.dice)} are rolled: play them, "
                               f"got {nt.show(kind)}", got=kind)
         self._check_play(state, move)
@@ -479,39 +482,39 @@ class Backgammon(BaseEngine[State, Move]):
     # -- transitions ---------------------------------------------------------------
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
-        kind = move.kind
-        if kind == "roll":
+        if isinstance(move, Roll):
             return self._roll(state, move)
-        if kind == "move":
+        if isinstance(move, Play):
             return self._play(state, move)
+        kind = move.kind
         cube = state.cube
         if kind == "double":
             return replace(state, cube=replace(cube, offered=True))
         if kind == "take":
             if cube.beaver or cube.raccoon:  # a beaver or raccoon taken: the beaverer keeps the cube
                 return replace(state, cube=Cube(cube.value * 2, cube.owner, False, False, False))
-            return replace(state, cube=Cube(cube.value * 2, 1 - state.turn, False, False, False))
+            return replace(state, cube=Cube(cube.value * 2, 1 - state.on_turn, False, False, False))
         if kind == "beaver":
             # take and redouble at once, keeping the cube; the doubler takes or drops the redouble
-            return replace(state, cube=Cube(cube.value * 2, 1 - state.turn, False, True, False))
+            return replace(state, cube=Cube(cube.value * 2, 1 - state.on_turn, False, True, False))
         if kind == "raccoon":
             # the doubler takes the beaver and redoubles at once; as in GNU BG the beaverer keeps the
             # cube (it is owned by the player not on roll), and takes or drops the raccoon
             return replace(state, cube=Cube(cube.value * 2, cube.owner, False, False, True))
         if kind == "drop":
             if state.beavered:  # a dropped beaver: the beaverer wins the cube as it stood before the beaver
-                return self._finish(state, 1 - state.turn, "drop", 1, state.cube.value)
+                return self._finish(state, 1 - state.on_turn, "drop", 1, state.cube.value)
             if state.raccooned:  # a dropped raccoon: the raccooner wins the cube as it stood before it
-                return self._finish(state, state.turn, "drop", 1, state.cube.value)
-            return self._finish(state, state.turn, "drop", 1, state.cube.value)
-        if kind == "resign":
+                return self._finish(state, state.on_turn, "drop", 1, state.cube.value)
+            return self._finish(state, state.on_turn, "drop", 1, state.cube.value)
+        if isinstance(move, Resign):
             return replace(state, resign=move.level)
         if kind == "reject-resignation":
             return replace(state, resign=None)
         if kind == "accept-resignation":
             level = state.resign_level
             k, points = game_points(level, cube.value, cube.owner is not None, _money(state), state.options.jacoby)
-            return self._finish(state, 1 - state.turn, "resign", level, points, k)
+            return self._finish(state, 1 - state.on_turn, "resign", level, points, k)
         return self._next_round(state)
 
     def _roll(self, state: State, move: Roll) -> State:
@@ -532,7 +535,8 @@ class Backgammon(BaseEngine[State, Move]):
         return replace(state, rng=rng, phase=Phase.MOVE, dice=dice)
 
     def _play(self, state: State, move: Play) -> State:
-        t = state.turn
+        t = state.on_turn
+        assert move.steps is not None, "check reads a play (play_of) before it is applied"
         mine, theirs = _mover(state)
         me, other = list(mine), list(theirs)
         for src, dst in move.steps:
@@ -586,8 +590,10 @@ class Backgammon(BaseEngine[State, Move]):
             winner = 0 if state.score[0] >= length else 1
             reason = "match"
         else:
-            winner = state.result.winner
-            reason = _reason(state.result)
+            res = state.result
+            assert res is not None, "a money game is over with its result"
+            winner = res.winner
+            reason = _reason(res)
         return Outcome((winner,), reason, points=state.score)
 
     def scores(self, state: State) -> ScoreReport:
@@ -651,7 +657,7 @@ class Backgammon(BaseEngine[State, Move]):
                             "starter": after.turn})
             else:
                 out.append({"type": "dice", "seat": seat, "dice": list(after.dice)})
-        if move.kind == "move" and not move.steps:
+        if isinstance(move, Play) and not move.steps:
             out.append({"type": "turn-forfeited", "seat": seat})
         if after.result is not None and before.result is None:
             r = after.result

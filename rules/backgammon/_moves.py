@@ -23,7 +23,7 @@ from __future__ import annotations
 BAR = 25
 OFF = 0
 
-Key = tuple  # a play's identity inside a search: two plays with equal keys reach one position
+Key = tuple[int, ...]  # a play's identity inside a search: two plays with equal keys reach one position
 
 
 def generate(me: list[int], opp: list[int], d1: int, d2: int) -> tuple[int, list[tuple]]:
@@ -62,8 +62,8 @@ def generate(me: list[int], opp: list[int], d1: int, d2: int) -> tuple[int, list
     return 0, []
 
 
-def _two(me: list[int], opp: list[int], x: int, y: int, far: int, occ: list[int], full: dict, single: dict,
-         reorder: bool) -> None:
+def _two(me: list[int], opp: list[int], x: int, y: int, far: int, occ: list[int], full: dict[Key, tuple],
+         single: dict[Key, tuple], reorder: bool) -> None:
     """Plays of ``x`` then ``y``: two-dice results into ``full``, one-die results into ``single``.
 
     ``reorder`` (the smaller die first, nobody on the bar): a play of two different checkers
@@ -104,7 +104,7 @@ def _two(me: list[int], opp: list[int], x: int, y: int, far: int, occ: list[int]
         if nf == 0:  # the last checker is off with one die: a play of both dice (say, hitting on
             # the way, 5/4*/off with 6-1) beats it (docs/rules/backgammon.md §4.4), as in GNU BG
             if not full:
-                key = (s, 0, 0)
+                key: Key = (s, 0, 0)
                 if key not in single:
                     single[key] = ((s, t, hit),)
         else:

@@ -27,6 +27,7 @@ import binascii
 import json
 import re
 from functools import lru_cache
+from typing import TypedDict
 
 from rules.base import excerpt
 
@@ -235,10 +236,24 @@ def decode_match_id(text: str) -> dict[str, int]:
 
 # --------------------------------------------------------------------------- XGID
 
+class XgidFields(TypedDict):
+    """The fields of an XGID after its 26 position characters."""
+
+    cube_log: int
+    cube_pos: int  # 0 centred, 1 bottom, -1 top
+    turn: int  # 1 bottom, -1 top
+    dice: str  # "00", "D", "B", "R" or two digits
+    score_bottom: int
+    score_top: int
+    flags: int
+    length: int
+    max_cube_log: int
+
+
 _XG = re.compile(r"^XGID=([-A-Oa-o]{26}):(\d{1,2}):(-1|0|1):(-1|1):(00|D|B|R|[1-6]{2}):(\d{1,5}):(\d{1,5}):([0-3]):(\d{1,5}):(\d{1,2})$")
 
 
-def xgid(bottom: tuple[int, ...], top: tuple[int, ...], fields: dict[str, int | str]) -> str:
+def xgid(bottom: tuple[int, ...], top: tuple[int, ...], fields: XgidFields) -> str:
     """``bottom``/``top``: 25 counts (points 1..24 then bar) in each side's own numbering."""
     chars = ["-"] * 26
     chars[0] = _xg_char(top[24], upper=False)
@@ -260,7 +275,7 @@ def _xg_char(n: int, upper: bool) -> str:
     return chr((ord("A") if upper else ord("a")) + n - 1)
 
 
-def decode_xgid(text: str) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, int | str]]:
+def decode_xgid(text: str) -> tuple[tuple[int, ...], tuple[int, ...], XgidFields]:
     """The inverse of :func:`xgid`: (bottom, top, fields); ``InvalidState`` when malformed."""
     m = _XG.match(text) if isinstance(text, str) else None
     if not m:
@@ -288,7 +303,7 @@ def decode_xgid(text: str) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, 
     for side in (bottom, top):
         if sum(side) > 15:
             raise C.bad_xgid(f"XGID {show(text)} has {sum(side)} checkers on one side (max 15)")
-    fields: dict[str, int | str] = {
+    fields: XgidFields = {
         "cube_log": int(m.group(2)), "cube_pos": int(m.group(3)), "turn": int(m.group(4)), "dice": m.group(5),
         "score_bottom": int(m.group(6)), "score_top": int(m.group(7)), "flags": int(m.group(8)),
         "length": int(m.group(9)), "max_cube_log": int(m.group(10)),

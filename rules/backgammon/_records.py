@@ -382,12 +382,14 @@ def replay_record(engine, record: MatchRecord, max_moves: int = 10_000) -> Repla
                 run.push(None, {"kind": "next-round"}, game, None, k + 1)
             else:
                 run.state = engine.new(2, 0, options)
-        if game.score != tuple(totals):
+        score = game.score
+        assert score is not None, "the readers refuse a game without its score line"
+        if score != tuple(totals):
             raise RecordCodes.record_score_mismatch(
-                              f"game {game.number} (line {game.line}) starts at {list(game.score)}, "
+                              f"game {game.number} (line {game.line}) starts at {list(score)}, "
                               f"but the results so far make {totals}",
                               index=run.count, game=k + 1, move=None, line=game.line,
-                              expected=list(totals), got=list(game.score))
+                              expected=list(totals), got=list(score))
         result = _replay_game(run, game, k + 1)
         if result is None:
             if k + 1 < len(record.games):
@@ -506,6 +508,7 @@ def _results_read(run: _Run, game: GameRecord, k: int) -> list[Cell]:
 
 
 def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: Cell | None) -> None:
+    assert cell.dice is not None, "a play cell is read with its dice"
     a, b = cell.dice
     if run.view()["phase"] == "opening":
         dice = [max(a, b), min(a, b)] if cell.seat == 0 else [min(a, b), max(a, b)]
@@ -527,17 +530,17 @@ def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: C
             return  # the record ends between a roll and its play (a game in progress, as a session exports it)
         run.push(cell.seat, forfeit, game, cell.number, k, cell.line)
         return
-    run.push(cell.seat, _play_json(run, cell), game, cell.number, k, cell.line)
+    run.push(cell.seat, _play_json(run, cell, cell.dice), game, cell.number, k, cell.line)
 
 
-def _play_json(run: _Run, cell: Cell) -> Json:
+def _play_json(run: _Run, cell: Cell, dice: tuple[int, int]) -> Json:
     """The play as an Arbiter move: the notation as written when the engine takes it; else, when
     a hop spans several dice, the same hops cut at the dice in some order the engine takes."""
     text = cell.play.lower().replace("*(", "(")
     written = {"kind": "move", "notation": text}
     if run.legal(cell.seat, written):
         return written
-    for steps in _split_hops(text, cell.dice):
+    for steps in _split_hops(text, dice):
         candidate = {"kind": "move", "steps": steps}
         if run.legal(cell.seat, candidate):
             return candidate
@@ -806,7 +809,7 @@ def write_mat(engine, start: Any, moves: Sequence[Json], players: Sequence[str] 
         totals = list(after["match"]["score"])
     games.append((score, cells, engine.to_json(state)["result"]))
     for number, (score, game_cells, result) in enumerate(games, start=1):
-        rows: list[list[str]] = []
+        rows: list[list[str | None]] = []  # [left, right]; right is None until the other seat writes
         for seat, text in game_cells:
             if seat == 0 or not rows or rows[-1][1] is not None:
                 rows.append([text, None] if seat == 0 else ["", text])

@@ -166,6 +166,7 @@ def check_consistency(state: State) -> None:
             raise C.bad_turn("during the opening roll nobody is on turn and there are no dice, offers or result")
     elif turn is None:
         raise C.bad_turn(f"phase {_show(phase.value)} needs the seat on turn")
+    other = None if turn is None else 1 - turn  # the seat not on turn; None only in the opening
     if phase is Phase.ROLL and state.dice:
         raise C.bad_turn("before the roll there are no dice")
     if phase is Phase.MOVE and len(state.dice) != 2:
@@ -175,12 +176,12 @@ def check_consistency(state: State) -> None:
     if state.offered and (phase is not Phase.ROLL or state.resign):
         raise C.bad_turn("a double is offered only before the roll, and not with a resignation pending")
     if state.beavered and (phase is not Phase.ROLL or state.offered or state.resign or length
-                           or not state.opt("beaver") or state.owner != 1 - turn or cube < 2
+                           or not state.opt("beaver") or state.owner != other or cube < 2
                            or cube * 2 > effective_max(state.opt("max_cube"))):
         raise C.bad_cube("a beaver waits only before the roll in money play with beavers, "
                    "the beaverer owning the taken cube, below the maximum")
     if state.raccooned and (phase is not Phase.ROLL or state.offered or state.beavered or state.resign or length
-                            or not state.opt("beaver") or not state.opt("raccoon") or state.owner != 1 - turn
+                            or not state.opt("beaver") or not state.opt("raccoon") or state.owner != other
                             or cube < 4 or cube * 2 > effective_max(state.opt("max_cube"))):
         raise C.bad_cube("a raccoon waits only before the roll in money play with raccoons, "
                    "the beaverer owning the cube at 4 or more, below the maximum")
@@ -218,7 +219,7 @@ def check_consistency(state: State) -> None:
                 res.multiplier == 1 and not length and state.opt("jacoby") and state.owner is None):
             raise C.bad_result("the multiplier is the level (1 for a gammon or backgammon only under the "
                        "Jacoby rule, in money play, with the cube never turned)")
-        if (res.how == "bear-off" and res.winner != turn) or (res.how == "resign" and res.winner != 1 - turn):
+        if (res.how == "bear-off" and res.winner != turn) or (res.how == "resign" and res.winner != other):
             raise C.bad_result("a bear-off is won by the player on turn, a resignation by the other",
                        seat=res.winner)
         if state.score[res.winner] < res.points:
@@ -331,6 +332,7 @@ def apply_setup(engine, state: State, setup: Setup) -> State:  # noqa: ANN001
         score = (f["score_bottom"], f["score_top"])
         resign = 0
     else:
+        assert setup.position_id is not None, "the keys checked above: position_id (+ match_id) without xgid"
         nor, onr = nt.decode_position_id(setup.position_id)
         if setup.match_id is not None:
             m = nt.decode_match_id(setup.match_id)

@@ -244,6 +244,13 @@ class State:
         return getattr(self.options, name)
 
     @property
+    def on_turn(self) -> int:
+        """The seat on turn, in every phase but the opening roll (where nobody is)."""
+        turn = self.turn
+        assert turn is not None, "only the opening roll has nobody on turn"
+        return turn
+
+    @property
     def owner(self) -> int | None:
         return self.cube.owner
 

@@ -315,7 +315,7 @@ def _deal(players: int, options: Options, round: int, dealer: int, totals: tuple
             seat = (dealer + 1 + k) % players
             if state.pending[seat]:
                 state = _lay_red_threes(state, seat)
-    return _begin_turn(state, state.turn)
+    return _begin_turn(state, (dealer + 1) % players)  # the seat after the dealer (turn above)
 
 
 def _draw_cards(stock: list[Card], hand: list[Card], reds: list[Card], count: int, replace_reds: bool) -> None:

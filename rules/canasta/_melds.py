@@ -252,7 +252,8 @@ def go_out_groups(
     """
     candidates: list[Card | None] = [None]
     if allow_discard:
-        candidates.extend(sorted(set(hand), key=lambda c: (-card_value(c), c)))
+        discards: list[Card] = sorted(set(hand), key=lambda c: (-card_value(c), c))
+        candidates.extend(discards)
     table = {m[0]: m[1] for m in melds}
     need_canastas = max(0, need_canastas - shadowed_canastas(melds)) if need_canastas else 0
     for discard in candidates:

@@ -504,9 +504,11 @@ def _check_reachable(s: State) -> None:
         raise turn_error("double_out and concealed_out describe a going out")
     if s.out_seat is not None and s.hands[s.out_seat]:
         raise C.bad_hand_size(f"seat {s.out_seat} went out but holds cards", seat=s.out_seat, expected=0)
-    if s.double_out and s.hands[(s.out_seat + 2) % 4]:
-        raise C.bad_hand_size("a double going out empties the partner's hand too", seat=(s.out_seat + 2) % 4,
-                              expected=0)
+    if s.double_out:
+        assert s.out_seat is not None, "checked above: double_out is a going out, which names out_seat"
+        if s.hands[(s.out_seat + 2) % 4]:
+            raise C.bad_hand_size("a double going out empties the partner's hand too", seat=(s.out_seat + 2) % 4,
+                                  expected=0)
     out_side = None if s.out_seat is None else _side_of(s, s.out_seat)
     for side, table in enumerate(s.melds):
         if side != out_side and any(r == 3 for r, _ in table):
@@ -520,6 +522,7 @@ def _check_reachable(s: State) -> None:
             player is None or not s.laid[player]):
         raise turn_error("taking the pile or melding lays cards: the player has laid")
     if s.concealed_melds is not None:
+        assert player is not None, "checked just above: concealed_melds needs a player who has laid"
         side_ranks = {r for r, _ in s.melds[_side_of(s, player)]}
         if s.phase is Phase.DRAW or not s.drew or not set(s.concealed_melds) <= side_ranks:
             raise turn_error("concealed_melds names melds of the side started in this turn after drawing")
@@ -541,10 +544,11 @@ def _check_reachable(s: State) -> None:
         seats = (side, side + 2) if s.players == 4 else (side,)
         if table and not any(s.laid[x] for x in seats):
             raise C.bad_laid(f"side {side} has melds that none of its players laid", seat=seats[0])
-    if live and s.pending[player]:
-        raise C.red_three_in_hand(f"seat {player}: dealt red threes are laid out as his turn begins",
-                                  seat=player)
     if live:
+        assert player is not None, "check_state refuses a live phase with nobody to act"
+        if s.pending[player]:
+            raise C.red_three_in_hand(f"seat {player}: dealt red threes are laid out as his turn begins",
+                                      seat=player)
         _check_hand_sizes(s, opts, player)
     # -- the totals and the history
     finished = s.round - (1 if live else 0)
