@@ -507,6 +507,7 @@ def page_words(page) -> dict:
       const w = await import('/play/static/words.js');
       const pairs = Object.keys(w.PAGE.en).map((k) => [w.PAGE.en[k], w.PAGE.pl[k]]);
       for (const e of Object.values(window.__words.entries)) {
+        if (e.label) pairs.push([e.label.en, e.label.pl]);
         for (const m of e.move_kinds || []) pairs.push([w.kindLabel(e, m.kind ?? m, 'en'), w.kindLabel(e, m.kind ?? m, 'pl')]);
         for (const p of e.phases || []) pairs.push([p.label.en, p.label.pl]);
         for (const t of Object.values(e.terms || {})) pairs.push([t.en, t.pl]);
@@ -520,6 +521,9 @@ def foreign_words(text: str, pairs, lang: str) -> list[str]:
     import re
     other = 0 if lang == "pl" else 1
     shared = {p[1 - other] for p in pairs}
+    # a name both languages write alike ("Take That") is no foreign word, nor are the words inside it
+    for same in sorted({p[0] for p in pairs if p[0] == p[1] and len(p[0]) >= 4}, key=len, reverse=True):
+        text = re.sub(r"(?<![\w])" + re.escape(same) + r"(?![\w])", " ", text)
     found = []
     for pair in pairs:
         s = pair[other]
