@@ -729,10 +729,22 @@ def deal_list(options: Options, players: int) -> tuple[Deal, ...]:
     return (*negative, *positive)
 
 
+@cache
 def full_deck(players: int) -> tuple[Card, ...]:
     """52 cards; with three players the 2♣ is removed (§2)."""
     cards = deck()
     return tuple(c for c in cards if c != _TWO_OF_CLUBS) if players == 3 else cards
+
+
+@cache
+def _pack_set(players: int) -> frozenset[Card]:
+    return frozenset(full_deck(players))
+
+
+@cache
+def _lottery_line(options: Options, players: int) -> list[int]:
+    """A loteryjka line of history, sorted: the two prizes and nothing for the rest (not to be changed)."""
+    return sorted(_lottery_points((0, 1), lottery_prizes(options, players), players))
 
 
 def _tricks_per_deal(players: int) -> int:
@@ -1176,9 +1188,8 @@ def _check_meaning(state: State) -> State:
         line = [sign * p for p in shown]  # penalties negative
         total = deal_total(deals[k], state.options, n)
         possible = _possible_points(deals[k], state.options, n)
-        prizes = sorted(_lottery_points((0, 1), lottery_prizes(state.options, n), n))
         if len(line) != n or sum(line) != total or any(p not in possible for p in line) or (
-                deals[k] is Deal.LOTERYJKA and sorted(line) != prizes):
+                deals[k] is Deal.LOTERYJKA and sorted(line) != _lottery_line(state.options, n)):
             raise C.bad_history(f"deal {k + 1} ({deals[k].value}) must total {sign * total} over {n} seats, each a "
                                 f"sum its penalties or prizes can make, got {list(shown)}")
     # conservation: hands + stock + trick + tricks + loteryjka rows == the pack
@@ -1188,8 +1199,11 @@ def _check_meaning(state: State) -> State:
         everything.extend(h)
     for t in state.tricks:
         everything.extend(t.cards)
-    missing, extra = missing_and_extra(everything, full_deck(n))
-    if missing or extra:
+    pack = full_deck(n)
+    # one instance per card (rules/cards.py): the cards are the pack exactly when they are as many
+    # as its distinct cards and make its set; only a refusal counts what is missing and extra
+    if len(everything) != len(pack) or set(everything) != _pack_set(n):
+        missing, extra = missing_and_extra(everything, pack)
         raise C.card_conservation(f"the {len(full_deck(n))} cards do not add up: missing {card_strs(missing)}, "
                                   f"extra or duplicated {card_strs(extra)}")
     per_deal = _tricks_per_deal(n)
