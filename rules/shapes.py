@@ -480,6 +480,20 @@ class _Gen:
         self.scope[name] = value
         return name
 
+    def nested(self, cls: type, way: str) -> str:
+        """The name of ``cls``'s encoder or decoder (``way``) in the generated code. It is compiled at
+        its first call (a shape may hold itself), which puts the compiled function in its place:
+        later calls go straight to it, without looking up the shape each time."""
+        name, scope = self.name("_nested"), self.scope
+
+        def first(*args: Any) -> Any:
+            fn = getattr(shape_of(cls), way)
+            scope[name] = fn
+            return fn(*args)
+
+        scope[name] = first
+        return name
+
     def emit(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
 
@@ -603,7 +617,7 @@ def _decode_value(g: _Gen, t: _T, src: str, path: str, indent: int) -> str:
             g.emit(indent + 1, err)
         return out
     if k == "object":
-        g.emit(indent, f"{out} = _shape({g.const(t.cls)}).decode({src}, {path})")
+        g.emit(indent, f"{out} = {g.nested(t.cls, 'decode')}({src}, {path})")
         return out
     if k == "list":
         cond = f"type({src}) is not list"
@@ -729,7 +743,7 @@ def _encode_value(g: _Gen, t: _T, src: str) -> str:
         assert s is not None
         return f"{src}.{s.attr}" if s.attr else f"{g.const(s.write)}({src})"
     if k == "object":
-        return f"_shape({g.const(t.cls)}).encode({src})"
+        return f"{g.nested(t.cls, 'encode')}({src})"
     if k in ("list", "fixed"):
         items = t.inner if k == "fixed" else (t.inner[0],)
         x = g.name("x")
