@@ -848,12 +848,8 @@ def _check_reachable(s: State) -> None:
                 f"an exchange has 1-5 cards discarded, all still on the discard pile; got {s.discarded}",
                 got=s.discarded,
             )
-    else:
-        if s.discarded != 0:
-            raise C.bad_phase(
-                f"{s.discarded} cards counted as discarded outside an exchange",
-                got=s.discarded,
-            )
+    elif s.discarded != 0:
+        raise C.bad_phase(f"{s.discarded} cards counted as discarded outside an exchange", got=s.discarded)
     if in_trim:
         sheet = s.sheets[acting]  # type: ignore[index]  # a seat is acting in a trim
         played = max(max(_values(sheet.penalties)), sheet.extra_penalties) // _PENALTY_PER_CARD + _HAND
@@ -875,13 +871,12 @@ def _check_reachable(s: State) -> None:
         # a turn that fills a box is no exchange; only an exchange grows the hand, by one card
         exchanges = s.turns[p] - fills + trimming
         size = len(s.hands[p]) + (s.discarded if p == acting else 0)
-        if not trimming:
-            if not (_HAND <= size <= _HAND + exchanges and size <= _HAND_LIMIT):
-                raise C.bad_hand_size(
-                    f"seat {p} holds {size} cards after {exchanges} exchange turns at most "
-                    f"(5 dealt, at most one more per exchange, never above {_HAND_LIMIT})",
-                    seat=p, got=size,
-                )
+        if not trimming and not (_HAND <= size <= _HAND + exchanges and size <= _HAND_LIMIT):
+            raise C.bad_hand_size(
+                f"seat {p} holds {size} cards after {exchanges} exchange turns at most "
+                f"(5 dealt, at most one more per exchange, never above {_HAND_LIMIT})",
+                seat=p, got=size,
+            )
         excess = 0 if trimming else size - _HAND
         paid = [x // _PENALTY_PER_CARD for x in _values(s.sheets[p].penalties)]
         paid.append(s.sheets[p].extra_penalties // _PENALTY_PER_CARD)
@@ -893,13 +888,13 @@ def _check_reachable(s: State) -> None:
                 seat=p, got=grown, expected=exchanges,
             )
     dealt_stock = _DECK_SIZE - _HAND * n
-    if _MAX_DRAW * total < dealt_stock:  # the stock cannot have run out yet: nothing was reshuffled
-        if len(s.stock) < dealt_stock - _MAX_DRAW * total:
-            raise C.bad_stock(
-                f"{total} finished turns draw at most {_MAX_DRAW * total} of the {dealt_stock} cards left after the "
-                f"deal; the stock holds only {len(s.stock)}",
-                expected=dealt_stock - _MAX_DRAW * total, got=len(s.stock),
-            )
+    # while the stock cannot have run out (nothing was reshuffled), it holds what the turns left
+    if _MAX_DRAW * total < dealt_stock and len(s.stock) < dealt_stock - _MAX_DRAW * total:
+        raise C.bad_stock(
+            f"{total} finished turns draw at most {_MAX_DRAW * total} of the {dealt_stock} cards left after the "
+            f"deal; the stock holds only {len(s.stock)}",
+            expected=dealt_stock - _MAX_DRAW * total, got=len(s.stock),
+        )
     e = s.end_triggered_by
     pos = [(p - start) % n for p in range(n)]
     if e is None:

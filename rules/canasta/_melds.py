@@ -7,7 +7,6 @@ is created when the side has none (one meld per rank per side, K-6).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
@@ -152,7 +151,7 @@ def check_meld_shape(rank: int, cards: Sequence[Card], existing: Meld | None, ca
             )
         return Meld(3, tuple(cards))
     for c in cards:
-        if not is_wild(c) and c.rank != rank:
+        if c.rank != rank and c.rank is not Rank.TWO and c.rank is not Rank.JOKER:
             if c.rank is Rank.THREE:
                 raise C.three_in_meld(f"a three never goes into an ordinary meld: {c} in {group_text(rank, cards)}",
                                   card=str(c))
@@ -176,13 +175,14 @@ def check_meld_shape(rank: int, cards: Sequence[Card], existing: Meld | None, ca
 
 def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...]:
     """``hand`` less ``cards`` (a multiset); raises card-not-in-hand."""
-    left = Counter(hand)
+    left = list(hand)
     for c in cards:
-        if left[c] <= 0:
+        try:
+            left.remove(c)  # a card is one instance: removal by identity, in C
+        except ValueError:
             raise C.card_not_in_hand(f"{c} is not in the hand "
-                                      f"({excerpt(' '.join(map(str, sorted(hand))))})", card=str(c))
-        left[c] -= 1
-    return tuple(sorted_cards(left.elements()))
+                                     f"({excerpt(' '.join(map(str, sorted(hand))))})", card=str(c)) from None
+    return tuple(sorted_cards(left))
 
 
 def apply_groups(
@@ -202,12 +202,13 @@ def apply_groups(
     fresh = frozenset(fresh)
     seen: set[int] = set()
     started: list[int] = []
+    last = {m[0]: i for i, m in enumerate(table)}  # each rank's latest meld
     for rank, cards in groups:
         if rank in seen:
             raise C.duplicate_rank(f"two groups of rank {RANK_NAMES.get(rank, rank)} in one move",
                               expected=RANK_NAMES.get(rank, str(rank)))
         seen.add(rank)
-        at = max((i for i, m in enumerate(table) if m[0] == rank), default=None)
+        at = last.get(rank)
         if at is not None and rank in fresh:
             if one_per_rank:
                 raise C.one_meld_per_rank(
@@ -218,6 +219,7 @@ def apply_groups(
         if at is None:
             table.append(check_meld_shape(rank, cards, None, cap3))
             started.append(len(table) - 1)
+            last[rank] = len(table) - 1
         else:
             table[at] = check_meld_shape(rank, cards, table[at], cap3)
     new = tuple(table[i] for i in started)

@@ -9,7 +9,7 @@ from itertools import chain
 from typing import Annotated, ClassVar, Literal
 
 from rules.base import IllegalMove, Label, NextRound, Rng, RulesError, excerpt, replace
-from rules.cards import Card, deck
+from rules.cards import Card, deck, sorted_cards
 from rules.shapes import Length, Range, Visibility, computed, declared, field, option
 
 from ._codes import C
@@ -444,7 +444,7 @@ def check_state(s: State, reachable: bool = True) -> State:
                                    f"{cards_json(side.red_threes)}")
         melds = tuple(sorted(side.melds, key=lambda m: m.rank))  # stable: a rank's melds keep their order
         sides.append(side if melds == side.melds else replace(side, melds=melds))
-    hands = tuple(tuple(sorted(h)) for h in s.hands)
+    hands = tuple(tuple(sorted_cards(h)) for h in s.hands)
     seen_cards = Counter(chain(s.stock, s.discard, *hands,
                                *(m.cards for side in sides for m in side.melds), *(side.red_threes for side in sides)))
     # every count is positive in both: a plain dict comparison (C speed) is the Counter's
