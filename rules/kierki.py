@@ -1130,7 +1130,10 @@ def _check_plays(state: State) -> None:
         plays: list[Play] = []
         for i, card in enumerate(cards):
             seat = (leader + i) % n
-            if card not in _allowed(state, before[seat], plays):
+            # following the led suit is always allowed (the cards of the led suit are what may be
+            # played, and KI-4's king drop applies only to another suit's lead): the rule is asked
+            # only for a lead or a card off the led suit
+            if not (plays and card.suit is plays[0].card.suit) and card not in _allowed(state, before[seat], plays):
                 raise C.bad_trick(f"seat {seat} could not play {card} in trick {number} holding the cards it holds",
                                   seat=seat, card=str(card))
             plays.append(Play(seat, card))
