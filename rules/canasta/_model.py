@@ -454,7 +454,8 @@ def check_state(s: State, reachable: bool = True) -> State:
         raise C.cards_not_conserved(
             f"the state must hold the 108 cards exactly once each; missing {excerpt(cards_json(missing))}, "
             f"extra {excerpt(cards_json(extra))}", card=str((missing or extra)[0]))
-    s = replace(s, hands=hands, sides=tuple(sides))
+    if hands != s.hands or any(a is not b for a, b in zip(sides, s.sides, strict=True)):
+        s = replace(s, hands=hands, sides=tuple(sides))
     if reachable:
         _check_reachable(s)
     return s
@@ -470,6 +471,7 @@ def _check_reachable(s: State) -> None:
     opts = s.options
     live = s.phase in LIVE
     player = player_of(s)
+    melds = s.melds  # a property, made once here
 
     def turn_error(msg: str) -> RulesError:
         return C.bad_turn(msg, seat=player)
@@ -506,7 +508,7 @@ def _check_reachable(s: State) -> None:
         raise C.bad_hand_size("a double going out empties the partner's hand too", seat=(s.out_seat + 2) % 4,
                               expected=0)
     out_side = None if s.out_seat is None else _side_of(s, s.out_seat)
-    for side, table in enumerate(s.melds):
+    for side, table in enumerate(melds):
         if side != out_side and any(r == 3 for r, _ in table):
             raise C.bad_meld(f"sides[{side}] shows black threes, which only the side going out melds (§8)")
     if s.discard and is_red_three(s.discard[-1]):
@@ -518,7 +520,7 @@ def _check_reachable(s: State) -> None:
             player is None or not s.laid[player]):
         raise turn_error("taking the pile or melding lays cards: the player has laid")
     if s.concealed_melds is not None:
-        side_ranks = {r for r, _ in s.melds[_side_of(s, player)]}
+        side_ranks = {r for r, _ in melds[_side_of(s, player)]}
         if s.phase is Phase.DRAW or not s.drew or not set(s.concealed_melds) <= side_ranks:
             raise turn_error("concealed_melds names melds of the side started in this turn after drawing")
         if s.meld_moves > 1 or (s.drew == "stock" and s.meld_moves != 1):
@@ -533,9 +535,9 @@ def _check_reachable(s: State) -> None:
         if s.pending[seat] and (s.laid[seat] or opts.red_threes_laid != "first-turn"):
             raise C.red_three_in_hand(f"seat {seat}: dealt red threes are laid out before anything else",
                                       seat=seat)
-        if s.laid[seat] and not s.melds[side]:
+        if s.laid[seat] and not melds[side]:
             raise C.bad_laid(f"seat {seat} has laid cards, but the side has no meld", seat=seat)
-    for side, table in enumerate(s.melds):
+    for side, table in enumerate(melds):
         seats = (side, side + 2) if s.players == 4 else (side,)
         if table and not any(s.laid[x] for x in seats):
             raise C.bad_laid(f"side {side} has melds that none of its players laid", seat=seats[0])
