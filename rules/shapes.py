@@ -480,7 +480,7 @@ class _Gen:
         self.scope[name] = value
         return name
 
-    def nested(self, cls: type, way: str) -> str:
+    def nested(self, cls: Any, way: str) -> str:
         """The name of ``cls``'s encoder or decoder (``way``) in the generated code. It is compiled at
         its first call (a shape may hold itself), which puts the compiled function in its place:
         later calls go straight to it, without looking up the shape each time."""
@@ -680,6 +680,34 @@ def _item_decoder(g: _Gen, t: _T) -> str:
     return g.const(built, "_fn")
 
 
+def _slot_setters(cls: type, names: list[str]) -> dict[str, Callable[[Any, Any], None]] | None:
+    """Each field's slot setter when an instance of ``cls`` made from ``names`` (every field) is
+    only its slots stored, as a frozen slotted dataclass's generated ``__init__`` stores them (no
+    ``__post_init__``, defaults, ``InitVar`` or ``__init__`` of its own); else ``None``: the decoder
+    calls the class."""
+    every = getattr(cls, "__dataclass_fields__", None)
+    init = cls.__dict__.get("__init__")
+    if (
+        every is None
+        or hasattr(cls, "__post_init__")
+        or cls.__new__ is not object.__new__
+        or getattr(getattr(init, "__code__", None), "co_filename", None) != "<string>"  # dataclasses' own
+        or list(every) != names
+        or not all(f._field_type is dataclasses._FIELD and f.init for f in every.values())  # type: ignore[attr-defined]
+    ):
+        return None
+    mro = cls.__mro__[:-1]  # without object
+    if any("__dict__" in base.__dict__ for base in mro):
+        return None
+    setters = {}
+    for name in names:
+        where = next((base.__dict__[name] for base in mro if name in base.__dict__), None)
+        if type(where) is not types.MemberDescriptorType:
+            return None
+        setters[name] = where.__set__
+    return setters
+
+
 def _compile_decoder(shape: Shape) -> Callable[[Json, str], Any]:
     g = _Gen()
     g.emit(0, "def decode(data, path=''):")
@@ -706,7 +734,14 @@ def _compile_decoder(shape: Shape) -> Callable[[Json, str], Any]:
             got = _decode_value(g, f.type, src, path, 2)
             g.emit(2, f"{value} = {got}")
         args.append(f"{f.name}={value}")
-    g.emit(1, f"obj = {g.const(shape.cls)}({', '.join(args)})")
+    setters = _slot_setters(shape.cls, [f.name for f in shape.fields])
+    if setters is None:
+        g.emit(1, f"obj = {g.const(shape.cls)}({', '.join(args)})")
+    else:  # what the dataclass's own __init__ does, without its call and its keywords
+        g.emit(1, f"obj = {g.const(object.__new__)}({g.const(shape.cls)})")
+        for arg in args:
+            name, value = arg.split("=", 1)
+            g.emit(1, f"{g.const(setters[name])}(obj, {value})")
     for c in shape.computed:
         if c.view_only:
             continue
