@@ -859,10 +859,11 @@ def _check_reachable(s: State) -> None:
                 f"scoring hand ({held} left, excess ruling {s.options.excess_after_score!r})",
                 got=held,
             )
-    complete = [p for p in range(n) if None not in _boxes(s, p)]
+    sheets = [_boxes(s, p) for p in range(n)]
+    complete = [p for p in range(n) if None not in sheets[p]]
     for p in range(n):
         trimming = in_trim and p == acting
-        fills = sum(x is not None for x in _boxes(s, p))
+        fills = len(sheets[p]) - sheets[p].count(None)
         if fills > s.turns[p] + trimming:
             raise C.bad_turn(
                 f"seat {p} has {fills} boxes filled in {s.turns[p]} turns",
@@ -1062,11 +1063,19 @@ def _possible_values(box: Box) -> frozenset[int]:
     )
 
 
+@cache
+def _possible_all() -> tuple[frozenset[int], ...]:
+    """``_possible_values`` of every box, in sheet order."""
+    return tuple(_possible_values(box) for box in _BOXES)
+
+
 def _check_sheet(boxes: Sequence[int | None], pens: Sequence[int], extra: int, missed: bool, where: str,
                  seat: int) -> None:
     """A sheet's meaning (its shape is declared): possible box values, even penalties beside
     filled boxes, even extra penalties, a missed announcement only after 11 fills."""
-    for box, value, pen in zip(_BOXES, boxes, pens, strict=True):
+    for box, value, pen, possible in zip(_BOXES, boxes, pens, _possible_all(), strict=True):
+        if not pen and (value is None or value in possible):
+            continue  # the usual box: nothing to refuse
         if value is not None and value not in _possible_values(box):
             raise C.impossible_box(f"{where}: {box.value} = {value} is impossible; possible: "
                                    f"{sorted(_possible_values(box))}", seat=seat, box=box.value, got=value)
