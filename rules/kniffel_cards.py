@@ -637,8 +637,7 @@ class KniffelCards(BaseEngine[State, Move]):
             raise C.exchange_in_progress(f"score {move.box.value}: this turn is an exchange ({state.discarded} "
                                          "discarded); finish it with a draw", seat=seat, got=state.discarded)
         hand = state.hands[seat]
-        have = Counter(hand)
-        if Counter(move.cards) - have:
+        if any(move.cards.count(c) > hand.count(c) for c in set(move.cards)):
             raise C.cards_not_in_hand(f"cards {list(move.cards)} are not all in hand {list(hand)}",
                                       cards=list(move.cards), seat=seat)
         boxes = _boxes(state, seat)
@@ -652,7 +651,7 @@ class KniffelCards(BaseEngine[State, Move]):
             code, message, context = problem
             raise code(message, **{k: list(v) if isinstance(v, list) else v for k, v in context})
         if state.options.upper_cards == "all" and move.box.face is not None:
-            need = min(have[move.box.face], 5)
+            need = min(hand.count(move.box.face), 5)
             if len(move.cards) != need:
                 raise C.must_play_all_matching(f"score {move.box.value} with {list(move.cards)}: the upper_cards "
                                                f"option asks for all {need} matching cards",
@@ -689,7 +688,7 @@ class KniffelCards(BaseEngine[State, Move]):
         if boxes[i] is not None:  # a zero-point second Kniffel (option)
             sheet = replace(sheet, extra_penalties=sheet.extra_penalties + penalty)
         else:
-            fills = sum(x is not None for x in boxes) + 1
+            fills = len(boxes) - boxes.count(None) + 1
             sheet = replace(sheet, boxes=Boxes(*_set(boxes, i, _combination_value(move.box, move.cards))),
                             penalties=Penalties(*_set(_values(sheet.penalties), i, penalty)))
             if fills == len(_BOXES) - 1 and not move.announce and not state.options.auto_announce:
@@ -937,7 +936,8 @@ def _boxes(state: State, seat: int) -> tuple[int | None, ...]:
 
 
 def _filled(state: State, seat: int) -> int:
-    return sum(x is not None for x in _boxes(state, seat))
+    boxes = _boxes(state, seat)
+    return len(boxes) - boxes.count(None)
 
 
 def _best(totals: Sequence[int]) -> tuple[int, ...]:
