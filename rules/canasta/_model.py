@@ -206,8 +206,14 @@ class State:
 
 def with_side(state: State, side: int, **changes: object) -> State:
     """``state`` with one side's ``melds``, ``red_threes`` or ``total`` changed."""
+    return replace(state, sides=sides_with(state, side, **changes))
+
+
+def sides_with(state: State, side: int, **changes: object) -> tuple[Side, ...]:
+    """``state``'s sides with one side's ``melds``, ``red_threes`` or ``total`` changed (for one
+    ``replace`` of the state that changes more than the side)."""
     sides = state.sides
-    return replace(state, sides=sides[:side] + (replace(sides[side], **changes),) + sides[side + 1:])
+    return sides[:side] + (replace(sides[side], **changes),) + sides[side + 1:]
 
 
 HAND_SIZE = {2: 15, 3: 13, 4: 11}
