@@ -1117,8 +1117,10 @@ def _check_plays(state: State) -> None:
     KI-4). A seat that showed a void there holds none of that suit now. (Earlier tricks are
     checked for their leader and winner only.)"""
     n = state.players
-    hands = [list(h) for h in state.hands]
     tricks = [(t.leader, t.cards) for t in state.tricks[-1:]] + [(state.leader, state.trick)]
+    if _plainly_allowed(tricks, _trick_rules(state).lead_forbidden):
+        return
+    hands = [list(h) for h in state.hands]
     held: list[list[tuple[Card, ...]]] = []
     for leader, cards in reversed(tricks):
         for i, card in enumerate(cards):
@@ -1137,6 +1139,16 @@ def _check_plays(state: State) -> None:
                 raise C.bad_trick(f"seat {seat} could not play {card} in trick {number} holding the cards it holds",
                                   seat=seat, card=str(card))
             plays.append(Play(seat, card))
+
+
+def _plainly_allowed(tricks: list[tuple[int, tuple[Card, ...]]], forbidden: frozenset[Suit]) -> bool:
+    """Every trick is led by a suit that may be led and followed in that suit: such plays are
+    allowed whatever the hands held (``_allowed`` lists a lead's permitted suits and the led
+    suit's cards; KI-4's king drop concerns another suit's lead), so no hand need be rebuilt."""
+    for _leader, cards in tricks:
+        if cards and (cards[0].suit in forbidden or any(c.suit is not cards[0].suit for c in cards[1:])):
+            return False
+    return True
 
 
 def _check_seats(state: State) -> None:
