@@ -373,4 +373,3 @@ def test_one_of_several_shapes_is_read_by_its_discriminator():
         with pytest.raises(ShapeError) as err:
             decode_one_of(shapes, bad, "t")
         assert err.value.path == path, bad
-
