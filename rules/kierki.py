@@ -729,10 +729,22 @@ def deal_list(options: Options, players: int) -> tuple[Deal, ...]:
     return (*negative, *positive)
 
 
+@cache
 def full_deck(players: int) -> tuple[Card, ...]:
     """52 cards; with three players the 2♣ is removed (§2)."""
     cards = deck()
     return tuple(c for c in cards if c != _TWO_OF_CLUBS) if players == 3 else cards
+
+
+@cache
+def _pack_set(players: int) -> frozenset[Card]:
+    return frozenset(full_deck(players))
+
+
+@cache
+def _lottery_line(options: Options, players: int) -> list[int]:
+    """A loteryjka line of history, sorted: the two prizes and nothing for the rest (not to be changed)."""
+    return sorted(_lottery_points((0, 1), lottery_prizes(options, players), players))
 
 
 def _tricks_per_deal(players: int) -> int:
@@ -1105,8 +1117,10 @@ def _check_plays(state: State) -> None:
     KI-4). A seat that showed a void there holds none of that suit now. (Earlier tricks are
     checked for their leader and winner only.)"""
     n = state.players
-    hands = [list(h) for h in state.hands]
     tricks = [(t.leader, t.cards) for t in state.tricks[-1:]] + [(state.leader, state.trick)]
+    if _plainly_allowed(tricks, _trick_rules(state).lead_forbidden):
+        return
+    hands = [list(h) for h in state.hands]
     held: list[list[tuple[Card, ...]]] = []
     for leader, cards in reversed(tricks):
         for i, card in enumerate(cards):
@@ -1118,10 +1132,23 @@ def _check_plays(state: State) -> None:
         plays: list[Play] = []
         for i, card in enumerate(cards):
             seat = (leader + i) % n
-            if card not in _allowed(state, before[seat], plays):
+            # following the led suit is always allowed (the cards of the led suit are what may be
+            # played, and KI-4's king drop applies only to another suit's lead): the rule is asked
+            # only for a lead or a card off the led suit
+            if not (plays and card.suit is plays[0].card.suit) and card not in _allowed(state, before[seat], plays):
                 raise C.bad_trick(f"seat {seat} could not play {card} in trick {number} holding the cards it holds",
                                   seat=seat, card=str(card))
             plays.append(Play(seat, card))
+
+
+def _plainly_allowed(tricks: list[tuple[int, tuple[Card, ...]]], forbidden: frozenset[Suit]) -> bool:
+    """Every trick is led by a suit that may be led and followed in that suit: such plays are
+    allowed whatever the hands held (``_allowed`` lists a lead's permitted suits and the led
+    suit's cards; KI-4's king drop concerns another suit's lead), so no hand need be rebuilt."""
+    for _leader, cards in tricks:
+        if cards and (cards[0].suit in forbidden or any(c.suit is not cards[0].suit for c in cards[1:])):
+            return False
+    return True
 
 
 def _check_seats(state: State) -> None:
@@ -1176,9 +1203,8 @@ def _check_meaning(state: State) -> State:
         line = [sign * p for p in shown]  # penalties negative
         total = deal_total(deals[k], state.options, n)
         possible = _possible_points(deals[k], state.options, n)
-        prizes = sorted(_lottery_points((0, 1), lottery_prizes(state.options, n), n))
         if len(line) != n or sum(line) != total or any(p not in possible for p in line) or (
-                deals[k] is Deal.LOTERYJKA and sorted(line) != prizes):
+                deals[k] is Deal.LOTERYJKA and sorted(line) != _lottery_line(state.options, n)):
             raise C.bad_history(f"deal {k + 1} ({deals[k].value}) must total {sign * total} over {n} seats, each a "
                                 f"sum its penalties or prizes can make, got {list(shown)}")
     # conservation: hands + stock + trick + tricks + loteryjka rows == the pack
@@ -1188,8 +1214,11 @@ def _check_meaning(state: State) -> State:
         everything.extend(h)
     for t in state.tricks:
         everything.extend(t.cards)
-    missing, extra = missing_and_extra(everything, full_deck(n))
-    if missing or extra:
+    pack = full_deck(n)
+    # one instance per card (rules/cards.py): the cards are the pack exactly when they are as many
+    # as its distinct cards and make its set; only a refusal counts what is missing and extra
+    if len(everything) != len(pack) or set(everything) != _pack_set(n):
+        missing, extra = missing_and_extra(everything, pack)
         raise C.card_conservation(f"the {len(full_deck(n))} cards do not add up: missing {card_strs(missing)}, "
                                   f"extra or duplicated {card_strs(extra)}")
     per_deal = _tricks_per_deal(n)

@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Sequence
 from enum import Enum
 from functools import cache
-from itertools import combinations_with_replacement
+from itertools import chain, combinations_with_replacement
 from operator import attrgetter
 from typing import Annotated, ClassVar, Literal
 
@@ -637,8 +637,7 @@ class KniffelCards(BaseEngine[State, Move]):
             raise C.exchange_in_progress(f"score {move.box.value}: this turn is an exchange ({state.discarded} "
                                          "discarded); finish it with a draw", seat=seat, got=state.discarded)
         hand = state.hands[seat]
-        have = Counter(hand)
-        if Counter(move.cards) - have:
+        if any(move.cards.count(c) > hand.count(c) for c in set(move.cards)):
             raise C.cards_not_in_hand(f"cards {list(move.cards)} are not all in hand {list(hand)}",
                                       cards=list(move.cards), seat=seat)
         boxes = _boxes(state, seat)
@@ -652,7 +651,7 @@ class KniffelCards(BaseEngine[State, Move]):
             code, message, context = problem
             raise code(message, **{k: list(v) if isinstance(v, list) else v for k, v in context})
         if state.options.upper_cards == "all" and move.box.face is not None:
-            need = min(have[move.box.face], 5)
+            need = min(hand.count(move.box.face), 5)
             if len(move.cards) != need:
                 raise C.must_play_all_matching(f"score {move.box.value} with {list(move.cards)}: the upper_cards "
                                                f"option asks for all {need} matching cards",
@@ -689,7 +688,7 @@ class KniffelCards(BaseEngine[State, Move]):
         if boxes[i] is not None:  # a zero-point second Kniffel (option)
             sheet = replace(sheet, extra_penalties=sheet.extra_penalties + penalty)
         else:
-            fills = sum(x is not None for x in boxes) + 1
+            fills = len(boxes) - boxes.count(None) + 1
             sheet = replace(sheet, boxes=Boxes(*_set(boxes, i, _combination_value(move.box, move.cards))),
                             penalties=Penalties(*_set(_values(sheet.penalties), i, penalty)))
             if fills == len(_BOXES) - 1 and not move.announce and not state.options.auto_announce:
@@ -770,9 +769,7 @@ class KniffelCards(BaseEngine[State, Move]):
             raise C.bad_state(f"start_player {opts.start_player} is not a seat of {players}",
                               field="options.start_player")
         hands = tuple(tuple(sorted(h)) for h in state.hands)
-        counts = Counter(state.stock) + Counter(state.discard)
-        for h in hands:
-            counts += Counter(h)
+        counts = Counter(chain(state.stock, state.discard, *hands))
         wrong = {v: counts[v] for v in _VALUES if counts[v] != _COPIES}
         if wrong:
             card = max(wrong, key=lambda v: (wrong[v] > _COPIES, v))
@@ -807,12 +804,6 @@ def _remove(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
     return tuple(left)
 
 
-def _require(condition: bool, code: ErrorCode, message: str, **context: Json) -> None:
-    """Raise ``code`` unless ``condition``: keeps the reachability checks one statement each."""
-    if not condition:
-        raise code(message, **context)
-
-
 def _end_turn(state: State) -> State:
     """Close the acting seat's turn (§7.1: after a full sheet, finish the round, then stop)."""
     seat: int = state.turn  # type: ignore[assignment]  # a turn is being played
@@ -829,61 +820,59 @@ def _check_reachable(s: State) -> None:
     sizes, penalties or fills that the seat's turns cannot explain, an end that is not the
     round of the first full sheet."""
     n, start, total = s.players, s.options.start_player, sum(s.turns)
-    _require(
-        s.rng.counter >= _DECK_SIZE - 1, C.bad_rng,
-        f"the deal alone draws {_DECK_SIZE - 1} numbers from the rng; its counter is {s.rng.counter}",
-        got=s.rng.counter,
-    )
+    if s.rng.counter < _DECK_SIZE - 1:
+        raise C.bad_rng(
+            f"the deal alone draws {_DECK_SIZE - 1} numbers from the rng; its counter is {s.rng.counter}",
+            got=s.rng.counter,
+        )
     expected = tuple(total // n + ((p - start) % n < total % n) for p in range(n))
-    _require(
-        s.turns == expected, C.bad_turn,
-        f"turns {list(s.turns)} are not a consistent round from start seat {start} (expected {list(expected)})",
-        expected=list(expected), got=list(s.turns),
-    )
+    if s.turns != expected:
+        raise C.bad_turn(
+            f"turns {list(s.turns)} are not a consistent round from start seat {start} (expected {list(expected)})",
+            expected=list(expected), got=list(s.turns),
+        )
     over = s.phase is Phase.GAME_OVER
     acting = None if over else (start + total) % n
-    _require(
-        s.turn == acting, C.bad_turn,
-        f"turn {excerpt(s.turn)} is not the seat to act after turns {list(s.turns)} from start seat {start} "
-        f"({excerpt(acting)})",
-        expected=acting, got=s.turn,
-    )
+    if s.turn != acting:
+        raise C.bad_turn(
+            f"turn {excerpt(s.turn)} is not the seat to act after turns {list(s.turns)} from start seat {start} "
+            f"({excerpt(acting)})",
+            expected=acting, got=s.turn,
+        )
     in_trim = s.phase is Phase.TRIM
     held = len(s.hands[acting]) if acting is not None else 0
     if s.phase is Phase.EXCHANGE:
-        _require(
-            1 <= s.discarded <= _MAX_DISCARD and len(s.discard) >= s.discarded, C.bad_phase,
-            f"an exchange has 1-5 cards discarded, all still on the discard pile; got {s.discarded}",
-            got=s.discarded,
-        )
-    else:
-        _require(
-            s.discarded == 0, C.bad_phase,
-            f"{s.discarded} cards counted as discarded outside an exchange", got=s.discarded,
-        )
+        if not (1 <= s.discarded <= _MAX_DISCARD and len(s.discard) >= s.discarded):
+            raise C.bad_phase(
+                f"an exchange has 1-5 cards discarded, all still on the discard pile; got {s.discarded}",
+                got=s.discarded,
+            )
+    elif s.discarded != 0:
+        raise C.bad_phase(f"{s.discarded} cards counted as discarded outside an exchange", got=s.discarded)
     if in_trim:
         sheet = s.sheets[acting]  # type: ignore[index]  # a seat is acting in a trim
         played = max(max(_values(sheet.penalties)), sheet.extra_penalties) // _PENALTY_PER_CARD + _HAND
-        _require(
-            s.options.excess_after_score == "discard" and _HAND < held < played and bool(s.discard), C.bad_phase,
-            f"discarding down to {_HAND} after a score needs the 'discard' excess ruling and fewer cards than the "
-            f"scoring hand ({held} left, excess ruling {s.options.excess_after_score!r})",
-            got=held,
-        )
-    complete = [p for p in range(n) if None not in _boxes(s, p)]
+        if not (s.options.excess_after_score == "discard" and _HAND < held < played and bool(s.discard)):
+            raise C.bad_phase(
+                f"discarding down to {_HAND} after a score needs the 'discard' excess ruling and fewer cards than the "
+                f"scoring hand ({held} left, excess ruling {s.options.excess_after_score!r})",
+                got=held,
+            )
+    sheets = [_boxes(s, p) for p in range(n)]
+    complete = [p for p in range(n) if None not in sheets[p]]
     for p in range(n):
         trimming = in_trim and p == acting
-        fills = sum(x is not None for x in _boxes(s, p))
-        _require(
-            fills <= s.turns[p] + trimming, C.bad_turn,
-            f"seat {p} has {fills} boxes filled in {s.turns[p]} turns", seat=p, got=fills,
-        )
+        fills = len(sheets[p]) - sheets[p].count(None)
+        if fills > s.turns[p] + trimming:
+            raise C.bad_turn(
+                f"seat {p} has {fills} boxes filled in {s.turns[p]} turns",
+                seat=p, got=fills,
+            )
         # a turn that fills a box is no exchange; only an exchange grows the hand, by one card
         exchanges = s.turns[p] - fills + trimming
         size = len(s.hands[p]) + (s.discarded if p == acting else 0)
-        if not trimming:
-            _require(
-                _HAND <= size <= _HAND + exchanges and size <= _HAND_LIMIT, C.bad_hand_size,
+        if not trimming and not (_HAND <= size <= _HAND + exchanges and size <= _HAND_LIMIT):
+            raise C.bad_hand_size(
                 f"seat {p} holds {size} cards after {exchanges} exchange turns at most "
                 f"(5 dealt, at most one more per exchange, never above {_HAND_LIMIT})",
                 seat=p, got=size,
@@ -892,48 +881,53 @@ def _check_reachable(s: State) -> None:
         paid = [x // _PENALTY_PER_CARD for x in _values(s.sheets[p].penalties)]
         paid.append(s.sheets[p].extra_penalties // _PENALTY_PER_CARD)
         grown = excess + sum(paid) if s.options.excess_after_score == "discard" else max(excess, *paid)
-        _require(
-            grown <= exchanges, C.bad_penalties,
-            f"seat {p}'s penalty points and hand need {grown} exchange turns that drew one more card; "
-            f"it has had {exchanges} at most", seat=p, got=grown, expected=exchanges,
-        )
+        if grown > exchanges:
+            raise C.bad_penalties(
+                f"seat {p}'s penalty points and hand need {grown} exchange turns that drew one more card; "
+                f"it has had {exchanges} at most",
+                seat=p, got=grown, expected=exchanges,
+            )
     dealt_stock = _DECK_SIZE - _HAND * n
-    if _MAX_DRAW * total < dealt_stock:  # the stock cannot have run out yet: nothing was reshuffled
-        _require(
-            len(s.stock) >= dealt_stock - _MAX_DRAW * total, C.bad_stock,
+    # while the stock cannot have run out (nothing was reshuffled), it holds what the turns left
+    if _MAX_DRAW * total < dealt_stock and len(s.stock) < dealt_stock - _MAX_DRAW * total:
+        raise C.bad_stock(
             f"{total} finished turns draw at most {_MAX_DRAW * total} of the {dealt_stock} cards left after the "
-            f"deal; the stock holds only {len(s.stock)}", expected=dealt_stock - _MAX_DRAW * total, got=len(s.stock),
+            f"deal; the stock holds only {len(s.stock)}",
+            expected=dealt_stock - _MAX_DRAW * total, got=len(s.stock),
         )
     e = s.end_triggered_by
     pos = [(p - start) % n for p in range(n)]
     if e is None:
-        _require(
-            not complete and not over, C.bad_end,
-            f"seats {complete} filled every box but no end is recorded", got=complete,
-        )
+        if complete or over:
+            raise C.bad_end(
+                f"seats {complete} filled every box but no end is recorded",
+                got=complete,
+            )
         return
-    _require(
-        e in complete and all(pos[c] > pos[e] for c in complete if c != e), C.bad_end,
-        f"end_triggered_by {e} must be the first seat of the last round to fill its sheet; full sheets: {complete}",
-        seat=e, got=complete,
-    )
-    if over:
-        _require(
-            total % n == 0, C.bad_end, "a finished game has equal turns for every seat",
-            got=list(s.turns),
+    if not (e in complete and all(pos[c] > pos[e] for c in complete if c != e)):
+        raise C.bad_end(
+            f"end_triggered_by {e} must be the first seat of the last round to fill its sheet; full sheets: {complete}",
+            seat=e, got=complete,
         )
+    if over:
+        if total % n != 0:
+            raise C.bad_end(
+                "a finished game has equal turns for every seat",
+                got=list(s.turns),
+            )
     else:
         assert acting is not None  # not over: a seat acts
-        _require(
-            pos[acting] > pos[e] or (acting == e and in_trim), C.bad_end,
-            f"seat {e} filled its sheet; only the seats after it in the round still play, not seat {acting}",
-            seat=acting,
-        )
+        if not (pos[acting] > pos[e] or (acting == e and in_trim)):
+            raise C.bad_end(
+                f"seat {e} filled its sheet; only the seats after it in the round still play, not seat {acting}",
+                seat=acting,
+            )
         done = [c for c in complete if c != e and not (pos[c] < pos[acting] or (c == acting and in_trim))]
-        _require(
-            not done, C.bad_end,
-            f"seats {done} filled their sheets in turns of the last round not yet played", got=done,
-        )
+        if done:
+            raise C.bad_end(
+                f"seats {done} filled their sheets in turns of the last round not yet played",
+                got=done,
+            )
 
 
 def _boxes(state: State, seat: int) -> tuple[int | None, ...]:
@@ -942,7 +936,8 @@ def _boxes(state: State, seat: int) -> tuple[int | None, ...]:
 
 
 def _filled(state: State, seat: int) -> int:
-    return sum(x is not None for x in _boxes(state, seat))
+    boxes = _boxes(state, seat)
+    return len(boxes) - boxes.count(None)
 
 
 def _best(totals: Sequence[int]) -> tuple[int, ...]:
@@ -1068,11 +1063,19 @@ def _possible_values(box: Box) -> frozenset[int]:
     )
 
 
+@cache
+def _possible_all() -> tuple[frozenset[int], ...]:
+    """``_possible_values`` of every box, in sheet order."""
+    return tuple(_possible_values(box) for box in _BOXES)
+
+
 def _check_sheet(boxes: Sequence[int | None], pens: Sequence[int], extra: int, missed: bool, where: str,
                  seat: int) -> None:
     """A sheet's meaning (its shape is declared): possible box values, even penalties beside
     filled boxes, even extra penalties, a missed announcement only after 11 fills."""
-    for box, value, pen in zip(_BOXES, boxes, pens, strict=True):
+    for box, value, pen, possible in zip(_BOXES, boxes, pens, _possible_all(), strict=True):
+        if not pen and (value is None or value in possible):
+            continue  # the usual box: nothing to refuse
         if value is not None and value not in _possible_values(box):
             raise C.impossible_box(f"{where}: {box.value} = {value} is impossible; possible: "
                                    f"{sorted(_possible_values(box))}", seat=seat, box=box.value, got=value)

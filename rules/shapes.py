@@ -480,6 +480,20 @@ class _Gen:
         self.scope[name] = value
         return name
 
+    def nested(self, cls: Any, way: str) -> str:
+        """The name of ``cls``'s encoder or decoder (``way``) in the generated code. It is compiled at
+        its first call (a shape may hold itself), which puts the compiled function in its place:
+        later calls go straight to it, without looking up the shape each time."""
+        name, scope = self.name("_nested"), self.scope
+
+        def first(*args: Any) -> Any:
+            fn = getattr(shape_of(cls), way)
+            scope[name] = fn
+            return fn(*args)
+
+        scope[name] = first
+        return name
+
     def emit(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
 
@@ -603,7 +617,7 @@ def _decode_value(g: _Gen, t: _T, src: str, path: str, indent: int) -> str:
             g.emit(indent + 1, err)
         return out
     if k == "object":
-        g.emit(indent, f"{out} = _shape({g.const(t.cls)}).decode({src}, {path})")
+        g.emit(indent, f"{out} = {g.nested(t.cls, 'decode')}({src}, {path})")
         return out
     if k == "list":
         cond = f"type({src}) is not list"
@@ -666,6 +680,34 @@ def _item_decoder(g: _Gen, t: _T) -> str:
     return g.const(built, "_fn")
 
 
+def _slot_setters(cls: type, names: list[str]) -> dict[str, Callable[[Any, Any], None]] | None:
+    """Each field's slot setter when an instance of ``cls`` made from ``names`` (every field) is
+    only its slots stored, as a frozen slotted dataclass's generated ``__init__`` stores them (no
+    ``__post_init__``, defaults, ``InitVar`` or ``__init__`` of its own); else ``None``: the decoder
+    calls the class."""
+    every = getattr(cls, "__dataclass_fields__", None)
+    init = cls.__dict__.get("__init__")
+    if (
+        every is None
+        or hasattr(cls, "__post_init__")
+        or cls.__new__ is not object.__new__
+        or getattr(getattr(init, "__code__", None), "co_filename", None) != "<string>"  # dataclasses' own
+        or list(every) != names
+        or not all(f._field_type is dataclasses._FIELD and f.init for f in every.values())  # type: ignore[attr-defined]
+    ):
+        return None
+    mro = cls.__mro__[:-1]  # without object
+    if any("__dict__" in base.__dict__ for base in mro):
+        return None
+    setters = {}
+    for name in names:
+        where = next((base.__dict__[name] for base in mro if name in base.__dict__), None)
+        if type(where) is not types.MemberDescriptorType:
+            return None
+        setters[name] = where.__set__
+    return setters
+
+
 def _compile_decoder(shape: Shape) -> Callable[[Json, str], Any]:
     g = _Gen()
     g.emit(0, "def decode(data, path=''):")
@@ -692,7 +734,14 @@ def _compile_decoder(shape: Shape) -> Callable[[Json, str], Any]:
             got = _decode_value(g, f.type, src, path, 2)
             g.emit(2, f"{value} = {got}")
         args.append(f"{f.name}={value}")
-    g.emit(1, f"obj = {g.const(shape.cls)}({', '.join(args)})")
+    setters = _slot_setters(shape.cls, [f.name for f in shape.fields])
+    if setters is None:
+        g.emit(1, f"obj = {g.const(shape.cls)}({', '.join(args)})")
+    else:  # what the dataclass's own __init__ does, without its call and its keywords
+        g.emit(1, f"obj = {g.const(object.__new__)}({g.const(shape.cls)})")
+        for arg in args:
+            name, value = arg.split("=", 1)
+            g.emit(1, f"{g.const(setters[name])}(obj, {value})")
     for c in shape.computed:
         if c.view_only:
             continue
@@ -729,7 +778,7 @@ def _encode_value(g: _Gen, t: _T, src: str) -> str:
         assert s is not None
         return f"{src}.{s.attr}" if s.attr else f"{g.const(s.write)}({src})"
     if k == "object":
-        return f"_shape({g.const(t.cls)}).encode({src})"
+        return f"{g.nested(t.cls, 'encode')}({src})"
     if k in ("list", "fixed"):
         items = t.inner if k == "fixed" else (t.inner[0],)
         x = g.name("x")

@@ -93,6 +93,7 @@ from ._model import (
     Tally,
     cards_json,
     check_state,
+    sides_with,
     with_side,
 )
 from ._scoring import CANASTA_MINIMUM, opening_minimum, side_score
@@ -424,7 +425,7 @@ def _draw(state: State, seat: int) -> State:
     stock, hand, reds = list(state.stock), list(state.hands[seat]), list(state.red_threes[side])
     _draw_cards(stock, hand, reds, 1, state.options.red_three_replacement == "dealt-and-drawn")
     state = replace(
-        with_side(state, side, red_threes=tuple(reds)), stock=tuple(stock),
+        state, sides=sides_with(state, side, red_threes=tuple(reds)), stock=tuple(stock),
         hands=_set(state.hands, seat, tuple(sorted_cards(hand))), phase=Phase.PLAY, drew="stock",
     )
     if len(hand) == 1 and _go_out_problem(state, seat, state.melds[side]) is not None:
@@ -528,7 +529,7 @@ def _take(state: State, seat: int, move: TakeDiscard | TakeTop) -> State:
         # is going out from hand; the privilege only keeps the opening minimum (checked above, §6)
         concealed = not state.laid[seat] and any(is_canasta(m) for m in new_melds)
         state = replace(
-            with_side(state, side, melds=melds_after), discard=pile[:-1], hands=_set(state.hands, seat, ()),
+            state, sides=sides_with(state, side, melds=melds_after), discard=pile[:-1], hands=_set(state.hands, seat, ()),
             laid=_set(state.laid, seat, True), drew="discard",
         )
         return _go_out(state, seat, concealed=concealed)
@@ -548,7 +549,7 @@ def _take(state: State, seat: int, move: TakeDiscard | TakeTop) -> State:
     # laid nothing may still lay his whole hand in this turn; remember the melds he starts
     from_hand = not state.laid[seat] and state.options.from_hand_after_buying
     return replace(
-        with_side(state, side, melds=melds_after, red_threes=tuple(reds)), discard=(), discard_closed=False,
+        state, sides=sides_with(state, side, melds=melds_after, red_threes=tuple(reds)), discard=(), discard_closed=False,
         hands=_set(state.hands, seat, tuple(sorted_cards(new_hand))), laid=_set(state.laid, seat, True), drew="discard", phase=Phase.PLAY,
         concealed_melds=tuple(r for r, _ in new_melds) if from_hand else None,
     )
@@ -579,7 +580,7 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
                                              f"{problem.message}")
             raise problem
     state = replace(
-        with_side(state, side, melds=melds_after), hands=_set(state.hands, seat, rest),
+        state, sides=sides_with(state, side, melds=melds_after), hands=_set(state.hands, seat, rest),
         laid=_set(state.laid, seat, True), meld_moves=state.meld_moves + 1,
         concealed_melds=_concealed_after_meld(state, seat, new_melds),
     )
@@ -686,7 +687,7 @@ def _double(state: State, seat: int, move: DoubleGoOut) -> State:
     melds_after, _ = apply_groups(state.melds[side], move.melds, state.options.max_three_wilds, move.fresh,
                                   state.options.one_meld_per_rank)
     state = replace(
-        with_side(state, side, melds=melds_after), hands=_set(state.hands, seat, ()),
+        state, sides=sides_with(state, side, melds=melds_after), hands=_set(state.hands, seat, ()),
         laid=_set(state.laid, seat, True), double_out=True,
     )
     return _end_round(state, "out")

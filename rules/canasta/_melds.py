@@ -7,7 +7,6 @@ is created when the side has none (one meld per rank per side, K-6).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
@@ -121,7 +120,7 @@ def meld_value(meld: MeldLike, black_three: int) -> int:
 
 
 def wild_count(cards: Iterable[Card]) -> int:
-    return sum(1 for c in cards if is_wild(c))
+    return sum(c.rank is Rank.TWO or c.rank is Rank.JOKER for c in cards)
 
 
 def is_canasta(meld: MeldLike) -> bool:
@@ -143,47 +142,47 @@ def group_text(rank: int, cards: Sequence[Card]) -> str:
 
 def check_meld_shape(rank: int, cards: Sequence[Card], existing: Meld | None, cap3: bool) -> Meld:
     """The meld of ``rank`` after adding ``cards`` to ``existing`` (or making it); raises IllegalMove."""
-    text = group_text(rank, cards)
     if not cards:
-        raise C.empty_group(f"a meld group holds no cards ({text})")
+        raise C.empty_group(f"a meld group holds no cards ({group_text(rank, cards)})")
     if rank == 3:
         if existing is not None or not all(is_black_three(c) for c in cards) or not 3 <= len(cards) <= 4:
             raise C.bad_black_threes(
-                f"black threes are melded only as one set of 3 or 4 black threes, no wilds ({text})"
+                f"black threes are melded only as one set of 3 or 4 black threes, no wilds ({group_text(rank, cards)})"
             )
         return Meld(3, tuple(cards))
     for c in cards:
-        if not is_wild(c) and c.rank != rank:
+        if c.rank != rank and c.rank is not Rank.TWO and c.rank is not Rank.JOKER:
             if c.rank is Rank.THREE:
-                raise C.three_in_meld(f"a three never goes into an ordinary meld: {c} in {text}",
+                raise C.three_in_meld(f"a three never goes into an ordinary meld: {c} in {group_text(rank, cards)}",
                                   card=str(c))
-            raise C.not_of_rank(f"{c} does not belong in a meld of {RANK_NAMES[rank]} ({text})",
+            raise C.not_of_rank(f"{c} does not belong in a meld of {RANK_NAMES[rank]} ({group_text(rank, cards)})",
                               card=str(c), expected=RANK_NAMES[rank])
     allc = (existing[1] if existing else ()) + tuple(cards)
     wilds = wild_count(allc)
     naturals = len(allc) - wilds
     if existing is None:
         if len(allc) < 3:
-            raise C.too_few_cards(f"a new meld needs at least 3 cards ({text})")
+            raise C.too_few_cards(f"a new meld needs at least 3 cards ({group_text(rank, cards)})")
         if naturals < 2:
-            raise C.too_few_naturals(f"a meld needs at least two natural cards ({text})")
+            raise C.too_few_naturals(f"a meld needs at least two natural cards ({group_text(rank, cards)})")
     if wilds > max_wilds(naturals, cap3):
         raise C.too_many_wilds(
             f"a meld may hold no more wild cards than naturals{' and at most 3' if cap3 else ''}: "
-            f"{naturals} naturals and {wilds} wilds after {text}", expected=max_wilds(naturals, cap3), got=wilds,
+            f"{naturals} naturals and {wilds} wilds after {group_text(rank, cards)}", expected=max_wilds(naturals, cap3), got=wilds,
         )
     return Meld(rank, allc)
 
 
 def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...]:
     """``hand`` less ``cards`` (a multiset); raises card-not-in-hand."""
-    left = Counter(hand)
+    left = list(hand)
     for c in cards:
-        if left[c] <= 0:
+        try:
+            left.remove(c)  # a card is one instance: removal by identity, in C
+        except ValueError:
             raise C.card_not_in_hand(f"{c} is not in the hand "
-                                      f"({excerpt(' '.join(map(str, sorted(hand))))})", card=str(c))
-        left[c] -= 1
-    return tuple(sorted_cards(left.elements()))
+                                     f"({excerpt(' '.join(map(str, sorted(hand))))})", card=str(c)) from None
+    return tuple(sorted_cards(left))
 
 
 def apply_groups(
@@ -203,12 +202,13 @@ def apply_groups(
     fresh = frozenset(fresh)
     seen: set[int] = set()
     started: list[int] = []
+    last = {m[0]: i for i, m in enumerate(table)}  # each rank's latest meld
     for rank, cards in groups:
         if rank in seen:
             raise C.duplicate_rank(f"two groups of rank {RANK_NAMES.get(rank, rank)} in one move",
                               expected=RANK_NAMES.get(rank, str(rank)))
         seen.add(rank)
-        at = max((i for i, m in enumerate(table) if m[0] == rank), default=None)
+        at = last.get(rank)
         if at is not None and rank in fresh:
             if one_per_rank:
                 raise C.one_meld_per_rank(
@@ -219,6 +219,7 @@ def apply_groups(
         if at is None:
             table.append(check_meld_shape(rank, cards, None, cap3))
             started.append(len(table) - 1)
+            last[rank] = len(table) - 1
         else:
             table[at] = check_meld_shape(rank, cards, table[at], cap3)
     new = tuple(table[i] for i in started)

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from collections import Counter
 from enum import Enum
+from itertools import chain
 from typing import Annotated, ClassVar, Literal
 
 from rules.base import IllegalMove, Label, NextRound, Rng, RulesError, excerpt, replace
-from rules.cards import Card, deck
+from rules.cards import Card, deck, sorted_cards
 from rules.shapes import Length, Range, Visibility, computed, declared, field, option
 
 from ._codes import C
 from ._melds import RANK_NAMES, Group, Meld, MeldRank, check_meld_shape, is_red_three, is_wild
 
 FULL_DECK = Counter(deck(packs=2, jokers=4))
+_RED_THREES = frozenset(c for c in FULL_DECK if is_red_three(c))
 _TOTAL = 10**7
 _MAX_ROUNDS = 10**6
 
@@ -204,8 +206,14 @@ class State:
 
 def with_side(state: State, side: int, **changes: object) -> State:
     """``state`` with one side's ``melds``, ``red_threes`` or ``total`` changed."""
+    return replace(state, sides=sides_with(state, side, **changes))
+
+
+def sides_with(state: State, side: int, **changes: object) -> tuple[Side, ...]:
+    """``state``'s sides with one side's ``melds``, ``red_threes`` or ``total`` changed (for one
+    ``replace`` of the state that changes more than the side)."""
     sides = state.sides
-    return replace(state, sides=sides[:side] + (replace(sides[side], **changes),) + sides[side + 1:])
+    return sides[:side] + (replace(sides[side], **changes),) + sides[side + 1:]
 
 
 HAND_SIZE = {2: 15, 3: 13, 4: 11}
@@ -442,21 +450,18 @@ def check_state(s: State, reachable: bool = True) -> State:
                                    f"{cards_json(side.red_threes)}")
         melds = tuple(sorted(side.melds, key=lambda m: m.rank))  # stable: a rank's melds keep their order
         sides.append(side if melds == side.melds else replace(side, melds=melds))
-    hands = tuple(tuple(sorted(h)) for h in s.hands)
-    seen_cards = Counter(s.stock) + Counter(s.discard)
-    for h in hands:
-        seen_cards.update(h)
-    for side in sides:
-        for m in side.melds:
-            seen_cards.update(m.cards)
-        seen_cards.update(side.red_threes)
-    if seen_cards != FULL_DECK:
+    hands = tuple(tuple(sorted_cards(h)) for h in s.hands)
+    seen_cards = Counter(chain(s.stock, s.discard, *hands,
+                               *(m.cards for side in sides for m in side.melds), *(side.red_threes for side in sides)))
+    # every count is positive in both: a plain dict comparison (C speed) is the Counter's
+    if dict.__ne__(seen_cards, FULL_DECK):
         missing = sorted((FULL_DECK - seen_cards).elements())
         extra = sorted((seen_cards - FULL_DECK).elements())
         raise C.cards_not_conserved(
             f"the state must hold the 108 cards exactly once each; missing {excerpt(cards_json(missing))}, "
             f"extra {excerpt(cards_json(extra))}", card=str((missing or extra)[0]))
-    s = replace(s, hands=hands, sides=tuple(sides))
+    if hands != s.hands or any(a is not b for a, b in zip(sides, s.sides, strict=True)):
+        s = replace(s, hands=hands, sides=tuple(sides))
     if reachable:
         _check_reachable(s)
     return s
@@ -472,6 +477,7 @@ def _check_reachable(s: State) -> None:
     opts = s.options
     live = s.phase in LIVE
     player = player_of(s)
+    melds = s.melds  # a property, made once here
 
     def turn_error(msg: str) -> RulesError:
         return C.bad_turn(msg, seat=player)
@@ -510,7 +516,7 @@ def _check_reachable(s: State) -> None:
             raise C.bad_hand_size("a double going out empties the partner's hand too", seat=(s.out_seat + 2) % 4,
                                   expected=0)
     out_side = None if s.out_seat is None else _side_of(s, s.out_seat)
-    for side, table in enumerate(s.melds):
+    for side, table in enumerate(melds):
         if side != out_side and any(r == 3 for r, _ in table):
             raise C.bad_meld(f"sides[{side}] shows black threes, which only the side going out melds (§8)")
     if s.discard and is_red_three(s.discard[-1]):
@@ -523,7 +529,7 @@ def _check_reachable(s: State) -> None:
         raise turn_error("taking the pile or melding lays cards: the player has laid")
     if s.concealed_melds is not None:
         assert player is not None, "checked just above: concealed_melds needs a player who has laid"
-        side_ranks = {r for r, _ in s.melds[_side_of(s, player)]}
+        side_ranks = {r for r, _ in melds[_side_of(s, player)]}
         if s.phase is Phase.DRAW or not s.drew or not set(s.concealed_melds) <= side_ranks:
             raise turn_error("concealed_melds names melds of the side started in this turn after drawing")
         if s.meld_moves > 1 or (s.drew == "stock" and s.meld_moves != 1):
@@ -531,16 +537,16 @@ def _check_reachable(s: State) -> None:
     # -- the table and the hands
     for seat in range(s.players):
         side = _side_of(s, seat)
-        reds_in_hand = any(is_red_three(c) for c in s.hands[seat])
+        reds_in_hand = not _RED_THREES.isdisjoint(s.hands[seat])
         if reds_in_hand != s.pending[seat]:
             raise C.red_three_in_hand(f"seat {seat}: red threes wait in a hand exactly while "
                                       "red_threes_pending says so (K-9)", seat=seat)
         if s.pending[seat] and (s.laid[seat] or opts.red_threes_laid != "first-turn"):
             raise C.red_three_in_hand(f"seat {seat}: dealt red threes are laid out before anything else",
                                       seat=seat)
-        if s.laid[seat] and not s.melds[side]:
+        if s.laid[seat] and not melds[side]:
             raise C.bad_laid(f"seat {seat} has laid cards, but the side has no meld", seat=seat)
-    for side, table in enumerate(s.melds):
+    for side, table in enumerate(melds):
         seats = (side, side + 2) if s.players == 4 else (side,)
         if table and not any(s.laid[x] for x in seats):
             raise C.bad_laid(f"side {side} has melds that none of its players laid", seat=seats[0])

@@ -1166,3 +1166,35 @@ def test_each_extra_trigger_raises_its_code(code: str) -> None:
     with pytest.raises(RulesError) as err:
         EXTRA_TRIGGERS[code]()
     assert err.value.code == code
+
+
+# --------------------------------------------------------------------------- the checks of the trick in play
+
+
+@pytest.mark.parametrize(("seed", "drop"), [(3, False), (4, True), (5, True)])
+def test_from_json_judges_the_last_play_of_the_trick_as_the_rules_do(seed: int, drop: bool) -> None:
+    """Swapping the trick's last card for any card of that seat's hand gives a state that
+    ``from_json`` accepts exactly when ``_allowed`` (the one source of trick legality, KI-4's
+    king drop included) lets the seat play that card there; else ``kierki.bad-trick``."""
+    options = {"king_of_hearts_must_drop": drop}
+    checked = 0
+    for state in random_match(4, seed, options)[::3]:
+        if state.phase is not Phase.PLAY or not state.trick:
+            continue
+        seat = (state.leader + len(state.trick) - 1) % 4
+        played = state.trick[-1]
+        before = (*state.hands[seat], played)
+        plays = [Play((state.leader + i) % 4, c) for i, c in enumerate(state.trick[:-1])]
+        allowed = _allowed(state, before, plays)
+        for card in state.hands[seat]:
+            data = ENGINE.to_json(state)
+            data["trick"][-1] = str(card)
+            data["hands"][seat] = [str(c) for c in before if c != card]
+            if card in allowed:
+                ENGINE.from_json(data)
+            else:
+                with pytest.raises(InvalidState) as err:
+                    ENGINE.from_json(data)
+                assert err.value.code == "kierki.bad-trick"
+            checked += 1
+    assert checked > 50

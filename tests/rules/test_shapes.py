@@ -194,6 +194,41 @@ def test_a_per_seat_entry_that_is_not_a_list_is_redacted_without_sizes():
     jsonschema_rs.validator_for(schemas.components["FlagsView"]).validate(view(Flags((True, False)), 0))
 
 
+def test_a_decoded_instance_is_what_the_class_itself_makes():
+    """The decoder stores a plain declared class's slots itself (no ``__init__`` call); a class
+    with a ``__post_init__`` or an ``__init__`` of its own is still made by calling it."""
+    @declared
+    class Plain:
+        a: int
+        b: tuple[int, ...] = ()
+        c: str | None = None
+
+    data = {"a": 1, "b": [2, 3]}
+    got = decode(Plain, data)
+    assert got == Plain(1, (2, 3), None) and type(got) is Plain
+    assert decode(Plain, encode(got)) == got
+    with pytest.raises(AttributeError):
+        got.a = 2  # type: ignore[misc]  # still frozen
+
+    @declared
+    class Sorted:
+        b: tuple[int, ...]
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "b", tuple(sorted(self.b)))
+
+    assert decode(Sorted, {"b": [3, 1, 2]}).b == (1, 2, 3)
+
+    class Own:
+        b: int
+
+        def __init__(self, b: int) -> None:
+            object.__setattr__(self, "b", b * 10)
+
+    own = declared(Own)
+    assert decode(own, {"b": 2}).b == 20
+
+
 def test_reveal_shows_more_at_a_moment_with_the_same_fields():
     @declared
     class Open:
