@@ -722,11 +722,10 @@ class BaseEngine(Generic[S, M]):
                 "options.players",
                 f"{self.game_id} is for {self.players.start}-{self.players.stop - 1} players, got {players!r}",
             )
-        resolved: Any = self.resolve_options(options)
-        if self.spec is not None:
-            resolved = self.spec.options(**resolved)
-            if setup is not None:
-                setup = self._read_setup(setup)
+        assert self.spec is not None
+        resolved = self.spec.options(**self.resolve_options(options))
+        if setup is not None:
+            setup = self._read_setup(setup)
         return self.new_game(players, Rng.from_seed(seed), resolved, setup)
 
     def new_game(self, players: int, rng: Rng, options: Any, setup: Json = None) -> S:

@@ -34,7 +34,7 @@ ENGINES: Mapping[str, Engine] = MappingProxyType({e.game_id: e for e in _ENGINES
 
 # Other names a game is known by: each declared game's ``aliases`` (its GameSpec says them).
 ALIASES: Mapping[str, str] = MappingProxyType(
-    {alias: e.game_id for e in _ENGINES for alias in getattr(getattr(e, "spec", None), "aliases", ())})
+    {alias: e.game_id for e in _ENGINES if e.spec is not None for alias in e.spec.aliases})
 
 
 def canonical_id(game_id: str) -> str:

@@ -156,7 +156,7 @@ class GameSpec:
             "move_kinds": [{"kind": m.__dict__["kind"], "label": m.__dict__["label"].to_json()} for m in self.moves],
             "phases": [{"phase": p.value, "label": label.to_json()} for p, label in self.phases.items()],
             "terms": {term: label.to_json() for term, label in self.terms.items()},
-            "aliases": list(self.aliases),
+            "aliases": sorted(self.aliases),
             "legal_moves_complete": self.legal_moves_complete,
             "tally": self.tally is not None,
             "setup": self.setup is not None,

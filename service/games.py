@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
-from rules.registry import ALIASES, ENGINES, canonical_id, get_engine
+from rules.registry import ENGINES, canonical_id, get_engine
 from rules.spec import GameSpec
 from service.errors import problem_for
 from service.i18n import localize
@@ -40,8 +40,7 @@ class GameBinding:
     # -- catalogue -------------------------------------------------------------------
 
     def describe(self) -> Json:
-        return {**self.spec.describe(),
-                "aliases": sorted({*self.spec.aliases, *(a for a, gid in ALIASES.items() if gid == self.engine.game_id)})}
+        return self.spec.describe()  # the registry's ALIASES are made from the specs' aliases
 
     # -- requests -> engine values ---------------------------------------------------
 
