@@ -237,6 +237,17 @@ class ErrorCode:
         return ErrorCode(self.error, self.title, self.detail_pl, self.description, self.status, namespace, name)
 
 
+def illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    """An illegal-move code (422): its title, Polish detail template, and when it happens and what
+    to do, in English and Polish. The name and namespace come from the :class:`Codes` class."""
+    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
+
+
+def invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
+    """An invalid-state code (422), declared as :func:`illegal` declares a move's."""
+    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
+
+
 def _kebab(name: str) -> str:
     return name.strip("_").replace("_", "-")
 

@@ -59,10 +59,7 @@ from rules.base import (
     SEAT_COUNT,
     SETUP_UNSUPPORTED,
     BaseEngine,
-    ErrorCode,
     GameCodes,
-    IllegalMove,
-    InvalidState,
     Json,
     Label,
     NextRound,
@@ -70,6 +67,8 @@ from rules.base import (
     Rng,
     ScoreReport,
     excerpt,
+    illegal,
+    invalid,
     replace,
 )
 from rules.shapes import Doc, Length, Range, Visibility, declared, field, option
@@ -311,14 +310,6 @@ class Tally:
 # --------------------------------------------------------------------------- codes
 
 
-def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
-
-
-def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
-
-
 class C(GameCodes, namespace=_GAME):
     """Every code 11 nimmt! answers (DESIGN 4.4). Polish in the rulebook's words: "stos
     zagranych", "stos do dobierania", "karta byka", "bycze głowy", "punkty ujemne"."""
@@ -328,46 +319,46 @@ class C(GameCodes, namespace=_GAME):
     setup_unsupported = SETUP_UNSUPPORTED
     bad_tally = BAD_TALLY
     seat_count = SEAT_COUNT
-    no_stacks = _illegal(
+    no_stacks = illegal(
         Label("No stacks on the table", "Brak stosów zagranych"),
         "Na stole nie ma żadnego stosu zagranych: gracz {seat} wykłada jedną kartę z ręki jako nowy stos.",
         "There are no stacks to play onto or take: lay one hand card as a new stack (`new-stack`).",
         "Nie ma stosów, na które można dokładać albo które można zebrać: wyłóż kartę z ręki jako nowy stos "
         "(`new-stack`).")
-    empty_play = _illegal(
+    empty_play = illegal(
         Label("Empty play", "Puste zagranie"), "Zagranie musi zawierać co najmniej jedną kartę.",
         "A play names at least one stack and at least one card for each stack it names.",
         "Zagranie wskazuje co najmniej jeden stos i co najmniej jedną kartę na każdy wskazany stos.")
-    no_such_stack = _illegal(
+    no_such_stack = illegal(
         Label("No such stack", "Nie ma takiego stosu"),
         "Nie ma stosu zagranych o numerze {stack}: na stole leży ich {expected}.",
         "Stacks are numbered by their position in `stacks`, from 0. Name a stack that is on the table.",
         "Stosy numeruje się według miejsca w `stacks`, od 0. Wskaż stos, który leży na stole.")
-    duplicate_stack = _illegal(
+    duplicate_stack = illegal(
         Label("Stack named twice", "Stos podany dwa razy"),
         "Stos {stack} występuje w zagraniu dwa razy: wszystkie jego karty podaje się razem.",
         "A play names each stack once, with all the cards going onto it.",
         "Zagranie wymienia każdy stos raz, ze wszystkimi kartami, które się na niego dokłada.")
-    card_played_twice = _illegal(
+    card_played_twice = illegal(
         Label("Card played twice", "Karta zagrana dwa razy"), "Karta {card} występuje w zagraniu więcej niż raz.",
         "A play names the same card twice (on one stack or on two). Each card is played once.",
         "Zagranie wymienia tę samą kartę dwa razy (na jednym stosie albo na dwóch). Każdą kartę zagrywa się raz.")
-    needs_bull_card = _illegal(
+    needs_bull_card = illegal(
         Label("A bull card is needed", "Potrzebna karta byka"),
         "Bez karty byka gracz {seat} dokłada dokładnie jedną kartę, a nie {got}.",
         "Without a bull card a player plays exactly one card onto one stack.",
         "Bez karty byka gracz dokłada dokładnie jedną kartę na jeden stos.")
-    too_many_stacks = _illegal(
+    too_many_stacks = illegal(
         Label("Too many stacks", "Za dużo stosów"),
         "Karty byka gracza {seat} pozwalają dokładać karty na najwyżej tyle stosów: {expected}; zagranie obejmuje "
         "ich {got}.",
         "With k bull cards a player plays onto at most k stacks (one stack without any).",
         "Mając k kart byka, gracz dokłada karty na najwyżej k stosów (bez karty byka na jeden).")
-    card_not_in_hand = _illegal(
+    card_not_in_hand = illegal(
         Label("Card not in hand", "Karty nie ma na ręce"), "Gracz {seat} nie ma na ręce karty {card}.",
         "The move names a card the seat does not hold. Choose cards from the seat's hand.",
         "Ruch wskazuje kartę, której gracz nie ma na ręce. Wybierz karty z ręki.")
-    not_in_range = _illegal(
+    not_in_range = illegal(
         Label("Card out of range", "Karta poza zasięgiem"),
         "Karty {card} nie można dołożyć na stos {stack}: musi być wyższa od wierzchniej karty {top} najwyżej o 10 "
         "(po 100 liczy się dalej od 1).",
@@ -375,86 +366,86 @@ class C(GameCodes, namespace=_GAME):
         "goes on from 1).",
         "Kartę można dołożyć tylko wtedy, gdy jest od 1 do 10 wyższa od wierzchniej karty stosu sprzed tury (po "
         "100 liczy się dalej od 1).")
-    source_required = _illegal(
+    source_required = illegal(
         Label("Name the bull card's source", "Wskaż, od kogo karta byka"),
         "Karty byków w zapasie się skończyły, a najwięcej ich mają gracze {expected}: wskaż, od którego z nich "
         "bierzesz kartę byka.",
         "The supply is empty and several seats tie for the most bull cards: the take names one in `source`.",
         "Zapas kart byków się skończył, a najwięcej mają ich ex aequo różni gracze: wskaż jednego w polu "
         "`source`.")
-    source_not_needed = _illegal(
+    source_not_needed = illegal(
         Label("No source needed", "Karta byka jest w zapasie"),
         "Karty byków są jeszcze w zapasie: nie bierze się ich od gracza {seat}.",
         "Bull cards still lie in the supply, so a take names no `source`. Leave it out.",
         "Karty byków są jeszcze w zapasie, więc zebranie stosu nie wskazuje `source`. Pomiń to pole.")
-    bad_source = _illegal(
+    bad_source = illegal(
         Label("Wrong bull card source", "Nie od tego gracza"),
         "Od gracza {seat} nie można wziąć karty byka; można od: {expected}.",
         "The `source` is not a seat a bull card may come from (`expected` lists those; empty when none would "
         "move).",
         "Od wskazanego w `source` gracza nie można wziąć karty byka (`expected` wymienia, od kogo można; pusta "
         "lista, gdy żadna karta nie przechodzi).")
-    stacks_on_table = _illegal(
+    stacks_on_table = illegal(
         Label("Stacks on the table", "Na stole są stosy"),
         "Nowy stos zaczyna się tylko wtedy, gdy na stole nie ma żadnego; leży ich {got}.",
         "A new stack is started only when no stack lies on the table. Play onto a stack or take one.",
         "Nowy stos zaczyna się tylko wtedy, gdy na stole nie ma żadnego. Dołóż karty albo zbierz stos.")
-    bad_phase = _invalid(
+    bad_phase = invalid(
         Label("Wrong phase", "Zła faza gry"), "Faza gry nie zgadza się z rundą i rękami graczy.",
         "The game is over exactly when the last round is over; a round is over exactly when a hand is empty.",
         "Gra kończy się dokładnie wtedy, gdy kończy się ostatnia runda; runda kończy się dokładnie wtedy, gdy "
         "czyjaś ręka jest pusta.")
-    bad_round = _invalid(
+    bad_round = invalid(
         Label("Wrong round", "Zły numer rundy"),
         "Runda {got} nie mieści się w grze: rund jest tyle, ilu graczy (albo ile ustalono).",
         "The state's round is beyond the rounds the options give (one per player unless `rounds` says).",
         "Numer rundy przekracza liczbę rund z opcji (tyle, ilu graczy, chyba że `rounds` mówi inaczej).")
-    bad_turn = _invalid(
+    bad_turn = invalid(
         Label("Wrong turn", "Nie ta kolej"),
         "Kolej gracza nie zgadza się ze stanem gry: tego układu nie da się osiągnąć.",
         "The seat to act (or the seat that went out) is not what the phase and the cards played so far give.",
         "Gracz, na którego przypada kolej (albo który skończył karty), nie wynika z fazy i z dotychczasowej gry.")
-    bad_hands = _invalid(
+    bad_hands = invalid(
         Label("Impossible hands", "Niemożliwe karty na ręce"),
         "Karty na rękach graczy nie zgadzają się z przebiegiem rundy.",
         "A hand is empty while the round runs, the empty hand is not the seat that went out, or the hand sizes "
         "do not fit the turns played.",
         "Ręka jest pusta w trakcie rundy, pusta ręka nie należy do gracza, który skończył, albo liczby kart nie "
         "pasują do rozegranych tur.")
-    bad_stack = _invalid(
+    bad_stack = invalid(
         Label("Impossible stack", "Niemożliwy stos"),
         "Stos zagranych łamie zasadę maksymalnej różnicy 10.",
         "Every card of a stack lies 1 to 10 above the card below it (after 100 counting goes on from 1).",
         "Każda karta stosu jest od 1 do 10 wyższa od karty pod nią (po 100 liczy się dalej od 1).")
-    bad_stock = _invalid(
+    bad_stock = invalid(
         Label("Stock and stacks disagree", "Stos do dobierania nie zgadza się"),
         "Liczba kart w stosie do dobierania nie zgadza się z liczbą stosów zagranych: każde zebranie stosu "
         "odkrywa dwie karty.",
         "While the stock lasts each take reveals two cards, so the stock's size gives the number of stacks.",
         "Póki jest stos do dobierania, każde zebranie stosu odkrywa dwie karty, więc jego wielkość wyznacza "
         "liczbę stosów zagranych.")
-    duplicate_card = _invalid(
+    duplicate_card = invalid(
         Label("Card twice", "Karta dwa razy"), "Karta {card} występuje więcej niż raz.",
         "Each of the 100 cards is in exactly one place (a hand, a stack, the stock); this one is in two.",
         "Każda ze 100 kart leży w dokładnie jednym miejscu (ręka, stos zagranych, stos do dobierania); ta jest w "
         "dwóch.")
-    missing_card = _invalid(
+    missing_card = invalid(
         Label("Missing card", "Brak karty"), "Brakuje karty {card}: wszystkie 100 kart musi być w grze.",
         "Every card 1..100 must be somewhere in the state (hands, stacks, stock).",
         "Każda karta od 1 do 100 musi gdzieś być w stanie gry (ręce, stosy, stos do dobierania).")
-    bad_bulls = _invalid(
+    bad_bulls = invalid(
         Label("Impossible bull cards", "Niemożliwe karty byków"),
         "Karty byków graczy i zapas nie dają razem 10 albo nie mogły zostać zdobyte.",
         "The bull cards held and the supply total 10, and no more can have left the supply this round than "
         "stacks were taken.",
         "Karty byków graczy i zapas dają razem 10, a w tej rundzie z zapasu nie mogło ubyć więcej kart, niż "
         "zebrano stosów.")
-    bad_history = _invalid(
+    bad_history = invalid(
         Label("Wrong history", "Zły zapis rund"), "Punkty ujemne zapisanych rund nie zgadzają się ze stanem gry.",
         "`history` holds one row per finished round, each with exactly one 0, the last one what the hands score.",
         "`history` ma jeden wiersz na każdą skończoną rundę, w każdym dokładnie jedno 0, a ostatni to wynik z "
         "kart na rękach.")
-    bad_starter = _invalid(
+    bad_starter = invalid(
         Label("Wrong starting player", "Zły gracz rozpoczynający"),
         "Rundę rozpoczyna gracz {expected} (najwięcej punktów ujemnych), a nie gracz {seat}.",
         "Round 1 is started by `start_player`, every later one by the seat with the most minus points (§6.2).",
@@ -1097,8 +1088,6 @@ def _check_reachable(players: int, options: Options, phase: Phase, rnd: int, sta
             raise C.bad_hands(f"seat {seat} holds {len(hands[seat])} cards, but has played {moves} "
                                           f"of its {_HAND_SIZE} before the first take",
                              seat=seat, expected=_HAND_SIZE - moves, got=len(hands[seat]))
-
-
 
 
 ENGINE = ElevenNimmt()

@@ -67,16 +67,15 @@ from rules.base import (
     SEAT_COUNT,
     SETUP_UNSUPPORTED,
     BaseEngine,
-    ErrorCode,
     GameCodes,
-    IllegalMove,
-    InvalidState,
     Json,
     Label,
     NextRound,
     Outcome,
     Rng,
     ScoreReport,
+    illegal,
+    invalid,
     replace,
 )
 from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, missing_and_extra
@@ -368,14 +367,6 @@ class LotteryTally:
 # --------------------------------------------------------------------------- codes
 
 
-def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
-
-
-def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
-
-
 class C(GameCodes, namespace=GAME_ID):
     """Every code Kierki answers (DESIGN 4.4), in the Polish of Kierki: lewa, rozdanie, kolor
     wyjściowy, dokładanie do koloru, atut, kiery, loteryjka, odgrywka, rozbójnik, zapis."""
@@ -385,115 +376,115 @@ class C(GameCodes, namespace=GAME_ID):
     setup_unsupported = SETUP_UNSUPPORTED
     bad_tally = BAD_TALLY
     seat_count = SEAT_COUNT
-    not_naming_trump = _illegal(
+    not_naming_trump = illegal(
         Label("Trumps are not named now", "Teraz nie wybiera się atutu"),
         "Atut wybiera się tylko na początku rozdania atutowego w odgrywce.",
         "`name-trump` is sent only at the start of a trump deal, before any card is played.",
         "`name-trump` wysyła się tylko na początku rozdania atutowego, zanim padnie pierwsza karta.")
-    no_trump_not_allowed = _illegal(
+    no_trump_not_allowed = illegal(
         Label("No trump not allowed", "Gra bez atu niedozwolona"),
         "W rozdaniu atutowym trzeba wybrać kolor atutowy; gra bez atu wymaga opcji.",
         "'NT' was named, but the match does not allow no trump (option `no_trump_allowed`). Name a suit.",
         "Wybrano 'NT', a partia nie dopuszcza gry bez atu (opcja `no_trump_allowed`). Wybierz kolor.")
-    must_name_trump = _illegal(
+    must_name_trump = illegal(
         Label("Name trumps first", "Najpierw wybierz atut"), "Gracz {seat} musi najpierw wybrać kolor atutowy.",
         "The trump deal waits for its trump suit: send `name-trump` first.",
         "Rozdanie atutowe czeka na wybór atutu: najpierw wyślij `name-trump`.")
-    pass_not_allowed = _illegal(
+    pass_not_allowed = illegal(
         Label("Passing not allowed", "Nie można pasować"),
         "Pasować można tylko w loteryjce, gdy nie ma się karty do dołożenia.",
         "`pass` is a loteryjka move only. In a trick deal play a card.",
         "`pass` to ruch tylko w loteryjce. W rozdaniu z lewami zagraj kartę.")
-    must_play = _illegal(
+    must_play = illegal(
         Label("Must lay a card", "Musisz dołożyć kartę"),
         "W loteryjce gracz, który może dołożyć kartę, musi ją dołożyć (np. {card}).",
         "In the loteryjka a player who can lay a card must; passing is only for one who cannot.",
         "W loteryjce gracz, który może dołożyć kartę, musi to zrobić; pasuje tylko ten, kto nie może.")
-    card_not_in_hand = _illegal(
+    card_not_in_hand = illegal(
         Label("Card not in hand", "Nie masz tej karty"), "Karty {card} nie ma w twoim ręku.",
         "The card played is not in the seat's hand. Play one of the hand's cards.",
         "Zagranej karty nie ma w ręku gracza. Zagraj jedną z kart z ręki.")
-    does_not_fit = _illegal(
+    does_not_fit = illegal(
         Label("Card fits no row", "Karta nie pasuje"),
         "Karty {card} nie można dołożyć: pasuje tylko ósemka (lub wybrana karta startowa) albo karta sąsiednia do "
         "końca rzędu w swoim kolorze.",
         "In the loteryjka a card opens its suit's row (the start rank) or lies next to an end of that row.",
         "W loteryjce karta otwiera rząd swojego koloru (karta startowa) albo leży obok końca tego rzędu.")
-    lead_forbidden = _illegal(
+    lead_forbidden = illegal(
         Label("Hearts may not be led", "Nie wolno wychodzić w kiery"),
         "Nie możesz wyjść kartą {card}: w tym rozdaniu nie wolno wychodzić w kiery, dopóki masz karty innego koloru.",
         "In the no-hearts, no-king-of-hearts and rozbójnik deals a heart may not be led while the leader holds "
         "another suit.",
         "W rozdaniach bez kierów, bez króla kier i w rozbójniku nie wolno wyjść w kiery, dopóki ma się inny kolor.")
-    must_follow_suit = _illegal(
+    must_follow_suit = illegal(
         Label("Must follow suit", "Obowiązek dokładania do koloru"),
         "Masz karty w kolorze wyjściowym: musisz dołożyć do koloru, nie {card}.",
         "A player holding the led suit must play a card of it.",
         "Gracz, który ma karty w kolorze wyjściowym, musi dołożyć kartę w tym kolorze.")
-    must_drop_king_of_hearts = _illegal(
+    must_drop_king_of_hearts = illegal(
         Label("Must drop the king of hearts", "Musisz zrzucić króla kier"),
         "Nie masz koloru wyjściowego, a masz króla kier: przy tej opcji musisz go zrzucić, nie {card}.",
         "With `king_of_hearts_must_drop`, the holder of K♥ who cannot follow suit must throw it.",
         "Przy opcji `king_of_hearts_must_drop` gracz z królem kier, który nie ma koloru wyjściowego, musi go zrzucić.")
-    cards_per_trick = _invalid(
+    cards_per_trick = invalid(
         Label("Cards do not fit the tricks", "Karty nie pasują do lew"),
         "Każda lewa to tyle kart, ilu jest graczy; liczba kart gracza się nie zgadza.",
         "A seat's taken cards are a whole number of tricks: players x its tricks.",
         "Karty wzięte przez gracza to całe lewy: liczba graczy razy liczba jego lew.")
-    trick_numbers = _invalid(
+    trick_numbers = invalid(
         Label("Impossible trick numbers", "Niemożliwe numery lew"), "Lewy są numerowane od 1, każda raz.",
         "The trick numbers over all seats are 1..k, each once, k at most the tricks of a deal.",
         "Numery lew wszystkich graczy to 1..k, każdy raz, k najwyżej tyle, ile lew ma rozdanie.")
-    deal_unfinished = _invalid(
+    deal_unfinished = invalid(
         Label("Deal not finished", "Rozdanie niedokończone"),
         "Rozdanie kończy się przed ostatnią lewą tylko wtedy, gdy nie ma już kar do wzięcia.",
         "A deal of fewer tricks than the full deal is scored only where it may end early (no penalty left).",
         "Rozdanie krótsze niż pełne liczy się tylko wtedy, gdy mogło skończyć się wcześniej (brak kar do wzięcia).")
-    card_conservation = _invalid(
+    card_conservation = invalid(
         Label("Cards not conserved", "Karty się nie zgadzają"),
         "Talia to 52 karty (przy trzech graczach bez dwójki trefl), każda raz; tu jakichś brakuje lub się powtarzają.",
         "The pack (52 cards; without 2♣ for three players) is each card once over hands, stock, tricks and rows.",
         "Talia (52 karty; przy trzech graczach bez 2♣) to każda karta raz w rękach, kupce, lewach i rzędach.")
-    bad_row = _invalid(
+    bad_row = invalid(
         Label("Impossible loteryjka row", "Niemożliwy rząd loteryjki"),
         "Rząd loteryjki to ciąg kart jednego koloru zawierający kartę startową.",
         "A loteryjka row is one per suit, low <= high, holding the start rank.",
         "Rząd loteryjki jest jeden na kolor, od niższej do wyższej karty, i zawiera kartę startową.")
-    bad_trump = _invalid(
+    bad_trump = invalid(
         Label("Trump does not fit", "Atut się nie zgadza"), "Atut jest tylko w rozdaniu atutowym, po jego wybraniu.",
         "`trump` is set exactly in a trump deal once named; 'NT' only with `no_trump_allowed`.",
         "`trump` jest ustawiony dokładnie w rozdaniu atutowym po wyborze; 'NT' tylko z opcją `no_trump_allowed`.")
-    bad_contract = _invalid(
+    bad_contract = invalid(
         Label("Contract does not fit", "Rozdanie się nie zgadza"),
         "Kolejność rozdań jest stała; to rozdanie nazywa się {expected}.",
         "The deals come in a fixed order: `contract` must be the deal list's entry for `round`.",
         "Rozdania idą w stałej kolejności: `contract` musi być pozycją listy rozdań dla `round`.")
-    bad_turn = _invalid(
+    bad_turn = invalid(
         Label("Wrong turn", "Zła kolejność"),
         "Kolejność gry się nie zgadza: pierwszą lewę zaczyna gracz po lewej rozdającego, następne ten, kto wziął "
         "poprzednią.",
         "The seat to lead or to act is not the one play gives; `turn` is null exactly when the deal is over.",
         "Gracz wychodzący lub na ruchu nie wynika z gry; `turn` jest null dokładnie po końcu rozdania.")
-    bad_history = _invalid(
+    bad_history = invalid(
         Label("Score sheet does not fit", "Zapis się nie zgadza"),
         "Zapis punktów nie pasuje do numeru rozdania albo do kar i nagród tych rozdań.",
         "`history` has one row per finished deal, each a sum the deal's penalties or prizes can make.",
         "`history` ma wiersz na każde skończone rozdanie, a w nim sumy, jakie dają kary lub nagrody rozdania.")
-    bad_phase = _invalid(
+    bad_phase = invalid(
         Label("Impossible phase", "Niemożliwa faza"), "Faza gry nie pasuje do rozdania i lew.",
         "The phase does not fit the deal and the tricks played (a deal is over exactly when play ends it).",
         "Faza nie pasuje do rozdania i rozegranych lew (rozdanie kończy się dokładnie wtedy, gdy kończy je gra).")
-    bad_hand_size = _invalid(
+    bad_hand_size = invalid(
         Label("Impossible hand sizes", "Niemożliwa liczba kart w ręku"),
         "Liczba kart w rękach nie pasuje do rozegranych lew.",
         "Each hand holds the cards dealt less those it has played.",
         "Każda ręka ma rozdane karty bez tych, które już zagrała.")
-    bad_trick = _invalid(
+    bad_trick = invalid(
         Label("Impossible trick", "Niemożliwa lewa"),
         "Lewa nie mogła tak przebiec: zły gracz zaczyna, wygrywa albo dołożył kartę, której nie mógł.",
         "A trick is led by the previous winner, won by the right card, and played following suit.",
         "Lewę zaczyna zwycięzca poprzedniej, wygrywa właściwa karta, a karty dokłada się do koloru.")
-    bad_finished = _invalid(
+    bad_finished = invalid(
         Label("Impossible finish order", "Niemożliwa kolejność wyjścia"),
         "W loteryjce wyszli z gry dokładnie ci gracze, którzy nie mają już kart.",
         "In the loteryjka `finished` lists exactly the seats out of cards, each once.",

@@ -48,15 +48,15 @@ from rules.base import (
     BaseEngine,
     ErrorCode,
     GameCodes,
-    IllegalMove,
     InvalidOption,
-    InvalidState,
     Json,
     Label,
     Outcome,
     Rng,
     ScoreReport,
     excerpt,
+    illegal,
+    invalid,
     replace,
 )
 from rules.shapes import Doc, Length, Range, Visibility, declared, field, option
@@ -351,14 +351,6 @@ class Tally:
 # ---------------------------------------------------------------------------------- codes
 
 
-def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
-
-
-def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
-
-
 class C(GameCodes, namespace=_GAME):
     """Every code Karten-Kniffel answers (DESIGN 4.4), the Polish in the rulebook's words
     ("karta punktów", "pole", "stos do dobierania", "stos kart odrzuconych", "knyf")."""
@@ -366,79 +358,79 @@ class C(GameCodes, namespace=_GAME):
     setup_unsupported = SETUP_UNSUPPORTED
     bad_tally = BAD_TALLY
     seat_count = SEAT_COUNT
-    card_not_in_hand = _illegal(
+    card_not_in_hand = illegal(
         Label("Card not in hand", "Nie ma tej karty na ręce"),
         "Gracz {seat} nie ma na ręce karty {card}, więc nie może jej odrzucić.",
         "A discard names a value the seat does not hold. Discard one of the hand's cards.",
         "Odrzucenie wskazuje wartość, której gracz nie ma na ręce. Odrzuć kartę z ręki.")
-    discard_limit = _illegal(
+    discard_limit = illegal(
         Label("Discard limit reached", "Limit odrzuconych kart"),
         "W jednej turze można odrzucić najwyżej {expected} kart.",
         "An exchange discards at most 5 cards; after the fifth, close it with a `draw`.",
         "Wymiana odrzuca najwyżej 5 kart; po piątej zakończ ją dobraniem (`draw`).")
-    must_discard_excess = _illegal(
+    must_discard_excess = illegal(
         Label("Discard down to five first", "Najpierw odrzuć nadmiarowe karty"),
         "Po zagraniu kombinacji gracz {seat} ma {got} kart; najpierw odrzuca nadmiarowe, aż zostanie mu {expected}.",
         "After scoring with more than 5 cards left (option `excess_after_score`: discard), the seat discards down "
         "to 5 before anything else.",
         "Gdy po zagraniu kombinacji zostało więcej niż 5 kart (opcja `excess_after_score`: discard), gracz najpierw "
         "odrzuca karty do pięciu.")
-    draw_too_few = _illegal(
+    draw_too_few = illegal(
         Label("Draw too few", "Za mało dobranych kart"),
         "Nie można dobrać mniej kart, niż się odrzuciło: trzeba dobrać co najmniej {expected}.",
         "An exchange draws at least as many cards as it discarded.",
         "Wymiana dobiera co najmniej tyle kart, ile odrzuciła.")
-    draw_too_many = _illegal(
+    draw_too_many = illegal(
         Label("Draw too many", "Za dużo dobranych kart"),
         "Można dobrać tyle kart, ile się odrzuciło, albo o jedną więcej: najwyżej {expected}.",
         "An exchange draws as many cards as it discarded, or one more.",
         "Wymiana dobiera tyle kart, ile odrzuciła, albo o jedną więcej.")
-    hand_limit = _illegal(
+    hand_limit = illegal(
         Label("More than ten cards", "Więcej niż dziesięć kart"),
         "Nie można mieć na ręce więcej niż {expected} kart; po dobraniu byłoby ich {got}.",
         "A hand never holds more than 10 cards: draw fewer.",
         "Na ręce nie może być więcej niż 10 kart: dobierz mniej.")
-    pass_not_allowed = _illegal(
+    pass_not_allowed = illegal(
         Label("Pass not allowed", "Pas niedozwolony"),
         "Przy tym stole nie wolno odrzucić zera kart i nic nie dobrać.",
         "The option `allow_pass` is off: drawing nothing after discarding nothing is refused.",
         "Opcja `allow_pass` jest wyłączona: nie wolno nic nie dobrać, gdy nic się nie odrzuciło.")
-    exchange_in_progress = _illegal(
+    exchange_in_progress = illegal(
         Label("Exchange in progress", "Trwa wymiana kart"),
         "Gracz {seat} odrzucił już karty w tej turze; musi teraz dobrać, a kombinacji zagrać już nie może.",
         "The seat has discarded this turn, so the turn is an exchange: close it with a `draw`.",
         "Gracz odrzucił już karty w tej turze, więc tura jest wymianą: zakończ ją dobraniem (`draw`).")
-    cards_not_in_hand = _illegal(
+    cards_not_in_hand = illegal(
         Label("Cards not in hand", "Nie ma tych kart na ręce"),
         "Gracz {seat} nie ma na ręce wszystkich kart {cards}.",
         "A score plays cards the seat does not all hold. Play cards from the hand.",
         "Zagranie kombinacji wskazuje karty, których gracz nie ma (wszystkich) na ręce. Zagraj karty z ręki.")
-    box_filled = _illegal(
+    box_filled = illegal(
         Label("Box already filled", "Pole już zapisane"),
         "Pole „{box}” na karcie punktów gracza {seat} jest już zapisane; każde pole zapisuje się raz.",
         "Each box is filled once. Choose an empty box.",
         "Każde pole zapisuje się raz. Wybierz puste pole.")
-    wrong_card_count = _illegal(
+    wrong_card_count = illegal(
         Label("Wrong number of cards", "Zła liczba kart"),
         "Liczba zagranych kart ({got}) nie pasuje do pola „{box}”, które wymaga: {expected}.",
         "An upper box takes 1 to 5 cards, the lower boxes 5 (the Small Straight 4).",
         "Pole górnej części przyjmuje od 1 do 5 kart, pola dolnej 5 (mały strit 4).")
-    card_does_not_match = _illegal(
+    card_does_not_match = illegal(
         Label("Card does not match the box", "Karta nie pasuje do pola"),
         "W górnej części zagrywa się tylko pasujące karty: do pola „{box}” same {expected}.",
         "An upper box takes only cards of its face (Ones: only 1s).",
         "Pole górnej części przyjmuje tylko karty swojej wartości (jedynki: same 1).")
-    invalid_combination = _illegal(
+    invalid_combination = illegal(
         Label("Not that combination", "To nie ta kombinacja"),
         "Karty {cards} nie tworzą kombinacji „{box}”.",
         "The cards do not form the box's combination (the rules page lists them).",
         "Karty nie tworzą kombinacji tego pola (opisuje je strona z zasadami).")
-    must_play_all_matching = _illegal(
+    must_play_all_matching = illegal(
         Label("Play every matching card", "Zagraj wszystkie pasujące karty"),
         "Przy tym stole do pola „{box}” zagrywa się wszystkie pasujące karty z ręki: {expected}.",
         "With the option `upper_cards`: all, an upper box takes every matching card in hand (up to 5).",
         "Przy opcji `upper_cards`: all pole górnej części przyjmuje wszystkie pasujące karty z ręki (do 5).")
-    nothing_to_announce = _illegal(
+    nothing_to_announce = illegal(
         Label("Nothing to announce", "Nie ma czego ogłaszać"),
         "Ogłasza się tylko zdobycie przedostatniej kombinacji (jedenastego pola).",
         "`announce` is only for the fill of the 11th box. Leave it out.",
@@ -449,62 +441,62 @@ class C(GameCodes, namespace=_GAME):
         Label("The option `start_player` names a seat the new table lacks. Choose a seat below the player count.",
               "Opcja `start_player` wskazuje miejsce, którego przy nowym stole nie ma. Wybierz miejsce mniejsze od "
               "liczby graczy."))
-    duplicate_card = _invalid(
+    duplicate_card = invalid(
         Label("Card too many times", "Za dużo kart jednej wartości"),
         "Kart o wartości {card} jest więcej niż 18: talia ma po 18 kart każdej wartości.",
         "The deck has 18 cards of each value; the state holds more of this one.",
         "Talia ma po 18 kart każdej wartości; w stanie gry jest ich więcej.")
-    missing_card = _invalid(
+    missing_card = invalid(
         Label("Missing card", "Brak karty"),
         "Brakuje kart o wartości {card}: wszystkie 108 kart, po 18 każdej wartości, musi być w grze.",
         "All 108 cards (18 of each value) must be in hands, the stock or the discard pile.",
         "Wszystkie 108 kart (po 18 każdej wartości) musi być na rękach, w stosie do dobierania albo odrzuconych.")
-    bad_hand_size = _invalid(
+    bad_hand_size = invalid(
         Label("Impossible hand size", "Niemożliwa liczba kart na ręce"),
         "Gracz {seat} nie mógł mieć teraz tylu kart na ręce ({got}): każdy dostaje pięć, a każda wymiana dokłada "
         "najwyżej jedną kartę.",
         "Hands start with 5 cards and only an exchange grows one, by one card at most.",
         "Ręce zaczynają od 5 kart i rosną tylko przy wymianie, najwyżej o jedną kartę.")
-    bad_stock = _invalid(
+    bad_stock = invalid(
         Label("Impossible piles", "Niemożliwe stosy"),
         "Stos do dobierania jest za mały ({got}): przy tej liczbie tur musi w nim być co najmniej {expected}.",
         "The stock is smaller than the finished turns can have drawn while it cannot have run out yet.",
         "Stos do dobierania jest mniejszy, niż mogły go uszczuplić dotychczasowe tury, a nie mógł się jeszcze "
         "skończyć.")
-    impossible_box = _invalid(
+    impossible_box = invalid(
         Label("Impossible box value", "Niemożliwa wartość pola"),
         "Na karcie punktów gracza {seat} w polu „{box}” nie może stać {got}.",
         "No combination gives that value in that box.",
         "Żadna kombinacja nie daje takiej wartości w tym polu.")
-    bad_penalties = _invalid(
+    bad_penalties = invalid(
         Label("Impossible penalty points", "Niemożliwe punkty karne"),
         "Punkty karne gracza {seat} nie mogły powstać w tej grze.",
         "Penalty points are even, beside filled boxes, and need the exchanges that grew the hand.",
         "Punkty karne są parzyste, stoją przy zapisanych polach i wymagają wymian, które powiększyły rękę.")
-    bad_announcement = _invalid(
+    bad_announcement = invalid(
         Label("Impossible missed announcement", "Niemożliwe nieogłoszenie"),
         "Gracz {seat} nie mógł zapomnieć ogłosić przedostatniej kombinacji.",
         "A missed announcement needs 11 filled boxes and cannot happen under `auto_announce`.",
         "Nieogłoszenie wymaga 11 zapisanych pól i nie zdarza się przy `auto_announce`.")
-    bad_turn = _invalid(
+    bad_turn = invalid(
         Label("Turns out of order", "Tury nie po kolei"),
         "Liczby tur i gracz, który ma ruch, nie zgadzają się z kolejnością gry.",
         "The turn counters are not a round from the start player, the seat to act is not the next one, or a "
         "sheet has more boxes filled than turns.",
         "Liczby tur nie tworzą kolejki od gracza rozpoczynającego, ruch nie ma następny gracz albo na karcie jest "
         "więcej zapisanych pól niż tur.")
-    bad_phase = _invalid(
+    bad_phase = invalid(
         Label("Impossible phase", "Niemożliwa faza tury"), "Tura nie mogła dojść do tego miejsca.",
         "The phase does not fit the cards discarded this turn or the hand left after a score.",
         "Faza tury nie pasuje do kart odrzuconych w tej turze albo do ręki po zagraniu kombinacji.")
-    bad_end = _invalid(
+    bad_end = invalid(
         Label("Impossible end", "Niemożliwy koniec gry"),
         "Gra kończy się w rundzie, w której ktoś pierwszy zdobył wszystkie kombinacje, gdy każdy wykonał tyle "
         "samo tur.",
         "The end must be the round of the first full sheet (`end_triggered_by`), finished with equal turns.",
         "Koniec gry to runda pierwszej pełnej karty punktów (`end_triggered_by`), dokończona tak, by każdy miał "
         "tyle samo tur.")
-    bad_rng = _invalid(
+    bad_rng = invalid(
         Label("Bad random generator", "Niepoprawny generator losowy"),
         "Generator losowy w stanie gry nie mógł potasować tej talii.",
         "The deal alone draws 107 numbers from the rng; its counter is lower.",
@@ -787,7 +779,6 @@ class KniffelCards(BaseEngine[State, Move]):
         state = state if hands == state.hands else replace(state, hands=hands)
         _check_reachable(state)
         return state
-
 
 
 # ------------------------------------------------------------------------------- helpers

@@ -38,9 +38,7 @@ from rules.base import (
     SETUP_UNSUPPORTED,
     TALLY_UNSUPPORTED,
     BaseEngine,
-    ErrorCode,
     GameCodes,
-    IllegalMove,
     InvalidState,
     Json,
     Label,
@@ -48,6 +46,8 @@ from rules.base import (
     Rng,
     ScoreReport,
     excerpt,
+    illegal,
+    invalid,
     replace,
 )
 from rules.boards import COLORS, square_name
@@ -238,56 +238,48 @@ class Breakdown:
 # --------------------------------------------------------------------------- codes (DESIGN 4.4)
 
 
-def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
-
-
-def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
-
-
 class C(GameCodes, namespace=_GAME):
     """Every code Mak-yek answers (DESIGN 4.4); Polish in the seed's words ("pionek", "wzięcie
     w kleszcze")."""
 
     setup_unsupported = SETUP_UNSUPPORTED
     tally_unsupported = TALLY_UNSUPPORTED
-    draw_offers_off = _illegal(
+    draw_offers_off = illegal(
         Label("Draws by agreement are off", "Remis za zgodą wyłączony"),
         "Przy tym stole nie proponuje się remisu (opcja draw_by_agreement).",
         "A draw was offered or accepted, but the option `draw_by_agreement` is off. Move a man instead.",
         "Zaproponowano lub przyjęto remis, a opcja `draw_by_agreement` jest wyłączona. Przesuń pionek.")
-    draw_already_offered = _illegal(
+    draw_already_offered = illegal(
         Label("A draw is already offered", "Remis już zaproponowany"), "Gracz {seat} już zaproponował remis.",
         "A draw offer is already open: the offerer now moves, the opponent may accept it on his turn.",
         "Propozycja remisu jest już otwarta: proponujący teraz się rusza, przeciwnik może ją przyjąć w swojej "
         "kolejce.")
-    no_draw_offer = _illegal(
+    no_draw_offer = illegal(
         Label("No draw offered", "Nikt nie proponował remisu"),
         "Gracz {seat} nie zaproponował remisu, więc nie ma czego przyjąć.",
         "`accept-draw` needs an open offer by the opponent. Move a man (or offer a draw) instead.",
         "`accept-draw` wymaga otwartej propozycji przeciwnika. Przesuń pionek albo sam zaproponuj remis.")
-    no_own_man = _illegal(
+    no_own_man = illegal(
         Label("Not your man", "To nie twój pionek"), "Na polu {from} nie stoi twój pionek.",
         "The square the move starts from does not hold one of the mover's men.",
         "Na polu, z którego zaczyna się ruch, nie stoi pionek grającego.")
-    not_rook_move = _illegal(
+    not_rook_move = illegal(
         Label("Not along a rank or file", "Ruch nie w linii prostej"),
         "Ruch {from}-{to} nie biegnie wzdłuż jednego rzędu ani kolumny: pionek idzie tylko poziomo lub pionowo.",
         "A man moves along one rank or file, like a chess rook, and must leave its square.",
         "Pionek porusza się wzdłuż jednego rzędu lub kolumny, jak wieża w szachach, i musi opuścić swoje pole.")
-    target_occupied = _illegal(
+    target_occupied = illegal(
         Label("Square occupied", "Pole zajęte"),
         "Pole {to} jest zajęte; pionek staje tylko na wolnym polu, a zajęcie pola niczego nie bije.",
         "The target square holds a man: a man moves only to an empty square (there is no capture by "
         "displacement).",
         "Na polu docelowym stoi pionek: pionek staje tylko na wolnym polu (nie bije się przez zajęcie pola).")
-    path_blocked = _illegal(
+    path_blocked = illegal(
         Label("Path blocked", "Droga zagrodzona"),
         "Ruch {from}-{to} przeskakuje pionek; wszystkie pola po drodze muszą być wolne.",
         "A man never jumps: every square between the start and the target must be empty.",
         "Pionek nie przeskakuje: wszystkie pola między startem a celem muszą być wolne.")
-    custodian_choice_required = _illegal(
+    custodian_choice_required = illegal(
         Label("Name the capture", "Wskaż bicie"),
         "Ruch {from}-{to} może wziąć w kleszcze więcej niż jeden pionek ({expected}); przy jednym takim biciu "
         "na ruch wskaż w polu custodian, który.",
@@ -295,7 +287,7 @@ class C(GameCodes, namespace=_GAME):
         "in `custodian` (legal-moves lists one move per choice).",
         "Przy max_custodian_per_move=1 ruch mógłby wziąć w kleszcze kilka pionków: wskaż w `custodian`, które "
         "bicie wykonuje (legal-moves podaje osobny ruch dla każdego wyboru).")
-    no_custodian_choice = _illegal(
+    no_custodian_choice = illegal(
         Label("No capture to choose", "Nie ma czego wybierać"),
         "Wybór bicia ({got}) podaje się tylko wtedy, gdy ruch mógłby wziąć w kleszcze kilka pionków, "
         "a wolno zbić jeden.",
@@ -303,34 +295,34 @@ class C(GameCodes, namespace=_GAME):
         "Leave it out.",
         "`custodian` podaje się tylko wtedy, gdy ruch mógłby wziąć w kleszcze kilka pionków, a wolno zbić jeden. "
         "Pomiń to pole.")
-    not_a_custodian_capture = _illegal(
+    not_a_custodian_capture = illegal(
         Label("Not a capture of this move", "Ten ruch tak nie bije"),
         "Ruch {from}-{to} nie bierze w kleszcze pionka na polu {got}; może wziąć: {expected}.",
         "`custodian` names a square this move does not capture by custodian; `expected` lists those it may.",
         "`custodian` wskazuje pole, którego ten ruch nie bierze w kleszcze; `expected` podaje możliwe.")
-    bad_board = _invalid(
+    bad_board = invalid(
         Label("Impossible board", "Niemożliwa plansza"),
         "Plansza w stanie gry jest niemożliwa: przed pierwszym ruchem pionki stoją w pierwszym i trzecim rzędzie.",
         "With 16 men each and no ply played, the men must stand on their starting squares.",
         "Gdy każdy ma 16 pionków i nie wykonano ruchu, pionki muszą stać na polach początkowych.")
-    too_many_men = _invalid(
+    too_many_men = invalid(
         Label("Too many men", "Za dużo pionków"),
         "Gracz {seat} ma na planszy {got} pionków, a każdy gracz ma ich tylko {expected}.",
         "A side has 16 men; the board holds more of one side.",
         "Każdy gracz ma 16 pionków; na planszy jest więcej pionków jednego z graczy.")
-    bad_turn = _invalid(
+    bad_turn = invalid(
         Label("Impossible turn", "Niemożliwa kolej"),
         "W tej pozycji nie może być kolej tego gracza (turn): nie zgadza się z planszą albo liczbą ruchów.",
         "The seat to move does not follow from the board (the side that just moved has no men) or, with no "
         "capture yet, from the ply count and the first player.",
         "Gracz, na którego przypada ruch, nie wynika z planszy (strona, która się właśnie ruszyła, nie ma pionków) "
         "albo, gdy nie było jeszcze bicia, z liczby ruchów i tego, kto zaczynał.")
-    bad_ply_count = _invalid(
+    bad_ply_count = invalid(
         Label("Impossible ply count", "Niemożliwy licznik ruchów"),
         "Licznik ruchów bez bicia musi mieścić się w granicach 0..{expected}.",
         "`plies_since_capture` is above the no-capture limit, which would have ended the game.",
         "`plies_since_capture` przekracza limit ruchów bez bicia, który zakończyłby grę.")
-    bad_positions = _invalid(
+    bad_positions = invalid(
         Label("Positions disagree", "Poprzednie pozycje się nie zgadzają"),
         "Zapisane poprzednie pozycje nie prowadzą ruch po ruchu do tej planszy albo nie zgadzają się "
         "z licznikiem ruchów bez bicia.",
@@ -338,13 +330,13 @@ class C(GameCodes, namespace=_GAME):
         "the men now on the board, none a third repetition (empty with repetition off).",
         "`positions` ma jedną pozycję na każdy ruch od ostatniego bicia, każda o jedno przesunięcie od następnej, "
         "z pionkami z planszy, żadna nie jest trzecim powtórzeniem (przy wyłączonym powtórzeniu lista jest pusta).")
-    bad_draw_offer = _invalid(
+    bad_draw_offer = invalid(
         Label("Impossible draw offer", "Niemożliwa propozycja remisu"),
         "Propozycja remisu zapisana w stanie gry jest niemożliwa przy tych opcjach.",
         "A draw offer or agreement with draws by agreement off, or an open offer beside an agreed draw.",
         "Propozycja lub zgoda na remis przy wyłączonym remisie za zgodą albo otwarta propozycja obok przyjętego "
         "remisu.")
-    bad_result = _invalid(
+    bad_result = invalid(
         Label("Result disagrees", "Wynik się nie zgadza"),
         "Zapisany wynik nie wynika z pozycji: gra kończy się, gdy gracz straci wszystkie pionki, nie może się "
         "ruszyć, pozycja powtórzy się trzeci raz, minie limit ruchów bez bicia albo gracze zgodzą się na remis.",

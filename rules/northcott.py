@@ -41,16 +41,15 @@ from rules.base import (
     SETUP_UNSUPPORTED,
     TALLY_UNSUPPORTED,
     BaseEngine,
-    ErrorCode,
     GameCodes,
-    IllegalMove,
-    InvalidState,
     Json,
     Label,
     Outcome,
     Rng,
     ScoreReport,
     excerpt,
+    illegal,
+    invalid,
     replace,
 )
 from rules.boards import COLORS, FILES, square_name
@@ -215,85 +214,77 @@ class Breakdown:
 # --------------------------------------------------------------------------- codes (DESIGN 4.4)
 
 
-def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
-
-
-def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
-
-
 class C(GameCodes, namespace=_GAME):
     """Every code Northcott's game answers (DESIGN 4.4); Polish in the seed's words ("pionek",
     "rząd", "rzut kostką")."""
 
     setup_unsupported = SETUP_UNSUPPORTED
     tally_unsupported = TALLY_UNSUPPORTED
-    wrong_phase = _illegal(
+    wrong_phase = illegal(
         Label("Not in this phase", "Nie w tej fazie gry"),
         "Teraz trwa faza {got}: kostką rzuca się tylko przy ustawianiu pionków i o pierwszy ruch, "
         "a pionki przesuwa się dopiero po ustawieniu wszystkich.",
         "Dice are rolled only in the setup and the first-player roll; pawns move only once all 16 stand.",
         "Kostką rzuca się tylko przy ustawianiu i w rzucie o pierwszy ruch; pionki rusza się dopiero, gdy "
         "stoi wszystkie 16.")
-    place_first = _illegal(
+    place_first = illegal(
         Label("Place the pawn first", "Najpierw postaw pionek"),
         "Na kostce wypadło już {die}: wybierz kolumnę dla pionka ruchem place.",
         "The die is rolled and its pawn waits to be placed: send `place` with a file.",
         "Kostka jest rzucona, a pionek czeka na postawienie: wyślij `place` z kolumną.")
-    bad_dice = _illegal(
+    bad_dice = illegal(
         Label("Impossible roll", "Niemożliwy rzut"),
         "W tym rzucie liczba kostek to {expected}, a każda pokazuje od 1 do 6 oczek; podano {got}.",
         "Physical dice: one die for a pawn, two (seat 0's, seat 1's) for the first player, each 1..6.",
         "Kostki z rzutu przy stole: jedna dla pionka, dwie (gracza 0 i gracza 1) o pierwszy ruch, każda 1..6.")
-    tied_roll = _illegal(
+    tied_roll = illegal(
         Label("Tied roll", "Remis w rzucie"),
         "W rzucie o pierwszy ruch wypadło {got}, czyli po równo: rzućcie jeszcze raz.",
         "The first-player dice are equal: roll again.", "W rzucie o pierwszy ruch wypadło po równo: rzućcie znowu.")
-    roll_first = _illegal(
+    roll_first = illegal(
         Label("Roll first", "Najpierw rzut kostką"),
         "Pionek stawia się dopiero po rzucie kostką, który wyznacza jego rząd.",
         "A pawn is placed only after its die is rolled (choose-file placement): send `roll` first.",
         "Pionek stawia się dopiero po rzucie kostką (wybór kolumny): najpierw wyślij `roll`.")
-    file_taken = _illegal(
+    file_taken = illegal(
         Label("File taken", "Kolumna zajęta"),
         "Masz już pionek w kolumnie {file}: każdy pionek stoi w innej kolumnie.",
         "The roller already has a pawn in that file; choose a file without one.",
         "Rzucający ma już pionek w tej kolumnie; wybierz kolumnę bez jego pionka.")
-    no_own_pawn = _illegal(
+    no_own_pawn = illegal(
         Label("Not your pawn", "To nie twój pionek"),
         "Na polu {from} nie stoi twój pionek; twój pionek w tej kolumnie stoi na {expected}.",
         "The move starts from a square without the mover's pawn; `expected` names where it stands.",
         "Ruch zaczyna się z pola bez pionka grającego; `expected` podaje, gdzie on stoi.")
-    no_move = _illegal(
+    no_move = illegal(
         Label("No move", "Brak ruchu"), "Ruch {from}-{to} nie przesuwa pionka.",
         "`from` and `to` are the same square: a move must move the pawn.",
         "`from` i `to` to to samo pole: ruch musi przesunąć pionek.")
-    not_forward = _illegal(
+    not_forward = illegal(
         Label("Not forward", "Ruch do tyłu"),
         "Ruch {from}-{to} nie idzie do przodu, a każdy pionek może się poruszać wyłącznie do przodu.",
         "In the dice game a pawn moves only forward, towards the enemy edge.",
         "W grze z kostką pionek porusza się tylko do przodu, w stronę brzegu przeciwnika.")
-    too_far = _illegal(
+    too_far = illegal(
         Label("Too far", "Za daleko"),
         "Ruch {from}-{to} jest za długi: pionek przesuwa się o jedno, dwa lub trzy pola.",
         "In the dice game a pawn moves 1, 2 or 3 squares.", "W grze z kostką pionek przesuwa się o 1, 2 lub 3 pola.")
-    blocked = _illegal(
+    blocked = illegal(
         Label("Blocked", "Droga zablokowana"),
         "Ruch {from}-{to} przeskakuje pionek przeciwnika na {square} albo na nim staje; nie wolno przeskakiwać "
         "pionków.",
         "A pawn never reaches or passes the enemy pawn of its file.",
         "Pionek nigdy nie staje na pionku przeciwnika w swojej kolumnie ani go nie przeskakuje.")
-    off_board = _illegal(
+    off_board = illegal(
         Label("Off the board", "Poza planszą"), "Ruch {from}-{to} wychodzi poza planszę.",
         "The target square is beyond the board's last rank (the option `board` sets the ranks).",
         "Pole docelowe leży poza ostatnim rzędem planszy (liczbę rzędów ustala opcja `board`).")
-    not_same_file = _illegal(
+    not_same_file = illegal(
         Label("Not along the file", "Zmiana kolumny"),
         "Ruch {from}-{to} zmienia kolumnę; pionek porusza się tylko wzdłuż swojej kolumny.",
         "A pawn moves along its own file: `from` and `to` must share the file letter.",
         "Pionek porusza się wzdłuż swojej kolumny: `from` i `to` muszą mieć tę samą literę kolumny.")
-    bad_turn = _invalid(
+    bad_turn = invalid(
         Label("Impossible turn", "Niemożliwa kolej"),
         "W tej pozycji nie może być kolej tego gracza (turn): nie zgadza się z fazą gry albo z liczbą ruchów, "
         "które pionki musiały wykonać.",
@@ -301,18 +292,18 @@ class C(GameCodes, namespace=_GAME):
         "dice game, from the moves the pawns' advances require.",
         "Gracz, na którego przypada kolej, nie wynika z fazy gry (o pierwszy ruch rzucają obaj: turn null) albo, "
         "w grze z kostką, z liczby ruchów, których wymagają pozycje pionków.")
-    bad_rank = _invalid(
+    bad_rank = invalid(
         Label("Impossible rank", "Niemożliwy rząd"),
         "Pionki to dwie listy po 8 kolumn, a każdy pionek stoi w rzędzie planszy (albo jeszcze nie stoi).",
         "A pawn stands beyond the board's last rank (the option `board` sets the ranks).",
         "Pionek stoi poza ostatnim rzędem planszy (liczbę rzędów ustala opcja `board`).")
-    pawns_crossed = _invalid(
+    pawns_crossed = invalid(
         Label("Pawns crossed", "Pionki się minęły"),
         "W kolumnie {file} pionki stoją na jednym polu albo się minęły, a nie wolno przeskakiwać pionków.",
         "In every file seat 0's pawn stands below seat 1's: pawns never meet or pass.",
         "W każdej kolumnie pionek gracza 0 stoi niżej niż pionek gracza 1: pionki nigdy się nie spotykają "
         "ani nie mijają.")
-    bad_setup = _invalid(
+    bad_setup = invalid(
         Label("Impossible setup", "Niemożliwe ustawienie"),
         "Ustawienie pionków jest niemożliwe: rzut kostką stawia pionek w jednym z trzech pierwszych rzędów "
         "od brzegu gracza, gracze ustawiają na zmianę, a gra zaczyna się po ustawieniu wszystkich 16 pionków.",
@@ -320,17 +311,17 @@ class C(GameCodes, namespace=_GAME):
         "after it all 16 stand.",
         "Przy ustawianiu pionki stoją w trzech rzędach przy brzegu gracza, stawiane na zmianę (kolumnami po kolei, "
         "chyba że wybiera się kolumnę); potem stoi wszystkie 16.")
-    bad_phase = _invalid(
+    bad_phase = invalid(
         Label("Impossible phase", "Niemożliwa faza gry"),
         "Rzut o pierwszy ruch odbywa się tylko przy opcji higher-roll, zanim jakikolwiek pionek się ruszy.",
         "A first-player roll happens only with first_player 'higher-roll', before any pawn has moved.",
         "Rzut o pierwszy ruch jest tylko przy first_player 'higher-roll', zanim ruszy się jakikolwiek pionek.")
-    bad_die = _invalid(
+    bad_die = invalid(
         Label("Impossible die", "Niemożliwa kostka"),
         "Kostka czeka na postawienie pionka tylko przy wyborze kolumny (choose-file) w czasie ustawiania.",
         "`die` is set only in the setup with choose-file placement, between a roll and its place move.",
         "`die` jest ustawione tylko przy ustawianiu z wyborem kolumny, między rzutem a postawieniem pionka.")
-    bad_result = _invalid(
+    bad_result = invalid(
         Label("Result disagrees", "Wynik się nie zgadza"),
         "Zapisany wynik nie wynika z pozycji: gra kończy się, gdy gracz, na którego kolej, nie może ruszyć "
         "żadnym pionkiem.",

@@ -71,10 +71,7 @@ from rules.base import (
     SEAT_COUNT,
     SETUP_UNSUPPORTED,
     BaseEngine,
-    ErrorCode,
     GameCodes,
-    IllegalMove,
-    InvalidState,
     Json,
     Label,
     NextRound,
@@ -82,6 +79,8 @@ from rules.base import (
     Rng,
     ScoreReport,
     excerpt,
+    illegal,
+    invalid,
     replace,
 )
 from rules.shapes import Doc, Length, OneOf, Range, Visibility, declared, field, option
@@ -271,14 +270,6 @@ class Tally:
 # --------------------------------------------------------------------------- codes
 
 
-def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
-
-
-def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
-
-
 class C(GameCodes, namespace=_GAME):
     """Every code Take That answers (DESIGN 4.4). Polish in the rulebook's words: "rządek",
     "ropucha", "karta przekręcona", "stos do pobierania", "zakrytą/otwartą stroną"."""
@@ -288,90 +279,90 @@ class C(GameCodes, namespace=_GAME):
     setup_unsupported = SETUP_UNSUPPORTED
     bad_tally = BAD_TALLY
     seat_count = SEAT_COUNT
-    card_not_in_hand = _illegal(
+    card_not_in_hand = illegal(
         Label("Card not in hand", "Karty nie ma w ręce"), "Gracz {seat} nie ma w ręce karty {card}.",
         "The lay or take names a card the seat does not hold. Choose one of the seat's hand cards.",
         "Wyłożenie lub zabranie rządka wskazuje kartę, której gracz nie ma. Wybierz kartę z ręki.")
-    not_in_range = _illegal(
+    not_in_range = illegal(
         Label("Card out of range", "Karta poza zasięgiem"),
         "Karta {card} może być najwyżej o 10 wyższa lub o 10 niższa od karty leżącej w rządku najbardziej na prawo "
         "({top}).",
         "A card may be laid only within 10 of the rightmost row card. Lay another card, twist or take the row.",
         "Kartę można wyłożyć tylko o najwyżej 10 wyżej lub niżej od karty najbardziej na prawo. Wyłóż inną kartę, "
         "wyciągnij kartę przekręconą albo zabierz rządek.")
-    row_empty = _illegal(
+    row_empty = illegal(
         Label("The row is empty", "Rządek jest pusty"),
         "Obok stosu do pobierania nie leży jeszcze żadna karta: gracz {seat} musi wyłożyć dowolną kartę jako początek "
         "rządka.",
         "On an empty row the only move is to lay a card (any card) to open it.",
         "Gdy rządek jest pusty, jedyny ruch to wyłożenie dowolnej karty na jego początek.")
-    not_in_row = _illegal(
+    not_in_row = illegal(
         Label("Card not in the row", "Karty nie ma w rządku"), "Karty {card} nie ma w rządku.",
         "A twist names the row card to take out; that card is not in the row.",
         "Wyciągnięcie wskazuje kartę z rządka; tej karty w rządku nie ma.")
-    toad_cannot_be_twisted = _illegal(
+    toad_cannot_be_twisted = illegal(
         Label("Toads cannot be twisted", "Ropuchy nie można wyciągnąć"),
         "Karta {card} to ropucha (dwie takie same cyfry): nie można jej wyciągnąć z rządka.",
         "Toads (22, 33, ..., 88) have no twin and never leave the row by a twist.",
         "Ropuchy (22, 33, …, 88) nie mają kart przekręconych i nie można ich wyciągnąć z rządka.")
-    twin_not_in_hand = _illegal(
+    twin_not_in_hand = illegal(
         Label("Twisted twin not in hand", "Brak karty przekręconej"),
         "Aby wyciągnąć z rządka kartę {card}, gracz {seat} musi mieć w ręce kartę przekręconą {expected}.",
         "Twisting a row card needs its twin (the digits swapped) in the hand.",
         "Aby wyciągnąć kartę z rządka, trzeba mieć w ręce jej kartę przekręconą (z zamienionymi cyframi).")
-    must_open_new_row = _illegal(
+    must_open_new_row = illegal(
         Label("Open the new row", "Zacznij nowy rządek"),
         "Kto zabrał rządek, wykłada od razu dowolną kartę z ręki jako początek nowego rządka: gracz {seat} musi ją "
         "wskazać.",
         "While the stock lasts, a take opens the new row in the same move: name the hand card in `card`.",
         "Póki jest stos do pobierania, zabranie rządka od razu zaczyna nowy: podaj kartę z ręki w polu `card`.")
-    no_new_row_at_end = _illegal(
+    no_new_row_at_end = illegal(
         Label("No new row at the end", "Koniec rundy bez nowego rządka"),
         "Stos do pobierania jest zużyty: zabranie rządka kończy rundę, więc karty {card} nie wykłada się.",
         "Once the stock is used up a take ends the round: send it without `card`.",
         "Gdy stos do pobierania się skończył, zabranie rządka kończy rundę: wyślij je bez pola `card`.")
-    bad_round = _invalid(
+    bad_round = invalid(
         Label("Wrong round", "Zły numer rundy"), "Runda {got} nie mieści się w ustalonej liczbie rund.",
         "The state's round is beyond the number of rounds its options agree.",
         "Numer rundy w stanie gry przekracza liczbę rund ustaloną w opcjach.")
-    bad_dealer = _invalid(
+    bad_dealer = invalid(
         Label("Wrong dealer", "Zły rozdający"),
         "Rozdający nie zgadza się z rundą: pierwszą rundę rozdaje ostatni gracz, a potem rozdający zmienia się co "
         "rundę zgodnie z ruchem wskazówek zegara (albo zostaje ten sam).",
         "The first round is dealt by the last seat, and the dealer follows from the round and `next_dealer`.",
         "Pierwszą rundę rozdaje ostatni gracz, a kolejnych rozdających wyznaczają runda i opcja `next_dealer`.")
-    bad_turn = _invalid(
+    bad_turn = invalid(
         Label("Wrong turn", "Nie ta kolej"),
         "Kolej gracza nie zgadza się ze stanem gry: tego układu nie da się osiągnąć.",
         "The seat to act is not the one the cards played so far give; the state cannot be reached by play.",
         "Gracz, na którego przypada kolej, nie wynika z dotychczasowej gry: takiego stanu nie da się osiągnąć.")
-    bad_phase = _invalid(
+    bad_phase = invalid(
         Label("Wrong phase", "Zła faza gry"),
         "Runda kończy się dokładnie wtedy, gdy stos do pobierania jest zużyty, a rządek pusty.",
         "A round is over exactly when the stock is used up and the row is empty; the game is over after the last "
         "round.",
         "Runda kończy się dokładnie wtedy, gdy stos do pobierania jest zużyty, a rządek pusty; gra kończy się po "
         "ostatniej rundzie.")
-    duplicate_card = _invalid(
+    duplicate_card = invalid(
         Label("Card twice", "Karta dwa razy"), "Karta {card} występuje więcej niż raz.",
         "Each of the 79 cards is in exactly one place; this one is in two.",
         "Każda z 79 kart leży w dokładnie jednym miejscu; ta jest w dwóch.")
-    missing_card = _invalid(
+    missing_card = invalid(
         Label("Missing card", "Brak karty"), "Brakuje karty {card}: wszystkie 79 kart musi być w grze.",
         "Every one of the 79 cards must be somewhere in the state (stock, row, hands, piles).",
         "Każda z 79 kart musi gdzieś być w stanie gry (stos, rządek, ręce, karty odłożone).")
-    bad_face_up = _invalid(
+    bad_face_up = invalid(
         Label("Impossible face-up pile", "Niemożliwe karty odkryte"),
         "Karta {card} nie może leżeć otwartą stroną: odkryte leżą tylko pary kart przekręconych, nigdy ropuchy.",
         "Face-up piles hold twisted pairs only (both twins), never toads.",
         "Otwartą stroną leżą tylko pary kart przekręconych (obie karty pary), nigdy ropuchy.")
-    bad_hand_size = _invalid(
+    bad_hand_size = invalid(
         Label("Impossible hand size", "Niemożliwa liczba kart w ręce"),
         "Liczba kart w ręce nie zgadza się z przebiegiem rundy: póki starcza stosu do pobierania, każdy ma pełną "
         "rękę, a potem ręce maleją po kolei.",
         "While the stock lasts every hand is full; afterwards hands shrink one card a turn, in turn.",
         "Póki jest stos do pobierania, każdy ma pełną rękę; potem ręce maleją o kartę na turę, po kolei.")
-    bad_history = _invalid(
+    bad_history = invalid(
         Label("Wrong history", "Zły zapis rund"), "Zapisane wyniki rund nie zgadzają się ze stanem gry.",
         "`history` must hold one row per finished round, the last one what the piles score.",
         "`history` ma jeden wiersz na każdą skończoną rundę, a ostatni to wynik z kart odłożonych.")

@@ -50,16 +50,15 @@ from rules.base import (
     ROUND_OVER,
     SETUP_UNSUPPORTED,
     BaseEngine,
-    ErrorCode,
     GameCodes,
-    IllegalMove,
-    InvalidState,
     Json,
     Label,
     NextRound,
     Outcome,
     Rng,
     ScoreReport,
+    illegal,
+    invalid,
     replace,
 )
 from rules.cards import Card, Suit, card_strs, deck, missing_and_extra
@@ -328,14 +327,6 @@ class Tally:
 # --------------------------------------------------------------------------- codes
 
 
-def _illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
-
-
-def _invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
-
-
 class C(GameCodes, namespace=GAME_ID):
     """Every code 3-5-8 answers (DESIGN 4.4), in the rulebook's Polish: lewa, atut, kolor wyjścia,
     musik, zagrywający (the chooser), rozdający (the dealer), rozgrywka, wymiana kart."""
@@ -344,113 +335,113 @@ class C(GameCodes, namespace=GAME_ID):
     round_over = ROUND_OVER
     setup_unsupported = SETUP_UNSUPPORTED
     bad_tally = BAD_TALLY
-    wrong_phase = _illegal(
+    wrong_phase = illegal(
         Label("Move not allowed in this phase", "Ruch nie w tej fazie"),
         "Ten ruch wykonuje się w fazie „{expected}”, a trwa faza „{got}”.",
         "Each move kind belongs to one phase (choose, exchange, discard, play). Send a move of the current phase.",
         "Każdy rodzaj ruchu należy do jednej fazy (wybór, wymiana, odrzucanie, rozgrywka). Wyślij ruch bieżącej fazy.")
-    card_not_in_hand = _illegal(
+    card_not_in_hand = illegal(
         Label("Card not in hand", "Nie masz tej karty"), "Karty {card} nie ma w twoim ręku.",
         "The card named is not in the seat's hand. Name one of the hand's cards.",
         "Wskazanej karty nie ma w ręku gracza. Wskaż jedną z kart z ręki.")
-    must_follow_suit = _illegal(
+    must_follow_suit = illegal(
         Label("Must follow suit", "Obowiązek dorzucania do koloru"),
         "Masz karty w kolorze wyjścia: musisz dorzucić w tym kolorze, nie {card}.",
         "A player holding the led suit must play a card of it.",
         "Gracz, który ma karty w kolorze wyjścia, musi dorzucić kartę w tym kolorze.")
-    must_trump = _illegal(
+    must_trump = illegal(
         Label("Must trump", "Obowiązek przebicia atutem"),
         "Nie masz koloru wyjścia, ale masz atuty: musisz przebić atutem, nie {card}.",
         "With `must_trump`, a player without the led suit who holds trumps must play one.",
         "Przy opcji `must_trump` gracz bez koloru wyjścia, który ma atuty, musi zagrać atut.")
-    contract_used = _illegal(
+    contract_used = illegal(
         Label("Contract already played", "Ta rozgrywka już była"),
         "Zagrywający {seat} grał już rozgrywkę {got}; każdą wybiera się raz w grze.",
         "Each player chooses each of the six contracts once in the game. Choose one not played yet.",
         "Każdy gracz wybiera każdą z sześciu rozgrywek raz w grze. Wybierz taką, której jeszcze nie grał.")
-    discard_trump = _illegal(
+    discard_trump = illegal(
         Label("Trumps may not be discarded", "Nie wolno odrzucać atutów"),
         "Karta {card} to atut; przy tej opcji zagrywający nie odrzuca atutów.",
         "With `discard_trumps` off, the chooser may not lay a trump aside. Discard another card.",
         "Przy wyłączonej opcji `discard_trumps` zagrywający nie odrzuca atutów. Odrzuć inną kartę.")
-    not_a_minus_player = _illegal(
+    not_a_minus_player = illegal(
         Label("Not a minus player", "Gracz nie jest na minusie"),
         "Gracz {seat} nie miał punktów ujemnych w poprzedniej rozgrywce: wymienia się karty tylko z graczami na "
         "minusie.",
         "Cards are exchanged only with players who scored minus points in the previous deal.",
         "Karty wymienia się tylko z graczami, którzy mieli punkty ujemne w poprzedniej rozgrywce.")
-    exchange_limit = _illegal(
+    exchange_limit = illegal(
         Label("No exchange left", "Wyczerpany limit wymiany"),
         "Z graczem {seat} nie możesz już wymienić karty (1 punkt = 1 karta).",
         "One card is exchanged per point (option `exchange_limit`); this exchange is used up.",
         "Wymienia się jedną kartę za punkt (opcja `exchange_limit`); ta wymiana jest wyczerpana.")
-    trump_offered = _illegal(
+    trump_offered = illegal(
         Label("Trumps may not be exchanged", "Nie wymienia się atutów"),
         "Karta {card} to atut: nie można wymieniać kart w kolorze atutowym.",
         "Trump cards may not be offered in the exchange. Offer a card of another suit.",
         "W wymianie nie oferuje się atutów. Zaproponuj kartę innego koloru.")
-    tricks_sum = _invalid(
+    tricks_sum = invalid(
         Label("Tricks do not add up", "Lewy się nie sumują"), "W rozgrywce jest {expected} lew, a zapis podaje {got}.",
         "A deal has 16 tricks: the tally's three counts must add up to 16.",
         "Rozgrywka ma 16 lew: trzy liczby w zapisie muszą dać razem 16.")
-    card_conservation = _invalid(
+    card_conservation = invalid(
         Label("Cards not conserved", "Karty się nie zgadzają"),
         "W rozdaniu są 52 karty, każda raz; w tym stanie jakichś brakuje lub się powtarzają.",
         "The 52 cards are each once over hands, musik, discards, the trick and the won piles.",
         "52 karty są każda raz w rękach, musiku, kartach odrzuconych, lewie i wziętych lewach.")
-    bad_history = _invalid(
+    bad_history = invalid(
         Label("Score sheet does not fit", "Tabela wyników się nie zgadza"),
         "Tabela wyników nie pasuje do numeru rozgrywki albo do lew (suma punktów w rozgrywce to 0).",
         "`history` has one row per finished deal, each what 16 tricks can score in its contract (summing to 0).",
         "`history` ma wiersz na każdą skończoną rozgrywkę, a w nim to, co daje 16 lew w jej rozgrywce (suma 0).")
-    bad_phase = _invalid(
+    bad_phase = invalid(
         Label("Impossible phase", "Niemożliwa faza"), "Faza gry nie pasuje do numeru rozgrywki.",
         "The phase does not fit the deal: `game-over` ends deal 18 only, `round-over` the others.",
         "Faza nie pasuje do rozgrywki: `game-over` kończy tylko rozgrywkę 18, `round-over` pozostałe.")
-    bad_dealer = _invalid(
+    bad_dealer = invalid(
         Label("Wrong dealer", "Zły rozdający"),
         "Rozdający zmienia się co rundę zgodnie z ruchem wskazówek zegara; ten się nie zgadza.",
         "The dealer moves one seat clockwise each deal from the first dealer.",
         "Rozdający przesuwa się co rozgrywkę o jedno miejsce zgodnie z ruchem wskazówek zegara.")
-    bad_contract = _invalid(
+    bad_contract = invalid(
         Label("Contract does not fit", "Rozgrywka się nie zgadza"),
         "Rozgrywka nie pasuje do fazy gry albo do tabeli wyników.",
         "`contract` is null exactly while it is chosen, and a finished deal's is the last of `contracts`.",
         "`contract` jest null dokładnie podczas wyboru, a w skończonej rozgrywce to ostatnia z `contracts`.")
-    contract_reused = _invalid(
+    contract_reused = invalid(
         Label("Contract played twice", "Rozgrywka powtórzona"), "Zagrywający wybrał tę samą rozgrywkę drugi raz.",
         "A chooser chooses each contract once in the game; the state repeats one.",
         "Zagrywający wybiera każdą rozgrywkę raz w grze; stan gry jedną powtarza.")
-    bad_musik = _invalid(
+    bad_musik = invalid(
         Label("Impossible musik", "Niemożliwy musik"),
         "Musik to 4 różne karty, które po odkryciu trafiają do zagrywającego.",
         "The musik is 4 different cards, which go to the chooser once revealed.",
         "Musik to 4 różne karty, które po odkryciu trafiają do zagrywającego.")
-    bad_discards = _invalid(
+    bad_discards = invalid(
         Label("Impossible discards", "Niemożliwe karty odrzucone"),
         "Zagrywający odrzuca 4 karty po wzięciu musika; tu liczba odrzuconych się nie zgadza.",
         "The chooser discards 4 cards after taking the musik, before play.",
         "Zagrywający odrzuca 4 karty po wzięciu musika, przed rozgrywką.")
-    bad_hand_size = _invalid(
+    bad_hand_size = invalid(
         Label("Impossible hand sizes", "Niemożliwa liczba kart w ręku"),
         "Liczba kart w rękach nie pasuje do fazy gry i rozegranych lew.",
         "Each hand holds 16 cards (the chooser 20 less his discards) less the tricks played.",
         "Każda ręka ma 16 kart (zagrywający 20 bez odrzuconych) mniej rozegrane lewy.")
-    bad_tricks = _invalid(
+    bad_tricks = invalid(
         Label("Impossible tricks", "Niemożliwe lewy"), "Lewa to 3 karty; wzięte lewy się nie zgadzają.",
         "Won piles hold whole tricks of 3 cards; a finished deal has 16 tricks.",
         "Wzięte lewy to całe lewy po 3 karty; skończona rozgrywka ma 16 lew.")
-    bad_trick = _invalid(
+    bad_trick = invalid(
         Label("Card could not have been played", "Karta nie mogła zostać zagrana"),
         "Gracz {seat} nie mógł dorzucić {card} do tej lewy, mając karty, które ma.",
         "A card of the current or last trick breaks the duty to follow suit (or to trump) given the hand held.",
         "Karta bieżącej lub ostatniej lewy łamie obowiązek dorzucania do koloru (lub przebicia) przy tej ręce.")
-    bad_turn = _invalid(
+    bad_turn = invalid(
         Label("Wrong turn", "Zła kolejność"),
         "Kolejność gry się nie zgadza: lewę zaczyna zagrywający, a potem ten, kto wziął poprzednią.",
         "The leader or the seat to act is not the one play gives (`turn` is derived and checked).",
         "Wychodzący lub gracz na ruchu nie wynika z gry (`turn` wynika ze stanu i jest sprawdzany).")
-    bad_exchange = _invalid(
+    bad_exchange = invalid(
         Label("Impossible exchange", "Niemożliwa wymiana kart"),
         "Wymiana kart nie pasuje do punktów z poprzedniej rozgrywki.",
         "The exchange runs only in trump deals from deal 2, between the previous deal's plus and minus players.",
