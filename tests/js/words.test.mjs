@@ -18,6 +18,10 @@ const NIMMT = entry("11-nimmt");
 
 test("every page string exists in both languages, and the Polish ones are translated", () => {
   assert.deepEqual(Object.keys(PAGE.pl).sort(), Object.keys(PAGE.en).sort());
+  for (const lang of ["en", "pl"]) {
+    const empty = Object.keys(PAGE[lang]).filter((k) => typeof PAGE[lang][k] !== "string" || !PAGE[lang][k].trim());
+    assert.deepEqual(empty, [], `${lang}: every word written`);
+  }
   const same = Object.keys(PAGE.en).filter((k) => PAGE.en[k] === PAGE.pl[k] && /[a-z]{4,}/.test(PAGE.en[k]));
   // names that are the same in both languages
   assert.deepEqual(same.filter((k) => !["kniffel", "musik", "gammon", "backgammon", "playground"].includes(k) && PAGE.en[k] !== "Kniffel"), []);
