@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from itertools import accumulate
 
 import orjson
@@ -190,24 +190,11 @@ def _stateless(action: str, game: str) -> dict:
     return answer(binding, body(schema), signer(), lambda: i18n.negotiate(request.accept_languages))
 
 
-@bp.post("/v1/games/<game>/legal-moves")
-def legal_moves(game: str):
-    return _stateless("legal-moves", game)
-
-
-@bp.post("/v1/games/<game>/validate")
-def validate(game: str):
-    return _stateless("validate", game)
-
-
-@bp.post("/v1/games/<game>/apply")
-def apply(game: str):
-    return _stateless("apply", game)
-
-
-@bp.post("/v1/games/<game>/view")
-def view(game: str):
-    return _stateless("view", game)
+# POST /v1/games/<game>/{legal-moves,validate,apply,view}: one route each, from the table above
+# (endpoints api.legal_moves, api.validate, api.apply, api.view)
+for _action in STATELESS:
+    bp.add_url_rule(f"/v1/games/<game>/{_action}", endpoint=_action.replace("-", "_"),
+                    view_func=partial(_stateless, _action), methods=["POST"])
 
 
 @bp.post("/v1/games/<game>/replay")
