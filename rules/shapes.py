@@ -538,16 +538,30 @@ def _expected(t: _T) -> str:
     return "a JSON value"
 
 
+def _outside(t: _T, size: str, length: bool = False) -> str:
+    """`` or ...`` conditions that ``size`` (an int, or with ``length`` a length) is outside ``t``'s
+    bounds; a length's lower bound of 0 needs none."""
+    cond = ""
+    if t.lo is not None and (t.lo or not length):
+        cond += f" or {size} < {t.lo}"
+    if t.hi is not None:
+        cond += f" or {size} > {t.hi}"
+    return cond
+
+
+def _limits(t: _T, low: str, high: str, length: bool = False) -> dict[str, int]:
+    """``t``'s bounds as the JSON Schema keywords ``low`` and ``high`` (``minimum``/``maximum``, or with
+    ``length`` ``minLength``/``maxLength`` or ``minItems``/``maxItems``)."""
+    lo = t.lo if t.lo or not length else None
+    return {key: v for key, v in ((low, lo), (high, t.hi)) if v is not None}
+
+
 def _check_leaf(g: _Gen, t: _T, src: str, path: str, indent: int) -> str | None:
     """Statements that check a leaf value in place; its value expression, or None if not a leaf."""
     k = t.kind
     err = f"raise _E({path}, {g.const(_expected(t))}, {src})"
     if k == "int":
-        cond = f"type({src}) is not int"
-        if t.lo is not None:
-            cond += f" or {src} < {t.lo}"
-        if t.hi is not None:
-            cond += f" or {src} > {t.hi}"
+        cond = f"type({src}) is not int" + _outside(t, src)
         g.emit(indent, f"if {cond}: {err}")
         return src
     if k == "bool":
@@ -557,11 +571,7 @@ def _check_leaf(g: _Gen, t: _T, src: str, path: str, indent: int) -> str | None:
         g.emit(indent, f"if type({src}) not in (int, float): {err}")
         return src
     if k == "str":
-        cond = f"type({src}) is not str"
-        if t.lo:
-            cond += f" or len({src}) < {t.lo}"
-        if t.hi is not None:
-            cond += f" or len({src}) > {t.hi}"
+        cond = f"type({src}) is not str" + _outside(t, f"len({src})", length=True)
         if t.pattern is not None:
             cond += f" or {g.const(re.compile(t.pattern))}.fullmatch({src}) is None"
         g.emit(indent, f"if {cond}: {err}")
@@ -620,11 +630,7 @@ def _decode_value(g: _Gen, t: _T, src: str, path: str, indent: int) -> str:
         g.emit(indent, f"{out} = {g.nested(t.cls, 'decode')}({src}, {path})")
         return out
     if k == "list":
-        cond = f"type({src}) is not list"
-        if t.lo:
-            cond += f" or len({src}) < {t.lo}"
-        if t.hi is not None:
-            cond += f" or len({src}) > {t.hi}"
+        cond = f"type({src}) is not list" + _outside(t, f"len({src})", length=True)
         g.emit(indent, f"if {cond}: {err}")
         item = t.inner[0]
         i, x = g.name("i"), g.name("x")
@@ -934,21 +940,13 @@ class Schemas:
     def schema(self, t: _T) -> Json:
         k = t.kind
         if k == "int":
-            out: Json = {"type": "integer"}
-            if t.lo is not None:
-                out["minimum"] = t.lo
-            if t.hi is not None:
-                out["maximum"] = t.hi
+            out = {"type": "integer", **_limits(t, "minimum", "maximum")}
         elif k == "bool":
             out = {"type": "boolean"}
         elif k == "float":
             out = {"type": "number"}
         elif k == "str":
-            out = {"type": "string"}
-            if t.lo:
-                out["minLength"] = t.lo
-            if t.hi is not None:
-                out["maxLength"] = t.hi
+            out = {"type": "string", **_limits(t, "minLength", "maxLength", length=True)}
             if t.pattern is not None:
                 out["pattern"] = t.pattern
         elif k in ("enum", "literal", "oneof"):
@@ -957,11 +955,7 @@ class Schemas:
             inner = self.schema(t.inner[0])
             out = nullable(inner)
         elif k == "list":
-            out = {"type": "array", "items": self.schema(t.inner[0])}
-            if t.lo:
-                out["minItems"] = t.lo
-            if t.hi is not None:
-                out["maxItems"] = t.hi
+            out = {"type": "array", "items": self.schema(t.inner[0]), **_limits(t, "minItems", "maxItems", length=True)}
         elif k == "fixed":
             out = {"type": "array", "items": self.schema(t.inner[0]), "minItems": len(t.inner),
                    "maxItems": len(t.inner)}
