@@ -660,9 +660,10 @@ class Engine(Protocol[S, M]):
 class BaseEngine(Generic[S, M]):
     """Shared plumbing for engines: option resolution, turn checks, ``apply`` via ``check``.
 
-    A game subclasses this and provides ``new_game``, ``to_act``, ``legal_moves``,
-    ``check``, ``_apply`` (the transition, called only after ``check`` passed), ``scores``,
-    ``outcome`` and ``round_over``.
+    A game subclasses this and provides ``new_game``, ``legal_moves``, ``check``, ``_apply``
+    (the transition, called only after ``check`` passed), ``scores`` and ``outcome``; ``to_act``
+    and ``round_over`` follow from the phase vocabulary of DESIGN 4.5 unless the game says
+    otherwise.
 
     A game declared with a :class:`~rules.spec.GameSpec` (``spec = SPEC`` on its class) gets the
     rest from its declaration: its id, name, players, options, move kinds and codes; reading and
@@ -689,6 +690,8 @@ class BaseEngine(Generic[S, M]):
     _decode_state: ClassVar[Any]
     _move_decoders: ClassVar[dict[str, Any]]
     _move_encoders: ClassVar[dict[type, Any]]
+    _round_over_phase: ClassVar[Any] = None  # the game's phase members named "round-over" and "game-over"
+    _game_over_phase: ClassVar[Any] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -707,6 +710,8 @@ class BaseEngine(Generic[S, M]):
         cls._decode_state = staticmethod(shapes.shape_of(spec.state).decode)
         cls._move_decoders = {m.__dict__["kind"]: shapes.shape_of(m).decode for m in spec.moves}
         cls._move_encoders = {m: shapes.shape_of(m).encode for m in spec.moves}
+        phases = {p.value: p for p in spec.phases}
+        cls._round_over_phase, cls._game_over_phase = phases.get("round-over"), phases.get("game-over")
 
     # -- creation ------------------------------------------------------------------
 
@@ -768,7 +773,15 @@ class BaseEngine(Generic[S, M]):
             raise self._C.not_your_turn(f"seat {seat} may not act now; to act: {sorted(acting)}", seat=seat)
 
     def to_act(self, state: S) -> frozenset[int]:
-        raise NotImplementedError
+        """The seats that may act (DESIGN 4.5): in phase ``round-over`` every seat (any may deal the
+        next round), in ``game-over`` none, otherwise the one seat ``turn`` names. A game whose
+        seats act otherwise (several at once, or a seat other than ``turn``) overrides it."""
+        phase = state.phase  # type: ignore[attr-defined]  # every declared state has phase, turn, players
+        if phase is self._game_over_phase:
+            return frozenset()
+        if phase is self._round_over_phase:
+            return frozenset(range(state.players))  # type: ignore[attr-defined]
+        return frozenset((state.turn,))  # type: ignore[attr-defined]
 
     def legal_moves(self, state: S, seat: int) -> Sequence[M]:
         raise NotImplementedError
@@ -817,7 +830,9 @@ class BaseEngine(Generic[S, M]):
         return self.move_to_json(move)
 
     def round_over(self, state: S) -> bool:
-        return False
+        """Whether the round (or the game) is over: phase ``round-over`` or ``game-over``."""
+        phase = state.phase  # type: ignore[attr-defined]
+        return phase is self._round_over_phase or phase is self._game_over_phase
 
     def score_tally(self, tally: Json) -> ScoreReport:
         assert self.spec is not None

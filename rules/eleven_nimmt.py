@@ -508,16 +508,6 @@ class ElevenNimmt(BaseEngine[State, Move]):
 
     # -- turn ----------------------------------------------------------------------
 
-    def to_act(self, state: State) -> frozenset[int]:
-        if state.phase is Phase.PLAY:
-            return frozenset((state.turn,))  # type: ignore[arg-type]  # a playing state has a turn
-        if state.phase is Phase.ROUND_OVER:
-            return frozenset(range(state.players))
-        return frozenset()
-
-    def round_over(self, state: State) -> bool:
-        return state.phase is not Phase.PLAY
-
     def legal_moves(self, state: State, seat: int) -> Sequence[Move]:
         if seat not in self.to_act(state):
             return []

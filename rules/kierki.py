@@ -548,13 +548,6 @@ class Kierki(BaseEngine[State, Move]):
 
     # -- turn and moves ------------------------------------------------------------
 
-    def to_act(self, state: State) -> frozenset[int]:
-        if state.phase is Phase.ROUND_OVER:
-            return frozenset(range(state.players))
-        if state.phase is Phase.GAME_OVER:
-            return frozenset()
-        return frozenset((state.turn,))  # type: ignore[arg-type]
-
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if seat not in self.to_act(state):
             return []
@@ -662,9 +655,6 @@ class Kierki(BaseEngine[State, Move]):
         return out
 
     # -- results -------------------------------------------------------------------
-
-    def round_over(self, state: State) -> bool:
-        return state.phase in _OVER
 
     def scores(self, state: State) -> ScoreReport:
         sign = _sign(state.options)

@@ -569,9 +569,6 @@ class KniffelCards(BaseEngine[State, Move]):
 
     # -- turn --------------------------------------------------------------------------
 
-    def to_act(self, state: State) -> frozenset[int]:
-        return frozenset() if state.phase is Phase.GAME_OVER else frozenset((state.turn,))  # type: ignore[arg-type]
-
     def legal_moves(self, state: State, seat: int) -> Sequence[Move]:
         if state.phase is Phase.GAME_OVER or seat != state.turn:
             return []
@@ -716,9 +713,6 @@ class KniffelCards(BaseEngine[State, Move]):
         return move
 
     # -- results -----------------------------------------------------------------------
-
-    def round_over(self, state: State) -> bool:
-        return state.phase is Phase.GAME_OVER
 
     def scores(self, state: State) -> ScoreReport:
         sheets = tuple(_breakdown(_values(s.boxes), _values(s.penalties), s.extra_penalties, s.missed_announcement)

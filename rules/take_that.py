@@ -409,16 +409,6 @@ class TakeThat(BaseEngine[State, Move]):
 
     # -- turn ----------------------------------------------------------------------
 
-    def to_act(self, state: State) -> frozenset[int]:
-        if state.phase is Phase.PLAY:
-            return frozenset((state.turn,))  # type: ignore[arg-type]  # a playing state has a turn
-        if state.phase is Phase.ROUND_OVER:
-            return frozenset(range(state.players))
-        return frozenset()
-
-    def round_over(self, state: State) -> bool:
-        return state.phase is not Phase.PLAY
-
     # -- legality ------------------------------------------------------------------
 
     def legal_moves(self, state: State, seat: int) -> Sequence[Move]:

@@ -509,9 +509,6 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             return frozenset(range(_PLAYERS))
         return frozenset()
 
-    def round_over(self, state: State) -> bool:
-        return state.phase in _OVER
-
     def _with_turn(self, state: State) -> State:
         """DESIGN 4.5: ``turn`` is the one seat to act, or null when all three (next-round) or none act."""
         turn = _turn(self, state)

@@ -287,9 +287,6 @@ class Backgammon(BaseEngine[State, Move]):
             return _ONE[1 - state.on_turn]
         return _ONE[state.on_turn]
 
-    def round_over(self, state: State) -> bool:
-        return state.phase in OVER
-
     def may_double(self, state: State, seat: int) -> str | None:
         """None when ``seat`` may offer a double now, else the refusal code suffix."""
         if not _cube_on(state):

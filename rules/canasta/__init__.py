@@ -166,9 +166,6 @@ class Kanasta(BaseEngine[State, Move]):
             return frozenset(range(state.players))
         return frozenset()
 
-    def round_over(self, state: State) -> bool:
-        return state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
-
     def check(self, state: State, seat: int, move: Move) -> None:
         self.check_turn(state, seat)
         _next(state, seat, move)
