@@ -72,7 +72,7 @@ from rules.base import (
     replace,
 )
 from rules.shapes import Doc, Length, Range, Visibility, declared, field, option
-from rules.spec import GameSpec, Playout
+from rules.spec import GameSpec, Playout, phase_labels
 
 # --------------------------------------------------------------------------- constants
 
@@ -460,8 +460,7 @@ SPEC = GameSpec(
     options=Options,
     state=State,
     moves=(Play, Take, NewStack, NextRound),
-    phases={Phase.PLAY: Label("Play", "Rozgrywka"), Phase.ROUND_OVER: Label("Round over", "Koniec rundy"),
-            Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    phases=phase_labels(Phase),
     codes=C,
     breakdown=Breakdown,
     tally=Tally,

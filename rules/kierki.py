@@ -80,7 +80,7 @@ from rules.base import (
 )
 from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, missing_and_extra
 from rules.shapes import Length, Range, Visibility, declared, field, option, partial
-from rules.spec import GameSpec
+from rules.spec import GameSpec, phase_labels
 from rules.tricks import PackCard, Play, TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "kierki"
@@ -508,9 +508,8 @@ SPEC = GameSpec(
     options=Options,
     state=State,
     moves=(PlayCard, NameTrump, Pass, NextRound),
-    phases={Phase.NAME_TRUMP: Label("Naming trumps", "Wybór atutu"), Phase.PLAY: Label("Play", "Rozgrywka"),
-            Phase.LOTTERY: Label("Loteryjka", "Loteryjka"), Phase.ROUND_OVER: Label("Deal over", "Koniec rozdania"),
-            Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    phases=phase_labels(Phase, NAME_TRUMP=Label("Naming trumps", "Wybór atutu"), LOTTERY=Label("Loteryjka", "Loteryjka"),
+                        ROUND_OVER=Label("Deal over", "Koniec rozdania")),
     codes=C,
     breakdown=Breakdown,
     tally=(TrickTally, LotteryTally),

@@ -60,7 +60,7 @@ from rules.base import (
     replace,
 )
 from rules.shapes import Doc, Length, Range, Visibility, declared, field, option
-from rules.spec import GameSpec
+from rules.spec import GameSpec, phase_labels
 
 _GAME = "kniffel-cards"
 _VALUES = (1, 2, 3, 4, 5, 6)
@@ -511,10 +511,9 @@ SPEC = GameSpec(
     options=Options,
     state=State,
     moves=(Score, Discard, Draw),
-    phases={Phase.ACTION: Label("Choose an action", "Wybór akcji"),
-            Phase.EXCHANGE: Label("Exchange", "Wymiana kart"),
-            Phase.TRIM: Label("Discard down to five", "Odrzucanie do pięciu"),
-            Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    phases=phase_labels(Phase, ACTION=Label("Choose an action", "Wybór akcji"),
+                        EXCHANGE=Label("Exchange", "Wymiana kart"),
+                        TRIM=Label("Discard down to five", "Odrzucanie do pięciu")),
     codes=C,
     breakdown=Breakdown,
     tally=Tally,

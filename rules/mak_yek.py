@@ -52,7 +52,7 @@ from rules.base import (
 )
 from rules.boards import COLORS, square_name
 from rules.shapes import Doc, Length, OneOf, Pattern, Range, Scalar, computed, declared, field, option, register_scalar
-from rules.spec import GameSpec, Playout
+from rules.spec import GameSpec, Playout, phase_labels
 
 _GAME = "mak-yek"
 _SIZE = 8
@@ -354,7 +354,7 @@ SPEC = GameSpec(
     options=Options,
     state=State,
     moves=(Slide, OfferDraw, AcceptDraw),
-    phases={Phase.PLAY: Label("Play", "Rozgrywka"), Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    phases=phase_labels(Phase),
     codes=C,
     breakdown=Breakdown,
     aliases=("may-yek",),

@@ -54,7 +54,7 @@ from rules.base import (
 )
 from rules.boards import COLORS, FILES, square_name
 from rules.shapes import Doc, Length, OneOf, Pattern, Range, Visibility, computed, declared, field, option
-from rules.spec import GameSpec, Playout
+from rules.spec import GameSpec, Playout, phase_labels
 
 _GAME = "northcott"
 _FILES = 8
@@ -341,9 +341,8 @@ SPEC = GameSpec(
     options=Options,
     state=State,
     moves=(Roll, Place, Step),
-    phases={Phase.SETUP: Label("Setup", "Ustawianie pionków"),
-            Phase.FIRST_ROLL: Label("Roll for the first move", "Rzut o pierwszy ruch"),
-            Phase.PLAY: Label("Play", "Rozgrywka"), Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    phases=phase_labels(Phase, SETUP=Label("Setup", "Ustawianie pionków"),
+                        FIRST_ROLL=Label("Roll for the first move", "Rzut o pierwszy ruch")),
     codes=C,
     breakdown=Breakdown,
     terms={

@@ -72,6 +72,33 @@ def options_of(cls: type) -> Mapping[str, Option]:
     return MappingProxyType(out)
 
 
+#: the words of the phases games share (DESIGN 4.5), said once; a game may give its own
+SHARED_PHASES: Mapping[str, Label] = {
+    "play": Label("Play", "Rozgrywka"),
+    "round-over": Label("Round over", "Koniec rundy"),
+    "game-over": Label("Game over", "Koniec gry"),
+}
+
+
+def phase_labels(phases: type[enum.Enum], **own: Label) -> dict[enum.Enum, Label]:
+    """A game's phases in their declared order with their words (``GameSpec.phases``): the label
+    given for a member by its name, else the shared words of its value (:data:`SHARED_PHASES`)::
+
+        phases=phase_labels(Phase, NAME_TRUMP=Label("Naming trumps", "Wybór atutu"))
+    """
+    unknown = sorted(set(own) - set(phases.__members__))
+    if unknown:
+        raise TypeError(f"{phases.__name__} has no phase {unknown}")
+    labels = {}
+    for member in phases:
+        label = own.get(member.name) or SHARED_PHASES.get(member.value)
+        if label is None:
+            raise TypeError(f"phase {member.value!r} needs its words: phase_labels({phases.__name__}, "
+                            f"{member.name}=Label(...))")
+        labels[member] = label
+    return labels
+
+
 @dataclass(frozen=True)
 class Playout:
     """What a random bot and the tests need to play the game to its end.

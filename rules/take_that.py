@@ -84,7 +84,7 @@ from rules.base import (
     replace,
 )
 from rules.shapes import Doc, Length, OneOf, Range, Visibility, declared, field, option
-from rules.spec import GameSpec, Playout
+from rules.spec import GameSpec, Playout, phase_labels
 
 _GAME = "take-that"
 _CARDS: tuple[int, ...] = tuple(n for n in range(12, 99) if n % 10)
@@ -376,8 +376,7 @@ SPEC = GameSpec(
     options=Options,
     state=State,
     moves=(Lay, Twist, Take, NextRound),
-    phases={Phase.PLAY: Label("Play", "Rozgrywka"), Phase.ROUND_OVER: Label("Round over", "Koniec rundy"),
-            Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    phases=phase_labels(Phase),
     codes=C,
     breakdown=Breakdown,
     tally=Tally,

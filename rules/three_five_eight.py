@@ -63,7 +63,7 @@ from rules.base import (
 )
 from rules.cards import Card, Suit, card_strs, deck, missing_and_extra
 from rules.shapes import Length, Range, Visibility, computed, declared, field, option
-from rules.spec import GameSpec
+from rules.spec import GameSpec, phase_labels
 from rules.tricks import PackCard, TrickRules, check_play, next_seat, playable, trick_winner
 
 GAME_ID = "3-5-8"
@@ -456,10 +456,9 @@ SPEC = GameSpec(
     options=Options,
     state=State,
     moves=(Choose, ExchangeCard, EndExchange, Discard, PlayCard, NextRound),
-    phases={Phase.CHOOSE: Label("Choosing the contract", "Wybór rozgrywki"),
-            Phase.EXCHANGE: Label("Card exchange", "Wymiana kart"),
-            Phase.DISCARD: Label("Discarding", "Odrzucanie kart"), Phase.PLAY: Label("Play", "Rozgrywka"),
-            Phase.ROUND_OVER: Label("Deal over", "Koniec rozgrywki"), Phase.GAME_OVER: Label("Game over", "Koniec gry")},
+    phases=phase_labels(Phase, CHOOSE=Label("Choosing the contract", "Wybór rozgrywki"),
+                        EXCHANGE=Label("Card exchange", "Wymiana kart"), DISCARD=Label("Discarding", "Odrzucanie kart"),
+                        ROUND_OVER=Label("Deal over", "Koniec rozgrywki")),
     codes=C,
     breakdown=Breakdown,
     tally=Tally,

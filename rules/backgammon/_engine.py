@@ -20,7 +20,7 @@ from rules.base import (
     replace,
 )
 from rules.shapes import ShapeError, encode, shape_of
-from rules.spec import GameSpec, Playout
+from rules.spec import GameSpec, Playout, phase_labels
 
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
@@ -223,13 +223,13 @@ SPEC = GameSpec(
     options=Options,
     state=State,
     moves=MOVES,
-    phases={
-        Phase.OPENING: Label("Opening roll", "Rzut rozpoczynający"),
-        Phase.ROLL: Label("Roll or double", "Rzut lub dublowanie"),
-        Phase.MOVE: Label("Move", "Ruch pionkami"),
-        Phase.ROUND_OVER: Label("Game over, match goes on", "Koniec partii, mecz trwa"),
-        Phase.GAME_OVER: Label("Game over", "Koniec gry"),
-    },
+    phases=phase_labels(
+        Phase,
+        OPENING=Label("Opening roll", "Rzut rozpoczynający"),
+        ROLL=Label("Roll or double", "Rzut lub dublowanie"),
+        MOVE=Label("Move", "Ruch pionkami"),
+        ROUND_OVER=Label("Game over, match goes on", "Koniec partii, mecz trwa"),
+    ),
     codes=C,
     breakdown=Breakdown,
     tally=Tally,

@@ -52,7 +52,7 @@ from collections.abc import Mapping, Sequence
 
 from rules.base import BaseEngine, IllegalMove, Json, Label, Outcome, Rng, RulesError, ScoreReport, replace
 from rules.cards import Card, deck, sorted_cards
-from rules.spec import GameSpec, Playout
+from rules.spec import GameSpec, Playout, phase_labels
 
 from ._codes import C
 from ._melds import (
@@ -107,12 +107,13 @@ SPEC = GameSpec(
     options=Options,
     state=State,
     moves=MOVES,
-    phases={
-        Phase.DRAW: Label("Draw", "Dobieranie"), Phase.PLAY: Label("Meld and discard", "Wykładanie i zrzucanie"),
-        Phase.ANSWER: Label("The partner answers", "Odpowiedź partnera"),
-        Phase.DOUBLE: Label("Double going out", "Podwójne skończenie"),
-        Phase.ROUND_OVER: Label("Round over", "Koniec rozdania"), Phase.GAME_OVER: Label("Game over", "Koniec gry"),
-    },
+    phases=phase_labels(
+        Phase,
+        DRAW=Label("Draw", "Dobieranie"), PLAY=Label("Meld and discard", "Wykładanie i zrzucanie"),
+        ANSWER=Label("The partner answers", "Odpowiedź partnera"),
+        DOUBLE=Label("Double going out", "Podwójne skończenie"),
+        ROUND_OVER=Label("Round over", "Koniec rozdania"),
+    ),
     codes=C,
     breakdown=Breakdown,
     tally=Tally,

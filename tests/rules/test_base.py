@@ -272,3 +272,44 @@ def test_a_draw_past_the_generators_last_is_refused_so_no_state_outgrows_its_sha
         assert refused.value.code == "state.rng"
     almost = last.__class__(last.key, Rng.MAX_COUNTER - 1)
     assert almost.next_u64()[1].counter == Rng.MAX_COUNTER
+
+
+# --------------------------------------------------------------------------- phase words and who acts
+
+
+def test_phase_labels_give_shared_words_and_a_games_own_in_declared_order() -> None:
+    from enum import Enum
+
+    from rules.base import Label
+    from rules.spec import SHARED_PHASES, phase_labels
+
+    class Phase(Enum):
+        TRUMP = "trump"
+        PLAY = "play"
+        ROUND_OVER = "round-over"
+        GAME_OVER = "game-over"
+
+    deal_over = Label("Deal over", "Koniec rozdania")
+    labels = phase_labels(Phase, TRUMP=Label("Trumps", "Atuty"), ROUND_OVER=deal_over)
+    assert list(labels) == list(Phase)
+    assert labels[Phase.TRUMP] == Label("Trumps", "Atuty") and labels[Phase.ROUND_OVER] is deal_over
+    assert labels[Phase.PLAY] is SHARED_PHASES["play"] and labels[Phase.GAME_OVER] is SHARED_PHASES["game-over"]
+    with pytest.raises(TypeError, match="'trump' needs its words"):
+        phase_labels(Phase)
+    with pytest.raises(TypeError, match=r"has no phase \['LOTERY'\]"):
+        phase_labels(Phase, TRUMP=Label("Trumps", "Atuty"), LOTERY=Label("x", "y"))
+
+
+def test_who_acts_follows_the_phase_unless_the_game_says_otherwise() -> None:
+    """BaseEngine.to_act/round_over (DESIGN 4.5): the `turn` seat while playing, every seat in
+    round-over, none in game-over; 11 nimmt! and Kierki use it as it is."""
+    from rules.registry import ENGINES
+
+    for game in ("11-nimmt", "kierki"):
+        engine = ENGINES[game]
+        state = engine.new(4, seed=7)
+        assert engine.to_act(state) == frozenset({state.turn}) and not engine.round_over(state)
+        over = replace(state, phase=type(state.phase)("round-over"), turn=None)
+        assert engine.to_act(over) == frozenset(range(4)) and engine.round_over(over)
+        ended = replace(state, phase=type(state.phase)("game-over"), turn=None)
+        assert engine.to_act(ended) == frozenset() and engine.round_over(ended)
