@@ -157,6 +157,17 @@ class MutationTests:
             assert BINDINGS[self.game].engine.to_json(state) == json.loads(json.dumps(case.data)), where
         return got
 
+    def refusal_codes(self, *kinds: str) -> set[str]:
+        """The ``InvalidState`` codes ``from_json`` raises for the cases of ``kinds``."""
+        codes = set()
+        for case in self.cases:
+            if case.kind in kinds:
+                try:
+                    BINDINGS[self.game].engine.from_json(case.data)
+                except InvalidState as exc:
+                    codes.add(exc.code)
+        return codes
+
     def tests(self) -> tuple[Callable[[], None], Callable[[], None], Callable[[str], None]]:
         """The file's three tests (assign them to module-level ``test_*`` names)."""
 
@@ -228,3 +239,121 @@ def _first_card_becomes(name: str, card: str, doc: str):
 
 joker = _first_card_becomes("joker", "JK", "A joker, which these decks lack, in place of a card.")
 not_a_card = _first_card_becomes("not_a_card", "1Z", "A name that is no card, in place of a card.")
+
+
+# --------------------------------------------------------------------------- number-card mutations
+# The mutations 11 nimmt! and Take That share: cards are numbers in lists, seats count from 0 to
+# ``state.players - 1`` and the state has ``round``, ``turn`` and an ``rng`` counter. Each keeps the
+# order of its calls to ``rnd``, so a suite's cases stay those its seed gives.
+
+
+def card_mutations(piles: Callable[[dict], list[list]], foreign: list[int]) -> dict[str, Mutation]:
+    """"duplicate-card", "missing-card" and "foreign-card" (one of ``foreign``), always refused,
+    at a random place among the cards of ``piles(data)``."""
+
+    def spots(data: dict) -> list[tuple[list, int]]:
+        return [(pile, i) for pile in piles(data) for i in range(len(pile))]
+
+    def duplicate(data, state, rnd) -> bool:
+        (a, i), (b, j) = rnd.sample(spots(data), 2)
+        a[i] = b[j]
+        return True
+
+    def missing(data, state, rnd) -> bool:
+        pile, i = rnd.choice(spots(data))
+        del pile[i]
+        return True
+
+    def foreign_card(data, state, rnd) -> bool:
+        pile, i = rnd.choice(spots(data))
+        pile[i] = rnd.choice(foreign)
+        return True
+
+    return {"duplicate-card": Mutation(duplicate), "missing-card": Mutation(missing),
+            "foreign-card": Mutation(foreign_card)}
+
+
+def stock_to_hand(data, state, rnd) -> bool:
+    """The top stock card into a random hand."""
+    if not data["stock"]:
+        return False
+    data["hands"][rnd.randrange(state.players)].append(data["stock"].pop())
+    return True
+
+
+def round_moved(data, state, rnd) -> bool:
+    """The round one earlier or later (later from round 1)."""
+    data["round"] += rnd.choice([-1, 1]) if data["round"] > 1 else 1
+    return True
+
+
+def seat_moved(key: str) -> Change:
+    """``data[key]``, a seat, moved to another seat."""
+
+    def mutate(data, state, rnd) -> bool:
+        data[key] = (data[key] + rnd.randrange(1, state.players)) % state.players
+        return True
+
+    return mutate
+
+
+def turn_moved(data, state, rnd) -> bool:
+    """The turn to another seat (to seat 0 when nobody is to act)."""
+    turn = data["turn"]
+    data["turn"] = 0 if turn is None else (turn + rnd.randrange(1, state.players)) % state.players
+    return True
+
+
+def seat_out_of_range(*keys: str) -> Change:
+    """One of ``keys``, a seat, set to no seat of the table."""
+
+    def mutate(data, state, rnd) -> bool:
+        data[rnd.choice(keys)] = rnd.choice([state.players, -1, 7])
+        return True
+
+    return mutate
+
+
+def history_length(row: Callable[[int], list[int]]) -> Change:
+    """The history a round shorter, or a round longer by ``row(players)``."""
+
+    def mutate(data, state, rnd) -> bool:
+        if data["history"] and rnd.random() < 0.5:
+            data["history"].pop()
+        else:
+            data["history"].append(row(state.players))
+        return True
+
+    return mutate
+
+
+def players_changed(most: int) -> Change:
+    """One player more (one fewer at ``most``)."""
+
+    def mutate(data, state, rnd) -> bool:
+        data["players"] += 1 if state.players < most else -1
+        return True
+
+    return mutate
+
+
+def wrong_types(*pairs: tuple[str, Any]) -> Change:
+    """One of the (field, value of the wrong JSON type) ``pairs`` written."""
+
+    def mutate(data, state, rnd) -> bool:
+        key, value = rnd.choice(pairs)
+        data[key] = value
+        return True
+
+    return mutate
+
+
+def rng_counter(data, state, rnd) -> bool:
+    """The rng's counter one further."""
+    data["rng"]["counter"] += 1
+    return True
+
+
+#: The rng-counter mutation of games whose rng only deals the rounds to come.
+RNG_DEALS_ONLY = Mutation(rng_counter, "the rng only deals the rounds to come; nothing on the table records how many "
+                                       "draws it made (a state from another seed is as real)")
