@@ -20,6 +20,7 @@ A change that leaves the JSON text as it was is no case.
 from __future__ import annotations
 
 import copy
+import enum
 import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -241,6 +242,119 @@ joker = _first_card_becomes("joker", "JK", "A joker, which these decks lack, in 
 not_a_card = _first_card_becomes("not_a_card", "1Z", "A name that is no card, in place of a card.")
 
 
+def swap_cards(d, s, rnd):
+    """A random card of one hand swapped with a random card of another."""
+    seats = hand_seats(d)
+    if len(seats) < 2:
+        return False
+    a, b = rnd.sample(seats, 2)
+    i, j = rnd.randrange(len(d["hands"][a])), rnd.randrange(len(d["hands"][b]))
+    d["hands"][a][i], d["hands"][b][j] = d["hands"][b][j], d["hands"][a][i]
+    return True
+
+
+def move_card(d, s, rnd):
+    """A card passed from one hand to another: every card is there once, the sizes are wrong."""
+    seats = hand_seats(d)
+    if not seats:
+        return False
+    a = rnd.choice(seats)
+    b = rnd.choice([s for s in range(d["players"]) if s != a])
+    d["hands"][b].append(d["hands"][a].pop())
+    return True
+
+
+def shift_points(row: list[int], players: int, points: int, rnd) -> bool:
+    """``points`` moved from one random seat of a score ``row`` to another: still zero-sum."""
+    a, b = rnd.sample(range(players), 2)
+    row[a] += points
+    row[b] -= points
+    return True
+
+
+def score_plus_one(d, s, rnd):
+    """A point more for a random seat in the last finished deal."""
+    if not d["history"]:
+        return False
+    d["history"][-1][rnd.randrange(d["players"])] += 1
+    return True
+
+
+# --------------------------------------------------------------------------- counter mutations
+# The same counter, seat, phase and type mutations of the trick games' JSON (``players``, ``round``,
+# ``turn``, ``phase``, ``rng``), refused or reachable as each game's table says.
+
+
+def round_down(d, s, rnd):
+    d["round"] -= 1  # round 0 is refused by the schema
+    return True
+
+
+def next_seat(key: str, name: str | None = None) -> Change:
+    """A mutation (named ``name``, default ``<key>_next``) that gives ``key`` to the next seat
+    (seat 0 where it is null)."""
+
+    def mutate(d, s, rnd):
+        d[key] = (d[key] + 1) % d["players"] if d[key] is not None else 0
+        return True
+
+    mutate.__name__ = mutate.__qualname__ = name or f"{key}_next"
+    return mutate
+
+
+def turn_null(d, s, rnd):
+    if d["turn"] is None:
+        return False
+    d["turn"] = None
+    return True
+
+
+def phase_changed(phases: type[enum.Enum]) -> Change:
+    """A mutation that sets another of the game's ``phases``."""
+
+    def phase_changed(d, s, rnd):
+        d["phase"] = rnd.choice([p.value for p in phases if p.value != d["phase"]])
+        return True
+
+    return phase_changed
+
+
+def type_round_text(d, s, rnd):
+    d["round"] = str(d["round"])
+    return True
+
+
+def type_hands_null(d, s, rnd):
+    d["hands"] = None
+    return True
+
+
+def unknown_field(key: str) -> Change:
+    """A mutation that adds a field the state does not have."""
+
+    def unknown_field(d, s, rnd):
+        d[key] = 0
+        return True
+
+    return unknown_field
+
+
+def missing_field(d, s, rnd):
+    del d[rnd.choice(sorted(d))]
+    return True
+
+
+def rng_counter(d, s, rnd):
+    """The rng's counter one further."""
+    d["rng"]["counter"] += 1
+    return True
+
+
+#: Why an rng counter one further is reachable in games that deal by rejection sampling.
+RNG_REJECTION_SAMPLING = ("how many draws the deals took is not recorded (rejection sampling draws a variable "
+                          "number), so any counter is possible")
+
+
 # --------------------------------------------------------------------------- number-card mutations
 # The mutations 11 nimmt! and Take That share: cards are numbers in lists, seats count from 0 to
 # ``state.players - 1`` and the state has ``round``, ``turn`` and an ``rng`` counter. Each keeps the
@@ -346,12 +460,6 @@ def wrong_types(*pairs: tuple[str, Any]) -> Change:
         return True
 
     return mutate
-
-
-def rng_counter(data, state, rnd) -> bool:
-    """The rng's counter one further."""
-    data["rng"]["counter"] += 1
-    return True
 
 
 #: The rng-counter mutation of games whose rng only deals the rounds to come.
