@@ -465,3 +465,45 @@ def wrong_types(*pairs: tuple[str, Any]) -> Change:
 #: The rng-counter mutation of games whose rng only deals the rounds to come.
 RNG_DEALS_ONLY = Mutation(rng_counter, "the rng only deals the rounds to come; nothing on the table records how many "
                                        "draws it made (a state from another seed is as real)")
+
+
+# --------------------------------------------------------------------------- board-game mutations
+# Mak-yek's and Northcott's: two seats, seat 0 White, both always refused.
+
+
+def colors_changed(*wrong: list[str]) -> Change:
+    """A mutation that relabels the colours with one of ``wrong``."""
+
+    def colors_changed(data, state, rnd):
+        """Colours are labels: seat 0 is always White. REFUSED."""
+        data["colors"] = rnd.choice(wrong)
+        return REFUSED
+
+    return colors_changed
+
+
+def wrong_type(wrong: Mapping[str, Any], unknown: Callable[[dict, random.Random], None]) -> Change:
+    """A mutation that writes ``wrong[key]`` over a random field, deletes it, or has ``unknown``
+    add a field the state does not have."""
+
+    def wrong_type(data, state, rnd):
+        """A field of the wrong JSON type, a missing field or an unknown one. REFUSED (the declared shape: bad-state)."""
+        key = rnd.choice(list(data))
+        how = rnd.choice(["type", "missing", "unknown"])
+        if how == "missing":
+            del data[key]
+        elif how == "unknown":
+            unknown(data, rnd)
+        else:
+            data[key] = copy.deepcopy(wrong[key])
+        return REFUSED
+
+    return wrong_type
+
+
+def board_game_suite(game: str, states: list[dict], mutations: Iterable[Change], *, min_refused: int) -> MutationTests:
+    """The suite of a board game's mutations (all named by their functions): two tries a state and
+    kind from one ``Random(2026)``, at least 300 cases and ``min_refused`` refusals, and an
+    accepted case loads as given."""
+    return MutationTests(game, states, tables(mutations), rng=2026, tries=2, as_given=True, minimum=300,
+                         min_refused=min_refused)
