@@ -487,7 +487,8 @@ def wrong_type(wrong: Mapping[str, Any], unknown: Callable[[dict, random.Random]
     add a field the state does not have."""
 
     def wrong_type(data, state, rnd):
-        """A field of the wrong JSON type, a missing field or an unknown one. REFUSED (the declared shape: bad-state)."""
+        """A field of the wrong JSON type, a missing field or an unknown one. REFUSED (the
+        declared shape: bad-state)."""
         key = rnd.choice(list(data))
         how = rnd.choice(["type", "missing", "unknown"])
         if how == "missing":
