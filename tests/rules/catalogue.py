@@ -36,7 +36,8 @@ class Raised(defaultdict):
 
 
 def codes_checked(engine, state, moves: Iterable, seats: Iterable[int] = (0, 1)) -> set[str]:
-    """The codes ``check`` raises for each of ``moves`` played by each of ``seats`` in ``state``."""
+    """The codes ``check`` raises for each of ``moves`` played by each of ``seats`` in ``state``;
+    a catalogued code's Polish detail must format with the raise's context."""
     codes = set()
     for move in moves:
         for seat in seats:
@@ -44,6 +45,8 @@ def codes_checked(engine, state, moves: Iterable, seats: Iterable[int] = (0, 1))
                 engine.check(state, seat, move)
             except RulesError as exc:
                 codes.add(exc.code)
+                if exc.code in engine.codes:
+                    engine.codes[exc.code].detail_pl.format(**exc.context)
     return codes
 
 
