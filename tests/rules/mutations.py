@@ -196,8 +196,8 @@ class MutationTests:
 
 
 # --------------------------------------------------------------------------- hand mutations
-# The same four mutations of French-deck hands (``hands`` as lists of card names), for the trick
-# games; each returns False where the state has no hand to change.
+# The mutations of French-deck hands (``hands`` as lists of card names) the trick games share;
+# each returns False where the state has no hand to change.
 
 
 def hand_seats(d: dict) -> list[int]:
@@ -456,7 +456,7 @@ def wrong_types(*pairs: tuple[str, Any]) -> Change:
 
     def mutate(data, state, rnd) -> bool:
         key, value = rnd.choice(pairs)
-        data[key] = value
+        data[key] = copy.deepcopy(value)  # no two cases share a list
         return True
 
     return mutate
