@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 import pytest
 
-from rules.base import ErrorCode, RulesError
+from rules.base import ErrorCode, InvalidState, RulesError
 
 
 def raise_of(action: Callable[[], object]) -> RulesError:
@@ -33,6 +33,31 @@ class Raised(defaultdict):
             action()
         except RulesError as exc:
             self[exc.code].append(exc)
+
+
+def codes_checked(engine, state, moves: Iterable, seats: Iterable[int] = (0, 1)) -> set[str]:
+    """The codes ``check`` raises for each of ``moves`` played by each of ``seats`` in ``state``;
+    a catalogued code's Polish detail must format with the raise's context."""
+    codes = set()
+    for move in moves:
+        for seat in seats:
+            try:
+                engine.check(state, seat, move)
+            except RulesError as exc:
+                codes.add(exc.code)
+                if exc.code in engine.codes:
+                    engine.codes[exc.code].detail_pl.format(**exc.context)
+    return codes
+
+
+def check_refused(engine, data, code: str, fields: Iterable[str]) -> None:
+    """``from_json(data)`` raises ``code``; a ``<game>.bad-state`` (not of the declared shape)
+    names as its field one of ``fields`` or a member of one."""
+    with pytest.raises(InvalidState) as err:
+        engine.from_json(data)
+    assert err.value.code == code
+    if code == f"{engine.game_id}.bad-state":
+        assert err.value.context["field"].split(".")[0] in set(fields), err.value.context
 
 
 def check_raise(engine, code: str, exc: RulesError) -> None:

@@ -20,6 +20,7 @@ A change that leaves the JSON text as it was is no case.
 from __future__ import annotations
 
 import copy
+import enum
 import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -157,6 +158,17 @@ class MutationTests:
             assert BINDINGS[self.game].engine.to_json(state) == json.loads(json.dumps(case.data)), where
         return got
 
+    def refusal_codes(self, *kinds: str) -> set[str]:
+        """The ``InvalidState`` codes ``from_json`` raises for the cases of ``kinds``."""
+        codes = set()
+        for case in self.cases:
+            if case.kind in kinds:
+                try:
+                    BINDINGS[self.game].engine.from_json(case.data)
+                except InvalidState as exc:
+                    codes.add(exc.code)
+        return codes
+
     def tests(self) -> tuple[Callable[[], None], Callable[[], None], Callable[[str], None]]:
         """The file's three tests (assign them to module-level ``test_*`` names)."""
 
@@ -184,8 +196,8 @@ class MutationTests:
 
 
 # --------------------------------------------------------------------------- hand mutations
-# The same four mutations of French-deck hands (``hands`` as lists of card names), for the trick
-# games; each returns False where the state has no hand to change.
+# The mutations of French-deck hands (``hands`` as lists of card names) the trick games share;
+# each returns False where the state has no hand to change.
 
 
 def hand_seats(d: dict) -> list[int]:
@@ -228,3 +240,271 @@ def _first_card_becomes(name: str, card: str, doc: str):
 
 joker = _first_card_becomes("joker", "JK", "A joker, which these decks lack, in place of a card.")
 not_a_card = _first_card_becomes("not_a_card", "1Z", "A name that is no card, in place of a card.")
+
+
+def swap_cards(d, s, rnd):
+    """A random card of one hand swapped with a random card of another."""
+    seats = hand_seats(d)
+    if len(seats) < 2:
+        return False
+    a, b = rnd.sample(seats, 2)
+    i, j = rnd.randrange(len(d["hands"][a])), rnd.randrange(len(d["hands"][b]))
+    d["hands"][a][i], d["hands"][b][j] = d["hands"][b][j], d["hands"][a][i]
+    return True
+
+
+def move_card(d, s, rnd):
+    """A card passed from one hand to another: every card is there once, the sizes are wrong."""
+    seats = hand_seats(d)
+    if not seats:
+        return False
+    a = rnd.choice(seats)
+    b = rnd.choice([s for s in range(d["players"]) if s != a])
+    d["hands"][b].append(d["hands"][a].pop())
+    return True
+
+
+def shift_points(row: list[int], players: int, points: int, rnd) -> bool:
+    """``points`` moved from one random seat of a score ``row`` to another: still zero-sum."""
+    a, b = rnd.sample(range(players), 2)
+    row[a] += points
+    row[b] -= points
+    return True
+
+
+def score_plus_one(d, s, rnd):
+    """A point more for a random seat in the last finished deal."""
+    if not d["history"]:
+        return False
+    d["history"][-1][rnd.randrange(d["players"])] += 1
+    return True
+
+
+# --------------------------------------------------------------------------- counter mutations
+# The same counter, seat, phase and type mutations of the trick games' JSON (``players``, ``round``,
+# ``turn``, ``phase``, ``rng``), refused or reachable as each game's table says.
+
+
+def round_down(d, s, rnd):
+    d["round"] -= 1  # round 0 is refused by the schema
+    return True
+
+
+def next_seat(key: str, name: str | None = None) -> Change:
+    """A mutation (named ``name``, default ``<key>_next``) that gives ``key`` to the next seat
+    (seat 0 where it is null)."""
+
+    def mutate(d, s, rnd):
+        d[key] = (d[key] + 1) % d["players"] if d[key] is not None else 0
+        return True
+
+    mutate.__name__ = mutate.__qualname__ = name or f"{key}_next"
+    return mutate
+
+
+def turn_null(d, s, rnd):
+    if d["turn"] is None:
+        return False
+    d["turn"] = None
+    return True
+
+
+def phase_changed(phases: type[enum.Enum]) -> Change:
+    """A mutation that sets another of the game's ``phases``."""
+
+    def phase_changed(d, s, rnd):
+        d["phase"] = rnd.choice([p.value for p in phases if p.value != d["phase"]])
+        return True
+
+    return phase_changed
+
+
+def type_round_text(d, s, rnd):
+    d["round"] = str(d["round"])
+    return True
+
+
+def type_hands_null(d, s, rnd):
+    d["hands"] = None
+    return True
+
+
+def unknown_field(key: str) -> Change:
+    """A mutation that adds a field the state does not have."""
+
+    def unknown_field(d, s, rnd):
+        d[key] = 0
+        return True
+
+    return unknown_field
+
+
+def missing_field(d, s, rnd):
+    del d[rnd.choice(sorted(d))]
+    return True
+
+
+def rng_counter(d, s, rnd):
+    """The rng's counter one further."""
+    d["rng"]["counter"] += 1
+    return True
+
+
+#: Why an rng counter one further is reachable in games that deal by rejection sampling.
+RNG_REJECTION_SAMPLING = ("how many draws the deals took is not recorded (rejection sampling draws a variable "
+                          "number), so any counter is possible")
+
+
+# --------------------------------------------------------------------------- number-card mutations
+# The mutations 11 nimmt! and Take That share: cards are numbers in lists, seats count from 0 to
+# ``state.players - 1`` and the state has ``round``, ``turn`` and an ``rng`` counter. Each keeps the
+# order of its calls to ``rnd``, so a suite's cases stay those its seed gives.
+
+
+def card_mutations(piles: Callable[[dict], list[list]], foreign: list[int]) -> dict[str, Mutation]:
+    """"duplicate-card", "missing-card" and "foreign-card" (one of ``foreign``), always refused,
+    at a random place among the cards of ``piles(data)``."""
+
+    def spots(data: dict) -> list[tuple[list, int]]:
+        return [(pile, i) for pile in piles(data) for i in range(len(pile))]
+
+    def duplicate(data, state, rnd) -> bool:
+        (a, i), (b, j) = rnd.sample(spots(data), 2)
+        a[i] = b[j]
+        return True
+
+    def missing(data, state, rnd) -> bool:
+        pile, i = rnd.choice(spots(data))
+        del pile[i]
+        return True
+
+    def foreign_card(data, state, rnd) -> bool:
+        pile, i = rnd.choice(spots(data))
+        pile[i] = rnd.choice(foreign)
+        return True
+
+    return {"duplicate-card": Mutation(duplicate), "missing-card": Mutation(missing),
+            "foreign-card": Mutation(foreign_card)}
+
+
+def stock_to_hand(data, state, rnd) -> bool:
+    """The top stock card into a random hand."""
+    if not data["stock"]:
+        return False
+    data["hands"][rnd.randrange(state.players)].append(data["stock"].pop())
+    return True
+
+
+def round_moved(data, state, rnd) -> bool:
+    """The round one earlier or later (later from round 1)."""
+    data["round"] += rnd.choice([-1, 1]) if data["round"] > 1 else 1
+    return True
+
+
+def seat_moved(key: str) -> Change:
+    """``data[key]``, a seat, moved to another seat."""
+
+    def mutate(data, state, rnd) -> bool:
+        data[key] = (data[key] + rnd.randrange(1, state.players)) % state.players
+        return True
+
+    return mutate
+
+
+def turn_moved(data, state, rnd) -> bool:
+    """The turn to another seat (to seat 0 when nobody is to act)."""
+    turn = data["turn"]
+    data["turn"] = 0 if turn is None else (turn + rnd.randrange(1, state.players)) % state.players
+    return True
+
+
+def seat_out_of_range(*keys: str) -> Change:
+    """One of ``keys``, a seat, set to no seat of the table."""
+
+    def mutate(data, state, rnd) -> bool:
+        data[rnd.choice(keys)] = rnd.choice([state.players, -1, 7])
+        return True
+
+    return mutate
+
+
+def history_length(row: Callable[[int], list[int]]) -> Change:
+    """The history a round shorter, or a round longer by ``row(players)``."""
+
+    def mutate(data, state, rnd) -> bool:
+        if data["history"] and rnd.random() < 0.5:
+            data["history"].pop()
+        else:
+            data["history"].append(row(state.players))
+        return True
+
+    return mutate
+
+
+def players_changed(most: int) -> Change:
+    """One player more (one fewer at ``most``)."""
+
+    def mutate(data, state, rnd) -> bool:
+        data["players"] += 1 if state.players < most else -1
+        return True
+
+    return mutate
+
+
+def wrong_types(*pairs: tuple[str, Any]) -> Change:
+    """One of the (field, value of the wrong JSON type) ``pairs`` written."""
+
+    def mutate(data, state, rnd) -> bool:
+        key, value = rnd.choice(pairs)
+        data[key] = copy.deepcopy(value)  # no two cases share a list
+        return True
+
+    return mutate
+
+
+#: The rng-counter mutation of games whose rng only deals the rounds to come.
+RNG_DEALS_ONLY = Mutation(rng_counter, "the rng only deals the rounds to come; nothing on the table records how many "
+                                       "draws it made (a state from another seed is as real)")
+
+
+# --------------------------------------------------------------------------- board-game mutations
+# Mak-yek's and Northcott's: two seats, seat 0 White, both always refused.
+
+
+def colors_changed(*wrong: list[str]) -> Change:
+    """A mutation that relabels the colours with one of ``wrong``."""
+
+    def colors_changed(data, state, rnd):
+        """Colours are labels: seat 0 is always White. REFUSED."""
+        data["colors"] = rnd.choice(wrong)
+        return REFUSED
+
+    return colors_changed
+
+
+def wrong_type(wrong: Mapping[str, Any], unknown: Callable[[dict, random.Random], None]) -> Change:
+    """A mutation that writes ``wrong[key]`` over a random field, deletes it, or has ``unknown``
+    add a field the state does not have."""
+
+    def wrong_type(data, state, rnd):
+        """A field of the wrong JSON type, a missing field or an unknown one. REFUSED (the
+        declared shape: bad-state)."""
+        key = rnd.choice(list(data))
+        how = rnd.choice(["type", "missing", "unknown"])
+        if how == "missing":
+            del data[key]
+        elif how == "unknown":
+            unknown(data, rnd)
+        else:
+            data[key] = copy.deepcopy(wrong[key])
+        return REFUSED
+
+    return wrong_type
+
+
+def board_game_suite(game: str, states: list[dict], mutations: Iterable[Change], *, min_refused: int) -> MutationTests:
+    """The suite of a board game's mutations (all named by their functions): two tries a state and
+    kind from one ``Random(2026)``, at least 300 cases and ``min_refused`` refusals, and an
+    accepted case loads as given."""
+    return MutationTests(game, states, tables(mutations), rng=2026, tries=2, as_given=True, minimum=300,
+                         min_refused=min_refused)

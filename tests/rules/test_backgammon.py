@@ -170,29 +170,27 @@ def test_closed_board_forfeits_the_turn() -> None:
     assert code_of(state, {"kind": "move", "steps": [[25, 20]]}) == "backgammon.no-legal-play"
 
 
-def test_bear_off_with_a_die_larger_than_the_highest_point() -> None:
-    """BG-7: me 5:1, 4:1; opp 1:15 (my 24); 6-1 -> 5/off 4/3, or 5/4 4/off.
-
-      6 5 4 3 2 1
-        X X
-    """
-    state = position({5: 1, 4: 1}, {1: 15}, (6, 1))
-    assert E.to_json(state)["position_id"] == "/38AAAAoAAAAAA"
-    assert notations(state) == {"5/off 4/3", "5/4/off"}
-    assert E.is_legal(state, 0, E.move_from_json({"kind": "move", "notation": "5/4 4/off"}))
-    assert E.is_legal(state, 0, E.move_from_json({"kind": "move", "steps": [[4, 3], [5, 0]]}))
-
-
-def test_bear_off_mixed_with_a_move_inside() -> None:
-    """BG-8: me 6:1, 2:1; opp 1:15; 5-4 -> 6/1 2/off, or 6/2 2/off.
-
-      6 5 4 3 2 1
-      X       X
-    """
-    state = position({6: 1, 2: 1}, {1: 15}, (5, 4))
-    assert E.to_json(state)["position_id"] == "/38AAABCAAAAAA"
-    assert notations(state) == {"6/1 2/off", "6/2/off"}
-    assert E.is_legal(state, 0, E.move_from_json({"kind": "move", "notation": "6/2 2/off"}))
+@pytest.mark.parametrize(("me", "dice", "position_id", "plays", "also_legal"), [
+    # BG-7: me 5:1, 4:1; opp 1:15 (my 24); 6-1 -> 5/off 4/3, or 5/4 4/off.
+    #   6 5 4 3 2 1
+    #     X X
+    pytest.param({5: 1, 4: 1}, (6, 1), "/38AAAAoAAAAAA", {"5/off 4/3", "5/4/off"},
+                 [{"notation": "5/4 4/off"}, {"steps": [[4, 3], [5, 0]]}],
+                 id="BG-7-a-die-larger-than-the-highest-point"),
+    # BG-8: me 6:1, 2:1; opp 1:15; 5-4 -> 6/1 2/off, or 6/2 2/off.
+    #   6 5 4 3 2 1
+    #   X       X
+    pytest.param({6: 1, 2: 1}, (5, 4), "/38AAABCAAAAAA", {"6/1 2/off", "6/2/off"},
+                 [{"notation": "6/2 2/off"}], id="BG-8-mixed-with-a-move-inside"),
+])
+def test_bear_off(me, dice, position_id, plays, also_legal) -> None:
+    """BG-7, BG-8: bearing off, against 15 opposing checkers on the mover's 24: the plays GNU BG
+    lists, and the same plays written another way are legal too."""
+    state = position(me, {1: 15}, dice)
+    assert E.to_json(state)["position_id"] == position_id
+    assert notations(state) == plays
+    for move in also_legal:
+        assert E.is_legal(state, 0, E.move_from_json({"kind": "move", **move}))
 
 
 def test_no_bear_off_until_all_checkers_are_home() -> None:
@@ -677,23 +675,41 @@ def test_tally_rejects_a_winner_with_checkers_left() -> None:
 # --------------------------------------------------------------------------- schemas over playouts
 
 
+def random_game(state, rnd: random.Random, turns: int, calm):
+    """The turns of a random game from ``state``, ``turns`` at most, until nobody is to act: a random
+    acting seat plays a random move of ``calm(moves, rnd)`` (of all the legal moves where that is
+    empty). Yields (state, seat, legal moves, move played, next state)."""
+    for _ in range(turns):
+        acting = E.to_act(state)
+        if not acting:
+            return
+        seat = rnd.choice(sorted(acting))
+        moves = E.legal_moves(state, seat)
+        move = rnd.choice(calm(moves, rnd) or moves)
+        after = E.apply(state, seat, move)
+        yield state, seat, moves, move, after
+        state = after
+
+
+def _no_resignation(moves: list, rnd: random.Random) -> list:
+    return [m for m in moves if m.kind != "resign"]
+
+
 def test_declared_shapes_read_back_every_state_and_move_of_random_playouts() -> None:
     for seed in range(6):
         rnd = random.Random(seed)
-        state = E.new(2, seed, {"match_length": [0, 3][seed % 2], "cube": "on", "beaver": seed % 3 == 0})
-        for _ in range(600):
-            acting = E.to_act(state)
-            if not acting:
-                break
-            seat = rnd.choice(sorted(acting))
-            moves = E.legal_moves(state, seat)
+        start = E.new(2, seed, {"match_length": [0, 3][seed % 2], "cube": "on", "beaver": seed % 3 == 0})
+        for state, _, moves, _, after in random_game(start, rnd, 600, _no_resignation):
             assert E.from_json(json.loads(json.dumps(E.to_json(state)))) == state
             for move in moves:
                 data = E.move_to_json(move)
                 assert E.move_from_json(json.loads(json.dumps(data))) == move
-            calm = [m for m in moves if m.kind != "resign"] or moves
-            state = E.apply(state, seat, rnd.choice(calm))
-            assert json.loads(json.dumps(E.to_json(state))) == E.to_json(state)
+            assert json.loads(json.dumps(E.to_json(after))) == E.to_json(after)
+
+
+def _calm(moves: list, rnd: random.Random) -> list:
+    """No resignation, and a double one time in ten."""
+    return [m for m in moves if m.kind != "resign" and (m.kind != "double" or rnd.random() < 0.1)]
 
 
 def test_long_playouts_obey_the_protocol() -> None:
@@ -705,25 +721,18 @@ def test_long_playouts_obey_the_protocol() -> None:
     for seed, options in enumerate([{}, {"match_length": 3}, {"cube": "on", "beaver": True, "jacoby": True},
                                     {"match_length": 5, "opening_roll": "reroll", "max_cube": 8}]):
         rnd = random.Random(seed)
-        state = E.new(2, seed, options)
+        start = E.new(2, seed, options)
+        seen = E.to_json(start)
         pool: list = []
         history = []
-        for _ in range(3000):
-            acting = E.to_act(state)
-            if not acting:
-                break
-            seat = rnd.choice(sorted(acting))
-            moves = E.legal_moves(state, seat)
+        for state, seat, moves, move, after in random_game(start, rnd, 3000, _calm):
+            assert E.to_json(state) == seen  # apply left its input as it was made
             check_step(E, state, seat, moves, pool)
-            calm = [m for m in moves if m.kind != "resign" and (m.kind != "double" or rnd.random() < 0.1)] or moves
-            move = rnd.choice(calm)
-            before = E.to_json(state)
-            new = E.apply(state, seat, move)
-            assert E.to_json(state) == before
+            seen = E.to_json(after)
             history.append((seat, move))
             pool.append(move)
             del pool[:-60]
-            state = new
+        state = after
         assert E.outcome(state) is not None and E.scores(state).winners == E.outcome(state).winners
         again = E.new(2, seed, options)
         for seat, move in history:

@@ -15,7 +15,7 @@ import pytest
 from rules.backgammon import ENGINE
 from rules.backgammon._records import RECORD_CODES, check_mat, parse_mat, parse_sgf, write_mat
 from rules.backgammon._records import replay_record as _replay_record
-from rules.base import IllegalMove, InvalidState, NotYourTurn
+from rules.base import IllegalMove, InvalidState, NotYourTurn, RulesError
 from tests.playout import choose
 
 DATA = Path(__file__).parent / "data" / "backgammon" / "records"
@@ -27,6 +27,13 @@ def read(name: str) -> str:
 
 def replay_record(record):
     return _replay_record(ENGINE, record)
+
+
+def refusal(text: str, error: type[RulesError]) -> RulesError:
+    """The ``error`` that ``check_mat`` raises reading ``text``."""
+    with pytest.raises(error) as info:
+        check_mat(ENGINE, text)
+    return info.value
 
 
 def results(replayed) -> list[tuple]:
@@ -75,10 +82,9 @@ def test_the_crawford_game_is_played_without_the_cube():
     # a double written into the Crawford game is refused by the engine, with the record's place
     doctored = text.replace("  8) 41: 13/8                           61: 8/2 6/5",
                             "  8)  Doubles => 2                       Takes")
-    with pytest.raises(IllegalMove) as info:
-        check_mat(ENGINE, doctored)
-    assert info.value.code == "backgammon.crawford-game"
-    assert info.value.context["game"] == 13 and info.value.context["move"] == 8
+    err = refusal(doctored, IllegalMove)
+    assert err.code == "backgammon.crawford-game"
+    assert err.context["game"] == 13 and err.context["move"] == 8
 
 
 def test_bar_entry_bear_off_hits_and_forced_passes_are_read():
@@ -127,10 +133,9 @@ def test_a_short_record_replays_with_an_unfinished_last_game():
 def test_an_illegal_play_names_the_game_the_row_and_the_index():
     """Row 2 of game 2 plays 13/8 with a 6-4: refused by the engine's own rule, placed exactly."""
     text = MINI + "  2) 64: 13/8\n"
-    with pytest.raises(IllegalMove) as info:
-        check_mat(ENGINE, text)
-    ctx = info.value.context
-    assert info.value.code in ("backgammon.illegal-play", "backgammon.must-use-all-dice", "backgammon.dice-mismatch")
+    err = refusal(text, IllegalMove)
+    ctx = err.context
+    assert err.code in ("backgammon.illegal-play", "backgammon.must-use-all-dice", "backgammon.dice-mismatch")
     # game 1: roll, move, roll, move, roll, move, double, drop (8); next-round (9); game 2: roll, move, roll, move
     assert (ctx["game"], ctx["move"], ctx["index"]) == (2, 2, 12)
 
@@ -140,34 +145,30 @@ def test_a_play_out_of_turn_is_refused_with_the_engine_code():
     out of turn."""
     text = MINI.replace("  3)  Drops                      Wins 1 point\n",
                         "  3)  Takes\n  4) 21: 13/11 6/5\n")
-    with pytest.raises(NotYourTurn) as info:
-        check_mat(ENGINE, text)
-    assert info.value.code == "backgammon.not-your-turn"
-    assert (info.value.context["game"], info.value.context["move"]) == (1, 4)
+    err = refusal(text, NotYourTurn)
+    assert err.code == "backgammon.not-your-turn"
+    assert (err.context["game"], err.context["move"]) == (1, 4)
 
 
 def test_a_score_line_that_disagrees_with_the_results_is_refused():
     text = MINI.replace(" Ann : 0                        Bob : 1", " Ann : 1                        Bob : 0")
-    with pytest.raises(IllegalMove) as info:
-        check_mat(ENGINE, text)
-    assert info.value.code == "backgammon.record-score-mismatch"
-    assert info.value.context["game"] == 2 and info.value.context["expected"] == [0, 1]
+    err = refusal(text, IllegalMove)
+    assert err.code == "backgammon.record-score-mismatch"
+    assert err.context["game"] == 2 and err.context["expected"] == [0, 1]
 
 
 def test_a_wins_line_that_disagrees_with_the_drop_is_refused():
     """A dropped double scores the cube before the offer (1 point), not 2."""
-    with pytest.raises(IllegalMove) as info:
-        check_mat(ENGINE, MINI.replace("Wins 1 point", "Wins 2 points"))
-    assert info.value.code == "backgammon.record-result-mismatch"
-    assert info.value.context["game"] == 1
+    err = refusal(MINI.replace("Wins 1 point", "Wins 2 points"), IllegalMove)
+    assert err.code == "backgammon.record-result-mismatch"
+    assert err.context["game"] == 1
 
 
 def test_a_resignation_worth_no_level_is_refused():
     """Before the game is over ``Wins 5 points`` at cube 1 is no single/gammon/backgammon."""
     text = " 1 point match\n\n Game 1\n A : 0          B : 0\n  1) 31: 8/5 6/5\n      Wins 5 points\n"
-    with pytest.raises(IllegalMove) as info:
-        check_mat(ENGINE, text)
-    assert info.value.code == "backgammon.record-result-mismatch"
+    err = refusal(text, IllegalMove)
+    assert err.code == "backgammon.record-result-mismatch"
 
 
 @pytest.mark.parametrize(("text", "line"), [
@@ -178,10 +179,9 @@ def test_a_resignation_worth_no_level_is_refused():
     (" 3 point match\n", 1),
 ])
 def test_unreadable_text_is_a_bad_record_with_its_line(text, line):
-    with pytest.raises(InvalidState) as info:
-        check_mat(ENGINE, text)
-    assert info.value.code == "backgammon.bad-record"
-    assert info.value.context["line"] == line
+    err = refusal(text, InvalidState)
+    assert err.code == "backgammon.bad-record"
+    assert err.context["line"] == line
 
 
 def test_record_codes_are_catalogued_and_their_polish_details_format():
@@ -279,6 +279,11 @@ from rules.backgammon._records import RECORD_WARNINGS  # noqa: E402
 OPEN = "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
 
 
+def game(ann: int = 0, bob: int = 0) -> str:
+    """The head of a game: the score line (Ann's, Bob's) and the opening row OPEN."""
+    return f" Ann : {ann}                        Bob : {bob}\n" + OPEN
+
+
 def mat(*games: str, length: int = 3, header: str = "") -> str:
     return header + f" {length} point match\n\n" + "\n".join(
         f" Game {n}\n{g}" for n, g in enumerate(games, start=1))
@@ -292,7 +297,7 @@ def test_xg_question_marks_after_a_roll_are_a_resignation_after_rolling():
     """eXtreme Gammon writes ``64: ????`` when the roller resigned: the roll stands, then the
     other side's ``Wins``."""
     for marks in ("????", "???"):
-        text = mat(" Ann : 0                        Bob : 0\n" + OPEN +
+        text = mat(game() +
                    f"  2) 64: {marks}                    Wins 1 point\n")
         replayed = check_mat(ENGINE, text)
         assert results(replayed) == [(1, 1, 1, True)]
@@ -300,14 +305,13 @@ def test_xg_question_marks_after_a_roll_are_a_resignation_after_rolling():
 
 
 def test_question_marks_not_followed_by_the_others_win_are_unreadable():
-    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: ????                    53: 13/8 13/10\n")
-    with pytest.raises(InvalidState) as info:
-        check_mat(ENGINE, text)
-    assert info.value.code == "backgammon.bad-record" and info.value.context["line"] == 6
+    text = mat(game() + "  2) 64: ????                    53: 13/8 13/10\n")
+    err = refusal(text, InvalidState)
+    assert err.code == "backgammon.bad-record" and err.context["line"] == 6
 
 
 def test_galaxy_losses_beside_wins_is_skipped_and_noted():
-    text = mat(" Ann : 0                        Bob : 0\n" + OPEN +
+    text = mat(game() +
                "  2) 64: 24/18 13/9              Doubles => 2\n"
                "  3)  Drops\n"
                "      Losses 1 point             Wins 1 point and the match\n", length=1)
@@ -317,7 +321,7 @@ def test_galaxy_losses_beside_wins_is_skipped_and_noted():
 
 
 def test_galaxy_losses_alone_is_the_other_sides_win():
-    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Losses 1 point\n")
+    text = mat(game() + "  2) 64: 24/18 13/9\n      Losses 1 point\n")
     replayed = check_mat(ENGINE, text)
     assert results(replayed) == [(1, 1, 1, True)]
     assert ("backgammon.record-losses-cell") in [c for _, c in warned(replayed)]
@@ -329,22 +333,21 @@ def test_the_last_games_wins_capped_at_what_the_match_needed():
     cube = ("  2)  Doubles => 2                Takes\n"
             "  3) 64: 24/18 13/9              Doubles => 4\n"
             "  4)  Drops                      Wins {} and the match\n")
-    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + cube.format("2 points").replace(" and the match", ""),
-               " Ann : 0                        Bob : 2\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
-               " Ann : 1                        Bob : 2\n" + OPEN + cube.format("1 point"))
+    text = mat(game() + cube.format("2 points").replace(" and the match", ""),
+               game(0, 2) + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
+               game(1, 2) + cube.format("1 point"))
     replayed = check_mat(ENGINE, text)
     assert results(replayed) == [(1, 1, 2, False), (2, 0, 1, True), (3, 1, 2, False)]
     assert warned(replayed) == [(len(text.splitlines()), "backgammon.record-wins-capped")]
     assert replayed.warnings[0]["context"] == {"game": 3, "got": 1, "expected": 2}
     # not the last game, or not what the match needed: still a mismatch
-    with pytest.raises(IllegalMove) as info:
-        check_mat(ENGINE, text.replace("Wins 1 point and the match", "Wins 3 points"))
-    assert info.value.code == "backgammon.record-result-mismatch"
+    err = refusal(text.replace("Wins 1 point and the match", "Wins 3 points"), IllegalMove)
+    assert err.code == "backgammon.record-result-mismatch"
 
 
 def test_wins_right_after_the_losers_own_move_is_a_concession():
     """Ann plays row 2 and Bob's ``Wins`` follows at once: Ann conceded before Bob rolled."""
-    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n"
+    text = mat(game() + "  2) 64: 24/18 13/9\n"
                "                                 Wins 1 point\n")
     replayed = check_mat(ENGINE, text)
     assert results(replayed) == [(1, 1, 1, True)]
@@ -352,8 +355,8 @@ def test_wins_right_after_the_losers_own_move_is_a_concession():
 
 
 def test_a_record_that_starts_mid_match_takes_its_first_score_line():
-    text = mat(" Ann : 1                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
-               " Ann : 2                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n")
+    text = mat(game(1, 0) + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
+               game(2, 0) + "  2) 64: 24/18 13/9\n      Wins 1 point\n")
     replayed = check_mat(ENGINE, text)
     assert [g["score_after"] for g in replayed.games] == [[2, 0], [3, 0]]
     assert replayed.match["score"] == [3, 0]
@@ -362,15 +365,14 @@ def test_a_record_that_starts_mid_match_takes_its_first_score_line():
 
 
 def test_a_record_that_starts_at_match_point_starts_with_the_crawford_game():
-    text = mat(" Ann : 2                        Bob : 0\n" + OPEN + "  2)  Doubles => 2\n")
-    with pytest.raises(IllegalMove) as info:
-        check_mat(ENGINE, text)
-    assert info.value.code == "backgammon.crawford-game" and info.value.context["line"] == 6
+    text = mat(game(2, 0) + "  2)  Doubles => 2\n")
+    err = refusal(text, IllegalMove)
+    assert err.code == "backgammon.crawford-game" and err.context["line"] == 6
 
 
 def test_players_come_from_the_score_columns_not_the_header_tags():
     header = '; [Player 1 "Bob"]\n; [Player 2 "Ann"]\n\n'
-    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
+    text = mat(game() + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
                header=header)
     replayed = check_mat(ENGINE, text)
     assert replayed.match["players"] == ["Ann", "Bob"]
@@ -391,11 +393,10 @@ def test_a_real_illegal_move_among_conventions_is_still_refused_with_its_line():
     """BOM, CRLF, swapped tags and a mid-match start are read; row 2's 64: 13/8 is still illegal,
     named by its line."""
     header = '; [Player 1 "Bob"]\n; [Player 2 "Ann"]\n\n'
-    text = mat(" Ann : 1                        Bob : 0\n" + OPEN + "  2) 64: 13/8\n", header=header)
-    with pytest.raises(IllegalMove) as info:
-        check_mat(ENGINE, "\ufeff" + text.replace("\n", "\r\n"))
-    assert info.value.code in ("backgammon.illegal-play", "backgammon.must-use-all-dice", "backgammon.dice-mismatch")
-    assert (info.value.context["line"], info.value.context["game"], info.value.context["move"]) == (9, 1, 2)
+    text = mat(game(1, 0) + "  2) 64: 13/8\n", header=header)
+    err = refusal("\ufeff" + text.replace("\n", "\r\n"), IllegalMove)
+    assert err.code in ("backgammon.illegal-play", "backgammon.must-use-all-dice", "backgammon.dice-mismatch")
+    assert (err.context["line"], err.context["game"], err.context["move"]) == (9, 1, 2)
 
 
 def test_every_warning_code_has_english_and_polish_texts_that_format():
@@ -410,12 +411,11 @@ def test_every_warning_code_has_english_and_polish_texts_that_format():
 def test_a_resigns_cell_is_followed_by_the_others_wins():
     """``21) Resigns      Wins 2 points`` (a transcribed club match): the resignation is the
     ``Wins``; a ``Resigns`` with no ``Wins`` after it is unreadable."""
-    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n"
+    text = mat(game() + "  2) 64: 24/18 13/9\n"
                "  3)                             Resigns\n      Wins 1 point\n")
     assert results(check_mat(ENGINE, text)) == [(1, 0, 1, True)]
-    with pytest.raises(InvalidState) as info:
-        check_mat(ENGINE, text.replace("      Wins 1 point\n", ""))
-    assert info.value.code == "backgammon.bad-record" and info.value.context["line"] == 7
+    err = refusal(text.replace("      Wins 1 point\n", ""), InvalidState)
+    assert err.code == "backgammon.bad-record" and err.context["line"] == 7
 
 
 # --------------------------------------------------------------------------- the corpus (issue 18)
@@ -453,7 +453,7 @@ def test_every_corpus_record_replays_to_its_written_results_or_is_refused_for_it
 
 def test_a_game_written_as_its_result_alone_was_resigned_before_the_opening_roll():
     """An online server writes a last game with no moves, only ``Wins 1 points and the match``."""
-    text = mat(" Ann : 0                        Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
+    text = mat(game() + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
                " Ann : 1                        Bob : 0\n  1)\n   Wins 1 points and the match\n", length=2)
     replayed = check_mat(ENGINE, text)
     assert results(replayed) == [(1, 0, 1, True), (2, 0, 1, True)]

@@ -440,17 +440,21 @@ def test_going_out_needs_a_canasta():
     assert code == "canasta.no-canasta"
 
 
+def stock_of_one_card(hands: list[str], melds: list[dict], **kwargs):
+    """Seat 0 to draw the stock's one card, the 5H, over the discard 7C: ``hands`` and ``melds`` as
+    given, the four red threes on side A's table, and every other card in seat 2's hand too."""
+    used = Counter(cards(" ".join([*hands, *(text for side in melds for text in side.values()), "7C 5H"])))
+    filler = [str(c) for c in sorted((FULL_DECK - used).elements()) if str(c) not in ("3H", "3D")]
+    return build([hands[0], hands[1], hands[2] + " " + " ".join(filler), hands[3]], turn=0, phase="draw",
+                 melds=melds, stock="5H", reds=["3H 3D 3H 3D", ""], **kwargs)
+
+
 def test_stock_running_out_ends_the_hand_without_going_out_bonuses():
     """Vector 1.13-8 (seed), K-7 default: the hand ends at the discard of the player who drew the last card.
 
         side A holds a canasta; the stock has one card; seat 0 draws it and discards -> hand over, no +100
     """
-    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
-    hands = ["9C 9D", "4H 4S", "AC AD", "6C 6D"]
-    used = Counter(cards(" ".join(hands) + " KC KD KS KH KC KD KS 7C 5H"))
-    filler = [str(c) for c in sorted((FULL_DECK - used).elements()) if str(c) not in ("3H", "3D")]
-    s = build([hands[0], hands[1], hands[2] + " " + " ".join(filler), hands[3]], turn=0, phase="draw",
-              melds=melds, stock="5H", reds=["3H 3D 3H 3D", ""])
+    s = stock_of_one_card(["9C 9D", "4H 4S", "AC AD", "6C 6D"], [{"K": "KC KD KS KH KC KD KS"}, {}])
     s = E.apply(s, 0, Draw())
     assert s.stock == ()
     s = E.apply(s, 0, Discard(C("5H")))
@@ -462,15 +466,16 @@ def test_stock_running_out_ends_the_hand_without_going_out_bonuses():
     assert nxt.round == 2 and nxt.phase is Phase.DRAW and nxt.totals == s.totals
 
 
+def last_discard_buyable():
+    """K-7 option last_discard_buyable: seat 0 has drawn the stock's last card and discarded the 9C."""
+    s = stock_of_one_card(["9C 9D", "4H 4S KH", "AC AD", "6C 6D"], [{}, {"K": "KC KD KS"}],
+                          options={"last_discard_buyable": True})
+    return E.apply(E.apply(s, 0, Draw()), 0, Discard(C("9C")))
+
+
 def test_last_discard_pile_may_be_taken_under_option():
     """K-7 option last_discard_buyable: after the last drawer's discard, the next player may take the pile."""
-    melds = [{}, {"K": "KC KD KS"}]
-    hands = ["9C 9D", "4H 4S KH", "AC AD", "6C 6D"]
-    used = Counter(cards(" ".join(hands) + " KC KD KS 7C 5H"))
-    filler = [str(c) for c in sorted((FULL_DECK - used).elements()) if str(c) not in ("3H", "3D")]
-    s = build([hands[0], hands[1], hands[2] + " " + " ".join(filler), hands[3]], turn=0, phase="draw",
-              melds=melds, stock="5H", options={"last_discard_buyable": True}, reds=["3H 3D 3H 3D", ""])
-    s = E.apply(E.apply(s, 0, Draw()), 0, Discard(C("9C")))
+    s = last_discard_buyable()
     assert s.phase is Phase.DRAW and s.turn == 1 and s.buying
     assert EndRound() in E.legal_moves(s, 1) and Draw() not in E.legal_moves(s, 1)
     assert code_of(s, 1, Draw()) == "canasta.stock-empty"
@@ -1148,16 +1153,6 @@ def _move_stock_card_to_hand(data):
     return data["hands"]
 
 
-def _last_discard_buyable():
-    melds = [{}, {"K": "KC KD KS"}]
-    hands = ["9C 9D", "4H 4S KH", "AC AD", "6C 6D"]
-    used = Counter(cards(" ".join(hands) + " KC KD KS 7C 5H"))
-    filler = [str(c) for c in sorted((FULL_DECK - used).elements()) if str(c) not in ("3H", "3D")]
-    s = build([hands[0], hands[1], hands[2] + " " + " ".join(filler), hands[3]], turn=0, phase="draw",
-              melds=melds, stock="5H", options={"last_discard_buyable": True}, reds=["3H 3D 3H 3D", ""])
-    return E.apply(E.apply(s, 0, Draw()), 0, Discard(C("9C")))
-
-
 def _round_over():
     s = build(["9C", "4H 4S", "AC AD", "6C 6D"], melds=[{"K": "KC KD KS KH KC KD KS"}, {}])
     return E.apply(s, 0, Discard(C("9C")))
@@ -1179,7 +1174,7 @@ TRIGGERS = {
     "wrong-phase": lambda: E.check(build([FILL, "4H", "5S", "6H"], phase="draw"), 0, Discard(C("4C"))),
     "round-not-over": lambda: E.check(E.new(4, 1), E.new(4, 1).turn, NextRound()),
     "round-over": lambda: E.check(_round_over(), 1, Draw()),
-    "stock-empty": lambda: E.check(_last_discard_buyable(), 1, Draw()),
+    "stock-empty": lambda: E.check(last_discard_buyable(), 1, Draw()),
     "stock-not-empty": lambda: E.check(build([FILL, "4H", "5S", "6H"], phase="draw"), 0, EndRound()),
     "no-partner": lambda: E.check(build(["KC KD", "4H 4S"], players=2), 0, AskPartner()),
     "already-asked": lambda: E.check(build([FILL, "4H", "5S", "6H"], asked="no"), 0, AskPartner()),

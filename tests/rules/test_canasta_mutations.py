@@ -53,6 +53,20 @@ def _first_card_holder(d: dict) -> int | None:
 # Each mutation returns REFUSED or the reason it may be reachable, or None when it does not apply
 # to that state.
 
+LIVE, OVER = ("draw", "play"), ("round-over", "game-over")
+
+
+def refused_setting(name: str, key: str, value, phases: tuple[str, ...] | None = None):
+    """The mutation ``name`` that sets ``key`` to ``value``, in ``phases`` only (all where None):
+    always refused."""
+    def mutate(d, s, rnd):
+        if phases is not None and d["phase"] not in phases:
+            return None
+        d[key] = value
+        return REFUSED
+    mutate.__name__ = mutate.__qualname__ = name
+    return mutate
+
 
 def duplicate_card(d, s, rnd):
     seat = _first_card_holder(d)
@@ -117,9 +131,7 @@ def empty_a_live_hand(d, s, rnd):
     return REFUSED  # nobody holds no card without going out
 
 
-def round_zero(d, s, rnd):
-    d["round"] = 0
-    return REFUSED
+round_zero = refused_setting("round_zero", "round", 0)
 
 
 def round_plus_one(d, s, rnd):
@@ -129,18 +141,8 @@ def round_plus_one(d, s, rnd):
     return "the round counter is not tied to the cards (a round may end with every total unchanged)"
 
 
-def meld_moves_in_draw_phase(d, s, rnd):
-    if d["phase"] != "draw":
-        return None
-    d["meld_moves"] = 1
-    return REFUSED
-
-
-def drew_null_in_play(d, s, rnd):
-    if d["phase"] != "play":
-        return None
-    d["drew"] = None
-    return REFUSED
+meld_moves_in_draw_phase = refused_setting("meld_moves_in_draw_phase", "meld_moves", 1, phases=("draw",))
+drew_null_in_play = refused_setting("drew_null_in_play", "drew", None, phases=("play",))
 
 
 def total_not_a_multiple_of_five(d, s, rnd):
@@ -189,18 +191,8 @@ def turn_out_of_range(d, s, rnd):
     return REFUSED
 
 
-def turn_in_round_over(d, s, rnd):
-    if d["phase"] not in ("round-over", "game-over"):
-        return None
-    d["turn"] = 0
-    return REFUSED
-
-
-def turn_null_in_play(d, s, rnd):
-    if d["phase"] not in ("draw", "play"):
-        return None
-    d["turn"] = None
-    return REFUSED
+turn_in_round_over = refused_setting("turn_in_round_over", "turn", 0, phases=OVER)
+turn_null_in_play = refused_setting("turn_null_in_play", "turn", None, phases=LIVE)
 
 
 def turn_to_another_seat(d, s, rnd):
@@ -212,35 +204,11 @@ def turn_to_another_seat(d, s, rnd):
     return "who is to draw is not tied to the cards (the first player follows a random dealer)"
 
 
-def out_seat_while_live(d, s, rnd):
-    if d["phase"] not in ("draw", "play"):
-        return None
-    d["out_seat"] = 0
-    return REFUSED
-
-
-def out_seat_minus_one(d, s, rnd):
-    d["out_seat"] = -1
-    return REFUSED
-
-
-def phase_round_over_mid_round(d, s, rnd):
-    if d["phase"] not in ("draw", "play"):
-        return None
-    d["phase"] = "round-over"
-    return REFUSED
-
-
-def phase_play_before_drawing(d, s, rnd):
-    if d["phase"] != "draw":
-        return None
-    d["phase"] = "play"
-    return REFUSED
-
-
-def phase_unknown(d, s, rnd):
-    d["phase"] = "bidding"
-    return REFUSED
+out_seat_while_live = refused_setting("out_seat_while_live", "out_seat", 0, phases=LIVE)
+out_seat_minus_one = refused_setting("out_seat_minus_one", "out_seat", -1)
+phase_round_over_mid_round = refused_setting("phase_round_over_mid_round", "phase", "round-over", phases=LIVE)
+phase_play_before_drawing = refused_setting("phase_play_before_drawing", "phase", "play", phases=("draw",))
+phase_unknown = refused_setting("phase_unknown", "phase", "bidding")
 
 
 def answer_without_a_question(d, s, rnd):
@@ -347,9 +315,7 @@ def types_total_as_float(d, s, rnd):
     return REFUSED
 
 
-def types_drew_empty_string(d, s, rnd):
-    d["drew"] = ""
-    return REFUSED  # "none" is null, never ""
+types_drew_empty_string = refused_setting("types_drew_empty_string", "drew", "")  # "none" is null, never ""
 
 
 def concealed_melds_unknown_rank(d, s, rnd):

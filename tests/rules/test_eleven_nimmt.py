@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn, Rng, RulesError
+from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn, Rng
 from rules.eleven_nimmt import (
     _PLAN_CAP,
     ENGINE,
@@ -29,7 +29,7 @@ from rules.eleven_nimmt import (
     fits,
 )
 from service.games import BINDINGS
-from tests.rules.catalogue import check_raise, raise_of
+from tests.rules.catalogue import check_raise, codes_checked, raise_of
 
 GID = "11-nimmt"
 
@@ -1031,12 +1031,7 @@ def test_codes_raised_while_playing_are_catalogued() -> None:
     seen = set()
     for state, seat, _ in _random_states(3, 4, 300):
         seat = 0 if seat is None else seat
-        for move in (Take(rnd.randrange(6)), NewStack(rnd.randrange(1, 101)), NextRound(),
-                     play((rnd.randrange(4), [rnd.randrange(1, 101)]))):
-            for who in (seat, (seat + 1) % 3):
-                try:
-                    ENGINE.check(state, who, move)
-                except RulesError as exc:
-                    seen.add(exc.code)
-                    ENGINE.codes[exc.code].detail_pl.format(**exc.context)
+        moves = (Take(rnd.randrange(6)), NewStack(rnd.randrange(1, 101)), NextRound(),
+                 play((rnd.randrange(4), [rnd.randrange(1, 101)])))
+        seen |= codes_checked(ENGINE, state, moves, seats=(seat, (seat + 1) % 3))
     assert seen <= set(ENGINE.codes) and len(seen) >= 5

@@ -11,11 +11,10 @@ is tests/rules/mutations.py.
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import islice
 
-from rules.base import InvalidState
 from rules.eleven_nimmt import ENGINE, Phase, State
+from tests.rules import mutations as mut
 from tests.rules.mutations import Mutation, MutationTests
 from tests.rules.mutations import playout as play
 
@@ -68,43 +67,11 @@ REAL = _real_states()
 
 # --------------------------------------------------------------------------- mutations
 
-def _cards_in(data: dict) -> list[tuple[list, int]]:
-    spots = []
-    for pile in [data["stock"], *data["hands"], *data["stacks"]]:
-        spots += [(pile, i) for i in range(len(pile))]
-    return spots
-
-
-def _duplicate(data, state, rnd) -> bool:
-    (a, i), (b, j) = rnd.sample(_cards_in(data), 2)
-    a[i] = b[j]
-    return True
-
-
-def _missing(data, state, rnd) -> bool:
-    pile, i = rnd.choice(_cards_in(data))
-    del pile[i]
-    return True
-
-
-def _foreign(data, state, rnd) -> bool:
-    pile, i = rnd.choice(_cards_in(data))
-    pile[i] = rnd.choice([0, 101, -5, 104])
-    return True
-
-
 def _hand_to_hand(data, state, rnd) -> bool:
     givers = [s for s, h in enumerate(data["hands"]) if h]
     a = rnd.choice(givers)
     b = rnd.choice([s for s in range(state.players) if s != a])
     data["hands"][b].append(data["hands"][a].pop(rnd.randrange(len(data["hands"][a]))))
-    return True
-
-
-def _stock_to_hand(data, state, rnd) -> bool:
-    if not data["stock"]:
-        return False
-    data["hands"][rnd.randrange(state.players)].append(data["stock"].pop())
     return True
 
 
@@ -123,30 +90,9 @@ def _stack_to_hand(data, state, rnd) -> bool:
     return True
 
 
-def _round(data, state, rnd) -> bool:
-    data["round"] += rnd.choice([-1, 1]) if data["round"] > 1 else 1
-    return True
-
-
-def _starter(data, state, rnd) -> bool:
-    data["starter"] = (data["starter"] + rnd.randrange(1, state.players)) % state.players
-    return True
-
-
-def _turn(data, state, rnd) -> bool:
-    turn = data["turn"]
-    data["turn"] = 0 if turn is None else (turn + rnd.randrange(1, state.players)) % state.players
-    return True
-
-
 def _went_out(data, state, rnd) -> bool:
     went = data["went_out"]
     data["went_out"] = rnd.randrange(state.players) if went is None else (went + 1) % state.players
-    return True
-
-
-def _seat_out_of_range(data, state, rnd) -> bool:
-    data[rnd.choice(["turn", "starter", "went_out"])] = rnd.choice([state.players, -1, 7])
     return True
 
 
@@ -185,34 +131,6 @@ def _history_last(data, state, rnd) -> bool:
     return True
 
 
-def _history_length(data, state, rnd) -> bool:
-    if data["history"] and rnd.random() < 0.5:
-        data["history"].pop()
-    else:
-        data["history"].append([0] + [1] * (state.players - 1))
-    return True
-
-
-def _players(data, state, rnd) -> bool:
-    data["players"] += 1 if state.players < 7 else -1
-    return True
-
-
-def _types(data, state, rnd) -> bool:
-    key, value = rnd.choice([
-        ("players", "2"), ("round", 1.5), ("stock", {}), ("hands", "x"), ("options", []), ("history", None),
-        ("rng", "x"), ("phase", 3), ("stacks", [None]), ("bulls", None), ("turn", True), ("starter", "0"),
-        ("supply", [1]),
-    ])
-    data[key] = value
-    return True
-
-
-def _rng_counter(data, state, rnd) -> bool:
-    data["rng"]["counter"] += 1
-    return True
-
-
 def _after_a_take(state: State) -> str | None:
     if state.phase is Phase.PLAY and not _fresh(state):
         return ("once a stack has been taken (or a bull card is out) the state records neither how many "
@@ -240,20 +158,18 @@ def _last_stock_card(state: State) -> str | None:
 
 
 KINDS = {
-    "duplicate-card": Mutation(_duplicate),
-    "missing-card": Mutation(_missing),
-    "foreign-card": Mutation(_foreign),
+    **mut.card_mutations(lambda d: [d["stock"], *d["hands"], *d["stacks"]], foreign=[0, 101, -5, 104]),
     "hand-to-hand": Mutation(_hand_to_hand, _after_a_take),
-    "stock-to-hand": Mutation(_stock_to_hand, _last_stock_card),
+    "stock-to-hand": Mutation(mut.stock_to_hand, _last_stock_card),
     "stock-to-stack": Mutation(_stock_to_stack, _last_stock_card),
     "stack-to-hand": Mutation(_stack_to_hand, lambda s: (
         "with the stock used up a take reveals nothing, so a stack can go to a hand without new "
         "stacks" if not s.stock and s.phase is Phase.PLAY else None)),
-    "round": Mutation(_round),
-    "starter": Mutation(_starter),
-    "turn": Mutation(_turn, _after_a_take),
+    "round": Mutation(mut.round_moved),
+    "starter": Mutation(mut.seat_moved("starter")),
+    "turn": Mutation(mut.turn_moved, _after_a_take),
     "went-out": Mutation(_went_out),
-    "seat-out-of-range": Mutation(_seat_out_of_range),
+    "seat-out-of-range": Mutation(mut.seat_out_of_range("turn", "starter", "went_out")),
     "phase": Mutation(_phase),
     "supply": Mutation(_supply),
     "bull-from-supply": Mutation(_bull_from_supply, _bull_reachable),
@@ -261,12 +177,14 @@ KINDS = {
         "an earlier round's minus points were in hands no longer on the table; accepted when the "
         "starter the history gives does not change")),
     "history-last": Mutation(_history_last),
-    "history-length": Mutation(_history_length),
-    "players": Mutation(_players),
-    "types": Mutation(_types),
-    "rng-counter": Mutation(_rng_counter, lambda s: (
-        "the rng only deals the rounds to come; nothing on the table records how many draws it "
-        "made (a state from another seed is as real)")),
+    "history-length": Mutation(mut.history_length(lambda players: [0] + [1] * (players - 1))),
+    "players": Mutation(mut.players_changed(7)),
+    "types": Mutation(mut.wrong_types(
+        ("players", "2"), ("round", 1.5), ("stock", {}), ("hands", "x"), ("options", []), ("history", None),
+        ("rng", "x"), ("phase", 3), ("stacks", [None]), ("bulls", None), ("turn", True), ("starter", "0"),
+        ("supply", [1]),
+    )),
+    "rng-counter": mut.RNG_DEALS_ONLY,
 }
 
 
@@ -287,13 +205,6 @@ def test_real_states_are_mid_game():
 
 def test_some_mutations_play_cannot_reach_are_refused_for_the_new_reasons():
     """The checks beyond conservation fire on real states: starter, stock, bull cards, turn."""
-    codes = Counter()
-    for name in ("starter", "stock-to-stack", "bull-from-supply", "turn", "hand-to-hand"):
-        for case in SUITE.cases:
-            if case.kind == name:
-                try:
-                    ENGINE.from_json(case.data)
-                except InvalidState as exc:
-                    codes[exc.code] += 1
+    codes = SUITE.refusal_codes("starter", "stock-to-stack", "bull-from-supply", "turn", "hand-to-hand")
     assert {"11-nimmt.bad-starter", "11-nimmt.bad-stock", "11-nimmt.bad-bulls", "11-nimmt.bad-turn",
-            "11-nimmt.bad-hands"} <= set(codes)
+            "11-nimmt.bad-hands"} <= codes

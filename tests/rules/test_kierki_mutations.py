@@ -14,6 +14,7 @@ import random
 
 from rules.kierki import Deal, Phase, deal_list
 from service.games import BINDINGS
+from tests.rules import mutations as mut
 from tests.rules.mutations import MutationTests, duplicate_card, hand_seats, joker, lose_card, not_a_card, tables
 from tests.rules.mutations import playout as play
 
@@ -53,34 +54,12 @@ def two_of_clubs_with_three(d, s, rnd):
 
 def move_card(d, s, rnd):
     """A card passed from one hand to another in a trick deal: the sizes no longer fit the tricks."""
-    seats = hand_seats(d)
-    if not seats or d["contract"] == "loteryjka":
-        return False
-    a = rnd.choice(seats)
-    b = rnd.choice([s for s in range(d["players"]) if s != a])
-    d["hands"][b].append(d["hands"][a].pop())
-    return True
+    return d["contract"] != "loteryjka" and mut.move_card(d, s, rnd)
 
 
 def lottery_move_card(d, s, rnd):
     """A card passed from one hand to another in the loteryjka."""
-    seats = hand_seats(d)
-    if not seats or d["contract"] != "loteryjka":
-        return False
-    a = rnd.choice(seats)
-    b = rnd.choice([s for s in range(d["players"]) if s != a])
-    d["hands"][b].append(d["hands"][a].pop())
-    return True
-
-
-def swap_cards(d, s, rnd):
-    seats = hand_seats(d)
-    if len(seats) < 2:
-        return False
-    a, b = rnd.sample(seats, 2)
-    i, j = rnd.randrange(len(d["hands"][a])), rnd.randrange(len(d["hands"][b]))
-    d["hands"][a][i], d["hands"][b][j] = d["hands"][b][j], d["hands"][a][i]
-    return True
+    return d["contract"] == "loteryjka" and mut.move_card(d, s, rnd)
 
 
 def round_up(d, s, rnd):
@@ -88,42 +67,8 @@ def round_up(d, s, rnd):
     return True
 
 
-def round_down(d, s, rnd):
-    d["round"] -= 1  # round 0 is refused by the schema
-    return True
-
-
 def contract_changed(d, s, rnd):
     d["contract"] = "robber" if d["contract"] != "robber" else "no-hearts"
-    return True
-
-
-def dealer_next(d, s, rnd):
-    d["dealer"] = (d["dealer"] + 1) % d["players"]
-    return True
-
-
-def leader_next(d, s, rnd):
-    d["leader"] = (d["leader"] + 1) % d["players"]
-    return True
-
-
-def turn_null(d, s, rnd):
-    if d["turn"] is None:
-        return False
-    d["turn"] = None
-    return True
-
-
-def turn_set(d, s, rnd):
-    d["turn"] = (d["turn"] + 1) % d["players"] if d["turn"] is not None else 0
-    return True
-
-
-def score_plus_one(d, s, rnd):
-    if not d["history"]:
-        return False
-    d["history"][-1][rnd.randrange(d["players"])] += 1
     return True
 
 
@@ -133,32 +78,19 @@ def score_shift_small(d, s, rnd):
     rows = [k for k, deal in enumerate(deal_list(s.options, s.players)[:len(d["history"])]) if deal is not Deal.ROBBER]
     if not rows:
         return False
-    row = d["history"][rnd.choice(rows)]
-    a, b = rnd.sample(range(d["players"]), 2)
-    row[a] += 5
-    row[b] -= 5
-    return True
+    return mut.shift_points(d["history"][rnd.choice(rows)], d["players"], 5, rnd)
 
 
 def score_shift_unit(d, s, rnd):
     """One penalty (20, a heart or a trick) moved between two seats of a finished deal."""
     if not d["history"]:
         return False
-    row = d["history"][0]  # deal 1, no tricks: 20 (15 with three players) a trick
-    a, b = rnd.sample(range(d["players"]), 2)
-    unit = 20 if d["players"] == 4 else 15
-    row[a] += unit
-    row[b] -= unit
-    return True
+    # deal 1, no tricks: 20 (15 with three players) a trick
+    return mut.shift_points(d["history"][0], d["players"], 20 if d["players"] == 4 else 15, rnd)
 
 
 def extra_history_row(d, s, rnd):
     d["history"].append([0] * d["players"])
-    return True
-
-
-def phase_changed(d, s, rnd):
-    d["phase"] = rnd.choice([p.value for p in Phase if p.value != d["phase"]])
     return True
 
 
@@ -200,58 +132,34 @@ def players_changed(d, s, rnd):
     return True
 
 
-def type_round_text(d, s, rnd):
-    d["round"] = str(d["round"])
-    return True
-
-
-def type_hands_null(d, s, rnd):
-    d["hands"] = None
-    return True
-
-
 def type_history_float(d, s, rnd):
     d["history"].append([0.5] * d["players"])
     return True
 
 
-def unknown_field(d, s, rnd):
-    d["deal_no"] = 0
-    return True
-
-
-def missing_field(d, s, rnd):
-    del d[rnd.choice(sorted(d))]
-    return True
-
-
-def rng_counter(d, s, rnd):
-    d["rng"]["counter"] += 1
-    return True
-
-
 REFUSED = {f.__name__: f for f in (
-    duplicate_card, lose_card, joker, not_a_card, two_of_clubs_with_three, move_card, round_up, round_down,
-    contract_changed, dealer_next, turn_null, score_plus_one, score_shift_small, extra_history_row, phase_changed,
-    trick_winner_changed, stock_card, players_changed, leader_next, finished_seat, row_widened, type_round_text, type_hands_null, type_history_float,
-    unknown_field, missing_field,
+    duplicate_card, lose_card, joker, not_a_card, two_of_clubs_with_three, move_card, round_up, mut.round_down,
+    contract_changed, mut.next_seat("dealer"), mut.turn_null, mut.score_plus_one, score_shift_small,
+    extra_history_row, mut.phase_changed(Phase), trick_winner_changed, stock_card, players_changed,
+    mut.next_seat("leader"), finished_seat, row_widened, mut.type_round_text, mut.type_hands_null,
+    type_history_float, mut.unknown_field("deal_no"), mut.missing_field,
 )}
 
 #: Mutations that may give a reachable state, and why.
 REACHABLE = {
-    "swap_cards": (swap_cards, "another shuffle deals these hands; refused when the swap gives a seat a suit it "
-                               "showed a void in during the current or last trick"),
+    "swap_cards": (mut.swap_cards, "another shuffle deals these hands; refused when the swap gives a seat a suit "
+                                   "it showed a void in during the current or last trick"),
     "lottery_move_card": (lottery_move_card, "who laid which card of the rows is not recorded and passes let "
                                              "one seat lay more than another, so hand sizes may differ; refused "
                                              "when a hand exceeds the cards dealt or a finished seat gets a card"),
-    "turn_set": (turn_set, "in the loteryjka passes are not recorded, so any seat still holding cards may be to "
-                           "play; refused in trick deals, while naming trumps and once the deal is over"),
+    "turn_set": (mut.next_seat("turn", "turn_set"),
+                 "in the loteryjka passes are not recorded, so any seat still holding cards may be to play; "
+                 "refused in trick deals, while naming trumps and once the deal is over"),
     "score_shift_unit": (score_shift_unit, "another play of deal 1 gives one seat a trick more and another one "
                                            "less; refused when a seat would go below 0 tricks"),
     "trump_changed": (trump_changed, "naming another trump gives the same hands; refused when the tricks played "
                                      "would have had other winners, or outside a trump deal"),
-    "rng_counter": (rng_counter, "how many draws the deals took is not recorded (rejection sampling draws a "
-                                 "variable number), so any counter is possible"),
+    "rng_counter": (mut.rng_counter, mut.RNG_REJECTION_SAMPLING),
 }
 
 

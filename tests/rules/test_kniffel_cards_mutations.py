@@ -79,6 +79,28 @@ def take(data, src: str, dst: list, count: int) -> bool:
     return True
 
 
+def penalty_beside(filled: bool, points: int) -> Callable[[dict, State], bool]:
+    """``points`` of penalty beside the first filled (or empty) box of the first sheet that has one."""
+    def mutate(d, s):
+        for sheet in d["sheets"]:
+            boxes = [b for b, v in sheet["boxes"].items() if (v is not None) == filled]
+            if boxes:
+                sheet["penalties"][boxes[0]] = points
+                return True
+        return False
+    return mutate
+
+
+def reversed_pile(pile: str) -> Callable[[dict, State], bool]:
+    """The pile in reverse order, where that changes it."""
+    def mutate(d, s):
+        if len(set(d[pile])) < 2:
+            return False
+        d[pile].reverse()
+        return True
+    return mutate
+
+
 MUTATIONS: dict[str, Mutation] = {}
 
 
@@ -88,6 +110,20 @@ def mutation(name: str, expect: str = REFUSED):
         MUTATIONS[name] = Mutation(lambda data, state, rnd: fn(data, state), None if expect == REFUSED else expect)
         return fn
     return register
+
+
+def sets(name: str, path: tuple, value, *, unless: Callable[[State], bool] = lambda s: False) -> None:
+    """Register a mutation that writes ``value`` at ``path`` (keys and indexes) of the JSON; it
+    does not apply to the states where ``unless(state)``."""
+    def mutate(d, s):
+        if unless(s):
+            return False
+        *outer, last = path
+        for key in outer:
+            d = d[key]
+        d[last] = value
+        return True
+    mutation(name)(mutate)
 
 
 # ----------------------------------------------------------------- cards (refused)
@@ -129,10 +165,7 @@ def _(d, s):
     return True
 
 
-@mutation("foreign card 0 in a hand")
-def _(d, s):
-    d["hands"][0][0] = 0
-    return True
+sets("foreign card 0 in a hand", ("hands", 0, 0), 0)
 
 
 @mutation("card written as a string")
@@ -204,18 +237,8 @@ def _(d, s):
     return True
 
 
-@mutation("discarded 1 outside an exchange")
-def _(d, s):
-    if s.phase is Phase.EXCHANGE:
-        return False
-    d["discarded"] = 1
-    return True
-
-
-@mutation("discarded 6")
-def _(d, s):
-    d["discarded"] = 6
-    return True
+sets("discarded 1 outside an exchange", ("discarded",), 1, unless=lambda s: s.phase is Phase.EXCHANGE)
+sets("discarded 6", ("discarded",), 6)
 
 
 @mutation("a box filled beyond the seat's turns")
@@ -230,10 +253,7 @@ def _(d, s):
     return False
 
 
-@mutation("rng counter before the deal")
-def _(d, s):
-    d["rng"]["counter"] = 5
-    return True
+sets("rng counter before the deal", ("rng", "counter"), 5)
 
 
 @mutation("rng counter as a string")
@@ -245,42 +265,11 @@ def _(d, s):
 # ------------------------------------------------------------------ scores (refused)
 
 
-@mutation("impossible upper box value")
-def _(d, s):
-    d["sheets"][0]["boxes"]["ones"] = 7
-    return True
-
-
-@mutation("impossible full house value")
-def _(d, s):
-    d["sheets"][-1]["boxes"]["full-house"] = 24
-    return True
-
-
-@mutation("penalty beside an empty box")
-def _(d, s):
-    for sheet in d["sheets"]:
-        empty = [b for b, v in sheet["boxes"].items() if v is None]
-        if empty:
-            sheet["penalties"][empty[0]] = 2
-            return True
-    return False
-
-
-@mutation("odd penalty beside a filled box")
-def _(d, s):
-    for sheet in d["sheets"]:
-        filled = [b for b, v in sheet["boxes"].items() if v is not None]
-        if filled:
-            sheet["penalties"][filled[0]] = 3
-            return True
-    return False
-
-
-@mutation("penalty above 10")
-def _(d, s):
-    d["sheets"][0]["penalties"]["ones"] = 12
-    return True
+sets("impossible upper box value", ("sheets", 0, "boxes", "ones"), 7)
+sets("impossible full house value", ("sheets", -1, "boxes", "full-house"), 24)
+mutation("penalty beside an empty box")(penalty_beside(filled=False, points=2))
+mutation("odd penalty beside a filled box")(penalty_beside(filled=True, points=3))
+sets("penalty above 10", ("sheets", 0, "penalties", "ones"), 12)
 
 
 @mutation("penalties that need more exchanges than the seat had")
@@ -307,18 +296,9 @@ def _(d, s):
     return False
 
 
-@mutation("extra penalties without the second-Kniffel option")
-def _(d, s):
-    if s.options.second_kniffel_play:
-        return False
-    d["sheets"][0]["extra_penalties"] = 2
-    return True
-
-
-@mutation("missed announcement as 1")
-def _(d, s):
-    d["sheets"][0]["missed_announcement"] = 1
-    return True
+sets("extra penalties without the second-Kniffel option", ("sheets", 0, "extra_penalties"), 2,
+     unless=lambda s: s.options.second_kniffel_play)
+sets("missed announcement as 1", ("sheets", 0, "missed_announcement"), 1)
 
 
 # ------------------------------------------------------------------- seats (refused)
@@ -332,32 +312,10 @@ def _(d, s):
     return True
 
 
-@mutation("turn null mid-game")
-def _(d, s):
-    if s.turn is None:
-        return False
-    d["turn"] = None
-    return True
-
-
-@mutation("turn set once the game is over")
-def _(d, s):
-    if s.turn is not None:
-        return False
-    d["turn"] = 0
-    return True
-
-
-@mutation("turn beyond the seats")
-def _(d, s):
-    d["turn"] = 9
-    return True
-
-
-@mutation("turn -1")
-def _(d, s):
-    d["turn"] = -1
-    return True
+sets("turn null mid-game", ("turn",), None, unless=lambda s: s.turn is None)
+sets("turn set once the game is over", ("turn",), 0, unless=lambda s: s.turn is not None)
+sets("turn beyond the seats", ("turn",), 9)
+sets("turn -1", ("turn",), -1)
 
 
 @mutation("end triggered by a seat without a full sheet")
@@ -369,12 +327,8 @@ def _(d, s):
     return False
 
 
-@mutation("no end recorded in a finished game")
-def _(d, s):
-    if s.phase is not Phase.GAME_OVER:
-        return False
-    d["end_triggered_by"] = None
-    return True
+sets("no end recorded in a finished game", ("end_triggered_by",), None,
+     unless=lambda s: s.phase is not Phase.GAME_OVER)
 
 
 @mutation("another start player mid-game")
@@ -402,42 +356,13 @@ def _(d, s):
 # ------------------------------------------------------------------ phases (refused)
 
 
-@mutation("game over mid-game")
-def _(d, s):
-    if s.phase is Phase.GAME_OVER:
-        return False
-    d["phase"] = "game-over"
-    return True
-
-
-@mutation("unknown phase")
-def _(d, s):
-    d["phase"] = "bidding"
-    return True
-
-
-@mutation("exchange with nothing discarded")
-def _(d, s):
-    if s.phase is not Phase.ACTION:
-        return False
-    d["phase"] = "exchange"
-    return True
-
-
-@mutation("trim with a five-card hand")
-def _(d, s):
-    if s.phase is not Phase.ACTION or len(s.hands[s.turn]) != 5:
-        return False
-    d["phase"] = "trim"
-    return True
-
-
-@mutation("exchange in progress turned back into a choice")
-def _(d, s):
-    if s.phase is not Phase.EXCHANGE:
-        return False
-    d["phase"] = "action"
-    return True
+sets("game over mid-game", ("phase",), "game-over", unless=lambda s: s.phase is Phase.GAME_OVER)
+sets("unknown phase", ("phase",), "bidding")
+sets("exchange with nothing discarded", ("phase",), "exchange", unless=lambda s: s.phase is not Phase.ACTION)
+sets("trim with a five-card hand", ("phase",), "trim",
+     unless=lambda s: s.phase is not Phase.ACTION or len(s.hands[s.turn]) != 5)
+sets("exchange in progress turned back into a choice", ("phase",), "action",
+     unless=lambda s: s.phase is not Phase.EXCHANGE)
 
 
 # ------------------------------------------------------------------- types (refused)
@@ -461,35 +386,16 @@ def _(d, s):
     return True
 
 
-@mutation("unknown field")
-def _(d, s):
-    d["current"] = 0
-    return True
-
-
-@mutation("option value of the wrong type")
-def _(d, s):
-    d["options"]["allow_pass"] = "yes"
-    return True
+sets("unknown field", ("current",), 0)
+sets("option value of the wrong type", ("options", "allow_pass"), "yes")
 
 
 # ----------------------------------------------------------------------- reachable
 
 
-@mutation("stock in another order", "reachable: any order of the stock is a shuffle's outcome")
-def _(d, s):
-    if len(set(d["stock"])) < 2:
-        return False
-    d["stock"].reverse()
-    return True
-
-
-@mutation("discard pile in another order", "reachable: the players could have discarded in that order")
-def _(d, s):
-    if len(set(d["discard"])) < 2:
-        return False
-    d["discard"].reverse()
-    return True
+mutation("stock in another order", "reachable: any order of the stock is a shuffle's outcome")(reversed_pile("stock"))
+mutation("discard pile in another order", "reachable: the players could have discarded in that order")(
+    reversed_pile("discard"))
 
 
 @mutation("a round of passes", "reachable: every seat passed once more (allow_pass), which changes nothing else")

@@ -13,7 +13,7 @@ from rules import boards, mak_yek, northcott
 from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn, RulesError
 from rules.mak_yek import ENGINE, Slide, position_key
 from service.games import BINDINGS
-from tests.rules.catalogue import check_raise, raise_of
+from tests.rules.catalogue import check_raise, check_refused, codes_checked, raise_of
 
 DEFAULTS = {name: opt.default for name, opt in ENGINE.options.items()}
 
@@ -439,11 +439,7 @@ def state_json(**changes):
 def test_from_json_rejects_tampered_states(changes, code):
     """Meaning (§7) has the game's codes; anything not of the declared shape is ``bad-state``
     naming the field."""
-    with pytest.raises(InvalidState) as err:
-        ENGINE.from_json(state_json(**changes))
-    assert err.value.code == code
-    if code == "mak-yek.bad-state":
-        assert err.value.context["field"].split(".")[0] in {*changes, "state"}, err.value.context
+    check_refused(ENGINE, state_json(**changes), code, fields={*changes, "state"})
 
 
 def test_from_json_rejects_a_history_that_is_not_one_move_per_ply():
@@ -572,12 +568,7 @@ def test_codes_met_in_play_are_catalogued():
         state, pool = ENGINE.new(2, seed, {"max_custodian_per_move": rnd.choice(["unlimited", 1])}), []
         while ENGINE.to_act(state):
             moves = ENGINE.legal_moves(state, state.turn)
-            for other in pool[-10:]:
-                for seat in (0, 1):
-                    try:
-                        ENGINE.check(state, seat, other)
-                    except RulesError as exc:
-                        met.add(exc.code)
+            met |= codes_checked(ENGINE, state, pool[-10:])
             pool.extend(moves)
             state = ENGINE.apply(state, state.turn, rnd.choice(moves))
         try:

@@ -17,7 +17,8 @@ from collections import deque
 from itertools import islice
 
 from rules.mak_yek import ENGINE, Slide
-from tests.rules.mutations import ACCEPTED, REFUSED, Mutation, MutationTests, outcome
+from tests.rules import mutations as mut
+from tests.rules.mutations import ACCEPTED, REFUSED, outcome
 from tests.rules.mutations import playout as play
 
 GAME = "mak-yek"
@@ -201,25 +202,14 @@ def options_changed(data, state, rnd):
     return EITHER
 
 
-def colors_changed(data, state, rnd):
-    """Colours are labels: seat 0 is always White. REFUSED."""
-    data["colors"] = rnd.choice([["black", "white"], ["white"], ["red", "black"]])
-    return REFUSED
+def _history(data, rnd):
+    data["history"] = []
 
 
-def wrong_type(data, state, rnd):
-    """A field of the wrong JSON type, a missing field or an unknown one. REFUSED (the declared shape: bad-state)."""
-    key = rnd.choice(list(data))
-    how = rnd.choice(["type", "missing", "unknown"])
-    if how == "missing":
-        del data[key]
-    elif how == "unknown":
-        data["history"] = []
-    else:
-        data[key] = {"board": "x", "colors": "white", "turn": "0", "plies_since_capture": 2.5, "positions": "",
-                     "draw_offer": [], "draw_agreed": 0, "result": [], "options": [], "players": "2",
-                     "phase": 1}[key]
-    return REFUSED
+colors_changed = mut.colors_changed(["black", "white"], ["white"], ["red", "black"])
+wrong_type = mut.wrong_type({"board": "x", "colors": "white", "turn": "0", "plies_since_capture": 2.5, "positions": "",
+                             "draw_offer": [], "draw_agreed": 0, "result": [], "options": [], "players": "2",
+                             "phase": 1}, _history)
 
 
 MUTATIONS = [add_man, remove_man, foreign_piece, seventeen_men, slide_man, flip_turn, bad_seat,
@@ -228,8 +218,7 @@ MUTATIONS = [add_man, remove_man, foreign_piece, seventeen_men, slide_man, flip_
 
 
 STATES = real_states()
-SUITE = MutationTests(GAME, STATES, {f.__name__: Mutation(f) for f in MUTATIONS}, rng=2026, tries=2,
-                      as_given=True, minimum=300, min_refused=200)
+SUITE = mut.board_game_suite(GAME, STATES, MUTATIONS, min_refused=200)
 test_real_states_load_unchanged, test_enough_mutations_of_every_kind, test_mutation_is_refused_or_reachable = \
     SUITE.tests()
 

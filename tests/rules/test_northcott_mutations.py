@@ -21,7 +21,8 @@ import pytest
 
 from rules.base import InvalidState
 from rules.northcott import ENGINE
-from tests.rules.mutations import REFUSED, Mutation, MutationTests
+from tests.rules import mutations as mut
+from tests.rules.mutations import REFUSED
 from tests.rules.mutations import playout as play
 
 GAME = "northcott"
@@ -179,24 +180,13 @@ def options_changed(data, state, rnd):
     return EITHER
 
 
-def colors_changed(data, state, rnd):
-    """Colours are labels: seat 0 is always White. REFUSED."""
-    data["colors"] = rnd.choice([["black", "white"], ["white"], ["white", "red"]])
-    return REFUSED
+def _unknown_field(data, rnd):
+    data[rnd.choice(["white", "to_move", "winner"])] = 0
 
 
-def wrong_type(data, state, rnd):
-    """A field of the wrong JSON type, a missing field or an unknown one. REFUSED (the declared shape: bad-state)."""
-    key = rnd.choice(list(data))
-    how = rnd.choice(["type", "missing", "unknown"])
-    if how == "missing":
-        del data[key]
-    elif how == "unknown":
-        data[rnd.choice(["white", "to_move", "winner"])] = 0
-    else:
-        data[key] = {"phase": 1, "colors": "white", "turn": "1", "pawns": {"0": []}, "die": "6", "result": [],
-                     "rng": 7, "options": [], "players": "2"}[key]
-    return REFUSED
+colors_changed = mut.colors_changed(["black", "white"], ["white"], ["white", "red"])
+wrong_type = mut.wrong_type({"phase": 1, "colors": "white", "turn": "1", "pawns": {"0": []}, "die": "6", "result": [],
+                             "rng": 7, "options": [], "players": "2"}, _unknown_field)
 
 
 MUTATIONS = [shift_pawn, cross_pawns, off_board, extra_or_missing_pawn, flip_turn, bad_seat, phase_changed,
@@ -204,8 +194,7 @@ MUTATIONS = [shift_pawn, cross_pawns, off_board, extra_or_missing_pawn, flip_tur
 
 
 STATES = real_states()
-SUITE = MutationTests(GAME, STATES, {f.__name__: Mutation(f) for f in MUTATIONS}, rng=2026, tries=2,
-                      as_given=True, minimum=300, min_refused=250)
+SUITE = mut.board_game_suite(GAME, STATES, MUTATIONS, min_refused=250)
 test_real_states_load_unchanged, test_enough_mutations_of_every_kind, test_mutation_is_refused_or_reachable = \
     SUITE.tests()
 

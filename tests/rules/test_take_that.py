@@ -17,11 +17,11 @@ import random
 
 import pytest
 
-from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn, RulesError
+from rules.base import GameOver, IllegalMove, InvalidOption, InvalidState, NotYourTurn
 from rules.registry import ENGINES
 from rules.take_that import ENGINE, Lay, NextRound, Phase, Take, Twist, is_toad, twin
 from service.games import BINDINGS
-from tests.rules.catalogue import check_raise, raise_of
+from tests.rules.catalogue import check_raise, codes_checked, raise_of
 
 CARDS = [n for n in range(12, 99) if n % 10]
 HAND = {2: 9, 3: 9, 4: 8}
@@ -980,12 +980,7 @@ def test_codes_raised_while_playing_are_catalogued():
     state = ENGINE.new(3, seed=12)
     while ENGINE.to_act(state):
         seat = min(ENGINE.to_act(state))
-        for move in (Lay(rnd.choice(CARDS)), Twist(rnd.choice(CARDS)), Take(rnd.choice([None, *CARDS])), NextRound()):
-            for who in (seat, (seat + 1) % 3):
-                try:
-                    ENGINE.check(state, who, move)
-                except RulesError as exc:
-                    seen.add(exc.code)
-                    ENGINE.codes[exc.code].detail_pl.format(**exc.context)
+        moves = (Lay(rnd.choice(CARDS)), Twist(rnd.choice(CARDS)), Take(rnd.choice([None, *CARDS])), NextRound())
+        seen |= codes_checked(ENGINE, state, moves, seats=(seat, (seat + 1) % 3))
         state = ENGINE.apply(state, seat, rnd.choice(ENGINE.legal_moves(state, seat)))
     assert seen <= set(ENGINE.codes) and len(seen) >= 8

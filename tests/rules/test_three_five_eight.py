@@ -250,13 +250,19 @@ def test_impossible_tallies_are_rejected(tally, code):
     assert err.value.code == code
 
 
-def test_finished_deal_is_scored_zero_sum_and_recorded():
-    """§6: the 16th trick ends the deal; its scores follow the role table and sum to 0."""
-    rnd = random.Random(3)
-    s = E.new(3, 3, {"first_dealer": 2})
+def first_deal_played(seed: int, first_dealer: int):
+    """A seeded game's first deal played to its end, the lowest acting seat playing at random."""
+    rnd = random.Random(seed)
+    s = E.new(3, seed, {"first_dealer": first_dealer})
     while s.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
         seat = min(E.to_act(s))
         s = E.apply(s, seat, rnd.choice(E.legal_moves(s, seat)))
+    return s
+
+
+def test_finished_deal_is_scored_zero_sum_and_recorded():
+    """§6: the 16th trick ends the deal; its scores follow the role table and sum to 0."""
+    s = first_deal_played(3, first_dealer=2)
     rec = records(s)[-1]
     targets = {0: 8, 1: 5, 2: 3} if rec.contract is not Contract.NO_TRICKS else {0: 3, 1: 5, 2: 8}
     roles = {0: 0, 1: 1, 2: 2}  # dealer 2: chooser 0, third 1, dealer 2
@@ -480,11 +486,7 @@ def test_tie_for_the_win_is_shared_by_default_or_a_draw():
 
 def test_next_round_rotates_the_dealer_and_deals_afresh():
     """§1: the dealer moves one seat clockwise; deal 2's chooser acts first."""
-    rnd = random.Random(8)
-    s = E.new(3, 8, {"first_dealer": 1})
-    while s.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
-        seat = min(E.to_act(s))
-        s = E.apply(s, seat, rnd.choice(E.legal_moves(s, seat)))
+    s = first_deal_played(8, first_dealer=1)
     with pytest.raises(IllegalMove) as err:
         E.check(s, 0, PlayCard(parse_card("2C")))
     assert err.value.code == "3-5-8.round-over"

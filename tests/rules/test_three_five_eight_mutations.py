@@ -18,6 +18,7 @@ import pytest
 from rules.base import InvalidState
 from rules.three_five_eight import Discard, Phase, PlayCard
 from service.games import BINDINGS
+from tests.rules import mutations as mut
 from tests.rules.mutations import MutationTests, duplicate_card, hand_seats, joker, lose_card, not_a_card, tables
 from tests.rules.mutations import playout as play
 
@@ -45,27 +46,6 @@ def mid_game_states() -> list[dict]:
 STATES = mid_game_states()
 
 
-def move_card(d, s, rnd):
-    """A card passed from one hand to another: every card is there once, the sizes are wrong."""
-    seats = hand_seats(d)
-    if not seats:
-        return False
-    a = rnd.choice(seats)
-    b = rnd.choice([s for s in range(3) if s != a])
-    d["hands"][b].append(d["hands"][a].pop())
-    return True
-
-
-def swap_cards(d, s, rnd):
-    seats = hand_seats(d)
-    if len(seats) < 2:
-        return False
-    a, b = rnd.sample(seats, 2)
-    i, j = rnd.randrange(len(d["hands"][a])), rnd.randrange(len(d["hands"][b]))
-    d["hands"][a][i], d["hands"][b][j] = d["hands"][b][j], d["hands"][a][i]
-    return True
-
-
 def round_up(d, s, rnd):
     if d["round"] == 18:
         return False
@@ -73,49 +53,11 @@ def round_up(d, s, rnd):
     return True
 
 
-def round_down(d, s, rnd):
-    d["round"] -= 1  # round 0 is refused by the schema
-    return True
-
-
-def dealer_next(d, s, rnd):
-    d["dealer"] = (d["dealer"] + 1) % 3
-    return True
-
-
-def leader_next(d, s, rnd):
-    d["leader"] = (d["leader"] + 1) % 3
-    return True
-
-
-def turn_other(d, s, rnd):
-    d["turn"] = (d["turn"] + 1) % 3 if d["turn"] is not None else 0
-    return True
-
-
-def turn_null(d, s, rnd):
-    if d["turn"] is None:
-        return False
-    d["turn"] = None
-    return True
-
-
-def score_plus_one(d, s, rnd):
-    if not d["history"]:
-        return False
-    d["history"][-1][rnd.randrange(3)] += 1
-    return True
-
-
 def score_shift(d, s, rnd):
     """A point moved from one seat to another in a finished deal: still zero-sum."""
     if not d["history"]:
         return False
-    row = d["history"][rnd.randrange(len(d["history"]))]
-    a, b = rnd.sample(range(3), 2)
-    row[a] += 1
-    row[b] -= 1
-    return True
+    return mut.shift_points(d["history"][rnd.randrange(len(d["history"]))], 3, 1, rnd)
 
 
 def contract_changed(d, s, rnd):
@@ -129,11 +71,6 @@ def contract_changed(d, s, rnd):
 def extra_history_row(d, s, rnd):
     d["history"].append([0, 0, 0])
     d["contracts"].append("NT")
-    return True
-
-
-def phase_changed(d, s, rnd):
-    d["phase"] = rnd.choice([p.value for p in Phase if p.value != d["phase"]])
     return True
 
 
@@ -158,55 +95,31 @@ def players_four(d, s, rnd):
     return True
 
 
-def type_round_text(d, s, rnd):
-    d["round"] = str(d["round"])
-    return True
-
-
-def type_hands_null(d, s, rnd):
-    d["hands"] = None
-    return True
-
-
 def type_history_float(d, s, rnd):
     d["history"].append([0.5, -0.5, 0])
     d["contracts"].append("H")
     return True
 
 
-def unknown_field(d, s, rnd):
-    d["current"] = 0
-    return True
-
-
-def missing_field(d, s, rnd):
-    del d[rnd.choice(sorted(d))]
-    return True
-
-
-def rng_counter(d, s, rnd):
-    d["rng"]["counter"] += 1
-    return True
-
-
 REFUSED = {f.__name__: f for f in (
-    duplicate_card, lose_card, joker, not_a_card, move_card, round_up, round_down, leader_next, turn_other,
-    turn_null, score_plus_one, extra_history_row, phase_changed, trick_seat, won_pile_card, players_four,
-    type_round_text, type_hands_null, type_history_float, unknown_field, missing_field,
+    duplicate_card, lose_card, joker, not_a_card, mut.move_card, round_up, mut.round_down, mut.next_seat("leader"),
+    mut.next_seat("turn", "turn_other"), mut.turn_null, mut.score_plus_one, extra_history_row,
+    mut.phase_changed(Phase), trick_seat, won_pile_card, players_four, mut.type_round_text, mut.type_hands_null,
+    type_history_float, mut.unknown_field("current"), mut.missing_field,
 )}
 
 #: Mutations that may give a reachable state, and why.
 REACHABLE = {
-    "swap_cards": (swap_cards, "another shuffle deals these hands; refused when the swap gives a seat a suit "
-                               "it showed a void in on the table, or a hand its hidden musik cards"),
-    "dealer_next": (dealer_next, "with first_dealer 'random' another first dealer gives this sheet; refused when "
-                                 "the roles no longer fit the trick leader, the contracts used or the option"),
+    "swap_cards": (mut.swap_cards, "another shuffle deals these hands; refused when the swap gives a seat a suit "
+                                   "it showed a void in on the table, or a hand its hidden musik cards"),
+    "dealer_next": (mut.next_seat("dealer"),
+                    "with first_dealer 'random' another first dealer gives this sheet; refused when the roles no "
+                    "longer fit the trick leader, the contracts used or the option"),
     "score_shift": (score_shift, "the same deal played differently gives these points (tricks stay in 0..16 "
                                  "and sum to 16); refused when they do not, or they disagree with the won piles"),
     "contract_changed": (contract_changed, "another contract choice in that deal; refused when a chooser would "
                                            "repeat a contract or the points need impossible tricks"),
-    "rng_counter": (rng_counter, "how many draws the deals took is not recorded (rejection sampling draws a "
-                                 "variable number), so any counter is possible"),
+    "rng_counter": (mut.rng_counter, mut.RNG_REJECTION_SAMPLING),
 }
 
 

@@ -5,11 +5,13 @@ server never answers within it); speed itself is measured in bench/, not here.""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import socket
 import time
 import urllib.request
+from collections.abc import Iterator
 
 from tests.live import make_run
 
@@ -26,22 +28,28 @@ def _quick_requests(base: str, n: int = 10) -> list[float]:
     return times
 
 
+@contextlib.contextmanager
+def connections(base: str, count: int, first: bytes, timeout: float) -> Iterator[list[socket.socket]]:
+    """``count`` connections to the server at ``base``, each sent ``first``; all closed on the way out."""
+    port = int(base.rsplit(":", 1)[1])
+    opened = []
+    try:
+        for _ in range(count):
+            s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+            s.sendall(first)
+            opened.append(s)
+        yield opened
+    finally:
+        for s in opened:
+            s.close()
+
+
 def test_two_hundred_slow_clients_do_not_delay_other_requests():
     """200 connections that send their headers a line at a time and never finish them."""
-    with make_run() as base:
-        port = int(base.rsplit(":", 1)[1])
-        slow = []
-        try:
-            for _ in range(200):
-                s = socket.create_connection(("127.0.0.1", port), timeout=5)
-                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
-                slow.append(s)
-            for s in slow:
-                s.sendall(b"X-Slow: 1\r\n")
-            assert max(_quick_requests(base)) < DEADLINE
-        finally:
-            for s in slow:
-                s.close()
+    with make_run() as base, connections(base, 200, b"GET /healthz HTTP/1.1\r\nHost: x\r\n", timeout=5) as slow:
+        for s in slow:
+            s.sendall(b"X-Slow: 1\r\n")
+        assert max(_quick_requests(base)) < DEADLINE
 
 
 def test_a_hundred_open_event_streams_leave_requests_fast():
@@ -50,13 +58,8 @@ def test_a_hundred_open_event_streams_leave_requests_fast():
                                      {"Content-Type": "application/json"})
         created = json.loads(urllib.request.urlopen(req, timeout=5).read())
         path = f"/v1/sessions/{created['id']}/events?access_token={created['seats'][1]['token']}"
-        port = int(base.rsplit(":", 1)[1])
-        streams = []
-        try:
-            for _ in range(100):
-                s = socket.create_connection(("127.0.0.1", port), timeout=10)
-                s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
-                streams.append(s)
+        request = f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode()
+        with connections(base, 100, request, timeout=10) as streams:
             opened = 0
             for s in streams:
                 buf = b""
@@ -67,9 +70,6 @@ def test_a_hundred_open_event_streams_leave_requests_fast():
                 opened += 1
             assert opened == 100
             assert max(_quick_requests(base)) < DEADLINE
-        finally:
-            for s in streams:
-                s.close()
 
 
 def test_connections_are_kept_alive():

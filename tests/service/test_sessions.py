@@ -64,6 +64,14 @@ def first_move(client, session):
     return seat, token, moves[0]
 
 
+def opened(app, game: str) -> tuple:
+    """A test client, a fresh session of ``game`` (``start``) and its first mover's seat, token and
+    first legal move (``first_move``)."""
+    client = app.test_client()
+    session = start(client, game)
+    return (client, session, *first_move(client, session))
+
+
 def full_state(app, session_id: str) -> dict:
     """The record the store holds (the test peeks; no endpoint shows it)."""
     return app.extensions["arbiter.store"].get(session_id)
@@ -102,9 +110,7 @@ def test_each_seat_sees_its_view_only(any_app, game):
 def test_the_owner_sees_what_a_spectator_sees(any_app, game):
     """DESIGN 4.1: the owner token holds no seat and sees no more than a spectator until the end:
     the spectator view, no legal moves, and the log as a spectator's (hidden moves hidden)."""
-    client = any_app.test_client()
-    s = start(client, game)
-    seat, token, move = first_move(client, s)
+    client, s, seat, token, move = opened(any_app, game)
     assert client.post(f"/v1/sessions/{s['id']}/moves", json={"move": move, "version": 0},
                        headers=auth(token)).status_code == 200
     engine = BINDINGS[game].engine
@@ -167,9 +173,7 @@ def test_seeded_is_on_every_response_about_a_seeded_session(any_app, game):
 
 
 def test_move_lands_once_and_bumps_the_version(any_app, game):
-    client = any_app.test_client()
-    s = start(client, game)
-    seat, token, move = first_move(client, s)
+    client, s, seat, token, move = opened(any_app, game)
     r = client.post(f"/v1/sessions/{s['id']}/moves", json={"move": move, "version": 0}, headers=auth(token))
     assert r.status_code == 200 and r.json["version"] == 1 and r.json["seat"] == seat
     stale = client.post(f"/v1/sessions/{s['id']}/moves", json={"move": move, "version": 0}, headers=auth(token))
@@ -181,18 +185,14 @@ def test_move_lands_once_and_bumps_the_version(any_app, game):
 
 def test_a_move_without_version_is_422_and_changes_nothing(any_app, game):
     """DESIGN 4.1: a move names the version it was made against; without it, 422."""
-    client = any_app.test_client()
-    s = start(client, game)
-    _, token, move = first_move(client, s)
+    client, s, _, token, move = opened(any_app, game)
     r = client.post(f"/v1/sessions/{s['id']}/moves", json={"move": move}, headers=auth(token))
     assert r.status_code == 422 and r.json["code"] == "session.version-required"
     assert full_state(any_app, s["id"])["version"] == 0
 
 
 def test_a_seat_that_is_not_to_act_is_refused_403(any_app, game):
-    client = any_app.test_client()
-    s = start(client, game)
-    _, _, move = first_move(client, s)
+    client, s, _, _, move = opened(any_app, game)
     idle = [x for x in s["seats"] if x["seat"] not in s["to_act"]]
     if not idle:
         pytest.skip(f"every seat acts at the start of {game}")
@@ -202,9 +202,7 @@ def test_a_seat_that_is_not_to_act_is_refused_403(any_app, game):
 
 
 def test_an_illegal_move_leaves_the_session_untouched(any_app, game):
-    client = any_app.test_client()
-    s = start(client, game)
-    _, token, _ = first_move(client, s)
+    client, s, _, token, _ = opened(any_app, game)
     before = full_state(any_app, s["id"])
     r = client.post(f"/v1/sessions/{s['id']}/moves", json={"move": {"kind": "nonsense"}, "version": 0},
                     headers=auth(token))
@@ -242,9 +240,7 @@ def test_concurrent_moves_on_one_version_exactly_one_lands(any_app, game):
 def test_a_move_carrying_dice_is_refused_and_changes_nothing(any_app, game):
     """DESIGN 4.1: in a session the dice are the server's. A roll with physical dice, which the
     stateless /validate accepts for that very state, is 422 session.chance-from-server there."""
-    client = any_app.test_client()
-    s = start(client, game)
-    seat, token, move = first_move(client, s)
+    client, s, seat, token, move = opened(any_app, game)
     assert move == {"kind": "roll"}, f"{game} starts with a roll"
     before = full_state(any_app, s["id"])
     verdicts = {tuple(d): client.post(f"/v1/games/{game}/validate", json={
@@ -305,9 +301,7 @@ def test_tokens_decide_access(any_app, game):
 
 def test_session_responses_are_never_cached(any_app, game):
     """DESIGN 4.1: Cache-Control: no-store on every session answer, refusals included."""
-    client = any_app.test_client()
-    s = start(client, game)
-    _, token, move = first_move(client, s)
+    client, s, _, token, move = opened(any_app, game)
     answers = [
         client.post("/v1/sessions", json={"game": game, "players": players_of(game)}),
         client.get(f"/v1/sessions/{s['id']}", headers=auth(token)),
@@ -474,9 +468,7 @@ def test_memory_store_is_ready(client):
 
 def test_validate_judges_a_session_move_without_making_it(any_app, game):
     """POST /v1/sessions/{id}/validate: 200 legal with the version, the session unchanged."""
-    client = any_app.test_client()
-    s = start(client, game)
-    _, token, move = first_move(client, s)
+    client, s, _, token, move = opened(any_app, game)
     before = full_state(any_app, s["id"])
     r = client.post(f"/v1/sessions/{s['id']}/validate", json={"move": move, "version": 0}, headers=auth(token))
     assert r.status_code == 200 and r.json["legal"] is True and r.json["version"] == 0
@@ -485,9 +477,7 @@ def test_validate_judges_a_session_move_without_making_it(any_app, game):
 
 def test_validate_answers_the_problem_the_move_would_get(any_app):
     game = GAMES[0]
-    client = any_app.test_client()
-    s = start(client, game)
-    _, token, move = first_move(client, s)
+    client, s, _, token, move = opened(any_app, game)
     for body, headers in (({"move": {"kind": "nonsense"}, "version": 0}, auth(token)),
                           ({"move": move, "version": 5}, auth(token)),
                           ({"move": move}, auth(token)),
