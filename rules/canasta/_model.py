@@ -4,11 +4,12 @@ and the score sheet; and the checks of meaning of a state read by its shape (§1
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from enum import Enum
 from itertools import chain
 from typing import Annotated, ClassVar, Literal
 
-from rules.base import IllegalMove, Label, NextRound, Rng, RulesError, excerpt, replace
+from rules.base import ErrorCode, IllegalMove, Label, NextRound, Rng, RulesError, excerpt, replace
 from rules.cards import Card, deck, sorted_cards
 from rules.shapes import Length, Range, Visibility, computed, declared, field, option
 
@@ -436,15 +437,7 @@ def check_state(s: State, reachable: bool = True) -> State:
     cap3, one_per_rank = s.options.max_three_wilds, s.options.one_meld_per_rank
     sides = []
     for i, side in enumerate(s.sides):
-        seen: list[int] = []
-        for m in side.melds:
-            if one_per_rank and m.rank in seen:
-                raise C.bad_meld(f"sides.{i}: repeated meld rank {RANK_NAMES[m.rank]}")
-            seen.append(m.rank)
-            try:
-                check_meld_shape(m.rank, m.cards, None, cap3)
-            except IllegalMove as exc:  # any meld rule
-                raise C.bad_meld(f"sides.{i}: {exc.message}") from None
+        check_side_melds(side.melds, i, cap3, one_per_rank, C.bad_meld)
         if not all(is_red_three(c) for c in side.red_threes):
             raise C.bad_red_threes(f"sides.{i}.red_threes holds a card that is not a red three: "
                                    f"{cards_json(side.red_threes)}")
@@ -466,6 +459,19 @@ def check_state(s: State, reachable: bool = True) -> State:
         _check_reachable(s)
     return s
 
+
+def check_side_melds(melds: Sequence[Meld], i: int, cap3: bool, one_per_rank: bool, code: ErrorCode) -> None:
+    """A side's laid melds as a state or a score sheet gives them (side ``i``): each meld's shape
+    (§8), and one meld per rank where the option says so; ``code`` is the refusal."""
+    ranks: set[int] = set()
+    for m in melds:
+        if one_per_rank and m.rank in ranks:
+            raise code(f"sides.{i}: repeated meld rank {RANK_NAMES[m.rank]}")
+        ranks.add(m.rank)
+        try:
+            check_meld_shape(m.rank, m.cards, None, cap3)
+        except IllegalMove as exc:  # any meld rule
+            raise code(f"sides.{i}: {exc.message}") from None
 
 def _side_of(s: State, seat: int) -> int:
     return seat % 2 if s.players == 4 else seat

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rules.base import IllegalMove, ScoreReport
+from rules.base import ScoreReport
 from rules.cards import Card
 
 from ._codes import C
-from ._melds import RANK_NAMES, check_meld_shape, is_canasta, is_red_three
-from ._model import FULL_DECK, Breakdown, Tally
+from ._melds import is_canasta, is_red_three
+from ._model import FULL_DECK, Breakdown, Tally, check_side_melds
 from ._scoring import side_score
 
 
@@ -33,15 +33,8 @@ def score_tally(tally: Tally) -> ScoreReport:
     results = []
     outs = 0
     for i, side in enumerate(tally.sides):
-        ranks: list[int] = []
+        check_side_melds(side.melds, i, cap3, one_per_rank, C.tally_bad_meld)
         for m in side.melds:
-            if one_per_rank and m.rank in ranks:
-                raise C.tally_bad_meld(f"sides.{i}: repeated meld rank {RANK_NAMES[m.rank]}")
-            ranks.append(m.rank)
-            try:
-                check_meld_shape(m.rank, m.cards, None, cap3)
-            except IllegalMove as exc:
-                raise C.tally_bad_meld(f"sides.{i}: {exc.message}") from None
             seen.update(m.cards)
         melds = side.melds
         reds_total += side.red_threes
