@@ -72,7 +72,7 @@ WAKE_BATCH = 10
 """Streams woken by a move before, under gevent, the fan-out lets the event loop run other work.
 Smaller batches answer other requests sooner, at a loop iteration (a poll) per batch: with 3,000
 streams, /healthz p50 2.0-2.4 ms and p99 8-11 ms with 10, 3.4-4.0 and 13-20 ms with 25,
-8.5 and 17-20 ms with 100 (``bench/sessions.py --only streams``, a quiet machine)."""
+8.5 and 17-20 ms with 100 (as ``bench/sessions.py --only streams`` measures, a quiet machine)."""
 
 WAKE_PAUSE = 1e-5
 """The fan-out's pause between two batches (seconds): any positive sleep resumes it at the next
