@@ -6,7 +6,8 @@
   process, Flask test client): median move latency over moves 1-100 and over the last 100, on
   the memory store, a Redis of its own and a local Redis Cluster (3 masters + 1 replica each).
 - ``streams``: `make run` (gevent, memory store); N event streams opened on one Take That
-  session and left unread; /healthz p50/p99 measured while moves are made.
+  session and left unread; /healthz p50/p99 measured while moves are made; then every stream
+  is read to check it got every event once, in order.
 - ``stalled``: `make run`; N connections from 127.0.0.1 that send headers and part of a body,
   then stop; /healthz from 127.0.0.2 meanwhile (p50/p99, failures).
 - ``flood``: MAX_SESSIONS=1000 behind a trusted proxy; 2,000 creations from 400 addresses
@@ -157,11 +158,26 @@ def bench_streams(args) -> None:
             time.sleep(0.05)
         stop.set()
         prober.join()
+        complete = sum(_event_ids(sock, moves) == list(range(moves + 1)) for sock in socks)  # snapshot 0, moves
         for sock in socks:
             sock.close()
     print(f"| {args.streams} streams opened in {opened:.1f} s | idle /healthz p50 {pct(idle, .5):.1f} ms | "
           f"during {moves} moves: p50 {pct(samples, .5):.1f} ms, p99 {pct(samples, .99):.1f} ms, "
-          f"worst {max(samples):.1f} ms ({len(samples)} probes) |")
+          f"worst {max(samples):.1f} ms ({len(samples)} probes) | streams then read: {complete}/{len(socks)} "
+          "had every event once, in order |")
+
+
+def _event_ids(sock: socket.socket, last: int) -> list[int]:
+    """The event ids a stream's socket has received (read now, after the measurement), up to ``last``."""
+    sock.settimeout(10)
+    buf = b""
+    with contextlib.suppress(OSError):
+        while f"\nid: {last}\n".encode() not in buf:
+            data = sock.recv(1 << 16)
+            if not data:
+                break
+            buf += data
+    return [int(line[4:]) for line in buf.decode(errors="replace").split("\n") if line.startswith("id: ")]
 
 
 def bench_stalled(args) -> None:
