@@ -77,6 +77,9 @@ def test_a_master_lost_mid_game_loses_no_acknowledged_move(own_cluster):
     assert statuses[-1] == 200, f"no move landed within 60 s of the failover: {statuses[-10:]}"
     play(10)
 
+    deadline = time.monotonic() + 30  # the node asked learns of the promotion by gossip, perhaps after the move
+    while own_cluster.master_of(f"arbiter:{{{session['id']}}}:head") == master and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert own_cluster.master_of(f"arbiter:{{{session['id']}}}:head") != master
     store = app.extensions["arbiter.store"]
     head, log = store.get(session["id"]), store.log(session["id"])
