@@ -56,11 +56,12 @@ from rules.spec import GameSpec, Playout
 
 from ._codes import C
 from ._melds import (
+    CARD_VALUES,
     RANK_NAMES,
+    Group,
     Meld,
     apply_groups,
     as_groups,
-    card_value,
     go_out_groups,
     greedy_groups,
     is_black_three,
@@ -450,17 +451,19 @@ def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> Rul
     return None
 
 
-def _check_minimum(state: State, side: int, groups, new_melds) -> None:
+def _check_minimum(state: State, side: int, groups: Sequence[Group], new_melds: Sequence[Meld]) -> None:
     """§6: a side's opening melds in one move reach the minimum for its score."""
-    need = opening_minimum(state.totals[side], state.options.opening_table)
+    total = state.sides[side].total
+    need = opening_minimum(total, state.options.opening_table)
     if need == CANASTA_MINIMUM:
         if not any(is_canasta(m) for m in new_melds):
-            raise C.below_minimum(f"at {state.totals[side]} points the opening must make a whole canasta "
+            raise C.below_minimum(f"at {total} points the opening must make a whole canasta "
                                         f"at once; melded {_groups_text(groups)}", expected="kanasta")
         return
-    points = sum(card_value(c) for _, cs in groups for c in cs)
+    values = CARD_VALUES
+    points = sum([values[c] for g in groups for c in g.cards])
     if points < need:
-        raise C.below_minimum(f"the side's opening must meld at least {need} points (its score is {state.totals[side]}); "
+        raise C.below_minimum(f"the side's opening must meld at least {need} points (its score is {total}); "
             f"{_groups_text(groups)} is {points}", expected=need, got=points,
         )
 
@@ -512,7 +515,7 @@ def _take(state: State, seat: int, move: TakeDiscard | TakeTop) -> State:
     if any(r == rank for r, _ in move.melds):
         raise C.duplicate_rank(f"the cards of rank {RANK_NAMES[rank]} go in 'using', not in 'melds'",
                    expected=RANK_NAMES[rank])
-    groups = ((rank, (top,) + move.using),) + move.melds
+    groups = (Group(rank, (top,) + move.using),) + move.melds
     rest = remove_cards(hand, move.using + tuple(c for _, cs in move.melds for c in cs))
     cap3 = state.options.max_three_wilds
     melds_after, new_melds = apply_groups(melds, groups, cap3, move.fresh, state.options.one_meld_per_rank)
@@ -557,21 +560,22 @@ def _take(state: State, seat: int, move: TakeDiscard | TakeTop) -> State:
 
 def _meld(state: State, seat: int, move: MeldMove) -> State:
     """§8, §6: new melds and additions, judged as a whole (opening minimum, going out)."""
-    if not move.melds:
+    groups = move.melds
+    if not groups:
         raise C.empty_meld("a meld move lays at least one group")
     side = _side(state, seat)
-    melds = state.melds[side]
-    rest = remove_cards(state.hands[seat], (c for _, cs in move.melds for c in cs))
-    melds_after, new_melds = apply_groups(melds, move.melds, state.options.max_three_wilds, move.fresh,
-                                          state.options.one_meld_per_rank)
-    if any(r == 3 for r, _ in move.melds) and rest:
+    melds = state.sides[side].melds
+    options = state.options
+    rest = remove_cards(state.hands[seat], [c for g in groups for c in g.cards])
+    melds_after, new_melds = apply_groups(melds, groups, options.max_three_wilds, move.fresh,
+                                          options.one_meld_per_rank)
+    if rest and any(g.rank == 3 for g in groups):
         raise C.black_threes_only_going_out("black threes are melded only when going out by melding the last card")
     going = len(rest) <= 1
-    own_canasta = any(is_canasta(m) for m in new_melds)
-    after_stock = state.drew == "stock" and state.meld_moves == 0 and not state.laid[seat]
-    if not melds and not (going and after_stock and own_canasta):
-        # §6 exception: going out from hand after a stock draw is not bound by the minimum
-        _check_minimum(state, side, move.melds, new_melds)
+    if not melds and not (going and state.drew == "stock" and state.meld_moves == 0 and not state.laid[seat]
+                          and any(is_canasta(m) for m in new_melds)):
+        # §6 exception: going out from hand after a stock draw (his own canasta) is not bound by the minimum
+        _check_minimum(state, side, groups, new_melds)
     if going:
         problem = _go_out_problem(state, seat, melds_after)
         if problem:
@@ -592,7 +596,7 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
 def _concealed_after_meld(state: State, seat: int, new_melds) -> tuple[int, ...] | None:
     """§9.4 going out from hand lays the whole hand at once: one meld move after a stock draw, or
     the pile's take and one meld move after buying it; anything more ends the chance this turn."""
-    started = tuple(r for r, _ in new_melds)
+    started = tuple([m.rank for m in new_melds])
     if state.meld_moves:
         return None
     if state.drew == "stock":
