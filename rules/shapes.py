@@ -646,7 +646,8 @@ def _decode_value(g: _Gen, t: _T, src: str, path: str, indent: int) -> str:
             _check_leaf(g, item, x, item_path, indent + 1)
             g.emit(indent, f"{out} = tuple({src})")
             return out
-        fn = _item_decoder(g, item)
+        # an object's decoder is called as it is (no function around it); anything else gets one
+        fn = g.nested(item.cls, "decode") if item.kind == "object" else _item_decoder(g, item)
         g.emit(indent, f"{out} = tuple([{fn}({x}, {path} + '.' + str({i})) for {i}, {x} in enumerate({src})])")
         return out
     if k == "fixed":
@@ -687,6 +688,9 @@ def _slot_setters(cls: type, names: list[str]) -> dict[str, Callable[[Any, Any],
     calls the class."""
     every = getattr(cls, "__dataclass_fields__", None)
     init = cls.__dict__.get("__init__")
+    if every is not None:  # a move's ``kind`` and ``label`` (ClassVar) are no instance's fields
+        every = {name: f for name, f in every.items()
+                 if f._field_type is not dataclasses._FIELD_CLASSVAR}  # type: ignore[attr-defined]
     if (
         every is None
         or hasattr(cls, "__post_init__")

@@ -239,9 +239,11 @@ class Kanasta(BaseEngine[State, Move]):
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
-        for side, (b, a) in enumerate(zip(before.red_threes, after.red_threes, strict=False)):
-            if len(a) > len(b) and after.round == before.round:
-                out.append({"type": "red-threes-laid", "side": side, "cards": cards_json(a[len(b):])})
+        if before.sides is not after.sides and after.round == before.round:  # the same sides: no red three laid
+            for side, (b, a) in enumerate(zip(before.sides, after.sides, strict=False)):
+                if len(a.red_threes) > len(b.red_threes):
+                    out.append({"type": "red-threes-laid", "side": side,
+                                "cards": cards_json(a.red_threes[len(b.red_threes):])})
         if after.out_seat is not None and before.out_seat is None:
             out.append({"type": "went-out", "seat": after.out_seat, "concealed": after.concealed_out})
         return out
