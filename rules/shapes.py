@@ -773,7 +773,7 @@ def _encode_value(g: _Gen, t: _T, src: str) -> str:
     if k in ("int", "bool", "str", "float", "literal", "oneof", "any"):
         return src
     if k == "enum":
-        return f"{src}.value"
+        return f"{src}._value_"  # what ``.value`` returns, without Enum's Python-level property
     if k == "optional":
         inner = _encode_value(g, t.inner[0], src)
         return src if inner == src else f"(None if {src} is None else {inner})"
