@@ -587,8 +587,8 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
     melds = state.sides[side].melds
     options = state.options
     rest = remove_cards(state.hands[seat], [c for g in groups for c in g.cards])
-    melds_after, new_melds = apply_groups(melds, groups, options.max_three_wilds, move.fresh,
-                                          options.one_meld_per_rank)
+    melds_after, new_melds = apply_groups(melds, groups, options.max_three_wilds,
+                                          [g.rank for g in groups if g.new], options.one_meld_per_rank)  # move.fresh
     if rest and any(g.rank == 3 for g in groups):
         raise C.black_threes_only_going_out("black threes are melded only when going out by melding the last card")
     going = len(rest) <= 1

@@ -244,8 +244,8 @@ def apply_groups(
     table = list(melds)
     fresh = frozenset(fresh)
     seen: set[int] = set()
-    started: list[int] = []
-    last = {m.rank: i for i, m in enumerate(table)}  # each rank's latest meld
+    started: list[Meld] = []  # never changed later in the move: a rank has one group in it
+    last = {m.rank: i for i, m in enumerate(table)} if table else {}  # each rank's latest meld
     for g in groups:
         if type(g) is Group:  # a move's group: its fields, without the pair Group.__iter__ makes
             rank, cards = g.rank, g.cards
@@ -264,14 +264,14 @@ def apply_groups(
                 )
             at = None
         if at is None:
-            table.append(check_meld_shape(rank, cards, None, cap3))
-            started.append(len(table) - 1)
-            last[rank] = len(table) - 1
+            meld = check_meld_shape(rank, cards, None, cap3)
+            last[rank] = len(table)
+            table.append(meld)
+            started.append(meld)
         else:
             table[at] = check_meld_shape(rank, cards, table[at], cap3)
-    new = tuple([table[i] for i in started])
     table.sort(key=_RANK)  # stable: a rank's melds keep their order
-    return tuple(table), new
+    return tuple(table), tuple(started)
 
 
 def shadowed_canastas(melds: Sequence[MeldLike]) -> int:
