@@ -812,8 +812,9 @@ def _compile_encoder(shape: Shape) -> Callable[[Any], Json]:
         else:
             items.append(f"{g.const(f.key)}: {expr}")
     for c in shape.computed:
-        if not c.view_only:
-            items.append(f"{g.const(c.name)}: {_encode_value(g, c.type, f'o.{c.name}')}")
+        if not c.view_only:  # its function called as ``o.<name>`` would, without the descriptor's frame
+            fn = g.const(getattr(shape.cls, c.name).fn)
+            items.append(f"{g.const(c.name)}: {_encode_value(g, c.type, f'{fn}(o)')}")
     g.emit(1, f"out = {{{', '.join(items)}}}")
     for f, expr in optional:
         g.emit(1, f"if o.{f.name} is not None: out[{g.const(f.key)}] = {expr}")
