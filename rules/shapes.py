@@ -646,9 +646,14 @@ def _decode_value(g: _Gen, t: _T, src: str, path: str, indent: int) -> str:
             _check_leaf(g, item, x, item_path, indent + 1)
             g.emit(indent, f"{out} = tuple({src})")
             return out
-        # an object's decoder is called as it is (no function around it); anything else gets one
+        # an object's decoder is called as it is (no function around it); anything else gets one.
+        # Items are read without their paths, which only a refusal needs: on a refusal they are read
+        # again with them, and the same item refuses the same way, now naming where (readers are pure)
         fn = g.nested(item.cls, "decode") if item.kind == "object" else _item_decoder(g, item)
-        g.emit(indent, f"{out} = tuple([{fn}({x}, {path} + '.' + str({i})) for {i}, {x} in enumerate({src})])")
+        g.emit(indent, "try:")
+        g.emit(indent + 1, f"{out} = tuple([{fn}({x}, '') for {x} in {src}])")
+        g.emit(indent, "except _E:")
+        g.emit(indent + 1, f"{out} = tuple([{fn}({x}, {path} + '.' + str({i})) for {i}, {x} in enumerate({src})])")
         return out
     if k == "fixed":
         g.emit(indent, f"if type({src}) is not list or len({src}) != {len(t.inner)}: {err}")
