@@ -673,22 +673,25 @@ class KniffelCards(BaseEngine[State, Move]):
         discard = state.discard + move.cards
         sheet = state.sheets[seat]
         boxes = _values(sheet.boxes)
+        ended_by = state.end_triggered_by
         if boxes[i] is not None:  # a zero-point second Kniffel (option)
             sheet = replace(sheet, extra_penalties=sheet.extra_penalties + penalty)
         else:
             fills = len(boxes) - boxes.count(None) + 1
-            sheet = replace(sheet, boxes=Boxes(*_set(boxes, i, _combination_value(move.box, move.cards))),
-                            penalties=Penalties(*_set(_values(sheet.penalties), i, penalty)))
+            name = _NAMES[i]  # the box's field in Boxes and Penalties: one field of each changes
+            filled = {"boxes": replace(sheet.boxes, **{name: _combination_value(move.box, move.cards)}),
+                      "penalties": replace(sheet.penalties, **{name: penalty})}
             if fills == len(_BOXES) - 1 and not move.announce and not state.options.auto_announce:
-                sheet = replace(sheet, missed_announcement=True)
-            if fills == len(_BOXES) and state.end_triggered_by is None:
-                state = replace(state, end_triggered_by=seat)
-        state = replace(state, sheets=_set(state.sheets, seat, sheet))
+                filled["missed_announcement"] = True
+            sheet = replace(sheet, **filled)
+            if fills == len(_BOXES) and ended_by is None:
+                ended_by = seat
         stock, rng = state.stock, state.rng
         if len(left) < _HAND:
             drawn, stock, discard, rng = _draw_cards(stock, discard, rng, _HAND - len(left))
             left = tuple(sorted(left + drawn))
-        state = replace(state, hands=_set(state.hands, seat, left), stock=stock, discard=discard, rng=rng)
+        state = replace(state, sheets=_set(state.sheets, seat, sheet), hands=_set(state.hands, seat, left),
+                        stock=stock, discard=discard, rng=rng, end_triggered_by=ended_by)
         if len(left) > _HAND and state.options.excess_after_score == "discard":
             return replace(state, phase=Phase.TRIM)
         return _end_turn(state)

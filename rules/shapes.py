@@ -652,8 +652,14 @@ def _decode_value(g: _Gen, t: _T, src: str, path: str, indent: int) -> str:
             _check_leaf(g, item, x, item_path, indent + 1)
             g.emit(indent, f"{out} = tuple({src})")
             return out
-        fn = _item_decoder(g, item)
-        g.emit(indent, f"{out} = tuple([{fn}({x}, {path} + '.' + str({i})) for {i}, {x} in enumerate({src})])")
+        # an object's decoder is called as it is (no function around it); anything else gets one.
+        # Items are read without their paths, which only a refusal needs: on a refusal they are read
+        # again with them, and the same item refuses the same way, now naming where (readers are pure)
+        fn = g.nested(item.cls, "decode") if item.kind == "object" else _item_decoder(g, item)
+        g.emit(indent, "try:")
+        g.emit(indent + 1, f"{out} = tuple([{fn}({x}, '') for {x} in {src}])")
+        g.emit(indent, "except _E:")
+        g.emit(indent + 1, f"{out} = tuple([{fn}({x}, {path} + '.' + str({i})) for {i}, {x} in enumerate({src})])")
         return out
     if k == "fixed":
         g.emit(indent, f"if type({src}) is not list or len({src}) != {len(t.inner)}: {err}")
@@ -693,6 +699,9 @@ def _slot_setters(cls: type, names: list[str]) -> dict[str, Callable[[Any, Any],
     calls the class."""
     every = getattr(cls, "__dataclass_fields__", None)
     init = cls.__dict__.get("__init__")
+    if every is not None:  # a move's ``kind`` and ``label`` (ClassVar) are no instance's fields
+        every = {name: f for name, f in every.items()
+                 if f._field_type is not dataclasses._FIELD_CLASSVAR}  # type: ignore[attr-defined]
     if (
         every is None
         or hasattr(cls, "__post_init__")
@@ -775,7 +784,7 @@ def _encode_value(g: _Gen, t: _T, src: str) -> str:
     if k in ("int", "bool", "str", "float", "literal", "oneof", "any"):
         return src
     if k == "enum":
-        return f"{src}.value"
+        return f"{src}._value_"  # what ``.value`` returns, without Enum's Python-level property
     if k == "optional":
         inner = _encode_value(g, t.inner[0], src)
         return src if inner == src else f"(None if {src} is None else {inner})"
@@ -814,8 +823,9 @@ def _compile_encoder(shape: Shape) -> Callable[[Any], Json]:
         else:
             items.append(f"{g.const(f.key)}: {expr}")
     for c in shape.computed:
-        if not c.view_only:
-            items.append(f"{g.const(c.name)}: {_encode_value(g, c.type, f'o.{c.name}')}")
+        if not c.view_only:  # its function called as ``o.<name>`` would, without the descriptor's frame
+            fn = g.const(getattr(shape.cls, c.name).fn)
+            items.append(f"{g.const(c.name)}: {_encode_value(g, c.type, f'{fn}(o)')}")
     g.emit(1, f"out = {{{', '.join(items)}}}")
     for f, expr in optional:
         g.emit(1, f"if o.{f.name} is not None: out[{g.const(f.key)}] = {expr}")

@@ -52,15 +52,17 @@ from collections.abc import Mapping, Sequence
 
 from rules.base import BaseEngine, IllegalMove, Json, Label, Outcome, Rng, RulesError, ScoreReport, replace
 from rules.cards import Card, deck, sorted_cards
+from rules.shapes import ShapeError, shape_of
 from rules.spec import GameSpec, Playout, phase_labels
 
 from ._codes import C
 from ._melds import (
+    CARD_VALUES,
     RANK_NAMES,
+    Group,
     Meld,
     apply_groups,
     as_groups,
-    card_value,
     go_out_groups,
     greedy_groups,
     is_black_three,
@@ -221,6 +223,23 @@ class Kanasta(BaseEngine[State, Move]):
         """The score-sheet calculator (see ``_tally``): one hand's score per side, with breakdown."""
         return score_tally(tally)
 
+    # ------------------------------------------------------------------ reading and writing
+
+    def move_from_json(self, data: Json) -> Move:
+        """The declared reader of the move's kind (as ``BaseEngine``'s, inlined: every request reads
+        a move)."""
+        kind = data.get("kind") if type(data) is dict else None
+        decode = _MOVE_DECODERS.get(kind) if type(kind) is str else None
+        if decode is None:
+            return super().move_from_json(data)  # the shared refusal (malformed-move)
+        try:
+            return decode(data, "")  # type: ignore[no-any-return]
+        except ShapeError as exc:
+            raise C.malformed_move(f"malformed {kind!r} move: {exc.message}", field=exc.path) from None
+
+    def options_of(self, state: State) -> Mapping[str, Json]:
+        return _encode_options(state.options)  # type: ignore[no-any-return]  # as BaseEngine's, without its look-ups
+
     # ------------------------------------------------------------------ meaning and views
 
     def check_state(self, state: State) -> State:
@@ -236,9 +255,11 @@ class Kanasta(BaseEngine[State, Move]):
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
-        for side, (b, a) in enumerate(zip(before.red_threes, after.red_threes, strict=False)):
-            if len(a) > len(b) and after.round == before.round:
-                out.append({"type": "red-threes-laid", "side": side, "cards": cards_json(a[len(b):])})
+        if before.sides is not after.sides and after.round == before.round:  # the same sides: no red three laid
+            for side, (b, a) in enumerate(zip(before.sides, after.sides, strict=False)):
+                if len(a.red_threes) > len(b.red_threes):
+                    out.append({"type": "red-threes-laid", "side": side,
+                                "cards": cards_json(a.red_threes[len(b.red_threes):])})
         if after.out_seat is not None and before.out_seat is None:
             out.append({"type": "went-out", "seat": after.out_seat, "concealed": after.concealed_out})
         return out
@@ -448,17 +469,19 @@ def _go_out_problem(state: State, seat: int, melds_after: Sequence[Meld]) -> Rul
     return None
 
 
-def _check_minimum(state: State, side: int, groups, new_melds) -> None:
+def _check_minimum(state: State, side: int, groups: Sequence[Group], new_melds: Sequence[Meld]) -> None:
     """§6: a side's opening melds in one move reach the minimum for its score."""
-    need = opening_minimum(state.totals[side], state.options.opening_table)
+    total = state.sides[side].total
+    need = opening_minimum(total, state.options.opening_table)
     if need == CANASTA_MINIMUM:
         if not any(is_canasta(m) for m in new_melds):
-            raise C.below_minimum(f"at {state.totals[side]} points the opening must make a whole canasta "
+            raise C.below_minimum(f"at {total} points the opening must make a whole canasta "
                                         f"at once; melded {_groups_text(groups)}", expected="kanasta")
         return
-    points = sum(card_value(c) for _, cs in groups for c in cs)
+    values = CARD_VALUES
+    points = sum([values[c] for g in groups for c in g.cards])
     if points < need:
-        raise C.below_minimum(f"the side's opening must meld at least {need} points (its score is {state.totals[side]}); "
+        raise C.below_minimum(f"the side's opening must meld at least {need} points (its score is {total}); "
             f"{_groups_text(groups)} is {points}", expected=need, got=points,
         )
 
@@ -510,7 +533,7 @@ def _take(state: State, seat: int, move: TakeDiscard | TakeTop) -> State:
     if any(r == rank for r, _ in move.melds):
         raise C.duplicate_rank(f"the cards of rank {RANK_NAMES[rank]} go in 'using', not in 'melds'",
                    expected=RANK_NAMES[rank])
-    groups = ((rank, (top,) + move.using),) + move.melds
+    groups = (Group(rank, (top,) + move.using),) + move.melds
     rest = remove_cards(hand, move.using + tuple(c for _, cs in move.melds for c in cs))
     cap3 = state.options.max_three_wilds
     melds_after, new_melds = apply_groups(melds, groups, cap3, move.fresh, state.options.one_meld_per_rank)
@@ -555,21 +578,22 @@ def _take(state: State, seat: int, move: TakeDiscard | TakeTop) -> State:
 
 def _meld(state: State, seat: int, move: MeldMove) -> State:
     """§8, §6: new melds and additions, judged as a whole (opening minimum, going out)."""
-    if not move.melds:
+    groups = move.melds
+    if not groups:
         raise C.empty_meld("a meld move lays at least one group")
     side = _side(state, seat)
-    melds = state.melds[side]
-    rest = remove_cards(state.hands[seat], (c for _, cs in move.melds for c in cs))
-    melds_after, new_melds = apply_groups(melds, move.melds, state.options.max_three_wilds, move.fresh,
-                                          state.options.one_meld_per_rank)
-    if any(r == 3 for r, _ in move.melds) and rest:
+    melds = state.sides[side].melds
+    options = state.options
+    rest = remove_cards(state.hands[seat], [c for g in groups for c in g.cards])
+    melds_after, new_melds = apply_groups(melds, groups, options.max_three_wilds,
+                                          [g.rank for g in groups if g.new], options.one_meld_per_rank)  # move.fresh
+    if rest and any(g.rank == 3 for g in groups):
         raise C.black_threes_only_going_out("black threes are melded only when going out by melding the last card")
     going = len(rest) <= 1
-    own_canasta = any(is_canasta(m) for m in new_melds)
-    after_stock = state.drew == "stock" and state.meld_moves == 0 and not state.laid[seat]
-    if not melds and not (going and after_stock and own_canasta):
-        # §6 exception: going out from hand after a stock draw is not bound by the minimum
-        _check_minimum(state, side, move.melds, new_melds)
+    if not melds and not (going and state.drew == "stock" and state.meld_moves == 0 and not state.laid[seat]
+                          and any(is_canasta(m) for m in new_melds)):
+        # §6 exception: going out from hand after a stock draw (his own canasta) is not bound by the minimum
+        _check_minimum(state, side, groups, new_melds)
     if going:
         problem = _go_out_problem(state, seat, melds_after)
         if problem:
@@ -590,7 +614,7 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
 def _concealed_after_meld(state: State, seat: int, new_melds) -> tuple[int, ...] | None:
     """§9.4 going out from hand lays the whole hand at once: one meld move after a stock draw, or
     the pile's take and one meld move after buying it; anything more ends the chance this turn."""
-    started = tuple(r for r, _ in new_melds)
+    started = tuple([m.rank for m in new_melds])
     if state.meld_moves:
         return None
     if state.drew == "stock":
@@ -794,3 +818,5 @@ def _candidates(state: State, seat: int):
 
 
 ENGINE = Kanasta()
+_MOVE_DECODERS = Kanasta._move_decoders
+_encode_options = shape_of(Options).encode

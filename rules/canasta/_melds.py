@@ -8,10 +8,11 @@ is created when the side has none (one meld per rank per side, K-6).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from rules.base import excerpt
-from rules.cards import Card, Rank, sorted_cards
+from rules.cards import Card, Rank, deck, sorted_cards
 from rules.shapes import Length, Scalar, declared, field, register_scalar
 
 from ._codes import C
@@ -110,6 +111,11 @@ def card_value(c: Card, black_three: int = _BLACK_THREE_IN_HAND) -> int:
     return _VALUES[c.rank]
 
 
+#: the cards by what the rules ask of them most (one instance per card: look-ups by identity, in C)
+_WILDS = frozenset(c for c in deck(jokers=1) if is_wild(c))
+CARD_VALUES = {c: card_value(c) for c in deck(jokers=1)}  # card_value(c), a black three counting 5
+
+
 def hand_value(cards: Iterable[Card]) -> int:
     return sum(card_value(c) for c in cards)
 
@@ -120,7 +126,7 @@ def meld_value(meld: MeldLike, black_three: int) -> int:
 
 
 def wild_count(cards: Iterable[Card]) -> int:
-    return sum(c.rank is Rank.TWO or c.rank is Rank.JOKER for c in cards)
+    return len([c for c in cards if c in _WILDS])
 
 
 def is_canasta(meld: MeldLike) -> bool:
@@ -136,6 +142,20 @@ def max_wilds(naturals: int, cap3: bool) -> int:
     return min(naturals, 3) if cap3 else naturals
 
 
+_RANK = attrgetter("rank")
+_new = object.__new__
+_set_rank = Meld.rank.__set__  # type: ignore[attr-defined]  # the slots' setters: a frozen dataclass's __init__
+_set_cards = Meld.cards.__set__  # type: ignore[attr-defined]
+
+
+def _meld_of(rank: int, cards: tuple[Card, ...]) -> Meld:
+    """``Meld(rank, cards)``, stored as its generated ``__init__`` stores it, without the call."""
+    meld = _new(Meld)
+    _set_rank(meld, rank)
+    _set_cards(meld, cards)
+    return meld
+
+
 def group_text(rank: int, cards: Sequence[Card]) -> str:
     return f"{RANK_NAMES.get(rank, rank)}: [{', '.join(map(str, cards))}]"
 
@@ -149,39 +169,62 @@ def check_meld_shape(rank: int, cards: Sequence[Card], existing: Meld | None, ca
             raise C.bad_black_threes(
                 f"black threes are melded only as one set of 3 or 4 black threes, no wilds ({group_text(rank, cards)})"
             )
-        return Meld(3, tuple(cards))
+        return _meld_of(3, tuple(cards))
+    wilds = 0
     for c in cards:
-        if c.rank != rank and c.rank is not Rank.TWO and c.rank is not Rank.JOKER:
+        if c in _WILDS:
+            wilds += 1
+        elif c.rank != rank:
             if c.rank is Rank.THREE:
                 raise C.three_in_meld(f"a three never goes into an ordinary meld: {c} in {group_text(rank, cards)}",
                                   card=str(c))
             raise C.not_of_rank(f"{c} does not belong in a meld of {RANK_NAMES[rank]} ({group_text(rank, cards)})",
                               card=str(c), expected=RANK_NAMES[rank])
-    allc = (existing[1] if existing else ()) + tuple(cards)
-    wilds = wild_count(allc)
+    if existing is not None:
+        old = existing.cards
+        allc = old + tuple(cards)
+        wilds += wild_count(old)
+    else:
+        allc = tuple(cards)
     naturals = len(allc) - wilds
     if existing is None:
         if len(allc) < 3:
             raise C.too_few_cards(f"a new meld needs at least 3 cards ({group_text(rank, cards)})")
         if naturals < 2:
             raise C.too_few_naturals(f"a meld needs at least two natural cards ({group_text(rank, cards)})")
-    if wilds > max_wilds(naturals, cap3):
+    if wilds > (min(naturals, 3) if cap3 else naturals):  # max_wilds
         raise C.too_many_wilds(
             f"a meld may hold no more wild cards than naturals{' and at most 3' if cap3 else ''}: "
             f"{naturals} naturals and {wilds} wilds after {group_text(rank, cards)}", expected=max_wilds(naturals, cap3), got=wilds,
         )
-    return Meld(rank, allc)
+    return _meld_of(rank, allc)
 
 
 def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...]:
-    """``hand`` less ``cards`` (a multiset); raises card-not-in-hand."""
-    left = list(hand)
+    """``hand`` less ``cards`` (a multiset); raises card-not-in-hand for the first card (in the
+    order given) that the hand does not hold (once more)."""
+    cards = list(cards)
+    take: dict[Card, int] = {}  # a card is one instance: counted by identity, in C
+    get = take.get
     for c in cards:
-        try:
-            left.remove(c)  # a card is one instance: removal by identity, in C
-        except ValueError:
-            raise C.card_not_in_hand(f"{c} is not in the hand "
-                                     f"({excerpt(' '.join(map(str, sorted(hand))))})", card=str(c)) from None
+        take[c] = get(c, 0) + 1
+    left = []
+    for c in hand:
+        n = get(c)
+        if n:
+            take[c] = n - 1
+        else:
+            left.append(c)
+    if len(left) + len(cards) != len(hand):
+        held: dict[Card, int] = {}
+        for c in hand:
+            held[c] = held.get(c, 0) + 1
+        for c in cards:
+            n = held.get(c, 0)
+            if not n:
+                raise C.card_not_in_hand(f"{c} is not in the hand "
+                                         f"({excerpt(' '.join(map(str, sorted(hand))))})", card=str(c))
+            held[c] = n - 1
     return tuple(sorted_cards(left))
 
 
@@ -201,9 +244,13 @@ def apply_groups(
     table = list(melds)
     fresh = frozenset(fresh)
     seen: set[int] = set()
-    started: list[int] = []
-    last = {m[0]: i for i, m in enumerate(table)}  # each rank's latest meld
-    for rank, cards in groups:
+    started: list[Meld] = []  # never changed later in the move: a rank has one group in it
+    last = {m.rank: i for i, m in enumerate(table)} if table else {}  # each rank's latest meld
+    for g in groups:
+        if type(g) is Group:  # a move's group: its fields, without the pair Group.__iter__ makes
+            rank, cards = g.rank, g.cards
+        else:
+            rank, cards = g
         if rank in seen:
             raise C.duplicate_rank(f"two groups of rank {RANK_NAMES.get(rank, rank)} in one move",
                               expected=RANK_NAMES.get(rank, str(rank)))
@@ -217,13 +264,14 @@ def apply_groups(
                 )
             at = None
         if at is None:
-            table.append(check_meld_shape(rank, cards, None, cap3))
-            started.append(len(table) - 1)
-            last[rank] = len(table) - 1
+            meld = check_meld_shape(rank, cards, None, cap3)
+            last[rank] = len(table)
+            table.append(meld)
+            started.append(meld)
         else:
             table[at] = check_meld_shape(rank, cards, table[at], cap3)
-    new = tuple(table[i] for i in started)
-    return tuple(sorted(table, key=lambda m: m[0])), new
+    table.sort(key=_RANK)  # stable: a rank's melds keep their order
+    return tuple(table), tuple(started)
 
 
 def shadowed_canastas(melds: Sequence[MeldLike]) -> int:
