@@ -39,7 +39,8 @@ from typing import (
     runtime_checkable,
 )
 
-from rules.shapes import Doc, Pattern, Range, computed
+from rules import shapes
+from rules.shapes import Doc, Pattern, Range, ShapeError, computed, decode, decode_one_of, encode, view
 from rules.shapes import field as declared_field
 
 if TYPE_CHECKING:
@@ -567,8 +568,6 @@ class ScoreReport:
     history: tuple[tuple[int, ...], ...] = ()
 
     def to_json(self) -> Json:
-        from rules.shapes import encode
-
         return {
             "round": self.round,
             "points": list(self.points),
@@ -690,6 +689,7 @@ class BaseEngine(Generic[S, M]):
     _decode_state: ClassVar[Any]
     _move_decoders: ClassVar[dict[str, Any]]
     _move_encoders: ClassVar[dict[type, Any]]
+    _encode_options: ClassVar[Any]
     _round_over_phase: ClassVar[Any] = None  # the game's phase members named "round-over" and "game-over"
     _game_over_phase: ClassVar[Any] = None
 
@@ -698,8 +698,6 @@ class BaseEngine(Generic[S, M]):
         spec = cls.__dict__.get("spec")
         if spec is None:
             return
-        from rules import shapes
-
         cls.game_id, cls.name, cls.players = spec.id, spec.name, spec.players
         cls.options = spec.option_map
         cls.move_kinds = spec.move_kinds
@@ -710,6 +708,7 @@ class BaseEngine(Generic[S, M]):
         cls._decode_state = staticmethod(shapes.shape_of(spec.state).decode)
         cls._move_decoders = {m.__dict__["kind"]: shapes.shape_of(m).decode for m in spec.moves}
         cls._move_encoders = {m: shapes.shape_of(m).encode for m in spec.moves}
+        cls._encode_options = staticmethod(shapes.shape_of(spec.options).encode)
         phases = {p.value: p for p in spec.phases}
         cls._round_over_phase, cls._game_over_phase = phases.get("round-over"), phases.get("game-over")
 
@@ -749,8 +748,6 @@ class BaseEngine(Generic[S, M]):
         raise NotImplementedError
 
     def _read_setup(self, setup: Json) -> Any:
-        from rules.shapes import ShapeError, decode
-
         assert self.spec is not None
         if self.spec.setup is None:
             raise self._C.setup_unsupported(f"{self.game_id} has no setup positions, got {excerpt(setup)}")
@@ -838,8 +835,6 @@ class BaseEngine(Generic[S, M]):
         assert self.spec is not None
         if self.spec.tally is None:
             raise self._C.tally_unsupported(f"{self.game_id} has no score-sheet tally: send its state")
-        from rules.shapes import ShapeError, decode, decode_one_of
-
         try:
             shape = self.spec.tally
             sheet = decode_one_of(shape, tally, "tally") if isinstance(shape, tuple) else decode(shape, tally, "tally")
@@ -864,8 +859,6 @@ class BaseEngine(Generic[S, M]):
         return self._encode_state(state)
 
     def from_json(self, data: Json) -> S:
-        from rules.shapes import ShapeError
-
         try:
             state = self._decode_state(data, "")
         except ShapeError as exc:
@@ -881,8 +874,6 @@ class BaseEngine(Generic[S, M]):
         return self._move_encoders[type(move)](move)
 
     def move_from_json(self, data: Json) -> M:
-        from rules.shapes import ShapeError
-
         kind = data.get("kind") if type(data) is dict else None
         decode = self._move_decoders.get(kind) if type(kind) is str else None
         if decode is None:
@@ -894,14 +885,10 @@ class BaseEngine(Generic[S, M]):
             raise self._C.malformed_move(f"malformed {kind!r} move: {exc.message}", field=exc.path) from None
 
     def view(self, state: S, seat: int | None) -> Json:
-        from rules.shapes import view
-
         return view(state, seat)
 
     def options_of(self, state: S) -> Mapping[str, Json]:
-        from rules.shapes import encode
-
-        return encode(state.options)  # type: ignore[attr-defined,no-any-return]
+        return self._encode_options(state.options)  # type: ignore[attr-defined,no-any-return]
 
 
 def fields_json(obj: Any) -> dict[str, Json]:

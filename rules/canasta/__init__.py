@@ -52,7 +52,6 @@ from collections.abc import Mapping, Sequence
 
 from rules.base import BaseEngine, IllegalMove, Json, Label, Outcome, Rng, RulesError, ScoreReport, replace
 from rules.cards import Card, deck, sorted_cards
-from rules.shapes import ShapeError, shape_of
 from rules.spec import GameSpec, Playout, phase_labels
 
 from ._codes import C
@@ -222,23 +221,6 @@ class Kanasta(BaseEngine[State, Move]):
     def tally_scores(self, tally: Tally) -> ScoreReport:
         """The score-sheet calculator (see ``_tally``): one hand's score per side, with breakdown."""
         return score_tally(tally)
-
-    # ------------------------------------------------------------------ reading and writing
-
-    def move_from_json(self, data: Json) -> Move:
-        """The declared reader of the move's kind (as ``BaseEngine``'s, inlined: every request reads
-        a move)."""
-        kind = data.get("kind") if type(data) is dict else None
-        decode = _MOVE_DECODERS.get(kind) if type(kind) is str else None
-        if decode is None:
-            return super().move_from_json(data)  # the shared refusal (malformed-move)
-        try:
-            return decode(data, "")  # type: ignore[no-any-return]
-        except ShapeError as exc:
-            raise C.malformed_move(f"malformed {kind!r} move: {exc.message}", field=exc.path) from None
-
-    def options_of(self, state: State) -> Mapping[str, Json]:
-        return _encode_options(state.options)  # type: ignore[no-any-return]  # as BaseEngine's, without its look-ups
 
     # ------------------------------------------------------------------ meaning and views
 
@@ -818,5 +800,3 @@ def _candidates(state: State, seat: int):
 
 
 ENGINE = Kanasta()
-_MOVE_DECODERS = Kanasta._move_decoders
-_encode_options = shape_of(Options).encode
