@@ -35,7 +35,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import orjson
@@ -344,7 +344,7 @@ def move_events(binding: Any, store: Any, session_id: str, head: Json, seat: int
 
 def stream(store: Any, bindings: Mapping[str, Any], notifier: Notifier, session_id: str, token: str | None,
            last_event_id: str | None, *, heartbeat: float, resume_limit: int, show: Any, seat_of: Any,
-           max_streams: int = 1000) -> Iterator[bytes]:
+           max_streams: int = 1000) -> Iterable[bytes]:
     """The event stream of ``token`` on a session: checked before the first byte (401/403/404/429
     answer as problems), then a snapshot or the missed events, then one event per move."""
     notifier.ensure_listener()
@@ -398,7 +398,27 @@ def stream(store: Any, bindings: Mapping[str, Any], notifier: Notifier, session_
         finally:
             notifier.close(session_id, watch)
 
-    return events()
+    return _Released(events(), lambda: notifier.close(session_id, watch))
+
+
+class _Released:
+    """A stream's body whose ``close`` gives its registration back even when it was never read
+    (a HEAD request, a client gone before the first byte: the WSGI server closes the body
+    without running the generator, so its ``finally`` never runs). Closing twice is harmless."""
+
+    __slots__ = ("_chunks", "_release")
+
+    def __init__(self, chunks: Iterator[bytes], release: Callable[[], None]) -> None:
+        self._chunks, self._release = chunks, release
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self._chunks
+
+    def close(self) -> None:
+        try:
+            self._chunks.close()  # type: ignore[attr-defined]  # a generator: its finally runs if it started
+        finally:
+            self._release()
 
 
 def parse_id(value: str | None) -> int | None:

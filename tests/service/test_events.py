@@ -203,6 +203,24 @@ def test_streams_per_session_are_bounded_429(app):
     again.close()
 
 
+def test_a_stream_never_read_still_gives_its_place_back(app):
+    """HEAD, or a client gone before the first byte: the body is never iterated, yet the stream's
+    registration is released when the response closes (else MAX_STREAMS_PER_SESSION fills)."""
+    app.config["MAX_STREAMS_PER_SESSION"] = 2
+    client = app.test_client()
+    created = _session(client, "take-that")
+    url = f"/v1/sessions/{created['id']}/events?access_token={created['owner_token']}"
+    for _ in range(3):
+        head = client.head(url)
+        assert head.status_code == 200
+        head.close()  # as a WSGI server closes every body
+        client.get(url, buffered=False).close()  # closed before its first chunk
+    assert app.extensions["arbiter.events"].open_streams == 0
+    again = client.get(url, buffered=False)
+    assert again.status_code == 200
+    again.close()
+
+
 def test_a_move_is_rendered_once_per_distinct_view_however_many_streams_watch(app, monkeypatch):
     """DESIGN 4.9: ten streams of seat 1 and ten of the owner cost two renderings of the move."""
     from service import events
