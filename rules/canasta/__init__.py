@@ -518,7 +518,7 @@ def _take(state: State, seat: int, move: TakeDiscard | TakeTop) -> State:
     groups = (Group(rank, (top,) + move.using),) + move.melds
     rest = remove_cards(hand, move.using + tuple(c for _, cs in move.melds for c in cs))
     cap3 = state.options.max_three_wilds
-    melds_after, new_melds = apply_groups(melds, groups, cap3, move.fresh, state.options.one_meld_per_rank)
+    melds_after, new_melds = apply_groups(melds, groups, cap3, state.options.one_meld_per_rank)
     if not opened:
         _check_minimum(state, side, groups, new_melds)
     if isinstance(move, TakeTop):
@@ -567,8 +567,7 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
     melds = state.sides[side].melds
     options = state.options
     rest = remove_cards(state.hands[seat], [c for g in groups for c in g.cards])
-    melds_after, new_melds = apply_groups(melds, groups, options.max_three_wilds,
-                                          [g.rank for g in groups if g.new], options.one_meld_per_rank)  # move.fresh
+    melds_after, new_melds = apply_groups(melds, groups, options.max_three_wilds, options.one_meld_per_rank)
     if rest and any(g.rank == 3 for g in groups):
         raise C.black_threes_only_going_out("black threes are melded only when going out by melding the last card")
     going = len(rest) <= 1
@@ -688,7 +687,7 @@ def _double(state: State, seat: int, move: DoubleGoOut) -> State:
     if rest:
         raise C.double_not_all(f"double going out melds every card, all or nothing; left: "
                                      f"{' '.join(map(str, rest))}")
-    melds_after, _ = apply_groups(state.melds[side], move.melds, state.options.max_three_wilds, move.fresh,
+    melds_after, _ = apply_groups(state.melds[side], move.melds, state.options.max_three_wilds,
                                   state.options.one_meld_per_rank)
     state = replace(
         state, sides=sides_with(state, side, melds=melds_after), hands=_set(state.hands, seat, ()),

@@ -192,7 +192,7 @@ def check_meld_shape(rank: int, cards: Sequence[Card], existing: Meld | None, ca
             raise C.too_few_cards(f"a new meld needs at least 3 cards ({group_text(rank, cards)})")
         if naturals < 2:
             raise C.too_few_naturals(f"a meld needs at least two natural cards ({group_text(rank, cards)})")
-    if wilds > (min(naturals, 3) if cap3 else naturals):  # max_wilds
+    if wilds > max_wilds(naturals, cap3):
         raise C.too_many_wilds(
             f"a meld may hold no more wild cards than naturals{' and at most 3' if cap3 else ''}: "
             f"{naturals} naturals and {wilds} wilds after {group_text(rank, cards)}", expected=max_wilds(naturals, cap3), got=wilds,
@@ -230,33 +230,28 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...
 
 def apply_groups(
     melds: tuple[Meld, ...],
-    groups: Sequence[MeldLike],
+    groups: Sequence[Group],
     cap3: bool,
-    fresh: Iterable[int] = (),
     one_per_rank: bool = True,
 ) -> tuple[tuple[Meld, ...], tuple[Meld, ...]]:
     """The side's melds after the groups, and the melds this move started.
 
     A group joins the side's (latest) meld of its rank, or starts one when there is none.
-    A rank in ``fresh`` starts another meld beside the side's existing one, which only
+    A group marked ``new`` starts another meld beside the side's existing one, which only
     K-6's option (``one_per_rank`` false) allows.
     """
     table = list(melds)
-    fresh = frozenset(fresh)
     seen: set[int] = set()
     started: list[Meld] = []  # never changed later in the move: a rank has one group in it
     last = {m.rank: i for i, m in enumerate(table)} if table else {}  # each rank's latest meld
     for g in groups:
-        if type(g) is Group:  # a move's group: its fields, without the pair Group.__iter__ makes
-            rank, cards = g.rank, g.cards
-        else:
-            rank, cards = g
+        rank, cards = g.rank, g.cards
         if rank in seen:
             raise C.duplicate_rank(f"two groups of rank {RANK_NAMES.get(rank, rank)} in one move",
                               expected=RANK_NAMES.get(rank, str(rank)))
         seen.add(rank)
         at = last.get(rank)
-        if at is not None and rank in fresh:
+        if at is not None and g.new:
             if one_per_rank:
                 raise C.one_meld_per_rank(
                     f"the side already has a meld of {RANK_NAMES.get(rank, rank)}: one meld per rank (K-6)",

@@ -253,10 +253,6 @@ class TakeDiscard:
     kind: ClassVar[str] = "take-discard"
     label: ClassVar[Label] = Label("Take the discard pile", "Kup stos")
 
-    @property
-    def fresh(self) -> tuple[int, ...]:
-        return tuple(g.rank for g in self.melds if g.new)
-
 
 @declared
 class TakeTop:
@@ -267,10 +263,6 @@ class TakeTop:
     kind: ClassVar[str] = "take-top-to-go-out"
     label: ClassVar[Label] = Label("Take the top card to go out", "Weź wierzchnią kartę i skończ")
 
-    @property
-    def fresh(self) -> tuple[int, ...]:
-        return tuple(g.rank for g in self.melds if g.new)
-
 
 @declared
 class MeldMove:
@@ -279,10 +271,6 @@ class MeldMove:
     melds: Groups = field(doc="the groups laid")
     kind: ClassVar[str] = "meld"
     label: ClassVar[Label] = Label("Meld", "Wyłóż układy")
-
-    @property
-    def fresh(self) -> tuple[int, ...]:
-        return tuple(g.rank for g in self.melds if g.new)
 
 
 @declared
@@ -318,10 +306,6 @@ class DoubleGoOut:
     melds: Groups = field(doc="the groups: every card of the hand")
     kind: ClassVar[str] = "double-go-out"
     label: ClassVar[Label] = Label("Go out double", "Skończ podwójnie")
-
-    @property
-    def fresh(self) -> tuple[int, ...]:
-        return tuple(g.rank for g in self.melds if g.new)
 
 
 @declared
