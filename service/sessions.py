@@ -36,6 +36,7 @@ or last move; reads and open event streams do not keep it alive.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -474,7 +475,11 @@ class RedisStore:
         pipe.zadd(live, {session_id: time.time() + self._ttl}, xx=True)
         if version == 0:
             pipe.zrem(fresh, session_id)
-        self._call(pipe.execute)
+        # The move has landed: a failure here must not answer 503 for it (the breaker still opens).
+        # What it leaves is harmless: a count pruned at the old expiry, and a `fresh` entry that
+        # eviction checks against the stored version before it deletes anything.
+        with contextlib.suppress(ApiError):
+            self._call(pipe.execute)
         return True
 
     def _delete(self, session_id: str) -> int:

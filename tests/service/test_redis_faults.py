@@ -146,3 +146,30 @@ def test_the_creation_rate_is_counted_in_redis_across_workers(own_redis):
     assert [c.post("/v1/sessions", json=body).status_code for c in (a, b, a, b)] == [201, 201, 429, 429]
     r = b.post("/v1/sessions", json=body)
     assert r.json["code"] == "session.rate-limited" and 0 < int(r.headers["Retry-After"]) <= 60
+
+
+def test_a_move_that_landed_is_answered_though_the_bookkeeping_after_it_fails(own_redis, monkeypatch):
+    """The move is stored by one script; the live-session index is updated after it. Redis failing
+    between the two must not answer 503 for a move that landed (a retry would then be 409)."""
+    import redis
+
+    app = create_app(TestConfig, {"REDIS_URL": own_redis.url})
+    client = app.test_client()
+    s = start(client)
+    store = app.extensions["arbiter.store"]
+    pipeline = store._redis.pipeline
+
+    def failing_pipeline(*args, **kwargs):
+        pipe = pipeline(*args, **kwargs)
+
+        def execute(*a, **k):
+            raise redis.exceptions.ConnectionError("connection lost after the move's script")
+
+        pipe.execute = execute
+        return pipe
+
+    monkeypatch.setattr(store._redis, "pipeline", failing_pipeline)
+    assert play(client, s, 1) == 1
+    head, log = store.keys(s["id"])[:2]
+    stored = redis.Redis.from_url(own_redis.url)  # the breaker the failure opened holds the store back
+    assert stored.hget(head, "v") == b"1" and stored.llen(log) == 1
