@@ -342,6 +342,9 @@ def move_events(binding: Any, store: Any, session_id: str, head: Json, seat: int
     return out
 
 
+_GONE = _sse("end", {"reason": "the session is gone (deleted, or expired SESSION_TTL after its last move)"})
+
+
 def stream(store: Any, bindings: Mapping[str, Any], notifier: Notifier, session_id: str, token: str | None,
            last_event_id: str | None, *, heartbeat: float, resume_limit: int, show: Any, seat_of: Any,
            max_streams: int = 1000) -> Iterable[bytes]:
@@ -357,41 +360,51 @@ def stream(store: Any, bindings: Mapping[str, Any], notifier: Notifier, session_
     if known is not None:
         watch.ring(known["version"])  # a move between the read above and open(): sent at once
 
+    def catch_up(after: int | None, head: Json) -> list[bytes]:
+        """What brings a client that has ``after`` (None: nothing yet) to ``head``: the missed
+        events from the stored log, or a snapshot when they are too many or ``after`` is unknown.
+        Whole or nothing (a store failure sends no part of it)."""
+        if after is not None and 0 <= after <= head["version"] and head["version"] - after <= resume_limit:
+            return move_events(binding, store, session_id, head, seat, after, notifier.rendered)
+        return [_sse("snapshot", show(store, bindings, session_id, token), head["version"])]
+
     def events() -> Iterator[bytes]:
         try:
-            head = record
             yield f"retry: {int(heartbeat * 1000)}\n\n".encode()
-            if resume is not None and 0 <= resume <= head["version"] and head["version"] - resume <= resume_limit:
-                yield from move_events(binding, store, session_id, head, seat, resume, notifier.rendered)
-            else:
-                yield _sse("snapshot", show(store, bindings, session_id, token), head["version"])
-            last = head["version"]
+            head, last, announced = record, resume, None
+            pending, failed = True, False  # the first answer (the resume, or a snapshot) is sent at once
             while True:
-                announced = watch.wait(heartbeat)
-                known = notifier.heads.get(session_id)
-                if announced is not None and known is not None and known["version"] >= announced:
-                    head = known  # the move's head as this process learnt it: no store read per stream
-                else:
-                    # a heartbeat (does the session still exist?), or another process's move
-                    # whose head this process could not fetch
+                if failed or not pending:
+                    failed = False
+                    announced = watch.wait(heartbeat)
+                    known = notifier.heads.get(session_id)
+                    if announced is not None and known is not None and known["version"] >= announced:
+                        head = known  # the move's head as this process learnt it: no store read per stream
+                    else:
+                        # a heartbeat (does the session still exist?), or another process's move
+                        # whose head this process could not fetch
+                        try:
+                            head = store.get(session_id)
+                        except ApiError as exc:
+                            if exc.code == "session.not-found":
+                                yield _GONE
+                                return
+                            yield b": keep-alive (session store unavailable)\n\n"
+                            failed = True
+                            continue
+                    pending = last is None or head["version"] > last
+                if pending:
                     try:
-                        head = store.get(session_id)
-                    except ApiError as exc:
+                        chunks = catch_up(last, head)
+                    except ApiError as exc:  # the store failed (or the session went) mid-way
                         if exc.code == "session.not-found":
-                            yield _sse("end", {"reason": "the session is gone (deleted, or expired "
-                                                         "SESSION_TTL after its last move)"})
+                            yield _GONE
                             return
                         yield b": keep-alive (session store unavailable)\n\n"
+                        failed = True  # tried again at the next wake or heartbeat
                         continue
-                if head["version"] > last:
-                    if head["version"] - last > resume_limit:
-                        yield _sse("snapshot", show(store, bindings, session_id, token), head["version"])
-                    else:
-                        try:
-                            yield from move_events(binding, store, session_id, head, seat, last, notifier.rendered)
-                        except ApiError:
-                            continue  # the store failed mid-resume: try again at the next wake
-                    last = head["version"]
+                    yield from chunks
+                    last, pending = head["version"], False
                     watch.sent(last)  # caught up past what was announced: no wake for those moves
                 elif announced is None:
                     yield b": keep-alive\n\n"

@@ -187,6 +187,36 @@ def test_a_last_event_id_of_non_ascii_digits_gets_a_snapshot_not_a_500(app):
     assert parse([next(gen), next(gen)])[0]["event"] == "snapshot"
 
 
+def test_a_store_failure_while_a_stream_is_answered_is_a_keep_alive_then_the_answer(app, monkeypatch):
+    """DESIGN 4.9: a briefly unavailable store never ends a stream. The first snapshot's read
+    failing (after the 200) sends a keep-alive, and the snapshot follows once the store answers;
+    the session gone meanwhile ends the stream with `end`."""
+    from service import sessions
+    from service.errors import store_unavailable
+
+    client = app.test_client()
+    created = _session(client, "take-that")
+    real_show, failures = sessions.show, [1]
+
+    def show(*args, **kwargs):
+        if failures:
+            failures.pop()
+            raise store_unavailable("the store failed for this test")
+        return real_show(*args, **kwargs)
+
+    monkeypatch.setattr(sessions, "show", show)
+    gen = _stream(client, created, created["owner_token"])
+    assert next(gen).startswith(b"retry:")
+    assert next(gen) == b": keep-alive (session store unavailable)\n\n"
+    assert parse([next(gen)])[0]["event"] == "snapshot"
+    failures.append(1)
+    monkeypatch.setattr(sessions, "show", lambda *a, **k: (_ for _ in ()).throw(
+        sessions.session_not_found(created["id"])))
+    resumed = _stream(client, created, created["owner_token"])
+    assert next(resumed).startswith(b"retry:")
+    assert parse([next(resumed)])[0]["event"] == "end"
+
+
 def test_streams_per_session_are_bounded_429(app):
     app.config["MAX_STREAMS_PER_SESSION"] = 2
     client = app.test_client()
