@@ -40,6 +40,7 @@ from typing import Any
 
 import orjson
 
+from service import ops
 from service.errors import ApiError
 
 Json = Any
@@ -81,16 +82,6 @@ iteration of gevent's loop, after a poll of the sockets (see ``_ring``)."""
 CATCH_UP_CACHED = 8
 """A stream woken late (the next move's fan-out began first) is a few events behind: such short
 catch-ups are rendered once per view and kept like single events; longer resumes are not kept."""
-
-
-def _gevent_threads() -> bool:
-    """True under gunicorn's gevent worker (``make run``): ``threading`` is patched, a stream is
-    a greenlet and every greenlet of the worker shares one thread."""
-    try:
-        from gevent import monkey  # type: ignore[import-untyped]
-    except ImportError:  # pragma: no cover - gevent is a dependency
-        return False
-    return bool(monkey.is_module_patched("threading"))
 
 
 class _Watch:
@@ -209,8 +200,8 @@ class Notifier:
             watches = list(self._watches.get(session_id, ()))
         if not watches:
             return
-        if _gevent_threads():
-            import gevent
+        if ops.gevent_patched("threading"):
+            import gevent  # type: ignore[import-untyped]
 
             # a greenlet of its own: the mover's answer does not wait for the fan-out
             gevent.spawn(_ring, watches, version, lambda: gevent.sleep(WAKE_PAUSE))

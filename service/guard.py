@@ -28,14 +28,6 @@ from service import errors, i18n, ops
 from service.errors import ApiError
 
 
-def _gevent_patched() -> bool:
-    try:
-        from gevent import monkey  # type: ignore[import-untyped]
-    except ImportError:  # pragma: no cover - gevent is a dependency
-        return False
-    return bool(monkey.is_module_patched("socket"))
-
-
 class BodyTimeout(ApiError):
     def __init__(self, seconds: float) -> None:
         super().__init__(408, "request.body-timeout", "Request body timed out",
@@ -106,7 +98,7 @@ class Guard:
         self.proxied = ProxyFix(inner, x_for=1, x_proto=1, x_host=1)
         self.limit = int(config.get("MAX_CONNECTIONS_PER_ADDRESS") or 0)
         self.body_timeout = float(config.get("BODY_TIMEOUT") or 0)
-        self.timed = self.body_timeout > 0 and _gevent_patched()
+        self.timed = self.body_timeout > 0 and ops.gevent_patched("socket")
         self._open: dict[str, int] = {}
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:

@@ -64,6 +64,16 @@ class _RequestIdFilter(logging.Filter):
         return True
 
 
+def gevent_patched(module: str) -> bool:
+    """True under gunicorn's gevent worker (``make run``), which patches ``module`` (``socket``,
+    ``threading`` ...): a request, or an event stream, is a greenlet of the worker's one loop."""
+    try:
+        from gevent import monkey  # type: ignore[import-untyped]
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        return False
+    return bool(monkey.is_module_patched(module))
+
+
 def configure_logging() -> None:
     """JSON lines on stderr for the ``arbiter`` and ``service`` loggers (idempotent)."""
     for name in ("arbiter", "service"):

@@ -617,8 +617,7 @@ def validate(store: SessionStore, bindings, session_id: str, token: str | None, 
     problem the move would get (raised); the session never changes."""
     record, seat, binding, state, move_value = _judge(store, bindings, session_id, token, req)
     binding.apply(state, seat, move_value)  # raises what the move would raise; the result is dropped
-    return {"legal": True, "version": record["version"], "id": session_id, "game": record["game"],
-            "seeded": record.get("seeded", True)}
+    return _about(session_id, record, legal=True)
 
 
 def log(store: SessionStore, bindings, session_id: str, token: str | None) -> Json:
