@@ -6,12 +6,12 @@
   headers are ignored, so no client can pick the address its limits are counted by.
 - ``MAX_CONNECTIONS_PER_ADDRESS``: requests in progress per client address in this worker
   (a request counts until its response, an event stream included, is closed). Beyond it: 429
-  ``request.too-many-connections`` at once, without reading the body, and the connection is
-  closed. Thousands of stalled connections from one address then hold at most that many of
+  ``request.too-many-connections`` at once, without reading the body, with ``Connection: close``
+  (a request to the client: gunicorn decides itself whether to keep a connection). Thousands of stalled connections from one address then hold at most that many of
   the worker's connections; every other address is still answered.
 - ``BODY_TIMEOUT``: under gunicorn's gevent worker (``make run``), a request body that has not
   fully arrived that many seconds after the request began is refused: 408
-  ``request.body-timeout``, and the connection is closed (each read of the body runs with the
+  ``request.body-timeout`` with ``Connection: close`` (each read of the body runs with the
   time left as the socket's timeout, which is reset once the app has read the request). (The gunicorn gevent worker already drops a connection whose
   headers do not arrive within its keep-alive time.)
 """

@@ -166,17 +166,19 @@ SERVICE: Mapping[str, ServiceCode] = {
     "request.body-timeout": _s(
         408, "Request body timed out", "Przekroczono czas na treść żądania",
         "treść żądania nie dotarła w dozwolonym czasie (BODY_TIMEOUT)",
-        "The request body did not arrive within BODY_TIMEOUT seconds; the connection is closed. Send the whole body "
-        "at once.",
-        "Treść żądania nie dotarła w ciągu BODY_TIMEOUT sekund; połączenie zostaje zamknięte. Wyślij całą treść "
-        "od razu."),
+        "The request body did not arrive within BODY_TIMEOUT seconds; the answer asks the client to close the "
+        "connection (Connection: close). Send the whole body at once.",
+        "Treść żądania nie dotarła w ciągu BODY_TIMEOUT sekund; odpowiedź prosi klienta o zamknięcie połączenia "
+        "(Connection: close). Wyślij całą treść od razu."),
     "request.too-many-connections": _s(
         429, "Too many connections", "Zbyt wiele połączeń",
         "z tego adresu otwarto zbyt wiele jednoczesnych połączeń",
-        "This address holds MAX_CONNECTIONS_PER_ADDRESS open connections already; the new one is closed. Reuse "
-        "connections (keep-alive) or close some.",
-        "Ten adres ma już MAX_CONNECTIONS_PER_ADDRESS otwartych połączeń; nowe zostaje zamknięte. Używaj "
-        "połączeń ponownie (keep-alive) albo zamknij część."),
+        "This address has MAX_CONNECTIONS_PER_ADDRESS requests in progress already; the new one is refused at once, "
+        "its body unread, and the answer asks the client to close the connection. Reuse connections (keep-alive) "
+        "or close some.",
+        "Ten adres ma już MAX_CONNECTIONS_PER_ADDRESS żądań w toku; nowe zostaje od razu odrzucone bez czytania "
+        "treści, a odpowiedź prosi klienta o zamknięcie połączenia. Używaj połączeń ponownie (keep-alive) albo "
+        "zamknij część."),
     "server.internal": _s(
         500, "Internal Server Error", "Błąd serwera", "serwer zawiódł; błąd został zapisany",
         "A fault of the server, logged with the request id (X-Request-ID). Please report it with that id.",
