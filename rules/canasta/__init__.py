@@ -95,7 +95,6 @@ from ._model import (
     cards_json,
     check_state,
     sides_with,
-    with_side,
 )
 from ._scoring import CANASTA_MINIMUM, opening_minimum, side_score
 from ._tally import score_tally
@@ -161,13 +160,6 @@ class Kanasta(BaseEngine[State, Move]):
 
     # ------------------------------------------------------------------ turn
 
-    def to_act(self, state: State) -> frozenset[int]:
-        if state.turn is not None:
-            return frozenset((state.turn,))
-        if state.phase is Phase.ROUND_OVER:
-            return frozenset(range(state.players))
-        return frozenset()
-
     def check(self, state: State, seat: int, move: Move) -> None:
         self.check_turn(state, seat)
         _next(state, seat, move)
@@ -202,7 +194,7 @@ class Kanasta(BaseEngine[State, Move]):
         per_side = _hand_scores(state)
         final = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
         points = tuple(per_side[_side(state, s)][0] for s in range(state.players))
-        totals = tuple(state.totals[_side(state, s)] for s in range(state.players))
+        totals = tuple(state.sides[_side(state, s)].total for s in range(state.players))
         breakdown = tuple(_breakdown(_side(state, s), per_side[_side(state, s)][1]) for s in range(state.players))
         outcome = self.outcome(state)
         return ScoreReport(points, totals, breakdown, final, outcome.winners if outcome else (), round=state.round,
@@ -212,10 +204,10 @@ class Kanasta(BaseEngine[State, Move]):
         if state.phase is not Phase.GAME_OVER:
             return None
         best = max(state.totals)
-        winners = tuple(s for s in range(state.players) if state.totals[_side(state, s)] == best)
+        winners = tuple(s for s in range(state.players) if state.sides[_side(state, s)].total == best)
         return Outcome(
             winners, f"a side reached {state.options.target_score} with the highest total",
-            points=tuple(state.totals[_side(state, s)] for s in range(state.players)),
+            points=tuple(state.sides[_side(state, s)].total for s in range(state.players)),
         )
 
     def tally_scores(self, tally: Tally) -> ScoreReport:
@@ -338,10 +330,10 @@ def _lay_red_threes(state: State, seat: int) -> State:
     """§5, K-9: dealt red threes go on the table, each replaced from the stock."""
     hand = [c for c in state.hands[seat] if not is_red_three(c)]
     side = _side(state, seat)
-    reds = list(state.red_threes[side]) + [c for c in state.hands[seat] if is_red_three(c)]
+    reds = list(state.sides[side].red_threes) + [c for c in state.hands[seat] if is_red_three(c)]
     stock = list(state.stock)
     _draw_cards(stock, hand, reds, len(state.hands[seat]) - len(hand), True)
-    state = with_side(state, side, red_threes=tuple(reds))
+    state = replace(state, sides=sides_with(state, side, red_threes=tuple(reds)))
     return replace(
         state, stock=tuple(stock), hands=_set(state.hands, seat, tuple(sorted_cards(hand))),
         pending=_set(state.pending, seat, False),
@@ -423,13 +415,13 @@ def _draw(state: State, seat: int) -> State:
     if not state.stock:
         raise C.stock_empty("the stock is empty: take the pile or end the round (end-round)")
     side = _side(state, seat)
-    stock, hand, reds = list(state.stock), list(state.hands[seat]), list(state.red_threes[side])
+    stock, hand, reds = list(state.stock), list(state.hands[seat]), list(state.sides[side].red_threes)
     _draw_cards(stock, hand, reds, 1, state.options.red_three_replacement == "dealt-and-drawn")
     state = replace(
         state, sides=sides_with(state, side, red_threes=tuple(reds)), stock=tuple(stock),
         hands=_set(state.hands, seat, tuple(sorted_cards(hand))), phase=Phase.PLAY, drew="stock",
     )
-    if len(hand) == 1 and _go_out_problem(state, seat, state.melds[side]) is not None:
+    if len(hand) == 1 and _go_out_problem(state, seat, state.sides[side].melds) is not None:
         # A red three drawn and laid with no replacement (K-7's last stock card, or K-2's
         # "dealt-only") left a single card that cannot go out: no discard is possible, so
         # the turn ends here (and the hand, when the stock is empty).
@@ -488,7 +480,7 @@ def _take(state: State, seat: int, move: TakeDiscard | TakeTop) -> State:
     rank = int(top.rank)
     blockers = range(len(state.melds)) if state.options.canasta_blocks_discard == "everyone" else (side,)
     for b in blockers:
-        for r, cs in state.melds[b]:
+        for r, cs in state.sides[b].melds:
             if r == rank and len(cs) >= 7:
                 whose = "the side's own" if b == side else f"side {b}'s"
                 raise C.discard_blocked_canasta(f"{whose} canasta of {RANK_NAMES[rank]} blocks a pile topped by {top}",
@@ -497,7 +489,7 @@ def _take(state: State, seat: int, move: TakeDiscard | TakeTop) -> State:
         if not is_wild(c) and c.rank != top.rank:
             raise C.using_not_of_rank(f"{c} cannot be shown with the top card {top}", card=str(c),
                        expected=str(top))
-    melds = state.melds[side]
+    melds = state.sides[side].melds
     opened = bool(melds)
     naturals = sum(1 for c in move.using if not is_wild(c))
     wilds = len(move.using) - naturals
@@ -538,7 +530,7 @@ def _take(state: State, seat: int, move: TakeDiscard | TakeTop) -> State:
         return _go_out(state, seat, concealed=concealed)
     if any(r == 3 for r, _ in groups):
         raise C.black_threes_only_going_out("black threes are melded only when going out by melding")
-    reds = list(state.red_threes[side])
+    reds = list(state.sides[side].red_threes)
     new_hand = list(rest)
     for c in pile[:-1]:
         (reds if is_red_three(c) else new_hand).append(c)  # K-2: red threes from the pile: no replacement
@@ -616,7 +608,7 @@ def _discard(state: State, seat: int, card: Card) -> State:
     rest = remove_cards(state.hands[seat], (card,))
     side = _side(state, seat)
     if not rest:
-        problem = _go_out_problem(state, seat, state.melds[side])
+        problem = _go_out_problem(state, seat, state.sides[side].melds)
         if problem:
             raise problem
     elif state.asked == "yes" and _go_out_plan(state, seat) is not None:
@@ -627,7 +619,7 @@ def _discard(state: State, seat: int, card: Card) -> State:
         discard_closed=state.discard_closed or is_wild(card),
     )
     if not rest:
-        return _go_out(state, seat, concealed=_from_hand(state, state.melds[side]))
+        return _go_out(state, seat, concealed=_from_hand(state, state.sides[side].melds))
     if not state.stock:
         if state.options.last_discard_buyable and not state.buying:
             return replace(_begin_turn(state, (seat + 1) % state.players), buying=True)
@@ -638,7 +630,7 @@ def _discard(state: State, seat: int, card: Card) -> State:
 def _go_out_plan(state: State, seat: int):
     """A legal going-out meld for ``seat`` now (play phase), or None."""
     side = _side(state, seat)
-    found = go_out_groups(state.hands[seat], state.melds[side], state.options.max_three_wilds,
+    found = go_out_groups(state.hands[seat], state.sides[side].melds, state.options.max_three_wilds,
                           _need_canastas(state), allow_discard=True)
     if found is None or not found[0]:
         return None
@@ -655,7 +647,7 @@ def _double_plan(state: State, partner: int):
     hand = state.hands[partner]
     if not hand:
         return None
-    found = go_out_groups(hand, state.melds[side], state.options.max_three_wilds, 0, allow_discard=False)
+    found = go_out_groups(hand, state.sides[side].melds, state.options.max_three_wilds, 0, allow_discard=False)
     return DoubleGoOut(as_groups(found[0])) if found else None
 
 
@@ -687,7 +679,7 @@ def _double(state: State, seat: int, move: DoubleGoOut) -> State:
     if rest:
         raise C.double_not_all(f"double going out melds every card, all or nothing; left: "
                                      f"{' '.join(map(str, rest))}")
-    melds_after, _ = apply_groups(state.melds[side], move.melds, state.options.max_three_wilds,
+    melds_after, _ = apply_groups(state.sides[side].melds, move.melds, state.options.max_three_wilds,
                                   state.options.one_meld_per_rank)
     state = replace(
         state, sides=sides_with(state, side, melds=melds_after), hands=_set(state.hands, seat, ()),
@@ -703,7 +695,7 @@ def _hand_scores(state: State) -> list[tuple[int, dict]]:
         went = ended and state.out_seat is not None and _side(state, state.out_seat) == side
         hands = [state.hands[s] for s in _side_seats(state, side)]
         out.append(side_score(
-            state.melds[side], len(state.red_threes[side]), hands,
+            state.sides[side].melds, len(state.sides[side].red_threes), hands,
             black_three=state.options.black_three_meld_value, went_out=went,
             double=went and state.double_out, concealed=went and state.concealed_out,
         ))
@@ -745,7 +737,7 @@ def _candidates(state: State, seat: int):
         return
     side = _side(state, seat)
     hand = state.hands[seat]
-    melds = state.melds[side]
+    melds = state.sides[side].melds
     cap3 = state.options.max_three_wilds
     if state.players == 4 and not state.asked and not state.meld_moves and (len(hand) > 1 or not state.drew):
         yield AskPartner()

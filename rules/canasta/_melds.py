@@ -143,17 +143,6 @@ def max_wilds(naturals: int, cap3: bool) -> int:
 
 
 _RANK = attrgetter("rank")
-_new = object.__new__
-_set_rank = Meld.rank.__set__  # type: ignore[attr-defined]  # the slots' setters: a frozen dataclass's __init__
-_set_cards = Meld.cards.__set__  # type: ignore[attr-defined]
-
-
-def _meld_of(rank: int, cards: tuple[Card, ...]) -> Meld:
-    """``Meld(rank, cards)``, stored as its generated ``__init__`` stores it, without the call."""
-    meld = _new(Meld)
-    _set_rank(meld, rank)
-    _set_cards(meld, cards)
-    return meld
 
 
 def group_text(rank: int, cards: Sequence[Card]) -> str:
@@ -169,7 +158,7 @@ def check_meld_shape(rank: int, cards: Sequence[Card], existing: Meld | None, ca
             raise C.bad_black_threes(
                 f"black threes are melded only as one set of 3 or 4 black threes, no wilds ({group_text(rank, cards)})"
             )
-        return _meld_of(3, tuple(cards))
+        return Meld(3, tuple(cards))
     wilds = 0
     for c in cards:
         if c in _WILDS:
@@ -197,7 +186,7 @@ def check_meld_shape(rank: int, cards: Sequence[Card], existing: Meld | None, ca
             f"a meld may hold no more wild cards than naturals{' and at most 3' if cap3 else ''}: "
             f"{naturals} naturals and {wilds} wilds after {group_text(rank, cards)}", expected=max_wilds(naturals, cap3), got=wilds,
         )
-    return _meld_of(rank, allc)
+    return Meld(rank, allc)
 
 
 def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...]:

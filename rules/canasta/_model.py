@@ -205,11 +205,6 @@ class State:
         return tuple(side.total for side in self.sides)
 
 
-def with_side(state: State, side: int, **changes: object) -> State:
-    """``state`` with one side's ``melds``, ``red_threes`` or ``total`` changed."""
-    return replace(state, sides=sides_with(state, side, **changes))
-
-
 def sides_with(state: State, side: int, **changes: object) -> tuple[Side, ...]:
     """``state``'s sides with one side's ``melds``, ``red_threes`` or ``total`` changed (for one
     ``replace`` of the state that changes more than the side)."""
