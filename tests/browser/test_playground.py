@@ -133,13 +133,13 @@ def test_play_moves_by_clicking(open_page, artifacts, game):
 def test_round_trips_are_recorded(artifacts):
     """A move's round trip (POST the move, GET the view and the legal moves, draw) on this machine,
     written to the artifacts for the closing note; timings are reported, never asserted (DESIGN 2)."""
-    times = sorted(t for t in ROUND_TRIPS if t == t)
-    if not times:
+    times = sorted(t for t in ROUND_TRIPS if t == t)  # NaN: the page did not say a move's round trip
+    if not ROUND_TRIPS:
         pytest.skip("run with the games' tests: they measure the round trips")
+    assert len(times) == len(ROUND_TRIPS), "every move played gave its round trip (data-last-round-trip-ms)"
     summary = {"moves": len(times), "median_ms": statistics.median(times), "p90_ms": times[int(len(times) * 0.9)],
                "max_ms": times[-1]}
     (artifacts / "round-trips.json").write_text(json.dumps(summary, indent=1))
-    assert all(t > 0 for t in times), times
 
 
 def _codes(base_url: str, lang: str) -> dict[str, str]:

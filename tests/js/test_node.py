@@ -1,5 +1,6 @@
 """The playground's modules that do not draw (words, selection, session client, bots, score pads),
-unit-tested with Node's own test runner: ``node --test tests/js/``. Node comes from Debian's
+unit-tested with Node's own test runner (this test runs them with the catalogue they read in
+``ARBITER_CATALOGUE``; ``node --test tests/js/`` alone skips those). Node comes from Debian's
 ``nodejs`` package (.ci/run installs it when missing); without it this test fails with that command."""
 
 from __future__ import annotations
@@ -31,3 +32,4 @@ def test_node_unit_tests_pass(tmp_path):
                          env={**os.environ, "ARBITER_CATALOGUE": str(tmp_path / "catalogue.json")})
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     assert "# fail 0" in run.stdout
+    assert "# skipped 0" in run.stdout, "a test skipped: the catalogue-based ones need ARBITER_CATALOGUE"
