@@ -96,6 +96,8 @@ def play_backgammon_by_board(page) -> None:
     for a, b in turn["steps"]:
         page.locator(f"[data-testid=board] g[data-point='{a}']").click()
         page.locator(f"[data-testid=board] g[data-point='{b}']").click()
+    assert version(page) == before  # the turn waits for its confirmation (it can still be taken back)
+    page.get_by_test_id("confirm-move").click()
     wait_version(page, before + 1)
 
 

@@ -1,7 +1,7 @@
 // Kanasta's melds built group by group (DESIGN 4.7, turn 4): each group's points, the opening's total
 // against its minimum, and why a composition cannot be legal yet. Pure functions: no DOM, tested in Node
 // (tests/js/canasta-melds.test.mjs); the card values and the opening table are the rules' own
-// (docs/rules/canasta.md §4, §6), and a test compares them with rules/canasta (tests/test_play_canasta.py).
+// (docs/rules/canasta.md §4, §6), and a test compares them with rules/canasta (tests/js/test_canasta_facts.py).
 // The server still judges every move: this only says early, in words, what it would say.
 
 export const WILD = (c) => c === "JK" || String(c).startsWith("2");
