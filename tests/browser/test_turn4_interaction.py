@@ -11,6 +11,7 @@ Screenshots land in tests/browser/artifacts/turn4-*.png (ignored by git).
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -140,3 +141,318 @@ def assert_in_reach(page, testid: str) -> None:
     hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('[data-testid]')?.dataset.testid",
                         [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
     assert hit == testid, (testid, hit, "covered")
+
+
+# --------------------------------------------------------------------------- game-ending moves, undo
+
+ENDING = {"resign", "accept-resignation", "drop", "offer-draw", "accept-draw"}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_game_ending_moves_stand_apart(open_page, game):
+    """In every game, for a few moves: no game-ending move is among the ordinary moves (nor is it the
+    first button); each sits under "Ending the game"."""
+    page = open_page()
+    start(page, game, GAMES[game])
+    for _ in range(4):
+        moves = legal_moves(page)
+        ordinary = [json.loads(x) for x in page.locator("#moves [data-testid=legal-move]").evaluate_all("els => els.map(e => e.dataset.move)")]
+        apart = [json.loads(x) for x in page.locator("#ending-moves [data-testid=legal-move]").evaluate_all("els => els.map(e => e.dataset.move)")]
+        assert not [m for m in ordinary if m["kind"] in ENDING], ordinary
+        assert sorted(map(json.dumps, ordinary + apart)) == sorted(map(json.dumps, moves))
+        assert all(m["kind"] in ENDING for m in apart), apart
+        if not ordinary:
+            break
+        before = version(page)
+        page.locator("#moves [data-testid=legal-move]").first.click()
+        wait_version(page, before + 1)
+
+
+def test_offer_a_draw_asks_first(open_page, artifacts):
+    """Mak-yek: the first move button is a move, not "Offer a draw"; the offer asks for a confirmation:
+    "No" (or Escape) leaves the game as it was, "Yes" makes the offer."""
+    page = open_page()
+    start(page, "mak-yek", 2)
+    first = json.loads(page.locator("[data-testid=legal-move]").first.get_attribute("data-move"))
+    assert first["kind"] == "move"
+    offer = page.locator("#ending-moves [data-testid=legal-move][data-move*='offer-draw']")
+    offer.click()
+    dialog = page.get_by_test_id("confirm-dialog")
+    assert dialog.is_visible()
+    page.screenshot(path=str(artifacts / "turn4-confirm-dialog.png"))
+    page.get_by_test_id("confirm-dialog-no").click()
+    assert dialog.is_hidden() and version(page) == 0
+    offer.click()
+    page.keyboard.press("Escape")
+    assert dialog.is_hidden() and version(page) == 0
+    offer.click()
+    page.get_by_test_id("confirm-dialog-yes").click()
+    wait_version(page, 1)
+    assert dialog.is_hidden()
+
+
+def backgammon_to_a_turn(page) -> dict:
+    """Roll (clicking the dice) until a turn of checker steps is to be played; that turn."""
+    for _ in range(6):
+        moves = legal_moves(page)
+        turn = next((m for m in moves if m["kind"] == "move"), None)
+        if turn:
+            return turn
+        before = version(page)
+        page.locator("[data-testid=dice]").click() if any(m["kind"] == "roll" for m in moves) else \
+            page.locator("#moves [data-testid=legal-move]").first.click()
+        wait_version(page, before + 1)
+    raise AssertionError("no turn to play in six moves")
+
+
+def checkers(page) -> str:
+    return page.locator("[data-testid=board] svg").evaluate(
+        "svg => [...svg.querySelectorAll('g[data-point]')].map(g => g.dataset.point + ':' + g.querySelectorAll('circle.chk').length).join(' ')")
+
+
+def test_backgammon_turn_taken_back_until_confirmed(open_page):
+    """The steps of a whole turn are shown on the board but wait for confirm-move; undo-turn (and
+    cancel-move) put every checker back; clicked again and confirmed, the turn is played."""
+    page = open_page()
+    start(page, "backgammon", 2)
+    turn = backgammon_to_a_turn(page)
+    before, board = version(page), checkers(page)
+    for attempt in ("undo-turn", "cancel-move", "confirm-move"):
+        for a, b in turn["steps"]:
+            page.locator(f"[data-testid=board] g[data-point='{a}']").click()
+            page.locator(f"[data-testid=board] g[data-point='{b}']").click()
+        assert version(page) == before
+        assert checkers(page) != board or all(a == b for a, b in turn["steps"])
+        assert page.get_by_test_id("confirm-move").is_enabled()
+        page.get_by_test_id(attempt).click()
+        if attempt != "confirm-move":
+            assert checkers(page) == board and version(page) == before
+    wait_version(page, before + 1)
+
+
+def test_backgammon_double_says_who_answers(open_page, base_url):
+    """While a double waits for its answer, the board names the seat that must take or pass it."""
+    page = open_page()
+    page.get_by_test_id("game-select").select_option("backgammon")
+    page.locator("#options-box summary").click()
+    page.locator("[data-option=cube]").select_option(label="On")
+    start(page, "backgammon", 2)
+    for _ in range(12):
+        moves = legal_moves(page)
+        double = next((m for m in moves if m["kind"] == "double"), None)
+        if double:
+            break
+        before = version(page)
+        if any(m["kind"] == "move" for m in moves):
+            page.locator("#moves [data-testid=legal-move][data-move*='\"move\"']").first.click()
+        else:
+            page.locator("#moves [data-testid=legal-move]").first.click()
+        wait_version(page, before + 1)
+    assert double, "no double offered in twelve moves"
+    doubler = page.evaluate("JSON.parse(document.getElementById('raw').textContent).turn")
+    before = version(page)
+    page.locator("#moves [data-testid=legal-move][data-move*='\"double\"']").click()
+    wait_version(page, before + 1)
+    said = page.get_by_test_id("bg-to-act")
+    assert said.get_attribute("data-seats") == str(1 - doubler)
+    assert said.text_content().endswith(" must take or pass the double"), said.text_content()
+    assert "Roll" not in said.text_content()
+
+
+# --------------------------------------------------------------------------- the result only when it is one
+
+def test_game_result_only_when_the_game_is_over(open_page):
+    """Kierki: past its first deal (bots play), the pad shows the standing after that deal and no result;
+    Northcott played to its end shows game-result, and no "No finished rounds yet" beside it."""
+    page = open_page("bot_delay=0")
+    start(page, "kierki", 4, modes={i: "bot" for i in range(4)}, seed=5)
+    page.wait_for_selector("[data-testid=pad-standing]", timeout=60_000)
+    assert page.get_by_test_id("game-result").is_hidden()
+    assert "Final result" not in page.get_by_test_id("score-sheet").text_content()
+    assert re.match(r"Standing after round \d+: ", page.get_by_test_id("pad-standing").text_content())
+    page = open_page("bot_delay=0")
+    start(page, "northcott", 2, modes={0: "bot", 1: "bot"}, seed=5)
+    page.get_by_test_id("game-result").wait_for(state="visible", timeout=60_000)
+    assert "Winners: Seat" in page.get_by_test_id("game-result").text_content()
+    assert "No finished rounds yet" not in page.get_by_test_id("score-sheet").text_content()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_no_result_at_the_start(open_page, game):
+    """Every game at its start: no game-result, no "Final result" on the pad."""
+    page = open_page()
+    start(page, game, GAMES[game])
+    pass_handover(page)
+    assert page.get_by_test_id("game-result").is_hidden()
+    assert "Final result" not in page.get_by_test_id("score-sheet").text_content()
+
+
+# --------------------------------------------------------------------------- a phone in hand, the keyboard
+
+def select_something(page, game: str) -> bool:
+    """Make a selection the selection bar stands for: a playable hand card, or (backgammon) a whole turn
+    clicked on the board. False when the game has none within a few moves."""
+    if game == "backgammon":
+        turn = backgammon_to_a_turn(page)
+        for a, b in turn["steps"]:
+            page.locator(f"[data-testid=board] g[data-point='{a}']").click()
+            page.locator(f"[data-testid=board] g[data-point='{b}']").click()
+        return True
+    for _ in range(8):
+        legal_moves(page)
+        card = page.locator("[data-testid=hand-card].playable")
+        if card.count():
+            card.first.click()
+            if page.get_by_test_id("cancel-move").is_visible():
+                return True
+        before = version(page)
+        page.locator("#moves [data-testid=legal-move]").first.click()
+        wait_version(page, before + 1)
+    return False
+
+
+SELECTING = [g for g in GAMES if g not in ("mak-yek", "northcott")]  # board games move by two taps, no selection bar
+
+
+@pytest.mark.parametrize("game", SELECTING)
+def test_phone_keeps_the_selection_actions_in_reach(browser, base_url, errors, artifacts, game):
+    """375x740: after selecting, confirm-move and cancel-move are on screen without scrolling, 44x44 px at
+    least, and not covered; the page does not scroll sideways; the buttons, selects and hand cards are
+    tappable (44 px high; cards 44 px wide); backgammon's board fills the width with points 25 px wide."""
+    ctx, page = phone_page(browser, base_url, errors)
+    try:
+        for el in page.locator("select:visible").all():
+            assert el.bounding_box()["height"] >= 44
+        start(page, game, GAMES[game])
+        pass_handover(page)
+        assert select_something(page, game), f"{game}: nothing to select"
+        page.evaluate("window.scrollTo(0, 0)")
+        for testid in ("confirm-move", "cancel-move"):
+            assert_in_reach(page, testid)
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        for testid in ("confirm-move", "cancel-move"):
+            assert_in_reach(page, testid)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        for el in page.locator("[data-testid=legal-move]:visible, [data-testid=view-seat]:visible").all():
+            assert el.bounding_box()["height"] >= 44, el.text_content()
+        for el in page.locator("[data-testid=hand-card]").all():
+            box = el.bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44, box
+        if game == "backgammon":
+            svg = page.locator("[data-testid=board] svg").bounding_box()
+            assert svg["width"] >= 0.9 * PHONE["width"], svg
+            point = page.locator("[data-testid=board] g[data-point='13'] polygon").bounding_box()
+            assert point["width"] >= 25, point
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(artifacts / f"turn4-phone-{game}.png"))
+    finally:
+        ctx.close()
+    assert not errors, errors
+
+
+def test_keyboard_arrows_through_the_hand(open_page):
+    """Kierki: the arrow keys move the focus through the hand; Enter selects a playable card and the focus
+    moves to confirm-move (the move is settled), where Enter plays it; Escape cancels a selection."""
+    page = open_page()
+    start(page, "kierki", 4)
+    legal_moves(page)
+    cards = page.get_by_test_id("hand-card")
+    cards.first.focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.card") == cards.nth(1).get_attribute("data-card")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")  # wraps round to the last card
+    assert page.evaluate("document.activeElement.dataset.card") == cards.last.get_attribute("data-card")
+    playable = page.evaluate("[...document.querySelectorAll('[data-testid=hand-card]')].findIndex(e => e.classList.contains('playable'))")
+    assert playable >= 0
+    page.keyboard.press("Home")
+    for _ in range(playable):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.testid") == "confirm-move"
+    page.keyboard.press("Escape")
+    assert page.locator("[data-testid=hand-card][aria-pressed='true']").count() == 0
+    cards.nth(playable).focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    wait_version(page, 1)
+
+
+def test_focus_stays_on_a_card_of_a_move_being_built(open_page):
+    """Kanasta: selecting a card of a meld keeps the focus on that card (more may be selected)."""
+    page = open_page()
+    kanasta_to_melding(page)
+    card = page.locator(f"[data-testid=hand-card][data-card='{NINES[0]}']").first
+    card.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.card") == NINES[0]
+    assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
+
+
+# --------------------------------------------------------------------------- the smaller items
+
+HIDDEN_HANDS = ["11-nimmt", "kniffel-cards", "take-that", "3-5-8", "kierki", "canasta"]
+
+
+@pytest.mark.parametrize("game", HIDDEN_HANDS)
+def test_hot_seat_starts_behind_the_handover_screen(open_page, game):
+    """Two or more people at one screen: the first hand is shown only after its player says they are ready."""
+    page = open_page()
+    start(page, game, GAMES[game])
+    assert page.get_by_test_id("handover").is_visible()
+    assert page.get_by_test_id("hand-card").count() == 0
+    page.get_by_test_id("handover-ready").click()
+    page.wait_for_selector("[data-testid=hand-card]")
+
+
+def test_unplayable_cards_are_dimmed(open_page):
+    """Kierki, on a turn where some card cannot be played: it is dimmed, the playable ones are not."""
+    page = open_page()
+    start(page, "kierki", 4)
+    for _ in range(8):
+        legal_moves(page)
+        dim = page.locator("[data-testid=hand-card]:not(.playable)")
+        if dim.count():
+            break
+        before = version(page)
+        page.locator("#moves [data-testid=legal-move]").first.click()
+        wait_version(page, before + 1)
+    assert dim.count(), "every card was playable for eight moves"
+    assert float(dim.first.evaluate("e => getComputedStyle(e).opacity")) < 0.6
+    assert float(page.locator("[data-testid=hand-card].playable").first.evaluate("e => getComputedStyle(e).opacity")) == 1
+
+
+def test_take_that_pile_labels_clear_of_the_cards(open_page):
+    """Take That: each seat's pile label lies under its pile, over no card."""
+    page = open_page()
+    start(page, "take-that", 3)
+    pass_handover(page)
+    labels = [el.bounding_box() for el in page.locator("[data-testid=board] .pile-label").all()]
+    cards = [el.bounding_box() for el in page.locator("[data-testid=board] .card").all()]
+    assert labels
+    overlap = lambda a, b: a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]  # noqa: E731
+    for lab in labels:
+        # the label's own pile holds it: it may touch that card only
+        assert sum(overlap(lab, c) for c in cards) <= 1, lab
+
+
+def test_mak_yek_seat_badges_are_told_apart(open_page):
+    page = open_page()
+    start(page, "mak-yek", 2)
+    colours = page.locator("[data-testid=board] .man-badge").evaluate_all("els => els.map(e => getComputedStyle(e).backgroundColor)")
+    assert len(colours) == 2 and colours[0] != colours[1], colours
+
+
+def test_a_failed_mat_check_clears_the_previous_position(open_page):
+    """An XGID checked, then a .mat record that cannot be read: its refusal, and no board of the XGID left."""
+    from tests.browser.test_playground import XGID
+    page = open_page()
+    page.locator("[data-tab=check]").click()
+    page.get_by_test_id("check-input").fill(XGID)
+    page.get_by_test_id("check-xgid").click()
+    page.wait_for_selector("[data-testid=board] svg")
+    page.get_by_test_id("check-input").fill(" 1 point match\n\n Game 1\n Alice : 0   Bob : 0\n  1) 99: 8/5 6/5\n")
+    page.get_by_test_id("check-mat").click()
+    page.wait_for_selector("[data-testid=problem]:not([hidden])")
+    assert page.locator("[data-testid=board] svg").count() == 0
+    assert page.get_by_test_id("legal-move").count() == 0

@@ -245,10 +245,13 @@ function ctxFor(data) {
  */
 function built(ctx, game) {
   ctx.built = game.compose && (ctx.picked.length || ctx.groups.length) ? game.compose(ctx) : null;
-  if (ctx.built) {
-    ctx.targets = ctx.built.move ? [ctx.built.move] : [];
-    ctx.pending = ctx.built.move;
-  }
+  if (!ctx.built) return ctx;
+  // with no group closed, the selection may also make a listed move of its own (a discard)
+  const listed = ctx.groups.length ? [] : ctx.targets;
+  const move = ctx.built.move;
+  ctx.targets = [...listed, ...(move && !listed.some((m) => JSON.stringify(m) === JSON.stringify(move)) ? [move] : [])];
+  ctx.pending = ctx.targets.length === 1 ? ctx.targets[0] : null;
+  if (listed.length) ctx.built.panel.querySelector("[data-testid=meld-reason]")?.remove(); // it can do something else
   return ctx;
 }
 

@@ -5,9 +5,9 @@
 import { clickable, h, s } from "../dom.js";
 import { section } from "./common.js";
 
-const PW = 36, BAR = 36, X0 = 8, TOP = 18, HEIGHT = 384, R = 15;
-const TRAY = X0 + 12 * PW + BAR + 6;
-const WIDTH = TRAY + 48;
+const PW = 36, BAR = 30, X0 = 5, TOP = 18, HEIGHT = 384, R = 15;
+const TRAY = X0 + 12 * PW + BAR + 4;
+const WIDTH = TRAY + 43;
 
 let pick = { key: null, from: null, segments: [] };
 
@@ -174,9 +174,9 @@ export default {
     // the tray: borne-off checkers; a destination when bearing off
     const off = moved.home;
     const tray = s("g", { class: ["tray", targets.has(0) && "target"].filter(Boolean).join(" "), "data-point": 0 });
-    tray.append(s("rect", { x: TRAY, y: TOP, width: 44, height: HEIGHT, class: "tray-bg" }));
-    tray.append(s("text", { x: TRAY + 22, y: TOP + HEIGHT - 10, "text-anchor": "middle", class: "off-n" }, `${off[me]} ${ctx.t("off")}`));
-    tray.append(s("text", { x: TRAY + 22, y: TOP + 20, "text-anchor": "middle", class: "off-n" }, `${off[opp]} ${ctx.t("off")}`));
+    tray.append(s("rect", { x: TRAY, y: TOP, width: 40, height: HEIGHT, class: "tray-bg" }));
+    tray.append(s("text", { x: TRAY + 20, y: TOP + HEIGHT - 10, "text-anchor": "middle", class: "off-n" }, `${off[me]} ${ctx.t("off")}`));
+    tray.append(s("text", { x: TRAY + 20, y: TOP + 20, "text-anchor": "middle", class: "off-n" }, `${off[opp]} ${ctx.t("off")}`));
     if (targets.has(0)) clickable(tray, () => choose(0), "bear off");
     svg.append(tray);
     // dice in the viewer's right half; clicking them rolls when a roll is legal
@@ -197,7 +197,7 @@ export default {
       h("div", { class: "bg-info" },
         h("span", { class: `who c${me}` }, `${ctx.t("seat")} ${me} (${ctx.t(colors[me])}) · ${ctx.t("pips")} ${pips[me] ?? "?"}`),
         h("span", { class: `who c${opp}` }, `${ctx.t("seat")} ${opp} (${ctx.t(colors[opp])}) · ${ctx.t("pips")} ${pips[opp] ?? "?"}`),
-        h("span", { "data-testid": "bg-to-act" }, toActWords(ctx, st, cube)),
+        h("span", { "data-testid": "bg-to-act", "data-seats": ctx.toAct.join(" ") }, toActWords(ctx, st, cube)),
         match.length ? h("span", {}, `${ctx.t("match")} ${match.length}: ${(match.score || []).join("–")}${match.crawford ? " (Crawford)" : ""}`) : null,
         st.resign ? h("span", { class: "warn" }, `${ctx.moveWords ? ctx.moveWords({ kind: "resign", level: st.resign.level }) : st.resign}`) : null,
         cube.offered ? h("span", { class: "warn" }, `${ctx.t("double")} → ${cube.value * 2}`) : null),
