@@ -319,7 +319,7 @@ function draw() {
   renderMoves(ctx, game);
   $("moves-note").textContent = data.gameOver ? t("game-over") : !data.moves.length ? (data.seat === null ? t("spectator") : t("not-your-turn"))
     : data.complete === false ? t("incomplete") : "";
-  renderSheet(data);
+  renderSheet(data, ctx);
   renderWinners(data);
   $("raw").textContent = JSON.stringify(data.state, null, 1);
 }
@@ -410,12 +410,14 @@ function renderWinners(data) {
   el.textContent = data.gameOver ? `${t("game-over")} · ${t("winners")}: ${(winners || []).map((w) => `${t("seat")} ${w}`).join(", ") || "—"}` : "";
 }
 
-function renderSheet(data) {
+function renderSheet(data, ctx = null) {
   const el = $("score-sheet");
   const lang = getLanguage();
   const model = padModel(table.source.game, { state: data.state, report: data.scores, players: data.players, lang, me: data.seat,
     contracts: table.contracts, entry: entryOf(table.source.game) });
-  el.replaceChildren(drawPad(model, lang, { title: gameName(entryOf(table.source.game), lang), over: !!data.gameOver }));
+  const game = drawing(table.source.game);
+  const cell = ctx && game.padCell ? (row, i) => game.padCell(ctx, row, i) : undefined;
+  el.replaceChildren(drawPad(model, lang, { title: gameName(entryOf(table.source.game), lang), over: !!data.gameOver, cell }));
   if (data.scores?.totals) document.body.dataset.scoreTotals = JSON.stringify(data.scores.totals);
 }
 

@@ -3,12 +3,16 @@
 import { h } from "./dom.js";
 import { word } from "./words.js";
 
-export function drawPad(model, lang, { title, over } = {}) {
+/**
+ * `over`: the game is over (the result is said), false: it goes on (the standing is said), undefined: a
+ * calculator's pad. `cell(row, column)`: a game's own content for a cell (Kniffel's boxes to score in).
+ */
+export function drawPad(model, lang, { title, over, cell } = {}) {
   const cols = model.columns;
   const head = h("tr", {}, h("th", { scope: "col" }, title ?? ""), cols.map((c) => h("th", { scope: "col" }, c)));
   const bodies = model.sections.map((sec) => h("tbody", { class: "pad-section" },
     model.sections.length > 1 || sec.rows.length === 0 ? h("tr", { class: "pad-head" }, h("th", { colspan: cols.length + 1 }, sec.title)) : null,
-    sec.rows.length ? sec.rows.map((r) => h("tr", { class: r.cls }, h("th", { scope: "row" }, r.label), r.cells.map((v) => h("td", {}, v))))
+    sec.rows.length ? sec.rows.map((r) => h("tr", { class: r.cls, "data-row": r.key }, h("th", { scope: "row" }, r.label), r.cells.map((v, i) => h("td", {}, cell?.(r, i) ?? v))))
       : over ? null : h("tr", { class: "pad-empty" }, h("td", { colspan: cols.length + 1 }, word("no-rounds", lang)))));
   const total = h("tbody", {}, h("tr", { class: "total" }, h("th", { scope: "row" }, word("total", lang)),
     model.totals.map((v) => h("td", { "data-testid": "pad-total" }, v))));
