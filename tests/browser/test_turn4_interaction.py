@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext, FloatRect, Locator, Page, ViewportSize
 
 from tests.browser.test_playground import GAMES, legal_moves, pass_handover, start, version, wait_version
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 375, "height": 740}
+PHONE: ViewportSize = {"width": 375, "height": 740}
 
 # Kanasta, four people at one screen, seed 13: seat 0 (first to act) draws and then holds three nines and
 # three jacks; 9♦ 9♥ 9♠ is 30 points (short of the opening's 50), with J♣ J♦ J♥ the opening makes 60.
@@ -27,7 +31,7 @@ KANASTA_SEED = 13
 NINES, JACKS = ["9D", "9H", "9S"], ["JC", "JD", "JH"]
 
 
-def phone_page(browser, base_url, errors, fragment: str = ""):
+def phone_page(browser: Browser, base_url: str, errors: Any, fragment: str = "") -> tuple[BrowserContext, Page]:
     ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True)
     ctx.set_default_timeout(10_000)
     page = errors.watch(ctx.new_page())
@@ -36,11 +40,21 @@ def phone_page(browser, base_url, errors, fragment: str = ""):
     return ctx, page
 
 
-def pick(page, card: str) -> None:
+def rect(el: Locator) -> FloatRect:
+    box = el.bounding_box()
+    assert box, "not shown"
+    return box
+
+
+def text(el: Locator) -> str:
+    return el.text_content() or ""
+
+
+def pick(page: Page, card: str) -> None:
     page.locator(f"[data-testid=hand-card][data-card='{card}'][aria-pressed='false']:not([disabled])").first.click()
 
 
-def kanasta_to_melding(page) -> None:
+def kanasta_to_melding(page: Page) -> None:
     """Seed 13, four hot seats: past the first hand-over, seat 0 draws from the stock (the play phase)."""
     start(page, "canasta", 4, seed=KANASTA_SEED)
     moves = legal_moves(page)
@@ -58,7 +72,7 @@ def kanasta_to_melding(page) -> None:
     assert page.locator("#phase").text_content()
 
 
-def build_opening(page, artifacts, lang: str, shot: str) -> None:
+def build_opening(page: Page, artifacts: Path, lang: str, shot: str) -> None:
     """Nines, add-meld, jacks: the first group's 30 falls short with its reason, the two make 60 and are laid."""
     for card in NINES:
         pick(page, card)
@@ -89,7 +103,7 @@ def build_opening(page, artifacts, lang: str, shot: str) -> None:
     assert laid == sorted(NINES + JACKS)
 
 
-def test_kanasta_opening_of_two_melds_built_and_confirmed(open_page, artifacts):
+def test_kanasta_opening_of_two_melds_built_and_confirmed(open_page: Callable[..., Page], artifacts: Path) -> None:
     """DESIGN 4.7: melds are built group by group (`add-meld`), each group's points and the opening's
     total shown against its minimum; the two melds of different ranks are laid in one move."""
     page = open_page()
@@ -97,7 +111,7 @@ def test_kanasta_opening_of_two_melds_built_and_confirmed(open_page, artifacts):
     build_opening(page, artifacts, "en", "kanasta-opening")
 
 
-def test_kanasta_opening_on_a_phone_in_polish(browser, base_url, errors, artifacts):
+def test_kanasta_opening_on_a_phone_in_polish(browser: Browser, base_url: str, errors: Any, artifacts: Path) -> None:
     """The same opening on a 375x740 phone in Polish: the reason in Polish, and confirm-move, cancel-move
     and add-meld in reach (inside the screen, at least 44x44 px) while cards are selected."""
     ctx, page = phone_page(browser, base_url, errors)
@@ -114,7 +128,7 @@ def test_kanasta_opening_on_a_phone_in_polish(browser, base_url, errors, artifac
     assert not errors, errors
 
 
-def test_kanasta_selection_short_of_a_meld_says_why(open_page):
+def test_kanasta_selection_short_of_a_meld_says_why(open_page: Callable[..., Page]) -> None:
     """Two nines cannot be a new meld: the reason is said (both languages), add-meld and confirm stay off."""
     page = open_page()
     kanasta_to_melding(page)
@@ -129,15 +143,14 @@ def test_kanasta_selection_short_of_a_meld_says_why(open_page):
     page.get_by_test_id("language").select_option("en")
 
 
-def assert_in_reach(page, testid: str) -> None:
+def assert_in_reach(page: Page, testid: str) -> None:
     """On screen without scrolling, and at least 44x44 px."""
     el = page.get_by_test_id(testid)
-    box = el.bounding_box()
-    assert box, f"{testid} is not shown"
-    view = page.viewport_size
+    box = rect(el)
+    view = page.viewport_size or PHONE
     assert box["width"] >= 44 and box["height"] >= 44, (testid, box)
-    assert 0 <= box["y"] and box["y"] + box["height"] <= view["height"], (testid, box, "off screen")
-    assert 0 <= box["x"] and box["x"] + box["width"] <= view["width"], (testid, box, "off screen")
+    assert box["y"] >= 0 and box["y"] + box["height"] <= view["height"], (testid, box, "off screen")
+    assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"], (testid, box, "off screen")
     hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('[data-testid]')?.dataset.testid",
                         [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
     assert hit == testid, (testid, hit, "covered")
@@ -149,7 +162,7 @@ ENDING = {"resign", "accept-resignation", "drop", "offer-draw", "accept-draw"}
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_game_ending_moves_stand_apart(open_page, game):
+def test_game_ending_moves_stand_apart(open_page: Callable[..., Page], game: str) -> None:
     """In every game, for a few moves: no game-ending move is among the ordinary moves (nor is it the
     first button); each sits under "Ending the game"."""
     page = open_page()
@@ -168,12 +181,12 @@ def test_game_ending_moves_stand_apart(open_page, game):
         wait_version(page, before + 1)
 
 
-def test_offer_a_draw_asks_first(open_page, artifacts):
+def test_offer_a_draw_asks_first(open_page: Callable[..., Page], artifacts: Path) -> None:
     """Mak-yek: the first move button is a move, not "Offer a draw"; the offer asks for a confirmation:
     "No" (or Escape) leaves the game as it was, "Yes" makes the offer."""
     page = open_page()
     start(page, "mak-yek", 2)
-    first = json.loads(page.locator("[data-testid=legal-move]").first.get_attribute("data-move"))
+    first = json.loads(page.locator("[data-testid=legal-move]").first.get_attribute("data-move") or "null")
     assert first["kind"] == "move"
     offer = page.locator("#ending-moves [data-testid=legal-move][data-move*='offer-draw']")
     offer.click()
@@ -191,7 +204,7 @@ def test_offer_a_draw_asks_first(open_page, artifacts):
     assert dialog.is_hidden()
 
 
-def backgammon_to_a_turn(page) -> dict:
+def backgammon_to_a_turn(page: Page) -> dict[str, Any]:
     """Roll (clicking the dice) until a turn of checker steps is to be played; that turn."""
     for _ in range(6):
         moves = legal_moves(page)
@@ -205,12 +218,12 @@ def backgammon_to_a_turn(page) -> dict:
     raise AssertionError("no turn to play in six moves")
 
 
-def checkers(page) -> str:
-    return page.locator("[data-testid=board] svg").evaluate(
-        "svg => [...svg.querySelectorAll('g[data-point]')].map(g => g.dataset.point + ':' + g.querySelectorAll('circle.chk').length).join(' ')")
+def checkers(page: Page) -> str:
+    return str(page.locator("[data-testid=board] svg").evaluate(
+        "svg => [...svg.querySelectorAll('g[data-point]')].map(g => g.dataset.point + ':' + g.querySelectorAll('circle.chk').length).join(' ')"))
 
 
-def test_backgammon_turn_taken_back_until_confirmed(open_page):
+def test_backgammon_turn_taken_back_until_confirmed(open_page: Callable[..., Page]) -> None:
     """The steps of a whole turn are shown on the board but wait for confirm-move; undo-turn (and
     cancel-move) put every checker back; clicked again and confirmed, the turn is played."""
     page = open_page()
@@ -230,7 +243,7 @@ def test_backgammon_turn_taken_back_until_confirmed(open_page):
     wait_version(page, before + 1)
 
 
-def test_backgammon_double_says_who_answers(open_page, base_url):
+def test_backgammon_double_says_who_answers(open_page: Callable[..., Page], base_url: str) -> None:
     """While a double waits for its answer, the board names the seat that must take or pass it."""
     page = open_page()
     page.get_by_test_id("game-select").select_option("backgammon")
@@ -255,41 +268,41 @@ def test_backgammon_double_says_who_answers(open_page, base_url):
     wait_version(page, before + 1)
     said = page.get_by_test_id("bg-to-act")
     assert said.get_attribute("data-seats") == str(1 - doubler)
-    assert said.text_content().endswith(" must take or pass the double"), said.text_content()
-    assert "Roll" not in said.text_content()
+    assert text(said).endswith(" must take or pass the double"), text(said)
+    assert "Roll" not in text(said)
 
 
 # --------------------------------------------------------------------------- the result only when it is one
 
-def test_game_result_only_when_the_game_is_over(open_page):
+def test_game_result_only_when_the_game_is_over(open_page: Callable[..., Page]) -> None:
     """Kierki: past its first deal (bots play), the pad shows the standing after that deal and no result;
     Northcott played to its end shows game-result, and no "No finished rounds yet" beside it."""
     page = open_page("bot_delay=0")
     start(page, "kierki", 4, modes={i: "bot" for i in range(4)}, seed=5)
     page.wait_for_selector("[data-testid=pad-standing]", timeout=60_000)
     assert page.get_by_test_id("game-result").is_hidden()
-    assert "Final result" not in page.get_by_test_id("score-sheet").text_content()
-    assert re.match(r"Standing after round \d+: ", page.get_by_test_id("pad-standing").text_content())
+    assert "Final result" not in text(page.get_by_test_id("score-sheet"))
+    assert re.match(r"Standing after round \d+: ", text(page.get_by_test_id("pad-standing")))
     page = open_page("bot_delay=0")
     start(page, "northcott", 2, modes={0: "bot", 1: "bot"}, seed=5)
     page.get_by_test_id("game-result").wait_for(state="visible", timeout=60_000)
-    assert "Winners: Seat" in page.get_by_test_id("game-result").text_content()
-    assert "No finished rounds yet" not in page.get_by_test_id("score-sheet").text_content()
+    assert "Winners: Seat" in text(page.get_by_test_id("game-result"))
+    assert "No finished rounds yet" not in text(page.get_by_test_id("score-sheet"))
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_no_result_at_the_start(open_page, game):
+def test_no_result_at_the_start(open_page: Callable[..., Page], game: str) -> None:
     """Every game at its start: no game-result, no "Final result" on the pad."""
     page = open_page()
     start(page, game, GAMES[game])
     pass_handover(page)
     assert page.get_by_test_id("game-result").is_hidden()
-    assert "Final result" not in page.get_by_test_id("score-sheet").text_content()
+    assert "Final result" not in text(page.get_by_test_id("score-sheet"))
 
 
 # --------------------------------------------------------------------------- a phone in hand, the keyboard
 
-def select_something(page, game: str) -> bool:
+def select_something(page: Page, game: str) -> bool:
     """Make a selection the selection bar stands for: a playable hand card, or (backgammon) a whole turn
     clicked on the board. False when the game has none within a few moves."""
     if game == "backgammon":
@@ -315,14 +328,14 @@ SELECTING = [g for g in GAMES if g not in ("mak-yek", "northcott")]  # board gam
 
 
 @pytest.mark.parametrize("game", SELECTING)
-def test_phone_keeps_the_selection_actions_in_reach(browser, base_url, errors, artifacts, game):
+def test_phone_keeps_the_selection_actions_in_reach(browser: Browser, base_url: str, errors: Any, artifacts: Path, game: str) -> None:
     """375x740: after selecting, confirm-move and cancel-move are on screen without scrolling, 44x44 px at
     least, and not covered; the page does not scroll sideways; the buttons, selects and hand cards are
     tappable (44 px high; cards 44 px wide); backgammon's board fills the width with points 25 px wide."""
     ctx, page = phone_page(browser, base_url, errors)
     try:
         for el in page.locator("select:visible").all():
-            assert el.bounding_box()["height"] >= 44
+            assert rect(el)["height"] >= 44
         start(page, game, GAMES[game])
         pass_handover(page)
         assert select_something(page, game), f"{game}: nothing to select"
@@ -334,14 +347,14 @@ def test_phone_keeps_the_selection_actions_in_reach(browser, base_url, errors, a
             assert_in_reach(page, testid)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         for el in page.locator("[data-testid=legal-move]:visible, [data-testid=view-seat]:visible").all():
-            assert el.bounding_box()["height"] >= 44, el.text_content()
+            assert rect(el)["height"] >= 44, el.text_content()
         for el in page.locator("[data-testid=hand-card]").all():
-            box = el.bounding_box()
+            box = rect(el)
             assert box["width"] >= 44 and box["height"] >= 44, box
         if game == "backgammon":
-            svg = page.locator("[data-testid=board] svg").bounding_box()
+            svg = rect(page.locator("[data-testid=board] svg"))
             assert svg["width"] >= 0.9 * PHONE["width"], svg
-            point = page.locator("[data-testid=board] g[data-point='13'] polygon").bounding_box()
+            point = rect(page.locator("[data-testid=board] g[data-point='13'] polygon"))
             assert point["width"] >= 25, point
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(artifacts / f"turn4-phone-{game}.png"))
@@ -350,7 +363,7 @@ def test_phone_keeps_the_selection_actions_in_reach(browser, base_url, errors, a
     assert not errors, errors
 
 
-def test_keyboard_arrows_through_the_hand(open_page):
+def test_keyboard_arrows_through_the_hand(open_page: Callable[..., Page]) -> None:
     """Kierki: the arrow keys move the focus through the hand; Enter selects a playable card and the focus
     moves to confirm-move (the move is settled), where Enter plays it; Escape cancels a selection."""
     page = open_page()
@@ -378,7 +391,7 @@ def test_keyboard_arrows_through_the_hand(open_page):
     wait_version(page, 1)
 
 
-def test_focus_stays_on_a_card_of_a_move_being_built(open_page):
+def test_focus_stays_on_a_card_of_a_move_being_built(open_page: Callable[..., Page]) -> None:
     """Kanasta: selecting a card of a meld keeps the focus on that card (more may be selected)."""
     page = open_page()
     kanasta_to_melding(page)
@@ -395,7 +408,7 @@ HIDDEN_HANDS = ["11-nimmt", "kniffel-cards", "take-that", "3-5-8", "kierki", "ca
 
 
 @pytest.mark.parametrize("game", HIDDEN_HANDS)
-def test_hot_seat_starts_behind_the_handover_screen(open_page, game):
+def test_hot_seat_starts_behind_the_handover_screen(open_page: Callable[..., Page], game: str) -> None:
     """Two or more people at one screen: the first hand is shown only after its player says they are ready."""
     page = open_page()
     start(page, game, GAMES[game])
@@ -405,7 +418,7 @@ def test_hot_seat_starts_behind_the_handover_screen(open_page, game):
     page.wait_for_selector("[data-testid=hand-card]")
 
 
-def test_unplayable_cards_are_dimmed(open_page):
+def test_unplayable_cards_are_dimmed(open_page: Callable[..., Page]) -> None:
     """Kierki, on a turn where some card cannot be played: it is dimmed, the playable ones are not."""
     page = open_page()
     start(page, "kierki", 4)
@@ -422,28 +435,30 @@ def test_unplayable_cards_are_dimmed(open_page):
     assert float(page.locator("[data-testid=hand-card].playable").first.evaluate("e => getComputedStyle(e).opacity")) == 1
 
 
-def test_take_that_pile_labels_clear_of_the_cards(open_page):
+def test_take_that_pile_labels_clear_of_the_cards(open_page: Callable[..., Page]) -> None:
     """Take That: each seat's pile label lies under its pile, over no card."""
     page = open_page()
     start(page, "take-that", 3)
     pass_handover(page)
-    labels = [el.bounding_box() for el in page.locator("[data-testid=board] .pile-label").all()]
-    cards = [el.bounding_box() for el in page.locator("[data-testid=board] .card").all()]
+    labels = [rect(el) for el in page.locator("[data-testid=board] .pile-label").all()]
+    cards = [rect(el) for el in page.locator("[data-testid=board] .card").all()]
     assert labels
-    overlap = lambda a, b: a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]  # noqa: E731
+    def overlap(a: FloatRect, b: FloatRect) -> bool:
+        return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+
     for lab in labels:
         # the label's own pile holds it: it may touch that card only
         assert sum(overlap(lab, c) for c in cards) <= 1, lab
 
 
-def test_mak_yek_seat_badges_are_told_apart(open_page):
+def test_mak_yek_seat_badges_are_told_apart(open_page: Callable[..., Page]) -> None:
     page = open_page()
     start(page, "mak-yek", 2)
     colours = page.locator("[data-testid=board] .man-badge").evaluate_all("els => els.map(e => getComputedStyle(e).backgroundColor)")
     assert len(colours) == 2 and colours[0] != colours[1], colours
 
 
-def test_a_failed_mat_check_clears_the_previous_position(open_page):
+def test_a_failed_mat_check_clears_the_previous_position(open_page: Callable[..., Page]) -> None:
     """An XGID checked, then a .mat record that cannot be read: its refusal, and no board of the XGID left."""
     from tests.browser.test_playground import XGID
     page = open_page()

@@ -18,7 +18,7 @@ TOTALS = [-500, -1, 0, 999, 1000, 1499, 1500, 1999, 2000, 2999, 3000, 4999, 5000
 TABLES = ["5000", "7500", "10000"]
 
 
-def test_card_values_and_opening_minimum_are_the_rules():
+def test_card_values_and_opening_minimum_are_the_rules() -> None:
     node = shutil.which("node")
     assert node, "node is missing: apt-get install -y nodejs"
     cards = sorted({str(c) for c in deck(jokers=1)})
