@@ -66,8 +66,11 @@ def kanasta_to_melding(page: Page) -> None:
     assert page.locator("[data-testid=hand-card][aria-pressed='true']").count() == 0
     assert not page.get_by_test_id("legal-target").count()
     assert not page.get_by_test_id("add-meld").count()
+    page.keyboard.press("Escape")
     before = version(page)
-    page.locator("[data-testid=legal-move][data-move='{\"kind\":\"draw\"}']").click()
+    page.get_by_test_id("stock").click()  # a tap on the stock selects the draw; confirm-move makes it
+    assert version(page) == before
+    page.get_by_test_id("confirm-move").click()
     wait_version(page, before + 1)
     assert page.locator("#phase").text_content()
 

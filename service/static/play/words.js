@@ -69,7 +69,7 @@ const WORDS = {
   "hint-rows": ["rows separated by |, for example", "wiersze oddzielone znakiem |, na przykład"],
   "hint-list": ["for example", "na przykład"], required: ["required", "wymagane"],
   // --- turn 4, the interaction (play-build): melds built group by group, confirmations, undo, the standing
-  "add-meld": ["Add another meld", "Dodaj kolejny układ"], "meld-building": ["Melds being built", "Budowane układy"],
+  "add-meld": ["Next meld", "Następny układ"], "meld-building": ["Melds being built", "Budowane układy"],
   opening: ["Opening", "Otwarcie"], "points-short": ["pts", "pkt"], "melded": ["Melded", "Wykładasz"],
   "opening-short": ["{got} of the {need} the opening needs", "{got} z {need} punktów potrzebnych do otwarcia"],
   "opening-canasta": ["At this score the opening must lay a whole canasta.", "Przy tym wyniku otwarcie musi wyłożyć całą kanastę."],

@@ -71,7 +71,7 @@ export default {
     return h("div", { class: "cards-table" },
       seatsBar(ctx, (i) => `${ctx.t("side")} ${(i % nSides) + 1} · ${ctx.t("cards")}: ${sizes[i] ?? "?"}`),
       h("div", { class: "zones" },
-        section(ctx.t("stock"), pile(st.stock_size)),
+        section(ctx.t("stock"), stock(ctx, st)),
         section(`${ctx.t("discard")} (${pileSize ?? "?"})${closed ? " 🔒" : ""}`, topEl),
         section(ctx.t("phase"), h("b", {}, ctx.phase(st.phase)))),
       h("div", { class: "zones sides" }, sides),
@@ -88,4 +88,14 @@ function grouped(el, ctx) {
     card.disabled = true;
   });
   return el;
+}
+
+/** The stock: a tap selects the draw (then confirm-move) when drawing is legal. */
+function stock(ctx, st) {
+  const el = pile(st.stock_size);
+  const draws = ctx.moves.filter((m) => m.kind === "draw");
+  if (!draws.length) return el;
+  const btn = h("button", { type: "button", class: "pile-btn", "data-testid": "stock", "aria-label": ctx.moveWords(draws[0]),
+    on: { click: () => ctx.choose(draws) } }, el);
+  return ctx.pending?.kind === "draw" ? target(btn, ctx, draws[0]) : btn;
 }
