@@ -144,6 +144,15 @@ def test_kanasta_selection_short_of_a_meld_says_why(open_page: Callable[..., Pag
     page.wait_for_function("document.documentElement.lang === 'pl'")
     assert page.get_by_test_id("meld-reason").text_content() == "Nowy układ wymaga co najmniej 3 kart (na razie 2)."
     page.get_by_test_id("language").select_option("en")
+    # a closed group taken back: its cards are in the hand again, free to be selected
+    pick(page, NINES[2])
+    page.get_by_test_id("add-meld").click()
+    assert page.locator("[data-testid=hand-card].grouped").count() == 3
+    page.get_by_test_id("drop-meld").click()
+    assert page.locator("[data-testid=hand-card].grouped").count() == 0
+    assert page.get_by_test_id("meld-group").count() == 0
+    pick(page, NINES[0])
+    assert page.locator("[data-testid=hand-card][aria-pressed='true']").count() == 1
 
 
 def assert_in_reach(page: Page, testid: str) -> None:
