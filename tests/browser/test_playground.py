@@ -96,6 +96,8 @@ def play_backgammon_by_board(page) -> None:
     for a, b in turn["steps"]:
         page.locator(f"[data-testid=board] g[data-point='{a}']").click()
         page.locator(f"[data-testid=board] g[data-point='{b}']").click()
+    assert version(page) == before  # the turn waits for its confirmation (it can still be taken back)
+    page.get_by_test_id("confirm-move").click()
     wait_version(page, before + 1)
 
 
@@ -380,7 +382,7 @@ def test_cards_selected_for_a_multi_card_move(open_page):
         page.locator(f"[data-testid=hand-card][data-card='{card}'][aria-pressed='false']").first.click()
     assert page.locator("[data-testid=hand-card][aria-pressed='true']").count() == len(move["cards"])
     assert version(page) == before
-    box = page.locator(f"[data-testid=board] button.box-btn[data-box='{move['box']}']")
+    box = page.locator(f"[data-testid=score-sheet] button.box-btn[data-box='{move['box']}']")
     assert box.get_attribute("data-testid") == "legal-target"
     box.click()
     wait_version(page, before + 1)
@@ -487,6 +489,7 @@ def test_hot_seat_hands_over_between_seats(open_page, artifacts):
     seat 1 says it is ready; then seat 1's own hand is shown."""
     page = open_page()
     start(page, "take-that", 2)
+    assert pass_handover(page), "the first hand is shown behind the hand-over screen too"
     seat0 = hand_cards(page)
     click_legal(page)
     handover = page.get_by_test_id("handover")

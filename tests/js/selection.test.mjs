@@ -50,4 +50,6 @@ test("which hot seat the screen shows, and when to hand it over", () => {
   assert.ok(!needsHandover(["hot", "bot"], 0, 0));
   assert.ok(!needsHandover(["hot", "window"], 0, 0));
   assert.ok(!needsHandover(["hot", "hot"], 1, 1));
+  assert.ok(needsHandover(["hot", "hot"], null, 0), "the first hand is shown behind the screen too");
+  assert.ok(!needsHandover(["hot", "bot"], null, 0));
 });

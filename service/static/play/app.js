@@ -31,6 +31,8 @@ const table = {
   source: null,
   data: null,
   selected: [],   // indices into the shown seat's hand
+  groups: [],     // closed groups of a move built group by group (Kanasta's melds): lists of hand indices
+  asking: null,   // a game-ending move waiting for its confirmation dialog
   pending: null,  // a move waiting for confirm-move
   choices: [],    // moves a board element stands for (no cards selected)
   problem: null,
@@ -45,6 +47,9 @@ function resetSelection() {
   table.selected = [];
   table.pending = null;
   table.choices = [];
+  table.groups = [];
+  table.asking = null;
+  if (table.source) drawing(table.source.game).reset?.();
 }
 
 async function refresh() {
@@ -182,6 +187,7 @@ function ctxFor(data) {
   const game = drawing(table.source.game);
   const mine = ownHand({ state: data.state, seat: data.seat }) || [];
   const picked = table.selected.map((i) => mine[i]);
+  const groups = table.groups.map((g) => g.map((i) => mine[i]));
   const found = analyse(data.moves || [], picked, data.complete);
   const extra = picked.length && game.fromSelection && data.complete === false ? game.fromSelection(picked, { state: data.state, seat: data.seat, moves: data.moves }) : [];
   const targets = picked.length ? [...found.exact, ...extra.filter((m) => !found.exact.some((x) => JSON.stringify(x) === JSON.stringify(m)))] : table.choices;
@@ -189,11 +195,13 @@ function ctxFor(data) {
     game: table.source.game, entry, lang,
     state: data.state, seat: data.seat, players: data.players, toAct: data.toAct || [], version: data.version,
     moves: data.moves || [], selected: table.selected, picked, targets, pending: table.pending,
+    groups, groupIndices: table.groups.flat(), addGroup, dropGroup: (k) => { table.groups.splice(k, 1); draw(); },
     playable: playableCards(data.moves || []),
     t, term: (name, key) => term(entry, name, lang, key), phase: (p) => phaseLabel(entry, p, lang),
     moveWords: (m) => moveWords(m, entry, lang), cardWord: (c) => cardWord(c, lang),
-    play, redraw: draw,
+    play, redraw: draw, cancel,
     pickCard(i) {
+      if (table.groups.some((g) => g.includes(i))) return; // in a closed group: drop the group to change it
       const k = table.selected.indexOf(i);
       const next = k >= 0 ? table.selected.filter((x) => x !== i) : [...table.selected, i];
       const cards = next.map((j) => mine[j]);
@@ -205,6 +213,7 @@ function ctxFor(data) {
       if (table.problem) setProblem(null);
       table.pending = a.exact.length === 1 && a.partial.length === 0 ? a.exact[0] : null;
       draw();
+      keepFocus(i, table.pending !== null && data.complete !== false);
     },
     choose(moves) {
       const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -227,7 +236,40 @@ function ctxFor(data) {
       draw();
     },
   };
+  return built(ctx, game);
+}
+
+/**
+ * A move built in parts (the game's `compose`: Kanasta's melds group by group): the move the closed groups
+ * and the selection make when it can be legal (the one target and the pending move), and its words.
+ */
+function built(ctx, game) {
+  ctx.built = game.compose && (ctx.picked.length || ctx.groups.length) ? game.compose(ctx) : null;
+  if (!ctx.built) return ctx;
+  // with no group closed, the selection may also make a listed move of its own (a discard)
+  const listed = ctx.groups.length ? [] : ctx.targets;
+  const move = ctx.built.move;
+  ctx.targets = [...listed, ...(move && !listed.some((m) => JSON.stringify(m) === JSON.stringify(move)) ? [move] : [])];
+  ctx.pending = ctx.targets.length === 1 ? ctx.targets[0] : null;
+  if (listed.length) ctx.built.panel.querySelector("[data-testid=meld-reason]")?.remove(); // it can do something else
   return ctx;
+}
+
+/** add-meld: the selection becomes a closed group and the next group starts empty. */
+function addGroup() {
+  if (!table.selected.length) return;
+  table.groups.push(table.selected);
+  table.selected = [];
+  table.pending = null;
+  draw();
+  document.querySelector("[data-testid=hand-card]:not([disabled])")?.focus();
+}
+
+/** Keyboard (DESIGN 4.7): after a card is picked, focus stays on it, or moves to confirm-move when the move is settled. */
+function keepFocus(i, settled) {
+  const confirm = document.querySelector("[data-testid=confirm-move]:not([disabled])");
+  if (settled && confirm) { confirm.focus(); return; }
+  document.querySelectorAll("[data-testid=hand-card]")[i]?.focus();
 }
 
 function draw() {
@@ -259,6 +301,9 @@ function draw() {
       } } }, t("handover-ready")));
     board.replaceChildren();
     $("selection").hidden = true;
+    $("ending-box").hidden = true;
+    $("confirm-dialog").hidden = true;
+    document.body.classList.remove("selecting");
     $("moves").replaceChildren();
     $("moves-note").textContent = "";
     renderSheet(data);
@@ -268,34 +313,76 @@ function draw() {
   }
   const ctx = ctxFor(data);
   board.replaceChildren(game.render(ctx));
+  board.classList.toggle("dim-unplayable", data.complete !== false && (data.moves || []).some((m) => cardsUsed(m).length > 0));
   renderSelection(ctx);
 
-  const list = $("moves");
-  list.replaceChildren(...data.moves.map((m) => h("li", {}, h("button", { type: "button", "data-testid": "legal-move",
-    class: ["move", ctx.targets.includes(m) && "hint"], "data-move": JSON.stringify(m), on: { click: () => play(m) } }, ctx.moveWords(m)))));
+  renderMoves(ctx, game);
   $("moves-note").textContent = data.gameOver ? t("game-over") : !data.moves.length ? (data.seat === null ? t("spectator") : t("not-your-turn"))
     : data.complete === false ? t("incomplete") : "";
-  renderSheet(data);
+  renderSheet(data, ctx);
   renderWinners(data);
   $("raw").textContent = JSON.stringify(data.state, null, 1);
+}
+
+/**
+ * The legal moves as buttons: ordinary moves first; the game-ending ones (the drawing's `ending` kinds:
+ * resign, offer or accept a draw, pass a double) apart, each asking for a confirmation first.
+ */
+function renderMoves(ctx, game) {
+  const ending = new Set(game.ending || []);
+  const button = (m) => h("li", {}, h("button", { type: "button", "data-testid": "legal-move",
+    class: ["move", ctx.targets.includes(m) && "hint", ending.has(m.kind) && "ending"], "data-move": JSON.stringify(m),
+    on: { click: () => (ending.has(m.kind) ? ask(m) : play(m)) } }, ctx.moveWords(m)));
+  const moves = table.data.moves;
+  $("moves").replaceChildren(...moves.filter((m) => !ending.has(m.kind)).map(button));
+  const apart = moves.filter((m) => ending.has(m.kind));
+  $("ending-box").hidden = !apart.length;
+  $("ending-moves").replaceChildren(...apart.map(button));
+  renderAsk(ctx);
+}
+
+/** A game-ending move asks first: a dialog with `confirm-dialog-yes` and `confirm-dialog-no`. */
+function ask(move) {
+  table.asking = move;
+  draw();
+  document.querySelector("[data-testid=confirm-dialog-no]")?.focus();
+}
+
+function renderAsk(ctx) {
+  const dialog = $("confirm-dialog");
+  const move = table.asking;
+  dialog.hidden = !move;
+  if (!move) { dialog.replaceChildren(); return; }
+  const close = () => { table.asking = null; draw(); };
+  dialog.replaceChildren(h("p", { class: "ask-title" }, t("are-you-sure")),
+    h("p", { class: "ask-move" }, ctx.moveWords(move)), h("p", { class: "note" }, t("ending-note")),
+    h("div", { class: "ask-buttons" },
+      h("button", { type: "button", class: "primary", "data-testid": "confirm-dialog-yes",
+        on: { click: () => { table.asking = null; play(move); } } }, `${t("confirm-yes")}: ${ctx.moveWords(move)}`),
+      h("button", { type: "button", "data-testid": "confirm-dialog-no", on: { click: close } }, t("confirm-no"))));
 }
 
 /** The selection bar: what is selected, the moves it can make (`legal-target`), confirm and cancel. */
 function renderSelection(ctx) {
   const sel = $("selection");
-  const active = ctx.picked.length > 0 || table.choices.length > 0 || table.pending;
+  const pending = ctx.built ? ctx.pending : table.pending;
+  const active = ctx.picked.length > 0 || table.choices.length > 0 || pending || ctx.groups.length > 0;
   sel.hidden = !active;
+  document.body.classList.toggle("selecting", !!active);
   if (!active) { sel.replaceChildren(); return; }
   const targets = ctx.targets;
   sel.replaceChildren(...[
-    ctx.picked.length ? h("span", { class: "sel-cards" }, `${t("selected")}: ${ctx.picked.map((c) => ctx.cardWord(c)).join(" ")}`) : null,
+    ctx.picked.length && !ctx.built ? h("span", { class: "sel-cards" }, `${t("selected")}: ${ctx.picked.map((c) => ctx.cardWord(c)).join(" ")}`) : null,
+    ctx.built ? ctx.built.panel : null,
     targets.length > 1 ? h("span", { class: "note" }, t("choose-target")) : null,
-    ...(targets.length > 1 ? targets : []).map((m) => h("button", { type: "button", class: ["sel-move", table.pending === m && "on"],
+    ...(targets.length > 1 ? targets : []).map((m) => h("button", { type: "button", class: ["sel-move", pending === m && "on"],
       "data-testid": "legal-target", "data-move": JSON.stringify(m), on: { click: () => play(m) } }, ctx.moveWords(m))),
-    table.pending ? h("span", { class: "sel-pending" }, `${t("your-move")} ${ctx.moveWords(table.pending)}`) : null,
-    h("button", { type: "button", class: "primary", "data-testid": "confirm-move", disabled: !table.pending,
-      on: { click: () => { if (table.pending) play(table.pending); } } }, t("confirm")),
-    h("button", { type: "button", class: "small-btn", "data-testid": "cancel-move", on: { click: cancel } }, t("cancel"))]
+    pending ? h("span", { class: "sel-pending" }, `${t("your-move")} ${ctx.moveWords(pending)}`) : null,
+    h("div", { class: "sel-actions" },
+      ctx.built ? h("button", { type: "button", "data-testid": "add-meld", disabled: !ctx.built.canAdd, on: { click: addGroup } }, t("add-meld")) : null,
+      h("button", { type: "button", class: "primary", "data-testid": "confirm-move", disabled: !pending,
+        on: { click: () => { if (pending) play(pending); } } }, t("confirm")),
+      h("button", { type: "button", "data-testid": "cancel-move", on: { click: cancel } }, t("cancel")))]
     .filter(Boolean));
 }
 
@@ -315,19 +402,22 @@ function viewingControls(data) {
     on: { click: () => { src.pinned = i; src.current = i; refresh(); } } }, `${t("seat")} ${i}`))];
 }
 
+/** `game-result`: said only when the game is over (DESIGN 4.7); before, the pad says the standing. */
 function renderWinners(data) {
   const el = $("winners");
-  const winners = data.scores?.winners ?? data.outcome?.winners;
+  const winners = data.outcome?.winners ?? data.scores?.winners;
   el.hidden = !data.gameOver;
   el.textContent = data.gameOver ? `${t("game-over")} · ${t("winners")}: ${(winners || []).map((w) => `${t("seat")} ${w}`).join(", ") || "—"}` : "";
 }
 
-function renderSheet(data) {
+function renderSheet(data, ctx = null) {
   const el = $("score-sheet");
   const lang = getLanguage();
   const model = padModel(table.source.game, { state: data.state, report: data.scores, players: data.players, lang, me: data.seat,
     contracts: table.contracts, entry: entryOf(table.source.game) });
-  el.replaceChildren(drawPad(model, lang, { title: gameName(entryOf(table.source.game), lang) }));
+  const game = drawing(table.source.game);
+  const cell = ctx && game.padCell ? (row, i) => game.padCell(ctx, row, i) : undefined;
+  el.replaceChildren(drawPad(model, lang, { title: gameName(entryOf(table.source.game), lang), over: !!data.gameOver, cell }));
   if (data.scores?.totals) document.body.dataset.scoreTotals = JSON.stringify(data.scores.totals);
 }
 
@@ -542,8 +632,15 @@ class RecordSource extends CheckSource {
   }
 }
 
+/** A position that cannot be checked: its refusal, and nothing left of the position shown before. */
 function checkProblem(err) {
-  table.source = table.source || { game: $("check-game").value, load: async () => table.data };
+  table.source?.stop?.();
+  table.source = null;
+  table.data = null;
+  resetSelection();
+  for (const id of ["board", "moves", "ending-moves", "score-sheet", "selection", "record-summary", "confirm-dialog"]) $(id).replaceChildren();
+  for (const id of ["version", "phase", "to-act", "title", "viewing", "raw"]) $(id).textContent = "";
+  for (const id of ["stepper", "ending-box", "selection", "winners", "confirm-dialog"]) $(id).hidden = true;
   $("table").hidden = false;
   showProblem(err);
 }
@@ -702,8 +799,24 @@ function setLang(lang) {
 
 function keys(ev) {
   if (ev.target.closest?.("input, textarea, select")) return;
-  if (ev.key === "Escape") { cancel(); ev.preventDefault(); }
-  if (ev.key === "Enter" && table.pending && !ev.target.closest?.("button, a, [role=button]")) { play(table.pending); ev.preventDefault(); }
+  if (ev.key === "Escape") {
+    if (table.asking) { table.asking = null; draw(); } else cancel();
+    ev.preventDefault();
+  }
+  const pending = document.querySelector("[data-testid=confirm-move]:not([disabled])");
+  if (ev.key === "Enter" && pending && !ev.target.closest?.("button, a, [role=button]")) { pending.click(); ev.preventDefault(); }
+  if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(ev.key) && ev.target.matches?.("[data-testid=hand-card]")) {
+    handArrows(ev);
+  }
+}
+
+/** Arrow keys move the focus through the hand (Home and End: its ends). */
+function handArrows(ev) {
+  const cards = [...document.querySelectorAll("[data-testid=hand-card]:not([disabled])")];
+  const at = cards.indexOf(ev.target);
+  const to = { ArrowLeft: at - 1, ArrowUp: at - 1, ArrowRight: at + 1, ArrowDown: at + 1, Home: 0, End: cards.length - 1 }[ev.key];
+  cards[(to + cards.length) % cards.length]?.focus();
+  ev.preventDefault();
 }
 
 async function main() {

@@ -45,7 +45,7 @@ function kniffelPad({ state, report, players, lang, me }) {
     return v === null || v === undefined ? (pen ? `−${pen}` : "") : `${v}${pen ? ` (−${pen})` : ""}`;
   };
   const boxSum = (i, boxes) => sum(boxes.map((b) => sheets[i]?.boxes?.[b]));
-  const row = (label, f, cls) => ({ label, cells: Array.from({ length: n }, (_, i) => f(i)), cls });
+  const row = (label, f, cls, key) => ({ label, cells: Array.from({ length: n }, (_, i) => f(i)), cls, key });
   const pens = (i) => (bd[i] ? (bd[i].card_penalties ?? 0) + (bd[i].announcement_penalty ?? 0) + (bd[i].extra_penalties ?? 0)
     : sum(Object.values(sheets[i]?.penalties || {})));
   const totals = report?.totals ?? Array.from({ length: n }, (_, i) => boxSum(i, UPPER) + (bd[i]?.upper_bonus ?? 0) + boxSum(i, LOWER) - pens(i));
@@ -53,10 +53,10 @@ function kniffelPad({ state, report, players, lang, me }) {
     game: "kniffel-cards",
     columns: seatColumns(n, lang, me),
     sections: [
-      { title: word("upper-sum", lang), rows: [...UPPER.map((b) => row(word(b, lang), (i) => cell(i, b), "box")),
+      { title: word("upper-sum", lang), rows: [...UPPER.map((b) => row(word(b, lang), (i) => cell(i, b), "box", b)),
         row(word("upper-sum", lang), (i) => String(bd[i]?.upper ?? boxSum(i, UPPER)), "sum"),
         row(word("bonus", lang), (i) => (bd[i] ? String(bd[i].upper_bonus ?? 0) : ""), "sum")] },
-      { title: word("lower-sum", lang), rows: [...LOWER.map((b) => row(word(b, lang), (i) => cell(i, b), "box")),
+      { title: word("lower-sum", lang), rows: [...LOWER.map((b) => row(word(b, lang), (i) => cell(i, b), "box", b)),
         row(word("lower-sum", lang), (i) => String(bd[i]?.lower ?? boxSum(i, LOWER)), "sum"),
         row(word("penalty", lang), (i) => String(-pens(i)), "sum")] },
     ],

@@ -93,8 +93,11 @@ export function pickSeat(controllers, toAct, pinned = null, current = null) {
   return hot.includes(current) ? current : hot[0];
 }
 
-/** The hand-over screen is due: two or more people share the screen and it moves to another of them. */
+/**
+ * The hand-over screen is due: two or more people share the screen and it moves to another of them, or
+ * shows a hand for the first time (`shown` null: the game starts behind the screen too).
+ */
 export function needsHandover(controllers, shown, next) {
   const hot = controllers.filter((c) => c === "hot").length;
-  return hot >= 2 && next !== null && shown !== null && shown !== next;
+  return hot >= 2 && next !== null && shown !== next;
 }

@@ -68,6 +68,23 @@ const WORDS = {
   "step-next": ["next move", "następny ruch"], "step-last": ["last move", "ostatni ruch"],
   "hint-rows": ["rows separated by |, for example", "wiersze oddzielone znakiem |, na przykład"],
   "hint-list": ["for example", "na przykład"], required: ["required", "wymagane"],
+  // --- turn 4, the interaction (play-build): melds built group by group, confirmations, undo, the standing
+  "add-meld": ["Next meld", "Następny układ"], "meld-building": ["Melds being built", "Budowane układy"],
+  opening: ["Opening", "Otwarcie"], "points-short": ["pts", "pkt"], "melded": ["Melded", "Wykładasz"],
+  "opening-short": ["{got} of the {need} the opening needs", "{got} z {need} punktów potrzebnych do otwarcia"],
+  "opening-canasta": ["At this score the opening must lay a whole canasta.", "Przy tym wyniku otwarcie musi wyłożyć całą kanastę."],
+  "meld-three": ["Threes go into no meld.", "Trójki nie wchodzą do układów."],
+  "meld-one-rank": ["A meld holds cards of one rank (and wild cards), not {ranks}.", "Układ to karty jednej wysokości (i dżokery), nie {ranks}."],
+  "meld-few": ["A new meld needs at least 3 cards ({n} so far).", "Nowy układ wymaga co najmniej 3 kart (na razie {n})."],
+  "meld-naturals": ["A meld needs at least two natural cards.", "Układ wymaga co najmniej dwóch kart naturalnych."],
+  "meld-wilds": ["Too many wild cards: at most {max} with {n} natural cards.", "Za dużo dżokerów: najwyżej {max} przy {n} kartach naturalnych."],
+  "meld-rank-twice": ["Two melds of {rank} in one move: put them in one.", "Dwa układy {rank} w jednym ruchu: połącz je w jeden."],
+  "ending-moves": ["Ending the game", "Kończące grę"], "are-you-sure": ["Are you sure?", "Na pewno?"],
+  "ending-note": ["This ends the game or may end it.", "To kończy grę albo może ją zakończyć."],
+  "confirm-yes": ["Yes", "Tak"], "confirm-no": ["No, go back", "Nie, wróć"], "undo-turn": ["Take back the turn", "Cofnij turę"],
+  standing: ["Standing after round", "Stan po rozdaniu"],
+  "must-answer-double": ["must take or pass the double", "musi przyjąć albo odrzucić dublowanie"],
+  "must-answer-resign": ["must accept or reject the resignation", "musi przyjąć albo odrzucić poddanie"],
 };
 
 /** The same, by language (`PAGE.pl.start`). */

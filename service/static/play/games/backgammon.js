@@ -1,14 +1,27 @@
 // Backgammon: the board from the viewing seat's side (its points 1-24, bar, off), cube, dice, pips.
-// Click a checker (or the bar), then a destination (a point, or the tray to bear off); a turn is
-// played when the clicked steps make up exactly one legal play.
+// Click a checker (or the bar), then a destination (a point, or the tray to bear off); the board shows
+// the checkers moved, and when the clicked steps make up one legal play it waits for confirm-move:
+// until then the whole turn can be taken back (cancel-move, or `undo-turn`).
 import { clickable, h, s } from "../dom.js";
 import { section } from "./common.js";
 
-const PW = 36, BAR = 36, X0 = 8, TOP = 8, HEIGHT = 384, R = 15;
-const TRAY = X0 + 12 * PW + BAR + 6;
-const WIDTH = TRAY + 48;
+const PW = 36, BAR = 30, X0 = 5, TOP = 18, HEIGHT = 384, R = 15;
+const TRAY = X0 + 12 * PW + BAR + 4;
+const WIDTH = TRAY + 43;
 
 let pick = { key: null, from: null, segments: [] };
+
+/** The viewer's and the opponent's checkers after the clicked steps (a lone opponent checker hit goes to the bar). */
+function afterSteps(mine, theirs, bars, off, me, segments) {
+  const m = mine.slice(), o = theirs.slice(), bar = bars.slice(), home = off.slice();
+  for (const [a, b] of segments) {
+    if (a === 25) bar[me] -= 1; else m[a - 1] -= 1;
+    if (b === 0) { home[me] += 1; continue; }
+    m[b - 1] += 1;
+    if (o[24 - b] === 1) { o[24 - b] = 0; bar[1 - me] += 1; }
+  }
+  return { m, o, bar, home };
+}
 
 function findPath(avail, a, b) {
   if (a === b) return [];
@@ -74,7 +87,21 @@ function die(x, y, v) {
     (PIPS[v] || []).map(([dx, dy]) => s("circle", { cx: x + dx * 7, cy: y + dy * 7, r: 2.6 })));
 }
 
+/** Who acts and what for: the seat that must answer a double or a resignation is named, not the turn's owner. */
+function toActWords(ctx, st, cube) {
+  const who = ctx.toAct.map((i) => `${ctx.t("seat")} ${i}`).join(", ") || "—";
+  if (cube.offered) return `${who} ${ctx.t("must-answer-double")}`;
+  if (st.resign) return `${who} ${ctx.t("must-answer-resign")}`;
+  return `${ctx.t("to-act")}: ${who} · ${ctx.phase ? ctx.phase(st.phase) : st.phase ?? ""}`;
+}
+
 export default {
+  /** Moves that end the game or may: asked for a confirmation, apart from ordinary moves. */
+  ending: ["resign", "accept-resignation", "drop"],
+
+  /** Forget the steps clicked (cancel-move, a new position). */
+  reset() { pick = { key: null, from: null, segments: [] }; },
+
   label(move) {
     return move.notation ?? (move.steps ? move.steps.map(([a, b]) => `${a === 25 ? "bar" : a}/${b === 0 ? "off" : b}`).join(" ") : null);
   },
@@ -82,10 +109,12 @@ export default {
   render(ctx) {
     const st = ctx.state;
     const me = ctx.seat ?? 0, opp = 1 - me;
-    const mine = (st.points || [[], []])[me] || [], theirs = (st.points || [[], []])[opp] || [];
+    const before = { mine: (st.points || [[], []])[me] || [], theirs: (st.points || [[], []])[opp] || [] };
     const key = `${st.xgid ?? JSON.stringify(st.points)}|${JSON.stringify(st.dice)}|${ctx.version}`;
     if (pick.key !== key) pick = { key, from: null, segments: [] };
     const plays = ctx.moves.filter((m) => m.kind === "move" && Array.isArray(m.steps));
+    const moved = afterSteps(before.mine, before.theirs, st.bar || [0, 0], st.off || [0, 0], me, pick.segments);
+    const mine = moved.m, theirs = moved.o;
     const fits = plays.map((m) => ({ m, rest: remaining(m, pick.segments) })).filter((x) => x.rest);
     const starts = new Set(fits.flatMap((x) => x.rest.map(([a]) => a)));
     const targets = pick.from === null ? new Set() : new Set(fits.flatMap((x) => [...reachable(x.rest, pick.from)]));
@@ -101,7 +130,7 @@ export default {
       pick.segments.push([pick.from, p]);
       pick.from = null;
       const done = plays.find((m) => { const r = remaining(m, pick.segments); return r && r.length === 0; });
-      if (done) ctx.play(done);
+      if (done) ctx.choose([done]); // the turn waits for confirm-move: until then it can be taken back
       else ctx.redraw();
     };
 
@@ -116,7 +145,7 @@ export default {
         "data-point": p });
       g.append(s("polygon", { points: `${x},${base} ${x + PW},${base} ${x + PW / 2},${tip}`, class: p % 2 ? "tri-a" : "tri-b" }));
       g.append(s("rect", { x, y: top ? TOP : TOP + HEIGHT / 2, width: PW, height: HEIGHT / 2, class: "pt-hit" }));
-      g.append(s("text", { x: x + PW / 2, y: top ? TOP - 1 + 0 : TOP + HEIGHT + 7, class: "pt-num", "text-anchor": "middle" }, String(p)));
+      g.append(s("text", { x: x + PW / 2, y: top ? TOP - 4 : TOP + HEIGHT + 14, class: "pt-num", "text-anchor": "middle" }, String(p)));
       const n = mine[p - 1] || 0, o = theirs[24 - p] || 0;
       if (n) g.append(...checkers(x + PW / 2, top, n, `c${me}`));
       if (o) g.append(...checkers(x + PW / 2, top, o, `c${opp}`));
@@ -127,7 +156,7 @@ export default {
     const barX = X0 + 6 * PW;
     const bar = s("g", { class: ["bar", pick.from === 25 && "from"].filter(Boolean).join(" "), "data-point": 25 });
     bar.append(s("rect", { x: barX, y: TOP, width: BAR, height: HEIGHT, class: "bar-bg" }));
-    const bars = st.bar || [0, 0];
+    const bars = moved.bar;
     if (bars[me]) bar.append(s("circle", { cx: barX + BAR / 2, cy: TOP + HEIGHT * 0.7, r: R - 1, class: `chk c${me}` }),
       s("text", { x: barX + BAR / 2, y: TOP + HEIGHT * 0.7 + 5, "text-anchor": "middle", class: `chk-n c${me}` }, String(bars[me])));
     if (bars[opp]) bar.append(s("circle", { cx: barX + BAR / 2, cy: TOP + HEIGHT * 0.3, r: R - 1, class: `chk c${opp}` }),
@@ -143,11 +172,11 @@ export default {
     if (cubeOn) svg.append(s("g", { class: "cube" }, s("rect", { x: barX + 4, y: cy - 14, width: BAR - 8, height: 28, rx: 4 }),
       s("text", { x: barX + BAR / 2, y: cy + 5, "text-anchor": "middle" }, String(cube.value === 1 ? 64 : cube.value))));
     // the tray: borne-off checkers; a destination when bearing off
-    const off = st.off || [0, 0];
+    const off = moved.home;
     const tray = s("g", { class: ["tray", targets.has(0) && "target"].filter(Boolean).join(" "), "data-point": 0 });
-    tray.append(s("rect", { x: TRAY, y: TOP, width: 44, height: HEIGHT, class: "tray-bg" }));
-    tray.append(s("text", { x: TRAY + 22, y: TOP + HEIGHT - 10, "text-anchor": "middle", class: "off-n" }, `${off[me]} ${ctx.t("off")}`));
-    tray.append(s("text", { x: TRAY + 22, y: TOP + 20, "text-anchor": "middle", class: "off-n" }, `${off[opp]} ${ctx.t("off")}`));
+    tray.append(s("rect", { x: TRAY, y: TOP, width: 40, height: HEIGHT, class: "tray-bg" }));
+    tray.append(s("text", { x: TRAY + 20, y: TOP + HEIGHT - 10, "text-anchor": "middle", class: "off-n" }, `${off[me]} ${ctx.t("off")}`));
+    tray.append(s("text", { x: TRAY + 20, y: TOP + 20, "text-anchor": "middle", class: "off-n" }, `${off[opp]} ${ctx.t("off")}`));
     if (targets.has(0)) clickable(tray, () => choose(0), "bear off");
     svg.append(tray);
     // dice in the viewer's right half; clicking them rolls when a roll is legal
@@ -168,13 +197,13 @@ export default {
       h("div", { class: "bg-info" },
         h("span", { class: `who c${me}` }, `${ctx.t("seat")} ${me} (${ctx.t(colors[me])}) · ${ctx.t("pips")} ${pips[me] ?? "?"}`),
         h("span", { class: `who c${opp}` }, `${ctx.t("seat")} ${opp} (${ctx.t(colors[opp])}) · ${ctx.t("pips")} ${pips[opp] ?? "?"}`),
-        h("span", {}, `${ctx.t("turn")}: ${st.turn ?? "—"} · ${ctx.phase ? ctx.phase(st.phase) : st.phase ?? ""}`),
+        h("span", { "data-testid": "bg-to-act", "data-seats": ctx.toAct.join(" ") }, toActWords(ctx, st, cube)),
         match.length ? h("span", {}, `${ctx.t("match")} ${match.length}: ${(match.score || []).join("–")}${match.crawford ? " (Crawford)" : ""}`) : null,
         st.resign ? h("span", { class: "warn" }, `${ctx.moveWords ? ctx.moveWords({ kind: "resign", level: st.resign.level }) : st.resign}`) : null,
         cube.offered ? h("span", { class: "warn" }, `${ctx.t("double")} → ${cube.value * 2}`) : null),
       svg,
       section(ctx.t("picked"), h("code", { class: "picked" }, steps || (pick.from !== null ? `${pick.from === 25 ? ctx.t("bar") : pick.from}/…` : "—")),
-        pick.segments.length || pick.from !== null ? h("button", { type: "button", class: "small-btn", on: { click: () => { pick.segments = []; pick.from = null; ctx.redraw(); } } }, ctx.t("clear")) : null),
+        pick.segments.length || pick.from !== null ? h("button", { type: "button", "data-testid": "undo-turn", on: { click: () => ctx.cancel() } }, ctx.t("undo-turn")) : null),
       st.xgid ? h("div", { class: "ids" }, h("code", {}, st.xgid), " ", st.position_id ? h("code", {}, `Position ID ${st.position_id}`) : null) : null);
   },
 };

@@ -1,5 +1,6 @@
-// Karten-Kniffel: the hand of number cards, the piles, and every seat's sheet. Select the cards of a
-// score, then click a box the rules allow for them (marked `legal-target`), or confirm when only one does.
+// Karten-Kniffel: the hand of number cards and the piles; the score pad (the one sheet, beside the board)
+// holds the boxes. Select the cards of a score, then click a box the rules allow for them (marked
+// `legal-target`), or confirm when only one does.
 import { h } from "../dom.js";
 import { hand, handSizes, numberCard, ownHand, pile, seatsBar, section, target } from "./common.js";
 
@@ -11,21 +12,6 @@ export default {
     const st = ctx.state;
     const mine = ownHand(ctx);
     const sizes = handSizes(st, ctx.players);
-    const sheets = st.sheets || [];
-    const boxes = Object.keys((sheets[0] || {}).boxes || {});
-    const table = h("table", { class: "kn-sheet" },
-      h("thead", {}, h("tr", {}, h("th", {}, ctx.t("box")), sheets.map((_, i) => h("th", {}, `${ctx.t("seat")} ${i}`)))),
-      h("tbody", {}, boxes.map((box) => h("tr", {}, h("th", {}, ctx.t(box)), sheets.map((sheet, i) => {
-        const v = sheet.boxes[box];
-        const pen = (sheet.penalties || {})[box];
-        const text = `${v ?? ""}${pen ? ` (−${pen})` : ""}`;
-        const here = i === ctx.seat ? ctx.targets.filter((m) => m.kind === "score" && m.box === box) : [];
-        if (here.length) {
-          return h("td", {}, target(h("button", { type: "button", class: "box-btn", "data-box": box,
-            on: { click: () => ctx.choose(here) } }, text || "·"), ctx, here[0]));
-        }
-        return h("td", {}, text);
-      })))));
     const top = Array.isArray(st.discard) ? st.discard[st.discard.length - 1] : st.discard_top;
     return h("div", { class: "cards-table" },
       seatsBar(ctx, (i) => `${ctx.t("cards")}: ${sizes[i] ?? "?"} · ${ctx.t("turns")}: ${(st.turns || [])[i] ?? ""}`),
@@ -33,7 +19,15 @@ export default {
         section(ctx.t("stock"), pile(st.stock_size)),
         section(ctx.t("discard"), top !== undefined && top !== null ? card(top) : pile(0)),
         section(ctx.t("phase"), h("b", {}, ctx.phase(st.phase)))),
-      mine ? section(ctx.t("your-hand"), hand(ctx, mine, card)) : null,
-      section(ctx.t("score-sheet"), table));
+      mine ? section(ctx.t("your-hand"), hand(ctx, mine, card)) : null);
+  },
+
+  /** The one pad (the score sheet) is where a box is scored: the viewing seat's boxes the selection may fill. */
+  padCell(ctx, row, seat) {
+    if (!row.key || seat !== ctx.seat) return null;
+    const here = ctx.targets.filter((m) => m.kind === "score" && m.box === row.key);
+    if (!here.length) return null;
+    return target(h("button", { type: "button", class: "box-btn", "data-box": row.key, on: { click: () => ctx.choose(here) } },
+      row.cells[seat] || "·"), ctx, here[0]);
   },
 };

@@ -4,6 +4,9 @@ import { seatsBar, section } from "./common.js";
 import { squareBoard } from "./squares.js";
 
 export default {
+  /** Moves that end the game or may: asked for a confirmation, apart from ordinary moves. */
+  ending: ["offer-draw", "accept-draw"],
+
   render(ctx) {
     const st = ctx.state;
     const rows = st.board || [];
@@ -14,7 +17,7 @@ export default {
       return ch === "W" ? "c0" : ch === "B" ? "c1" : null;
     };
     return h("div", { class: "board-game" },
-      seatsBar(ctx, (i) => `● ${count(i === 0 ? "W" : "B")}`),
+      seatsBar(ctx, (i) => h("span", { class: "men-count" }, h("span", { class: `man-badge c${i}`, "aria-hidden": "true" }), ` ${count(i === 0 ? "W" : "B")}`)),
       squareBoard(ctx, { files, ranks, pieceAt, key: `${rows.join("/")}|${ctx.version}` }),
       h("div", { class: "zones" },
         section(ctx.t("no-capture"), h("b", {}, st.plies_since_capture ?? 0)),
