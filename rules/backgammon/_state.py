@@ -285,19 +285,6 @@ class State:
         return 0 if r is None else LEVELS.index(r) + 1
 
 
-@declared
-class Derived:
-    """The values a state's JSON carries that follow from the rest (written by the state's
-    computed properties; read back, each is optional and must be what the state gives)."""
-
-    colors: Colors = COLORS
-    cube_enabled: bool = False
-    pips: Pips = (0, 0)
-    position_id: str = ""
-    match_id: str = ""
-    xgid: str = ""
-
-
 # --------------------------------------------------------------------------- moves
 
 
