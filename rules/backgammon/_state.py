@@ -28,9 +28,6 @@ Color = Literal["white", "black"]
 LEVELS: tuple[Level, Level, Level] = ("single", "gammon", "backgammon")
 HOWS: tuple[How, How, How] = ("bear-off", "drop", "resign")
 COLORS: tuple[Color, Color] = ("white", "black")  # labels of seats 0 and 1 (the XGID's bottom and top player)
-POSITION_ID = r"^[A-Za-z0-9+/]{14}$"
-MATCH_ID = r"^[A-Za-z0-9+/]{12}$"
-XGID = r"^XGID=[-A-Oa-o]{26}:\d{1,2}:(-1|0|1):(-1|1):(00|D|B|R|[1-6]{2}):\d{1,5}:\d{1,5}:[0-3]:\d{1,5}:\d{1,2}$"
 
 _POINT_NUMBERS = tuple(range(1, 25))
 
