@@ -59,6 +59,7 @@ from rules.errors import (
 from rules.jsontypes import Json
 from rules.shapes import (
     Doc,
+    JsonObject,
     Pattern,
     Range,
     ShapeError,
@@ -279,7 +280,7 @@ class ScoreReport:
 
     points: tuple[int, ...]
     totals: tuple[int, ...]
-    breakdown: tuple[Json, ...]
+    breakdown: tuple[object, ...]  # one declared dataclass of the game's per seat
     final: bool
     winners: tuple[int, ...] = ()
     round: int | None = None
@@ -353,7 +354,7 @@ class Engine(Protocol[S, M]):
 
     def new(self, players: int, seed: int | str | None = None, options: Mapping[str, Json] | None = None,
             setup: Json = None) -> S: ...
-    def new_game(self, players: int, rng: Rng, options: Any, setup: Json = None) -> S: ...
+    def new_game(self, players: int, rng: Rng, options: Any, setup: Any = None) -> S: ...
     def require_seat(self, state: S, seat: int | None) -> None: ...
     def to_act(self, state: S) -> frozenset[int]: ...
     def legal_moves(self, state: S, seat: int) -> Sequence[M]: ...
@@ -402,11 +403,11 @@ class BaseEngine(Generic[S, M]):
     spec: ClassVar[GameSpec]
     # made from the declaration by __init_subclass__
     _C: ClassVar[Any]  # the game's Codes class: Any, as each game's own codes are its attributes
-    _encode_state: ClassVar[Callable[[Any], Json]]
-    _decode_state: ClassVar[Callable[[Json, str], Any]]
+    _encode_state: ClassVar[staticmethod[[Any], JsonObject]]
+    _decode_state: ClassVar[staticmethod[[Json, str], Any]]
     _move_decoders: ClassVar[dict[str, Callable[[Json, str], Any]]]
-    _move_encoders: ClassVar[dict[type, Callable[[Any], Json]]]
-    _encode_options: ClassVar[Callable[[Any], Json]]
+    _move_encoders: ClassVar[dict[type, Callable[[Any], JsonObject]]]
+    _encode_options: ClassVar[staticmethod[[Any], JsonObject]]
     _round_over_phase: ClassVar[object] = None  # the game's phase members named "round-over" and "game-over"
     _game_over_phase: ClassVar[object] = None
 
@@ -421,11 +422,11 @@ class BaseEngine(Generic[S, M]):
         cls.legal_moves_complete = spec.legal_moves_complete
         cls.codes = spec.codes.all()
         cls._C = spec.codes
-        cls._encode_state = staticmethod(shapes.shape_of(spec.state).encode)  # type: ignore[assignment]
-        cls._decode_state = staticmethod(shapes.shape_of(spec.state).decode)  # type: ignore[assignment]
+        cls._encode_state = staticmethod(shapes.shape_of(spec.state).encode)
+        cls._decode_state = staticmethod(shapes.shape_of(spec.state).decode)
         cls._move_decoders = {m.__dict__["kind"]: shapes.shape_of(m).decode for m in spec.moves}
         cls._move_encoders = {m: shapes.shape_of(m).encode for m in spec.moves}
-        cls._encode_options = staticmethod(shapes.shape_of(spec.options).encode)  # type: ignore[assignment]
+        cls._encode_options = staticmethod(shapes.shape_of(spec.options).encode)
         phases = {p.value: p for p in spec.phases}
         cls._round_over_phase, cls._game_over_phase = phases.get("round-over"), phases.get("game-over")
 
@@ -459,7 +460,7 @@ class BaseEngine(Generic[S, M]):
             setup = self._read_setup(setup)
         return self.new_game(players, Rng.from_seed(seed), resolved, setup)
 
-    def new_game(self, players: int, rng: Rng, options: Any, setup: Json = None) -> S:
+    def new_game(self, players: int, rng: Rng, options: Any, setup: Any = None) -> S:
         """A new game. A declared game receives its options dataclass and its setup read by shape."""
         raise NotImplementedError
 
@@ -602,4 +603,4 @@ class BaseEngine(Generic[S, M]):
         return view(state, seat)
 
     def options_of(self, state: S) -> Mapping[str, Json]:
-        return self._encode_options(state.options)  # type: ignore[attr-defined,no-any-return]
+        return self._encode_options(state.options)  # type: ignore[attr-defined]

@@ -44,7 +44,7 @@ class RulesError(Exception):
 
     kind: ClassVar[str] = "rules-error"
 
-    def __init__(self, code: str, message: str, **context: Json) -> None:
+    def __init__(self, code: str, message: str, **context: object) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -150,7 +150,7 @@ class ErrorCode:
         """The context members the Polish detail needs (each raise must give them)."""
         return _template_fields(self.detail_pl)
 
-    def __call__(self, message: str, **context: Json) -> RulesError:
+    def __call__(self, message: str, **context: object) -> RulesError:
         return self.error(self.id, message, **context)
 
     def bound(self, namespace: str, name: str) -> ErrorCode:

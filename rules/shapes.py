@@ -46,6 +46,8 @@ from typing import Annotated, Any, ClassVar, Literal, TypeVar, dataclass_transfo
 
 from rules.jsontypes import Json
 
+JsonObject = dict[str, Json]  # what a declared class is written as
+
 __all__ = [
     "Doc", "Length", "OneOf", "Pattern", "Range", "Scalar", "ShapeError", "Visibility",
     "computed", "decode", "decode_computed", "decode_one_of", "declared", "encode", "excerpt", "field",
@@ -55,7 +57,7 @@ T = TypeVar("T")
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)  # made once: json.dumps(..., ensure_ascii=False) makes one a call
-_JSON_STRING = json.encoder.encode_basestring  # type: ignore[attr-defined]  # C-fast, as json.dumps writes a str
+_JSON_STRING: Callable[[str], str] = json.encoder.encode_basestring  # C-fast, as json.dumps writes a str
 
 
 def excerpt(value: Any, limit: int = 60) -> str:
@@ -195,7 +197,7 @@ def declared(cls: type[T]) -> type[T]:
     out = dataclass(frozen=True, slots=True)(cls)
     init = None if own_init else _slot_init(out)
     if init is not None:
-        out.__init__ = init  # type: ignore[misc]
+        setattr(out, "__init__", init)  # noqa: B010  # assigning to a method, which mypy refuses
     return out
 
 
@@ -207,7 +209,7 @@ def _init_fields(cls: type) -> list[dataclasses.Field[Any]] | None:
     every = fields(cls)
     if any(not f.init or f.kw_only is True for f in every):
         return None
-    params = list(inspect.signature(cls.__init__).parameters)[1:]  # type: ignore[misc]
+    params = list(inspect.signature(cls).parameters)
     return list(every) if params == [f.name for f in every] else None
 
 
@@ -224,7 +226,7 @@ def _slot_init(cls: type) -> Callable[..., None] | None:
         slot = inspect.getattr_static(cls, f.name, None)
         if type(slot) is not types.MemberDescriptorType:
             return None
-        scope[f"_set{n}"] = slot.__set__  # type: ignore[attr-defined]
+        scope[f"_set{n}"] = slot.__set__
         value = f.name
         if f.default is not MISSING:
             scope[f"_default{n}"] = f.default
@@ -262,9 +264,10 @@ def replace(obj: T, /, **changes: Any) -> T:
     if copy is None:
         copy = _COPIERS[cls] = _copier(cls)
     try:
-        return typing.cast(T, copy(obj, **changes))
+        new: T = copy(obj, **changes)
     except TypeError:  # a name the class has no field for: dataclasses.replace's own error
-        return typing.cast(T, dataclasses.replace(obj, **changes))  # type: ignore[type-var]
+        new = dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    return new
 
 
 _COPIERS: dict[type, Callable[..., Any]] = {}
@@ -291,7 +294,7 @@ class Scalar:
     type: type
     schema: Mapping[str, Json]
     write: Callable[[Any], Json]
-    parse: Callable[[Json], Any]
+    parse: Callable[[Any], Any]  # given the JSON value (a str, for a card)
     attr: str | None = None  # the attribute holding the JSON form, if any: written without a call
     table: Mapping[Any, Any] | None = None  # every JSON form -> value, if finite: read by one look-up
 
@@ -333,7 +336,7 @@ class computed:  # noqa: N801  # a decorator, used like property
 class ShapeError(ValueError):
     """JSON that does not have the declared shape: where (``path``), what was expected."""
 
-    def __init__(self, path: str, expected: str, got: Json = MISSING, reason: str = "type") -> None:
+    def __init__(self, path: str, expected: str, got: object = MISSING, reason: str = "type") -> None:
         self.path, self.expected, self.reason = path, expected, reason
         where = path or "the value"
         text = f"{where} must be {expected}" if reason != "unknown" else f"{where}: {expected}"
@@ -564,11 +567,11 @@ class Shape:
                                                attr.mismatch, attr.required))
         self.keys = frozenset([f.key for f in self.fields] + [c.name for c in self.computed if not c.view_only]
                               + (["kind"] if self.kind else []))
-        self._encode: Callable[[Any], Json] | None = None
+        self._encode: Callable[[Any], JsonObject] | None = None
         self._decode: Callable[[Json, str], Any] | None = None
 
     @property
-    def encode(self) -> Callable[[Any], Json]:
+    def encode(self) -> Callable[[Any], JsonObject]:
         if self._encode is None:
             self._encode = _compile_encoder(self)
         return self._encode
@@ -590,7 +593,7 @@ def shape_of(cls: type) -> Shape:
     return shape
 
 
-def encode(value: Any) -> Json:
+def encode(value: Any) -> JsonObject:
     """The JSON of a declared dataclass instance."""
     return shape_of(type(value)).encode(value)
 
@@ -659,7 +662,7 @@ class _Gen:
         return generated_function("\n".join(self.lines), fn, self.scope, self.what)
 
 
-def _unknown(data: dict, known: frozenset[str], path: str) -> typing.NoReturn:
+def _unknown(data: dict[str, Json], known: frozenset[str], path: str) -> typing.NoReturn:
     extra = sorted(str(k) for k in data if k not in known)
     # the known names cut to a short excerpt too: a large state (Kanasta's) has 27 (DESIGN 4.4)
     raise ShapeError(path, f"unexpected field(s) {excerpt(extra)}; known: {excerpt(sorted(known), 160)}",
@@ -935,7 +938,7 @@ def _encode_value(g: _Gen, t: _T, src: str) -> str:
     raise TypeError(f"cannot write {t.kind}")
 
 
-def _compile_encoder(shape: Shape) -> Callable[[Any], Json]:
+def _compile_encoder(shape: Shape) -> Callable[[Any], JsonObject]:
     g = _Gen(f"encode {shape.name}")
     g.emit(0, "def encode(o):")
     items = [f"'kind': {g.const(shape.kind)}"] if shape.kind is not None else []
@@ -954,7 +957,7 @@ def _compile_encoder(shape: Shape) -> Callable[[Any], Json]:
     for f, expr in optional:
         g.emit(1, f"if o.{f.name} is not None: out[{g.const(f.key)}] = {expr}")
     g.emit(1, "return out")
-    return typing.cast(Callable[[Any], Json], g.build("encode"))
+    return typing.cast(Callable[[Any], JsonObject], g.build("encode"))
 
 
 # --------------------------------------------------------------------------- views
@@ -983,7 +986,7 @@ def _top(t: _T, value: Any, what: str) -> Json:
     return _writer(t.inner[0], what)(value[-1]) if value else None
 
 
-def view(state: Any, seat: int | None) -> Json:
+def view(state: Any, seat: int | None) -> JsonObject:
     """The JSON of ``state`` as ``seat`` (``None``: a spectator) may see it: every field as its
     visibility allows at this moment, with the size (and top) fields of the hidden ones, the
     view-only computed values, and nothing ``SECRET``."""
@@ -1014,7 +1017,7 @@ def view(state: Any, seat: int | None) -> Json:
             out[sizes] = [_size(entry) for entry in value]
         if now is Visibility.PUBLIC:
             continue
-        shown = out[f.key]
+        shown = typing.cast(list[Json], out[f.key])
         out[f.key] = [entry if (now is Visibility.OWN and s == seat) else None for s, entry in enumerate(shown)]
     for c in shape.computed:
         if c.view_only:
@@ -1034,18 +1037,18 @@ class Schemas:
 
     def __init__(self, namer: Namer) -> None:
         self.namer = namer
-        self.components: dict[str, Json] = {}
+        self.components: dict[str, JsonObject] = {}
 
-    def ref(self, cls: type) -> Json:
+    def ref(self, cls: type) -> JsonObject:
         name = self.namer(cls)
         if name not in self.components:
             self.components[name] = {}  # reserved: a class may refer to itself
             self.components[name] = self.object_schema(shape_of(cls))
         return {"$ref": f"#/components/schemas/{name}"}
 
-    def object_schema(self, shape: Shape) -> Json:
+    def object_schema(self, shape: Shape) -> JsonObject:
         props: dict[str, Json] = {}
-        required: list[str] = []
+        required: list[Json] = []
         if shape.kind is not None:
             props["kind"] = {"type": "string", "enum": [shape.kind]}
             required.append("kind")
@@ -1058,7 +1061,7 @@ class Schemas:
                 props[c.name] = self.field_schema(c.type, c.doc)
                 if c.required:
                     required.append(c.name)
-        out: Json = {"type": "object", "additionalProperties": False, "properties": props}
+        out: JsonObject = {"type": "object", "additionalProperties": False, "properties": props}
         if required:
             out["required"] = required
         doc = (shape.cls.__doc__ or "").strip()
@@ -1066,14 +1069,15 @@ class Schemas:
             out["description"] = " ".join(doc.split("\n\n")[0].split())
         return out
 
-    def field_schema(self, t: _T, doc: str | None = None) -> Json:
+    def field_schema(self, t: _T, doc: str | None = None) -> JsonObject:
         out = self.schema(t)
         if doc:
             out = {"allOf": [out], "description": doc} if "$ref" in out else {**out, "description": doc}
         return out
 
-    def schema(self, t: _T) -> Json:
+    def schema(self, t: _T) -> JsonObject:
         k = t.kind
+        out: JsonObject
         if k == "int":
             out = {"type": "integer", **_limits(t, "minimum", "maximum")}
         elif k == "bool":
@@ -1119,7 +1123,7 @@ def _kind(value: Any) -> str:
     return "string"
 
 
-def typed_enum(values: list[Any]) -> Json:
+def typed_enum(values: list[Any]) -> JsonObject:
     """An ``enum`` with a ``type`` (generated clients want one type per enum); values of several
     types become a ``oneOf`` of one typed enum per type."""
     kinds = sorted({_kind(v) for v in values})
@@ -1128,7 +1132,7 @@ def typed_enum(values: list[Any]) -> Json:
     return {"oneOf": [{"type": k, "enum": [v for v in values if _kind(v) == k]} for k in kinds]}
 
 
-def nullable(schema: Json) -> Json:
+def nullable(schema: JsonObject) -> JsonObject:
     """``schema`` or null, in OpenAPI 3.1 (JSON Schema 2020-12): a plain type gains ``"null"``
     (``type: [integer, "null"]``); an enum, a reference or a union becomes ``anyOf`` it and
     ``{type: null}`` (the form Redocly, openapi-typescript and openapi-python-client all read)."""
@@ -1139,21 +1143,22 @@ def nullable(schema: Json) -> Json:
         return schema if "null" in kind else {**schema, "type": [*kind, "null"]}
     doc = {"description": schema["description"]} if "description" in schema else {}
     inner = {k: v for k, v in schema.items() if k != "description"}
-    if list(inner) == ["allOf"] and len(inner["allOf"]) == 1:
-        inner = inner["allOf"][0]
+    every = inner.get("allOf")
+    if list(inner) == ["allOf"] and isinstance(every, list) and len(every) == 1 and isinstance(every[0], dict):
+        inner = every[0]
     return {"anyOf": [inner, {"type": "null"}], **doc}
 
 
-def json_schema(cls: type, schemas: Schemas) -> Json:
+def json_schema(cls: type, schemas: Schemas) -> JsonObject:
     """A reference to ``cls``'s component (made, with its nested classes', in ``schemas``)."""
     return schemas.ref(cls)
 
 
-def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -> Json:
+def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -> JsonObject:
     """The schema of :func:`view` of a ``cls`` (a component named ``name`` in ``schemas``)."""
     shape = shape_of(cls)
     props: dict[str, Json] = {}
-    required: list[str] = []
+    required: list[Json] = []
     for f in shape.fields:
         v = f.visibility
         if v is Visibility.SECRET:
@@ -1179,9 +1184,10 @@ def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -
             raise TypeError(f"{cls.__name__}.{f.name}: {v.value} needs a list (one entry per seat)")
         entry = f.type.inner[0]
         array = {k: val for k, val in schemas.schema(f.type).items() if k != "items"}
-        props[f.key] = {**array, "items": nullable(schemas.schema(entry))}
+        entries: JsonObject = {**array, "items": nullable(schemas.schema(entry))}
         if f.doc:
-            props[f.key]["description"] = f.doc
+            entries["description"] = f.doc
+        props[f.key] = entries
         sizes = f.sizes or f"{f.key}_sizes"
         if v is Visibility.TOP_EACH:
             item = entry.inner[0] if entry.kind == "list" else entry
@@ -1195,7 +1201,7 @@ def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -
         props[c.name] = schemas.field_schema(c.type, c.doc)
         if c.view_only:
             required.append(c.name)
-    out: Json = {"type": "object", "additionalProperties": False, "required": required, "properties": props}
+    out: JsonObject = {"type": "object", "additionalProperties": False, "required": required, "properties": props}
     if description:
         out["description"] = description
     schemas.components[name] = out

@@ -243,9 +243,9 @@ class GameSpec:
             "move_kinds": [{"kind": m.__dict__["kind"], "label": m.__dict__["label"].to_json()} for m in self.moves],
             "phases": [{"phase": p.value, "label": label.to_json()} for p, label in self.phases.items()],
             "terms": {term: label.to_json() for term, label in self.terms.items()},
-            "aliases": sorted(self.aliases),
+            "aliases": list[Json](sorted(self.aliases)),
             "legal_moves_complete": self.legal_moves_complete,
             "tally": self.tally is not None,
             "setup": self.setup is not None,
-            "records": sorted(self.records),
+            "records": list[Json](sorted(self.records)),
         }
