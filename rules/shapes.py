@@ -37,6 +37,7 @@ import enum
 import inspect
 import json
 import linecache
+import operator
 import re
 import types
 import typing
@@ -256,34 +257,43 @@ _FACTORY = _Factory()
 def replace(obj: T, /, **changes: Any) -> T:
     """``dataclasses.replace(obj, **changes)`` at a fraction of its cost: every engine makes a new
     state this way on every move, and the generic version walks ``fields()`` and calls ``__init__``
-    with keywords each time. Per class, a generated function passes every field to ``__init__``
-    by position, the changed ones from ``changes``; a class whose ``__init__`` does not take its
-    fields so goes to ``dataclasses.replace`` itself (the same result, the same errors)."""
+    with keywords each time. Here every field is read at once (``operator.attrgetter``), the
+    changed ones replaced, and ``__init__`` called by position; a class whose ``__init__`` does
+    not take its fields so, or a name that is no field, goes to ``dataclasses.replace`` itself
+    (the same result, the same errors)."""
     cls = obj.__class__
     copy = _COPIERS.get(cls)
     if copy is None:
         copy = _COPIERS[cls] = _copier(cls)
-    try:
-        new: T = copy(obj, **changes)
-    except TypeError:  # a name the class has no field for: dataclasses.replace's own error
-        new = dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    new: T = copy(obj, changes)
     return new
 
 
-_COPIERS: dict[type, Callable[..., Any]] = {}
+_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
 
 
-def _copier(cls: type) -> Callable[..., Any]:
+def _slow_replace(obj: Any, changes: dict[str, Any]) -> Any:
+    return dataclasses.replace(obj, **changes)
+
+
+def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     every = _init_fields(cls)
-    if every is None:
-        return dataclasses.replace
+    if every is None or len(every) < 2:  # attrgetter of one name gives the value, not a tuple
+        return _slow_replace
     names = [f.name for f in every]
-    params = "".join(f", {name}=_KEEP" for name in names)
-    args = ", ".join(f"_o_.{name} if {name} is _KEEP else {name}" for name in names)
-    source = f"def replace(_o_, /, *{params}):\n    return _cls({args})\n" if names else \
-        "def replace(_o_, /):\n    return _cls()\n"
-    return generated_function(source, "replace", {"_cls": cls, "_KEEP": MISSING},
-                              f"replace {cls.__module__}.{cls.__qualname__}")
+    values_of = operator.attrgetter(*names)
+    index = {name: i for i, name in enumerate(names)}
+
+    def copy(obj: Any, changes: dict[str, Any]) -> Any:
+        values = list(values_of(obj))
+        for name, value in changes.items():
+            i = index.get(name)
+            if i is None:
+                return _slow_replace(obj, changes)
+            values[i] = value
+        return cls(*values)
+
+    return copy
 
 
 @dataclass(frozen=True)
