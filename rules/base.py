@@ -1,4 +1,4 @@
-"""The engine protocol every game implements, its error hierarchy, and the seeded RNG.
+"""The engine protocol every game implements, the codes every game shares, and the seeded RNG.
 
 An engine is a stateless object; the game lives in immutable state values. The service
 calls, for every game alike::
@@ -15,19 +15,20 @@ one small class per kind; their JSON carries ``kind``.
 Chance never comes from the module-level ``random``: deals, shuffles and dice are drawn
 from :class:`Rng`, a counter-based generator carried in the state, so the same seed and
 the same moves give the same state on any machine and Python version.
+
+The core's modules import one another in one direction: :mod:`rules.shapes` (declared JSON
+shapes) <- :mod:`rules.errors` (refusals and how a code is declared) <- :mod:`rules.spec` (a
+game's declaration) <- this module (the engine derived from it). A game imports what it needs
+from here: the names of the modules below are re-exported.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
-import json
 import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
-from types import MappingProxyType, MemberDescriptorType
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import (
-    TYPE_CHECKING,
     Annotated,
     Any,
     ClassVar,
@@ -40,334 +41,134 @@ from typing import (
 )
 
 from rules import shapes
-from rules.shapes import Doc, Pattern, Range, ShapeError, computed, decode, decode_one_of, encode, view
+from rules.errors import (
+    Code,
+    Codes,
+    ErrorCode,
+    GameOver,
+    IllegalMove,
+    InvalidOption,
+    InvalidState,
+    Label,
+    NotYourTurn,
+    RulesError,
+    UnknownGame,
+    illegal,
+    invalid,
+)
+from rules.jsontypes import Json
+from rules.shapes import (
+    Doc,
+    JsonObject,
+    Pattern,
+    Range,
+    ShapeError,
+    computed,
+    declared,
+    decode,
+    decode_one_of,
+    encode,
+    excerpt,
+    replace,
+    view,
+)
 from rules.shapes import field as declared_field
+from rules.spec import GameSpec, Option
 
-if TYPE_CHECKING:
-    from rules.spec import GameSpec
+__all__ = [
+    "BAD_TALLY", "ROUND_NOT_OVER", "ROUND_OVER", "SEAT_COUNT", "SETUP_UNSUPPORTED", "TALLY_UNSUPPORTED",
+    "BaseEngine", "Code", "Codes", "Engine", "ErrorCode", "GameCodes", "GameOver", "IllegalMove", "InvalidOption",
+    "InvalidState", "Json", "Label", "NextRound", "NotYourTurn", "Option", "Outcome", "Rng", "RulesError",
+    "ScoreReport", "UnknownGame", "excerpt", "illegal", "invalid", "replace",
+]
 
-Json = Any
 S = TypeVar("S")
 M = TypeVar("M")
 T = TypeVar("T")
 
 
-# --------------------------------------------------------------------------- errors
-
-
-class RulesError(Exception):
-    """A rules-level refusal: a stable namespaced ``code`` and a message for people.
-
-    ``code`` never changes once published (``11-nimmt.not-in-range``); ``message``
-    quotes the offending input. ``context`` holds extra JSON members for the problem.
-    """
-
-    kind: ClassVar[str] = "rules-error"
-
-    def __init__(self, code: str, message: str, **context: Json) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.context = context
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
-
-
-class InvalidState(RulesError):
-    """A state (or tally) that is well formed but impossible: lost cards, bad turn."""
-
-    kind = "invalid-state"
-
-
-class InvalidOption(RulesError):
-    """An unknown option, or a value outside its choices, or a bad player count."""
-
-    kind = "invalid-option"
-
-
-class IllegalMove(RulesError):
-    """A well-formed move that the rules do not allow in this state."""
-
-    kind = "illegal-move"
-
-
-class NotYourTurn(IllegalMove):
-    kind = "not-your-turn"
-
-
-class GameOver(IllegalMove):
-    kind = "game-over"
-
-
-class UnknownGame(RulesError):
-    kind = "unknown-game"
-
-
-#: What parsing untrusted JSON throws when the data has the wrong shape (a missing key, a
-#: string where a list belongs, an unknown enum value ...), as opposed to a RulesError.
-MALFORMED_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
-
-
-_NOTHING = object()
-
-
-class malformed:  # noqa: N801  # used as a function: ``with malformed(...):``
-    """Turn a stray KeyError/TypeError/ValueError/IndexError/AttributeError raised while reading
-    untrusted JSON into ``error(code, f"malformed {what} {excerpt(quoting)}")``: no Python
-    internals in the message, and the input quoted only when it is refused (moves are read on
-    every request and every replayed move)::
-
-        with malformed(f"{GAME}.bad-move", f"{GAME} move", IllegalMove, quoting=data):
-            return _move_from_json(data)
-
-    A RulesError raised inside passes through unchanged (it already carries its own code).
-    A small class rather than a ``@contextmanager`` generator: entering and leaving cost a
-    fraction of a generator's, and every move read passes through here.
-    """
-
-    __slots__ = ("code", "what", "error", "quoting")
-
-    def __init__(self, code: str, what: str, error: type[RulesError] = InvalidState, *, quoting: Any = _NOTHING
-                 ) -> None:
-        self.code = code
-        self.what = what
-        self.error = error
-        self.quoting = quoting
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
-        # returns None: any other exception passes through unchanged
-        if exc_type is not None and issubclass(exc_type, MALFORMED_ERRORS):
-            quoted = "" if self.quoting is _NOTHING else f" {excerpt(self.quoting)}"
-            raise self.error(self.code, f"malformed {self.what}{quoted}") from exc
-
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False)  # made once: json.dumps(..., ensure_ascii=False) makes one a call
-_JSON_STRING = json.encoder.encode_basestring  # type: ignore[attr-defined]  # C-fast, as json.dumps writes a str
-
-
-def excerpt(value: Any, limit: int = 60) -> str:
-    """``value`` as JSON (``repr`` for what JSON cannot write) cut to ``limit`` characters: messages quote a short excerpt of the
-    input, never a whole hostile state (DESIGN 4.4)."""
-    if value is None or isinstance(value, bool):
-        text = "null" if value is None else "true" if value else "false"  # the client's notation, not None
-    elif isinstance(value, int | float):
-        text = repr(value)
-    elif isinstance(value, str):
-        text = _JSON_STRING(value)
-    else:
-        try:
-            text = _ENCODER.encode(value)
-        except (TypeError, ValueError):
-            text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-@dataclass(frozen=True)
-class Code:
-    """What a client may rely on for one stable error ``code`` (DESIGN 4.4): its English
-    ``title``, and the Polish ``title_pl`` and ``detail_pl``. ``detail_pl`` is a
-    ``str.format`` template over the context members the error is raised with (``{card}``,
-    ``{seat}``, ``{expected}`` ...); the English detail is the message given at the raise.
-    Each engine lists the codes it raises in its ``codes`` mapping."""
-
-    title: str
-    title_pl: str
-    detail_pl: str
-
-
-@dataclass(frozen=True, slots=True)
-class Label:
-    """A text in both languages the service speaks (English, Polish)."""
-
-    en: str
-    pl: str
-
-    def to_json(self) -> Json:
-        return {"en": self.en, "pl": self.pl}
-
-    def __call__(self, lang: str) -> str:
-        return self.pl if lang == "pl" else self.en
-
-
-def _template_fields(template: str) -> frozenset[str]:
-    import string
-
-    return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
-
-
-@dataclass(frozen=True, eq=False)
-class ErrorCode:
-    """One stable error ``code`` a client may rely on (DESIGN 4.4), declared once with its texts.
-
-    ``title`` names it in both languages; ``detail_pl`` is the Polish detail, a ``str.format``
-    template over the context members the error is raised with (the English detail is the
-    message written where it is raised, quoting the input); ``description`` says when it
-    happens and what to do, in both languages. ``error`` is the exception class it is raised
-    as; ``status`` the HTTP status where it is not the class's. Calling it makes the error::
-
-        raise C.card_not_in_hand(f"seat {seat} does not hold {card}", seat=seat, card=card)
-
-    A code is declared in a :class:`Codes` class, which gives it its name (the attribute's, in
-    kebab case) and namespace (the game id): ``take-that.card-not-in-hand``."""
-
-    error: type[RulesError]
-    title: Label
-    detail_pl: str
-    description: Label
-    status: int | None = None
-    namespace: str = ""
-    name: str = ""
-
-    @property
-    def id(self) -> str:
-        return f"{self.namespace}.{self.name}"
-
-    @property
-    def fields(self) -> frozenset[str]:
-        """The context members the Polish detail needs (each raise must give them)."""
-        return _template_fields(self.detail_pl)
-
-    def __call__(self, message: str, **context: Json) -> RulesError:
-        return self.error(self.id, message, **context)
-
-    def bound(self, namespace: str, name: str) -> ErrorCode:
-        return ErrorCode(self.error, self.title, self.detail_pl, self.description, self.status, namespace, name)
-
-
-def illegal(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    """An illegal-move code (422): its title, Polish detail template, and when it happens and what
-    to do, in English and Polish. The name and namespace come from the :class:`Codes` class."""
-    return ErrorCode(IllegalMove, title, detail_pl, Label(en, pl))
-
-
-def invalid(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    """An invalid-state code (422), declared as :func:`illegal` declares a move's."""
-    return ErrorCode(InvalidState, title, detail_pl, Label(en, pl))
-
-
-def _kebab(name: str) -> str:
-    return name.strip("_").replace("_", "-")
-
-
-class Codes:
-    """The error codes of one namespace, as class attributes (typed: a misspelt code is an
-    AttributeError and a mypy error, never a new string). A subclass names its namespace::
-
-        class C(GameCodes, namespace="take-that"):
-            card_not_in_hand = ErrorCode(IllegalMove, Label(...), "...", Label(...))
-
-    Every ErrorCode attribute, its own or inherited (the shared ones of :class:`GameCodes`),
-    is bound to the namespace; ``all()`` lists them by code."""
-
-    namespace: ClassVar[str] = ""
-    _all: ClassVar[Mapping[str, ErrorCode]] = MappingProxyType({})
-
-    def __init_subclass__(cls, namespace: str = "", **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if not namespace:
-            return
-        cls.namespace = namespace
-        found: dict[str, ErrorCode] = {}
-        for klass in reversed(cls.__mro__):
-            for attr, value in vars(klass).items():
-                if isinstance(value, ErrorCode):
-                    found[attr] = value
-        bound = {}
-        for attr, value in found.items():
-            code = value.bound(namespace, _kebab(attr))
-            setattr(cls, attr, code)
-            bound[code.id] = code
-        cls._all = MappingProxyType(bound)
-
-    @classmethod
-    def all(cls) -> Mapping[str, ErrorCode]:
-        return cls._all
+# --------------------------------------------------------------------------- shared codes
 
 
 class GameCodes(Codes):
     """The ideas every game shares, one code each with one wording per language (DESIGN 4.4);
     every game's codes class inherits them."""
 
-    not_your_turn = ErrorCode(
-        NotYourTurn, Label("Not your turn", "Nie twoja kolej"), "Teraz nie jest kolej gracza {seat}.",
-        Label("The seat is at the table but may not act now (another seat is to act, or the seat already "
-              "acted). Wait for the envelope's `to_act` to name it.",
-              "Gracz siedzi przy stole, ale teraz nie może wykonać ruchu (kolej innego gracza albo ten gracz "
-              "już się ruszył). Poczekaj, aż `to_act` go wskaże."))
-    no_such_seat = ErrorCode(
-        InvalidOption, Label("No such seat", "Nie ma takiego miejsca"), "Przy tym stole nie ma miejsca {seat}.",
-        Label("The seat number is not one of this table's seats 0..players-1. Use a seat the state has.",
-              "Numer miejsca nie należy do miejsc tego stołu (0..liczba graczy-1). Podaj miejsce, które jest "
-              "w stanie gry."))
-    game_over = ErrorCode(
-        GameOver, Label("The game is over", "Gra skończona"), "Gra dobiegła końca: nie ma już ruchów.",
-        Label("The state is a finished game: no seat may move. Read the result from `score` or start a new game.",
-              "Stan gry to gra zakończona: nikt nie może się ruszyć. Wynik podaje `score`; zacznij nową grę."))
-    malformed_move = ErrorCode(
-        IllegalMove, Label("Malformed move", "Nieprawidłowy zapis ruchu"),
+    not_your_turn = illegal(
+        Label("Not your turn", "Nie twoja kolej"), "Teraz nie jest kolej gracza {seat}.",
+        "The seat is at the table but may not act now (another seat is to act, or the seat already "
+        "acted). Wait for the envelope's `to_act` to name it.",
+        "Gracz siedzi przy stole, ale teraz nie może wykonać ruchu (kolej innego gracza albo ten gracz "
+        "już się ruszył). Poczekaj, aż `to_act` go wskaże.", error=NotYourTurn)
+    no_such_seat = invalid(
+        Label("No such seat", "Nie ma takiego miejsca"), "Przy tym stole nie ma miejsca {seat}.",
+        "The seat number is not one of this table's seats 0..players-1. Use a seat the state has.",
+        "Numer miejsca nie należy do miejsc tego stołu (0..liczba graczy-1). Podaj miejsce, które jest "
+        "w stanie gry.", error=InvalidOption)
+    game_over = illegal(
+        Label("The game is over", "Gra skończona"), "Gra dobiegła końca: nie ma już ruchów.",
+        "The state is a finished game: no seat may move. Read the result from `score` or start a new game.",
+        "Stan gry to gra zakończona: nikt nie może się ruszyć. Wynik podaje `score`; zacznij nową grę.", error=GameOver)
+    malformed_move = illegal(
+        Label("Malformed move", "Nieprawidłowy zapis ruchu"),
         "Ruch nie ma postaci ruchu w tej grze: {field}.",
-        Label("The move is not one of the game's move kinds, or its fields have the wrong type or range "
-              "(`field` names the first). `GET /v1/games/{game}` lists the move kinds; the OpenAPI "
-              "contract gives each one's fields.",
-              "Ruch nie jest żadnym z rodzajów ruchu tej gry albo jego pola mają zły typ lub zakres (`field` "
-              "wskazuje pierwsze). Rodzaje ruchów podaje `GET /v1/games/{game}`, a ich pola kontrakt OpenAPI."))
-    bad_state = ErrorCode(
-        InvalidState, Label("Malformed state", "Nieprawidłowy zapis stanu gry"),
+        "The move is not one of the game's move kinds, or its fields have the wrong type or range "
+        "(`field` names the first). `GET /v1/games/{game}` lists the move kinds; the OpenAPI "
+        "contract gives each one's fields.",
+        "Ruch nie jest żadnym z rodzajów ruchu tej gry albo jego pola mają zły typ lub zakres (`field` "
+        "wskazuje pierwsze). Rodzaje ruchów podaje `GET /v1/games/{game}`, a ich pola kontrakt OpenAPI.")
+    bad_state = invalid(
+        Label("Malformed state", "Nieprawidłowy zapis stanu gry"),
         "Stan gry nie ma właściwej postaci: {field}.",
-        Label("The state does not have the game's shape: a field is missing, unknown, of the wrong type or out "
-              "of range (`field` names the first). Send a state as the service wrote it.",
-              "Stan gry nie ma postaci stanu tej gry: brakuje pola, jest pole nieznane, ma zły typ albo wartość "
-              "spoza zakresu (`field` wskazuje pierwsze). Wyślij stan w postaci, w jakiej zapisała go usługa."))
+        "The state does not have the game's shape: a field is missing, unknown, of the wrong type or out "
+        "of range (`field` names the first). Send a state as the service wrote it.",
+        "Stan gry nie ma postaci stanu tej gry: brakuje pola, jest pole nieznane, ma zły typ albo wartość "
+        "spoza zakresu (`field` wskazuje pierwsze). Wyślij stan w postaci, w jakiej zapisała go usługa.")
 
 
 # Codes a game opts into (``round_over = ROUND_OVER`` in its codes class): shared ideas with one
 # wording, but not every game has them.
-ROUND_OVER = ErrorCode(
-    IllegalMove, Label("The round is over", "Runda skończona"),
+ROUND_OVER = illegal(
+    Label("The round is over", "Runda skończona"),
     "Runda {round} się skończyła: teraz można tylko rozpocząć następną.",
-    Label("The round has ended and its scores are final: the only move is `next-round`.",
-          "Runda się skończyła i jej wynik jest ostateczny: jedyny ruch to `next-round`."))
-ROUND_NOT_OVER = ErrorCode(
-    IllegalMove, Label("The round is not over", "Runda trwa"),
+    "The round has ended and its scores are final: the only move is `next-round`.",
+    "Runda się skończyła i jej wynik jest ostateczny: jedyny ruch to `next-round`.")
+ROUND_NOT_OVER = illegal(
+    Label("The round is not over", "Runda trwa"),
     "Runda {round} jeszcze trwa: następną zaczyna się dopiero po jej końcu.",
-    Label("`next-round` was sent while the round is still being played. Play the round to its end first.",
-          "Wysłano `next-round`, choć runda jeszcze trwa. Najpierw trzeba ją rozegrać do końca."))
-SETUP_UNSUPPORTED = ErrorCode(
-    InvalidOption, Label("No setup positions", "Brak ustawień początkowych"),
+    "`next-round` was sent while the round is still being played. Play the round to its end first.",
+    "Wysłano `next-round`, choć runda jeszcze trwa. Najpierw trzeba ją rozegrać do końca.")
+SETUP_UNSUPPORTED = invalid(
+    Label("No setup positions", "Brak ustawień początkowych"),
     "Ta gra zawsze zaczyna się tak, jak każą jej reguły (od rozdania kart albo od ustawienia pionków): "
     "nie przyjmuje ustawienia początkowego.",
-    Label("`setup` was given for a game that always starts as its rules say (from the deal, or with the men on "
-          "their starting squares). Leave `setup` out.",
-          "Podano `setup` dla gry, która zawsze zaczyna się tak, jak każą jej reguły (od rozdania kart albo od "
-          "ustawienia pionków). Pomiń `setup`."))
-BAD_TALLY = ErrorCode(
-    InvalidState, Label("Invalid score sheet", "Nieprawidłowe podliczenie"),
+    "`setup` was given for a game that always starts as its rules say (from the deal, or with the men on "
+    "their starting squares). Leave `setup` out.",
+    "Podano `setup` dla gry, która zawsze zaczyna się tak, jak każą jej reguły (od rozdania kart albo od "
+    "ustawienia pionków). Pomiń `setup`.", error=InvalidOption)
+BAD_TALLY = invalid(
+    Label("Invalid score sheet", "Nieprawidłowe podliczenie"),
     "Podliczenie nie ma właściwej postaci: {field}.",
-    Label("The `tally` does not have the game's score-sheet shape (`field` names the first problem). The "
-          "OpenAPI contract gives the game's tally.",
-          "Podliczenie (`tally`) nie ma postaci arkusza tej gry (`field` wskazuje pierwszy błąd). Postać "
-          "podliczenia podaje kontrakt OpenAPI."))
-SEAT_COUNT = ErrorCode(
-    InvalidState, Label("Wrong number of entries", "Zła liczba wpisów"),
+    "The `tally` does not have the game's score-sheet shape (`field` names the first problem). The "
+    "OpenAPI contract gives the game's tally.",
+    "Podliczenie (`tally`) nie ma postaci arkusza tej gry (`field` wskazuje pierwszy błąd). Postać "
+    "podliczenia podaje kontrakt OpenAPI.")
+SEAT_COUNT = invalid(
+    Label("Wrong number of entries", "Zła liczba wpisów"),
     "Pole {field} ma {got} wpisów, a przy stole jest {expected} graczy.",
-    Label("A field with one entry per seat has more or fewer entries than the table has players.",
-          "Pole z jednym wpisem na gracza ma więcej lub mniej wpisów, niż jest graczy przy stole."))
-TALLY_UNSUPPORTED = ErrorCode(
-    InvalidState, Label("No score sheet", "Brak arkusza wyników"),
+    "A field with one entry per seat has more or fewer entries than the table has players.",
+    "Pole z jednym wpisem na gracza ma więcej lub mniej wpisów, niż jest graczy przy stole.")
+TALLY_UNSUPPORTED = invalid(
+    Label("No score sheet", "Brak arkusza wyników"),
     "Ta gra nie ma arkusza wyników do podliczenia.",
-    Label("`score` was sent a `tally` for a game without a score sheet. Send its `state` instead.",
-          "Wysłano `tally` do gry bez arkusza wyników. Wyślij zamiast tego `state`."))
+    "`score` was sent a `tally` for a game without a score sheet. Send its `state` instead.",
+    "Wysłano `tally` do gry bez arkusza wyników. Wyślij zamiast tego `state`.")
 
 
 # --------------------------------------------------------------------------- rng
 
 
 _U64 = 1 << 64
-_HEX = frozenset("0123456789abcdef")
 
 
 def _check_below(n: int) -> None:
@@ -375,7 +176,9 @@ def _check_below(n: int) -> None:
         raise ValueError(f"randbelow needs 0 < n < 2**64, got {n}")
 
 
-_RNG_MAX = 2**48  # Rng.MAX_COUNTER: the most draws a state may have made (JSON integers stay exact)
+#: the most draws a state's generator may have made (``Rng.MAX_COUNTER``): far beyond any game, and an
+#: integer every JSON reader holds exactly (IEEE doubles are exact to 2**53)
+_RNG_MAX = 2**48
 
 
 def _used_up(counter: int) -> NoReturn:
@@ -398,7 +201,7 @@ def _below(key: bytes, counter: int, n: int) -> tuple[int, int]:
             return x % n, counter
 
 
-@dataclass(frozen=True, slots=True)
+@declared
 class Rng:
     """Counter-based generator; its output is specified, not left to ``random``.
 
@@ -408,11 +211,13 @@ class Rng:
     ``draw % n``; ``shuffle`` is Fisher-Yates from the last index down, ``j = randbelow(i + 1)``.
     A seed (int or string) becomes the key ``SHA-256("arbiter-rng-v1:int:<seed>")`` (or
     ``:str:``); no seed draws a key from ``secrets``.
+
+    Its JSON (``{"v": 1, "key", "counter"}``), JSON Schema and reader come from this declaration
+    (:mod:`rules.shapes`), as every state's do.
     """
 
     key: Annotated[str, Pattern("^[0-9a-f]{64}$"), Doc("the key: 64 lowercase hex digits")]
     counter: Annotated[int, Range(0, _RNG_MAX), Doc("draws made so far")] = declared_field(default=0, required=True)
-    VERSION: ClassVar[int] = 1
     MAX_COUNTER: ClassVar[int] = _RNG_MAX  # accepted in a state; a draw beyond it is refused (state.rng)
 
     @computed(required=True)
@@ -458,92 +263,6 @@ class Rng:
             rolls.append(x + 1)
         return tuple(rolls), Rng(self.key, counter)
 
-    def to_json(self) -> Json:
-        return {"v": self.VERSION, "key": self.key, "counter": self.counter}
-
-    @classmethod
-    def from_json(cls, data: Json) -> Rng:
-        try:
-            version, key, counter = data["v"], data["key"], data["counter"]
-        except (TypeError, KeyError) as exc:
-            raise InvalidState("state.rng", f"rng must be {{v, key, counter}}, got {data!r}") from exc
-        if version != cls.VERSION:
-            raise InvalidState("state.rng-version", f"rng version {version!r} is not {cls.VERSION}")
-        if (
-            not isinstance(key, str)
-            or len(key) != 64
-            or not _HEX.issuperset(key)
-        ):
-            raise InvalidState("state.rng", f"rng key must be 64 lowercase hex digits, got {key!r}")
-        if not isinstance(counter, int) or isinstance(counter, bool) or not 0 <= counter <= cls.MAX_COUNTER:
-            raise InvalidState(
-                "state.rng", f"rng counter must be an integer in 0..{cls.MAX_COUNTER}, got {counter!r}"
-            )
-        return cls(key, counter)
-
-
-# --------------------------------------------------------------------------- options
-
-
-@dataclass(frozen=True)
-class Option:
-    """One named rule option (a ruling the rulebook leaves open, or a variant; docs/rules/ says which).
-
-    Exactly one of ``choices`` (an enumeration) or ``type`` ("boolean", "integer",
-    "string", "object") describes its values; integers may carry bounds.
-    """
-
-    default: Json
-    description: str
-    choices: tuple[Json, ...] | None = None
-    type: str | None = None
-    minimum: int | None = None
-    maximum: int | None = None
-    label: Label | None = None  # for players, in both languages (declared games)
-    help: Label | None = None  # noqa: A003  # one sentence for players, no references
-    choice_labels: tuple[Label, ...] | None = None  # one per choice
-
-    def validate(self, name: str, value: Json) -> Json:
-        if self.choices is not None:
-            if not any(value == c and type(value) is type(c) for c in self.choices):
-                raise InvalidOption(
-                    "options.bad-value", f"option {name!r} must be one of {list(self.choices)}, got {excerpt(value)}",
-                    option=name, expected=list(self.choices),
-                )
-            return value
-        expected = {"boolean": bool, "integer": int, "string": str, "object": dict}[self.type or "string"]
-        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-            raise InvalidOption("options.bad-type", f"option {name!r} must be a {self.type}, got {excerpt(value)}",
-                                option=name, expected=self.type)
-        if isinstance(value, int) and (
-            (self.minimum is not None and value < self.minimum)
-            or (self.maximum is not None and value > self.maximum)
-        ):
-            raise InvalidOption(
-                "options.out-of-range",
-                f"option {name!r} must be between {self.minimum} and {self.maximum}, got {excerpt(value)}",
-                option=name, expected=[self.minimum, self.maximum],
-            )
-        return value
-
-    def to_json(self) -> Json:
-        out: dict[str, Json] = {"default": self.default, "description": self.description}
-        if self.choices is not None:
-            out["choices"] = list(self.choices)
-        else:
-            out["type"] = self.type
-            if self.minimum is not None:
-                out["minimum"] = self.minimum
-            if self.maximum is not None:
-                out["maximum"] = self.maximum
-        if self.label is not None:
-            out["label"] = self.label.to_json()
-        if self.help is not None:
-            out["help"] = self.help.to_json()
-        if self.choice_labels is not None:
-            out["choice_labels"] = [label.to_json() for label in self.choice_labels]
-        return out
-
 
 # --------------------------------------------------------------------------- results
 
@@ -561,7 +280,7 @@ class ScoreReport:
 
     points: tuple[int, ...]
     totals: tuple[int, ...]
-    breakdown: tuple[Json, ...]
+    breakdown: tuple[object, ...]  # one declared dataclass of the game's per seat
     final: bool
     winners: tuple[int, ...] = ()
     round: int | None = None
@@ -628,14 +347,14 @@ class Engine(Protocol[S, M]):
     @property
     def legal_moves_complete(self) -> bool: ...
     @property
-    def spec(self) -> GameSpec | None:
-        """The game's declaration (None for a game not yet declared)."""
+    def spec(self) -> GameSpec:
+        """The game's declaration (DESIGN 4.8)."""
     @property
     def codes(self) -> Mapping[str, Any]: ...
 
     def new(self, players: int, seed: int | str | None = None, options: Mapping[str, Json] | None = None,
             setup: Json = None) -> S: ...
-    def new_game(self, players: int, rng: Rng, options: Any, setup: Json = None) -> S: ...
+    def new_game(self, players: int, rng: Rng, options: Any, setup: Any = None) -> S: ...
     def require_seat(self, state: S, seat: int | None) -> None: ...
     def to_act(self, state: S) -> frozenset[int]: ...
     def legal_moves(self, state: S, seat: int) -> Sequence[M]: ...
@@ -664,40 +383,39 @@ class BaseEngine(Generic[S, M]):
     and ``round_over`` follow from the phase vocabulary of DESIGN 4.5 unless the game says
     otherwise.
 
-    A game declared with a :class:`~rules.spec.GameSpec` (``spec = SPEC`` on its class) gets the
-    rest from its declaration: its id, name, players, options, move kinds and codes; reading and
+    A game is declared with a :class:`~rules.spec.GameSpec` (``spec = SPEC`` on its class) and gets
+    the rest from its declaration: its id, name, players, options, move kinds and codes; reading and
     writing states and moves (``from_json`` reads the declared shape, then calls
     ``check_state`` for the checks of meaning), views by visibility, options as its options
     dataclass (``new_game`` receives an instance), tallies read by shape before ``tally_scores``,
-    and ``no-such-seat`` for a seat the table lacks. Games not yet declared provide all of it
-    themselves.
+    and ``no-such-seat`` for a seat the table lacks.
     """
 
     game_id: ClassVar[str]
     name: ClassVar[str]
     players: ClassVar[range]
-    options: ClassVar[Mapping[str, Option]] = {}
-    move_kinds: ClassVar[tuple[str, ...]] = ()
-    legal_moves_complete: ClassVar[bool] = True
+    options: ClassVar[Mapping[str, Option]]
+    move_kinds: ClassVar[tuple[str, ...]]
+    legal_moves_complete: ClassVar[bool]
     #: every error code this engine raises, with its titles and Polish detail (DESIGN 4.4)
-    codes: ClassVar[Mapping[str, Any]] = {}
-    #: the game's declaration; None for a game not yet declared
-    spec: ClassVar[GameSpec | None] = None
+    codes: ClassVar[Mapping[str, ErrorCode]]
+    #: the game's declaration
+    spec: ClassVar[GameSpec]
     # made from the declaration by __init_subclass__
-    _C: ClassVar[Any]
-    _encode_state: ClassVar[Any]
-    _decode_state: ClassVar[Any]
-    _move_decoders: ClassVar[dict[str, Any]]
-    _move_encoders: ClassVar[dict[type, Any]]
-    _encode_options: ClassVar[Any]
-    _round_over_phase: ClassVar[Any] = None  # the game's phase members named "round-over" and "game-over"
-    _game_over_phase: ClassVar[Any] = None
+    _C: ClassVar[Any]  # the game's Codes class: Any, as each game's own codes are its attributes
+    _encode_state: ClassVar[staticmethod[[Any], JsonObject]]
+    _decode_state: ClassVar[staticmethod[[Json, str], Any]]
+    _move_decoders: ClassVar[dict[str, Callable[[Json, str], Any]]]
+    _move_encoders: ClassVar[dict[type, Callable[[Any], JsonObject]]]
+    _encode_options: ClassVar[staticmethod[[Any], JsonObject]]
+    _round_over_phase: ClassVar[object] = None  # the game's phase members named "round-over" and "game-over"
+    _game_over_phase: ClassVar[object] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        spec = cls.__dict__.get("spec")
-        if spec is None:
-            return
+        spec = getattr(cls, "spec", None)
+        if not isinstance(spec, GameSpec):
+            raise TypeError(f"{cls.__name__} needs its declaration: spec = GameSpec(...) (rules.spec)")
         cls.game_id, cls.name, cls.players = spec.id, spec.name, spec.players
         cls.options = spec.option_map
         cls.move_kinds = spec.move_kinds
@@ -737,18 +455,16 @@ class BaseEngine(Generic[S, M]):
                 "options.players",
                 f"{self.game_id} is for {self.players.start}-{self.players.stop - 1} players, got {players!r}",
             )
-        assert self.spec is not None
         resolved = self.spec.options(**self.resolve_options(options))
         if setup is not None:
             setup = self._read_setup(setup)
         return self.new_game(players, Rng.from_seed(seed), resolved, setup)
 
-    def new_game(self, players: int, rng: Rng, options: Any, setup: Json = None) -> S:
+    def new_game(self, players: int, rng: Rng, options: Any, setup: Any = None) -> S:
         """A new game. A declared game receives its options dataclass and its setup read by shape."""
         raise NotImplementedError
 
     def _read_setup(self, setup: Json) -> Any:
-        assert self.spec is not None
         if self.spec.setup is None:
             raise self._C.setup_unsupported(f"{self.game_id} has no setup positions, got {excerpt(setup)}")
         try:
@@ -832,7 +548,6 @@ class BaseEngine(Generic[S, M]):
         return phase is self._round_over_phase or phase is self._game_over_phase
 
     def score_tally(self, tally: Json) -> ScoreReport:
-        assert self.spec is not None
         if self.spec.tally is None:
             raise self._C.tally_unsupported(f"{self.game_id} has no score-sheet tally: send its state")
         try:
@@ -888,95 +603,4 @@ class BaseEngine(Generic[S, M]):
         return view(state, seat)
 
     def options_of(self, state: S) -> Mapping[str, Json]:
-        return self._encode_options(state.options)  # type: ignore[attr-defined,no-any-return]
-
-
-def fields_json(obj: Any) -> dict[str, Json]:
-    """A flat dataclass of JSON values as a dict (``dataclasses.asdict`` deep-copies: slow)."""
-    return {f.name: getattr(obj, f.name) for f in fields(obj)}
-
-
-def require(condition: bool, exc_type: type[RulesError], code: str, message: str, **context: Json) -> None:
-    """Raise ``exc_type(code, message)`` unless ``condition``; keeps checks one line each."""
-    if not condition:
-        raise exc_type(code, message, **context)
-
-
-# --------------------------------------------------------------------------- fast copies
-
-
-def replace(obj: T, /, **changes: Any) -> T:
-    """``dataclasses.replace(obj, **changes)`` at a fraction of its cost: every engine makes a
-    new state this way on every move, and the generic version walks ``fields()`` and calls
-    ``__init__`` with keywords each time. A plain frozen dataclass (no ``__post_init__``, no
-    ``init=False`` field, no ``InitVar``) is copied field by field into a fresh instance, as
-    ``__init__`` would store it; any other class, or an unknown field name, goes to
-    ``dataclasses.replace`` itself (the same result, the same errors)."""
-    cls = obj.__class__
-    copier = _COPIERS.get(cls)
-    if copier is None:
-        copier = _COPIERS[cls] = _copier(cls)
-    return copier(obj, changes)
-
-
-_COPIERS: dict[type, Any] = {}
-
-
-def _slow_replace(obj: Any, changes: dict[str, Any]) -> Any:
-    return dataclasses.replace(obj, **changes)
-
-
-def _copier(cls: type) -> Any:
-    """The copy function of one dataclass (see :func:`replace`): ``_slow_replace`` unless the
-    class is a plain dataclass whose fields live all in slots or all in the instance ``__dict__``."""
-    every = getattr(cls, "__dataclass_fields__", None)
-    if (
-        every is None
-        or hasattr(cls, "__post_init__")
-        or cls.__new__ is not object.__new__
-        or any(f._field_type is dataclasses._FIELD_INITVAR for f in every.values())  # type: ignore[attr-defined]
-        or not all(f.init for f in fields(cls))
-    ):
-        return _slow_replace
-    names = [f.name for f in fields(cls)]
-    known = frozenset(names)
-    mro = cls.__mro__[:-1]  # without object
-    slotted = any(base.__dict__.get("__slots__") for base in mro)
-    has_dict = any("__dict__" in base.__dict__ for base in mro)
-    new_ = object.__new__
-    if has_dict and not slotted:
-        count = len(names)
-
-        def copy_dict(obj: Any, changes: dict[str, Any]) -> Any:
-            values = obj.__dict__
-            if len(values) != count or not known.issuperset(changes):  # anything but exactly the fields
-                return _slow_replace(obj, changes)
-            new: Any = new_(cls)
-            copied = new.__dict__
-            copied.update(values)
-            copied.update(changes)
-            return new
-
-        return copy_dict
-    setters = {}
-    for name in names:
-        where: Any = next((base.__dict__[name] for base in mro if name in base.__dict__), None)
-        if has_dict or type(where) is not MemberDescriptorType:  # each field a slot of its own
-            return _slow_replace
-        setters[name] = where.__set__
-    # slots: one generated function storing every field through its slot descriptor, then the changes
-    scope: dict[str, Any] = {"_new": new_, "_cls": cls, "_slow": _slow_replace, "_setters": setters}
-    lines = ["def copy(obj, changes):", "    new = _new(_cls)"]
-    for i, name in enumerate(names):
-        scope[f"_set{i}"] = setters[name]
-        lines.append(f"    _set{i}(new, obj.{name})")
-    lines += [
-        "    for name, value in changes.items():",
-        "        setter = _setters.get(name)",
-        "        if setter is None:",
-        "            return _slow(obj, changes)",
-        "        setter(new, value)",
-        "    return new",
-    ]
-    exec("\n".join(lines), scope)  # noqa: S102  # field names are identifiers from the class itself
-    return scope["copy"]
+        return self._encode_options(state.options)  # type: ignore[attr-defined]

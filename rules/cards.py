@@ -184,13 +184,6 @@ def hands_seen_by(hands: Iterable[Iterable], seat: int | None) -> list:
     return [list(h) if s == seat else len(h) for s, h in enumerate(map(list, hands))]
 
 
-def hands_view(hands: Iterable[Iterable], seat: int | None) -> dict[str, list]:
-    """The view's ``hands`` and ``hand_sizes`` (DESIGN 4.5): ``seat``'s own hand as a list,
-    ``None`` for every hand it may not see, and every hand's size."""
-    lists = [list(h) for h in hands]
-    return {"hands": [h if s == seat else None for s, h in enumerate(lists)], "hand_sizes": [len(h) for h in lists]}
-
-
 def missing_and_extra(have: Iterable[Card], expected: Iterable[Card]) -> tuple[list[Card], list[Card]]:
     """Cards short of ``expected`` and cards beyond it (for conservation messages)."""
     h, e = Counter(have), Counter(expected)

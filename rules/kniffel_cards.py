@@ -435,12 +435,12 @@ class C(GameCodes, namespace=_GAME):
         "Ogłasza się tylko zdobycie przedostatniej kombinacji (jedenastego pola).",
         "`announce` is only for the fill of the 11th box. Leave it out.",
         "`announce` dotyczy tylko zapisania jedenastego pola. Pomiń je.")
-    start_player = ErrorCode(
-        InvalidOption, Label("No such start player", "Nie ma takiego gracza rozpoczynającego"),
+    start_player = invalid(
+        Label("No such start player", "Nie ma takiego gracza rozpoczynającego"),
         "Liczba graczy przy stole: {players}; nie ma wśród nich gracza {seat}, który miałby rozpoczynać.",
-        Label("The option `start_player` names a seat the new table lacks. Choose a seat below the player count.",
-              "Opcja `start_player` wskazuje miejsce, którego przy nowym stole nie ma. Wybierz miejsce mniejsze od "
-              "liczby graczy."))
+        "The option `start_player` names a seat the new table lacks. Choose a seat below the player count.",
+        "Opcja `start_player` wskazuje miejsce, którego przy nowym stole nie ma. Wybierz miejsce mniejsze od "
+        "liczby graczy.", error=InvalidOption)
     duplicate_card = invalid(
         Label("Card too many times", "Za dużo kart jednej wartości"),
         "Kart o wartości {card} jest więcej niż 18: talia ma po 18 kart każdej wartości.",

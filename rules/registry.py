@@ -32,9 +32,9 @@ _ENGINES: tuple[Engine, ...] = (
 
 ENGINES: Mapping[str, Engine] = MappingProxyType({e.game_id: e for e in _ENGINES})
 
-# Other names a game is known by: each declared game's ``aliases`` (its GameSpec says them).
+# Other names a game is known by: each game's ``aliases`` (its GameSpec says them).
 ALIASES: Mapping[str, str] = MappingProxyType(
-    {alias: e.game_id for e in _ENGINES if e.spec is not None for alias in e.spec.aliases})
+    {alias: e.game_id for e in _ENGINES for alias in e.spec.aliases})
 
 
 def canonical_id(game_id: str) -> str:

@@ -34,6 +34,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
+import json
+import linecache
+import operator
 import re
 import types
 import typing
@@ -41,14 +45,60 @@ from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, fields, is_dataclass
 from typing import Annotated, Any, ClassVar, Literal, TypeVar, dataclass_transform, get_args, get_origin, get_type_hints
 
-Json = Any
+from rules.jsontypes import Json
+
+JsonObject = dict[str, Json]  # what a declared class is written as
 
 __all__ = [
     "Doc", "Length", "OneOf", "Pattern", "Range", "Scalar", "ShapeError", "Visibility",
-    "computed", "decode", "decode_one_of", "declared", "encode", "field", "json_schema", "option", "partial", "shape_of",
-    "view", "view_schema",
+    "computed", "decode", "decode_computed", "decode_one_of", "declared", "encode", "excerpt", "field",
+    "generated_function", "json_schema", "option", "partial", "replace", "shape_of", "view", "view_schema",
 ]
 T = TypeVar("T")
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False)  # made once: json.dumps(..., ensure_ascii=False) makes one a call
+_JSON_STRING: Callable[[str], str] = json.encoder.encode_basestring  # C-fast, as json.dumps writes a str
+
+
+def excerpt(value: Any, limit: int = 60) -> str:
+    """``value`` as JSON (``repr`` for what JSON cannot write) cut to ``limit`` characters: messages quote a short excerpt of the
+    input, never a whole hostile state (DESIGN 4.4)."""
+    if value is None or isinstance(value, bool):
+        text = "null" if value is None else "true" if value else "false"  # the client's notation, not None
+    elif isinstance(value, int | float):
+        text = repr(value)
+    elif isinstance(value, str):
+        text = _JSON_STRING(value)
+    else:
+        try:
+            text = _ENCODER.encode(value)
+        except (TypeError, ValueError):
+            text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --------------------------------------------------------------------------- generated code
+
+
+_GENERATED: dict[str, int] = {}
+
+
+def generated_function(source: str, name: str, scope: dict[str, Any], what: str) -> Callable[..., Any]:
+    """The function ``name`` that ``source`` defines, compiled once with ``scope`` as its globals.
+
+    Its source is registered in :mod:`linecache` under the pseudo-filename ``<generated what>``
+    (as attrs and cattrs register theirs), so a traceback through it shows its lines and
+    ``inspect.getsource`` returns it: generated code is as readable as written code. ``what``
+    says what the function is and for which class (``decode rules.kierki.State``)."""
+    count = _GENERATED[what] = _GENERATED.get(what, 0) + 1
+    filename = f"<generated {what}>" if count == 1 else f"<generated {what} #{count}>"
+    if not source.endswith("\n"):
+        source += "\n"
+    exec(compile(source, filename, "exec"), scope)  # noqa: S102  # made from a class's own declarations
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    fn: Callable[..., Any] = scope[name]
+    return fn
 
 
 # --------------------------------------------------------------------------- markers
@@ -138,8 +188,112 @@ def option(*, default: Any, description: str, label: Any, help: Any = None,  # n
 @dataclass_transform(frozen_default=True, field_specifiers=(field, option, dataclasses.field))
 def declared(cls: type[T]) -> type[T]:
     """A declared shape: a frozen dataclass with slots, whose fields :func:`field` and
-    :func:`option` describe (type checkers know them as dataclass fields)."""
-    return dataclass(frozen=True, slots=True)(cls)
+    :func:`option` describe (type checkers know them as dataclass fields).
+
+    Its ``__init__`` stores each field through its slot, as the dataclass's own does, without
+    looking up ``object.__setattr__`` and the slot by name for each field (a state is made on
+    every request, and copied on every move): generated once per class, readable like all
+    generated code (:func:`generated_function`)."""
+    own_init = "__init__" in cls.__dict__  # a class's own __init__ is kept, as dataclass keeps it
+    out = dataclass(frozen=True, slots=True)(cls)
+    init = None if own_init else _slot_init(out)
+    if init is not None:
+        setattr(out, "__init__", init)  # noqa: B010  # assigning to a method, which mypy refuses
+    return out
+
+
+def _init_fields(cls: type) -> list[dataclasses.Field[Any]] | None:
+    """The fields of ``cls`` in ``__init__``'s order, when ``__init__`` takes exactly them, each by
+    position (no ``InitVar``, ``init=False`` or keyword-only field); else ``None``."""
+    if not is_dataclass(cls):
+        return None
+    every = fields(cls)
+    if any(not f.init or f.kw_only is True for f in every):
+        return None
+    params = list(inspect.signature(cls).parameters)
+    return list(every) if params == [f.name for f in every] else None
+
+
+def _slot_init(cls: type) -> Callable[..., None] | None:
+    """An ``__init__`` for the frozen slotted dataclass ``cls`` storing each field through its slot's
+    descriptor (what the dataclass's ``object.__setattr__(self, name, value)`` ends in), or ``None``
+    where ``cls`` is not that plain (a ``__post_init__``, a field without a slot of its own ...)."""
+    every = _init_fields(cls)
+    if every is None or hasattr(cls, "__post_init__"):
+        return None
+    scope: dict[str, Any] = {"_FACTORY": _FACTORY}
+    params, body = [], []
+    for n, f in enumerate(every):
+        slot = inspect.getattr_static(cls, f.name, None)
+        if type(slot) is not types.MemberDescriptorType:
+            return None
+        scope[f"_set{n}"] = slot.__set__
+        value = f.name
+        if f.default is not MISSING:
+            scope[f"_default{n}"] = f.default
+            params.append(f"{f.name}=_default{n}")
+        elif f.default_factory is not MISSING:
+            scope[f"_factory{n}"] = f.default_factory
+            params.append(f"{f.name}=_FACTORY")
+            value = f"_factory{n}() if {f.name} is _FACTORY else {f.name}"
+        else:
+            params.append(f.name)
+        body.append(f"    _set{n}(self, {value})")
+    source = "\n".join([f"def __init__(self, {', '.join(params)}):", *body] if body else
+                       ["def __init__(self):", "    pass"])
+    init = generated_function(source, "__init__", scope, f"__init__ {cls.__module__}.{cls.__qualname__}")
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return typing.cast(Callable[..., None], init)
+
+
+class _Factory:
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_FACTORY = _Factory()
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """``dataclasses.replace(obj, **changes)`` at a fraction of its cost: every engine makes a new
+    state this way on every move, and the generic version walks ``fields()`` and calls ``__init__``
+    with keywords each time. Here every field is read at once (``operator.attrgetter``), the
+    changed ones replaced, and ``__init__`` called by position; a class whose ``__init__`` does
+    not take its fields so, or a name that is no field, goes to ``dataclasses.replace`` itself
+    (the same result, the same errors)."""
+    cls = obj.__class__
+    copy = _COPIERS.get(cls)
+    if copy is None:
+        copy = _COPIERS[cls] = _copier(cls)
+    new: T = copy(obj, changes)
+    return new
+
+
+_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+
+
+def _slow_replace(obj: Any, changes: dict[str, Any]) -> Any:
+    return dataclasses.replace(obj, **changes)
+
+
+def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    every = _init_fields(cls)
+    if every is None or len(every) < 2:  # attrgetter of one name gives the value, not a tuple
+        return _slow_replace
+    names = [f.name for f in every]
+    values_of = operator.attrgetter(*names)
+    index = {name: i for i, name in enumerate(names)}
+
+    def copy(obj: Any, changes: dict[str, Any]) -> Any:
+        values = list(values_of(obj))
+        for name, value in changes.items():
+            i = index.get(name)
+            if i is None:
+                return _slow_replace(obj, changes)
+            values[i] = value
+        return cls(*values)
+
+    return copy
 
 
 @dataclass(frozen=True)
@@ -150,7 +304,7 @@ class Scalar:
     type: type
     schema: Mapping[str, Json]
     write: Callable[[Any], Json]
-    parse: Callable[[Json], Any]
+    parse: Callable[[Any], Any]  # given the JSON value (a str, for a card)
     attr: str | None = None  # the attribute holding the JSON form, if any: written without a call
     table: Mapping[Any, Any] | None = None  # every JSON form -> value, if finite: read by one look-up
 
@@ -192,20 +346,14 @@ class computed:  # noqa: N801  # a decorator, used like property
 class ShapeError(ValueError):
     """JSON that does not have the declared shape: where (``path``), what was expected."""
 
-    def __init__(self, path: str, expected: str, got: Json = MISSING, reason: str = "type") -> None:
+    def __init__(self, path: str, expected: str, got: object = MISSING, reason: str = "type") -> None:
         self.path, self.expected, self.reason = path, expected, reason
         where = path or "the value"
         text = f"{where} must be {expected}" if reason != "unknown" else f"{where}: {expected}"
         if got is not MISSING and reason not in ("missing", "unknown"):
-            text += f", got {_excerpt(got)}"
+            text += f", got {excerpt(got)}"
         super().__init__(text)
         self.message = text
-
-
-def _excerpt(value: Json, limit: int = 60) -> str:
-    from rules.base import excerpt  # base imports this module for its types
-
-    return excerpt(value, limit)
 
 
 # --------------------------------------------------------------------------- type analysis
@@ -225,6 +373,7 @@ class _T:
     cls: type | None = None
     scalar: Scalar | None = None
     doc: str | None = None
+    writer: Callable[[Any], Json] | None = None  # made by _writer when first needed
 
 
 def _analyse(hint: Any) -> _T:
@@ -249,7 +398,7 @@ def _analyse(hint: Any) -> _T:
             nested.doc = doc
         return nested
     origin = get_origin(hint)
-    if hint is typing.Any:
+    if hint is typing.Any or hint == Json:
         return _T("any")
     if hint is int:
         return _T("int")
@@ -338,7 +487,7 @@ def decode_one_of(classes: tuple[type, ...], data: Json, path: str = "") -> Any:
         where = f"{path}.{key}" if path else key
         if tag is MISSING:
             raise ShapeError(where, "given", reason="missing")
-        raise ShapeError(where, f"one of {_excerpt([v for _, v in table])}", tag)
+        raise ShapeError(where, f"one of {excerpt([v for _, v in table])}", tag)
     return shape_of(cls).decode(data, path)
 
 
@@ -391,6 +540,7 @@ class _Computed:
     doc: str | None
     mismatch: Callable[..., Exception] | None
     required: bool = False
+    reader: Callable[[Json, str], Any] | None = None  # made by decode_computed when first needed
 
 
 class Shape:
@@ -398,6 +548,7 @@ class Shape:
 
     def __init__(self, cls: type) -> None:
         self.cls = cls
+        self.name = f"{cls.__module__}.{cls.__qualname__}"
         hints = get_type_hints(cls, include_extras=True)
         self.kind: str | None = cls.__dict__.get("kind") if isinstance(cls.__dict__.get("kind"), str) else None
         self.fields: list[_Field] = []
@@ -426,11 +577,11 @@ class Shape:
                                                attr.mismatch, attr.required))
         self.keys = frozenset([f.key for f in self.fields] + [c.name for c in self.computed if not c.view_only]
                               + (["kind"] if self.kind else []))
-        self._encode: Callable[[Any], Json] | None = None
+        self._encode: Callable[[Any], JsonObject] | None = None
         self._decode: Callable[[Json, str], Any] | None = None
 
     @property
-    def encode(self) -> Callable[[Any], Json]:
+    def encode(self) -> Callable[[Any], JsonObject]:
         if self._encode is None:
             self._encode = _compile_encoder(self)
         return self._encode
@@ -452,7 +603,7 @@ def shape_of(cls: type) -> Shape:
     return shape
 
 
-def encode(value: Any) -> Json:
+def encode(value: Any) -> JsonObject:
     """The JSON of a declared dataclass instance."""
     return shape_of(type(value)).encode(value)
 
@@ -462,11 +613,31 @@ def decode(cls: type, data: Json, path: str = "") -> Any:
     return shape_of(cls).decode(data, path)
 
 
+def decode_computed(cls: type, data: Mapping[str, Json], path: str = "") -> dict[str, Any]:
+    """The computed values of ``cls`` that ``data`` holds, each read by its declared type
+    (:class:`ShapeError` if one has another shape): for a game that compares them with the
+    value only after its checks of meaning (backgammon's position IDs)."""
+    found = {c.name: c for c in shape_of(cls).computed if not c.view_only}
+    out = {}
+    for key, value in data.items():
+        c = found.get(key)
+        if c is None:
+            raise ShapeError(path, f"unexpected field(s) {excerpt([key])}; known: {excerpt(sorted(found), 160)}",
+                             reason="unknown")
+        if c.reader is None:
+            c.reader = _reader(c.type, f"{shape_of(cls).name}.{c.name}")
+        out[key] = c.reader(value, f"{path}.{key}" if path else key)
+    return out
+
+
 # --------------------------------------------------------------------------- code generation
 
 
 class _Gen:
-    def __init__(self) -> None:
+    """The source of one generated function, and the constants it names (its globals)."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what  # what the function is, for its pseudo-filename (``decode rules.kierki.State``)
         self.scope: dict[str, Any] = {"_E": ShapeError, "_M": MISSING, "_unknown": _unknown, "_shape": shape_of}
         self.lines: list[str] = []
         self.count = 0
@@ -497,15 +668,14 @@ class _Gen:
     def emit(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
 
-    def build(self, fn: str) -> Any:
-        exec("\n".join(self.lines), self.scope)  # noqa: S102  # generated from the class's own declarations
-        return self.scope[fn]
+    def build(self, fn: str) -> Callable[..., Any]:
+        return generated_function("\n".join(self.lines), fn, self.scope, self.what)
 
 
-def _unknown(data: dict, known: frozenset[str], path: str) -> typing.NoReturn:
+def _unknown(data: dict[str, Json], known: frozenset[str], path: str) -> typing.NoReturn:
     extra = sorted(str(k) for k in data if k not in known)
     # the known names cut to a short excerpt too: a large state (Kanasta's) has 27 (DESIGN 4.4)
-    raise ShapeError(path, f"unexpected field(s) {_excerpt(extra)}; known: {_excerpt(sorted(known), 160)}",
+    raise ShapeError(path, f"unexpected field(s) {excerpt(extra)}; known: {excerpt(sorted(known), 160)}",
                      reason="unknown")
 
 
@@ -522,7 +692,7 @@ def _expected(t: _T) -> str:
         return "a number"
     if k in ("enum", "literal", "oneof"):
         values = list(t.values)
-        return f"one of {_excerpt(values)}" if len(values) <= 12 else f"one of the {len(values)} allowed values"
+        return f"one of {excerpt(values)}" if len(values) <= 12 else f"one of the {len(values)} allowed values"
     if k == "optional":
         return f"null or {_expected(t.inner[0])}"
     if k == "list":
@@ -646,7 +816,7 @@ def _decode_value(g: _Gen, t: _T, src: str, path: str, indent: int) -> str:
                                f"raise _E({item_path}, {g.const(_expected(item))}, {x})")
             g.emit(indent + 1, "raise AssertionError('unreachable')")
             return out
-        probe = _Gen()
+        probe = _Gen("")
         if _check_leaf(probe, item, "x", "p", 0) is not None:  # items checked in place
             g.emit(indent, f"for {i}, {x} in enumerate({src}):")
             _check_leaf(g, item, x, item_path, indent + 1)
@@ -681,50 +851,20 @@ def _decode_value(g: _Gen, t: _T, src: str, path: str, indent: int) -> str:
 
 def _item_decoder(g: _Gen, t: _T) -> str:
     """A function ``(value, path) -> value`` for ``t`` (for list items and mapping values)."""
-    sub = _Gen()
-    sub.count = g.count + 1000  # names stay unique when merged
-    fn = sub.name("_item")
-    sub.emit(0, f"def {fn}(value, path):")
+    return g.const(_reader(t, f"{g.what}, an item"), "_fn")
+
+
+def _reader(t: _T, what: str) -> Callable[[Json, str], Any]:
+    """A function ``(value, path) -> value`` reading a value of ``t``."""
+    sub = _Gen(what)
+    sub.emit(0, "def read(value, path):")
     result = _decode_value(sub, t, "value", "path", 1)
     sub.emit(1, f"return {result}")
-    built = sub.build(fn)
-    g.count = sub.count
-    return g.const(built, "_fn")
-
-
-def _slot_setters(cls: type, names: list[str]) -> dict[str, Callable[[Any, Any], None]] | None:
-    """Each field's slot setter when an instance of ``cls`` made from ``names`` (every field) is
-    only its slots stored, as a frozen slotted dataclass's generated ``__init__`` stores them (no
-    ``__post_init__``, defaults, ``InitVar`` or ``__init__`` of its own); else ``None``: the decoder
-    calls the class."""
-    every = getattr(cls, "__dataclass_fields__", None)
-    init = cls.__dict__.get("__init__")
-    if every is not None:  # a move's ``kind`` and ``label`` (ClassVar) are no instance's fields
-        every = {name: f for name, f in every.items()
-                 if f._field_type is not dataclasses._FIELD_CLASSVAR}  # type: ignore[attr-defined]
-    if (
-        every is None
-        or hasattr(cls, "__post_init__")
-        or cls.__new__ is not object.__new__
-        or getattr(getattr(init, "__code__", None), "co_filename", None) != "<string>"  # dataclasses' own
-        or list(every) != names
-        or not all(f._field_type is dataclasses._FIELD and f.init for f in every.values())  # type: ignore[attr-defined]
-    ):
-        return None
-    mro = cls.__mro__[:-1]  # without object
-    if any("__dict__" in base.__dict__ for base in mro):
-        return None
-    setters = {}
-    for name in names:
-        where = next((base.__dict__[name] for base in mro if name in base.__dict__), None)
-        if type(where) is not types.MemberDescriptorType:
-            return None
-        setters[name] = where.__set__
-    return setters
+    return sub.build("read")
 
 
 def _compile_decoder(shape: Shape) -> Callable[[Json, str], Any]:
-    g = _Gen()
+    g = _Gen(f"decode {shape.name}")
     g.emit(0, "def decode(data, path=''):")
     g.emit(1, "if type(data) is not dict: raise _E(path, 'an object', data)")
     known = g.const(shape.keys)
@@ -748,15 +888,12 @@ def _compile_decoder(shape: Shape) -> Callable[[Json, str], Any]:
             g.emit(1, "else:")
             got = _decode_value(g, f.type, src, path, 2)
             g.emit(2, f"{value} = {got}")
-        args.append(f"{f.name}={value}")
-    setters = _slot_setters(shape.cls, [f.name for f in shape.fields])
-    if setters is None:
-        g.emit(1, f"obj = {g.const(shape.cls)}({', '.join(args)})")
-    else:  # what the dataclass's own __init__ does, without its call and its keywords
-        g.emit(1, f"obj = {g.const(object.__new__)}({g.const(shape.cls)})")
-        for arg in args:
-            name, value = arg.split("=", 1)
-            g.emit(1, f"{g.const(setters[name])}(obj, {value})")
+        args.append((f.name, value))
+    every = _init_fields(shape.cls)
+    if every is not None and [f.name for f in every] == [name for name, _ in args]:  # by position: faster
+        g.emit(1, f"obj = {g.const(shape.cls, '_cls')}({', '.join(value for _, value in args)})")
+    else:
+        g.emit(1, f"obj = {g.const(shape.cls, '_cls')}({', '.join(f'{name}={value}' for name, value in args)})")
     for c in shape.computed:
         if c.view_only:
             continue
@@ -811,8 +948,8 @@ def _encode_value(g: _Gen, t: _T, src: str) -> str:
     raise TypeError(f"cannot write {t.kind}")
 
 
-def _compile_encoder(shape: Shape) -> Callable[[Any], Json]:
-    g = _Gen()
+def _compile_encoder(shape: Shape) -> Callable[[Any], JsonObject]:
+    g = _Gen(f"encode {shape.name}")
     g.emit(0, "def encode(o):")
     items = [f"'kind': {g.const(shape.kind)}"] if shape.kind is not None else []
     optional = []
@@ -830,7 +967,7 @@ def _compile_encoder(shape: Shape) -> Callable[[Any], Json]:
     for f, expr in optional:
         g.emit(1, f"if o.{f.name} is not None: out[{g.const(f.key)}] = {expr}")
     g.emit(1, "return out")
-    return typing.cast(Callable[[Any], Json], g.build("encode"))
+    return typing.cast(Callable[[Any], JsonObject], g.build("encode"))
 
 
 # --------------------------------------------------------------------------- views
@@ -845,19 +982,21 @@ def _sized(entry: _T) -> bool:
     return entry.kind in ("list", "fixed")
 
 
-def _top(t: _T, value: Any) -> Json:
-    if not value:
-        return None
-    g = _Gen()
-    return _evaluate(g, t.inner[0], value[-1])
+def _writer(t: _T, what: str) -> Callable[[Any], Json]:
+    """The function writing a value of ``t`` as JSON (a pile's top, a view-only value), made once."""
+    if t.writer is None:
+        g = _Gen(f"write {what}")
+        g.emit(0, "def write(value):")
+        g.emit(1, f"return {_encode_value(g, t, 'value')}")
+        t.writer = g.build("write")
+    return t.writer
 
 
-def _evaluate(g: _Gen, t: _T, value: Any) -> Json:
-    expr = _encode_value(g, t, "value")
-    return eval(expr, g.scope, {"value": value})  # noqa: S307  # generated from the declarations
+def _top(t: _T, value: Any, what: str) -> Json:
+    return _writer(t.inner[0], what)(value[-1]) if value else None
 
 
-def view(state: Any, seat: int | None) -> Json:
+def view(state: Any, seat: int | None) -> JsonObject:
     """The JSON of ``state`` as ``seat`` (``None``: a spectator) may see it: every field as its
     visibility allows at this moment, with the size (and top) fields of the hidden ones, the
     view-only computed values, and nothing ``SECRET``."""
@@ -874,7 +1013,7 @@ def view(state: Any, seat: int | None) -> Json:
         value = getattr(state, f.name)
         if declared in (Visibility.HIDDEN, Visibility.TOP):
             if declared is Visibility.TOP:
-                out[f"{f.key}_top"] = _top(f.type, value)
+                out[f"{f.key}_top"] = _top(f.type, value, f"{shape.name}.{f.name} top")
             if f.sized:
                 out[f"{f.key}_size"] = _size(value)
             if now is not Visibility.PUBLIC:
@@ -882,18 +1021,17 @@ def view(state: Any, seat: int | None) -> Json:
             continue
         sizes = f.sizes or f"{f.key}_sizes"
         if declared is Visibility.TOP_EACH:
-            item = f.type.inner[0]
-            out[f"{f.key}_tops"] = [_top(item, entry) for entry in value]
+            item, what = f.type.inner[0], f"{shape.name}.{f.name} top"
+            out[f"{f.key}_tops"] = [_top(item, entry, what) for entry in value]
         if f.sized and _sized(f.type.inner[0]):  # entries that are not lists (a flag per seat) have no sizes
             out[sizes] = [_size(entry) for entry in value]
         if now is Visibility.PUBLIC:
             continue
-        shown = out[f.key]
+        shown = typing.cast(list[Json], out[f.key])
         out[f.key] = [entry if (now is Visibility.OWN and s == seat) else None for s, entry in enumerate(shown)]
     for c in shape.computed:
         if c.view_only:
-            g = _Gen()
-            out[c.name] = _evaluate(g, c.type, getattr(state, c.name))
+            out[c.name] = _writer(c.type, f"{shape.name}.{c.name}")(getattr(state, c.name))
     return out
 
 
@@ -909,18 +1047,18 @@ class Schemas:
 
     def __init__(self, namer: Namer) -> None:
         self.namer = namer
-        self.components: dict[str, Json] = {}
+        self.components: dict[str, JsonObject] = {}
 
-    def ref(self, cls: type) -> Json:
+    def ref(self, cls: type) -> JsonObject:
         name = self.namer(cls)
         if name not in self.components:
             self.components[name] = {}  # reserved: a class may refer to itself
             self.components[name] = self.object_schema(shape_of(cls))
         return {"$ref": f"#/components/schemas/{name}"}
 
-    def object_schema(self, shape: Shape) -> Json:
+    def object_schema(self, shape: Shape) -> JsonObject:
         props: dict[str, Json] = {}
-        required: list[str] = []
+        required: list[Json] = []
         if shape.kind is not None:
             props["kind"] = {"type": "string", "enum": [shape.kind]}
             required.append("kind")
@@ -933,7 +1071,7 @@ class Schemas:
                 props[c.name] = self.field_schema(c.type, c.doc)
                 if c.required:
                     required.append(c.name)
-        out: Json = {"type": "object", "additionalProperties": False, "properties": props}
+        out: JsonObject = {"type": "object", "additionalProperties": False, "properties": props}
         if required:
             out["required"] = required
         doc = (shape.cls.__doc__ or "").strip()
@@ -941,14 +1079,15 @@ class Schemas:
             out["description"] = " ".join(doc.split("\n\n")[0].split())
         return out
 
-    def field_schema(self, t: _T, doc: str | None = None) -> Json:
+    def field_schema(self, t: _T, doc: str | None = None) -> JsonObject:
         out = self.schema(t)
         if doc:
             out = {"allOf": [out], "description": doc} if "$ref" in out else {**out, "description": doc}
         return out
 
-    def schema(self, t: _T) -> Json:
+    def schema(self, t: _T) -> JsonObject:
         k = t.kind
+        out: JsonObject
         if k == "int":
             out = {"type": "integer", **_limits(t, "minimum", "maximum")}
         elif k == "bool":
@@ -994,7 +1133,7 @@ def _kind(value: Any) -> str:
     return "string"
 
 
-def typed_enum(values: list[Any]) -> Json:
+def typed_enum(values: list[Any]) -> JsonObject:
     """An ``enum`` with a ``type`` (generated clients want one type per enum); values of several
     types become a ``oneOf`` of one typed enum per type."""
     kinds = sorted({_kind(v) for v in values})
@@ -1003,7 +1142,7 @@ def typed_enum(values: list[Any]) -> Json:
     return {"oneOf": [{"type": k, "enum": [v for v in values if _kind(v) == k]} for k in kinds]}
 
 
-def nullable(schema: Json) -> Json:
+def nullable(schema: JsonObject) -> JsonObject:
     """``schema`` or null, in OpenAPI 3.1 (JSON Schema 2020-12): a plain type gains ``"null"``
     (``type: [integer, "null"]``); an enum, a reference or a union becomes ``anyOf`` it and
     ``{type: null}`` (the form Redocly, openapi-typescript and openapi-python-client all read)."""
@@ -1014,21 +1153,22 @@ def nullable(schema: Json) -> Json:
         return schema if "null" in kind else {**schema, "type": [*kind, "null"]}
     doc = {"description": schema["description"]} if "description" in schema else {}
     inner = {k: v for k, v in schema.items() if k != "description"}
-    if list(inner) == ["allOf"] and len(inner["allOf"]) == 1:
-        inner = inner["allOf"][0]
+    every = inner.get("allOf")
+    if list(inner) == ["allOf"] and isinstance(every, list) and len(every) == 1 and isinstance(every[0], dict):
+        inner = every[0]
     return {"anyOf": [inner, {"type": "null"}], **doc}
 
 
-def json_schema(cls: type, schemas: Schemas) -> Json:
+def json_schema(cls: type, schemas: Schemas) -> JsonObject:
     """A reference to ``cls``'s component (made, with its nested classes', in ``schemas``)."""
     return schemas.ref(cls)
 
 
-def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -> Json:
+def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -> JsonObject:
     """The schema of :func:`view` of a ``cls`` (a component named ``name`` in ``schemas``)."""
     shape = shape_of(cls)
     props: dict[str, Json] = {}
-    required: list[str] = []
+    required: list[Json] = []
     for f in shape.fields:
         v = f.visibility
         if v is Visibility.SECRET:
@@ -1054,9 +1194,10 @@ def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -
             raise TypeError(f"{cls.__name__}.{f.name}: {v.value} needs a list (one entry per seat)")
         entry = f.type.inner[0]
         array = {k: val for k, val in schemas.schema(f.type).items() if k != "items"}
-        props[f.key] = {**array, "items": nullable(schemas.schema(entry))}
+        entries: JsonObject = {**array, "items": nullable(schemas.schema(entry))}
         if f.doc:
-            props[f.key]["description"] = f.doc
+            entries["description"] = f.doc
+        props[f.key] = entries
         sizes = f.sizes or f"{f.key}_sizes"
         if v is Visibility.TOP_EACH:
             item = entry.inner[0] if entry.kind == "list" else entry
@@ -1070,7 +1211,7 @@ def view_schema(cls: type, schemas: Schemas, name: str, description: str = "") -
         props[c.name] = schemas.field_schema(c.type, c.doc)
         if c.view_only:
             required.append(c.name)
-    out: Json = {"type": "object", "additionalProperties": False, "required": required, "properties": props}
+    out: JsonObject = {"type": "object", "additionalProperties": False, "required": required, "properties": props}
     if description:
         out["description"] = description
     schemas.components[name] = out

@@ -5,7 +5,7 @@ names, player counts, the options dataclass (the catalogue, the JSON schema and 
 from it), its phases and move kinds, the state, move, tally and score-breakdown shapes (declared
 dataclasses, :mod:`rules.shapes`), its error codes, whether ``legal-moves`` is complete, setup
 positions and match-record formats, and what bots and tests need to play it. The engine
-(``rules.base.BaseEngine``) derives its reading, writing, views and option handling from it, and
+(:class:`rules.base.BaseEngine`) derives its reading, writing, views and option handling from it, and
 the service, the catalogue, the tests and the benchmarks iterate the registry's specs: nothing
 outside a game's own module, tests, docs page and playground renderer names the game.
 
@@ -29,16 +29,76 @@ import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules import shapes
-from rules.base import Codes, Json, Label, Option
-from rules.shapes import option
+from rules.errors import Codes, InvalidOption, Label
+from rules.jsontypes import Json
+from rules.shapes import excerpt, option
 
-if TYPE_CHECKING:
-    from rules.base import BaseEngine
+__all__ = ["SHARED_PHASES", "GameSpec", "Option", "Playout", "RecordFormat", "option", "options_of", "phase_labels"]
 
-__all__ = ["GameSpec", "Playout", "RecordFormat", "option", "options_of"]
+
+@dataclass(frozen=True)
+class Option:
+    """One named rule option (a ruling the rulebook leaves open, or a variant; docs/rules/ says which).
+
+    Exactly one of ``choices`` (an enumeration) or ``type`` ("boolean", "integer",
+    "string", "object") describes its values; integers may carry bounds.
+    """
+
+    default: Json
+    description: str
+    choices: tuple[Json, ...] | None = None
+    type: str | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    label: Label | None = None  # for players, in both languages (declared games)
+    help: Label | None = None  # noqa: A003  # one sentence for players, no references
+    choice_labels: tuple[Label, ...] | None = None  # one per choice
+
+    def validate(self, name: str, value: Json) -> Json:
+        if self.choices is not None:
+            if not any(value == c and type(value) is type(c) for c in self.choices):
+                raise InvalidOption(
+                    "options.bad-value", f"option {name!r} must be one of {list(self.choices)}, got {excerpt(value)}",
+                    option=name, expected=list(self.choices),
+                )
+            return value
+        expected = {"boolean": bool, "integer": int, "string": str, "object": dict}[self.type or "string"]
+        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+            raise InvalidOption("options.bad-type", f"option {name!r} must be a {self.type}, got {excerpt(value)}",
+                                option=name, expected=self.type)
+        if isinstance(value, int) and (
+            (self.minimum is not None and value < self.minimum)
+            or (self.maximum is not None and value > self.maximum)
+        ):
+            raise InvalidOption(
+                "options.out-of-range",
+                f"option {name!r} must be between {self.minimum} and {self.maximum}, got {excerpt(value)}",
+                option=name, expected=[self.minimum, self.maximum],
+            )
+        return value
+
+    def to_json(self) -> Json:
+        out: dict[str, Json] = {"default": self.default, "description": self.description}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        else:
+            out["type"] = self.type
+            if self.minimum is not None:
+                out["minimum"] = self.minimum
+            if self.maximum is not None:
+                out["maximum"] = self.maximum
+        if self.label is not None:
+            out["label"] = self.label.to_json()
+        if self.help is not None:
+            out["help"] = self.help.to_json()
+        if self.choice_labels is not None:
+            out["choice_labels"] = [label.to_json() for label in self.choice_labels]
+        return out
+
+
 
 
 def options_of(cls: type) -> Mapping[str, Option]:
@@ -183,13 +243,9 @@ class GameSpec:
             "move_kinds": [{"kind": m.__dict__["kind"], "label": m.__dict__["label"].to_json()} for m in self.moves],
             "phases": [{"phase": p.value, "label": label.to_json()} for p, label in self.phases.items()],
             "terms": {term: label.to_json() for term, label in self.terms.items()},
-            "aliases": sorted(self.aliases),
+            "aliases": list[Json](sorted(self.aliases)),
             "legal_moves_complete": self.legal_moves_complete,
             "tally": self.tally is not None,
             "setup": self.setup is not None,
-            "records": sorted(self.records),
+            "records": list[Json](sorted(self.records)),
         }
-
-
-def engine_class_of(spec: GameSpec) -> type[BaseEngine[Any, Any]]:  # pragma: no cover - documentation aid
-    raise NotImplementedError

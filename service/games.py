@@ -29,9 +29,7 @@ class GameBinding:
     @property
     def spec(self) -> GameSpec:
         """The game's declaration."""
-        spec = self.engine.spec
-        assert spec is not None, self.engine.game_id
-        return spec
+        return self.engine.spec
 
     @property
     def has_tally(self) -> bool:

@@ -82,14 +82,12 @@ SERVICE: Mapping[str, ServiceCode] = {
         "`new.players` is not a player count the game allows. The catalogue gives `players.min` and `players.max`.",
         "`new.players` to liczba graczy, w jakiej nie gra się w tę grę. Katalog podaje `players.min` i `players.max`."),
     "state.rng": _s(
-        422, "Invalid random generator", "Nieprawidłowy generator losowy", "pole rng stanu gry jest nieprawidłowe",
-        "The state's `rng` member is damaged. Send `rng` exactly as the service wrote it.",
-        "Pole `rng` stanu gry jest uszkodzone. Wyślij `rng` dokładnie tak, jak zapisał je serwer."),
-    "state.rng-version": _s(
-        422, "Unknown generator version", "Nieznana wersja generatora",
-        "ta wersja generatora losowego nie jest obsługiwana",
-        "The state's `rng` names a generator version this service does not know (a state from a newer server).",
-        "Pole `rng` podaje wersję generatora, której ten serwer nie zna (stan z nowszego serwera)."),
+        422, "Random generator used up", "Generator losowy wyczerpany",
+        "generator losowy tego stanu gry wykonał już ostatnie losowanie",
+        "The state's `rng` has made its last draw (its `counter` is at 2^48): no more chance steps can be drawn. "
+        "Start a new game. (An `rng` of the wrong shape is the game's `bad-state`.)",
+        "Generator `rng` tego stanu gry wykonał już ostatnie losowanie (`counter` równy 2^48): nie da się "
+        "wylosować nic więcej. Zacznij nową grę. (Pole `rng` o złej postaci to `bad-state` gry.)"),
     "request.invalid": _s(
         422, "Invalid request", "Nieprawidłowe żądanie",
         "żądanie nie zgadza się ze schematem (szczegóły w polu errors)",
@@ -218,9 +216,7 @@ def catalogue() -> dict[str, Entry]:
     for code, sc in {**SERVICE, **HTTP}.items():
         out[code] = Entry(code, sc.status, sc.text, (), sc.description)
     for gid, engine in ENGINES.items():
-        spec = engine.spec
-        assert spec is not None, gid  # every game is declared (DESIGN 4.8)
-        for code, declared in spec.codes.all().items():
+        for code, declared in engine.spec.codes.all().items():
             text = Code(declared.title.en, declared.title.pl, declared.detail_pl)
             out[code] = Entry(code, declared.status or 422, text, (gid,), declared.description)
     return out

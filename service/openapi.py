@@ -173,10 +173,8 @@ GAME_ENTRY = {
         "label": {"allOf": [_ref("Label")], "description": "the game's name in English and Polish"},
         "players": _obj(["min", "max"], min={"type": "integer"}, max={"type": "integer"}),
         "options": {"type": "object", "additionalProperties": _ref("Option")},
-        "move_kinds": {"type": "array", "items": {"oneOf": [
-            {"type": "string"},
-            _obj(["kind", "label"], kind={"type": "string"}, label=_ref("Label"))]},
-            "description": "the move kinds, each with its label (a game not yet declared: the kind alone)"},
+        "move_kinds": {"type": "array", "items": _obj(["kind", "label"], kind={"type": "string"}, label=_ref("Label")),
+                       "description": "the move kinds, each with its label"},
         "phases": {"type": "array", "items": _obj(["phase", "label"], phase={"type": "string"}, label=_ref("Label"))},
         "terms": {"type": "object", "additionalProperties": _ref("Label"),
                   "description": "the game's words a person may be shown, in English and Polish"},

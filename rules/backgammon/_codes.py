@@ -14,7 +14,6 @@ from rules.base import (
     BAD_TALLY,
     ROUND_NOT_OVER,
     ROUND_OVER,
-    ErrorCode,
     GameCodes,
     InvalidOption,
     Label,
@@ -24,10 +23,6 @@ from rules.base import (
 
 from ._records import RecordCodes
 from ._state import GAME_ID
-
-
-def _setup(title: Label, detail_pl: str, en: str, pl: str) -> ErrorCode:
-    return ErrorCode(InvalidOption, title, detail_pl, Label(en, pl))
 
 
 class C(GameCodes, namespace=GAME_ID):
@@ -256,10 +251,10 @@ class C(GameCodes, namespace=GAME_ID):
         Label("Bad XGID", "Błędny XGID"), "XGID jest nieczytelny lub niemożliwy.",
         "The setup's XGID is not eXtreme Gammon's ID of a possible position (§9.3).",
         "XGID w ustawieniu nie jest identyfikatorem eXtreme Gammon możliwej pozycji (§9.3).")
-    bad_setup = _setup(
+    bad_setup = invalid(
         Label("Bad setup", "Błędne ustawienie"), "Ustawienia początkowego nie da się użyć: {field}.",
         "`setup` is {position_id, match_id?} or {xgid}, of a position the options allow (§9.4).",
-        "`setup` to {position_id, match_id?} albo {xgid}, z pozycją dozwoloną przez opcje (§9.4).")
+        "`setup` to {position_id, match_id?} albo {xgid}, z pozycją dozwoloną przez opcje (§9.4).", error=InvalidOption)
     setup_game_over = invalid(
         Label("Setup of a finished game", "Ustawienie skończonej partii"),
         "Ustawienie opisuje skończoną partię: nie da się od niego zacząć gry.",

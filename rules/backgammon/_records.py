@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
-from rules.base import Codes, ErrorCode, IllegalMove, InvalidState, Label, RulesError
+from rules.base import Codes, ErrorCode, Label, RulesError, illegal, invalid
 
 Json = Any
 GAME_ID = "backgammon"
@@ -54,24 +54,24 @@ MAX_RECORD_CHARS = 4 * 1024 * 1024  # the service caps the bytes (MAX_RECORD_BYT
 class RecordCodes(Codes, namespace=GAME_ID):
     """The refusals a match record can earn beyond the engine's own (DESIGN 4.3, 4.4)."""
 
-    bad_record = ErrorCode(
-        InvalidState, Label("Unreadable match record", "Nieczytelny zapis meczu"),
+    bad_record = invalid(
+        Label("Unreadable match record", "Nieczytelny zapis meczu"),
         "Wiersz {line} zapisu meczu nie daje się odczytać.",
-        Label("A line of the record is not `.mat`/`.sgf` text (`line` names it, 1-based). Fix or remove that "
-              "line; a writer's known conventions are read and listed in `warnings`.",
-              "Wiersz zapisu nie jest tekstem `.mat`/`.sgf` (`line` podaje jego numer). Popraw albo usuń ten "
-              "wiersz; znane zwyczaje programów zapisujących są czytane i wymienione w `warnings`."))
-    record_score_mismatch = ErrorCode(
-        IllegalMove, Label("The record's score line disagrees with the results",
-                           "Wynik w zapisie nie zgadza się z wynikami partii"),
+        "A line of the record is not `.mat`/`.sgf` text (`line` names it, 1-based). Fix or remove that "
+        "line; a writer's known conventions are read and listed in `warnings`.",
+        "Wiersz zapisu nie jest tekstem `.mat`/`.sgf` (`line` podaje jego numer). Popraw albo usuń ten "
+        "wiersz; znane zwyczaje programów zapisujących są czytane i wymienione w `warnings`.")
+    record_score_mismatch = illegal(
+        Label("The record's score line disagrees with the results",
+              "Wynik w zapisie nie zgadza się z wynikami partii"),
         "Przed partią {game} zapis podaje wynik {got}, a z rozegranych partii wynika {expected}",
-        Label("A game's score line is not the sum of the results before it. The record lost or changed a game.",
-              "Wynik przed partią nie jest sumą wcześniejszych wyników: w zapisie brakuje partii albo ją zmieniono."))
-    record_result_mismatch = ErrorCode(
-        IllegalMove, Label("The record's result disagrees with the game", "Wynik partii w zapisie nie zgadza się z grą"),
+        "A game's score line is not the sum of the results before it. The record lost or changed a game.",
+        "Wynik przed partią nie jest sumą wcześniejszych wyników: w zapisie brakuje partii albo ją zmieniono.")
+    record_result_mismatch = illegal(
+        Label("The record's result disagrees with the game", "Wynik partii w zapisie nie zgadza się z grą"),
         "Partia {game}: zapis podaje {got}, a z przebiegu gry wynika {expected}",
-        Label("A `Wins N points` (or `Doubles => N`) is not what the game's moves and cube give.",
-              "`Wins N points` (albo `Doubles => N`) nie zgadza się z ruchami i kostką dublującą tej partii."))
+        "A `Wins N points` (or `Doubles => N`) is not what the game's moves and cube give.",
+        "`Wins N points` (albo `Doubles => N`) nie zgadza się z ruchami i kostką dublującą tej partii.")
 
 
 #: every refusal code of this module, by code (backgammon's codes class answers them too)

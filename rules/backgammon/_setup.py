@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules.base import ScoreReport, replace
-from rules.shapes import ShapeError, decode
+from rules.shapes import ShapeError, decode_computed, shape_of
 
 from . import _notation as nt
 from . import _state
@@ -24,7 +24,6 @@ from ._state import (
     OVER,
     Breakdown,
     Cube,
-    Derived,
     Match,
     Phase,
     Play,
@@ -103,8 +102,9 @@ def _ids(points, bar, off, turn, game_state, dice, cube, owner, offered, beavere
 
 # --------------------------------------------------------------------------- meaning of a state
 
-#: the values a state's JSON carries that follow from the rest (checked after the meaning)
-DERIVED = frozenset(("position_id", "match_id", "xgid", "pips", "colors", "cube_enabled"))
+#: the values a state's JSON carries that follow from the rest (its computed values; checked after
+#: the meaning)
+DERIVED = frozenset(c.name for c in shape_of(State).computed if not c.view_only)
 
 
 def check_state(state: State) -> State:
@@ -142,13 +142,13 @@ def check_derived(state: State, given: dict) -> None:
     ``colors``, fixed labels: ``bad-state``). ``cube_enabled`` is only read: it follows from the
     options and the Crawford flag, which a client setting up a position edits."""
     try:
-        sent = decode(Derived, given)
+        sent = decode_computed(State, given)
     except ShapeError as exc:
         raise C.bad_state(f"malformed backgammon state: {exc.message}", field=exc.path) from None
     for key in given:
         if key == "cube_enabled":  # follows from the options and the Crawford flag, which a client may edit
             continue
-        got, want = getattr(sent, key), getattr(state, key)
+        got, want = sent[key], getattr(state, key)
         if got != want:
             if key == "colors":
                 raise C.bad_state(f"colors are the labels {list(want)}, got {_show(given[key])}", field="colors")

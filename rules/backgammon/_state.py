@@ -28,9 +28,6 @@ Color = Literal["white", "black"]
 LEVELS: tuple[Level, Level, Level] = ("single", "gammon", "backgammon")
 HOWS: tuple[How, How, How] = ("bear-off", "drop", "resign")
 COLORS: tuple[Color, Color] = ("white", "black")  # labels of seats 0 and 1 (the XGID's bottom and top player)
-POSITION_ID = r"^[A-Za-z0-9+/]{14}$"
-MATCH_ID = r"^[A-Za-z0-9+/]{12}$"
-XGID = r"^XGID=[-A-Oa-o]{26}:\d{1,2}:(-1|0|1):(-1|1):(00|D|B|R|[1-6]{2}):\d{1,5}:\d{1,5}:[0-3]:\d{1,5}:\d{1,2}$"
 
 _POINT_NUMBERS = tuple(range(1, 25))
 
@@ -283,19 +280,6 @@ class State:
         """0, or the level (1..3) the player on turn offers to resign."""
         r = self.resign
         return 0 if r is None else LEVELS.index(r) + 1
-
-
-@declared
-class Derived:
-    """The values a state's JSON carries that follow from the rest (written by the state's
-    computed properties; read back, each is optional and must be what the state gives)."""
-
-    colors: Colors = COLORS
-    cube_enabled: bool = False
-    pips: Pips = (0, 0)
-    position_id: str = ""
-    match_id: str = ""
-    xgid: str = ""
 
 
 # --------------------------------------------------------------------------- moves

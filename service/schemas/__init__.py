@@ -1,6 +1,5 @@
-"""Marshmallow schemas: ``common`` holds the envelopes; one module per game holds its shapes.
+"""The request envelopes (marshmallow, ``common``) and their compiled check on the hot path (``fast``).
 
-A game module defines ``StateSchema`` (the full state exactly as ``engine.to_json`` writes
-it), ``MOVES`` (move kind -> schema class, each with a ``kind`` field from ``kind_field``),
-``TALLY`` (a schema class for score-sheet input, or ``None``) and optionally ``SETUP``.
+A game's own shapes (state, moves, tally, setup) are not here: they are declared once in its
+module (``rules.shapes``, DESIGN 4.8), which reads them, checks them and gives their JSON Schema.
 """

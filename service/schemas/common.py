@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from flask import current_app
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from rules.backgammon._records import MAX_RECORD_CHARS
-from rules.base import Option
 
 MAX_SEAT = 15
 SEED_MAX = 2**63 - 1
-
-
-def kind_field(kind: str) -> fields.String:
-    """The ``kind`` discriminator of one move kind."""
-    return fields.String(required=True, validate=validate.OneOf([kind]), metadata={"enum": [kind]})
 
 
 def seat_field(**kwargs) -> fields.Integer:
@@ -30,46 +22,6 @@ def int_field(lo: int, hi: int, **kwargs) -> fields.Integer:
 
 def list_field(inner: fields.Field, max_length: int, min_length: int = 0, **kwargs) -> fields.List:
     return fields.List(inner, validate=validate.Length(min_length, max_length), **kwargs)
-
-
-CARD_PATTERN = r"^(JK|(10|[2-9JQKA])[CDHS])$"
-
-
-def card_field(**kwargs) -> fields.String:
-    """A French-deck card as text: ``"QH"``, ``"10S"``, ``"JK"``."""
-    return fields.String(validate=validate.Regexp(CARD_PATTERN), **kwargs)
-
-
-def options_schema(options: Mapping[str, Option], name: str) -> type[Schema]:
-    """The marshmallow schema of a state's resolved ``options``, derived from the engine's
-    ``Option`` declarations (choices, type, bounds, description): declared once, in the engine."""
-    attrs: dict[str, fields.Field] = {}
-    for key, opt in options.items():
-        meta = {"description": opt.description}
-        if opt.choices is not None:
-            kinds = {type(c) for c in opt.choices}
-            base = {bool: fields.Boolean, int: fields.Integer, str: fields.String}.get(kinds.pop(), fields.Raw) \
-                if len(kinds) == 1 else fields.Raw
-            extra = {"strict": True} if base is fields.Integer else {}
-            attrs[key] = base(required=True, validate=validate.OneOf(list(opt.choices)),
-                              metadata={**meta, "enum": list(opt.choices)}, **extra)
-        elif opt.type == "integer":
-            lo = opt.minimum if opt.minimum is not None else -(2**53)
-            hi = opt.maximum if opt.maximum is not None else 2**53
-            attrs[key] = int_field(lo, hi, required=True, metadata=meta)
-        elif opt.type == "boolean":
-            attrs[key] = fields.Boolean(required=True, metadata=meta)
-        elif opt.type == "object":
-            attrs[key] = fields.Dict(keys=fields.String(), required=True, metadata=meta)
-        else:
-            attrs[key] = fields.String(required=True, validate=validate.Length(0, 200), metadata=meta)
-    return Schema.from_dict(attrs, name=name)
-
-
-class RngSchema(Schema):
-    v = fields.Integer(required=True, strict=True, validate=validate.Range(1, 1))
-    key = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
-    counter = fields.Integer(required=True, strict=True, validate=validate.Range(0, 2**53))
 
 
 class SeedField(fields.Field):

@@ -1,4 +1,4 @@
-"""rules.base: the ``malformed`` helper, the specified Rng (version 1) and Option.validate.
+"""rules.base: the specified Rng (version 1), Option.validate and replace.
 
 The Rng figures below were computed once and are pinned: a change to any of them means
 saved games and seeded tests would replay differently, which the spec forbids.
@@ -12,46 +12,8 @@ from decimal import Decimal
 
 import pytest
 
-from rules.base import IllegalMove, InvalidOption, InvalidState, Option, Rng, RulesError, malformed, replace
-
-# --------------------------------------------------------------------------- malformed
-
-
-@pytest.mark.parametrize("stray", [KeyError("k"), TypeError("t"), ValueError("v"), IndexError("i"),
-                                   AttributeError("a")])
-def test_malformed_turns_stray_exceptions_into_invalid_state(stray: Exception) -> None:
-    with pytest.raises(InvalidState) as err, malformed("game.bad-state", "game state"):
-        raise stray
-    assert err.value.code == "game.bad-state"
-    assert err.value.message == "malformed game state"  # no Python internals (DESIGN 4.4)
-    assert type(stray).__name__ not in err.value.message
-    assert err.value.__cause__ is stray
-
-
-def test_malformed_takes_the_error_class() -> None:
-    with pytest.raises(IllegalMove) as err, malformed("game.bad-move", "game move {}", IllegalMove):
-        {}["kind"]  # noqa: B018 - the KeyError is the point
-    assert type(err.value) is IllegalMove
-    assert err.value.code == "game.bad-move"
-    assert err.value.message == "malformed game move {}"
-
-
-@pytest.mark.parametrize("error", [
-    InvalidState("game.other", "x"), IllegalMove("game.illegal", "y"), InvalidOption("options.bad-value", "z"),
-])
-def test_malformed_lets_rules_errors_pass_unchanged(error: RulesError) -> None:
-    with pytest.raises(RulesError) as err, malformed("game.bad-state", "game state"):
-        raise error
-    assert err.value is error
-
-
-def test_malformed_lets_other_exceptions_pass_and_stays_quiet_without_one() -> None:
-    with pytest.raises(ZeroDivisionError), malformed("game.bad-state", "game state"):
-        1 // 0  # noqa: B018
-    with malformed("game.bad-state", "game state"):
-        value = int("7")
-    assert value == 7
-
+from rules.base import InvalidOption, Option, Rng, replace
+from rules.shapes import ShapeError, decode, encode
 
 # --------------------------------------------------------------------------- Rng
 
@@ -69,7 +31,7 @@ def test_seed_becomes_the_specified_key() -> None:
 def test_unseeded_keys_are_random_and_well_formed() -> None:
     a, b = Rng.from_seed(), Rng.from_seed()
     assert a.key != b.key and a.counter == 0
-    assert Rng.from_json(a.to_json()) == a
+    assert decode(Rng, encode(a)) == a
 
 
 def test_first_draws_are_pinned_and_follow_the_spec() -> None:
@@ -133,41 +95,43 @@ def test_shuffle_of_fewer_than_two_items_draws_nothing() -> None:
 
 
 def test_json_round_trip() -> None:
+    """The generator's JSON comes from its declaration, as every state's does (one declaration)."""
     rng = Rng(KEY_42, 17)
-    assert rng.to_json() == {"v": 1, "key": KEY_42, "counter": 17}
-    assert Rng.from_json(rng.to_json()) == rng
-    assert Rng.from_json({"v": 1, "key": KEY_42, "counter": Rng.MAX_COUNTER}).counter == Rng.MAX_COUNTER
+    assert encode(rng) == {"v": 1, "key": KEY_42, "counter": 17}
+    assert decode(Rng, encode(rng)) == rng
+    assert decode(Rng, {"v": 1, "key": KEY_42, "counter": Rng.MAX_COUNTER}).counter == Rng.MAX_COUNTER == 2**48
 
 
 def _rng_json(**change: object) -> dict[str, object]:
     return {"v": 1, "key": KEY_42, "counter": 0} | change
 
 
-@pytest.mark.parametrize(("data", "code"), [
-    (None, "state.rng"),
-    ([1, KEY_42, 0], "state.rng"),
-    ("rng", "state.rng"),
-    ({"v": 1, "key": KEY_42}, "state.rng"),
-    ({"key": KEY_42, "counter": 0}, "state.rng"),
-    (_rng_json(v=2), "state.rng-version"),
-    (_rng_json(v="1"), "state.rng-version"),
-    (_rng_json(key=KEY_42.upper()), "state.rng"),
-    (_rng_json(key=KEY_42[:-1]), "state.rng"),
-    (_rng_json(key=KEY_42 + "0"), "state.rng"),
-    (_rng_json(key="g" * 64), "state.rng"),
-    (_rng_json(key=None), "state.rng"),
-    (_rng_json(key=42), "state.rng"),
-    (_rng_json(counter=-1), "state.rng"),
-    (_rng_json(counter=Rng.MAX_COUNTER + 1), "state.rng"),
-    (_rng_json(counter=True), "state.rng"),
-    (_rng_json(counter=1.0), "state.rng"),
-    (_rng_json(counter="3"), "state.rng"),
-    (_rng_json(counter=None), "state.rng"),
+@pytest.mark.parametrize(("data", "path"), [
+    (None, ""),
+    ([1, KEY_42, 0], ""),
+    ("rng", ""),
+    ({"v": 1, "key": KEY_42}, "counter"),
+    ({"key": KEY_42, "counter": 0}, "v"),
+    (_rng_json(v=2), "v"),
+    (_rng_json(v="1"), "v"),
+    (_rng_json(key=KEY_42.upper()), "key"),
+    (_rng_json(key=KEY_42[:-1]), "key"),
+    (_rng_json(key=KEY_42 + "0"), "key"),
+    (_rng_json(key="g" * 64), "key"),
+    (_rng_json(key=None), "key"),
+    (_rng_json(key=42), "key"),
+    (_rng_json(counter=-1), "counter"),
+    (_rng_json(counter=Rng.MAX_COUNTER + 1), "counter"),
+    (_rng_json(counter=True), "counter"),
+    (_rng_json(counter=1.0), "counter"),
+    (_rng_json(counter="3"), "counter"),
+    (_rng_json(counter=None), "counter"),
 ])
-def test_from_json_rejects(data: object, code: str) -> None:
-    with pytest.raises(InvalidState) as err:
-        Rng.from_json(data)
-    assert err.value.code == code
+def test_reading_refuses(data: object, path: str) -> None:
+    """What the declaration refuses (each state's reader turns it into its game's bad-state)."""
+    with pytest.raises(ShapeError) as err:
+        decode(Rng, data)
+    assert err.value.path == path
 
 
 # --------------------------------------------------------------------------- Option

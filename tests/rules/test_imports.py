@@ -1,8 +1,11 @@
-"""Module structure (issue 12 §4): no game imports another, no import cycle inside a package."""
+"""Module structure (issue 12 §4): no game imports another, no import cycle inside a package, and the
+core (shapes, errors, spec, base) imports in one direction (DESIGN 4.8)."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 from rules.registry import ENGINES
@@ -11,7 +14,7 @@ RULES = Path(__file__).resolve().parents[2] / "rules"
 GAME_MODULES = {type(e).__module__.split(".")[1] for e in ENGINES.values()}
 
 
-def _imports(path: Path, package: str) -> set[str]:
+def _imports(path: Path, package: str, submodules: bool = False) -> set[str]:
     """Every module the file imports, at module level or inside a function (an import moved
     into a function to dodge a cycle is still a cycle), as dotted names."""
     out = set()
@@ -23,6 +26,8 @@ def _imports(path: Path, package: str) -> set[str]:
                 out.update(f"{base}.{alias.name}" for alias in node.names if not node.module)
             elif node.module:
                 out.add(node.module)
+                if submodules:  # ``from rules import shapes`` imports rules.shapes
+                    out.update(f"{node.module}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Import):
             out.update(alias.name for alias in node.names)
     return out
@@ -83,3 +88,38 @@ def test_no_import_cycle_inside_a_package():
         graph = {_module_name(path): {m for m in _imports(path, package) if m.startswith(package + ".")}
                  - {_module_name(path)} for path in package_dir.glob("*.py")}
         assert _cycle(graph) is None, f"import cycle in {package}: {' -> '.join(_cycle(graph) or [])}"
+
+
+#: the core, each module importing only those before it (DESIGN 4.8)
+CORE = ("rules.jsontypes", "rules.shapes", "rules.errors", "rules.spec", "rules.base")
+
+
+def _graph() -> dict[str, set[str]]:
+    """Which module of rules/ imports which (module level, inside functions, under TYPE_CHECKING)."""
+    paths = {_module_name(path): path for path in RULES.rglob("*.py")}
+    graph = {}
+    for name, path in paths.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        # a submodule's own packages are loaded before it anyway (``from . import x`` names them)
+        graph[name] = {m for m in _imports(path, package, submodules=True)
+                       if m in paths and not name.startswith(f"{m}.")} - {name}
+    return graph
+
+
+def test_no_module_of_rules_imports_one_that_imports_it_back():
+    graph = _graph()
+    assert set(CORE) <= set(graph)
+    assert _cycle(graph) is None, f"import cycle: {' -> '.join(_cycle(graph) or [])}"
+
+
+def test_the_core_imports_one_way():
+    """shapes <- errors <- spec <- base: each imports none of those after it, and, imported alone in
+    a fresh interpreter, loads none of them."""
+    graph = _graph()
+    for i, module in enumerate(CORE):
+        later = set(CORE[i + 1:])
+        assert not graph[module] & later, f"{module} imports {sorted(graph[module] & later)}"
+        code = f"import sys, {module}; print(sorted(m for m in {sorted(later)!r} if m in sys.modules))"
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              cwd=RULES.parent, timeout=60)
+        assert done.stdout.strip() == "[]", f"importing {module} loads {done.stdout.strip()}"

@@ -345,9 +345,6 @@ def declared_codes_referenced(game: str) -> set[str]:
     return found
 
 
-DECLARED = [g for g, e in ENGINES.items() if e.spec is not None]
-
-
 def game_files(game: str) -> list[Path]:
     """The source files of a game: its module, or every module of its package (the engine's class
     in the package's ``__init__`` or in one of its modules)."""
@@ -357,7 +354,7 @@ def game_files(game: str) -> list[Path]:
     return sorted(package.glob("*.py")) if package is not None else [path]
 
 
-@pytest.mark.parametrize("game", DECLARED)
+@pytest.mark.parametrize("game", list(ENGINES))
 def test_every_code_a_declared_game_raises_is_declared_and_every_declared_one_is_raised(client, game):
     """A declared game raises its codes as ``C.<name>(...)`` (typed: a code it did not declare
     is an AttributeError, and no module builds a code from a string); every code it declares is
