@@ -37,7 +37,6 @@ import enum
 import inspect
 import json
 import linecache
-import operator
 import re
 import types
 import typing
@@ -257,43 +256,37 @@ _FACTORY = _Factory()
 def replace(obj: T, /, **changes: Any) -> T:
     """``dataclasses.replace(obj, **changes)`` at a fraction of its cost: every engine makes a new
     state this way on every move, and the generic version walks ``fields()`` and calls ``__init__``
-    with keywords each time. Here every field is read at once (``operator.attrgetter``), the
-    changed ones replaced, and ``__init__`` called by position; a class whose ``__init__`` does
-    not take its fields so, or a name that is no field, goes to ``dataclasses.replace`` itself
-    (the same result, the same errors)."""
+    with keywords each time. Here, per class and per set of changed names (an engine changes a
+    few fixed sets), a generated function calls ``__init__`` with every field by position, the
+    changed ones from ``changes``; a class whose ``__init__`` does not take its fields so, or a
+    name that is no field, goes to ``dataclasses.replace`` itself (the same result, the same
+    errors)."""
     cls = obj.__class__
-    copy = _COPIERS.get(cls)
+    copiers = _COPIERS.get(cls)
+    if copiers is None:
+        copiers = _COPIERS[cls] = {}
+    names = tuple(changes)
+    copy = copiers.get(names)
     if copy is None:
-        copy = _COPIERS[cls] = _copier(cls)
+        copy = copiers[names] = _copier(cls, names)
     new: T = copy(obj, changes)
     return new
 
 
-_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+_COPIERS: dict[type, dict[tuple[str, ...], Callable[[Any, dict[str, Any]], Any]]] = {}
 
 
 def _slow_replace(obj: Any, changes: dict[str, Any]) -> Any:
     return dataclasses.replace(obj, **changes)
 
 
-def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+def _copier(cls: type, changed: tuple[str, ...]) -> Callable[[Any, dict[str, Any]], Any]:
     every = _init_fields(cls)
-    if every is None or len(every) < 2:  # attrgetter of one name gives the value, not a tuple
+    if every is None or not {f.name for f in every}.issuperset(changed):
         return _slow_replace
-    names = [f.name for f in every]
-    values_of = operator.attrgetter(*names)
-    index = {name: i for i, name in enumerate(names)}
-
-    def copy(obj: Any, changes: dict[str, Any]) -> Any:
-        values = list(values_of(obj))
-        for name, value in changes.items():
-            i = index.get(name)
-            if i is None:
-                return _slow_replace(obj, changes)
-            values[i] = value
-        return cls(*values)
-
-    return copy
+    args = ", ".join(f"_c_[{f.name!r}]" if f.name in changed else f"_o_.{f.name}" for f in every)
+    return generated_function(f"def replace(_o_, _c_):\n    return _cls({args})\n", "replace", {"_cls": cls},
+                              f"replace {cls.__module__}.{cls.__qualname__} {', '.join(changed) or '(a copy)'}")
 
 
 @dataclass(frozen=True)
