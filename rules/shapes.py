@@ -5,7 +5,8 @@ what each field holds, with its bounds (``Annotated[int, Range(0, 3)]``), and wh
 metadata says who may see it (:class:`Visibility`). From that one declaration come:
 
 - :func:`encode` / :func:`decode`: the JSON writer and the checking JSON reader, compiled once
-  per class into plain Python functions (a state is read on every unsigned request);
+  per class into plain Python functions (a state is read on every unsigned request), whose
+  source shows in tracebacks and ``inspect.getsource`` (:func:`generated_function`);
 - :func:`view`: the JSON a seat may see, by redaction of what the visibility hides;
 - :func:`json_schema` / :func:`view_schema`: JSON Schema (OpenAPI 3.0 dialect) of the value and
   of its view, from which the service makes its fast checks and its OpenAPI components.
@@ -28,6 +29,10 @@ discriminator of a move class (``kind: ClassVar[str] = "lay"``) and is written f
 Reading refuses anything else with :class:`ShapeError` (a path such as ``hands.1.3``, what was
 expected, and a short excerpt of what came): the caller turns it into its game's code. Meaning
 (conservation, whose turn it can be) is the engine's to check after the shape is read.
+
+:func:`declared` makes the class a frozen dataclass with slots (its ``__init__`` generated to store
+them), and :func:`replace` copies an instance with some fields changed, as every engine's moves do.
+This module imports nothing of Arbiter's but the JSON type: the rest of the core builds on it.
 """
 
 from __future__ import annotations
