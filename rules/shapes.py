@@ -573,6 +573,8 @@ class Shape:
                 ret = get_type_hints(attr.fn, include_extras=True)["return"]
                 self.computed.append(_Computed(name, _analyse(ret), attr.view_only, attr.doc or attr.fn.__doc__,
                                                attr.mismatch, attr.required))
+        #: the computed values its JSON carries (not the view-only ones), by name
+        self.written_computed = {c.name: c for c in self.computed if not c.view_only}
         self.keys = frozenset([f.key for f in self.fields] + [c.name for c in self.computed if not c.view_only]
                               + (["kind"] if self.kind else []))
         self._encode: Callable[[Any], JsonObject] | None = None
@@ -615,15 +617,16 @@ def decode_computed(cls: type, data: Mapping[str, Json], path: str = "") -> dict
     """The computed values of ``cls`` that ``data`` holds, each read by its declared type
     (:class:`ShapeError` if one has another shape): for a game that compares them with the
     value only after its checks of meaning (backgammon's position IDs)."""
-    found = {c.name: c for c in shape_of(cls).computed if not c.view_only}
+    shape = shape_of(cls)
     out = {}
     for key, value in data.items():
-        c = found.get(key)
+        c = shape.written_computed.get(key)
         if c is None:
-            raise ShapeError(path, f"unexpected field(s) {excerpt([key])}; known: {excerpt(sorted(found), 160)}",
+            known = sorted(shape.written_computed)
+            raise ShapeError(path, f"unexpected field(s) {excerpt([key])}; known: {excerpt(known, 160)}",
                              reason="unknown")
         if c.reader is None:
-            c.reader = _reader(c.type, f"{shape_of(cls).name}.{c.name}")
+            c.reader = _reader(c.type, f"{shape.name}.{c.name}")
         out[key] = c.reader(value, f"{path}.{key}" if path else key)
     return out
 
