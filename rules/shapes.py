@@ -878,11 +878,14 @@ def _compile_decoder(shape: Shape) -> Callable[[Json, str], Any]:
         src = g.name("raw")
         key = g.const(f.key)
         path = f"(path + '.' + {key} if path else {key})"
-        g.emit(1, f"{src} = data.get({key}, _M)")
-        if f.required:
-            g.emit(1, f"if {src} is _M: raise _E({path}, 'given', reason='missing')")
+        if f.required:  # a subscript, not .get: no call; the KeyError is caught only for this statement
+            g.emit(1, "try:")
+            g.emit(2, f"{src} = data[{key}]")
+            g.emit(1, "except KeyError:")
+            g.emit(2, f"raise _E({path}, 'given', reason='missing') from None")
             value = _decode_value(g, f.type, src, path, 1)
         else:
+            g.emit(1, f"{src} = data.get({key}, _M)")
             value = g.name("d")
             g.emit(1, f"if {src} is _M:")
             g.emit(2, f"{value} = {g.const(f.default)}")
