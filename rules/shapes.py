@@ -5,7 +5,8 @@ what each field holds, with its bounds (``Annotated[int, Range(0, 3)]``), and wh
 metadata says who may see it (:class:`Visibility`). From that one declaration come:
 
 - :func:`encode` / :func:`decode`: the JSON writer and the checking JSON reader, compiled once
-  per class into plain Python functions (a state is read on every unsigned request);
+  per class into plain Python functions (a state is read on every unsigned request), whose
+  source shows in tracebacks and ``inspect.getsource`` (:func:`generated_function`);
 - :func:`view`: the JSON a seat may see, by redaction of what the visibility hides;
 - :func:`json_schema` / :func:`view_schema`: JSON Schema (OpenAPI 3.0 dialect) of the value and
   of its view, from which the service makes its fast checks and its OpenAPI components.
@@ -28,6 +29,10 @@ discriminator of a move class (``kind: ClassVar[str] = "lay"``) and is written f
 Reading refuses anything else with :class:`ShapeError` (a path such as ``hands.1.3``, what was
 expected, and a short excerpt of what came): the caller turns it into its game's code. Meaning
 (conservation, whose turn it can be) is the engine's to check after the shape is read.
+
+:func:`declared` makes the class a frozen dataclass with slots (its ``__init__`` generated to store
+them), and :func:`replace` copies an instance with some fields changed, as every engine's moves do.
+This module imports nothing of Arbiter's but the JSON type: the rest of the core builds on it.
 """
 
 from __future__ import annotations
@@ -37,7 +42,6 @@ import enum
 import inspect
 import json
 import linecache
-import operator
 import re
 import types
 import typing
@@ -257,43 +261,37 @@ _FACTORY = _Factory()
 def replace(obj: T, /, **changes: Any) -> T:
     """``dataclasses.replace(obj, **changes)`` at a fraction of its cost: every engine makes a new
     state this way on every move, and the generic version walks ``fields()`` and calls ``__init__``
-    with keywords each time. Here every field is read at once (``operator.attrgetter``), the
-    changed ones replaced, and ``__init__`` called by position; a class whose ``__init__`` does
-    not take its fields so, or a name that is no field, goes to ``dataclasses.replace`` itself
-    (the same result, the same errors)."""
+    with keywords each time. Here, per class and per set of changed names (an engine changes a
+    few fixed sets), a generated function calls ``__init__`` with every field by position, the
+    changed ones from ``changes``; a class whose ``__init__`` does not take its fields so, or a
+    name that is no field, goes to ``dataclasses.replace`` itself (the same result, the same
+    errors)."""
     cls = obj.__class__
-    copy = _COPIERS.get(cls)
+    copiers = _COPIERS.get(cls)
+    if copiers is None:
+        copiers = _COPIERS[cls] = {}
+    names = tuple(changes)
+    copy = copiers.get(names)
     if copy is None:
-        copy = _COPIERS[cls] = _copier(cls)
+        copy = copiers[names] = _copier(cls, names)
     new: T = copy(obj, changes)
     return new
 
 
-_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+_COPIERS: dict[type, dict[tuple[str, ...], Callable[[Any, dict[str, Any]], Any]]] = {}
 
 
 def _slow_replace(obj: Any, changes: dict[str, Any]) -> Any:
     return dataclasses.replace(obj, **changes)
 
 
-def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+def _copier(cls: type, changed: tuple[str, ...]) -> Callable[[Any, dict[str, Any]], Any]:
     every = _init_fields(cls)
-    if every is None or len(every) < 2:  # attrgetter of one name gives the value, not a tuple
+    if every is None or not {f.name for f in every}.issuperset(changed):
         return _slow_replace
-    names = [f.name for f in every]
-    values_of = operator.attrgetter(*names)
-    index = {name: i for i, name in enumerate(names)}
-
-    def copy(obj: Any, changes: dict[str, Any]) -> Any:
-        values = list(values_of(obj))
-        for name, value in changes.items():
-            i = index.get(name)
-            if i is None:
-                return _slow_replace(obj, changes)
-            values[i] = value
-        return cls(*values)
-
-    return copy
+    args = ", ".join(f"_c_[{f.name!r}]" if f.name in changed else f"_o_.{f.name}" for f in every)
+    return generated_function(f"def replace(_o_, _c_):\n    return _cls({args})\n", "replace", {"_cls": cls},
+                              f"replace {cls.__module__}.{cls.__qualname__} {', '.join(changed) or '(a copy)'}")
 
 
 @dataclass(frozen=True)
@@ -575,6 +573,8 @@ class Shape:
                 ret = get_type_hints(attr.fn, include_extras=True)["return"]
                 self.computed.append(_Computed(name, _analyse(ret), attr.view_only, attr.doc or attr.fn.__doc__,
                                                attr.mismatch, attr.required))
+        #: the computed values its JSON carries (not the view-only ones), by name
+        self.written_computed = {c.name: c for c in self.computed if not c.view_only}
         self.keys = frozenset([f.key for f in self.fields] + [c.name for c in self.computed if not c.view_only]
                               + (["kind"] if self.kind else []))
         self._encode: Callable[[Any], JsonObject] | None = None
@@ -617,15 +617,16 @@ def decode_computed(cls: type, data: Mapping[str, Json], path: str = "") -> dict
     """The computed values of ``cls`` that ``data`` holds, each read by its declared type
     (:class:`ShapeError` if one has another shape): for a game that compares them with the
     value only after its checks of meaning (backgammon's position IDs)."""
-    found = {c.name: c for c in shape_of(cls).computed if not c.view_only}
+    shape = shape_of(cls)
     out = {}
     for key, value in data.items():
-        c = found.get(key)
+        c = shape.written_computed.get(key)
         if c is None:
-            raise ShapeError(path, f"unexpected field(s) {excerpt([key])}; known: {excerpt(sorted(found), 160)}",
+            known = sorted(shape.written_computed)
+            raise ShapeError(path, f"unexpected field(s) {excerpt([key])}; known: {excerpt(known, 160)}",
                              reason="unknown")
         if c.reader is None:
-            c.reader = _reader(c.type, f"{shape_of(cls).name}.{c.name}")
+            c.reader = _reader(c.type, f"{shape.name}.{c.name}")
         out[key] = c.reader(value, f"{path}.{key}" if path else key)
     return out
 
@@ -877,11 +878,14 @@ def _compile_decoder(shape: Shape) -> Callable[[Json, str], Any]:
         src = g.name("raw")
         key = g.const(f.key)
         path = f"(path + '.' + {key} if path else {key})"
-        g.emit(1, f"{src} = data.get({key}, _M)")
-        if f.required:
-            g.emit(1, f"if {src} is _M: raise _E({path}, 'given', reason='missing')")
+        if f.required:  # a subscript, not .get: no call; the KeyError is caught only for this statement
+            g.emit(1, "try:")
+            g.emit(2, f"{src} = data[{key}]")
+            g.emit(1, "except KeyError:")
+            g.emit(2, f"raise _E({path}, 'given', reason='missing') from None")
             value = _decode_value(g, f.type, src, path, 1)
         else:
+            g.emit(1, f"{src} = data.get({key}, _M)")
             value = g.name("d")
             g.emit(1, f"if {src} is _M:")
             g.emit(2, f"{value} = {g.const(f.default)}")

@@ -12,7 +12,6 @@ envelope are read by their declared shapes, ``rules.shapes``.)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import jsonschema_rs
 import orjson
@@ -20,49 +19,57 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, ValidationError
 
-from rules.base import excerpt
+from rules.jsontypes import Json
+from rules.shapes import JsonObject, excerpt
 
-Json = Any
 
-
-def _name(schema: Any) -> str:
+def _name(schema: Schema | type[Schema]) -> str:
     cls = schema if isinstance(schema, type) else type(schema)
     return f"{cls.__module__}.{cls.__qualname__}".replace(".", "_")
 
 
-_NULLABLE_OBJECT = {"type": "object", "nullable": True}
+_NULLABLE_OBJECT: JsonObject = {"type": "object", "nullable": True}
 
 
 def _json_schema_types(node: Json) -> Json:
     """OpenAPI 3.0 ``nullable`` -> JSON Schema ``type: [t, "null"]``; recursively."""
     if isinstance(node, dict):
-        if "anyOf" in node and _NULLABLE_OBJECT in node["anyOf"]:
+        any_of = node.get("anyOf")
+        if isinstance(any_of, list) and _NULLABLE_OBJECT in any_of:
             # apispec writes a nullable Nested as anyOf[{object, nullable}, $ref]: null or the ref
-            node = {**node, "anyOf": [{"type": "null"} if x == _NULLABLE_OBJECT else x for x in node["anyOf"]]}
-        out = {k: _json_schema_types(v) for k, v in node.items() if k != "nullable"}
+            node = {**node, "anyOf": [{"type": "null"} if x == _NULLABLE_OBJECT else x for x in any_of]}
+        out: JsonObject = {k: _json_schema_types(v) for k, v in node.items() if k != "nullable"}
         if node.get("nullable"):
             if "type" not in out:  # oneOf/allOf/$ref: null, or one of them
                 return {"anyOf": [out, {"type": "null"}]}
-            out["type"] = [out["type"], "null"] if isinstance(out["type"], str) else [*out["type"], "null"]
-            if "enum" in out and None not in out["enum"]:
-                out["enum"] = [*out["enum"], None]
+            kind = out["type"]
+            out["type"] = [*kind, "null"] if isinstance(kind, list) else [kind, "null"]
+            enum = out.get("enum")
+            if isinstance(enum, list) and None not in enum:
+                out["enum"] = [*enum, None]
         return out
     if isinstance(node, list):
         return [_json_schema_types(v) for v in node]
     return node
 
 
-def json_schema(schema: Schema) -> Json:
+def _object(value: Json) -> JsonObject:
+    if not isinstance(value, dict):
+        raise TypeError(f"a JSON Schema object was expected, got {excerpt(value)}")
+    return value
+
+
+def json_schema(schema: Schema) -> JsonObject:
     """The JSON Schema document of a marshmallow schema (components inlined as refs)."""
     spec = APISpec("x", "1", "3.0.3", plugins=[MarshmallowPlugin(schema_name_resolver=_name)])
     spec.components.schema("Root", schema=schema)
-    components = spec.to_dict()["components"]["schemas"]
-    return _json_schema_types({
+    components: JsonObject = spec.to_dict()["components"]["schemas"]
+    return _object(_json_schema_types({
         # OpenAPI 3.0's schema dialect is draft 4's: there 2.0 is a number, not an integer
         "$schema": "http://json-schema.org/draft-04/schema#",
         "$ref": "#/components/schemas/Root",
         "components": {"schemas": components},
-    })
+    }))
 
 
 def compile_validator(schema: Schema, where: str, nested: bool = True) -> Callable[[Json], Json]:
@@ -75,9 +82,11 @@ def compile_validator(schema: Schema, where: str, nested: bool = True) -> Callab
     overflow) are answered as invalid input too."""
     document = json_schema(schema)
     validator = jsonschema_rs.Draft4Validator(document)
-    root = document["components"]["schemas"]["Root"]
-    required = tuple(root.get("required", ()))
-    known = frozenset(root.get("properties", ())) if root.get("additionalProperties") is False else None
+    root = _object(_object(_object(document["components"])["schemas"])["Root"])
+    listed = root.get("required", [])
+    required = tuple(key for key in listed if isinstance(key, str)) if isinstance(listed, list) else ()
+    props = root.get("properties", {})
+    known = frozenset(props) if isinstance(props, dict) and root.get("additionalProperties") is False else None
 
     def validate(data: Json, where: str = where) -> Json:
         try:
@@ -106,7 +115,7 @@ class _KeyProblem(Exception):
     pass
 
 
-def _check_keys(data: dict, required: tuple[str, ...], known: frozenset[str] | None) -> None:
+def _check_keys(data: JsonObject, required: tuple[str, ...], known: frozenset[str] | None) -> None:
     missing = next((key for key in required if key not in data), None)
     if missing is not None:
         raise _KeyProblem(f"{missing!r} is a required property")

@@ -16,6 +16,7 @@ import pytest
 
 from rules.base import IllegalMove, InvalidOption, InvalidState, Rng, RulesError
 from rules.kniffel_cards import ENGINE, Box, Discard, Draw, Phase, Score, _values
+from rules.shapes import encode
 from service.games import BINDINGS
 
 E = ENGINE
@@ -80,7 +81,7 @@ def position(
         "stock": stock,
         "discard": list(discard),
         "sheets": sheets,
-        "rng": DEALT.to_json(),
+        "rng": encode(DEALT),
     }
     return E.from_json(data)
 

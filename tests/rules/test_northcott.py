@@ -19,11 +19,12 @@ import pytest
 
 from rules.base import IllegalMove, InvalidOption, InvalidState, NotYourTurn, Rng
 from rules.northcott import ENGINE
+from rules.shapes import encode
 from service.games import BINDINGS
 from tests.rules.catalogue import check_raise, check_refused, codes_checked, raise_of
 
 DEFAULTS = {name: opt.default for name, opt in ENGINE.options.items()}
-RNG = Rng.from_seed(1).to_json()
+RNG = encode(Rng.from_seed(1))
 
 
 def position(white, black, turn=0, phase=None, die=None, result=None, **options):

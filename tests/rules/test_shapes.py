@@ -399,6 +399,7 @@ def test_generated_functions_show_their_source_in_tracebacks_and_to_inspect():
     import inspect
     import traceback
 
+    from rules import shapes as shapes_module
     from rules.shapes import replace
 
     name = f"{__name__}.Pair"
@@ -418,6 +419,8 @@ def test_generated_functions_show_their_source_in_tracebacks_and_to_inspect():
         Pair.__init__) == f"<generated __init__ {name}>"
     assert Pair(3) == Pair(3, ()) and Pair(left=1, right=(2,)).right == (2,)
     assert replace(Pair(3), right=(1,)) == Pair(3, (1,))
+    copier = shapes_module._COPIERS[Pair][("right",)]  # one per set of changed fields
+    assert inspect.getsource(copier) == "def replace(_o_, _c_):\n    return _cls(_o_.left, _c_['right'])\n"
 
 
 def test_the_core_uses_no_private_internals_and_no_eval():
