@@ -1,0 +1,15 @@
+"""What JSON is, as one recursive type: the value a JSON document parses to.
+
+A leaf module (it imports nothing of the project), so every other module can say ``Json`` for a
+value read from or written to the wire without importing the core. Read a ``Json`` by narrowing
+it (``isinstance(value, dict)``) before indexing: the type says it may be any JSON value.
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+Json: TypeAlias = dict[str, "Json"] | list["Json"] | str | int | float | bool | None
+JsonObject: TypeAlias = dict[str, Json]  # a JSON object: what a body, a state or a schema is once narrowed
+
+__all__ = ["Json", "JsonObject"]
