@@ -12,4 +12,12 @@ from typing import TypeAlias
 Json: TypeAlias = dict[str, "Json"] | list["Json"] | str | int | float | bool | None
 JsonObject: TypeAlias = dict[str, Json]  # a JSON object: what a body, a state or a schema is once narrowed
 
-__all__ = ["Json", "JsonObject"]
+__all__ = ["Json", "JsonObject", "as_object"]
+
+
+def as_object(value: Json) -> JsonObject:
+    """``value`` narrowed to the JSON object the caller knows it is (JSON the project itself made:
+    an engine's state, a contract being built); anything else is the caller's bug."""
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a JSON object, not {type(value).__name__}")
+    return value

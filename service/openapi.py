@@ -30,7 +30,7 @@ from typing import Any, TypedDict, cast
 from rules import shapes
 from rules.backgammon._records import MAX_RECORD_CHARS
 from rules.base import Option
-from rules.jsontypes import Json, JsonObject
+from rules.jsontypes import Json, JsonObject, as_object
 from rules.registry import ALIASES
 from service.config import Config
 from service.errors import problem_for
@@ -44,17 +44,11 @@ P = "application/problem+json"
 NULL: JsonObject = {"type": "null"}
 
 
-def _object(value: Json) -> JsonObject:
-    """``value``, a part of the contract being built, narrowed to the object it is."""
-    assert isinstance(value, dict), value
-    return value
-
-
 def _at(doc: Json, *keys: str) -> JsonObject:
     """The object at ``doc[keys[0]][keys[1]]...`` of the contract being built."""
     for key in keys:
-        doc = _object(doc)[key]
-    return _object(doc)
+        doc = as_object(doc)[key]
+    return as_object(doc)
 
 
 def _pascal(text: str) -> str:
@@ -305,7 +299,7 @@ def _score_examples(b: GameBinding, ex: _Examples) -> JsonObject:
             scored = b.score({"tally": tally})
         except Exception:  # noqa: BLE001 - a sheet the engine refuses is left out (tests/contract says so)
             return out
-        out["tally"] = {"summary": f"a score sheet: totals {_object(scored)['totals']}", "value": {"tally": tally}}
+        out["tally"] = {"summary": f"a score sheet: totals {as_object(scored)['totals']}", "value": {"tally": tally}}
     return out
 
 
@@ -328,7 +322,7 @@ def _op(op_id: str, summary: str, request: JsonObject | None, ok: tuple[Json, ..
 def _option_schema(opt: Option) -> JsonObject:
     """A rule option as a new game's request takes it (optional: the default otherwise)."""
     if opt.choices is not None:
-        return {**_object(shapes.typed_enum(list(opt.choices))), "description": opt.description, "default": opt.default}
+        return {**as_object(shapes.typed_enum(list(opt.choices))), "description": opt.description, "default": opt.default}
     out: JsonObject = {"type": opt.type, "description": opt.description, "default": opt.default}
     if opt.minimum is not None:
         out["minimum"] = opt.minimum
@@ -377,7 +371,7 @@ def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[
     shapes.view_schema(game.state, schemas, f"{p}View",
                        f"A {game.name} state as one seat sees it: what it may not see is null, with sizes beside "
                        "it; `rng` is absent (POST .../view, GET /v1/sessions/{id}).")
-    kinds = {kind: _object(shapes.json_schema(cls, schemas))["$ref"] for kind, cls in moves.items()}
+    kinds = {kind: as_object(shapes.json_schema(cls, schemas))["$ref"] for kind, cls in moves.items()}
     for cls in (*tallies, game.setup, game.breakdown):
         if cls is not None:
             shapes.json_schema(cls, schemas)
@@ -465,7 +459,7 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
         new_props["setup"] = _ref(f"{p}Setup")
     components[f"{p}NewGame"] = _obj(["players"], **new_props)
     new_req = _ref(f"{p}NewGame")
-    resolved = _object(_object(components[f"{p}State"]).get("properties", {})).get("options") or {
+    resolved = as_object(as_object(components[f"{p}State"]).get("properties", {})).get("options") or {
         "type": "object", "description": "the resolved options"}
     scores = _ref(f"{p}Scores")
     status: JsonObject = {
