@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
-from rules.jsontypes import Json, JsonObject
+from rules.jsontypes import Json, JsonObject, as_object
 from rules.registry import ENGINES, canonical_id, get_engine
 from rules.spec import GameSpec
 from service.errors import problem_for
@@ -38,9 +38,8 @@ class GameBinding:
 
     # -- catalogue -------------------------------------------------------------------
 
-    def describe(self) -> Json:
-        entry: Json = self.spec.describe()  # the registry's ALIASES are made from the specs' aliases
-        return entry
+    def describe(self) -> JsonObject:
+        return as_object(self.spec.describe())  # the registry's ALIASES are made from the specs' aliases
 
     # -- requests -> engine values ---------------------------------------------------
 
@@ -124,13 +123,10 @@ class GameBinding:
                 raise
         return state, len(moves)
 
-    def score(self, req: Mapping[str, Any]) -> Json:
-        report: Json
+    def score(self, req: Mapping[str, Any]) -> JsonObject:
         if "tally" in req:
-            report = self.engine.score_tally(req["tally"]).to_json()
-            return report
-        report = self.engine.scores(self.load_state(req["state"])).to_json()
-        return report
+            return as_object(self.engine.score_tally(req["tally"]).to_json())
+        return as_object(self.engine.scores(self.load_state(req["state"])).to_json())
 
 
 BINDINGS: Mapping[str, GameBinding] = MappingProxyType({gid: GameBinding(engine) for gid, engine in ENGINES.items()})

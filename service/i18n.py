@@ -226,7 +226,7 @@ def catalogue() -> dict[str, Entry]:
     return out
 
 
-def codes_json(lang: str) -> Json:
+def codes_json(lang: str) -> JsonObject:
     return {"codes": [e.to_json(lang) for e in sorted(catalogue().values(), key=lambda e: e.code)]}
 
 
