@@ -12,7 +12,7 @@ from typing import TypeAlias
 Json: TypeAlias = dict[str, "Json"] | list["Json"] | str | int | float | bool | None
 JsonObject: TypeAlias = dict[str, Json]  # a JSON object: what a body, a state or a schema is once narrowed
 
-__all__ = ["Json", "JsonObject", "as_object"]
+__all__ = ["Json", "JsonObject", "as_object", "object_at"]
 
 
 def as_object(value: Json) -> JsonObject:
@@ -21,3 +21,10 @@ def as_object(value: Json) -> JsonObject:
     if not isinstance(value, dict):
         raise TypeError(f"expected a JSON object, not {type(value).__name__}")
     return value
+
+
+def object_at(value: Json, *keys: str) -> JsonObject:
+    """The object at ``value[keys[0]][keys[1]]...``, each step narrowed as ``as_object`` does."""
+    for key in keys:
+        value = as_object(value)[key]
+    return as_object(value)

@@ -30,7 +30,7 @@ from typing import Any, TypedDict, cast
 from rules import shapes
 from rules.backgammon._records import MAX_RECORD_CHARS
 from rules.base import Option
-from rules.jsontypes import Json, JsonObject, as_object
+from rules.jsontypes import Json, JsonObject, as_object, object_at
 from rules.registry import ALIASES
 from service.config import Config
 from service.errors import problem_for
@@ -42,13 +42,6 @@ from service.schemas import common
 VERSION = "1.0.0"
 P = "application/problem+json"
 NULL: JsonObject = {"type": "null"}
-
-
-def _at(doc: Json, *keys: str) -> JsonObject:
-    """The object at ``doc[keys[0]][keys[1]]...`` of the contract being built."""
-    for key in keys:
-        doc = as_object(doc)[key]
-    return as_object(doc)
 
 
 def _pascal(text: str) -> str:
@@ -560,18 +553,18 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
                   {"new": {"players": ex["players"], "seed": 1}, "moves": [{"seat": ex["seat"], "move": ex["move"]}]}),
             (200, "the Jellyfish .mat text, which GNU BG imports and `replay` reads back", None),
             (400, 413, 415, 422), tags, **errs(ref["move"]))}
-        _at(paths, f"{base}/record", "post", "responses", "200")["content"] = {"text/plain": {"schema": {"type": "string"}}}
+        object_at(paths, f"{base}/record", "post", "responses", "200")["content"] = {"text/plain": {"schema": {"type": "string"}}}
         paths[f"{base}/records"] = {"post": _op(
             f"{oid}RecordFile", f"Check a {e.name} match record file",
             None, (200, "as `replay` with a `record`: the final envelope, `games`, `match` and `warnings`", result),
             (400, 413, 415, 422), tags, "The file itself is the body, as `application/octet-stream` or `text/plain` "
             "(`curl --data-binary @match.mat -H 'Content-Type: text/plain'`), up to MAX_RECORD_BYTES (default 4 MiB). An illegal move answers 422 "
             "with `code`, `line`, `game`, `move` and `index`.", **errs(ref["move"]))}
-        _at(paths, f"{base}/records", "post")["requestBody"] = {"required": True, "content": {
+        object_at(paths, f"{base}/records", "post")["requestBody"] = {"required": True, "content": {
             # the bytes of the file, as a generated client uploads one; the server takes `text/plain` (what
             # curl sends with -H 'Content-Type: text/plain') the same, which openapi-python-client cannot generate
             "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}
-        _at(paths, f"{base}/records", "post")["parameters"] = [{
+        object_at(paths, f"{base}/records", "post")["parameters"] = [{
             "name": "format", "in": "query", "required": False, "description": "the record's format; left out, "
             "an `.sgf` is known by its `(;` and anything else is read as `.mat`",
             "schema": {"type": "string", "enum": ["mat", "sgf"]}}]
@@ -739,11 +732,11 @@ def _common_paths() -> dict[str, Json]:
                                (200, "ready", _obj(["status"], status={"type": "string"},
                                                    store={"type": "string"})), (503,), ["operations"])},
     }
-    _at(paths, "/problems/{code}", "get", "responses", "200", "content")["text/html"] = {"schema": {"type": "string"}}
-    _at(paths, "/metrics", "get", "responses", "200")["content"] = {"text/plain": {"schema": {"type": "string"}}}
+    object_at(paths, "/problems/{code}", "get", "responses", "200", "content")["text/html"] = {"schema": {"type": "string"}}
+    object_at(paths, "/metrics", "get", "responses", "200")["content"] = {"text/plain": {"schema": {"type": "string"}}}
     # createSession -> every session operation (OpenAPI links: generated clients and the stateful
     # contract tests follow them), with the owner's token and with seat 0's
-    _at(paths, "/v1/sessions", "post", "responses", "201")["links"] = {
+    object_at(paths, "/v1/sessions", "post", "responses", "201")["links"] = {
         name: {"operationId": target, "parameters": {
             "path.session_id": "$response.body#/id",
             "header.Authorization": "Bearer {$response.body#/" + token + "}"}}
