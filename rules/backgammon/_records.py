@@ -41,10 +41,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast
 
 from rules.base import Codes, Engine, ErrorCode, IllegalMove, InvalidState, Label, RulesError
 from rules.jsontypes import Json, JsonObject, as_object
+
+from ._state import Move, State
 
 GAME_ID = "backgammon"
 MAX_RECORD_CHARS = 4 * 1024 * 1024  # the service caps the bytes (MAX_RECORD_BYTES)
@@ -333,7 +335,7 @@ def _cell(m: re.Match[str], seat: int, line: int, row: int | None) -> Cell:
 class Replayed:
     """The outcome of a checked record: the final state and the summary DESIGN 4.3 answers."""
 
-    state: Any
+    state: State
     applied: int
     games: list[Json]
     match: Json
@@ -385,7 +387,7 @@ class _StateJson(TypedDict):
     result: _Result | None
 
 
-def _state_json(engine: Engine[Any, Any], state: Any) -> _StateJson:
+def _state_json(engine: Engine[State, Move], state: State) -> _StateJson:
     return cast(_StateJson, engine.to_json(state))
 
 
@@ -403,7 +405,7 @@ def options_of(record: MatchRecord) -> dict[str, Json]:
     return options
 
 
-def replay_record(engine: Engine[Any, Any], record: MatchRecord, max_moves: int = 10_000) -> Replayed:
+def replay_record(engine: Engine[State, Move], record: MatchRecord, max_moves: int = 10_000) -> Replayed:
     """Replay ``record`` through ``engine``; raises the first refusal with ``index``, ``game`` and ``move``."""
     options = options_of(record)
     try:
@@ -460,7 +462,7 @@ def replay_record(engine: Engine[Any, Any], record: MatchRecord, max_moves: int 
 _IDS = ("position_id", "match_id", "xgid", "pips")
 
 
-def _at_score(engine: Engine[Any, Any], state: Any, score: tuple[int, int], length: int) -> Any:
+def _at_score(engine: Engine[State, Move], state: State, score: tuple[int, int], length: int) -> State:
     """A new match state at ``score`` (a record that starts mid-match); the Crawford game when one
     side needs one point (the first game at that score is the Crawford game, as GNU BG assumes)."""
     data = {k: v for k, v in as_object(engine.to_json(state)).items() if k not in _IDS}
@@ -469,7 +471,7 @@ def _at_score(engine: Engine[Any, Any], state: Any, score: tuple[int, int], leng
     return engine.from_json(data)
 
 
-def _turn_to(engine: Engine[Any, Any], state: Any, seat: int) -> Any:
+def _turn_to(engine: Engine[State, Move], state: State, seat: int) -> State:
     """The same position with ``seat`` on roll (before rolling): how a concession right after the
     loser's own move is replayed (GNU BG lets a player resign at any time)."""
     data = {k: v for k, v in as_object(engine.to_json(state)).items() if k not in _IDS}
@@ -480,7 +482,7 @@ def _turn_to(engine: Engine[Any, Any], state: Any, seat: int) -> Any:
 class _Run:
     """The engine state being replayed and the Arbiter moves so far."""
 
-    def __init__(self, engine: Engine[Any, Any], state: Any, max_moves: int) -> None:
+    def __init__(self, engine: Engine[State, Move], state: State, max_moves: int) -> None:
         self.engine, self.state, self.max_moves = engine, state, max_moves
         self.count = 0
         self.moves: list[Json] = []
@@ -711,7 +713,7 @@ def _note_capped(run: _Run, game: GameRecord, k: int, cell: Cell, points: int) -
         game=k, got=cell.value, expected=points))
 
 
-def check_mat(engine: Engine[Any, Any], text: str, max_moves: int = 10_000) -> Replayed:
+def check_mat(engine: Engine[State, Move], text: str, max_moves: int = 10_000) -> Replayed:
     return replay_record(engine, parse_mat(text), max_moves)
 
 
@@ -800,7 +802,7 @@ def _sgf_cell(color: str, value: str, line: int, number: int) -> Cell:
 # --------------------------------------------------------------------------- .mat writer
 
 
-def write_mat(engine: Engine[Any, Any], start: Any, moves: Sequence[SeatMove],
+def write_mat(engine: Engine[State, Move], start: State, moves: Sequence[SeatMove],
               players: Sequence[str] = ("Player 0", "Player 1")) -> str:
     """The ``.mat`` text of ``moves`` (``[{"seat", "move"}]``) played from ``start``, a new game.
 
