@@ -49,7 +49,7 @@ Representation decisions:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from rules.base import BaseEngine, IllegalMove, Label, NextRound, Outcome, Rng, RulesError, ScoreReport, replace
 from rules.cards import Card, deck, sorted_cards
@@ -150,7 +150,7 @@ class Kanasta(BaseEngine[State, Move]):
         7500 table plays to 7500 (issue 9: options that contradict each other)."""
         resolved = super().resolve_options(given)
         if "target_score" not in (given or {}):
-            resolved["target_score"] = int(resolved["opening_table"])
+            resolved["target_score"] = int(cast("str | int", resolved["opening_table"]))
         return resolved
 
     # ------------------------------------------------------------------ setup
