@@ -591,7 +591,7 @@ def _play_json(run: _Run, cell: Cell, dice: tuple[int, int]) -> Json:
     if run.legal(cell.seat, written):
         return written
     for steps in _split_hops(text, dice):
-        candidate: JsonObject = {"kind": "move", "steps": cast(list[Json], steps)}
+        candidate: JsonObject = {"kind": "move", "steps": cast("list[Json]", steps)}
         if run.legal(cell.seat, candidate):
             return candidate
     return written  # the engine refuses it and says why
@@ -850,7 +850,7 @@ def write_mat(engine: Engine[State, Move], start: State, moves: Sequence[SeatMov
         elif kind == "move":
             if move["steps"]:
                 mover, text = cells[-1]
-                cells[-1] = (mover, f"{text} {_steps_text(before, seat, cast(list[list[int]], move['steps']))}")
+                cells[-1] = (mover, f"{text} {_steps_text(before, seat, cast('list[list[int]]', move['steps']))}")
         elif kind == "double":
             cells.append((seat, f" Doubles => {before['cube']['value'] * 2}"))
         elif kind == "beaver":
