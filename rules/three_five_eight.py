@@ -651,7 +651,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         chooser, while he chooses, sees only his first 6 cards (§3.2)."""
         data = as_object(super().view(state, seat))
         if seat == state.chooser and state.phase is Phase.CHOOSE:
-            cast(list[Json], data["hands"])[seat] = cast(Json, card_strs(state.hands[seat][:_FIRST_SEEN]))
+            cast("list[Json]", data["hands"])[seat] = cast("Json", card_strs(state.hands[seat][:_FIRST_SEEN]))
         return data
 
     def move_view(self, move: Move, actor: int, viewer: int | None) -> Json | None:
