@@ -88,7 +88,7 @@ def _read_board(rows: Json) -> Board:
     if type(rows) is not list or len(rows) != _SIZE or not all(
             type(r) is str and len(r) == _SIZE and not r.strip("WB.") for r in rows):
         raise ValueError("not a board")
-    return Board("".join(reversed(cast(list[str], rows))))
+    return Board("".join(reversed(cast("list[str]", rows))))
 
 
 register_scalar(Scalar(Board, {
