@@ -569,7 +569,7 @@ def create(store: SessionStore, binding: GameBinding, req: Mapping[str, Any]) ->
         "seeded": seeded,
         "owner_token": owner,
         "seats": [{"seat": i, "token": t} for i, t in enumerate(seats)],
-        "to_act": cast(list[Json], sorted(binding.engine.to_act(state))),
+        "to_act": cast("list[Json]", sorted(binding.engine.to_act(state))),
     }
 
 
