@@ -259,7 +259,7 @@ def localize(problem: JsonObject, lang: str) -> JsonObject:
     out: JsonObject = {**problem, "title": entry.text.title_pl, "detail": entry.text.detail_pl.format_map(context)}
     errors = problem.get("errors")
     if isinstance(errors, dict):  # request.invalid's messages by path (errors.flat_errors)
-        out["errors"] = {path: [error_message_pl(str(m)) for m in cast(list[Json], messages)]
+        out["errors"] = {path: [error_message_pl(str(m)) for m in cast("list[Json]", messages)]
                          for path, messages in errors.items()}
     return out
 
