@@ -78,7 +78,7 @@ class GameBinding:
         e = self.engine
         outcome = e.outcome(state)
         out: dict[str, Json] = {
-            "to_act": cast(list[Json], sorted(e.to_act(state))),
+            "to_act": cast("list[Json]", sorted(e.to_act(state))),
             "round_over": e.round_over(state),
             "game_over": outcome is not None,
             "options": dict(e.options_of(state)),
