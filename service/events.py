@@ -325,7 +325,7 @@ def move_events(binding: GameBinding, store: SessionStore, session_id: str, head
     if keep is not None:
         hit = keep.get(key)
         if hit is not None:
-            return cast(list[bytes], hit)  # the key of a catch-up
+            return cast("list[bytes]", hit)  # the key of a catch-up
     engine = binding.engine
     checkpoint = store.checkpoint(session_id, after)
     start, state = (checkpoint[0], engine.from_json(checkpoint[1])) if checkpoint else (0, binding.new(head["new"]))
