@@ -80,7 +80,7 @@ class Board(str):
 _ROW = Pattern("^[WB.]{8}$")
 
 
-def _board_rows(board: str) -> list[str]:
+def _board_rows(board: str) -> list[Json]:
     return [board[r * 8:(r + 1) * 8] for r in range(7, -1, -1)]
 
 
