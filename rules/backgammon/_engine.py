@@ -250,7 +250,7 @@ SPEC = GameSpec(
     },
     # resigning is always legal: a uniform random player would end most games in a few moves
     playout=Playout(weights={"resign": 0.02}, long_players=2, long_options={"match_length": 64}),
-    tally_example={"winner": 0, "cube": 2, "owner": 1, "points": [[0] * 24, [0] * 11 + [14] + [0] * 12],
+    tally_example={"winner": 0, "cube": 2, "owner": 1, "points": cast("Json", [[0] * 24, [0] * 11 + [14] + [0] * 12]),
                    "bar": [0, 1], "off": [15, 0]},
 )
 
