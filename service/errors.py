@@ -96,7 +96,7 @@ def problem_for(exc: Exception) -> JsonObject:
     if isinstance(exc, RulesError):
         for cls, status, title in _RULES:
             if isinstance(exc, cls):
-                return problem(status, exc.code, title, exc.message, **exc.context)
+                return problem(status, exc.code, title, exc.message, **cast("dict[str, Json]", exc.context))
     if isinstance(exc, ValidationError):
         return problem(422, "request.invalid", "Invalid request", "the request does not match the schema",
                        errors=cast(JsonObject, flat_errors(exc.messages)))
