@@ -63,7 +63,7 @@ def _obj(required: list[Json], **props: Json) -> JsonObject:
     return {**out, "required": required} if required else out
 
 
-def _nullable(schema: Json) -> Json:
+def _nullable(schema: JsonObject) -> Json:
     out: Json = shapes.nullable(schema)
     return out
 
@@ -340,7 +340,7 @@ def _examples(b: GameBinding) -> _Examples:
 # --------------------------------------------------------------------------- a game's components
 
 
-def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[str, Json]]:
+def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, JsonObject], dict[str, Json]]:
     """A declared game's components, made from its declarations (DESIGN 4.8): the state, its
     view, each move kind, the tally, the setup and the score report with its breakdown; and the
     moves' refs by kind."""
@@ -380,12 +380,12 @@ def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[
     return schemas.components, kinds
 
 
-def _game_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[str, Json]]:
+def _game_components(b: GameBinding, p: str) -> tuple[dict[str, JsonObject], dict[str, Json]]:
     return _declared_components(b, p)
 
 
 def _session_components(b: GameBinding, p: str, new_props: JsonObject, status: JsonObject,
-                        events: JsonObject) -> dict[str, Json]:
+                        events: JsonObject) -> dict[str, JsonObject]:
     """The per-game session shapes; ``Session``, ``SessionCreate`` ... choose among them by ``game``."""
     gid = b.engine.game_id
     aliases = b.spec.aliases
@@ -425,7 +425,7 @@ def _session_components(b: GameBinding, p: str, new_props: JsonObject, status: J
 # --------------------------------------------------------------------------- a game's paths
 
 
-def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
+def _game(b: GameBinding) -> tuple[dict[str, JsonObject], dict[str, Json]]:
     """(components, paths) of one game."""
     e = b.engine
     gid, p = e.game_id, _prefix(b)
