@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, cast
 from marshmallow import ValidationError
 
 from rules.base import IllegalMove, RulesError
-from rules.jsontypes import JsonObject
+from rules.jsontypes import Json, JsonObject
 
 if TYPE_CHECKING:
     from service.games import GameBinding
@@ -46,7 +46,7 @@ def check_file(path: str) -> JsonObject:
         return {"file": path, **_check(path, raw)}
     except RulesError as exc:
         status = REFUSED if isinstance(exc, IllegalMove) else UNREADABLE
-        place = {k: exc.context[k] for k in ("line", "game", "move", "index") if exc.context.get(k) is not None}
+        place: JsonObject = {k: cast("Json", exc.context[k]) for k in ("line", "game", "move", "index") if exc.context.get(k) is not None}
         return {"file": path, "status": status, "code": exc.code, **place, "detail": exc.message}
     except ValidationError as exc:
         return {"file": path, "status": UNREADABLE, "code": "request.invalid", "detail": _flat(exc.messages)}
