@@ -63,6 +63,7 @@ class LogEntry(TypedDict):
 
     seat: int
     move: Json
+    events: NotRequired[list[Json]]  # what the move did, where the entry keeps it
 
 
 class Record(TypedDict):
