@@ -15,6 +15,7 @@ from enum import Enum, IntEnum
 from functools import cache, total_ordering
 from operator import attrgetter
 from threading import Lock
+from typing import Any
 
 from rules.shapes import Scalar, register_scalar
 
@@ -97,7 +98,7 @@ class Card:
                 _CARDS[rank, suit] = card
             return card
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit | None]]:
         return Card, (self.rank, self.suit)
 
     def __str__(self) -> str:
@@ -179,7 +180,7 @@ def deck(ranks: Iterable[Rank] = RANKS, packs: int = 1, jokers: int = 0) -> tupl
     return one * packs + (JOKER,) * jokers
 
 
-def hands_seen_by(hands: Iterable[Iterable], seat: int | None) -> list:
+def hands_seen_by(hands: Iterable[Iterable[Card]], seat: int | None) -> list[list[Card] | int]:
     """Hands as ``seat`` may see them: its own cards, every other hand only as a count."""
     return [list(h) if s == seat else len(h) for s, h in enumerate(map(list, hands))]
 

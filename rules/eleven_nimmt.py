@@ -50,7 +50,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from enum import Enum
 from types import MappingProxyType
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, TypeVar
 
 from rules.base import (
     BAD_TALLY,
@@ -60,7 +60,6 @@ from rules.base import (
     SETUP_UNSUPPORTED,
     BaseEngine,
     GameCodes,
-    Json,
     Label,
     NextRound,
     Outcome,
@@ -71,6 +70,7 @@ from rules.base import (
     invalid,
     replace,
 )
+from rules.jsontypes import Json
 from rules.shapes import Doc, Length, Range, Visibility, declared, field, option
 from rules.spec import GameSpec, Playout, phase_labels
 
@@ -674,7 +674,7 @@ def _play_moves(state: State, seat: int) -> list[Play]:
     if state.bulls[seat] == 0:
         return [Play((StackPlay(s, (c,)),)) for s, cards in enumerate(fitting) for c in cards]
     max_stacks = _max_stacks(state, seat)
-    plans: list[tuple] = []
+    plans: list[Plan] = []
     for plan in _plans(fitting, max_stacks):
         if len(plans) == _PLAN_CAP:
             listed = set(plans)
@@ -697,11 +697,14 @@ def _subsets(cards: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         yield tuple(cards[i] for i in range(n) if mask >> i & 1)
 
 
-def _plans(fitting: list[tuple[int, ...]], max_stacks: int) -> Iterator[tuple[tuple[int, tuple[int, ...]], ...]]:
+Plan = tuple[tuple[int, tuple[int, ...]], ...]  # (stack, cards) per stack played on
+
+
+def _plans(fitting: list[tuple[int, ...]], max_stacks: int) -> Iterator[Plan]:
     """Every plan: up to ``max_stacks`` stacks, a non-empty subset of fitting cards on each,
     no card on two stacks. Stacks ascending; ``used`` is a bit set of cards already placed."""
 
-    def extend(start: int, used: int, chosen: tuple, room: int) -> Iterator:
+    def extend(start: int, used: int, chosen: Plan, room: int) -> Iterator[Plan]:
         if chosen:
             yield chosen
         if room == 0:
@@ -717,7 +720,7 @@ def _plans(fitting: list[tuple[int, ...]], max_stacks: int) -> Iterator[tuple[tu
     yield from extend(0, 0, (), max_stacks)
 
 
-def _representative_plans(fitting: list[tuple[int, ...]], max_stacks: int) -> Iterator[tuple]:
+def _representative_plans(fitting: list[tuple[int, ...]], max_stacks: int) -> Iterator[Plan]:
     """Single cards everywhere, each stack's whole fitting set, and one greedy maximal plan."""
     for s, cards in enumerate(fitting):
         for c in cards:
@@ -833,7 +836,10 @@ def _check_new_stack(state: State, seat: int, move: NewStack) -> None:
         raise C.card_not_in_hand(f"card {move.card} is not in seat {seat}'s hand", card=move.card, seat=seat)
 
 
-def _replace_at(items: tuple, index: int, value: object) -> tuple:
+T = TypeVar("T")
+
+
+def _replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return (*items[:index], value, *items[index + 1:])
 
 

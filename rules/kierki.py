@@ -68,7 +68,6 @@ from rules.base import (
     SETUP_UNSUPPORTED,
     BaseEngine,
     GameCodes,
-    Json,
     Label,
     NextRound,
     Outcome,
@@ -79,6 +78,7 @@ from rules.base import (
     replace,
 )
 from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, missing_and_extra
+from rules.jsontypes import Json
 from rules.shapes import Length, Range, Visibility, declared, field, option, partial
 from rules.spec import GameSpec, phase_labels
 from rules.tricks import PackCard, Play, TrickRules, check_play, next_seat, playable, trick_winner
@@ -565,7 +565,7 @@ class Kierki(BaseEngine[State, Move]):
         self.check_turn(state, seat)
         phase = state.phase
         if move.__class__ is PlayCard and phase is Phase.PLAY:  # the common case first, same checks
-            card = move.card  # type: ignore[union-attr]
+            card = move.card
             if card in _trick_playable(state, seat):
                 return
             self._refuse_trick_card(state, seat, card)

@@ -39,7 +39,7 @@ from enum import Enum
 from functools import cache
 from itertools import chain, combinations_with_replacement
 from operator import attrgetter
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, TypeVar
 
 from rules.base import (
     BAD_TALLY,
@@ -49,7 +49,6 @@ from rules.base import (
     ErrorCode,
     GameCodes,
     InvalidOption,
-    Json,
     Label,
     Outcome,
     Rng,
@@ -59,6 +58,7 @@ from rules.base import (
     invalid,
     replace,
 )
+from rules.jsontypes import Json
 from rules.shapes import Doc, Length, Range, Visibility, declared, field, option
 from rules.spec import GameSpec, phase_labels
 
@@ -780,7 +780,10 @@ class KniffelCards(BaseEngine[State, Move]):
 # ------------------------------------------------------------------------------- helpers
 
 
-def _set(items: tuple, i: int, value: object) -> tuple:
+T = TypeVar("T")
+
+
+def _set(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return items[:i] + (value,) + items[i + 1:]
 
 
@@ -919,7 +922,7 @@ def _check_reachable(s: State) -> None:
 
 def _boxes(state: State, seat: int) -> tuple[int | None, ...]:
     """A seat's 12 box values in sheet order (``None``: empty)."""
-    return _values(state.sheets[seat].boxes)  # type: ignore[no-any-return]
+    return _values(state.sheets[seat].boxes)
 
 
 def _filled(state: State, seat: int) -> int:
@@ -994,9 +997,9 @@ def _plays_for_hand(hand: tuple[int, ...], all_matching: bool) -> tuple[tuple[Bo
 
 
 @cache
-def _combination_problem(box: Box, cards: tuple[int, ...]) -> tuple[ErrorCode, str, tuple] | None:
+def _combination_problem(box: Box, cards: tuple[int, ...]) -> tuple[ErrorCode, str, tuple[tuple[str, Json], ...]] | None:
     """None when sorted ``cards`` validly fill ``box`` (docs §3); else (code, message, context items)."""
-    shown = list(cards)
+    shown: list[Json] = list(cards)
     if box.face is not None:
         if not 1 <= len(cards) <= 5:
             return (C.wrong_card_count, f"{box.value} takes 1-5 cards, got {shown}",

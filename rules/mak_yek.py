@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
-from typing import Annotated, ClassVar, Literal, get_args
+from typing import Annotated, ClassVar, Literal, cast, get_args
 
 from rules.base import (
     SETUP_UNSUPPORTED,
@@ -40,7 +40,6 @@ from rules.base import (
     BaseEngine,
     GameCodes,
     InvalidState,
-    Json,
     Label,
     Outcome,
     Rng,
@@ -51,6 +50,7 @@ from rules.base import (
     replace,
 )
 from rules.boards import COLORS, square_name
+from rules.jsontypes import Json
 from rules.shapes import Doc, Length, OneOf, Pattern, Range, Scalar, computed, declared, field, option, register_scalar
 from rules.spec import GameSpec, Playout, phase_labels
 
@@ -80,7 +80,7 @@ class Board(str):
 _ROW = Pattern("^[WB.]{8}$")
 
 
-def _board_rows(board: str) -> list[str]:
+def _board_rows(board: str) -> list[Json]:
     return [board[r * 8:(r + 1) * 8] for r in range(7, -1, -1)]
 
 
@@ -88,7 +88,7 @@ def _read_board(rows: Json) -> Board:
     if type(rows) is not list or len(rows) != _SIZE or not all(
             type(r) is str and len(r) == _SIZE and not r.strip("WB.") for r in rows):
         raise ValueError("not a board")
-    return Board("".join(reversed(rows)))
+    return Board("".join(reversed(cast("list[str]", rows))))
 
 
 register_scalar(Scalar(Board, {

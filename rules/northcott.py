@@ -42,7 +42,6 @@ from rules.base import (
     TALLY_UNSUPPORTED,
     BaseEngine,
     GameCodes,
-    Json,
     Label,
     Outcome,
     Rng,
@@ -53,6 +52,7 @@ from rules.base import (
     replace,
 )
 from rules.boards import COLORS, FILES, square_name
+from rules.jsontypes import Json
 from rules.shapes import Doc, Length, OneOf, Pattern, Range, Visibility, computed, declared, field, option
 from rules.spec import GameSpec, Playout, phase_labels
 
@@ -397,8 +397,8 @@ class Northcott(BaseEngine[State, Move]):
     def check(self, state: State, seat: int, move: Move) -> None:
         self.check_turn(state, seat)
         if move.__class__ is Step and state.phase is Phase.PLAY:
-            file, frm = _SQUARES[move.frm]  # type: ignore[union-attr]
-            to_file, to = _SQUARES[move.to]  # type: ignore[union-attr]
+            file, frm = _SQUARES[move.frm]
+            to_file, to = _SQUARES[move.to]
             if file == to_file and state.pawns[seat][file] == frm and to in _targets(state, seat, file):
                 return  # a legal step (a target passes every check below): no refusal messages made
         if isinstance(move, Roll):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 from rules import (
     backgammon,
@@ -18,7 +19,7 @@ from rules import (
 )
 from rules.base import Engine, UnknownGame
 
-_ENGINES: tuple[Engine, ...] = (
+_ENGINES: tuple[Engine[Any, Any], ...] = (
     eleven_nimmt.ENGINE,
     kniffel_cards.ENGINE,
     take_that.ENGINE,
@@ -30,7 +31,7 @@ _ENGINES: tuple[Engine, ...] = (
     northcott.ENGINE,
 )
 
-ENGINES: Mapping[str, Engine] = MappingProxyType({e.game_id: e for e in _ENGINES})
+ENGINES: Mapping[str, Engine[Any, Any]] = MappingProxyType({e.game_id: e for e in _ENGINES})
 
 # Other names a game is known by: each game's ``aliases`` (its GameSpec says them).
 ALIASES: Mapping[str, str] = MappingProxyType(
@@ -41,7 +42,7 @@ def canonical_id(game_id: str) -> str:
     return ALIASES.get(game_id, game_id)
 
 
-def get_engine(game_id: str) -> Engine:
+def get_engine(game_id: str) -> Engine[Any, Any]:
     try:
         return ENGINES[canonical_id(game_id)]
     except KeyError:

@@ -72,7 +72,6 @@ from rules.base import (
     SETUP_UNSUPPORTED,
     BaseEngine,
     GameCodes,
-    Json,
     Label,
     NextRound,
     Outcome,
@@ -83,6 +82,7 @@ from rules.base import (
     invalid,
     replace,
 )
+from rules.jsontypes import Json
 from rules.shapes import Doc, Length, OneOf, Range, Visibility, declared, field, option
 from rules.spec import GameSpec, Playout, phase_labels
 

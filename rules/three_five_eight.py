@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, cast
 
 from rules.base import (
     BAD_TALLY,
@@ -51,7 +51,6 @@ from rules.base import (
     SETUP_UNSUPPORTED,
     BaseEngine,
     GameCodes,
-    Json,
     Label,
     NextRound,
     Outcome,
@@ -62,6 +61,7 @@ from rules.base import (
     replace,
 )
 from rules.cards import Card, Suit, card_strs, deck, missing_and_extra
+from rules.jsontypes import Json, as_object
 from rules.shapes import Length, Range, Visibility, computed, declared, field, option
 from rules.spec import GameSpec, phase_labels
 from rules.tricks import PackCard, TrickRules, check_play, next_seat, playable, trick_winner
@@ -102,7 +102,7 @@ class Contract(Enum):
 
     @property
     def trump(self) -> Suit | None:
-        return self._trump  # type: ignore[attr-defined]
+        return cast("Suit | None", self._trump)  # type: ignore[attr-defined]
 
 
 for _contract in Contract:  # made once: read on every move of a deal
@@ -535,7 +535,7 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         phase = state.phase
         if (
             move.__class__ is PlayCard and phase is Phase.PLAY
-            and move.card in playable(state.hands[seat], state.trick, _trick_rules(state))  # type: ignore[union-attr]
+            and move.card in playable(state.hands[seat], state.trick, _trick_rules(state))
         ):
             return  # a playable card passes every check below (it is in the hand): no messages made
         if isinstance(move, NextRound):
@@ -649,9 +649,9 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         """The declared view (hands: own, hand_sizes; musik null until revealed, with musik_size;
         discards null but for the chooser; won piles null with won_sizes and tricks_won), and the
         chooser, while he chooses, sees only his first 6 cards (§3.2)."""
-        data = super().view(state, seat)
+        data = as_object(super().view(state, seat))
         if seat == state.chooser and state.phase is Phase.CHOOSE:
-            data["hands"][seat] = card_strs(state.hands[seat][:_FIRST_SEEN])
+            cast("list[Json]", data["hands"])[seat] = cast("Json", card_strs(state.hands[seat][:_FIRST_SEEN]))
         return data
 
     def move_view(self, move: Move, actor: int, viewer: int | None) -> Json | None:
@@ -659,7 +659,8 @@ class ThreeFiveEight(BaseEngine[State, Move]):
             return {"kind": "discard"}
         if isinstance(move, ExchangeCard) and viewer not in (actor, move.to):
             return {"kind": "exchange", "to": move.to}
-        return self.move_to_json(move)
+        shown: Json = self.move_to_json(move)
+        return shown
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
         out = super().events(before, seat, move, after)
@@ -694,7 +695,7 @@ def _sorted(cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=_CARD_KEYS.__getitem__))
 
 
-class _CardKeys(dict):
+class _CardKeys(dict[Card, tuple[str, int]]):
     """card -> ``_card_key(card)``, each made once."""
 
     def __missing__(self, card: Card) -> tuple[str, int]:
@@ -871,7 +872,7 @@ def _exchange_step(state: State, seat: int, move: ExchangeCard) -> State:
         hands = _set_hand(hands, to, _sorted([given, *(c for c in hands[to] if c != back)]))
     steps = tuple(n + (s == to) for s, n in enumerate(state.exchange.steps))  # type: ignore[union-attr]
     return _advance_exchange(replace(state, hands=hands,
-                                     exchange=Exchange(state.exchange.queue, steps)))  # type: ignore[union-attr,arg-type]
+                                     exchange=Exchange(state.exchange.queue, steps)))  # type: ignore[union-attr]
 
 
 # -- the deal

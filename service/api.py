@@ -9,6 +9,7 @@ from array import array
 from collections.abc import Callable
 from functools import cache, partial
 from itertools import accumulate
+from typing import Any, cast
 
 import orjson
 import yaml
@@ -18,6 +19,7 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, ClientDisconnected, RequestEntityTooLarge, UnsupportedMediaType
 
 from rules.base import excerpt
+from rules.jsontypes import JsonObject, as_object
 from service import errors, events, i18n, records, sessions
 from service.errors import ApiError
 from service.games import BINDINGS, GameBinding, get_binding
@@ -27,9 +29,10 @@ from service.schemas.fast import compile_validator
 from service.signing import StateSigner, load_state, signed, signer
 
 bp = Blueprint("api", __name__)
+Body = dict[str, Any]  # a request body its schema has checked: the schema, not this type, knows its members
 
 
-def body(schema: type[Schema]) -> dict:
+def body(schema: type[Schema]) -> Body:
     """The request's JSON object, checked against ``schema`` (415, 400, 413 or 422 if not).
 
     Hostile input costs little and never reaches a validator it could overwhelm: at most
@@ -39,7 +42,7 @@ def body(schema: type[Schema]) -> dict:
     return parse(_raw_body(current_app.config["MAX_CONTENT_LENGTH"]), schema)
 
 
-def parse(raw: bytes, schema: type[Schema]) -> dict:
+def parse(raw: bytes, schema: type[Schema]) -> Body:
     """The JSON object in ``raw``, checked against ``schema`` (400 or 422 if not); nesting
     deeper than ``MAX_DEPTH`` levels is refused before any schema looks at it."""
     try:
@@ -104,14 +107,14 @@ def too_deep(raw: bytes, limit: int) -> bool:
     return max(accumulate(array("b", structure.translate(_SIGNED))), default=0) > limit
 
 
-def _loader(schema: type[Schema]):
+def _loader(schema: type[Schema]) -> Callable[[Body], Body]:
     """The hot-path envelope (no defaults, no cross-field rules) uses the compiled check."""
     if schema is common.MoveRequest:
-        return compile_validator(schema(), "body", nested=False)
+        return cast(Callable[[Body], Body], compile_validator(schema(), "body", nested=False))
     return schema().load
 
 
-_LOADERS: dict[type[Schema], Callable[[dict], dict]] = {cls: _loader(cls) for cls in (
+_LOADERS: dict[type[Schema], Callable[[Body], Body]] = {cls: _loader(cls) for cls in (
     common.NewGameRequest, common.StateRequest, common.ViewRequest, common.MoveRequest,
     common.ReplayRequest, common.RecordRequest, common.ScoreRequest, common.SessionCreateRequest, common.SessionMoveRequest,
 )}
@@ -124,23 +127,23 @@ def bearer() -> str | None:
 
 
 def store() -> sessions.SessionStore:
-    return current_app.extensions["arbiter.store"]
+    return cast(sessions.SessionStore, current_app.extensions["arbiter.store"])
 
 
 def notifier() -> events.Notifier:
-    return current_app.extensions["arbiter.events"]
+    return cast(events.Notifier, current_app.extensions["arbiter.events"])
 
 
 # --------------------------------------------------------------------------- catalogue
 
 
 @bp.get("/v1/games")
-def list_games():
+def list_games() -> JsonObject:
     return {"games": [b.describe() for b in BINDINGS.values()]}
 
 
 @bp.get("/v1/games/<game>")
-def describe_game(game: str):
+def describe_game(game: str) -> JsonObject:
     return get_binding(game).describe()
 
 
@@ -148,7 +151,7 @@ def describe_game(game: str):
 
 
 @bp.post("/v1/games/<game>/new")
-def new_game(game: str):
+def new_game(game: str) -> tuple[JsonObject, int]:
     binding = get_binding(game)
     state = binding.new(body(common.NewGameRequest))
     return signed(signer(), binding, binding.result(state), state), 201
@@ -158,25 +161,25 @@ def new_game(game: str):
 # binding, the checked request, the signer and the answer's language (asked for only when a
 # verdict refuses). The views below and the fast path (service/fastpath.py) both call them.
 
-def _legal_moves(binding: GameBinding, req: dict, signer: StateSigner, lang: Callable[[], str]) -> dict:
+def _legal_moves(binding: GameBinding, req: Body, signer: StateSigner, lang: Callable[[], str]) -> JsonObject:
     return binding.legal_moves(load_state(signer, binding, req), req["seat"])
 
 
-def _validate(binding: GameBinding, req: dict, signer: StateSigner, lang: Callable[[], str]) -> dict:
+def _validate(binding: GameBinding, req: Body, signer: StateSigner, lang: Callable[[], str]) -> JsonObject:
     return binding.verdict(load_state(signer, binding, req), req["seat"], binding.load_move(req["move"]), lang)
 
 
-def _apply(binding: GameBinding, req: dict, signer: StateSigner, lang: Callable[[], str]) -> dict:
+def _apply(binding: GameBinding, req: Body, signer: StateSigner, lang: Callable[[], str]) -> JsonObject:
     new, events = binding.apply(load_state(signer, binding, req), req["seat"], binding.load_move(req["move"]))
     return signed(signer, binding, binding.result(new, events=events), new)
 
 
-def _view(binding: GameBinding, req: dict, signer: StateSigner, lang: Callable[[], str]) -> dict:
+def _view(binding: GameBinding, req: Body, signer: StateSigner, lang: Callable[[], str]) -> JsonObject:
     return binding.view(load_state(signer, binding, req), req["seat"])
 
 
 #: action -> (request schema, answer), for ``POST /v1/games/<game>/<action>``
-STATELESS: dict[str, tuple[type[Schema], Callable[..., dict]]] = {
+STATELESS: dict[str, tuple[type[Schema], Callable[[GameBinding, Body, StateSigner, Callable[[], str]], JsonObject]]] = {
     "legal-moves": (common.StateRequest, _legal_moves),
     "validate": (common.MoveRequest, _validate),
     "apply": (common.MoveRequest, _apply),
@@ -184,7 +187,7 @@ STATELESS: dict[str, tuple[type[Schema], Callable[..., dict]]] = {
 }
 
 
-def _stateless(action: str, game: str) -> dict:
+def _stateless(action: str, game: str) -> JsonObject:
     schema, answer = STATELESS[action]
     binding = get_binding(game)  # an unknown game is 404 before the body is looked at
     return answer(binding, body(schema), signer(), lambda: i18n.negotiate(request.accept_languages))
@@ -198,7 +201,7 @@ for _action in STATELESS:
 
 
 @bp.post("/v1/games/<game>/replay")
-def replay(game: str):
+def replay(game: str) -> JsonObject:
     binding = get_binding(game)
     req = _replay_body()
     if "record" in req:
@@ -208,7 +211,7 @@ def replay(game: str):
     return signed(signer(), binding, {**binding.result(final), "applied": applied}, final)
 
 
-def _replay_body() -> dict:
+def _replay_body() -> Body:
     """A replay's body: up to ``MAX_RECORD_BYTES`` when it carries a ``record`` (analysed ``.sgf``
     files are megabytes), ``MAX_BODY_BYTES`` otherwise (413 past either)."""
     config = current_app.config
@@ -226,7 +229,7 @@ def _replay_body() -> dict:
 
 
 @bp.post("/v1/games/<game>/records")
-def replay_record_file(game: str):
+def replay_record_file(game: str) -> JsonObject:
     """The record file itself as the body (``curl --data-binary @match.mat``), ``?format=mat|sgf``
     or sniffed; answered as ``replay`` with a record. Up to ``MAX_RECORD_BYTES``."""
     binding = get_binding(game)
@@ -238,17 +241,17 @@ def replay_record_file(game: str):
 
 
 @bp.post("/v1/games/<game>/record")
-def write_record(game: str):
+def write_record(game: str) -> Response:
     return Response(records.write(get_binding(game), body(common.RecordRequest)), mimetype="text/plain")
 
 
 @bp.post("/v1/games/<game>/score")
-def score(game: str):
+def score(game: str) -> JsonObject:
     binding = get_binding(game)
     req = body(common.ScoreRequest)
     if "tally" in req:
         return binding.score(req)
-    return binding.engine.scores(load_state(signer(), binding, req)).to_json()
+    return as_object(binding.engine.scores(load_state(signer(), binding, req)).to_json())
 
 
 # --------------------------------------------------------------------------- sessions
@@ -263,37 +266,37 @@ def _sessions_not_cached(response: Response) -> Response:
 
 
 @bp.post("/v1/sessions")
-def create_session():
+def create_session() -> tuple[JsonObject, int]:
     current_app.extensions["arbiter.limiter"].check(request.remote_addr)
     req = body(common.SessionCreateRequest)
     return sessions.create(store(), get_binding(req.pop("game")), req), 201
 
 
 @bp.get("/v1/sessions/<session_id>")
-def get_session(session_id: str):
+def get_session(session_id: str) -> JsonObject:
     return sessions.show(store(), BINDINGS, session_id, bearer())
 
 
 @bp.post("/v1/sessions/<session_id>/moves")
-def session_move(session_id: str):
+def session_move(session_id: str) -> JsonObject:
     events_of = notifier()
     return sessions.move(store(), BINDINGS, session_id, bearer(), body(common.SessionMoveRequest),
                          on_move=lambda head: events_of.notify(session_id, head))
 
 
 @bp.post("/v1/sessions/<session_id>/validate")
-def session_validate(session_id: str):
+def session_validate(session_id: str) -> JsonObject:
     """A session move judged, not applied: 200 ``{"legal": true}`` or the problem the move would get."""
     return sessions.validate(store(), BINDINGS, session_id, bearer(), body(common.SessionMoveRequest))
 
 
 @bp.get("/v1/sessions/<session_id>/legal-moves")
-def session_legal_moves(session_id: str):
+def session_legal_moves(session_id: str) -> JsonObject:
     return sessions.legal_moves(store(), BINDINGS, session_id, bearer())
 
 
 @bp.get("/v1/sessions/<session_id>/log")
-def session_log(session_id: str):
+def session_log(session_id: str) -> Response | JsonObject:
     """The log as JSON, or with ``?format=mat`` as a match record (games that have one)."""
     fmt = request.args.get("format", "json")
     if fmt == "mat":
@@ -304,7 +307,7 @@ def session_log(session_id: str):
 
 
 @bp.get("/v1/sessions/<session_id>/events")
-def session_events(session_id: str):
+def session_events(session_id: str) -> Response:
     """Server-Sent Events (DESIGN 4.2); a browser's EventSource sends the token as ``access_token``."""
     cfg = current_app.config
     chunks = events.stream(
@@ -317,7 +320,7 @@ def session_events(session_id: str):
 
 
 @bp.delete("/v1/sessions/<session_id>")
-def delete_session(session_id: str):
+def delete_session(session_id: str) -> tuple[str, int]:
     sessions.delete(store(), session_id, bearer())
     return "", 204
 
@@ -326,7 +329,7 @@ def delete_session(session_id: str):
 
 
 @bp.get("/v1/codes")
-def list_codes():
+def list_codes() -> tuple[JsonObject, int, dict[str, str]]:
     lang = i18n.negotiate(request.accept_languages)
     return i18n.codes_json(lang), 200, {"Content-Language": lang, "Vary": "Accept-Language"}
 
@@ -339,7 +342,7 @@ _PROBLEM_PAGE = """<!doctype html>
 
 
 @bp.get("/problems/<code>")
-def describe_problem(code: str):
+def describe_problem(code: str) -> Response | tuple[JsonObject, int, dict[str, str]]:
     """A problem's ``type`` links here (DESIGN 4.4): the code's catalogue entry, as JSON for a
     client that asks for it, else as a small HTML page in the negotiated language."""
     lang = i18n.negotiate(request.accept_languages)
@@ -360,23 +363,23 @@ def describe_problem(code: str):
 
 
 @bp.get("/healthz")
-def healthz():
+def healthz() -> JsonObject:
     return {"status": "ok"}
 
 
 @bp.get("/readyz")
-def readyz():
+def readyz() -> JsonObject:
     store().ping()
     return {"status": "ready", "store": type(store()).__name__}
 
 
 @cache
 def _spec_yaml() -> str:
-    return yaml.safe_dump(build_spec(), sort_keys=False, allow_unicode=True)
+    return cast(str, yaml.safe_dump(build_spec(), sort_keys=False, allow_unicode=True))
 
 
 @bp.get("/openapi.yaml")
-def openapi_yaml():
+def openapi_yaml() -> Response:
     return Response(_spec_yaml(), mimetype="application/yaml")
 
 
@@ -390,5 +393,5 @@ _DOCS = """<!doctype html>
 
 
 @bp.get("/docs")
-def docs():
+def docs() -> Response:
     return Response(_DOCS, mimetype="text/html")

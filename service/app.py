@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from types import FrameType
+from typing import Any, cast
 
 import orjson
-from flask import Blueprint, Flask
+from flask import Blueprint, Flask, Response
 from flask.json.provider import JSONProvider
 
 from service import api, errors, events, ops, play
@@ -19,7 +21,7 @@ from service.sessions import make_store
 from service.signing import StateSigner
 
 
-def create_app(config: type | None = None, overrides: dict | None = None) -> Flask:
+def create_app(config: type | None = None, overrides: Mapping[str, Any] | None = None) -> Flask:
     """The app with ``config`` (default ``Config``, read from the environment) and overrides."""
     app = Flask(__name__)
     app.config.from_object(config or Config)
@@ -55,7 +57,7 @@ def worker_processes() -> int:
     return int(os.environ.get("WEB_CONCURRENCY") or 1)
 
 
-def refuse_split_sessions(config, workers: int) -> None:
+def refuse_split_sessions(config: Mapping[str, Any], workers: int) -> None:
     """The memory store lives in one process: with several workers each would hold its own
     sessions and a seat's move would reach the wrong one. Refuse to start instead."""
     if workers > 1 and not config.get("REDIS_URL"):
@@ -73,15 +75,15 @@ class OrjsonProvider(JSONProvider):
 
     OPTIONS = orjson.OPT_NON_STR_KEYS  # marshmallow reports list items by integer index
 
-    def dumps(self, obj, **kwargs) -> str:
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
         return orjson.dumps(obj, option=self.OPTIONS).decode()
 
-    def loads(self, s, **kwargs):
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         return orjson.loads(s)
 
-    def response(self, *args, **kwargs):
+    def response(self, *args: Any, **kwargs: Any) -> Response:
         body = orjson.dumps(self._prepare_response_obj(args, kwargs), option=self.OPTIONS)
-        return self._app.response_class(body, mimetype="application/json")
+        return cast(Flask, self._app).response_class(body, mimetype="application/json")
 
 
 def _docs_assets() -> Blueprint:

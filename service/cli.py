@@ -18,22 +18,25 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from marshmallow import ValidationError
 
 from rules.base import IllegalMove, RulesError
+from rules.jsontypes import Json, JsonObject
 
-Json = Any
+if TYPE_CHECKING:
+    from service.games import GameBinding
+
 OK, REFUSED, UNREADABLE = "ok", "refused", "unreadable"
 EXIT = {OK: 0, REFUSED: 1, UNREADABLE: 2}
 MAX_MOVES = 100_000  # a file on the command line is the user's own: far above the service's MAX_REPLAY_MOVES
 
 
-def check_file(path: str) -> Json:
+def check_file(path: str) -> JsonObject:
     """One file's verdict: ``{"file", "status", ...}`` (the result, or the refusal's code and place)."""
     try:
         raw = Path(path).read_bytes()
@@ -43,13 +46,13 @@ def check_file(path: str) -> Json:
         return {"file": path, **_check(path, raw)}
     except RulesError as exc:
         status = REFUSED if isinstance(exc, IllegalMove) else UNREADABLE
-        place = {k: exc.context[k] for k in ("line", "game", "move", "index") if exc.context.get(k) is not None}
+        place: JsonObject = {k: cast("Json", exc.context[k]) for k in ("line", "game", "move", "index") if exc.context.get(k) is not None}
         return {"file": path, "status": status, "code": exc.code, **place, "detail": exc.message}
     except ValidationError as exc:
         return {"file": path, "status": UNREADABLE, "code": "request.invalid", "detail": _flat(exc.messages)}
 
 
-def _check(path: str, raw: bytes) -> Json:
+def _check(path: str, raw: bytes) -> JsonObject:
     from service import records  # the readers and the registry, imported in the worker that needs them
     from service.games import BINDINGS
 
@@ -66,7 +69,7 @@ def _check(path: str, raw: bytes) -> Json:
             "applied": done.applied, "warnings": done.warnings}
 
 
-def _check_json(text: str, bindings) -> Json:
+def _check_json(text: str, bindings: Mapping[str, GameBinding]) -> JsonObject:
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -92,8 +95,8 @@ def _flat(messages: Any) -> str:
     return str(messages)
 
 
-def line_of(result: Json) -> str:
-    """The human line for one verdict."""
+def line_of(result: Mapping[str, Any]) -> str:
+    """The human line for one verdict (``check_file``'s: its members depend on its status)."""
     where = result["file"] + (f":{result['line']}" if result.get("line") else "")
     if result["status"] == OK:
         if "match" in result:
@@ -112,7 +115,7 @@ def line_of(result: Json) -> str:
     return f"{label} {where}: {result['code']}:{place and place + ':'} {result['detail']}"
 
 
-def check_all(paths: Sequence[str], jobs: int = 1) -> Iterator[Json]:
+def check_all(paths: Sequence[str], jobs: int = 1) -> Iterator[JsonObject]:
     """Each file's verdict, in the order given; ``jobs`` > 1 checks files in worker processes."""
     if jobs <= 1 or len(paths) <= 1:
         yield from map(check_file, paths)
@@ -136,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     worst = 0
     for result in check_all(paths, args.jobs):
         print(json.dumps(result, ensure_ascii=False) if args.json else line_of(result), flush=False)
-        worst = max(worst, EXIT[result["status"]])
+        worst = max(worst, EXIT[cast(str, result["status"])])
     sys.stdout.flush()
     return worst
 

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from flask import Flask, request
@@ -25,6 +25,7 @@ from rules.base import (
     UnknownGame,
     excerpt,
 )
+from rules.jsontypes import Json, JsonObject
 from service import i18n
 
 log = logging.getLogger(__name__)
@@ -35,8 +36,8 @@ class ApiError(Exception):
     """An HTTP-level refusal that is not a rules matter (sessions, tokens, store, limits).
     ``headers`` go on the response (``Retry-After``, ``WWW-Authenticate``)."""
 
-    def __init__(self, status: int, code: str, title: str, detail: str, *, headers: dict | None = None,
-                 **extra) -> None:
+    def __init__(self, status: int, code: str, title: str, detail: str, *, headers: dict[str, str] | None = None,
+                 **extra: Json) -> None:
         super().__init__(detail)
         self.status, self.code, self.title, self.detail, self.extra = status, code, title, detail, extra
         self.headers = headers or {}
@@ -83,22 +84,22 @@ _RULES = (
 )
 
 
-def problem(status: int, code: str, title: str, detail: str, **members: Any) -> dict:
+def problem(status: int, code: str, title: str, detail: str, **members: Json) -> JsonObject:
     """A problem object; its ``type`` is the code's page, ``/problems/<code>``, which the
     service answers (DESIGN 4.4)."""
     return {"type": f"/problems/{code}", "title": title, "status": status, "detail": detail, "code": code,
             **members}
 
 
-def problem_for(exc: Exception) -> dict:
+def problem_for(exc: Exception) -> JsonObject:
     """The problem object for any exception (used by handlers and by ``validate``)."""
     if isinstance(exc, RulesError):
         for cls, status, title in _RULES:
             if isinstance(exc, cls):
-                return problem(status, exc.code, title, exc.message, **exc.context)
+                return problem(status, exc.code, title, exc.message, **cast("dict[str, Json]", exc.context))
     if isinstance(exc, ValidationError):
         return problem(422, "request.invalid", "Invalid request", "the request does not match the schema",
-                       errors=flat_errors(exc.messages))
+                       errors=cast(JsonObject, flat_errors(exc.messages)))
     if isinstance(exc, ApiError):
         return problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
     if isinstance(exc, HTTPException):
@@ -140,7 +141,8 @@ def response(exc: Exception, lang: str, request_id: str | None = None) -> Respon
         headers = {}
         log.error("unhandled error", exc_info=exc, extra={} if request_id is None else {"request_id": request_id})
     body = i18n.localize(problem_for(exc), lang)
-    resp = Response(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), status=body["status"], mimetype=PROBLEM_JSON)
+    resp = Response(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), status=cast(int, body["status"]),
+                    mimetype=PROBLEM_JSON)
     resp.headers["Content-Language"] = lang
     for key, value in headers.items():
         resp.headers[key] = value

@@ -35,33 +35,40 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import orjson
 
+from rules.jsontypes import Json, JsonObject
 from service import ops
 from service.errors import ApiError
 
-Json = Any
+if TYPE_CHECKING:
+    from service.games import GameBinding
+    from service.sessions import LogEntry, Record, SessionStore
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
 CHANNEL = "arbiter:session-moves"
 log = logging.getLogger("arbiter.events")
 
 
-class _Lru:
+class _Lru(Generic[K, V]):
     def __init__(self, size: int) -> None:
-        self._data: OrderedDict = OrderedDict()
+        self._data: OrderedDict[K, V] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
 
-    def get(self, key: Any) -> Any:
+    def get(self, key: K) -> V | None:
         with self._lock:
             value = self._data.get(key)
             if value is not None:
                 self._data.move_to_end(key)
             return value
 
-    def put(self, key: Any, value: Any) -> None:
+    def put(self, key: K, value: V) -> None:
         with self._lock:
             self._data[key] = value
             self._data.move_to_end(key)
@@ -147,15 +154,16 @@ class Notifier:
     """Wakes the streams of a session when it moves (in this process, and, with a Redis
     client, in every process subscribed to ``CHANNEL``), with the session's new head."""
 
-    def __init__(self, redis_client: Any = None, fetch: Callable[[str], Json] | None = None) -> None:
+    def __init__(self, redis_client: Any = None, fetch: Callable[[str], Record] | None = None) -> None:
         self._lock = threading.Lock()
         self._watches: dict[str, dict[_Watch, None]] = {}  # session id -> its open streams, oldest first
         self._redis = redis_client
         self._fetch = fetch
         self._listener: threading.Thread | None = None
         self._subscribed = threading.Event()
-        self.heads = _Lru(1024)  # session id -> newest head this process knows
-        self.rendered = _Lru(8192)  # (session id, version, seat) or a short catch-up -> the events' bytes
+        self.heads: _Lru[str, Record] = _Lru(1024)  # session id -> newest head this process knows
+        # (session id, version, seat) -> an event's bytes; (session id, after, last, seat) -> a short catch-up's
+        self.rendered: _Lru[tuple[object, ...], bytes | list[bytes]] = _Lru(8192)
         self.open_streams = 0
 
     # -- stream bookkeeping --------------------------------------------------------------------
@@ -182,7 +190,7 @@ class Notifier:
 
     # -- waking --------------------------------------------------------------------------------
 
-    def notify(self, session_id: str, head: Json) -> None:
+    def notify(self, session_id: str, head: Record) -> None:
         """``head`` is the session's new head, just stored."""
         self._learn(session_id, head)
         self._wake(session_id, head["version"])
@@ -190,7 +198,7 @@ class Notifier:
             with contextlib.suppress(Exception):  # the stream's heartbeat re-check covers a lost publish
                 self._redis.publish(CHANNEL, f"{session_id} {head['version']}")
 
-    def _learn(self, session_id: str, head: Json) -> None:
+    def _learn(self, session_id: str, head: Record) -> None:
         known = self.heads.get(session_id)
         if known is None or known["version"] < head["version"]:
             self.heads.put(session_id, head)
@@ -262,7 +270,7 @@ class Notifier:
 
 
 def _sse(event: str | None, data: Json, event_id: int | None = None) -> bytes:
-    lines = []
+    lines: list[str] = []
     if event_id is not None:
         lines.append(f"id: {event_id}")
     if event is not None:
@@ -271,10 +279,10 @@ def _sse(event: str | None, data: Json, event_id: int | None = None) -> bytes:
     return ("\n".join(lines) + "\n\n").encode()
 
 
-def _event(binding: Any, version: int, item: Json, state: Any, seat: int | None, over: bool) -> bytes:
+def _event(binding: GameBinding, version: int, item: LogEntry, state: Any, seat: int | None, over: bool) -> bytes:
     engine = binding.engine
     shown = item["move"] if over else engine.move_view(engine.move_from_json(item["move"]), item["seat"], seat)
-    data = {"version": version, "seat": item["seat"], "move": shown}
+    data: JsonObject = {"version": version, "seat": item["seat"], "move": shown}
     status = binding.status(state)
     data.update(to_act=status["to_act"], round_over=status["round_over"], game_over=status["game_over"])
     if "scores" in status:
@@ -285,23 +293,24 @@ def _event(binding: Any, version: int, item: Json, state: Any, seat: int | None,
     return _sse("move", data, version)
 
 
-def newest_event(binding: Any, head: Json, seat: int | None, cache: _Lru | None = None,
+def newest_event(binding: GameBinding, head: Record, seat: int | None,
+                 cache: _Lru[tuple[object, ...], bytes | list[bytes]] | None = None,
                  session_id: str = "") -> bytes:
     """The event of the head's newest move as ``seat`` sees it, rendered once per view."""
     key = (session_id, head["version"], seat)
     if cache is not None:
         hit = cache.get(key)
         if hit is not None:
-            return hit
+            return cast(bytes, hit)  # the key of one event
     state = binding.engine.from_json(head["state"])
-    out = _event(binding, head["version"], head["last"], state, seat, binding.engine.outcome(state) is not None)
+    out = _event(binding, head["version"], cast("LogEntry", head["last"]), state, seat, binding.engine.outcome(state) is not None)
     if cache is not None:
         cache.put(key, out)
     return out
 
 
-def move_events(binding: Any, store: Any, session_id: str, head: Json, seat: int | None, after: int,
-                cache: _Lru | None = None) -> list[bytes]:
+def move_events(binding: GameBinding, store: SessionStore, session_id: str, head: Record, seat: int | None,
+                after: int, cache: _Lru[tuple[object, ...], bytes | list[bytes]] | None = None) -> list[bytes]:
     """The ``move`` events after version ``after``, each as ``seat`` may see it: from the
     nearest checkpoint at or before ``after``, reading only the log entries after it."""
     last = head["version"]
@@ -316,14 +325,14 @@ def move_events(binding: Any, store: Any, session_id: str, head: Json, seat: int
     if keep is not None:
         hit = keep.get(key)
         if hit is not None:
-            return hit
+            return cast("list[bytes]", hit)  # the key of a catch-up
     engine = binding.engine
     checkpoint = store.checkpoint(session_id, after)
     start, state = (checkpoint[0], engine.from_json(checkpoint[1])) if checkpoint else (0, binding.new(head["new"]))
     entries = store.log(session_id, start, last)
     final = engine.from_json(head["state"])
     over = engine.outcome(final) is not None
-    out = []
+    out: list[bytes] = []
     for version, item in enumerate(entries, start=start + 1):
         state = final if version == last else engine.apply(state, item["seat"], binding.load_move(item["move"]))
         if version > after:
@@ -336,9 +345,10 @@ def move_events(binding: Any, store: Any, session_id: str, head: Json, seat: int
 _GONE = _sse("end", {"reason": "the session is gone (deleted, or expired SESSION_TTL after its last move)"})
 
 
-def stream(store: Any, bindings: Mapping[str, Any], notifier: Notifier, session_id: str, token: str | None,
-           last_event_id: str | None, *, heartbeat: float, resume_limit: int, show: Any, seat_of: Any,
-           max_streams: int = 1000) -> Iterable[bytes]:
+def stream(store: SessionStore, bindings: Mapping[str, GameBinding], notifier: Notifier, session_id: str,
+           token: str | None, last_event_id: str | None, *, heartbeat: float, resume_limit: int,
+           show: Callable[[SessionStore, Mapping[str, GameBinding], str, str | None], JsonObject],
+           seat_of: Callable[[Record, str | None], int | None], max_streams: int = 1000) -> Iterable[bytes]:
     """The event stream of ``token`` on a session: checked before the first byte (401/403/404/429
     answer as problems), then a snapshot or the missed events, then one event per move."""
     notifier.ensure_listener()
@@ -351,7 +361,7 @@ def stream(store: Any, bindings: Mapping[str, Any], notifier: Notifier, session_
     if known is not None:
         watch.ring(known["version"])  # a move between the read above and open(): sent at once
 
-    def catch_up(after: int | None, head: Json) -> list[bytes]:
+    def catch_up(after: int | None, head: Record) -> list[bytes]:
         """What brings a client that has ``after`` (None: nothing yet) to ``head``: the missed
         events from the stored log, or a snapshot when they are too many or ``after`` is unknown.
         Whole or nothing (a store failure sends no part of it)."""
@@ -359,7 +369,7 @@ def stream(store: Any, bindings: Mapping[str, Any], notifier: Notifier, session_
             return move_events(binding, store, session_id, head, seat, after, notifier.rendered)
         return [_sse("snapshot", show(store, bindings, session_id, token), head["version"])]
 
-    def events() -> Iterator[bytes]:
+    def events() -> Generator[bytes, None, None]:
         try:
             yield f"retry: {int(heartbeat * 1000)}\n\n".encode()
             head, last, announced = record, resume, None
@@ -412,7 +422,7 @@ class _Released:
 
     __slots__ = ("_chunks", "_release")
 
-    def __init__(self, chunks: Iterator[bytes], release: Callable[[], None]) -> None:
+    def __init__(self, chunks: Generator[bytes, None, None], release: Callable[[], None]) -> None:
         self._chunks, self._release = chunks, release
 
     def __iter__(self) -> Iterator[bytes]:
@@ -420,7 +430,7 @@ class _Released:
 
     def close(self) -> None:
         try:
-            self._chunks.close()  # type: ignore[attr-defined]  # a generator: its finally runs if it started
+            self._chunks.close()  # a generator: its finally runs if it started
         finally:
             self._release()
 

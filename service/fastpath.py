@@ -21,8 +21,8 @@ them request by request.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from flask import Flask
@@ -34,10 +34,13 @@ from service import errors, i18n, ops
 from service.api import STATELESS, parse
 from service.games import get_binding
 
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIEnvironment
+
 _ROUTES = {action: f"/v1/games/<game>/{action}" for action in STATELESS}
 
 
-def _length(environ: dict) -> int | None:
+def _length(environ: WSGIEnvironment) -> int | None:
     """The body's ``Content-Length``, or ``None`` when there is none (chunked) or it is not ASCII
     digits (``"²".isdigit()`` is true, and ``int()`` refuses it)."""
     text = environ.get("CONTENT_LENGTH", "")
@@ -56,7 +59,7 @@ class FastPath:
         self.app = app
         self.flask = app.wsgi_app
 
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         path: str = environ.get("PATH_INFO", "")
         parts = path.split("/")
         config = self.app.config
@@ -74,7 +77,7 @@ class FastPath:
             return self.flask(environ, start_response)
         return self._answer(environ, start_response, parts[3], parts[4], path, length)
 
-    def _answer(self, environ: dict, start_response: Callable, game: str, action: str, path: str,
+    def _answer(self, environ: WSGIEnvironment, start_response: StartResponse, game: str, action: str, path: str,
                 length: int) -> list[bytes]:
         started = time.perf_counter()
         rid = ops.request_id(environ.get("HTTP_X_REQUEST_ID"))

@@ -11,20 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
+from rules.jsontypes import Json, JsonObject, as_object
 from rules.registry import ENGINES, canonical_id, get_engine
 from rules.spec import GameSpec
 from service.errors import problem_for
 from service.i18n import localize
 
-Json = Any
-
 
 @dataclass(frozen=True)
 class GameBinding:
-    engine: Engine
+    engine: Engine[Any, Any]  # the registry's engines: each game's own state and move types
 
     @property
     def spec(self) -> GameSpec:
@@ -37,12 +36,12 @@ class GameBinding:
 
     # -- catalogue -------------------------------------------------------------------
 
-    def describe(self) -> Json:
-        return self.spec.describe()  # the registry's ALIASES are made from the specs' aliases
+    def describe(self) -> JsonObject:
+        return as_object(self.spec.describe())  # the registry's ALIASES are made from the specs' aliases
 
     # -- requests -> engine values ---------------------------------------------------
 
-    def new(self, req: Json) -> Any:
+    def new(self, req: Mapping[str, Any]) -> Any:
         return self.engine.new(req["players"], req.get("seed"), req.get("options"), req.get("setup"))
 
     def load_state(self, data: Json) -> Any:
@@ -53,7 +52,7 @@ class GameBinding:
 
     # -- engine values -> responses --------------------------------------------------
 
-    def legal_moves(self, state: Any, seat: int | None) -> Json:
+    def legal_moves(self, state: Any, seat: int | None) -> JsonObject:
         self._require_seat(state, seat)
         acting = self.engine.to_act(state)
         if seat is None:
@@ -65,7 +64,7 @@ class GameBinding:
             "complete": self.engine.legal_moves_complete,
         }
 
-    def result(self, state: Any, seat: int | None = None, events: Sequence[Json] = (), *, full: bool = True) -> Json:
+    def result(self, state: Any, seat: int | None = None, events: Sequence[Json] = (), *, full: bool = True) -> JsonObject:
         """The envelope of a state after a move: the state (or ``seat``'s view) and its status."""
         e = self.engine
         out = self.status(state)
@@ -73,11 +72,11 @@ class GameBinding:
         out["events"] = list(events)
         return out
 
-    def status(self, state: Any) -> Json:
+    def status(self, state: Any) -> JsonObject:
         e = self.engine
         outcome = e.outcome(state)
         out: dict[str, Json] = {
-            "to_act": sorted(e.to_act(state)),
+            "to_act": cast("list[Json]", sorted(e.to_act(state))),
             "round_over": e.round_over(state),
             "game_over": outcome is not None,
             "options": dict(e.options_of(state)),
@@ -88,7 +87,7 @@ class GameBinding:
             out["outcome"] = outcome.to_json()
         return out
 
-    def view(self, state: Any, seat: int | None) -> Json:
+    def view(self, state: Any, seat: int | None) -> JsonObject:
         """The state as ``seat`` (``None``: a spectator) may see it; a seat the game lacks is refused."""
         self._require_seat(state, seat)
         return {"seat": seat, "state": self.engine.view(state, seat)}
@@ -101,7 +100,7 @@ class GameBinding:
         new = self.engine.apply(state, seat, move)
         return new, self.engine.events(state, seat, move, new)
 
-    def verdict(self, state: Any, seat: int, move: Any, lang: Callable[[], str] = lambda: "en") -> Json:
+    def verdict(self, state: Any, seat: int, move: Any, lang: Callable[[], str] = lambda: "en") -> JsonObject:
         """``{"legal": true}`` or ``{"legal": false, "problem": ...}`` (in ``lang()``, asked only
         for a refusal): "no" is an answer here."""
         try:
@@ -110,7 +109,7 @@ class GameBinding:
             return {"legal": False, "problem": localize(problem_for(exc), lang())}
         return {"legal": True}
 
-    def replay(self, start: Any, moves: Sequence[Json]) -> tuple[Any, int]:
+    def replay(self, start: Any, moves: Sequence[Mapping[str, Any]]) -> tuple[Any, int]:
         """Apply ``[{"seat", "move"}, ...]`` in order; a refusal names the index of the move."""
         state = start
         for index, item in enumerate(moves):
@@ -122,10 +121,10 @@ class GameBinding:
                 raise
         return state, len(moves)
 
-    def score(self, req: Json) -> Json:
+    def score(self, req: Mapping[str, Any]) -> JsonObject:
         if "tally" in req:
-            return self.engine.score_tally(req["tally"]).to_json()
-        return self.engine.scores(self.load_state(req["state"])).to_json()
+            return as_object(self.engine.score_tally(req["tally"]).to_json())
+        return as_object(self.engine.scores(self.load_state(req["state"])).to_json())
 
 
 BINDINGS: Mapping[str, GameBinding] = MappingProxyType({gid: GameBinding(engine) for gid, engine in ENGINES.items()})

@@ -19,13 +19,19 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import errors, i18n, ops
 from service.errors import ApiError
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import InputStream, StartResponse, WSGIApplication, WSGIEnvironment
+    from flask import Flask
+
+T = TypeVar("T")
 
 
 class BodyTimeout(ApiError):
@@ -39,10 +45,10 @@ class _TimedInput:
     """``wsgi.input`` whose reads give up at ``deadline``: before each read the connection's
     socket gets the time left as its timeout (an attribute under gevent, no timer per request)."""
 
-    def __init__(self, stream: Any, sock: Any, deadline: float, seconds: float) -> None:
+    def __init__(self, stream: InputStream, sock: Any, deadline: float, seconds: float) -> None:
         self._stream, self._sock, self._deadline, self._seconds = stream, sock, deadline, seconds
 
-    def _timed(self, fn: Callable, *args: Any) -> Any:
+    def _timed(self, fn: Callable[..., T], *args: Any) -> T:
         left = self._deadline - time.monotonic()
         if left <= 0:
             raise BodyTimeout(self._seconds)
@@ -61,7 +67,7 @@ class _TimedInput:
     def readlines(self, *args: Any) -> list[bytes]:
         return self._timed(self._stream.readlines, *args)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[bytes]:
         return iter(self.readline, b"")
 
 
@@ -73,7 +79,7 @@ class _Closing:
     def __init__(self, body: Iterable[bytes], guard: Guard | None, address: str) -> None:
         self._body, self._guard, self._address = body, guard, address
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[bytes]:
         return iter(self._body)
 
     def close(self) -> None:
@@ -91,7 +97,7 @@ class _Closing:
 class Guard:
     """WSGI middleware: trusted proxies, a per-address ceiling, the body deadline."""
 
-    def __init__(self, app: Any, inner: Callable) -> None:
+    def __init__(self, app: Flask, inner: WSGIApplication) -> None:
         self.app, self.inner = app, inner
         config = app.config
         self.trusted = {p.strip() for p in (config.get("TRUSTED_PROXIES") or "").split(",") if p.strip()}
@@ -101,7 +107,7 @@ class Guard:
         self.timed = self.body_timeout > 0 and ops.gevent_patched("socket")
         self._open: dict[str, int] = {}
 
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         address = peer = environ.get("REMOTE_ADDR", "")
         trusted = peer in self.trusted
         if trusted:  # the client: the last X-Forwarded-For entry, as the trusted proxy appended it
@@ -136,7 +142,7 @@ class Guard:
         else:
             self._open.pop(address, None)
 
-    def _refuse(self, environ: dict, start_response: Callable, address: str) -> list[bytes]:
+    def _refuse(self, environ: WSGIEnvironment, start_response: StartResponse, address: str) -> list[bytes]:
         rid = ops.request_id(environ.get("HTTP_X_REQUEST_ID"))
         exc = ApiError(429, "request.too-many-connections", "Too many connections",
                        f"this client address already has {self.limit} requests in progress "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 
-def post_request(worker: Any, req: Any, environ: dict, resp: Any) -> None:
+def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> None:
     """Under the gevent worker, let the other connections run after each request.
 
     A greenlet serving a keep-alive connection whose next request has already arrived would

@@ -17,12 +17,12 @@ import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from rules.base import Code, Label
+from rules.jsontypes import Json, JsonObject
 from rules.registry import ENGINES
 
-Json = Any
 LANGUAGES = ("en", "pl")
 
 
@@ -32,10 +32,10 @@ class Entry:
     status: int
     text: Code
     games: tuple[str, ...]
-    description: Any = None  # a Label (declared codes)
+    description: Label | None = None  # declared codes
 
-    def to_json(self, lang: str) -> Json:
-        out = {"code": self.code, "status": self.status,
+    def to_json(self, lang: str) -> JsonObject:
+        out: JsonObject = {"code": self.code, "status": self.status,
                "title": self.text.title_pl if lang == "pl" else self.text.title, "games": list(self.games)}
         if self.description is not None:
             out["description"] = self.description(lang)
@@ -222,7 +222,7 @@ def catalogue() -> dict[str, Entry]:
     return out
 
 
-def codes_json(lang: str) -> Json:
+def codes_json(lang: str) -> JsonObject:
     return {"codes": [e.to_json(lang) for e in sorted(catalogue().values(), key=lambda e: e.code)]}
 
 
@@ -232,7 +232,7 @@ def negotiate(header_values: Iterable[tuple[str, float]] | Any) -> str:
     return best or "en"
 
 
-class _Missing(dict):
+class _Missing(dict[str, str]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
@@ -241,24 +241,26 @@ def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def localize(problem: Json, lang: str) -> Json:
+def localize(problem: JsonObject, lang: str) -> JsonObject:
     """``problem`` with the code's ``title`` and, in Polish, its ``detail`` (the English detail
     is the message given where the error was raised)."""
-    entry = catalogue().get(problem.get("code", ""))
-    if entry is None:
+    code = problem.get("code", "")
+    entry = catalogue().get(code) if isinstance(code, str) else None
+    if entry is None or not isinstance(code, str):
         return problem
     if lang != "pl":
         return {**problem, "title": entry.text.title}
     context = _Missing({k: _short(v) for k, v in problem.items()})
-    context.setdefault("game", problem.get("code", "").split(".")[0])
-    out = {**problem, "title": entry.text.title_pl, "detail": entry.text.detail_pl.format_map(context)}
-    if isinstance(problem.get("errors"), dict):
-        out["errors"] = {path: [error_message_pl(str(m)) for m in messages]
-                         for path, messages in problem["errors"].items()}
+    context.setdefault("game", code.split(".")[0])
+    out: JsonObject = {**problem, "title": entry.text.title_pl, "detail": entry.text.detail_pl.format_map(context)}
+    errors = problem.get("errors")
+    if isinstance(errors, dict):  # request.invalid's messages by path (errors.flat_errors)
+        out["errors"] = {path: [error_message_pl(str(m)) for m in cast("list[Json]", messages)]
+                         for path, messages in errors.items()}
     return out
 
 
-def _short(value: Any) -> str:
+def _short(value: Json) -> str:
     text = value if isinstance(value, str) else repr(value)
     return text if len(text) <= 60 else text[:59] + "…"
 

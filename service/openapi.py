@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import copy
 import sys
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from rules import shapes
 from rules.backgammon._records import MAX_RECORD_CHARS
 from rules.base import Option
+from rules.jsontypes import Json, JsonObject, as_object, object_at
 from rules.registry import ALIASES
 from service.config import Config
 from service.errors import problem_for
@@ -37,10 +39,9 @@ from service.i18n import catalogue
 from service.records import READERS
 from service.schemas import common
 
-Json = Any
 VERSION = "1.0.0"
 P = "application/problem+json"
-NULL = {"type": "null"}
+NULL: JsonObject = {"type": "null"}
 
 
 def _pascal(text: str) -> str:
@@ -53,32 +54,33 @@ def _prefix(b: GameBinding) -> str:
     return _pascal(type(b.engine).__module__.split(".")[1])
 
 
-def _ref(name: str) -> Json:
+def _ref(name: str) -> JsonObject:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _obj(required: list[str], **props: Json) -> Json:
-    out = {"type": "object", "additionalProperties": False, "properties": props}
+def _obj(required: list[Json], **props: Json) -> JsonObject:
+    out: JsonObject = {"type": "object", "additionalProperties": False, "properties": props}
     return {**out, "required": required} if required else out
 
 
-def _nullable(schema: Json) -> Json:
-    return shapes.nullable(schema)
+def _nullable(schema: JsonObject) -> Json:
+    out: Json = shapes.nullable(schema)
+    return out
 
 
-SEAT = {"type": "integer", "minimum": 0, "maximum": common.MAX_SEAT}
-SEAT_OR_NULL = {"type": ["integer", "null"], "minimum": 0, "maximum": common.MAX_SEAT}
-SIGNATURE = {"type": "string", "minLength": 1, "maxLength": 64,
+SEAT: JsonObject = {"type": "integer", "minimum": 0, "maximum": common.MAX_SEAT}
+SEAT_OR_NULL: JsonObject = {"type": ["integer", "null"], "minimum": 0, "maximum": common.MAX_SEAT}
+SIGNATURE: JsonObject = {"type": "string", "minLength": 1, "maxLength": 64,
              "description": "the service's signature of `state` (service/signing.py): sent back beside the state, "
                             "a state the service made skips the re-check; anything else gets the full check"}
 RECORD_GAMES = frozenset(READERS)
-RECORD = {"type": "object", "additionalProperties": False, "required": ["format", "text"],
+RECORD: JsonObject = {"type": "object", "additionalProperties": False, "required": ["format", "text"],
           "description": "a recorded match in the format other tools write (DESIGN 4.3)",
           "properties": {"format": {"type": "string", "enum": ["mat", "sgf"]},
                          "text": {"type": "string", "minLength": 1, "maxLength": MAX_RECORD_CHARS,
                                   "description": "the file's text; the body may be up to MAX_RECORD_BYTES "
                                                  "(default 4 MiB)"}}}
-RECORD_SUMMARY = {
+RECORD_SUMMARY: JsonObject = {
     "games": {"type": "array", "description": "record replay: each game of the match", "items": {
         "type": "object", "required": ["number", "winner", "points", "score_after"], "properties": {
             "number": {"type": "integer"}, "winner": SEAT_OR_NULL, "points": {"type": "integer"},
@@ -95,10 +97,10 @@ RECORD_SUMMARY = {
                      "line": {"type": "integer", "minimum": 1}, "code": {"type": "string"},
                      "detail": {"type": "string"}, "context": {"type": "object"}}}},
 }
-LABEL = {"type": "object", "additionalProperties": False, "required": ["en", "pl"],
+LABEL: JsonObject = {"type": "object", "additionalProperties": False, "required": ["en", "pl"],
          "description": "a text in English and Polish",
          "properties": {"en": {"type": "string"}, "pl": {"type": "string"}}}
-PROBLEM = {
+PROBLEM: JsonObject = {
     "type": "object",
     "description": "RFC 9457 problem details. Rule errors carry a stable `code` (GET /v1/codes lists each, "
                    "`type` links its page) and the members their message quotes; other members may follow.",
@@ -124,7 +126,7 @@ PROBLEM = {
         "version": {"type": "integer", "minimum": 0, "description": "a stale move: the session's version now"},
     },
 }
-SCORES_BASE = {
+SCORES_BASE: JsonObject = {
     "round": {"type": "integer", "minimum": 1, "description": "the round it scores (1-based)"},
     "points": {"type": "array", "items": {"type": "integer"}, "description": "this round's points, per seat"},
     "totals": {"type": "array", "items": {"type": "integer"}, "description": "running totals, per seat"},
@@ -133,7 +135,7 @@ SCORES_BASE = {
     "final": {"type": "boolean", "description": "the round's scores can no longer change"},
     "winners": {"type": "array", "items": SEAT, "description": "set when the game is over"},
 }
-OUTCOME = {
+OUTCOME: JsonObject = {
     "type": "object",
     "required": ["winners", "reason", "draw"],
     "properties": {
@@ -143,16 +145,16 @@ OUTCOME = {
         "points": {"type": "array", "items": {"type": "integer"}},
     },
 }
-VERSION_FIELD = {"type": "integer", "minimum": 0, "description": "the session's version: send it with the next move"}
-SEEDED = {"type": "boolean", "description": "the creator chose the seed, so someone may know the deal (DESIGN 4.1)"}
-SESSION_CREATED = {
+VERSION_FIELD: JsonObject = {"type": "integer", "minimum": 0, "description": "the session's version: send it with the next move"}
+SEEDED: JsonObject = {"type": "boolean", "description": "the creator chose the seed, so someone may know the deal (DESIGN 4.1)"}
+SESSION_CREATED: JsonObject = {
     "type": "object", "required": ["id", "game", "version", "seeded", "owner_token", "seats", "to_act"],
     "properties": {
         "id": {"type": "string"}, "game": {"type": "string"}, "version": VERSION_FIELD, "seeded": SEEDED,
         "owner_token": {"type": "string", "description": "manages the session; holds no seat"},
         "seats": {"type": "array", "items": _obj(["seat", "token"], seat=SEAT, token={"type": "string"})},
         "to_act": {"type": "array", "items": SEAT}}}
-OPTION = {
+OPTION: JsonObject = {
     "type": "object", "required": ["default", "description"],
     "description": "one rule option: its default, its values (`choices`, or a `type` with bounds), what it "
                    "does, and its label and help for players in both languages",
@@ -166,7 +168,7 @@ OPTION = {
         "type": {"type": "string", "enum": ["boolean", "integer", "string", "object"]},
         "minimum": {"type": "integer"}, "maximum": {"type": "integer"},
         "label": _ref("Label"), "help": _ref("Label")}}
-GAME_ENTRY = {
+GAME_ENTRY: JsonObject = {
     "type": "object", "required": ["id", "name", "players", "options", "move_kinds"],
     "properties": {
         "id": {"type": "string"}, "name": {"type": "string"},
@@ -196,10 +198,43 @@ _TITLES = {400: "Malformed JSON", 401: "Token required", 403: "Wrong token", 404
            429: "Too many requests", 422: "Invalid request, state, option or move", 503: "Session store unavailable"}
 
 
-def _problems(*statuses: int, examples: Json = None, codes: Json = None) -> Json:
+Problems = Mapping[int, Mapping[str, JsonObject]]  # real problems by status, each by its code
+Codes = Mapping[int, Sequence[str]]  # every code an operation can answer, by status
+
+
+class _Errors(TypedDict):
+    """An operation's refusals: real problems and every code (``_op``'s keywords)."""
+
+    problems: Problems
+    codes: Codes
+
+
+class _Refusals(TypedDict):
+    new: JsonObject
+    move: JsonObject
+    seat: JsonObject
+    tally: JsonObject | None
+
+
+class _Examples(TypedDict):
+    """Real examples of one game: a new game with seed 1, its first legal move and what it gives."""
+
+    players: int
+    state: Json
+    seat: int
+    move: Json
+    refusals: _Refusals
+    new: JsonObject
+    applied: JsonObject
+    legal: JsonObject
+    scores: Json
+    view: JsonObject
+
+
+def _problems(*statuses: int, examples: Problems | None = None, codes: Codes | None = None) -> JsonObject:
     """Problem responses; ``examples`` maps a status to real problems (``{code: problem}``) and
     ``codes`` lists, per status, every code the operation can answer (from ``GET /v1/codes``)."""
-    out = {}
+    out: JsonObject = {}
     for s in statuses:
         desc = _TITLES[s]
         listed = (codes or {}).get(s)
@@ -213,7 +248,7 @@ def _problems(*statuses: int, examples: Json = None, codes: Json = None) -> Json
     return out
 
 
-def _problem_of(call: Any) -> Json:
+def _problem_of(call: Callable[[], object]) -> JsonObject:
     """The real problem object that ``call()`` raises (an example made by the engines)."""
     try:
         call()
@@ -222,7 +257,7 @@ def _problem_of(call: Any) -> Json:
     raise AssertionError("the example call was expected to be refused")
 
 
-def _refusals(b: GameBinding, state: Any, seat: int, move: Any) -> Json:
+def _refusals(b: GameBinding, state: Any, seat: int, move: Any) -> _Refusals:
     """Real refusals of one game, by operation: a bad player count, a move out of turn (or
     after the end), a seat the table lacks, a malformed tally."""
     e = b.engine
@@ -236,7 +271,7 @@ def _refusals(b: GameBinding, state: Any, seat: int, move: Any) -> Json:
     return {"new": new, "move": bad_move, "seat": no_seat, "tally": tally}
 
 
-def _json(schema: Json, example: Json = None, examples: Json = None) -> Json:
+def _json(schema: Json, example: Json = None, examples: Json = None) -> JsonObject:
     media: dict[str, Json] = {"schema": schema}
     if example is not None:
         media["example"] = example
@@ -245,23 +280,23 @@ def _json(schema: Json, example: Json = None, examples: Json = None) -> Json:
     return {"content": {"application/json": media}}
 
 
-def _score_examples(b: GameBinding, ex: Json) -> Json:
+def _score_examples(b: GameBinding, ex: _Examples) -> JsonObject:
     """The score request's examples: the example state and, where the engine scores one, the
     game's score sheet with the scores it gets."""
-    out = {"state": {"summary": "a state", "value": {"state": ex["state"]}}}
+    out: JsonObject = {"state": {"summary": "a state", "value": {"state": ex["state"]}}}
     tally = b.spec.tally_example
     if tally is not None and b.has_tally:
         try:
             scored = b.score({"tally": tally})
         except Exception:  # noqa: BLE001 - a sheet the engine refuses is left out (tests/contract says so)
             return out
-        out["tally"] = {"summary": f"a score sheet: totals {scored['totals']}", "value": {"tally": tally}}
+        out["tally"] = {"summary": f"a score sheet: totals {as_object(scored)['totals']}", "value": {"tally": tally}}
     return out
 
 
-def _op(op_id: str, summary: str, request: Json | None, ok: tuple[Any, ...], errors: tuple[int, ...],
-        tags: list[str], description: str = "", problems: Json = None, codes: Json = None,
-        security: list[Json] = PUBLIC, **extra: Json) -> Json:
+def _op(op_id: str, summary: str, request: JsonObject | None, ok: tuple[Json, ...], errors: tuple[int, ...],
+        tags: list[Json], description: str = "", problems: Problems | None = None, codes: Codes | None = None,
+        security: list[Json] = PUBLIC, **extra: Json) -> JsonObject:
     op: dict[str, Json] = {"operationId": op_id, "summary": summary, "tags": tags, "security": security}
     if description:
         op["description"] = description
@@ -275,11 +310,11 @@ def _op(op_id: str, summary: str, request: Json | None, ok: tuple[Any, ...], err
     return op
 
 
-def _option_schema(opt: Option) -> Json:
+def _option_schema(opt: Option) -> JsonObject:
     """A rule option as a new game's request takes it (optional: the default otherwise)."""
     if opt.choices is not None:
-        return {**shapes.typed_enum(list(opt.choices)), "description": opt.description, "default": opt.default}
-    out = {"type": opt.type, "description": opt.description, "default": opt.default}
+        return {**as_object(shapes.typed_enum(list(opt.choices))), "description": opt.description, "default": opt.default}
+    out: JsonObject = {"type": opt.type, "description": opt.description, "default": opt.default}
     if opt.minimum is not None:
         out["minimum"] = opt.minimum
     if opt.maximum is not None:
@@ -287,7 +322,7 @@ def _option_schema(opt: Option) -> Json:
     return out
 
 
-def _examples(b: GameBinding) -> Json:
+def _examples(b: GameBinding) -> _Examples:
     e = b.engine
     players = e.players.start
     state = b.new({"players": players, "seed": 1})
@@ -303,7 +338,7 @@ def _examples(b: GameBinding) -> Json:
 # --------------------------------------------------------------------------- a game's components
 
 
-def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[str, str]]:
+def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, JsonObject], dict[str, Json]]:
     """A declared game's components, made from its declarations (DESIGN 4.8): the state, its
     view, each move kind, the tally, the setup and the score report with its breakdown; and the
     moves' refs by kind."""
@@ -327,7 +362,7 @@ def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[
     shapes.view_schema(game.state, schemas, f"{p}View",
                        f"A {game.name} state as one seat sees it: what it may not see is null, with sizes beside "
                        "it; `rng` is absent (POST .../view, GET /v1/sessions/{id}).")
-    kinds = {kind: shapes.json_schema(cls, schemas)["$ref"] for kind, cls in moves.items()}
+    kinds = {kind: as_object(shapes.json_schema(cls, schemas))["$ref"] for kind, cls in moves.items()}
     for cls in (*tallies, game.setup, game.breakdown):
         if cls is not None:
             shapes.json_schema(cls, schemas)
@@ -343,17 +378,18 @@ def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[
     return schemas.components, kinds
 
 
-def _game_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[str, str]]:
+def _game_components(b: GameBinding, p: str) -> tuple[dict[str, JsonObject], dict[str, Json]]:
     return _declared_components(b, p)
 
 
-def _session_components(b: GameBinding, p: str, new_props: Json, status: Json, events: Json) -> dict[str, Json]:
+def _session_components(b: GameBinding, p: str, new_props: JsonObject, status: JsonObject,
+                        events: JsonObject) -> dict[str, JsonObject]:
     """The per-game session shapes; ``Session``, ``SessionCreate`` ... choose among them by ``game``."""
     gid = b.engine.game_id
     aliases = b.spec.aliases
-    ids = [gid, *sorted({*aliases, *(alias for alias, target in ALIASES.items() if target == gid)})]
-    game = {"type": "string", "enum": [gid], "description": "the game id (the discriminator)"}
-    about = {"id": {"type": "string"}, "game": game, "version": VERSION_FIELD, "seeded": SEEDED}
+    ids: list[Json] = [gid, *sorted({*aliases, *(alias for alias, target in ALIASES.items() if target == gid)})]
+    game: JsonObject = {"type": "string", "enum": [gid], "description": "the game id (the discriminator)"}
+    about: JsonObject = {"id": {"type": "string"}, "game": game, "version": VERSION_FIELD, "seeded": SEEDED}
     return {
         f"{p}SessionCreate": _obj(
             ["game", "players"], game={"type": "string", "enum": ids, "description": "the game id (or an alias)"},
@@ -387,11 +423,11 @@ def _session_components(b: GameBinding, p: str, new_props: Json, status: Json, e
 # --------------------------------------------------------------------------- a game's paths
 
 
-def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
+def _game(b: GameBinding) -> tuple[dict[str, JsonObject], dict[str, Json]]:
     """(components, paths) of one game."""
     e = b.engine
     gid, p = e.game_id, _prefix(b)
-    tags = [p]  # an identifier: generated clients name a module after it (`api.eleven_nimmt`)
+    tags: list[Json] = [p]  # an identifier: generated clients name a module after it (`api.eleven_nimmt`)
     components, kinds = _game_components(b, p)
     components[f"{p}Move"] = {
         "oneOf": [{"$ref": r} for r in kinds.values()],
@@ -400,7 +436,7 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
     }
     state, move = _ref(f"{p}State"), _ref(f"{p}Move")
     ex = _examples(b)
-    options = {"type": "object", "description": "rule options; see GET /v1/games/" + gid,
+    options: JsonObject = {"type": "object", "description": "rule options; see GET /v1/games/" + gid,
                "properties": {n: _option_schema(o) for n, o in e.options.items()},
                "additionalProperties": False}
     new_props: dict[str, Json] = {
@@ -414,10 +450,10 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
         new_props["setup"] = _ref(f"{p}Setup")
     components[f"{p}NewGame"] = _obj(["players"], **new_props)
     new_req = _ref(f"{p}NewGame")
-    resolved = components[f"{p}State"].get("properties", {}).get("options") or {
+    resolved = as_object(as_object(components[f"{p}State"]).get("properties", {})).get("options") or {
         "type": "object", "description": "the resolved options"}
     scores = _ref(f"{p}Scores")
-    status = {
+    status: JsonObject = {
         "to_act": {"type": "array", "items": SEAT, "description": "the seats that may move now"},
         "round_over": {"type": "boolean"},
         "game_over": {"type": "boolean"},
@@ -425,7 +461,7 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
         "scores": scores,
         "outcome": _ref("Outcome"),
     }
-    events = {"type": "array", "items": {"type": "object", "additionalProperties": True},
+    events: JsonObject = {"type": "array", "items": {"type": "object", "additionalProperties": True},
               "description": "what the move did, in order"}
     components[f"{p}Envelope"] = {
         "type": "object", "description": f"A {e.name} state after a request, and its status",
@@ -441,21 +477,21 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
     opt_codes = sorted(c for c in catalogue() if c.startswith("options."))
     state_codes = [*game_codes, "request.invalid", *(c for c in catalogue() if c.startswith("state."))]
 
-    def errs(*examples: Json, codes: list[str] = state_codes) -> Json:
-        return {"problems": {422: {p["code"]: p for p in examples if p}}, "codes": {422: codes}}
+    def errs(*examples: JsonObject | None, codes: list[str] = state_codes) -> _Errors:
+        return {"problems": {422: {cast(str, p["code"]): p for p in examples if p}}, "codes": {422: codes}}
 
     move_req = _obj(["state", "seat", "move"], state=state, signature=SIGNATURE, seat=SEAT, move=move)
-    move_ex = {"state": ex["state"], "seat": ex["seat"], "move": ex["move"]}
-    moves = {"type": "array", "maxItems": Config.MAX_REPLAY_MOVES, "description": "at most MAX_REPLAY_MOVES "
+    move_ex: JsonObject = {"state": ex["state"], "seat": ex["seat"], "move": ex["move"]}
+    moves: JsonObject = {"type": "array", "maxItems": Config.MAX_REPLAY_MOVES, "description": "at most MAX_REPLAY_MOVES "
              "(default shown)", "items": _obj(["seat", "move"], seat=SEAT, move=move)}
-    replay_from = [_obj(["state", "moves"], state=state, signature=SIGNATURE, moves=moves),
+    replay_from: list[Json] = [_obj(["state", "moves"], state=state, signature=SIGNATURE, moves=moves),
                    _obj(["new", "moves"], new=new_req, moves=moves)]
     if gid in RECORD_GAMES:
         replay_from.append(_obj(["record"], record=RECORD))
-    tally = _ref(f"{p}Tally") if f"{p}Tally" in components else {"type": "object"}
+    tally: JsonObject = _ref(f"{p}Tally") if f"{p}Tally" in components else {"type": "object"}
     base = f"/v1/games/{gid}"
     oid = p[0].lower() + p[1:]
-    paths = {
+    paths: dict[str, Json] = {
         f"{base}/new": {"post": _op(
             f"{oid}New", f"New {e.name} game", _json(new_req, {"players": ex["players"], "seed": 1}),
             (201, "the new game", result, ex["new"]), (400, 413, 415, 422), tags,
@@ -504,7 +540,7 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
             (400, 413, 415, 422), tags, **errs(ref["seat"]))},
     }
     if gid in RECORD_GAMES:
-        players = {"type": ["array", "null"], "minItems": 2, "maxItems": 2, "description": "the two players' names "
+        players: JsonObject = {"type": ["array", "null"], "minItems": 2, "maxItems": 2, "description": "the two players' names "
                    "for the record's header (default: Player 0, Player 1)",
                    "items": {"type": "string", "minLength": 1, "maxLength": 40}}
         paths[f"{base}/record"] = {"post": _op(
@@ -515,18 +551,18 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
                   {"new": {"players": ex["players"], "seed": 1}, "moves": [{"seat": ex["seat"], "move": ex["move"]}]}),
             (200, "the Jellyfish .mat text, which GNU BG imports and `replay` reads back", None),
             (400, 413, 415, 422), tags, **errs(ref["move"]))}
-        paths[f"{base}/record"]["post"]["responses"]["200"]["content"] = {"text/plain": {"schema": {"type": "string"}}}
+        object_at(paths, f"{base}/record", "post", "responses", "200")["content"] = {"text/plain": {"schema": {"type": "string"}}}
         paths[f"{base}/records"] = {"post": _op(
             f"{oid}RecordFile", f"Check a {e.name} match record file",
             None, (200, "as `replay` with a `record`: the final envelope, `games`, `match` and `warnings`", result),
             (400, 413, 415, 422), tags, "The file itself is the body, as `application/octet-stream` or `text/plain` "
             "(`curl --data-binary @match.mat -H 'Content-Type: text/plain'`), up to MAX_RECORD_BYTES (default 4 MiB). An illegal move answers 422 "
             "with `code`, `line`, `game`, `move` and `index`.", **errs(ref["move"]))}
-        paths[f"{base}/records"]["post"]["requestBody"] = {"required": True, "content": {
+        object_at(paths, f"{base}/records", "post")["requestBody"] = {"required": True, "content": {
             # the bytes of the file, as a generated client uploads one; the server takes `text/plain` (what
             # curl sends with -H 'Content-Type: text/plain') the same, which openapi-python-client cannot generate
             "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}
-        paths[f"{base}/records"]["post"]["parameters"] = [{
+        object_at(paths, f"{base}/records", "post")["parameters"] = [{
             "name": "format", "in": "query", "required": False, "description": "the record's format; left out, "
             "an `.sgf` is known by its `(;` and anything else is read as `.mat`",
             "schema": {"type": "string", "enum": ["mat", "sgf"]}}]
@@ -536,13 +572,13 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
 # --------------------------------------------------------------------------- the whole contract
 
 
-def build_spec() -> Json:
+def build_spec() -> JsonObject:
     """The contract as a dict (built once per process)."""
     return copy.deepcopy(_build_spec())
 
 
 @cache
-def _build_spec() -> Json:
+def _build_spec() -> JsonObject:
     components: dict[str, Json] = {"Label": LABEL, "Problem": PROBLEM, "Outcome": OUTCOME,
                                    "SessionCreated": SESSION_CREATED, "Option": OPTION, "GameEntry": GAME_ENTRY,
                                    "CodeEntry": CODE_ENTRY}
@@ -561,7 +597,8 @@ def _build_spec() -> Json:
                                 "`code`.",
                  "license": {"name": "MIT", "identifier": "MIT"}},
         "servers": [{"url": "/", "description": "this server (make run serves http://127.0.0.1:8000)"}],
-        "tags": [*({"name": _prefix(b), "description": f"{b.engine.name} (`{gid}`)"} for gid, b in BINDINGS.items()),
+        "tags": [*(cast(Json, {"name": _prefix(b), "description": f"{b.engine.name} (`{gid}`)"})
+                   for gid, b in BINDINGS.items()),
                  {"name": "catalogue", "description": "the games, their options and moves, and the error codes"},
                  {"name": "sessions", "description": "server-held games: each seat sees its own view (DESIGN 4.1)"},
                  {"name": "operations", "description": "liveness, readiness and metrics"}],
@@ -574,20 +611,20 @@ def _build_spec() -> Json:
     }
 
 
-def _by_game(name: str, description: str, aliases: bool = False) -> Json:
+def _by_game(name: str, description: str, aliases: bool = False) -> JsonObject:
     """``oneOf`` the games' ``<Game><name>`` schemas, told apart by ``game``."""
-    mapping = {gid: f"#/components/schemas/{_prefix(b)}{name}" for gid, b in BINDINGS.items()}
+    mapping: dict[str, Json] = {gid: f"#/components/schemas/{_prefix(b)}{name}" for gid, b in BINDINGS.items()}
     if aliases:
         for gid, b in BINDINGS.items():
             for alias in (*b.spec.aliases,
                           *(a for a, target in ALIASES.items() if target == gid)):
                 mapping[alias] = mapping[gid]
-    out: Json = {"oneOf": [{"$ref": r} for r in dict.fromkeys(mapping.values())],
+    out: JsonObject = {"oneOf": [{"$ref": r} for r in dict.fromkeys(mapping.values())],
                  "discriminator": {"propertyName": "game", "mapping": mapping}}
     return {**out, "description": description} if description else out
 
 
-def _session_examples() -> tuple[Json, Json, Json, Json]:
+def _session_examples() -> tuple[JsonObject, JsonObject, JsonObject, Json]:
     """A real session of the first game: the create request, its answer, the first seat's
     view of it and that seat's first legal move (tokens as made by ``secrets``)."""
     b = next(iter(BINDINGS.values()))
@@ -595,25 +632,25 @@ def _session_examples() -> tuple[Json, Json, Json, Json]:
     players = e.players.start
     state = b.new({"players": players, "seed": 1})
     seat = min(e.to_act(state))
-    create = {"game": e.game_id, "players": players}
-    created = {"id": "Jq8bX2nS0y5wq1c3rZ4p7A", "game": e.game_id, "version": 0, "seeded": False,
+    create: JsonObject = {"game": e.game_id, "players": players}
+    created: JsonObject = {"id": "Jq8bX2nS0y5wq1c3rZ4p7A", "game": e.game_id, "version": 0, "seeded": False,
                "owner_token": "o1f0cB6cWJ4pX0bQm3n6tq0yV9fE1yQGm8pYxRk3bOA",
                "seats": [{"seat": i, "token": f"s{i}Nf0zq8Lw3mV7yP2c9KdE4hT6bR1uXa5gJ0iO3kF_8"} for i in range(players)],
-               "to_act": sorted(e.to_act(state))}
-    shown = {"id": created["id"], "game": e.game_id, "version": 0, "seeded": False, "seat": seat, **b.status(state),
+               "to_act": cast(list[Json], sorted(e.to_act(state)))}
+    shown: JsonObject = {"id": created["id"], "game": e.game_id, "version": 0, "seeded": False, "seat": seat, **b.status(state),
              "state": e.view(state, seat)}
     return create, created, shown, e.move_to_json(e.legal_moves(state, seat)[0])
 
 
 def _common_paths() -> dict[str, Json]:
     ex_create, ex_created, ex_session, ex_move = _session_examples()
-    sid = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
+    sid: JsonObject = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
     session = _by_game("Session", "")
-    any_move = {"anyOf": [_ref(f"{_prefix(b)}Move") for b in BINDINGS.values()],
+    any_move: JsonObject = {"anyOf": [_ref(f"{_prefix(b)}Move") for b in BINDINGS.values()],
                 "description": "a move of the session's game (that game's Move schema)"}
     first = next(iter(BINDINGS))
     code_example = catalogue()[f"{first}.not-your-turn"].to_json("en")
-    paths = {
+    paths: dict[str, Json] = {
         "/v1/games": {"get": _op("listGames", "The games, their options and move kinds", None,
                                  (200, "the catalogue", _obj(["games"], games={"type": "array",
                                                                               "items": _ref("GameEntry")})),
@@ -693,11 +730,11 @@ def _common_paths() -> dict[str, Json]:
                                (200, "ready", _obj(["status"], status={"type": "string"},
                                                    store={"type": "string"})), (503,), ["operations"])},
     }
-    paths["/problems/{code}"]["get"]["responses"]["200"]["content"]["text/html"] = {"schema": {"type": "string"}}
-    paths["/metrics"]["get"]["responses"]["200"]["content"] = {"text/plain": {"schema": {"type": "string"}}}
+    object_at(paths, "/problems/{code}", "get", "responses", "200", "content")["text/html"] = {"schema": {"type": "string"}}
+    object_at(paths, "/metrics", "get", "responses", "200")["content"] = {"text/plain": {"schema": {"type": "string"}}}
     # createSession -> every session operation (OpenAPI links: generated clients and the stateful
     # contract tests follow them), with the owner's token and with seat 0's
-    paths["/v1/sessions"]["post"]["responses"]["201"]["links"] = {
+    object_at(paths, "/v1/sessions", "post", "responses", "201")["links"] = {
         name: {"operationId": target, "parameters": {
             "path.session_id": "$response.body#/id",
             "header.Authorization": "Bearer {$response.body#/" + token + "}"}}

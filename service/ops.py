@@ -102,7 +102,7 @@ class Metrics:
         self.sessions = Gauge("arbiter_live_sessions", "Live sessions in the store", registry=self.registry)
         self.streams = Gauge("arbiter_open_event_streams", "Open event streams in this process",
                              registry=self.registry)
-        self._children: dict[tuple, tuple] = {}  # labels() looks its child up under a lock: once per label set
+        self._children: dict[tuple[str, str, str, int], tuple[Counter, Histogram]] = {}  # labels() looks its child up under a lock: once per label set
 
     def count(self, method: str, route: str, game: str, status: int, seconds: float) -> None:
         key = (method, route, game, status)

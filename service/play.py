@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 from flask import Blueprint, Response, send_from_directory
 
+from rules.jsontypes import Json, JsonObject, as_object, object_at
 from service.openapi import build_spec
 
 STATIC = Path(__file__).parent / "static" / "play"
@@ -29,32 +31,32 @@ def page() -> Response:
 
 
 @cache
-def _schemas() -> dict:
+def _schemas() -> JsonObject:
     """The component schemas, and for each game the name of its ``tally`` schema (if any)."""
     spec = build_spec()
-    tallies = {}
-    for path, item in spec["paths"].items():
+    tallies: JsonObject = {}
+    for path, item in as_object(spec["paths"]).items():
         if path.startswith("/v1/games/") and path.endswith("/score"):
-            body = item["post"]["requestBody"]["content"]["application/json"]["schema"]
+            body = object_at(item, "post", "requestBody", "content", "application/json", "schema")
             ref = _tally_ref(body)
             if ref:
                 tallies[path.split("/")[3]] = ref.rsplit("/", 1)[-1]
-    return {"schemas": spec["components"]["schemas"], "tallies": tallies}
+    return {"schemas": object_at(spec, "components", "schemas"), "tallies": tallies}
 
 
-def _tally_ref(schema: dict) -> str:
+def _tally_ref(schema: JsonObject) -> str:
     """The ``$ref`` of a ``tally`` property in a request body: the body itself, or one of its
     ``oneOf``/``anyOf`` alternatives (``{"state"}`` or ``{"tally"}`` since OpenAPI 3.1)."""
-    ref = schema.get("properties", {}).get("tally", {}).get("$ref", "")
-    if ref:
+    ref = as_object(as_object(schema.get("properties", {})).get("tally", {})).get("$ref", "")
+    if ref and isinstance(ref, str):
         return ref
-    for alt in schema.get("oneOf", []) + schema.get("anyOf", []):
-        ref = _tally_ref(alt)
+    for alt in cast(list[Json], schema.get("oneOf", [])) + cast(list[Json], schema.get("anyOf", [])):
+        ref = _tally_ref(as_object(alt))
         if ref:
             return ref
     return ""
 
 
 @bp.get("/play/schemas.json")
-def schemas():
+def schemas() -> JsonObject:
     return _schemas()

@@ -46,11 +46,42 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict, TypeVar, cast
 
+from rules.jsontypes import Json, JsonObject
 from service.errors import ApiError, session_not_found, stale_version, store_full, store_unavailable
 
-Json = Any
+if TYPE_CHECKING:
+    from service.games import GameBinding
+
+T = TypeVar("T")
+
+
+class LogEntry(TypedDict):
+    """One move of a session's log: the seat and its move's JSON."""
+
+    seat: int
+    move: Json
+    events: NotRequired[list[Json]]  # what the move did, where the entry keeps it
+
+
+class Record(TypedDict):
+    """A session's head as the store keeps it (``create`` writes it, each move replaces it)."""
+
+    game: str
+    version: int
+    state: Json
+    owner_token: str  # token_hash of each token, never the token
+    seat_tokens: list[str]
+    new: JsonObject  # players, seed, options (and setup): what replays the game from its log
+    seeded: NotRequired[bool]
+    last: LogEntry | None  # the newest log entry, for the event of the newest move
+
+
+class RecordWithLog(Record):
+    log: list[LogEntry]  # the whole log (a record written from a session)
+
 CHECKPOINT_EVERY = 100  # moves between two stored states (resume cost of an event stream)
 
 
@@ -63,7 +94,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def seat_of(record: Json, token: str | None) -> int | None:
+def seat_of(record: Record, token: str | None) -> int | None:
     """The seat a token belongs to; ``None`` for the owner; 401/403 otherwise."""
     if not token:
         raise ApiError(401, "session.no-token", "Token required", "send 'Authorization: Bearer <seat token>'")
@@ -77,11 +108,11 @@ def seat_of(record: Json, token: str | None) -> int | None:
 
 
 class SessionStore(Protocol):
-    def create(self, session_id: str, head: Json) -> None: ...  # raises 503 store-full
-    def get(self, session_id: str) -> Json: ...  # the head; raises 404 ApiError
-    def log(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Json]: ...
+    def create(self, session_id: str, head: Record) -> None: ...  # raises 503 store-full
+    def get(self, session_id: str) -> Record: ...  # the head; raises 404 ApiError
+    def log(self, session_id: str, start: int = 0, stop: int | None = None) -> list[LogEntry]: ...
     def checkpoint(self, session_id: str, version: int) -> tuple[int, Json] | None: ...
-    def append(self, session_id: str, version: int, head: Json, entry: Json) -> bool: ...
+    def append(self, session_id: str, version: int, head: Record, entry: LogEntry) -> bool: ...
     def delete(self, session_id: str) -> None: ...
     def count(self) -> int: ...
     def ping(self) -> None: ...  # raises 503 ApiError when the store is down
@@ -144,7 +175,7 @@ class MemoryStore:
             return None
         return item
 
-    def create(self, session_id: str, head: Json) -> None:
+    def create(self, session_id: str, head: Record) -> None:
         _Sweeper.ensure_running()
         with self._lock:
             if len(self._data) >= self._max or time.monotonic() >= self._next_sweep:
@@ -156,15 +187,15 @@ class MemoryStore:
             self._data[session_id] = _Session(json.dumps(head), time.monotonic() + self._ttl)
             self._fresh[session_id] = None
 
-    def get(self, session_id: str) -> Json:
+    def get(self, session_id: str) -> Record:
         with self._lock:
             item = self._live(session_id)
             if item is None:
                 raise session_not_found(session_id)
             raw = item.head
-        return json.loads(raw)
+        return cast(Record, json.loads(raw))
 
-    def log(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Json]:
+    def log(self, session_id: str, start: int = 0, stop: int | None = None) -> list[LogEntry]:
         with self._lock:
             item = self._live(session_id)
             if item is None:
@@ -179,7 +210,7 @@ class MemoryStore:
             raw = item.ckpt.get(at) if item is not None and at else None
         return None if raw is None else (at, json.loads(raw))
 
-    def append(self, session_id: str, version: int, head: Json, entry: Json) -> bool:
+    def append(self, session_id: str, version: int, head: Record, entry: LogEntry) -> bool:
         raw_head, raw_entry = json.dumps(head), json.dumps(entry)
         with self._lock:
             item = self._live(session_id)
@@ -344,7 +375,7 @@ class RedisStore:
     def unavailable(self) -> bool:
         return time.monotonic() < self._open_until
 
-    def _call(self, fn, *args, **kwargs):
+    def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         with self._breaker:
             now = time.monotonic()
             if now < self._open_until:
@@ -375,7 +406,8 @@ class RedisStore:
             pipe.zremrangebyscore(live, "-inf", now)
             pipe.zremrangebyscore(fresh, "-inf", now - self._ttl)
             pipe.zcard(live)
-        return sum(pipe.execute()[2::3])
+        counts: list[int] = pipe.execute()[2::3]
+        return sum(counts)
 
     def count(self) -> int:
         return self._call(self._prune_and_count)
@@ -398,7 +430,7 @@ class RedisStore:
                 return True
         return False
 
-    def _create(self, session_id: str, head: Json) -> None:
+    def _create(self, session_id: str, head: Record) -> None:
         count = self._prune_and_count()
         while count >= self._max:
             if not self._evict_one():
@@ -412,18 +444,18 @@ class RedisStore:
         pipe.zadd(fresh, {session_id: now})
         pipe.execute()
 
-    def create(self, session_id: str, head: Json) -> None:
+    def create(self, session_id: str, head: Record) -> None:
         self._call(self._create, session_id, head)
 
     # -- one session ---------------------------------------------------------------------------
 
-    def get(self, session_id: str) -> Json:
+    def get(self, session_id: str) -> Record:
         raw = self._call(self._redis.hget, self.keys(session_id)[0], "doc")
         if raw is None:
             raise session_not_found(session_id)
-        return json.loads(raw)
+        return cast(Record, json.loads(raw))
 
-    def log(self, session_id: str, start: int = 0, stop: int | None = None) -> list[Json]:
+    def log(self, session_id: str, start: int = 0, stop: int | None = None) -> list[LogEntry]:
         end = -1 if stop is None else stop - 1
         if stop is not None and stop <= start:
             return []
@@ -434,7 +466,7 @@ class RedisStore:
         raw = self._call(self._redis.hget, self.keys(session_id)[2], str(at)) if at else None
         return None if raw is None else (at, json.loads(raw))
 
-    def _append(self, session_id: str, version: int, args: list) -> int:
+    def _append(self, session_id: str, version: int, args: list[object]) -> int:
         keys = self.keys(session_id)
         if not self.cluster:
             return int(self._scripts["append"](keys=keys, args=args))
@@ -462,9 +494,9 @@ class RedisStore:
             known = self._replicas[node.name] = (connected > 0, now)
         return known[0]
 
-    def append(self, session_id: str, version: int, head: Json, entry: Json) -> bool:
+    def append(self, session_id: str, version: int, head: Record, entry: LogEntry) -> bool:
         checkpoint = json.dumps(head["state"]) if (version + 1) % CHECKPOINT_EVERY == 0 else ""
-        args = [version, json.dumps(head), json.dumps(entry), max(1, int(self._ttl * 1000)), checkpoint, secrets.token_hex(8)]
+        args: list[object] = [version, json.dumps(head), json.dumps(entry), max(1, int(self._ttl * 1000)), checkpoint, secrets.token_hex(8)]
         done = self._call(self._append, session_id, version, args)
         if done == -1:
             raise session_not_found(session_id)
@@ -483,7 +515,7 @@ class RedisStore:
         return True
 
     def _delete(self, session_id: str) -> int:
-        gone = self._redis.delete(*self.keys(session_id))
+        gone: int = self._redis.delete(*self.keys(session_id))
         live, fresh = self._bucket_keys(_bucket(session_id))
         pipe = self._redis.pipeline(transaction=False)
         pipe.zrem(live, session_id)
@@ -499,7 +531,7 @@ class RedisStore:
         self._call(self._redis.ping)
 
 
-def make_store(config: Json) -> SessionStore:
+def make_store(config: Mapping[str, Any]) -> SessionStore:
     if config.get("REDIS_URL"):
         return RedisStore(config["REDIS_URL"], config["SESSION_TTL"], config["MAX_SESSIONS"],
                           config["REDIS_TIMEOUT"], config["REDIS_BACKOFF"],
@@ -513,13 +545,13 @@ def make_store(config: Json) -> SessionStore:
 # and each says ``seeded``: whether the creator chose the seed (and so may know the deal).
 
 
-def create(store: SessionStore, binding, req: Json) -> Json:
+def create(store: SessionStore, binding: GameBinding, req: Mapping[str, Any]) -> JsonObject:
     seeded = req.get("seed") is not None
     seed = req["seed"] if seeded else secrets.token_hex(16)  # kept so the log replays after the game
     state = binding.new({**req, "seed": seed})
     owner, seats = new_token(), [new_token() for _ in range(req["players"])]
     session_id = secrets.token_urlsafe(16)  # 128 bits
-    record = {
+    record: Record = {
         "game": binding.engine.game_id,
         "version": 0,
         "state": binding.engine.to_json(state),
@@ -538,32 +570,35 @@ def create(store: SessionStore, binding, req: Json) -> Json:
         "seeded": seeded,
         "owner_token": owner,
         "seats": [{"seat": i, "token": t} for i, t in enumerate(seats)],
-        "to_act": sorted(binding.engine.to_act(state)),
+        "to_act": cast("list[Json]", sorted(binding.engine.to_act(state))),
     }
 
 
-def _open(store: SessionStore, bindings, session_id: str, token: str | None):
+def _open(store: SessionStore, bindings: Mapping[str, GameBinding], session_id: str,
+          token: str | None) -> tuple[Record, int | None, GameBinding, Any]:
     record = store.get(session_id)
     seat = seat_of(record, token)
     binding = bindings[record["game"]]
     return record, seat, binding, binding.engine.from_json(record["state"])
 
 
-def _about(session_id: str, record: Json, **members) -> Json:
+def _about(session_id: str, record: Record, **members: Json) -> JsonObject:
     """The members every response about a session carries."""
     return {"id": session_id, "game": record["game"], "version": record["version"],
             "seeded": record.get("seeded", True), **members}
 
 
-def show(store: SessionStore, bindings, session_id: str, token: str | None) -> Json:
+def show(store: SessionStore, bindings: Mapping[str, GameBinding], session_id: str, token: str | None) -> JsonObject:
     record, seat, binding, state = _open(store, bindings, session_id, token)
     out = binding.status(state)
     out.update(_about(session_id, record, seat=seat, state=binding.engine.view(state, seat)))
     return out
 
 
-def legal_moves(store: SessionStore, bindings, session_id: str, token: str | None) -> Json:
+def legal_moves(store: SessionStore, bindings: Mapping[str, GameBinding], session_id: str,
+                token: str | None) -> JsonObject:
     record, seat, binding, state = _open(store, bindings, session_id, token)
+    out: JsonObject
     if seat is None:
         out = {"seat": None, "moves": [], "complete": binding.engine.legal_moves_complete}
     else:
@@ -571,7 +606,8 @@ def legal_moves(store: SessionStore, bindings, session_id: str, token: str | Non
     return {**out, **_about(session_id, record)}
 
 
-def _judge(store: SessionStore, bindings, session_id: str, token: str | None, req: Json):
+def _judge(store: SessionStore, bindings: Mapping[str, GameBinding], session_id: str, token: str | None,
+           req: Mapping[str, Any]) -> tuple[Record, int, GameBinding, Any, Any]:
     """Every check a session move goes through, in order; the record, seat, binding, state and
     move when all pass (``move`` applies it, ``validate`` only reports)."""
     record, seat, binding, state = _open(store, bindings, session_id, token)
@@ -595,14 +631,14 @@ def _judge(store: SessionStore, bindings, session_id: str, token: str | None, re
     return record, seat, binding, state, move_value
 
 
-def move(store: SessionStore, bindings, session_id: str, token: str | None, req: Json,
-         on_move: Any = None) -> Json:
+def move(store: SessionStore, bindings: Mapping[str, GameBinding], session_id: str, token: str | None,
+         req: Mapping[str, Any], on_move: Callable[[Record], object] | None = None) -> JsonObject:
     """Apply a seat's move; ``on_move(head)`` is told the session's new head once it is stored."""
     record, seat, binding, state, move_value = _judge(store, bindings, session_id, token, req)
     version = record["version"]
     new, events = binding.apply(state, seat, move_value)
-    entry = {"seat": seat, "move": binding.engine.move_to_json(move_value)}
-    updated = {**record, "version": version + 1, "state": binding.engine.to_json(new), "last": entry}
+    entry: LogEntry = {"seat": seat, "move": binding.engine.move_to_json(move_value)}
+    updated: Record = {**record, "version": version + 1, "state": binding.engine.to_json(new), "last": entry}
     if not store.append(session_id, version, updated, entry):
         raise stale_version(version, version + 1)
     if on_move is not None:
@@ -612,7 +648,8 @@ def move(store: SessionStore, bindings, session_id: str, token: str | None, req:
     return out
 
 
-def validate(store: SessionStore, bindings, session_id: str, token: str | None, req: Json) -> Json:
+def validate(store: SessionStore, bindings: Mapping[str, GameBinding], session_id: str, token: str | None,
+             req: Mapping[str, Any]) -> JsonObject:
     """A session move judged without applying it: ``{"legal": true, "version"}``, or the very
     problem the move would get (raised); the session never changes."""
     record, seat, binding, state, move_value = _judge(store, bindings, session_id, token, req)
@@ -620,13 +657,13 @@ def validate(store: SessionStore, bindings, session_id: str, token: str | None, 
     return _about(session_id, record, legal=True)
 
 
-def log(store: SessionStore, bindings, session_id: str, token: str | None) -> Json:
+def log(store: SessionStore, bindings: Mapping[str, GameBinding], session_id: str, token: str | None) -> JsonObject:
     """The moves so far as the token's seat may see them (the owner: as a spectator); the seed
     only once the game is over, when the log and ``new`` replay the game with ``/replay``."""
     record, seat, binding, state = _open(store, bindings, session_id, token)
     over = binding.engine.outcome(state) is not None
     engine = binding.engine
-    entries = []
+    entries: list[Json] = []
     for item in store.log(session_id):
         shown = item["move"] if over else engine.move_view(engine.move_from_json(item["move"]), item["seat"], seat)
         entries.append({"seat": item["seat"], "move": shown} if shown is not None
@@ -637,7 +674,7 @@ def log(store: SessionStore, bindings, session_id: str, token: str | None) -> Js
     return _about(session_id, record, new=new, moves=entries)
 
 
-def log_record(store: SessionStore, bindings, session_id: str, token: str | None) -> str:
+def log_record(store: SessionStore, bindings: Mapping[str, GameBinding], session_id: str, token: str | None) -> str:
     """The moves so far as a match record (``.mat``), for any token of the session: a game with
     a record format (backgammon) has no hidden information, and the record shows only the rolls
     already made."""

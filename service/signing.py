@@ -18,12 +18,16 @@ import hmac
 import secrets
 import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 from flask import current_app
 
-Json = Any
+from rules.jsontypes import Json, JsonObject
+
+if TYPE_CHECKING:
+    from service.games import GameBinding
 
 
 class StateSigner:
@@ -49,7 +53,7 @@ class StateSigner:
                     self._cache.popitem(last=False)
         return signature
 
-    def trusted(self, game: str, state_json: Json, signature: Any) -> Any | None:
+    def trusted(self, game: str, state_json: Json, signature: Json) -> Any | None:
         """The engine state for a verified signature still in the cache, else ``None``."""
         if not isinstance(signature, str) or len(signature) != 43:
             return None
@@ -61,17 +65,17 @@ class StateSigner:
 
 
 def signer() -> StateSigner:
-    return current_app.extensions["arbiter.signer"]
+    return cast(StateSigner, current_app.extensions["arbiter.signer"])
 
 
-def load_state(signer: StateSigner, binding: Any, req: Json) -> Any:
+def load_state(signer: StateSigner, binding: GameBinding, req: Mapping[str, Any]) -> Any:
     """The engine state of ``req["state"]``: from the cache when ``req["signature"]`` verifies,
     else shape-checked and read (meaning-checked) by the engine."""
     state = signer.trusted(binding.engine.game_id, req["state"], req.get("signature"))
     return state if state is not None else binding.load_state(req["state"])
 
 
-def signed(signer: StateSigner, binding: Any, out: Json, state: Any) -> Json:
+def signed(signer: StateSigner, binding: GameBinding, out: JsonObject, state: Any) -> JsonObject:
     """``out`` (an envelope with the full ``state``) with its ``signature``."""
     out["signature"] = signer.sign(binding.engine.game_id, out["state"], state)
     return out

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, cast
 
 from rules.base import (
     BaseEngine,
+    ErrorCode,
     IllegalMove,
-    Json,
     Label,
     NextRound,
     Outcome,
@@ -19,6 +19,7 @@ from rules.base import (
     ScoreReport,
     replace,
 )
+from rules.jsontypes import Json, JsonObject, as_object
 from rules.shapes import ShapeError, encode, shape_of
 from rules.spec import GameSpec, Playout, phase_labels
 
@@ -26,6 +27,7 @@ from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
 from ._codes import C
 from ._cube import effective_max, game_points, next_crawford
+from ._moves import Play as Steps
 from ._moves import generate, result_of
 from ._setup import DERIVED, apply_setup, check_derived, check_state, play_of, tally_report
 from ._state import (
@@ -64,7 +66,7 @@ _START_POINTS = tuple(START[1:25])
 @lru_cache(maxsize=256)
 def _options_json(options: Options) -> Mapping[str, Json]:
     """The options as JSON, read-only (a table plays many moves with one set of options)."""
-    return MappingProxyType(encode(options))
+    return MappingProxyType(as_object(encode(options)))
 
 
 def _cube_on(state: State) -> bool:
@@ -78,14 +80,14 @@ def _money(state: State) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _plays(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int) -> tuple[int, list]:
+def _plays(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int) -> tuple[int, list[Steps]]:
     """Cached full-turn generation for the mover ``me`` against ``other`` (own numberings)."""
     m, o = mover_lists(me, other)
     return generate(m, o, d1, d2)
 
 
 @lru_cache(maxsize=1024)
-def _results(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int) -> frozenset:
+def _results(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int) -> frozenset[tuple[tuple[int, ...], int]]:
     """The resulting positions (mover's counts, points hit) of every legal play, for ``check``."""
     m, o = mover_lists(me, other)
     return frozenset(result_of(m, o, steps) for steps in _plays(me, other, d1, d2)[1])
@@ -248,7 +250,7 @@ SPEC = GameSpec(
     },
     # resigning is always legal: a uniform random player would end most games in a few moves
     playout=Playout(weights={"resign": 0.02}, long_players=2, long_options={"match_length": 64}),
-    tally_example={"winner": 0, "cube": 2, "owner": 1, "points": [[0] * 24, [0] * 11 + [14] + [0] * 12],
+    tally_example={"winner": 0, "cube": 2, "owner": 1, "points": cast("Json", [[0] * 24, [0] * 11 + [14] + [0] * 12]),
                    "bar": [0, 1], "off": [15, 0]},
 )
 
@@ -452,7 +454,8 @@ class Backgammon(BaseEngine[State, Move]):
         code, message, context = self._diagnose(state, move.steps, used, plays, _text(move), m)
         raise code(message, **context)
 
-    def _diagnose(self, state: State, hops, used: int, plays: list, text: str, end: list[int]) -> tuple:
+    def _diagnose(self, state: State, hops: tuple[tuple[int, int], ...], used: int, plays: list[Steps], text: str,
+                  end: list[int]) -> tuple[ErrorCode, str, JsonObject]:
         """The code of a refused play: dice it cannot be made of, the larger die, too few dice, or other."""
         d1, d2 = state.dice
         dice = [d1] * 4 if d1 == d2 else [d1, d2]
@@ -638,7 +641,7 @@ class Backgammon(BaseEngine[State, Move]):
         kind = data.get("kind") if type(data) is dict else None
         if type(kind) is not str or kind not in _DECODERS:
             return super().move_from_json(data)  # the shared refusal (malformed-move)
-        if len(data) == 1 and kind in _PLAIN:
+        if len(cast(JsonObject, data)) == 1 and kind in _PLAIN:
             return _PLAIN[kind]
         try:
             move = _DECODERS[kind](data, "")

@@ -20,13 +20,18 @@ point <= 6); a die larger than the distance bears off only from the highest poin
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 BAR = 25
 OFF = 0
 
 Key = tuple[int, ...]  # a play's identity inside a search: two plays with equal keys reach one position
+Step = tuple[int, int, bool]  # (src, dst, hit)
+Play = tuple[Step, ...]
 
 
-def generate(me: list[int], opp: list[int], d1: int, d2: int) -> tuple[int, list[tuple]]:
+def generate(me: list[int], opp: list[int], d1: int, d2: int) -> tuple[int, list[Play]]:
     """All distinct legal plays of the roll ``d1``-``d2`` (``me``/``opp`` are scratch lists,
     changed during the search and restored).
 
@@ -48,9 +53,9 @@ def generate(me: list[int], opp: list[int], d1: int, d2: int) -> tuple[int, list
             return 0, []  # the bar cannot enter: nothing else may move
         return _doubles(board, opp, d1, far, [p for p in occ if p <= d1 or opp[p - d1] < 2])
     hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
-    full: dict[Key, tuple] = {}
-    single_hi: dict[Key, tuple] = {}
-    single_lo: dict[Key, tuple] = {}
+    full: dict[Key, Play] = {}
+    single_hi: dict[Key, Play] = {}
+    single_lo: dict[Key, Play] = {}
     _two(board, opp, hi, lo, far, occ, full, single_hi, False)
     _two(board, opp, lo, hi, far, occ, full, single_lo, not me[BAR])
     if full:
@@ -62,8 +67,8 @@ def generate(me: list[int], opp: list[int], d1: int, d2: int) -> tuple[int, list
     return 0, []
 
 
-def _two(me: list[int], opp: list[int], x: int, y: int, far: int, occ: list[int], full: dict[Key, tuple],
-         single: dict[Key, tuple], reorder: bool) -> None:
+def _two(me: list[int], opp: list[int], x: int, y: int, far: int, occ: list[int], full: dict[Key, Play],
+         single: dict[Key, Play], reorder: bool) -> None:
     """Plays of ``x`` then ``y``: two-dice results into ``full``, one-die results into ``single``.
 
     ``reorder`` (the smaller die first, nobody on the bar): a play of two different checkers
@@ -153,7 +158,7 @@ def _two(me: list[int], opp: list[int], x: int, y: int, far: int, occ: list[int]
             opp[t] = 1
 
 
-def result_of(me: list[int], opp: list[int], steps) -> tuple[tuple[int, ...], int]:
+def result_of(me: list[int], opp: list[int], steps: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], int]:
     """The mover's 26 counts and the bitmask of points hit after ``steps`` (no legality check)."""
     board = list(me)
     other = list(opp)
@@ -167,7 +172,7 @@ def result_of(me: list[int], opp: list[int], steps) -> tuple[tuple[int, ...], in
     return tuple(board), hits
 
 
-def _doubles(me: list[int], opp: list[int], d: int, far0: int, occ0: list[int]) -> tuple[int, list[tuple]]:
+def _doubles(me: list[int], opp: list[int], d: int, far0: int, occ0: list[int]) -> tuple[int, list[Play]]:
     """Up to four sub-moves of ``d``, sources non-increasing; keep the plays using the most.
 
     Every sub-move of a double goes from some ``p`` to ``p - d``, so a play's resulting
@@ -177,11 +182,11 @@ def _doubles(me: list[int], opp: list[int], d: int, far0: int, occ0: list[int]) 
     dedupe is needed. ``occ`` lists the occupied points high to low; a level takes sources
     from index ``i`` on. The last sub-move is looped inline and never applied.
     """
-    found: list[tuple] = []
-    partial: list = [0, []]  # plays that use fewer than four dice: (dice used, plays)
+    found: list[Play] = []
+    partial: list[Any] = [0, []]  # plays that use fewer than four dice: (dice used, plays)
     steps: list[tuple[int, int, bool]] = []
 
-    def short(extra: tuple) -> None:
+    def short(extra: Play) -> None:
         used = len(steps) + len(extra)
         if used >= partial[0]:
             if used > partial[0]:

@@ -27,14 +27,14 @@ import binascii
 import json
 import re
 from functools import lru_cache
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from rules.base import excerpt
 
 from ._codes import C
 
 
-def show(value) -> str:
+def show(value: object) -> str:
     """A short excerpt of untrusted input, written as JSON (``null``, not Python's ``None``)."""
     try:
         text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
@@ -121,7 +121,7 @@ def format_play(steps: tuple[tuple[int, int, bool], ...]) -> str:
         if b[0] == a[1]:
             return f"{first}/{_NAMES[b[1]]}*" if b[2] else f"{first}/{_NAMES[b[1]]}"
         return f"{first} {_NAMES[b[0]]}/{_NAMES[b[1]]}*" if b[2] else f"{first} {_NAMES[b[0]]}/{_NAMES[b[1]]}"
-    chains: list[list] = []  # [points..., hits...] as two lists
+    chains: list[list[Any]] = []  # [points..., hits...] as two lists
     for s, t, h in sorted(steps, reverse=True):
         for chain in chains:
             if chain[0][-1] == s:
@@ -130,7 +130,7 @@ def format_play(steps: tuple[tuple[int, int, bool], ...]) -> str:
                 break
         else:
             chains.append([[s, t], [False, h]])
-    grouped: dict[tuple[int, ...], list] = {}
+    grouped: dict[tuple[int, ...], list[Any]] = {}  # [count, hits]
     for points, hits in chains:
         key = tuple(points)
         entry = grouped.get(key)

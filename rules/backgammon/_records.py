@@ -41,11 +41,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Any
+from typing import TypedDict, cast
 
-from rules.base import Codes, ErrorCode, Label, RulesError, illegal, invalid
+from rules.base import Codes, Engine, ErrorCode, Label, RulesError, illegal, invalid
+from rules.jsontypes import Json, JsonObject, as_object
 
-Json = Any
+from ._state import Move, State
+
 GAME_ID = "backgammon"
 MAX_RECORD_CHARS = 4 * 1024 * 1024  # the service caps the bytes (MAX_RECORD_BYTES)
 
@@ -87,7 +89,7 @@ class RecordWarning:
     title: Label
     detail_pl: str  # a str.format template over the warning's context
 
-    def __call__(self, line: int, detail: str, **context: Json) -> Json:
+    def __call__(self, line: int, detail: str, **context: Json) -> JsonObject:
         return {"line": line, "code": self.code, "detail": detail, **({"context": context} if context else {})}
 
 
@@ -257,7 +259,7 @@ def parse_mat(text: str) -> MatchRecord:
     if named[0] and named[1] and named == players[::-1] and named != players:
         warnings.append(W.players_from_columns(
             games[0].line + 1, f"the header names the players in the opposite order of the score columns; "
-            f"seat 0 is {players[0]!r}, the left column", players=players))
+            f"seat 0 is {players[0]!r}, the left column", players=list[Json](players)))
     return MatchRecord(length, players, {k: v for k, v in tags.items() if not k.startswith("_")}, games, warnings)
 
 
@@ -291,7 +293,7 @@ def _row_cells(line: str, number: int, boundary: int) -> list[Cell]:
     m = _ROW.match(line)
     row = int(m.group(1)) if m else None
     pos = m.end() if m else 0
-    found: list[tuple[int, re.Match]] = []
+    found: list[tuple[int, re.Match[str]]] = []
     while True:
         while pos < len(line) and line[pos] in " \t":
             pos += 1
@@ -313,7 +315,7 @@ def _row_cells(line: str, number: int, boundary: int) -> list[Cell]:
     return cells
 
 
-def _cell(m: re.Match, seat: int, line: int, row: int | None) -> Cell:
+def _cell(m: re.Match[str], seat: int, line: int, row: int | None) -> Cell:
     if m.group("roll"):
         dice = (int(m.group("roll")[0]), int(m.group("roll")[1]))
         return Cell(seat, "play", line, row, dice=dice, play=" ".join(m.group("play").split()),
@@ -333,12 +335,60 @@ def _cell(m: re.Match, seat: int, line: int, row: int | None) -> Cell:
 class Replayed:
     """The outcome of a checked record: the final state and the summary DESIGN 4.3 answers."""
 
-    state: Any
+    state: State
     applied: int
     games: list[Json]
     match: Json
     moves: list[Json]  # [{"seat", "move"}] as Arbiter moves (one match state in match play)
     warnings: list[Json] = field(default_factory=list)  # the writers' conventions read, by line
+
+
+class SeatMove(TypedDict):
+    """A move of a game being written: the seat and the move's JSON."""
+
+    seat: int
+    move: Json
+
+
+class _Cube(TypedDict):
+    value: int
+    offered: bool
+
+
+class _Match(TypedDict):
+    length: int
+    score: list[int]
+
+
+class _Options(TypedDict, total=False):
+    crawford: bool
+    jacoby: bool
+    beaver: bool
+    max_cube: int
+
+
+class _Result(TypedDict):
+    winner: int
+    how: str
+    points: int
+
+
+class _StateJson(TypedDict):
+    """What a record reads of backgammon's state JSON (rules/backgammon/_state.py declares it all)."""
+
+    phase: str
+    turn: int
+    dice: list[int]
+    points: list[list[int]]
+    bar: list[int]
+    cube: _Cube
+    match: _Match
+    options: _Options
+    result: _Result | None
+
+
+def _state_json(engine: Engine[State, Move], state: State) -> _StateJson:
+    return cast(_StateJson, engine.to_json(state))
 
 
 def options_of(record: MatchRecord) -> dict[str, Json]:
@@ -355,7 +405,7 @@ def options_of(record: MatchRecord) -> dict[str, Json]:
     return options
 
 
-def replay_record(engine, record: MatchRecord, max_moves: int = 10_000) -> Replayed:
+def replay_record(engine: Engine[State, Move], record: MatchRecord, max_moves: int = 10_000) -> Replayed:
     """Replay ``record`` through ``engine``; raises the first refusal with ``index``, ``game`` and ``move``."""
     options = options_of(record)
     try:
@@ -397,34 +447,34 @@ def replay_record(engine, record: MatchRecord, max_moves: int = 10_000) -> Repla
                                   f"game {game.number} is not over, but the record goes on to game "
                                   f"{record.games[k + 1].number}", index=run.count, game=k + 1, move=None,
                                   line=record.games[k + 1].line, expected="a finished game", got="next game")
-            summary.append({"number": game.number, "winner": None, "points": 0, "score_after": list(totals)})
+            summary.append({"number": game.number, "winner": None, "points": 0, "score_after": list[Json](totals)})
             continue
         totals[result["winner"]] += result["points"]
-        entry = {"number": game.number, "winner": result["winner"], "points": result["points"]}
+        entry: JsonObject = {"number": game.number, "winner": result["winner"], "points": result["points"]}
         if result["how"] == "resign":
             entry["resigned"] = True
-        entry["score_after"] = list(totals)
+        entry["score_after"] = list[Json](totals)
         summary.append(entry)
-    match = {"length": record.length, "players": list(record.players), "score": list(totals)}
+    match: JsonObject = {"length": record.length, "players": list[Json](record.players), "score": list[Json](totals)}
     return Replayed(run.state, run.count, summary, match, run.moves, run.warnings)
 
 
 _IDS = ("position_id", "match_id", "xgid", "pips")
 
 
-def _at_score(engine, state, score: tuple[int, int], length: int):
+def _at_score(engine: Engine[State, Move], state: State, score: tuple[int, int], length: int) -> State:
     """A new match state at ``score`` (a record that starts mid-match); the Crawford game when one
     side needs one point (the first game at that score is the Crawford game, as GNU BG assumes)."""
-    data = {k: v for k, v in engine.to_json(state).items() if k not in _IDS}
-    at_point = (length - 1) in score and data["options"].get("crawford", True)
-    data["match"] = {**data["match"], "score": list(score), "crawford": at_point, "post_crawford": False}
+    data = {k: v for k, v in as_object(engine.to_json(state)).items() if k not in _IDS}
+    at_point = (length - 1) in score and as_object(data["options"]).get("crawford", True)
+    data["match"] = {**as_object(data["match"]), "score": list[Json](score), "crawford": at_point, "post_crawford": False}
     return engine.from_json(data)
 
 
-def _turn_to(engine, state, seat: int):
+def _turn_to(engine: Engine[State, Move], state: State, seat: int) -> State:
     """The same position with ``seat`` on roll (before rolling): how a concession right after the
     loser's own move is replayed (GNU BG lets a player resign at any time)."""
-    data = {k: v for k, v in engine.to_json(state).items() if k not in _IDS}
+    data = {k: v for k, v in as_object(engine.to_json(state)).items() if k not in _IDS}
     data.update(turn=seat, phase="roll", dice=[])
     return engine.from_json(data)
 
@@ -432,7 +482,7 @@ def _turn_to(engine, state, seat: int):
 class _Run:
     """The engine state being replayed and the Arbiter moves so far."""
 
-    def __init__(self, engine, state, max_moves: int) -> None:
+    def __init__(self, engine: Engine[State, Move], state: State, max_moves: int) -> None:
         self.engine, self.state, self.max_moves = engine, state, max_moves
         self.count = 0
         self.moves: list[Json] = []
@@ -463,11 +513,11 @@ class _Run:
             return False
         return True
 
-    def view(self) -> Json:
-        return self.engine.to_json(self.state)
+    def view(self) -> _StateJson:
+        return _state_json(self.engine, self.state)
 
 
-def _replay_game(run: _Run, game: GameRecord, k: int) -> Json | None:
+def _replay_game(run: _Run, game: GameRecord, k: int) -> _Result | None:
     """Apply one game's cells; the engine's result (winner, points, how) or None when unfinished."""
     cells = _results_read(run, game, k)
     for i, cell in enumerate(cells):
@@ -511,7 +561,7 @@ def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: C
     assert cell.dice is not None, "a play cell is read with its dice"
     a, b = cell.dice
     if run.view()["phase"] == "opening":
-        dice = [max(a, b), min(a, b)] if cell.seat == 0 else [min(a, b), max(a, b)]
+        dice: list[Json] = [max(a, b), min(a, b)] if cell.seat == 0 else [min(a, b), max(a, b)]
         run.push(cell.seat, {"kind": "roll", "dice": dice}, game, cell.number, k, cell.line)
     else:
         run.push(cell.seat, {"kind": "roll", "dice": [a, b]}, game, cell.number, k, cell.line)
@@ -523,7 +573,7 @@ def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: C
             return
         raise _bad(cell.line, f"'{cell.unknown}' stands for no play (only a resignation after rolling is written so)")
     if not cell.play:
-        forfeit = {"kind": "move", "steps": []}
+        forfeit: JsonObject = {"kind": "move", "steps": []}
         if following is not None and following.kind == "win" and following.seat != cell.seat:
             return  # rolled, then resigned (GNU BG writes the roll with no play)
         if following is None and not run.legal(cell.seat, forfeit):
@@ -537,11 +587,11 @@ def _play_json(run: _Run, cell: Cell, dice: tuple[int, int]) -> Json:
     """The play as an Arbiter move: the notation as written when the engine takes it; else, when
     a hop spans several dice, the same hops cut at the dice in some order the engine takes."""
     text = cell.play.lower().replace("*(", "(")
-    written = {"kind": "move", "notation": text}
+    written: JsonObject = {"kind": "move", "notation": text}
     if run.legal(cell.seat, written):
         return written
     for steps in _split_hops(text, dice):
-        candidate = {"kind": "move", "steps": steps}
+        candidate: JsonObject = {"kind": "move", "steps": cast("list[Json]", steps)}
         if run.legal(cell.seat, candidate):
             return candidate
     return written  # the engine refuses it and says why
@@ -606,8 +656,8 @@ def _capped(run: _Run, cell: Cell, points: int) -> bool:
     return bool(run.length) and cell.value == needed < points
 
 
-def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest) -> Json:
-    if rest:
+def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest: list[Cell] | bool) -> _Result | None:
+    if rest and not isinstance(rest, bool):  # rest: False, or the cells after this one
         raise _bad(rest[0].line, f"game {game.number} goes on after 'Wins'")
     result = run.view()["result"]
     if result is None:  # the game is not over: the other side resigned
@@ -630,7 +680,7 @@ def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest) -> Json:
                 trial.push(cell.seat, {"kind": "accept-resignation"}, game, cell.number, k, cell.line)
             except RulesError:
                 break
-            worth = trial.view()["result"]["points"]
+            worth = cast(_Result, trial.view()["result"])["points"]
             if worth == cell.value or _capped(run, cell, worth):
                 run.push(loser, {"kind": "resign", "level": level}, game, cell.number, k, cell.line)
                 run.push(cell.seat, {"kind": "accept-resignation"}, game, cell.number, k, cell.line)
@@ -663,7 +713,7 @@ def _note_capped(run: _Run, game: GameRecord, k: int, cell: Cell, points: int) -
         game=k, got=cell.value, expected=points))
 
 
-def check_mat(engine, text: str, max_moves: int = 10_000) -> Replayed:
+def check_mat(engine: Engine[State, Move], text: str, max_moves: int = 10_000) -> Replayed:
     return replay_record(engine, parse_mat(text), max_moves)
 
 
@@ -752,7 +802,8 @@ def _sgf_cell(color: str, value: str, line: int, number: int) -> Cell:
 # --------------------------------------------------------------------------- .mat writer
 
 
-def write_mat(engine, start: Any, moves: Sequence[Json], players: Sequence[str] = ("Player 0", "Player 1")) -> str:
+def write_mat(engine: Engine[State, Move], start: State, moves: Sequence[SeatMove],
+              players: Sequence[str] = ("Player 0", "Player 1")) -> str:
     """The ``.mat`` text of ``moves`` (``[{"seat", "move"}]``) played from ``start``, a new game.
 
     Each game is written as GNU BG writes it: rows of the left (seat 0) and right (seat 1)
@@ -761,7 +812,7 @@ def write_mat(engine, start: Any, moves: Sequence[Json], players: Sequence[str] 
     winner's column. A forced pass is the roll with nothing after it.
     """
     names = [str(p).replace(":", " ").strip() or f"Player {i}" for i, p in enumerate(players)]
-    first = engine.to_json(start)
+    first = _state_json(engine, start)
     length = first["match"]["length"]
     options = first["options"]
     lines = ['; [Site "Arbiter"]', f'; [Player 1 "{names[0]}"]', f'; [Player 2 "{names[1]}"]']
@@ -774,19 +825,19 @@ def write_mat(engine, start: Any, moves: Sequence[Json], players: Sequence[str] 
         lines.append(f'; [CubeLimit "{options["max_cube"]}"]')
     lines += ["", f" {length} point match", ""]
     state = start
-    games: list[tuple[list[int], list[tuple[int, str]], Json]] = []
+    games: list[tuple[list[int], list[tuple[int, str]], _Result | None]] = []
     cells: list[tuple[int, str]] = []
     score = list(first["match"]["score"])
     totals = list(score)
     for index, item in enumerate(moves):
-        seat, move = item["seat"], engine.move_to_json(engine.move_from_json(item["move"]))
-        before = engine.to_json(state)
+        seat, move = item["seat"], as_object(engine.move_to_json(engine.move_from_json(item["move"])))
+        before = _state_json(engine, state)
         try:
             state = engine.apply(state, seat, engine.move_from_json(move))
         except RulesError as exc:
             exc.context["index"] = index
             raise
-        after = engine.to_json(state)
+        after = _state_json(engine, state)
         kind = move["kind"]
         if kind == "next-round":
             games.append((score, cells, before["result"]))
@@ -799,7 +850,7 @@ def write_mat(engine, start: Any, moves: Sequence[Json], players: Sequence[str] 
         elif kind == "move":
             if move["steps"]:
                 mover, text = cells[-1]
-                cells[-1] = (mover, f"{text} {_steps_text(before, seat, move['steps'])}")
+                cells[-1] = (mover, f"{text} {_steps_text(before, seat, cast('list[list[int]]', move['steps']))}")
         elif kind == "double":
             cells.append((seat, f" Doubles => {before['cube']['value'] * 2}"))
         elif kind == "beaver":
@@ -807,7 +858,7 @@ def write_mat(engine, start: Any, moves: Sequence[Json], players: Sequence[str] 
         elif kind in ("take", "drop"):
             cells.append((seat, " Takes" if kind == "take" else " Drops"))
         totals = list(after["match"]["score"])
-    games.append((score, cells, engine.to_json(state)["result"]))
+    games.append((score, cells, _state_json(engine, state)["result"]))
     for number, (score, game_cells, result) in enumerate(games, start=1):
         rows: list[list[str | None]] = []  # [left, right]; right is None until the other seat writes
         for seat, text in game_cells:
@@ -831,7 +882,7 @@ def write_mat(engine, start: Any, moves: Sequence[Json], players: Sequence[str] 
     return "\n".join(lines) + "\n"
 
 
-def _steps_text(view: Json, seat: int, steps: Sequence[Sequence[int]]) -> str:
+def _steps_text(view: _StateJson, seat: int, steps: Sequence[Sequence[int]]) -> str:
     """Steps as ``.mat`` writes them (``25/20*``, ``3/0``), highest source first, hits marked."""
     me = [0] * 26
     for p, n in enumerate(view["points"][seat], start=1):

@@ -8,8 +8,10 @@ the IDs (Position ID, Match ID, XGID) of a state.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any, cast
 
-from rules.base import ScoreReport, replace
+from rules.base import BaseEngine, ScoreReport, replace
+from rules.jsontypes import Json
 from rules.shapes import ShapeError, decode_computed, shape_of
 
 from . import _notation as nt
@@ -73,8 +75,10 @@ _state.ids_of = ids_of
 
 
 @lru_cache(maxsize=4096)
-def _ids(points, bar, off, turn, game_state, dice, cube, owner, offered, beavered, raccooned, resign,  # noqa: ANN001
-         score, crawford, length, jacoby_opt, beaver_opt, max_cube) -> tuple[str, str, str]:
+def _ids(points: tuple[tuple[int, ...], ...], bar: tuple[int, ...], off: tuple[int, ...], turn: int | None,
+         game_state: int, dice: tuple[int, ...], cube: int, owner: int | None, offered: bool, beavered: bool,
+         raccooned: bool, resign: int, score: tuple[int, ...], crawford: bool, length: int, jacoby_opt: bool,
+         beaver_opt: bool, max_cube: int) -> tuple[str, str, str]:
     sides = (off[0], *points[0], bar[0]), (off[1], *points[1], bar[1])
     on_roll = turn if turn is not None else 0
     pos = nt.position_id(gnubg_side(sides[1 - on_roll]), gnubg_side(sides[on_roll]))
@@ -136,7 +140,7 @@ def check_state(state: State) -> State:
     return state
 
 
-def check_derived(state: State, given: dict) -> None:
+def check_derived(state: State, given: dict[str, Json]) -> None:
     """The derived values a client sent with a state (IDs, pips, colors, cube_enabled) must have
     their shape (``bad-state``); the IDs and pips must be what the state gives (``id-mismatch``;
     ``colors``, fixed labels: ``bad-state``). ``cube_enabled`` is only read: it follows from the
@@ -279,8 +283,9 @@ def play_of(move: Play) -> Play:
 # --------------------------------------------------------------------------- setup
 
 
-def _sides_from_ids(not_on_roll, on_roll, seat_on_roll: int) -> tuple[tuple[int, ...], tuple[int, ...]]:  # noqa: ANN001
-    sides: list = [None, None]
+def _sides_from_ids(not_on_roll: tuple[int, ...], on_roll: tuple[int, ...],
+                    seat_on_roll: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    sides: list[tuple[int, ...]] = [(), ()]
     sides[seat_on_roll] = from_gnubg_side(on_roll)
     sides[1 - seat_on_roll] = from_gnubg_side(not_on_roll)
     return sides[0], sides[1]
@@ -290,7 +295,7 @@ def _bad_setup(message: str, field: str = "setup") -> Exception:
     return C.bad_setup(message, field=field)
 
 
-def apply_setup(engine, state: State, setup: Setup) -> State:  # noqa: ANN001
+def apply_setup(engine: BaseEngine[State, Any], state: State, setup: Setup) -> State:
     """A state from ``{"position_id", "match_id"?}`` or ``{"xgid"}`` (docs/rules/backgammon.md §9).
 
     Reads what GNU BG and eXtreme Gammon export and everything Arbiter exports: money games with
@@ -366,7 +371,7 @@ def apply_setup(engine, state: State, setup: Setup) -> State:  # noqa: ANN001
                 phase = Phase.OPENING
         else:
             turn, owner, cube, offered, resign, dice, crawford = 0, None, 1, False, 0, (), False
-            length = options["match_length"]
+            length = cast(int, options["match_length"])
             score = (0, 0)
         sides = _sides_from_ids(nor, onr, turn)
     if length > MAX_MATCH:
@@ -389,6 +394,7 @@ def apply_setup(engine, state: State, setup: Setup) -> State:  # noqa: ANN001
     for seat in (0, 1):
         if sides[seat][OFF] == CHECKERS:
             raise C.setup_game_over(f"seat {seat} has no checkers left: the game is over")
+    assert engine.spec is not None, "backgammon is declared"
     opts = engine.spec.options(**engine.resolve_options(options))
     post = bool(length and opts.crawford and not crawford and max(score) == length - 1)
     if phase is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import Enum
 from operator import mul
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from rules.base import Label, NextRound, Rng
 from rules.shapes import Doc, Length, OneOf, Range, Visibility, computed, declared, field, option
@@ -237,7 +237,7 @@ class State:
     def side(self, seat: int) -> tuple[int, ...]:
         return (self.off[seat], *self.points[seat], self.bar[seat])
 
-    def opt(self, name: str):  # noqa: ANN201
+    def opt(self, name: str) -> Any:  # an option by its name
         return getattr(self.options, name)
 
     @property

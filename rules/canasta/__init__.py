@@ -48,10 +48,12 @@ Representation decisions:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TypeVar, cast
 
-from rules.base import BaseEngine, IllegalMove, Json, Label, Outcome, Rng, RulesError, ScoreReport, replace
+from rules.base import BaseEngine, IllegalMove, Label, NextRound, Outcome, Rng, RulesError, ScoreReport, replace
 from rules.cards import Card, deck, sorted_cards
+from rules.jsontypes import Json
 from rules.spec import GameSpec, Playout, phase_labels
 
 from ._codes import C
@@ -84,7 +86,6 @@ from ._model import (
     EndRound,
     MeldMove,
     Move,
-    NextRound,
     Options,
     Phase,
     Side,
@@ -149,7 +150,7 @@ class Kanasta(BaseEngine[State, Move]):
         7500 table plays to 7500 (issue 9: options that contradict each other)."""
         resolved = super().resolve_options(given)
         if "target_score" not in (given or {}):
-            resolved["target_score"] = int(resolved["opening_table"])
+            resolved["target_score"] = int(cast("str | int", resolved["opening_table"]))
         return resolved
 
     # ------------------------------------------------------------------ setup
@@ -176,7 +177,7 @@ class Kanasta(BaseEngine[State, Move]):
         if seat not in self.to_act(state):
             return []
         out: list[Move] = []
-        seen: set = set()
+        seen: set[Move] = set()
         for move in _candidates(state, seat):
             if move in seen:
                 continue
@@ -266,11 +267,14 @@ def _canastas(melds: Sequence[Meld]) -> int:
     return sum(1 for m in melds if is_canasta(m))
 
 
-def _set(t: tuple, i: int, v) -> tuple:
+T = TypeVar("T")
+
+
+def _set(t: tuple[T, ...], i: int, v: T) -> tuple[T, ...]:
     return t[:i] + (v,) + t[i + 1:]
 
 
-def _groups_text(groups) -> str:
+def _groups_text(groups: Iterable[Group]) -> str:
     return "; ".join(f"{RANK_NAMES.get(r, r)}: {' '.join(map(str, cs))}" for r, cs in groups) or "nothing"
 
 
@@ -584,7 +588,7 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
     return state
 
 
-def _concealed_after_meld(state: State, seat: int, new_melds) -> tuple[int, ...] | None:
+def _concealed_after_meld(state: State, seat: int, new_melds: Sequence[Meld]) -> tuple[int, ...] | None:
     """§9.4 going out from hand lays the whole hand at once: one meld move after a stock draw, or
     the pile's take and one meld move after buying it; anything more ends the chance this turn."""
     started = tuple([m.rank for m in new_melds])
@@ -595,12 +599,12 @@ def _concealed_after_meld(state: State, seat: int, new_melds) -> tuple[int, ...]
     return None if state.concealed_melds is None else state.concealed_melds + started
 
 
-def _from_hand(state: State, melds_after) -> bool:
+def _from_hand(state: State, melds_after: Sequence[Meld]) -> bool:
     """Going out now is going out from hand: the turn still qualifies and one of the melds the
     player started in it is a canasta (his own, §9.4)."""
     if state.concealed_melds is None:
         return False
-    latest = dict(melds_after)  # with K-6's option, the player's meld is the latest of its rank
+    latest = {m.rank: m.cards for m in melds_after}  # with K-6's option, the player's meld is the latest of its rank
     return any(r in latest and is_canasta((r, latest[r])) for r in state.concealed_melds)
 
 
@@ -627,7 +631,7 @@ def _discard(state: State, seat: int, card: Card) -> State:
     return _begin_turn(state, (seat + 1) % state.players)
 
 
-def _go_out_plan(state: State, seat: int):
+def _go_out_plan(state: State, seat: int) -> MeldMove | None:
     """A legal going-out meld for ``seat`` now (play phase), or None."""
     side = _side(state, seat)
     found = go_out_groups(state.hands[seat], state.sides[side].melds, state.options.max_three_wilds,
@@ -642,7 +646,7 @@ def _go_out_plan(state: State, seat: int):
     return move
 
 
-def _double_plan(state: State, partner: int):
+def _double_plan(state: State, partner: int) -> DoubleGoOut | None:
     side = _side(state, partner)
     hand = state.hands[partner]
     if not hand:
@@ -688,7 +692,7 @@ def _double(state: State, seat: int, move: DoubleGoOut) -> State:
     return _end_round(state, "out")
 
 
-def _hand_scores(state: State) -> list[tuple[int, dict]]:
+def _hand_scores(state: State) -> list[tuple[int, dict[str, int]]]:
     out = []
     ended = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER, Phase.DOUBLE)
     for side in range(len(state.melds)):
@@ -720,7 +724,7 @@ def _end_round(state: State, ending: str) -> State:
 # ---------------------------------------------------------------------- listing
 
 
-def _candidates(state: State, seat: int):
+def _candidates(state: State, seat: int) -> Iterator[Move]:
     ph = state.phase
     if ph is Phase.ROUND_OVER:
         yield NextRound()
@@ -730,7 +734,7 @@ def _candidates(state: State, seat: int):
         yield Answer(False)
         return
     if ph is Phase.DOUBLE:
-        plan = _double_plan(state, seat)
+        plan: Move | None = _double_plan(state, seat)
         if plan is not None:
             yield plan
         yield DeclineDouble()

@@ -7,7 +7,7 @@ is created when the side has none (one meld per rank per side, K-6).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
@@ -301,7 +301,7 @@ def go_out_groups(
     return None
 
 
-def _plan(cards: list[Card], table: dict, cap3: bool, need: int, forced: int | None) -> tuple[Pair, ...] | None:
+def _plan(cards: list[Card], table: Mapping[int, Any], cap3: bool, need: int, forced: int | None) -> tuple[Pair, ...] | None:
     wilds = [c for c in cards if is_wild(c)]
     by_rank: dict[int, list[Card]] = {}
     for c in cards:

@@ -4,7 +4,7 @@ and the score sheet; and the checks of meaning of a state read by its shape (§1
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from enum import Enum
 from itertools import chain
 from typing import Annotated, ClassVar, Literal
@@ -327,7 +327,7 @@ MOVES = (Draw, TakeDiscard, TakeTop, MeldMove, Discard, AskPartner, Answer, Doub
          NextRound)
 
 
-def cards_json(cards) -> list[str]:
+def cards_json(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 

@@ -46,7 +46,7 @@ def side_score(
     went_out: bool = False,
     double: bool = False,
     concealed: bool = False,
-) -> tuple[int, dict]:
+) -> tuple[int, dict[str, int]]:
     """§10: one side's hand score and its breakdown (every item named)."""
     natural = sum(1 for m in melds if is_natural_canasta(m))
     mixed = sum(1 for m in melds if is_canasta(m)) - natural

@@ -28,7 +28,7 @@ def score_tally(tally: Tally) -> ScoreReport:
     per_side = 2 if players == 4 else 1
     if len(tally.sides) != nsides:
         raise C.bad_tally(f"a {players}-player tally lists {nsides} sides, got {len(tally.sides)}", field="sides")
-    seen: Counter = Counter()
+    seen: Counter[Card] = Counter()
     reds_total = 0
     results = []
     outs = 0

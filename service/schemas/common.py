@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sized
+from typing import Any
+
 from flask import current_app
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
@@ -11,23 +14,23 @@ MAX_SEAT = 15
 SEED_MAX = 2**63 - 1
 
 
-def seat_field(**kwargs) -> fields.Integer:
+def seat_field(**kwargs: Any) -> fields.Integer:
     return fields.Integer(strict=True, validate=validate.Range(0, MAX_SEAT), **kwargs)
 
 
-def int_field(lo: int, hi: int, **kwargs) -> fields.Integer:
+def int_field(lo: int, hi: int, **kwargs: Any) -> fields.Integer:
     """A strict integer in ``lo..hi`` (bounded, so OpenAPI carries the range)."""
     return fields.Integer(strict=True, validate=validate.Range(lo, hi), **kwargs)
 
 
-def list_field(inner: fields.Field, max_length: int, min_length: int = 0, **kwargs) -> fields.List:
+def list_field(inner: fields.Field[Any], max_length: int, min_length: int = 0, **kwargs: Any) -> fields.List[Any]:
     return fields.List(inner, validate=validate.Length(min_length, max_length), **kwargs)
 
 
-class SeedField(fields.Field):
+class SeedField(fields.Field[int | str]):
     """A seed: an integer, or a string of at most 128 characters."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> int | str:
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise ValidationError("a seed is an integer or a string")
         if isinstance(value, int) and not -SEED_MAX <= value <= SEED_MAX:
@@ -78,17 +81,17 @@ class SeatMove(Schema):
     move = fields.Dict(required=True)
 
 
-class SeatMoves(fields.List):
+class SeatMoves(fields.List[Any]):
     """``[{"seat", "move"}, ...]``: documented as a list of ``SeatMove``, checked in one pass.
 
     marshmallow's per-item load cost 9 ms for 1,000 moves, more than replaying them; here each
     item's shape is checked directly, and each ``move`` is then checked by its game's compiled
     move check as it is replayed."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(fields.Nested(SeatMove), **kwargs)
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> list[Any]:
         if not isinstance(value, list):
             raise self.make_error("invalid")
         for index, item in enumerate(value):
@@ -98,7 +101,7 @@ class SeatMoves(fields.List):
         return value
 
 
-def _seat_move_problem(item) -> dict | None:
+def _seat_move_problem(item: object) -> dict[str, list[str]] | None:
     if not isinstance(item, dict):
         return {"_schema": ["Invalid input type."]}
     unknown = next((key for key in item if key not in ("seat", "move")), None)
@@ -123,7 +126,7 @@ class RecordText(Schema):
                          metadata={"description": "the file's text; the body may be up to MAX_RECORD_BYTES"})
 
 
-def _max_replay_moves(moves: list, field: str = "moves") -> None:
+def _max_replay_moves(moves: Sized, field: str = "moves") -> None:
     """The ``MAX_REPLAY_MOVES`` configuration value bounds every replayed list."""
     limit = current_app.config["MAX_REPLAY_MOVES"]
     if len(moves) > limit:
@@ -139,7 +142,7 @@ class ReplayRequest(Schema):
         "description": "required with 'state' or 'new'; at most MAX_REPLAY_MOVES (default 5000)"})
 
     @validates_schema
-    def _one_start(self, data, **kwargs):
+    def _one_start(self, data: Mapping[str, Any], **kwargs: Any) -> None:
         if sum(key in data for key in ("state", "new", "record")) != 1:
             raise ValidationError("give exactly one of 'state', 'new' or 'record'", "_schema")
         if "record" in data:
@@ -160,7 +163,7 @@ class RecordRequest(Schema):
     players = list_field(fields.String(validate=validate.Length(1, 40)), 2, 2, load_default=None)
 
     @validates_schema
-    def _one_start(self, data, **kwargs):
+    def _one_start(self, data: Mapping[str, Any], **kwargs: Any) -> None:
         if ("state" in data) == ("new" in data):
             raise ValidationError("give exactly one of 'state' or 'new'", "_schema")
         _max_replay_moves(data.get("moves", []))
@@ -172,7 +175,7 @@ class ScoreRequest(Schema):
     tally = fields.Dict()
 
     @validates_schema
-    def _one_input(self, data, **kwargs):
+    def _one_input(self, data: Mapping[str, Any], **kwargs: Any) -> None:
         if ("state" in data) == ("tally" in data):
             raise ValidationError("give exactly one of 'state' or 'tally'", "_schema")
 
