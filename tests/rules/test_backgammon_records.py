@@ -458,3 +458,35 @@ def test_a_game_written_as_its_result_alone_was_resigned_before_the_opening_roll
     replayed = check_mat(ENGINE, text)
     assert results(replayed) == [(1, 0, 1, True), (2, 0, 1, True)]
     assert warned(replayed) == [(12, "backgammon.record-resigned-before-opening")]
+
+
+# --------------------------------------------------------------------------- the archive corpus (issue 25)
+
+from bench.scan_records import verdict  # noqa: E402  (the scan report's own verdict: one definition)
+
+ARCHIVE = DATA / "corpus"
+MANIFEST = __import__("json").loads((ARCHIVE / "MANIFEST.json").read_text())
+ARCHIVE_EXPECTED = __import__("json").loads((ARCHIVE / "EXPECTED.json").read_text())
+
+
+def test_the_archive_corpus_holds_300_files_of_6_writers_each_with_its_source_and_verdict():
+    files = sorted(p.relative_to(ARCHIVE).as_posix() for p in ARCHIVE.rglob("*") if p.suffix in (".txt", ".mat", ".sgf"))
+    assert files == sorted(MANIFEST) == sorted(ARCHIVE_EXPECTED)
+    assert len(files) >= 300
+    assert len({e["writer"] for e in MANIFEST.values()} | {e["writer"] for e in EXPECTED.values()}) >= 6
+    for entry in MANIFEST.values():
+        assert entry["licence"] == "MIT" and re.fullmatch(r"[0-9a-f]{40}", entry["commit"]) and entry["path"]
+        assert entry["repository"] in ("lassehjorthmadsen/bglab", "kevung/gbf", "kevung/lazyBG")
+    for name, expected in ARCHIVE_EXPECTED.items():
+        assert ("refused" in expected) != ("score" in expected), name
+        assert "refused" not in expected or expected["defect"], name
+
+
+@pytest.mark.parametrize("name", sorted(ARCHIVE_EXPECTED))
+def test_every_archive_record_gets_its_expected_verdict(name):
+    """Each file replayed end to end: its score, each game's result and the conventions noted, or
+    the refusal's code and line (a real defect of the record, ``defect`` in EXPECTED.json)."""
+    found = verdict(ARCHIVE / name)
+    found.pop("message", None)
+    expected = {k: v for k, v in ARCHIVE_EXPECTED[name].items() if k != "defect"}
+    assert found == expected
