@@ -131,6 +131,33 @@ class W:
         "Partia {game}: zapis podaje tylko wygraną, bez ruchów: gracz {seat} poddał partię przed rzutem "
         "rozpoczynającym.")
 
+    wins_capped_at_length = _warning(
+        "record-wins-capped-at-length", Label("The last game's result capped at the match length",
+                                              "Wynik ostatniej partii obcięty do długości meczu"),
+        "Partia {game}: zapis podaje {got} pkt, czyli długość meczu (tak pisze BackgammonGalaxy); partia była "
+        "warta {expected}.")
+    empty_name = _warning(
+        "record-empty-name", Label("An empty player name", "Pusta nazwa gracza"),
+        "Gracz {seat} nie ma w zapisie nazwy (pusty wiersz wyniku albo nagłówek); przyjęto pustą nazwę.")
+    row_repeated = _warning(
+        "record-row-repeated", Label("A row number repeated inside a line", "Numer wiersza powtórzony w wierszu"),
+        "Numer wiersza {row} powtórzony w środku wiersza (tak pisze BackgammonGalaxy); dalsza część jest "
+        "czytana jako osobny wiersz.")
+    forfeit = _warning(
+        "record-forfeit", Label("A forfeited match", "Mecz oddany walkowerem"),
+        "Partia {game}: „Wins {got}” przy kostce {cube} nie jest wartością żadnego poddania; gracz {seat} wygrywa "
+        "mecz walkowerem (przeciwnik przekroczył czas albo odszedł), a partia nie dostaje wymyślonych punktów.")
+    crawford_unknown = _warning(
+        "record-crawford-unknown", Label("Whether the first game is the Crawford game is unknown",
+                                         "Nie wiadomo, czy pierwsza partia jest partią Crawforda"),
+        "Zapis zaczyna się przy wyniku {score}, gdy jednemu graczowi brakuje punktu: {taken}.")
+    resign_spelled_out = _warning(
+        "record-resign-spelled-out", Label("'Resign' spelled out in an SGF result", "„Resign” w wyniku SGF"),
+        "Wynik {written} zapisuje poddanie słowem „Resign” (SGF na to pozwala); czytany jak „R”.")
+    rating_after_comma = _warning(
+        "record-rating-after-comma", Label("A rating after a comma", "Ranking po przecinku"),
+        "Po nazwie gracza {player} stoi po przecinku ranking {rating}; nie należy on do nazwy.")
+
     @classmethod
     def all(cls) -> dict[str, RecordWarning]:
         return {w.code: w for w in vars(cls).values() if isinstance(w, RecordWarning)}
@@ -313,9 +340,12 @@ def parse_mat(text: str) -> MatchRecord:
             if len(games) == 1:
                 tags["_left"] = _name(left, number, warnings)
                 tags["_right"] = _name(right, number, warnings)
+                for seat, name in enumerate((tags["_left"], tags["_right"])):
+                    if not name:
+                        warnings.append(W.empty_name(number, f"seat {seat} has no name on the score line", seat=seat))
             boundary = max(8, column - 6)
             continue
-        game.cells.extend(_row_cells(line, number, boundary))
+        game.cells.extend(_row_cells(line, number, boundary, warnings))
         entries += 1  # a row: at most two cells
         if entries > MAX_RECORD_ENTRIES:
             raise _bad(number, f"more than {MAX_RECORD_ENTRIES} games and moves in one record")
@@ -351,9 +381,9 @@ def _name(text: str, line: int, warnings: list[Json]) -> str:
     rated = _rating(text)
     if not rated:
         return text
-    name, rating, _comma = rated
-    warnings.append(W.rating(line, f"the rating {rating} after {name!r} is not part of the name",
-                             player=name, rating=rating))
+    name, rating, comma = rated
+    warnings.append((W.rating_after_comma if comma else W.rating)(
+        line, f"the rating {rating} after {name!r} is not part of the name", player=name, rating=rating))
     return name
 
 
@@ -362,8 +392,10 @@ def _cut(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _row_cells(line: str, number: int, boundary: int) -> list[Cell]:
-    """A numbered row's cells (a roll and its play, a cube action, a result), left or right column."""
+def _row_cells(line: str, number: int, boundary: int, warnings: list[Json]) -> list[Cell]:
+    """A numbered row's cells (a roll and its play, a cube action, a result), left or right column.
+    The row number written again inside the line (`` 24) 43: 21/18    24)  Losses 2 point    Wins 2
+    point``: BackgammonGalaxy) starts a second row there, noted."""
     words = [(m.start(), m.group()) for m in _WORD.finditer(line)]
     row = None
     if words:
@@ -372,10 +404,21 @@ def _row_cells(line: str, number: int, boundary: int) -> list[Cell]:
         if 0 < close <= 4 and _digits(first[:close], 4):
             row = int(first[:close])
             words[:1] = [(at + close + 1, first[close + 1:])] if first[close + 1:] else []
+    again = next((k for k, (_, w) in enumerate(words) if k and row is not None and w == f"{row})"), None)
+    if again is None:
+        return _cells_of(words, number, boundary, row)
+    warnings.append(W.row_repeated(number, f"the row number {row}) again inside the line: a second row", row=row))
+    return (_cells_of(words[:again], number, boundary, row)
+            + _cells_of(words[again + 1:], number, boundary + words[again][0], row))
+
+
+def _cells_of(words: list[tuple[int, str]], number: int, boundary: int, row: int | None) -> list[Cell]:
+    """One row's cells from its words: two cells are the left and the right column; one is placed
+    by its column (right when it starts past ``boundary``)."""
     found: list[tuple[int, dict[str, Any]]] = []
     i = 0
     while i < len(words):
-        start, word = words[i]
+        start = words[i][0]
         cell, i = _cell_at(words, i, number)
         found.append((start, cell))
     if len(found) > 2:
@@ -465,11 +508,22 @@ def replay_record(engine, record: MatchRecord, max_moves: int = 10_000) -> Repla
     first = record.games[0].score if record.games else None
     if record.length and first and first != (0, 0) and max(first) < record.length:
         # GNU BG takes the first score line as written: a record may start mid-match
-        run.state = _at_score(engine, run.state, first, record.length)
+        # one side 1-away: whether the first game is the Crawford game is unknown (it may have been
+        # played before the file starts); a double in it shows it is not
+        doubled = any(c.kind == "double" for c in record.games[0].cells)
+        run.state = _at_score(engine, run.state, first, record.length, doubled)
         totals = list(first)
         run.warnings.append(W.starts_mid_match(record.games[0].line + 1,
                                                f"the first game starts at {list(first)}; taken as written",
                                                score=list(first)))
+        if (record.length - 1) in first and options.get("crawford", True):
+            taken = ("a double in it shows it is a post-Crawford game" if doubled
+                     else "taken as the Crawford game (no double in it)")
+            taken_pl = ("dublowanie w niej pokazuje, że to partia po partii Crawforda" if doubled
+                        else "przyjęto ją jako partię Crawforda (nie ma w niej dublowania)")
+            run.warnings.append(W.crawford_unknown(
+                record.games[0].line + 1, f"the first game starts at {list(first)}, one side 1-away: {taken}",
+                score=list(first), taken=taken_pl))
     summary: list[Json] = []
     for k, game in enumerate(record.games):
         run.totals = totals
@@ -497,8 +551,8 @@ def replay_record(engine, record: MatchRecord, max_moves: int = 10_000) -> Repla
             continue
         totals[result["winner"]] += result["points"]
         entry = {"number": game.number, "winner": result["winner"], "points": result["points"]}
-        if result["how"] == "resign":
-            entry["resigned"] = True
+        if result["how"] in ("resign", "forfeit"):
+            entry["resigned" if result["how"] == "resign" else "forfeit"] = True
         entry["score_after"] = list(totals)
         summary.append(entry)
     match = {"length": record.length, "players": list(record.players), "score": list(totals)}
@@ -508,12 +562,14 @@ def replay_record(engine, record: MatchRecord, max_moves: int = 10_000) -> Repla
 _IDS = ("position_id", "match_id", "xgid", "pips")
 
 
-def _at_score(engine, state, score: tuple[int, int], length: int):
-    """A new match state at ``score`` (a record that starts mid-match); the Crawford game when one
-    side needs one point (the first game at that score is the Crawford game, as GNU BG assumes)."""
+def _at_score(engine, state, score: tuple[int, int], length: int, doubled: bool = False):
+    """A new match state at ``score`` (a record that starts mid-match). When one side needs one
+    point the first game is taken as the Crawford game, unless it holds a double (``doubled``):
+    then the Crawford game was played before the record starts."""
     data = {k: v for k, v in engine.to_json(state).items() if k not in _IDS}
     at_point = (length - 1) in score and data["options"].get("crawford", True)
-    data["match"] = {**data["match"], "score": list(score), "crawford": at_point, "post_crawford": False}
+    data["match"] = {**data["match"], "score": list(score), "crawford": at_point and not doubled,
+                     "post_crawford": at_point and doubled}
     return engine.from_json(data)
 
 
@@ -697,9 +753,37 @@ def _cube(run: _Run, game: GameRecord, k: int, cell: Cell) -> None:
 
 
 def _capped(run: _Run, cell: Cell, points: int) -> bool:
-    """A match's last ``Wins`` written as what the match needed, not the game's worth (Galaxy)."""
+    """A match's last ``Wins`` written as what the match needed, or as the match length (Galaxy),
+    not as the game's worth."""
     needed = run.length - run.totals[cell.seat]
-    return bool(run.length) and cell.value == needed < points
+    return bool(run.length) and (cell.value == needed < points or needed <= cell.value == run.length < points)
+
+
+def _forfeit(run: _Run, game: GameRecord, k: int, cell: Cell) -> Json | None:
+    """A match-ending ``Wins N`` that no resignation at this cube is worth (Backgammon Studio's
+    ``Wins 4016 point``, Galaxy's ``Wins 4 point and the match`` at cube 1, a server's ``Wins 100
+    points``): the side that timed out or left forfeits the match. The match goes to the winner;
+    the game is given no points of its own beyond what the match needed, and is marked a forfeit.
+    None when the ``Wins`` does not end the match (then it is no forfeit, but a wrong result)."""
+    needed = run.length - run.totals[cell.seat]
+    if not run.length or cell.value < needed:
+        return None
+    cube = run.view()["cube"]["value"]
+    loser = 1 - cell.seat
+    data = {key: v for key, v in run.view().items() if key not in _IDS}
+    score = list(data["match"]["score"])
+    score[cell.seat] = max(run.length, cube)  # the engine's own shape: a single game at this cube, in the score
+    data.update(phase="game-over", dice=[], resign=None, match={**data["match"], "score": score},
+                result={"winner": cell.seat, "how": "resign", "level": "single", "cube": cube, "multiplier": 1,
+                        "points": cube})
+    try:
+        run.state = run.engine.from_json(data)
+    except RulesError:
+        return None
+    run.warnings.append(W.forfeit(
+        cell.line, f"game {game.number}: 'Wins {cell.value}' at cube {cube} is no resignation's worth: seat {loser} "
+        f"forfeits the match", game=k, got=cell.value, cube=cube, seat=cell.seat))
+    return {"winner": cell.seat, "points": needed, "how": "forfeit"}
 
 
 def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest) -> Json:
@@ -734,6 +818,11 @@ def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest) -> Json:
                     _note_capped(run, game, k, cell, worth)
                 return run.view()["result"]
         # replay the single resignation so the engine's own refusal (if any) is reported
+        trial = _Run(run.engine, run.state, run.max_moves)
+        trial.push(loser, {"kind": "resign", "level": "single"}, game, cell.number, k, cell.line)
+        forfeited = _forfeit(run, game, k, cell)
+        if forfeited is not None:
+            return forfeited
         run.push(loser, {"kind": "resign", "level": "single"}, game, cell.number, k, cell.line)
         raise RecordCodes.record_result_mismatch(
                           f"line {cell.line}: 'Wins {cell.value}' before the game is over is no resignation's value "
@@ -754,6 +843,11 @@ def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest) -> Json:
 
 
 def _note_capped(run: _Run, game: GameRecord, k: int, cell: Cell, points: int) -> None:
+    if cell.value == run.length and cell.value != run.length - run.totals[cell.seat]:
+        run.warnings.append(W.wins_capped_at_length(
+            cell.line, f"game {game.number}: 'Wins {cell.value}', the match length; the game was worth {points}",
+            game=k, got=cell.value, expected=points))
+        return
     run.warnings.append(W.wins_capped(
         cell.line, f"game {game.number}: 'Wins {cell.value}', what the match needed; the game was worth {points}",
         game=k, got=cell.value, expected=points))
@@ -765,7 +859,7 @@ def check_mat(engine, text: str, max_moves: int = 10_000) -> Replayed:
 
 # --------------------------------------------------------------------------- GNU BG .sgf reader
 
-_SGF_RESULT = re.compile(r"([WB])\+(\d{1,5})(R?)")
+_SGF_RESULT = re.compile(r"([WB])\+(\d{1,5})(R|Resign)?")
 _SGF_MOVE = re.compile(r"([1-6])([1-6])([a-z]{0,8})")
 
 #: the properties read (the analysis, comments and the rest are skipped)
@@ -855,6 +949,9 @@ def parse_sgf(text: str) -> MatchRecord:
                 result = _SGF_RESULT.fullmatch(values[0].strip())
                 if not result:
                     raise _bad(line, f"cannot read the result RE[{_cut(values[0], 12)}]")
+                if result.group(3) == "Resign":
+                    warnings.append(W.resign_spelled_out(line, f"RE[{result.group()}]: 'Resign' spelled out, read "
+                                                               f"as 'R'", written=f"RE[{result.group()}]"))
             elif key in ("W", "B"):
                 game.cells.append(_sgf_cell(key, values[0].strip().lower(), node_line, len(game.cells) + 1))
         if game.score is None:
