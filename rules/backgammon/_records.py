@@ -38,6 +38,7 @@ record; replaying fails with the engine's own code plus ``index`` (over the Arbi
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
@@ -130,7 +131,6 @@ class W:
         "record-resigned-before-opening", Label("A game with only its result", "Partia bez ruchów"),
         "Partia {game}: zapis podaje tylko wygraną, bez ruchów: gracz {seat} poddał partię przed rzutem "
         "rozpoczynającym.")
-
     wins_capped_at_length = _warning(
         "record-wins-capped-at-length", Label("The last game's result capped at the match length",
                                               "Wynik ostatniej partii obcięty do długości meczu"),
@@ -222,6 +222,16 @@ _ACTION_WORDS = {"takes": "take", "accepts": "take", "resigns": "resign", "drops
                  "rejects": "drop", "refuses": "drop"}
 
 
+def _pause() -> None:
+    """Let other requests run: a long record is read in one request, and under gunicorn's gevent
+    worker (``time`` patched) ``sleep(0)`` hands the worker to the others for a moment; elsewhere it
+    costs a microsecond. Called every 32 KiB of .mat lines, PAUSE_EVERY SGF tokens and 64 replayed moves."""
+    time.sleep(0)
+
+
+PAUSE_EVERY = 1024
+
+
 def _digits(text: str, most: int) -> bool:
     """``text`` is 1 to ``most`` ASCII digits (``str.isdigit`` alone takes ``²``)."""
     return 0 < len(text) <= most and text.isascii() and text.isdigit()
@@ -304,7 +314,12 @@ def parse_mat(text: str) -> MatchRecord:
     games: list[GameRecord] = []
     boundary, entries = 26, 0
     lines = text.splitlines()
+    read = 0
     for number, raw in enumerate(lines, start=1):
+        read += len(raw) + 64  # a line's reading costs about its length, plus a little
+        if read > PAUSE_EVERY * 32:
+            read = 0
+            _pause()
         if len(raw) > MAX_LINE_CHARS:
             raise _bad(number, f"a line of {len(raw)} characters (a .mat line has at most {MAX_LINE_CHARS})")
         line = raw.rstrip().replace("\t", "    ")
@@ -596,6 +611,8 @@ class _Run:
              line: int | None = None) -> None:
         if self.count >= self.max_moves:
             raise _bad(game.line, f"the record has more than {self.max_moves} moves (MAX_REPLAY_MOVES)")
+        if self.count and not self.count % 64:
+            _pause()
         if seat is None:  # anyone may send it: the lowest acting seat
             acting = self.engine.to_act(self.state)
             seat = min(acting) if acting else 0
@@ -893,7 +910,9 @@ def _sgf_trees(text: str) -> list[SgfTree]:
         counted = pos
         return line
 
-    for m in _SGF_LEX.finditer(text):
+    for count, m in enumerate(_SGF_LEX.finditer(text), start=1):
+        if not count % PAUSE_EVERY:
+            _pause()
         key, values, tree, node, unclosed = m.groups()
         if node:
             node_at = m.end() - 1
