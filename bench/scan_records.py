@@ -2,7 +2,7 @@
 
     python bench/scan_records.py tests/rules/data/backgammon/records [--json]
     python bench/scan_records.py tests/rules/data/backgammon/records/corpus --expected   # the verdicts, as JSON
-    python bench/scan_records.py --attacks [--size BYTES]   # each hostile input's seconds per MiB
+    python bench/scan_records.py --attacks [--size BYTES] [--only NAME]   # each hostile input's seconds per MiB
 
 Every ``.mat``/``.txt``/``.sgf`` file under the folder is read and replayed by
 ``rules/backgammon/_records.py`` (nothing is asserted: this is a report). The writer of a file is
@@ -105,15 +105,17 @@ def scan(folder: Path) -> dict:
                             "conventions_noted": dict(noted[w])} for w, c in sorted(by_writer.items())}}
 
 
-def attacks(size: int) -> None:
+def attacks(size: int, only: list[str] | None = None) -> None:
     """Each hostile input of tests/rules/test_backgammon_record_attacks.py at ``size`` bytes: its
     verdict and the seconds it took, per MiB (the readers are linear: this stays flat with size)."""
-    sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT))  # the tests of this checkout; the rules from --code, first on the path
     from tests.rules.test_backgammon_record_attacks import ATTACKS
     from tests.rules.test_backgammon_record_attacks import verdict as attack_verdict
 
     print(f"{'input':20} {'bytes':>9} {'seconds':>8} {'s/MiB':>7}  verdict")
     for name, build in ATTACKS.items():
+        if only and name not in only:
+            continue
         text = build(size)
         started = time.perf_counter()
         found = attack_verdict(text)
@@ -129,11 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expected", action="store_true", help="print each file's verdict (EXPECTED.json's shape)")
     parser.add_argument("--attacks", action="store_true", help="time the hostile inputs instead")
     parser.add_argument("--size", type=int, default=4 * 1024 * 1024, help="the hostile inputs' size in bytes")
+    parser.add_argument("--only", action="append", help="time only this hostile input (repeatable)")
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose rules/ to use")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(args.code.resolve()))
     if args.attacks:
-        attacks(args.size)
+        attacks(args.size, args.only)
         return 0
     if args.folder is None:
         parser.error("a folder of records (or --attacks)")

@@ -224,12 +224,15 @@ _ACTION_WORDS = {"takes": "take", "accepts": "take", "resigns": "resign", "drops
 
 def _pause() -> None:
     """Let other requests run: a long record is read in one request, and under gunicorn's gevent
-    worker (``time`` patched) ``sleep(0)`` hands the worker to the others for a moment; elsewhere it
-    costs a microsecond. Called every 32 KiB of .mat lines, PAUSE_EVERY SGF tokens and 64 replayed moves."""
-    time.sleep(0)
+    worker (``time`` patched) ``sleep(0)`` hands the worker to the others for a moment. The
+    standard ``time.sleep`` is not called (on a loaded machine it gives the CPU away to other
+    processes). Called every KiB of .mat lines, PAUSE_EVERY SGF tokens and 64 replayed moves."""
+    sleep = time.sleep
+    if getattr(sleep, "__module__", "time") != "time":  # gevent's sleep, patched in
+        sleep(0)
 
 
-PAUSE_EVERY = 1024
+PAUSE_EVERY = 256
 
 
 def _digits(text: str, most: int) -> bool:
@@ -317,7 +320,7 @@ def parse_mat(text: str) -> MatchRecord:
     read = 0
     for number, raw in enumerate(lines, start=1):
         read += len(raw) + 64  # a line's reading costs about its length, plus a little
-        if read > PAUSE_EVERY * 32:
+        if read > PAUSE_EVERY * 4:
             read = 0
             _pause()
         if len(raw) > MAX_LINE_CHARS:
@@ -342,6 +345,8 @@ def parse_mat(text: str) -> MatchRecord:
                 raise _bad(number, "'Game' before the 'N point match' line")
             games.append(GameRecord(int(words[1]), number))
             entries += 1
+            if entries > MAX_RECORD_ENTRIES:
+                raise _bad(number, f"more than {MAX_RECORD_ENTRIES} games and rows in one record")
             continue
         if not games:
             raise _bad(number, f"expected 'N point match' or 'Game 1', got {_cut(line)!r}")
@@ -363,7 +368,7 @@ def parse_mat(text: str) -> MatchRecord:
         game.cells.extend(_row_cells(line, number, boundary, warnings))
         entries += 1  # a row: at most two cells
         if entries > MAX_RECORD_ENTRIES:
-            raise _bad(number, f"more than {MAX_RECORD_ENTRIES} games and moves in one record")
+            raise _bad(number, f"more than {MAX_RECORD_ENTRIES} games and rows in one record")
     if length is None:
         raise _bad(max(1, len(lines)), "no 'N point match' line")
     if not games:
