@@ -213,6 +213,8 @@ class MatchRecord:
 
 MAX_LINE_CHARS = 4096
 MAX_RECORD_ENTRIES = 100_000  # games plus rows (.mat) or moves (.sgf) in one record: bounds what a reader holds
+MAX_RECORD_GAMES = 10_000  # games in one record (a long money session holds a few hundred)
+MAX_PLAY_WORDS = 8  # hops written for one roll (four dice at most, each hop a word or a few in one)
 _WORD = re.compile(r"\S+")
 _NUMBER = re.compile(r"-?\d{1,5}(?:[.,]\d{1,3})?")  # a rating: 1650, 1650.25, -3,5
 _HOP = re.compile(r"(?:bar|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?){1,8}(?:\(\d\))?\*?")  # one blank-free token
@@ -345,8 +347,9 @@ def parse_mat(text: str) -> MatchRecord:
                 raise _bad(number, "'Game' before the 'N point match' line")
             games.append(GameRecord(int(words[1]), number))
             entries += 1
-            if entries > MAX_RECORD_ENTRIES:
-                raise _bad(number, f"more than {MAX_RECORD_ENTRIES} games and rows in one record")
+            if entries > MAX_RECORD_ENTRIES or len(games) > MAX_RECORD_GAMES:
+                raise _bad(number, f"more than {MAX_RECORD_GAMES} games, or {MAX_RECORD_ENTRIES} games and rows, "
+                                   f"in one record")
             continue
         if not games:
             raise _bad(number, f"expected 'N point match' or 'Game 1', got {_cut(line)!r}")
@@ -459,7 +462,8 @@ def _cell_at(words: list[tuple[int, str]], i: int, line: int) -> tuple[dict[str,
     after = [w.lower() for _, w in words[i + 1:i + 4]]
     if len(word) == 3 and word[2] == ":" and word[0] in "123456" and word[1] in "123456":
         j = i + 1
-        while j < len(words) and len(words[j][1]) <= 64 and _HOP.fullmatch(words[j][1].lower()):
+        while j < len(words) and j - i <= MAX_PLAY_WORDS and len(words[j][1]) <= 64 \
+                and _HOP.fullmatch(words[j][1].lower()):
             j += 1
         play = " ".join(w for _, w in words[i + 1:j])
         unknown = ""
@@ -925,6 +929,8 @@ def _sgf_trees(text: str) -> list[SgfTree]:
             entries += 1
             if entries > MAX_RECORD_ENTRIES:
                 raise _bad(line_at(m.start()), f"more than {MAX_RECORD_ENTRIES} games and moves in one record")
+            if len(trees) >= MAX_RECORD_GAMES:
+                raise _bad(line_at(m.start()), f"more than {MAX_RECORD_GAMES} games in one record")
             trees.append((line_at(m.start()), []))
         elif unclosed:
             raise _bad(line_at(m.start()), "an SGF value '[' is never closed")

@@ -33,7 +33,7 @@ ATTACKS: dict[str, Callable[[int], str]] = {
     "rating-padded": lambda size: HEAD + " Game 1\n a" + " " * (size - 60) + "x(1 : 0   b : 0\n",
     "rating-padded-wide": lambda size: _fill(HEAD + " Game 1\n a" + " " * (WIDE - 20) + "x(1 : 0   b : 0\n",
                                              "; comment\n", size),
-    # rows of hops that the reader takes and the replay refuses
+    # rows of many hops (more than a roll can play: refused at the first)
     "row-hops": lambda size: _fill(HEAD + " Game 1\n a : 0     b : 0\n", "  1) 31:" + " 8/5*" * (WIDE // 6) + "\n",
                                    size),
     # a hop list that the old cell regex took back in two ways per starred hop
@@ -64,14 +64,14 @@ VERDICTS = {
     "score-colons": ("backgammon.record-result-mismatch", 5),
     "rating-padded": ("backgammon.bad-record", 4),
     "rating-padded-wide": ("ok", [0, 0]),
-    "row-hops": ("backgammon.malformed-move", 5),
+    "row-hops": ("backgammon.bad-record", 5),  # MAX_PLAY_WORDS
     "row-starred-hops": ("backgammon.bad-record", 5),
     "sgf-unclosed": ("backgammon.bad-record", 1),
     "sgf-values": ("ok", [0, 0]),
     "sgf-semicolons": ("backgammon.bad-record", 1),  # the last '[' is never closed
-    "sgf-trees": ("backgammon.bad-record", 100_001),  # MAX_RECORD_ENTRIES
+    "sgf-trees": ("backgammon.bad-record", 10_001),  # MAX_RECORD_GAMES
     "sgf-deep": ("ok", [0, 0]),
-    "mat-games": ("backgammon.bad-record", 200_003),  # MAX_RECORD_ENTRIES: game 100,001
+    "mat-games": ("backgammon.bad-record", 20_003),  # MAX_RECORD_GAMES: game 10,001
     "huge-numbers": ("backgammon.bad-record", 100_004),  # MAX_RECORD_ENTRIES
     "sgf-huge-numbers": ("backgammon.bad-record", 1),
 }
