@@ -9,14 +9,24 @@ Reads match records (``.mat``, ``.sgf``: the games whose record readers take tha
     UNREADABLE  junk.mat:3: backgammon.bad-record: line 3: cannot read 'hello'
 
 ``--json`` writes one JSON object per line instead; ``-j N`` checks N files at a time (worker
-processes). Exit status: 0 when every file is legal, 1 when a move was refused, 2 when a file
-could not be read (2 wins over 1).
+processes, each paying the start-up once). Exit status: 0 when every file is legal, 1 when a move
+was refused, 2 when a file could not be read (2 wins over 1), and 2 when the paths name no record
+at all (an empty folder).
+
+A file is read only when it is a regular file (a FIFO, a device or a link to one is refused, never
+waited on) and holds at most ``MAX_RECORD_BYTES`` (the service's limit, 4 MiB by default). Its text
+is UTF-8 (with or without a byte-order mark), UTF-16 with a byte-order mark, or else Latin-1 as
+older Windows writers save names; bytes with NULs and no UTF-16 byte-order mark (binary, or
+UTF-16 without its mark) are refused, as ``file.encoding``.
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
+import os
+import stat
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -36,14 +46,74 @@ EXIT = {OK: 0, REFUSED: 1, UNREADABLE: 2}
 MAX_MOVES = 100_000  # a file on the command line is the user's own: far above the service's MAX_REPLAY_MOVES
 
 
+class FileRefused(Exception):
+    """A path that cannot be read as a record file: its ``code`` (``file.*``) and why."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code, self.detail = code, detail
+
+
+def max_record_bytes() -> int:
+    from service.config import Config
+
+    return int(Config.MAX_RECORD_BYTES)
+
+
+def read_file(path: str, limit: int) -> bytes:
+    """A regular file's bytes, at most ``limit`` of them: a FIFO, a device or a folder is refused
+    before it is opened (opening a FIFO waits for a writer), and a file that grows past the limit
+    while it is read is refused too."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise FileRefused("file.unreadable", exc.strerror or str(exc)) from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode) else \
+            "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else "not a regular file"
+        raise FileRefused("file.not-regular", f"{kind}: only regular files are read")
+    if info.st_size > limit:
+        raise FileRefused("file.too-large", f"{info.st_size} bytes, over MAX_RECORD_BYTES ({limit})")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # swapped between stat and open
+                raise FileRefused("file.not-regular", "only regular files are read")
+            raw = f.read(limit + 1)
+    except OSError as exc:
+        raise FileRefused("file.unreadable", exc.strerror or str(exc)) from None
+    if len(raw) > limit:
+        raise FileRefused("file.too-large", f"over MAX_RECORD_BYTES ({limit} bytes)")
+    return raw
+
+
+def decode(raw: bytes) -> str:
+    """A record file's text: UTF-16 by its byte-order mark, else UTF-8 (its mark is the reader's to
+    note), else Latin-1; NUL bytes without a UTF-16 mark are refused (binary, or UTF-16 unmarked)."""
+    for bom, encoding in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
+        if raw.startswith(bom) and not raw.startswith(codecs.BOM_UTF32_LE):
+            try:
+                return raw[len(bom):].decode(encoding)
+            except UnicodeDecodeError as exc:
+                raise FileRefused("file.encoding", f"UTF-16 by its byte-order mark, but byte {exc.start + 2} "
+                                                   "is no UTF-16 text") from None
+    if b"\0" in raw:
+        raise FileRefused("file.encoding", "NUL bytes and no UTF-16 byte-order mark: not a text file "
+                                           "(UTF-8, or UTF-16 with its byte-order mark)")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
 def check_file(path: str) -> JsonObject:
     """One file's verdict: ``{"file", "status", ...}`` (the result, or the refusal's code and place)."""
     try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        return {"file": path, "status": UNREADABLE, "code": "file.unreadable", "detail": exc.strerror or str(exc)}
+        text = decode(read_file(path, max_record_bytes()))
+    except FileRefused as exc:
+        return {"file": path, "status": UNREADABLE, "code": exc.code, "detail": exc.detail}
     try:
-        return {"file": path, **_check(path, raw)}
+        return {"file": path, **_check(path, text)}
     except RulesError as exc:
         status = REFUSED if isinstance(exc, IllegalMove) else UNREADABLE
         place: JsonObject = {k: cast("Json", exc.context[k]) for k in ("line", "game", "move", "index") if exc.context.get(k) is not None}
@@ -52,12 +122,11 @@ def check_file(path: str) -> JsonObject:
         return {"file": path, "status": UNREADABLE, "code": "request.invalid", "detail": _flat(exc.messages)}
 
 
-def _check(path: str, raw: bytes) -> JsonObject:
-    from service import records  # the readers and the registry, imported in the worker that needs them
+def _check(path: str, text: str) -> JsonObject:
+    from service import records  # the readers and the registry, imported once in the process that needs them
     from service.games import BINDINGS
 
     suffix = Path(path).suffix.lower().lstrip(".")
-    text = records.decode(raw)
     if suffix == "json" or (suffix not in ("mat", "sgf", "txt") and text.lstrip().startswith("{")):
         return _check_json(text, BINDINGS)
     fmt = suffix if suffix in ("mat", "sgf") else records.sniff(text)
@@ -120,8 +189,14 @@ def check_all(paths: Sequence[str], jobs: int = 1) -> Iterator[JsonObject]:
     if jobs <= 1 or len(paths) <= 1:
         yield from map(check_file, paths)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_start) as pool:
         yield from pool.map(check_file, paths, chunksize=max(1, min(16, len(paths) // (jobs * 4))))
+
+
+def _start() -> None:
+    """A worker's start-up, paid once: the registry and the record readers imported."""
+    import service.games  # noqa: F401
+    import service.records  # noqa: F401
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -136,6 +211,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     check.add_argument("--json", action="store_true", help="one JSON object per line")
     args = parser.parse_args(argv)
     paths = _expand(args.files)
+    if not paths:
+        print("arbiter check: no record file (.mat, .sgf, .json) in " + ", ".join(args.files), file=sys.stderr)
+        return EXIT[UNREADABLE]
     worst = 0
     for result in check_all(paths, args.jobs):
         print(json.dumps(result, ensure_ascii=False) if args.json else line_of(result), flush=False)

@@ -38,10 +38,11 @@ record; replaying fails with the engine's own code plus ``index`` (over the Arbi
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import TypedDict, cast
+from typing import Any, TypedDict, cast
 
 from rules.base import Codes, Engine, ErrorCode, Label, RulesError, illegal, invalid
 from rules.jsontypes import Json, JsonObject, as_object
@@ -132,6 +133,32 @@ class W:
         "record-resigned-before-opening", Label("A game with only its result", "Partia bez ruchów"),
         "Partia {game}: zapis podaje tylko wygraną, bez ruchów: gracz {seat} poddał partię przed rzutem "
         "rozpoczynającym.")
+    wins_capped_at_length = _warning(
+        "record-wins-capped-at-length", Label("The last game's result capped at the match length",
+                                              "Wynik ostatniej partii obcięty do długości meczu"),
+        "Partia {game}: zapis podaje {got} pkt, czyli długość meczu (tak pisze BackgammonGalaxy); partia była "
+        "warta {expected}.")
+    empty_name = _warning(
+        "record-empty-name", Label("An empty player name", "Pusta nazwa gracza"),
+        "Gracz {seat} nie ma w zapisie nazwy (pusty wiersz wyniku albo nagłówek); przyjęto pustą nazwę.")
+    row_repeated = _warning(
+        "record-row-repeated", Label("A row number repeated inside a line", "Numer wiersza powtórzony w wierszu"),
+        "Numer wiersza {row} powtórzony w środku wiersza (tak pisze BackgammonGalaxy); dalsza część jest "
+        "czytana jako osobny wiersz.")
+    forfeit = _warning(
+        "record-forfeit", Label("A forfeited match", "Mecz oddany walkowerem"),
+        "Partia {game}: „Wins {got}” przy kostce {cube} nie jest wartością żadnego poddania; gracz {seat} wygrywa "
+        "mecz walkowerem (przeciwnik przekroczył czas albo odszedł), a partia nie dostaje wymyślonych punktów.")
+    crawford_unknown = _warning(
+        "record-crawford-unknown", Label("Whether the first game is the Crawford game is unknown",
+                                         "Nie wiadomo, czy pierwsza partia jest partią Crawforda"),
+        "Zapis zaczyna się przy wyniku {score}, gdy jednemu graczowi brakuje punktu: {taken}.")
+    resign_spelled_out = _warning(
+        "record-resign-spelled-out", Label("'Resign' spelled out in an SGF result", "„Resign” w wyniku SGF"),
+        "Wynik {written} zapisuje poddanie słowem „Resign” (SGF na to pozwala); czytany jak „R”.")
+    rating_after_comma = _warning(
+        "record-rating-after-comma", Label("A rating after a comma", "Ranking po przecinku"),
+        "Po nazwie gracza {player} stoi po przecinku ranking {rating}; nie należy on do nazwy.")
 
     @classmethod
     def all(cls) -> dict[str, RecordWarning]:
@@ -181,25 +208,106 @@ class MatchRecord:
 
 
 # --------------------------------------------------------------------------- .mat reader
+# Every reader below is linear in its input: lines are cut into blank-separated tokens
+# (``re.finditer(r"\S+")``) and read with str methods; the few regular expressions left match one
+# short token or a bounded fragment and cannot backtrack (no two quantifiers compete for a
+# character). A ``.mat`` line is at most MAX_LINE_CHARS long (no writer comes near it).
 
-_TAG = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"([^"]*)"\s*\]\s*$')
-_LENGTH = re.compile(r"^\s*(\d{1,4})\s+point\s+match\s*$", re.I)
-_GAME = re.compile(r"^\s*Game\s+(\d{1,5})\s*$", re.I)
-_SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d{1,5})\s+(\S.*?)\s*:\s*(\d{1,5})\s*$")
-_RATING = re.compile(r"^(?P<name>.*?\S)\s*(?P<rating>\(\s*-?\d{1,5}(?:[.,]\d{1,3})?\s*\)|\[\s*-?\d{1,5}(?:[.,]\d{1,3})?\s*\])$")
-_ROW = re.compile(r"^\s*(\d{1,4})\)")
-_HOPS = r"(?:bar|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?\*?"
-_CELL = re.compile(
-    rf"(?P<roll>[1-6][1-6]):(?P<play>(?:[ \t]+{_HOPS})*)(?:[ \t]+(?P<cannot>Cannot\s+Move|No\s+Move)|[ \t]+(?P<unknown>\?{{2,4}}))?(?![\w/?])"
-    r"|Doubles\s*=>\s*(?P<double>\d{1,5})"
-    r"|Beavers\s*=>\s*(?P<beaver>\d{1,5})"
-    r"|(?P<take>Takes|Accepts)"
-    r"|(?P<resign>Resigns)"
-    r"|(?P<drop>Drops|Passes|Rejects|Refuses)"
-    r"|Wins\s+(?P<win>\d{1,5})\s+points?(?:\s+and\s+the\s+match)?"
-    r"|Losses\s+(?P<loss>\d{1,5})\s+points?(?:\s+and\s+the\s+match)?",
-    re.I,
-)
+MAX_LINE_CHARS = 4096
+MAX_RECORD_ENTRIES = 100_000  # games plus rows (.mat) or moves (.sgf) in one record: bounds what a reader holds
+MAX_RECORD_GAMES = 10_000  # games in one record (a long money session holds a few hundred)
+MAX_PLAY_WORDS = 8  # hops written for one roll (four dice at most, each hop a word or a few in one)
+_WORD = re.compile(r"\S+")
+_NUMBER = re.compile(r"-?\d{1,5}(?:[.,]\d{1,3})?")  # a rating: 1650, 1650.25, -3,5
+_HOP = re.compile(r"(?:bar|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?){1,8}(?:\(\d\))?\*?")  # one blank-free token
+_RESULT_WORDS = {"wins": "win", "losses": "loss"}
+_CUBE_WORDS = {"doubles": "double", "beavers": "beaver"}
+_ACTION_WORDS = {"takes": "take", "accepts": "take", "resigns": "resign", "drops": "drop", "passes": "drop",
+                 "rejects": "drop", "refuses": "drop"}
+
+
+def _pause() -> None:
+    """Let other requests run: a long record is read in one request, and under gunicorn's gevent
+    worker (``time`` patched) ``sleep(0)`` hands the worker to the others for a moment. The
+    standard ``time.sleep`` is not called (on a loaded machine it gives the CPU away to other
+    processes). Called every KiB of .mat lines, PAUSE_EVERY SGF tokens and 64 replayed moves."""
+    sleep = time.sleep
+    if getattr(sleep, "__module__", "time") != "time":  # gevent's sleep, patched in
+        sleep(0)
+
+
+PAUSE_EVERY = 256
+
+
+def _digits(text: str, most: int) -> bool:
+    """``text`` is 1 to ``most`` ASCII digits (``str.isdigit`` alone takes ``²``)."""
+    return 0 < len(text) <= most and text.isascii() and text.isdigit()
+
+
+def _tag(line: str) -> tuple[str, str] | None:
+    """``; [Key "Value"]``: the key and value, or None for any other comment."""
+    body = line.strip()[1:].strip()
+    if not (body.startswith("[") and body.endswith("]")):
+        return None
+    body = body[1:-1].strip()
+    quote = body.find('"')
+    if quote < 1 or len(body) < quote + 2 or not body.endswith('"') or body.count('"') != 2:
+        return None
+    key = body[:quote]
+    if not key[-1].isspace() or "]" in key or not key.strip():
+        return None
+    return key.strip(), body[quote + 1:-1]
+
+
+def _words(line: str, *expected: str) -> list[str] | None:
+    """The blank-separated words of ``line`` when there are as many as ``expected`` and each
+    expected one matches (case-insensitively; ``#``: a number)."""
+    words = line.split(None, len(expected))
+    if len(words) != len(expected):
+        return None
+    for word, want in zip(words, expected, strict=True):
+        if not (_digits(word, 5) if want == "#" else word.lower() == want):
+            return None
+    return words
+
+
+def _score_line(line: str) -> tuple[str, int, str, int, int] | None:
+    """``name : a    name : b``: (left name, a, right name, b, the column where the right name
+    starts). A name may be empty (``lasse : 0          : 0``, as BackgammonGalaxy writes it)."""
+    last = line.rfind(":")
+    right_score = line[last + 1:].strip()
+    if last < 0 or not _digits(right_score, 5):
+        return None
+    at = line.find(":")
+    while 0 <= at < last:  # the first colon followed by a score and a blank ends the left name
+        pos = at + 1
+        while pos < last and line[pos].isspace():
+            pos += 1
+        end = pos
+        while end < last and end - pos < 6 and line[end].isdigit():
+            end += 1
+        if _digits(line[pos:end], 5) and line[end].isspace():
+            start = end
+            while start < last and line[start].isspace():
+                start += 1
+            return (line[:at].strip(), int(line[pos:end]), line[start:last].strip(), int(right_score), start)
+        at = line.find(":", end if end > at else at + 1)
+    return None
+
+
+def _rating(text: str) -> tuple[str, str, bool] | None:
+    """A rating written after a name: ``Ann (1650.2)``, ``Ann [1702]`` or ``BlueNote,1780``:
+    (name, rating, after a comma), or None."""
+    if text[-1:] in (")", "]"):
+        opening = text.rfind("(" if text[-1] == ")" else "[")
+        name = text[:opening].rstrip()
+        if opening > 0 and name and _NUMBER.fullmatch(text[opening + 1:-1].strip()):
+            return name, text[opening:], False
+    comma = text.rfind(",")
+    name = text[:comma].rstrip()
+    if comma > 0 and name and _NUMBER.fullmatch(text[comma + 1:].strip()) and "," not in text[comma + 1:]:
+        return name, text[comma + 1:].strip(), True
+    return None
 
 
 def parse_mat(text: str) -> MatchRecord:
@@ -211,46 +319,65 @@ def parse_mat(text: str) -> MatchRecord:
     tags: dict[str, str] = {}
     length: int | None = None
     games: list[GameRecord] = []
-    boundary = 26
-    for number, raw in enumerate(text.splitlines(), start=1):
+    boundary, entries = 26, 0
+    lines = text.splitlines()
+    read = 0
+    for number, raw in enumerate(lines, start=1):
+        read += len(raw) + 64  # a line's reading costs about its length, plus a little
+        if read > PAUSE_EVERY * 4:
+            read = 0
+            _pause()
+        if len(raw) > MAX_LINE_CHARS:
+            raise _bad(number, f"a line of {len(raw)} characters (a .mat line has at most {MAX_LINE_CHARS})")
         line = raw.rstrip().replace("\t", "    ")
         if not line.strip():
             continue
         if line.lstrip().startswith(";"):
-            m = _TAG.match(line.strip())
-            if m:
-                tags[m.group(1)] = m.group(2)
+            tag = _tag(line)
+            if tag:
+                tags[tag[0]] = tag[1]
             continue
-        m = _LENGTH.match(line)
-        if m:
+        words = _words(line, "#", "point", "match")
+        if words:
             if games or length is not None:
                 raise _bad(number, "a second 'point match' line")
-            length = int(m.group(1))
+            length = int(words[0])
             continue
-        m = _GAME.match(line)
-        if m:
+        words = _words(line, "game", "#")
+        if words:
             if length is None:
                 raise _bad(number, "'Game' before the 'N point match' line")
-            games.append(GameRecord(int(m.group(1)), number))
+            games.append(GameRecord(int(words[1]), number))
+            entries += 1
+            if entries > MAX_RECORD_ENTRIES or len(games) > MAX_RECORD_GAMES:
+                raise _bad(number, f"more than {MAX_RECORD_GAMES} games, or {MAX_RECORD_ENTRIES} games and rows, "
+                                   f"in one record")
             continue
         if not games:
             raise _bad(number, f"expected 'N point match' or 'Game 1', got {_cut(line)!r}")
         game = games[-1]
         if game.score is None:
-            m = _SCORE.match(line)
-            if not m:
+            score = _score_line(line)
+            if not score:
                 raise _bad(number, f"expected the score line 'name : 0   name : 0', got {_cut(line)!r}")
-            game.score = (int(m.group(2)), int(m.group(4)))
-            if not games[:-1]:
-                tags["_left"] = _name(m.group(1), number, warnings)
-                tags["_right"] = _name(m.group(3), number, warnings)
-            boundary = max(8, m.start(3) - 6)
+            left, a, right, b, column = score
+            game.score = (a, b)
+            if len(games) == 1:
+                tags["_left"] = _name(left, number, warnings)
+                tags["_right"] = _name(right, number, warnings)
+                for seat, name in enumerate((tags["_left"], tags["_right"])):
+                    if not name:
+                        warnings.append(W.empty_name(number, f"seat {seat} has no name on the score line", seat=seat))
+            boundary = max(8, column - 6)
             continue
-        game.cells.extend(_row_cells(line, number, boundary))
+        game.cells.extend(_row_cells(line, number, boundary, warnings))
+        entries += 1  # a row: at most two cells
+        if entries > MAX_RECORD_ENTRIES:
+            raise _bad(number, f"more than {MAX_RECORD_ENTRIES} games and rows in one record")
     if length is None:
-        raise _bad(max(1, len(text.splitlines())), "no 'N point match' line")
+        raise _bad(max(1, len(lines)), "no 'N point match' line")
     if not games:
-        raise _bad(max(1, len(text.splitlines())), "no game in the record")
+        raise _bad(max(1, len(lines)), "no game in the record")
     for game in games:
         if game.score is None:
             raise _bad(game.line, f"game {game.number} has no score line")
@@ -276,12 +403,13 @@ def _text_conventions(text: str, warnings: list[Json]) -> str:
 def _name(text: str, line: int, warnings: list[Json]) -> str:
     """A player's name with a rating written after it (``Ann (1650.2)``) taken off, and noted."""
     text = text.strip()
-    m = _RATING.match(text)
-    if not m:
+    rated = _rating(text)
+    if not rated:
         return text
-    warnings.append(W.rating(line, f"the rating {m.group('rating')} after {m.group('name')!r} is not part of the name",
-                             player=m.group("name"), rating=m.group("rating")))
-    return m.group("name")
+    name, rating, comma = rated
+    warnings.append((W.rating_after_comma if comma else W.rating)(
+        line, f"the rating {rating} after {name!r} is not part of the name", player=name, rating=rating))
+    return name
 
 
 def _cut(text: str, limit: int = 40) -> str:
@@ -289,43 +417,78 @@ def _cut(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _row_cells(line: str, number: int, boundary: int) -> list[Cell]:
-    m = _ROW.match(line)
-    row = int(m.group(1)) if m else None
-    pos = m.end() if m else 0
-    found: list[tuple[int, re.Match[str]]] = []
-    while True:
-        while pos < len(line) and line[pos] in " \t":
-            pos += 1
-        if pos >= len(line):
-            break
-        cell = _CELL.match(line, pos)
-        if not cell:
-            raise _bad(number, f"cannot read {_cut(line[pos:])!r}")
-        found.append((pos, cell))
-        pos = cell.end()
+def _row_cells(line: str, number: int, boundary: int, warnings: list[Json]) -> list[Cell]:
+    """A numbered row's cells (a roll and its play, a cube action, a result), left or right column.
+    The row number written again inside the line (`` 24) 43: 21/18    24)  Losses 2 point    Wins 2
+    point``: BackgammonGalaxy) starts a second row there, noted."""
+    words = [(m.start(), m.group()) for m in _WORD.finditer(line)]
+    row = None
+    if words:
+        at, first = words[0]
+        close = first.find(")")
+        if 0 < close <= 4 and _digits(first[:close], 4):
+            row = int(first[:close])
+            words[:1] = [(at + close + 1, first[close + 1:])] if first[close + 1:] else []
+    again = next((k for k, (_, w) in enumerate(words) if k and row is not None and w == f"{row})"), None)
+    if again is None:
+        return _cells_of(words, number, boundary, row)
+    warnings.append(W.row_repeated(number, f"the row number {row}) again inside the line: a second row", row=row))
+    return (_cells_of(words[:again], number, boundary, row)
+            + _cells_of(words[again + 1:], number, boundary + words[again][0], row))
+
+
+def _cells_of(words: list[tuple[int, str]], number: int, boundary: int, row: int | None) -> list[Cell]:
+    """One row's cells from its words: two cells are the left and the right column; one is placed
+    by its column (right when it starts past ``boundary``)."""
+    found: list[tuple[int, dict[str, Any]]] = []
+    i = 0
+    while i < len(words):
+        start = words[i][0]
+        cell, i = _cell_at(words, i, number)
+        found.append((start, cell))
     if len(found) > 2:
         raise _bad(number, f"a row has at most two entries (left and right), got {len(found)}")
     cells = []
-    for i, (start, cell) in enumerate(found):
-        seat = i if len(found) == 2 else int(start >= boundary)
-        cells.append(_cell(cell, seat, number, row))
+    for k, (start, cell) in enumerate(found):
+        seat = k if len(found) == 2 else int(start >= boundary)
+        cells.append(Cell(seat, line=number, number=row, **cell))
     if len(cells) == 2 and cells[0].seat == cells[1].seat:
         raise _bad(number, "two entries in one column")
     return cells
 
 
-def _cell(m: re.Match[str], seat: int, line: int, row: int | None) -> Cell:
-    if m.group("roll"):
-        dice = (int(m.group("roll")[0]), int(m.group("roll")[1]))
-        return Cell(seat, "play", line, row, dice=dice, play=" ".join(m.group("play").split()),
-                    unknown=m.group("unknown") or "")
-    for kind in ("double", "beaver", "win", "loss"):
-        if m.group(kind):
-            return Cell(seat, kind, line, row, value=int(m.group(kind)))
-    if m.group("resign"):
-        return Cell(seat, "resign", line, row)
-    return Cell(seat, "take" if m.group("take") else "drop", line, row)
+def _cell_at(words: list[tuple[int, str]], i: int, line: int) -> tuple[dict[str, Any], int]:
+    """The cell that starts at ``words[i]`` (its fields but the seat) and the index past it."""
+    word = words[i][1]
+    low = word.lower()
+    after = [w.lower() for _, w in words[i + 1:i + 4]]
+    if len(word) == 3 and word[2] == ":" and word[0] in "123456" and word[1] in "123456":
+        j = i + 1
+        while j < len(words) and j - i <= MAX_PLAY_WORDS and len(words[j][1]) <= 64 \
+                and _HOP.fullmatch(words[j][1].lower()):
+            j += 1
+        play = " ".join(w for _, w in words[i + 1:j])
+        unknown = ""
+        rest = [w.lower() for _, w in words[j:j + 2]]
+        if rest[:2] in (["cannot", "move"], ["no", "move"]):
+            j += 2
+        elif rest and 2 <= len(rest[0]) <= 4 and rest[0] == "?" * len(rest[0]):
+            unknown, j = words[j][1], j + 1
+        return {"kind": "play", "dice": (int(word[0]), int(word[1])), "play": play, "unknown": unknown}, j
+    if low[:7] in _CUBE_WORDS:  # ``Doubles => 2``, ``Doubles=>2``
+        offer, j = low[7:], i + 1
+        while not (offer[:2] == "=>" and _digits(offer[2:], 5)) and j < len(words) and j <= i + 2:
+            offer, j = offer + words[j][1], j + 1
+        if offer[:2] == "=>" and _digits(offer[2:], 5):
+            return {"kind": _CUBE_WORDS[low[:7]], "value": int(offer[2:])}, j
+    elif low in _ACTION_WORDS:
+        return {"kind": _ACTION_WORDS[low]}, i + 1
+    elif low in _RESULT_WORDS and after[:1] and _digits(after[0], 5) and after[1:2] in (["point"], ["points"]):
+        j = i + 3
+        if [w.lower() for _, w in words[j:j + 3]] == ["and", "the", "match"]:
+            j += 3
+        return {"kind": _RESULT_WORDS[low], "value": int(after[0])}, j
+    raise _bad(line, f"cannot read {_cut(' '.join(w for _, w in words[i:i + 8]))!r}")
 
 
 # --------------------------------------------------------------------------- replay
@@ -419,11 +582,22 @@ def replay_record(engine: Engine[State, Move], record: MatchRecord, max_moves: i
     first = record.games[0].score if record.games else None
     if record.length and first and first != (0, 0) and max(first) < record.length:
         # GNU BG takes the first score line as written: a record may start mid-match
-        run.state = _at_score(engine, run.state, first, record.length)
+        # one side 1-away: whether the first game is the Crawford game is unknown (it may have been
+        # played before the file starts); a double in it shows it is not
+        doubled = any(c.kind == "double" for c in record.games[0].cells)
+        run.state = _at_score(engine, run.state, first, record.length, doubled)
         totals = list(first)
         run.warnings.append(W.starts_mid_match(record.games[0].line + 1,
                                                f"the first game starts at {list(first)}; taken as written",
                                                score=list(first)))
+        if (record.length - 1) in first and options.get("crawford", True):
+            taken = ("a double in it shows it is a post-Crawford game" if doubled
+                     else "taken as the Crawford game (no double in it)")
+            taken_pl = ("dublowanie w niej pokazuje, że to partia po partii Crawforda" if doubled
+                        else "przyjęto ją jako partię Crawforda (nie ma w niej dublowania)")
+            run.warnings.append(W.crawford_unknown(
+                record.games[0].line + 1, f"the first game starts at {list(first)}, one side 1-away: {taken}",
+                score=list(first), taken=taken_pl))
     summary: list[Json] = []
     for k, game in enumerate(record.games):
         run.totals = totals
@@ -451,8 +625,8 @@ def replay_record(engine: Engine[State, Move], record: MatchRecord, max_moves: i
             continue
         totals[result["winner"]] += result["points"]
         entry: JsonObject = {"number": game.number, "winner": result["winner"], "points": result["points"]}
-        if result["how"] == "resign":
-            entry["resigned"] = True
+        if result["how"] in ("resign", "forfeit"):
+            entry["resigned" if result["how"] == "resign" else "forfeit"] = True
         entry["score_after"] = list[Json](totals)
         summary.append(entry)
     match: JsonObject = {"length": record.length, "players": list[Json](record.players), "score": list[Json](totals)}
@@ -462,12 +636,15 @@ def replay_record(engine: Engine[State, Move], record: MatchRecord, max_moves: i
 _IDS = ("position_id", "match_id", "xgid", "pips")
 
 
-def _at_score(engine: Engine[State, Move], state: State, score: tuple[int, int], length: int) -> State:
-    """A new match state at ``score`` (a record that starts mid-match); the Crawford game when one
-    side needs one point (the first game at that score is the Crawford game, as GNU BG assumes)."""
+def _at_score(engine: Engine[State, Move], state: State, score: tuple[int, int], length: int,
+              doubled: bool = False) -> State:
+    """A new match state at ``score`` (a record that starts mid-match). When one side needs one
+    point the first game is taken as the Crawford game, unless it holds a double (``doubled``):
+    then the Crawford game was played before the record starts."""
     data = {k: v for k, v in as_object(engine.to_json(state)).items() if k not in _IDS}
     at_point = (length - 1) in score and as_object(data["options"]).get("crawford", True)
-    data["match"] = {**as_object(data["match"]), "score": list[Json](score), "crawford": at_point, "post_crawford": False}
+    data["match"] = {**as_object(data["match"]), "score": list[Json](score), "crawford": at_point and not doubled,
+                     "post_crawford": at_point and doubled}
     return engine.from_json(data)
 
 
@@ -494,6 +671,8 @@ class _Run:
              line: int | None = None) -> None:
         if self.count >= self.max_moves:
             raise _bad(game.line, f"the record has more than {self.max_moves} moves (MAX_REPLAY_MOVES)")
+        if self.count and not self.count % 64:
+            _pause()
         if seat is None:  # anyone may send it: the lowest acting seat
             acting = self.engine.to_act(self.state)
             seat = min(acting) if acting else 0
@@ -651,9 +830,37 @@ def _cube(run: _Run, game: GameRecord, k: int, cell: Cell) -> None:
 
 
 def _capped(run: _Run, cell: Cell, points: int) -> bool:
-    """A match's last ``Wins`` written as what the match needed, not the game's worth (Galaxy)."""
+    """A match's last ``Wins`` written as what the match needed, or as the match length (Galaxy),
+    not as the game's worth."""
     needed = run.length - run.totals[cell.seat]
-    return bool(run.length) and cell.value == needed < points
+    return bool(run.length) and (cell.value == needed < points or needed <= cell.value == run.length < points)
+
+
+def _forfeit(run: _Run, game: GameRecord, k: int, cell: Cell) -> _Result | None:
+    """A match-ending ``Wins N`` that no resignation at this cube is worth (Backgammon Studio's
+    ``Wins 4016 point``, Galaxy's ``Wins 4 point and the match`` at cube 1, a server's ``Wins 100
+    points``): the side that timed out or left forfeits the match. The match goes to the winner;
+    the game is given no points of its own beyond what the match needed, and is marked a forfeit.
+    None when the ``Wins`` does not end the match (then it is no forfeit, but a wrong result)."""
+    needed = run.length - run.totals[cell.seat]
+    if not run.length or cell.value < needed:
+        return None
+    cube = run.view()["cube"]["value"]
+    loser = 1 - cell.seat
+    data: dict[str, Any] = {key: v for key, v in run.view().items() if key not in _IDS}
+    score = list(data["match"]["score"])
+    score[cell.seat] = max(run.length, cube)  # the engine's own shape: a single game at this cube, in the score
+    data.update(phase="game-over", dice=[], resign=None, match={**data["match"], "score": score},
+                result={"winner": cell.seat, "how": "resign", "level": "single", "cube": cube, "multiplier": 1,
+                        "points": cube})
+    try:
+        run.state = run.engine.from_json(cast("Json", data))
+    except RulesError:
+        return None
+    run.warnings.append(W.forfeit(
+        cell.line, f"game {game.number}: 'Wins {cell.value}' at cube {cube} is no resignation's worth: seat {loser} "
+        f"forfeits the match", game=k, got=cell.value, cube=cube, seat=cell.seat))
+    return {"winner": cell.seat, "points": needed, "how": "forfeit"}
 
 
 def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest: list[Cell] | bool) -> _Result | None:
@@ -688,6 +895,11 @@ def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest: list[Cell] | 
                     _note_capped(run, game, k, cell, worth)
                 return run.view()["result"]
         # replay the single resignation so the engine's own refusal (if any) is reported
+        trial = _Run(run.engine, run.state, run.max_moves)
+        trial.push(loser, {"kind": "resign", "level": "single"}, game, cell.number, k, cell.line)
+        forfeited = _forfeit(run, game, k, cell)
+        if forfeited is not None:
+            return forfeited
         run.push(loser, {"kind": "resign", "level": "single"}, game, cell.number, k, cell.line)
         raise RecordCodes.record_result_mismatch(
                           f"line {cell.line}: 'Wins {cell.value}' before the game is over is no resignation's value "
@@ -708,6 +920,11 @@ def _finish(run: _Run, game: GameRecord, k: int, cell: Cell, rest: list[Cell] | 
 
 
 def _note_capped(run: _Run, game: GameRecord, k: int, cell: Cell, points: int) -> None:
+    if cell.value == run.length and cell.value != run.length - run.totals[cell.seat]:
+        run.warnings.append(W.wins_capped_at_length(
+            cell.line, f"game {game.number}: 'Wins {cell.value}', the match length; the game was worth {points}",
+            game=k, got=cell.value, expected=points))
+        return
     run.warnings.append(W.wins_capped(
         cell.line, f"game {game.number}: 'Wins {cell.value}', what the match needed; the game was worth {points}",
         game=k, got=cell.value, expected=points))
@@ -719,9 +936,65 @@ def check_mat(engine: Engine[State, Move], text: str, max_moves: int = 10_000) -
 
 # --------------------------------------------------------------------------- GNU BG .sgf reader
 
-_SGF_PROP = re.compile(r"([A-Z]{1,4})((?:\s*\[(?:[^\]\\]|\\.)*\])+)", re.S)
-_SGF_VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
-_SGF_RESULT = re.compile(r"^([WB])\+(\d{1,5})(R?)$")
+_SGF_RESULT = re.compile(r"([WB])\+(\d{1,5})(R|Resign)?")
+_SGF_MOVE = re.compile(r"([1-6])([1-6])([a-z]{0,8})")
+
+#: the properties read (the analysis, comments and the rest are skipped)
+_SGF_READ = frozenset(("GM", "MI", "PW", "PB", "RE", "W", "B"))
+# The lexer cannot backtrack: a value ``[...]`` is read by one possessive loop whose two classes
+# do not overlap (``\\`` escapes one character), a property name only starts after a non-letter
+# and is taken whole (``++``), and a run of ``;`` is one token. What matches none of the
+# alternatives (``)``, blanks, stray characters) is skipped.
+_SGF_VALUE_TEXT = r"\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\]"
+_SGF_LEX = re.compile(rf"(?<![A-Za-z])([A-Za-z]++)\s*+((?:{_SGF_VALUE_TEXT}\s*+)++)"  # a property and its values
+                      rf"|{_SGF_VALUE_TEXT}"  # a value with no property: skipped
+                      r"|(\()(?=\s*+;)"  # a game tree
+                      r"|(;)(?:\s*+;)*+"  # a node (a run of empty nodes is one)
+                      r"|(\[)", re.S)  # a value never closed
+_SGF_VALUE = re.compile(r"\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]", re.S)
+
+#: a game tree: its line and the properties read, each (the node's line, key, values)
+SgfTree = tuple[int, list[tuple[int, str, list[str]]]]
+
+
+def _sgf_trees(text: str) -> list[SgfTree]:
+    """The game trees of an SGF text, read in one pass of one lexer (linear in the text). A game
+    tree starts at ``(`` followed by ``;``; a value runs to the first ``]`` that no backslash
+    escapes; text outside values that is no property is skipped."""
+    trees: list[SgfTree] = []
+    line, counted, node_at, entries = 1, 0, 0, 0
+
+    def line_at(pos: int) -> int:  # positions only grow: the newlines are counted once
+        nonlocal line, counted
+        line += text.count("\n", counted, pos)
+        counted = pos
+        return line
+
+    for count, m in enumerate(_SGF_LEX.finditer(text), start=1):
+        if not count % PAUSE_EVERY:
+            _pause()
+        key, values, tree, node, unclosed = m.groups()
+        if node:
+            node_at = m.end() - 1
+        elif tree:
+            entries += 1
+            if entries > MAX_RECORD_ENTRIES:
+                raise _bad(line_at(m.start()), f"more than {MAX_RECORD_ENTRIES} games and moves in one record")
+            if len(trees) >= MAX_RECORD_GAMES:
+                raise _bad(line_at(m.start()), f"more than {MAX_RECORD_GAMES} games in one record")
+            trees.append((line_at(m.start()), []))
+        elif unclosed:
+            raise _bad(line_at(m.start()), "an SGF value '[' is never closed")
+        elif key and trees and (key in _SGF_READ or not key.isupper()):
+            key = "".join(c for c in key if c.isupper())  # FF[3]'s long names: ``AddBlack`` is ``AB``
+            if key not in _SGF_READ:
+                continue
+            entries += key in ("W", "B")
+            if entries > MAX_RECORD_ENTRIES:
+                raise _bad(line_at(m.start()), f"more than {MAX_RECORD_ENTRIES} games and moves in one record")
+            trees[-1][1].append((line_at(max(node_at, counted)), key,
+                                 [v.replace("\\]", "]") for v in _SGF_VALUE.findall(values)]))
+    return trees
 
 
 def parse_sgf(text: str) -> MatchRecord:
@@ -735,35 +1008,33 @@ def parse_sgf(text: str) -> MatchRecord:
     text = _text_conventions(text, warnings)
     games: list[GameRecord] = []
     length, players = None, ["", ""]
-    starts = [m.start() for m in re.finditer(r"\(\s*;", text)]
-    if not starts:
+    trees = _sgf_trees(text)
+    if not trees:
         raise _bad(1, "no SGF game tree '(;' in the text")
-    for n, start in enumerate(starts):
-        end = starts[n + 1] if n + 1 < len(starts) else len(text)
-        line = text.count("\n", 0, start) + 1
+    for n, (line, props) in enumerate(trees):
         game = GameRecord(n + 1, line)
         result = None
-        for node in re.split(r";(?![^\[]*\])", text[start:end])[1:]:
-            node_line = line + text.count("\n", start, start + text.find(node, start) - start) if node else line
-            for m in _SGF_PROP.finditer(node):
-                key, values = m.group(1), [v.replace("\\]", "]") for v in _SGF_VALUE.findall(m.group(2))]
-                if key == "GM" and values[0] != "6":
-                    raise _bad(line, f"GM[{_cut(values[0], 8)}] is not a backgammon game (GM[6])")
-                elif key == "MI":
-                    info = dict(v.split(":", 1) for v in values if ":" in v)
-                    try:
-                        length = int(info.get("length", length or 0))
-                        game.score = (int(info.get("ws", 0)), int(info.get("bs", 0)))
-                    except ValueError:
-                        raise _bad(line, f"cannot read MI{_cut(m.group(2))}") from None
-                elif key in ("PW", "PB"):
-                    players[key == "PB"] = values[0]
-                elif key == "RE":
-                    result = _SGF_RESULT.match(values[0].strip())
-                    if not result:
-                        raise _bad(line, f"cannot read the result RE[{_cut(values[0], 12)}]")
-                elif key in ("W", "B"):
-                    game.cells.append(_sgf_cell(key, values[0].strip().lower(), node_line, len(game.cells) + 1))
+        for node_line, key, values in props:
+            if key == "GM" and values[0] != "6":
+                raise _bad(line, f"GM[{_cut(values[0], 8)}] is not a backgammon game (GM[6])")
+            elif key == "MI":
+                info = dict(v.split(":", 1) for v in values if ":" in v)
+                try:
+                    length = int(info.get("length", length or 0))
+                    game.score = (int(info.get("ws", 0)), int(info.get("bs", 0)))
+                except ValueError:
+                    raise _bad(line, f"cannot read MI[{_cut(']['.join(values))}]") from None
+            elif key in ("PW", "PB"):
+                players[key == "PB"] = values[0]
+            elif key == "RE":
+                result = _SGF_RESULT.fullmatch(values[0].strip())
+                if not result:
+                    raise _bad(line, f"cannot read the result RE[{_cut(values[0], 12)}]")
+                if result.group(3) == "Resign":
+                    warnings.append(W.resign_spelled_out(line, f"RE[{result.group()}]: 'Resign' spelled out, read "
+                                                               f"as 'R'", written=f"RE[{result.group()}]"))
+            elif key in ("W", "B"):
+                game.cells.append(_sgf_cell(key, values[0].strip().lower(), node_line, len(game.cells) + 1))
         if game.score is None:
             game.score = (0, 0) if not games else None
         if result is not None:
@@ -782,8 +1053,8 @@ def _sgf_cell(color: str, value: str, line: int, number: int) -> Cell:
     seat = 0 if color == "W" else 1
     if value in ("double", "take", "drop", "beaver"):
         return Cell(seat, value, line, number)
-    m = re.fullmatch(r"([1-6])([1-6])([a-z]*)", value)
-    if not m or len(m.group(3)) % 2 or len(m.group(3)) > 8:
+    m = _SGF_MOVE.fullmatch(value) if len(value) <= 10 else None
+    if not m or len(m.group(3)) % 2:
         raise _bad(line, f"cannot read the move {_cut(value, 20)!r}")
     letters = m.group(3)
 

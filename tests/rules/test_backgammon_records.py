@@ -165,8 +165,9 @@ def test_a_wins_line_that_disagrees_with_the_drop_is_refused():
 
 
 def test_a_resignation_worth_no_level_is_refused():
-    """Before the game is over ``Wins 5 points`` at cube 1 is no single/gammon/backgammon."""
-    text = " 1 point match\n\n Game 1\n A : 0          B : 0\n  1) 31: 8/5 6/5\n      Wins 5 points\n"
+    """Before the game is over ``Wins 5 points`` at cube 1 is no single/gammon/backgammon (and,
+    short of the 9 points the match needs, no forfeit either)."""
+    text = " 9 point match\n\n Game 1\n A : 0          B : 0\n  1) 31: 8/5 6/5\n      Wins 5 points\n"
     err = refusal(text, IllegalMove)
     assert err.code == "backgammon.record-result-mismatch"
 
@@ -364,10 +365,22 @@ def test_a_record_that_starts_mid_match_takes_its_first_score_line():
     assert ENGINE.outcome(replayed.state) is not None
 
 
-def test_a_record_that_starts_at_match_point_starts_with_the_crawford_game():
-    text = mat(game(2, 0) + "  2)  Doubles => 2\n")
-    err = refusal(text, IllegalMove)
-    assert err.code == "backgammon.crawford-game" and err.context["line"] == 6
+def test_a_record_that_starts_one_away_is_not_assumed_to_start_with_the_crawford_game():
+    """6-5 in a 7-point match at the first game (issue 25): the Crawford game may have been played
+    before the file starts. A double in the first game shows it was: the game is post-Crawford,
+    noted; without a double it is taken as the Crawford game, noted too."""
+    text = mat(game(2, 0) + "  2)  Doubles => 2                Takes\n")
+    replayed = check_mat(ENGINE, text)
+    assert warned(replayed) == [(4, "backgammon.record-starts-mid-match"), (4, "backgammon.record-crawford-unknown")]
+    assert ENGINE.to_json(replayed.state)["cube"]["value"] == 2
+    assert "post-Crawford" in replayed.warnings[1]["detail"]
+    quiet = check_mat(ENGINE, mat(game(2, 0) + "  2) 64: 24/18 13/9\n"))
+    assert warned(quiet)[1] == (4, "backgammon.record-crawford-unknown")
+    assert ENGINE.to_json(quiet.state)["match"]["crawford"] is True
+    # a double in a later Crawford game is still refused: only the first game's status is unknown
+    later = mat(game(1, 0) + "  2) 64: 24/18 13/9\n      Wins 1 point\n", game(2, 0) + "  2)  Doubles => 2\n")
+    err = refusal(later, IllegalMove)
+    assert err.code == "backgammon.crawford-game" and err.context["game"] == 2
 
 
 def test_players_come_from_the_score_columns_not_the_header_tags():
@@ -402,7 +415,8 @@ def test_a_real_illegal_move_among_conventions_is_still_refused_with_its_line():
 def test_every_warning_code_has_english_and_polish_texts_that_format():
     ctx = {"player": "Ann", "rating": "(1650)", "players": ["Ann", "Bob"], "score": [1, 0], "game": 2, "seat": 1,
            "written": "????", "points": 1, "got": 3, "expected": 4}
-    assert len(RECORD_WARNINGS) == 10
+    ctx.update(row=24, cube=1, taken="przyjęto", written="RE[W+2Resign]")
+    assert len(RECORD_WARNINGS) == 17
     for code, warning in RECORD_WARNINGS.items():
         assert code.startswith("backgammon.record-")
         assert warning.title.en and warning.title.pl and warning.detail_pl.format(**ctx)
@@ -458,3 +472,125 @@ def test_a_game_written_as_its_result_alone_was_resigned_before_the_opening_roll
     replayed = check_mat(ENGINE, text)
     assert results(replayed) == [(1, 0, 1, True), (2, 0, 1, True)]
     assert warned(replayed) == [(12, "backgammon.record-resigned-before-opening")]
+
+
+# --------------------------------------------------------------------------- the archive corpus (issue 25)
+
+from bench.scan_records import verdict  # noqa: E402  (the scan report's own verdict: one definition)
+
+ARCHIVE = DATA / "corpus"
+MANIFEST = __import__("json").loads((ARCHIVE / "MANIFEST.json").read_text())
+ARCHIVE_EXPECTED = __import__("json").loads((ARCHIVE / "EXPECTED.json").read_text())
+
+
+def test_the_archive_corpus_holds_300_files_of_6_writers_each_with_its_source_and_verdict():
+    files = sorted(p.relative_to(ARCHIVE).as_posix() for p in ARCHIVE.rglob("*") if p.suffix in (".txt", ".mat", ".sgf"))
+    assert files == sorted(MANIFEST) == sorted(ARCHIVE_EXPECTED)
+    assert len(files) >= 300
+    assert len({e["writer"] for e in MANIFEST.values()} | {e["writer"] for e in EXPECTED.values()}) >= 6
+    for entry in MANIFEST.values():
+        assert entry["licence"] == "MIT" and re.fullmatch(r"[0-9a-f]{40}", entry["commit"]) and entry["path"]
+        assert entry["repository"] in ("lassehjorthmadsen/bglab", "kevung/gbf", "kevung/lazyBG")
+    for name, expected in ARCHIVE_EXPECTED.items():
+        assert ("refused" in expected) != ("score" in expected), name
+        assert "refused" not in expected or expected["defect"], name
+
+
+@pytest.mark.parametrize("name", sorted(ARCHIVE_EXPECTED))
+def test_every_archive_record_gets_its_expected_verdict(name):
+    """Each file replayed end to end: its score, each game's result and the conventions noted, or
+    the refusal's code and line (a real defect of the record, ``defect`` in EXPECTED.json)."""
+    found = verdict(ARCHIVE / name)
+    found.pop("message", None)
+    expected = {k: v for k, v in ARCHIVE_EXPECTED[name].items() if k != "defect"}
+    assert found == expected
+
+
+# --------------------------------------------------------------------------- the archives' conventions (issue 25)
+
+
+def test_galaxys_last_wins_capped_at_the_match_length():
+    """Game 2 at 0-1 of a 3-point match: the cube at 4, Ann concedes a single game (worth 4) where
+    Bob needed 2; Galaxy writes ``Wins 3 point and the match``: the match length."""
+    text = mat(game() + "  2) 64: 24/18 13/9\n" + " " * 33 + "Wins 1 point\n",
+               game(0, 1) + "  2)  Doubles => 2                Takes\n"
+               "  3) 64: 24/18 13/9              Doubles => 4\n"
+               "  4)  Takes                      53: 13/8 13/10\n"
+               + " " * 33 + "Wins 3 point and the match\n")
+    replayed = check_mat(ENGINE, text)
+    assert results(replayed)[-1] == (2, 1, 4, True) and replayed.match["score"] == [0, 5]
+    assert warned(replayed)[-1] == (len(text.splitlines()), "backgammon.record-wins-capped-at-length")
+    assert replayed.warnings[-1]["context"] == {"game": 2, "got": 3, "expected": 4}
+    # short of what the match needed, and not the game's worth: refused as before
+    err = refusal(text.replace("Wins 3 point and the match", "Wins 1 point"), IllegalMove)
+    assert err.code == "backgammon.record-result-mismatch"
+
+
+def test_an_empty_player_name_is_read_and_noted():
+    """``; [Player 2 ""]`` and the score line ``lasse : 0          : 0`` (Galaxy)."""
+    text = mat(" lasse : 0                         : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n",
+               header='; [Player 1 "lasse"]\n; [Player 2 ""]\n\n')
+    replayed = check_mat(ENGINE, text)
+    assert replayed.match["players"] == ["lasse", ""]
+    assert results(replayed) == [(1, 0, 1, True)]
+    assert warned(replayed) == [(7, "backgammon.record-empty-name")]
+    assert replayed.warnings[0]["context"] == {"seat": 1}
+
+
+def test_a_row_number_repeated_inside_a_line_starts_a_second_row():
+    """`` 2) 64: 24/18 13/9     2)  Losses 1 point     Wins 1 point and the match`` (Galaxy): the
+    second ``2)`` starts a row of Ann's ``Losses`` and Bob's ``Wins``."""
+    text = mat(game() + "  2) 64: 24/18 13/9              2)  Losses 1 point"
+               + " " * 40 + "Wins 1 point and the match\n", length=1)
+    replayed = check_mat(ENGINE, text)
+    assert results(replayed) == [(1, 1, 1, True)]
+    assert [c for _, c in warned(replayed)] == ["backgammon.record-row-repeated", "backgammon.record-losses-cell",
+                                                "backgammon.record-conceded-out-of-turn"]
+    # any other text after a repeated number is as unreadable as before
+    err = refusal(text.replace("Losses 1 point", "Loses 1 point"), InvalidState)
+    assert err.code == "backgammon.bad-record" and err.context["line"] == 6
+
+
+@pytest.mark.parametrize("written", ["????                           Wins 4016 point",
+                                     "????                           Wins 100 points"])
+def test_a_match_ending_wins_no_resignation_is_worth_is_a_forfeit(written):
+    """Backgammon Studio's ``????  Wins 4016 point``, a server's ``Wins 100 points``: the match
+    goes to the winner, the game gets no points but what the match needed."""
+    text = mat(game() + f"  2) 64: {written}\n", length=5)
+    replayed = check_mat(ENGINE, text)
+    assert replayed.games == [{"number": 1, "winner": 1, "points": 5, "forfeit": True, "score_after": [0, 5]}]
+    assert replayed.match["score"] == [0, 5] and ENGINE.outcome(replayed.state).winners == (1,)
+    assert warned(replayed)[-1] == (6, "backgammon.record-forfeit")
+
+
+def test_galaxys_losses_and_wins_at_cube_1_worth_more_than_a_backgammon_is_a_forfeit():
+    text = mat(game(0, 1) + "  2) 64: 24/18 13/9\n      Losses 4 point                Wins 4 point and the match\n",
+               length=5)
+    replayed = check_mat(ENGINE, text)
+    assert replayed.games[0]["forfeit"] is True and replayed.match["score"] == [0, 5]
+    # a Wins that does not end the match is no forfeit: a wrong result, as before
+    err = refusal(text.replace(" 5 point match", " 9 point match"), IllegalMove)
+    assert err.code == "backgammon.record-result-mismatch"
+
+
+def test_an_empty_play_where_a_play_existed_stays_must_move():
+    """The strict part of the conventions (issue 25): ``64:`` with nothing after it, where 6-4
+    could be played, and the game goes on."""
+    err = refusal(mat(game() + "  2) 64:                          53: 13/8 13/10\n"), IllegalMove)
+    assert err.code == "backgammon.must-move" and err.context["line"] == 6
+
+
+def test_sgf_resign_spelled_out_is_read_as_r():
+    resigned = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]RE[W+2Resign];B[41lpab];W[31fehe])"
+    replayed = replay_record(parse_sgf(resigned))
+    assert results(replayed) == [(1, 0, 2, True)]
+    assert warned(replayed) == [(1, "backgammon.record-resign-spelled-out")]
+    with pytest.raises(InvalidState):
+        parse_sgf(resigned.replace("Resign", "Resigned"))
+
+
+def test_a_rating_after_a_comma_is_not_part_of_the_name():
+    text = mat(" BlueNote,1780 : 0                Bob : 0\n" + OPEN + "  2) 64: 24/18 13/9\n      Wins 1 point\n")
+    replayed = check_mat(ENGINE, text)
+    assert replayed.match["players"] == ["BlueNote", "Bob"]
+    assert warned(replayed) == [(4, "backgammon.record-rating-after-comma")]

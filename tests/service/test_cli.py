@@ -3,7 +3,11 @@ statuses 0 (all legal), 1 (a move refused), 2 (a file unreadable)."""
 
 from __future__ import annotations
 
+import codecs
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,3 +89,67 @@ def test_a_json_replay_file_with_an_illegal_move_is_refused_with_its_index(tmp_p
     status, lines = run(capsys, "--json", str(path))
     verdict = json.loads(lines[0])
     assert status == 1 and verdict["status"] == "refused" and verdict["index"] in (1, 2)
+
+
+# --------------------------------------------------------------------------- what a path may name (issue 25)
+
+
+def test_a_fifo_a_device_and_a_link_to_dev_zero_are_refused_never_waited_on(tmp_path, capsys):
+    fifo = tmp_path / "pipe.mat"
+    os.mkfifo(fifo)
+    link = tmp_path / "zero.mat"
+    link.symlink_to("/dev/zero")
+    status, lines = run(capsys, "--json", str(fifo), str(link), "/dev/null", str(tmp_path))
+    verdicts = [json.loads(line) for line in lines]
+    assert status == 2
+    assert [(v["status"], v["code"]) for v in verdicts[:3]] == [("unreadable", "file.not-regular")] * 3
+    assert "FIFO" in verdicts[0]["detail"] and "device" in verdicts[1]["detail"]
+
+
+def test_a_fifo_through_the_console_script_exits_2_at_once(tmp_path):
+    fifo = tmp_path / "pipe.mat"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-m", "service.cli", "check", str(fifo)], capture_output=True,
+                          text=True, timeout=60, cwd=Path(__file__).parents[2])
+    assert done.returncode == 2 and "file.not-regular" in done.stdout
+
+
+def test_an_empty_folder_or_a_folder_without_records_exits_2(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("not a record")
+    assert main(["check", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "no record file" in captured.err
+
+
+def test_no_file_given_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["check"])
+    assert info.value.code == 2
+
+
+def test_at_most_max_record_bytes_are_read(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("service.cli.max_record_bytes", lambda: GOOD.stat().st_size - 1)
+    status, lines = run(capsys, "--json", str(GOOD))
+    assert status == 2 and json.loads(lines[0])["code"] == "file.too-large"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16"])
+@pytest.mark.parametrize("endian", ["le", "be"])
+def test_utf8_with_or_without_its_mark_and_utf16_with_its_mark_are_read(tmp_path, capsys, encoding, endian):
+    text = GOOD.read_text().replace("charlot1", "Kévin")
+    raw = text.encode(encoding) if encoding != "utf-16" else \
+        codecs.BOM_UTF16_LE + text.encode("utf-16-le") if endian == "le" else codecs.BOM_UTF16_BE + text.encode("utf-16-be")
+    path = tmp_path / "m.mat"
+    path.write_bytes(raw)
+    status, lines = run(capsys, "--json", str(path))
+    verdict = json.loads(lines[0])
+    assert status == 0 and verdict["match"]["players"] == ["Kévin", "charlot2"]
+
+
+def test_utf16_without_its_mark_and_binary_are_refused_clearly(tmp_path, capsys):
+    (tmp_path / "a.mat").write_bytes(GOOD.read_text().encode("utf-16-le"))
+    (tmp_path / "b.sgf").write_bytes(bytes(range(256)) * 4)
+    status, lines = run(capsys, "--json", str(tmp_path / "a.mat"), str(tmp_path / "b.sgf"))
+    verdicts = [json.loads(line) for line in lines]
+    assert status == 2 and [v["code"] for v in verdicts] == ["file.encoding", "file.encoding"]
+    assert "byte-order mark" in verdicts[0]["detail"]
