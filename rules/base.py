@@ -40,6 +40,7 @@ from typing import (
 )
 
 from rules import shapes
+from rules.events import SHARED_EVENTS, GameOverEvent, MoveEvent, RoundOverEvent
 from rules.shapes import Doc, Pattern, Range, ShapeError, computed, decode, decode_one_of, encode, view
 from rules.shapes import field as declared_field
 
@@ -690,6 +691,7 @@ class BaseEngine(Generic[S, M]):
     _move_decoders: ClassVar[dict[str, Any]]
     _move_encoders: ClassVar[dict[type, Any]]
     _encode_options: ClassVar[Any]
+    _event_writers: ClassVar[dict[type, Any]] = {c: shapes.shape_of(c).encode for c in SHARED_EVENTS}
     _round_over_phase: ClassVar[Any] = None  # the game's phase members named "round-over" and "game-over"
     _game_over_phase: ClassVar[Any] = None
 
@@ -709,6 +711,7 @@ class BaseEngine(Generic[S, M]):
         cls._move_decoders = {m.__dict__["kind"]: shapes.shape_of(m).decode for m in spec.moves}
         cls._move_encoders = {m: shapes.shape_of(m).encode for m in spec.moves}
         cls._encode_options = staticmethod(shapes.shape_of(spec.options).encode)
+        cls._event_writers = {c: shapes.shape_of(c).encode for c in spec.event_classes}
         phases = {p.value: p for p in spec.phases}
         cls._round_over_phase, cls._game_over_phase = phases.get("round-over"), phases.get("game-over")
 
@@ -807,12 +810,19 @@ class BaseEngine(Generic[S, M]):
         return True
 
     def events(self, before: S, seat: int, move: M, after: S) -> list[Json]:
-        """What happened, for clients' logs. Engines may add game-specific events."""
-        out: list[Json] = [{"type": "move", "seat": seat, "move": self.move_to_json(move)}]
+        """What the move did, as JSON: the events :meth:`emit` gives, each written by its declared
+        writer (an event class the game's ``GameSpec.events`` does not list raises KeyError)."""
+        writers = self._event_writers
+        return [writers[type(e)](e) for e in self.emit(before, seat, move, after)]
+
+    def emit(self, before: S, seat: int, move: M, after: S) -> list[Any]:
+        """What the move did (declared events, :mod:`rules.events`): the move, then the end of the
+        round and of the game. A game adds its own (``GameSpec.events`` lists their classes)."""
+        out: list[Any] = [MoveEvent(seat=seat, move=self.move_to_json(move))]
         if self.round_over(after) and not self.round_over(before):
-            out.append({"type": "round-over"})
+            out.append(RoundOverEvent())
         if self.outcome(after) is not None:
-            out.append({"type": "game-over"})
+            out.append(GameOverEvent())
         return out
 
     def carries_chance(self, move: M) -> bool:
