@@ -29,6 +29,7 @@ from typing import Any
 from rules import shapes
 from rules.backgammon._records import MAX_RECORD_CHARS
 from rules.base import Option
+from rules.events import event_type
 from rules.registry import ALIASES
 from service.config import Config
 from service.errors import problem_for
@@ -102,14 +103,14 @@ PROBLEM = {
     "type": "object",
     "description": "RFC 9457 problem details. Rule errors carry a stable `code` (GET /v1/codes lists each, "
                    "`type` links its page) and the members their message quotes; other members may follow.",
-    "required": ["type", "title", "status", "detail"],
+    "required": ["type", "title", "status", "detail", "code"],
     "additionalProperties": True,
     "properties": {
         "type": {"type": "string", "format": "uri-reference", "description": "`/problems/<code>`: the code's page"},
         "title": {"type": "string", "description": "the code's title, in the answer's language"},
         "status": {"type": "integer", "minimum": 400, "maximum": 599},
         "detail": {"type": "string", "description": "what was wrong, quoting a short excerpt of the input"},
-        "code": {"type": "string", "description": "stable; GET /v1/codes lists every code"},
+        "code": {"type": "string", "description": "stable, always sent; GET /v1/codes lists every code"},
         "errors": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}},
                    "description": "request.invalid: the messages for each field, by its dotted path "
                                   "(`state.hands.1`), in the answer's language"},
@@ -333,6 +334,7 @@ def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[
     for cls in (*tallies, game.setup, game.breakdown):
         if cls is not None:
             shapes.json_schema(cls, schemas)
+    _event_components(b, p, schemas)
     if len(tallies) > 1:  # one closed shape each, told apart by their discriminator's values
         schemas.components[f"{p}Tally"] = {
             "oneOf": [shapes.json_schema(cls, schemas) for cls in tallies],
@@ -343,6 +345,24 @@ def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[
         "properties": {**SCORES_BASE, "breakdown": {"type": "array", "items": _ref(f"{p}Breakdown"),
                                                     "description": "per seat: what scored, and its points"}}}
     return schemas.components, kinds
+
+
+def _event_components(b: GameBinding, p: str, schemas: shapes.Schemas) -> None:
+    """``{p}Event``: the ``oneOf`` of the game's declared event classes (DESIGN 4.8), each a
+    component ``{p}<Class>`` (``BackgammonOpeningRollEvent``), told apart by ``type``; the shared
+    move event's ``move`` is the game's move and its ``seat`` one of the game's seats."""
+    mapping = {}
+    for cls in b.spec.event_classes:
+        mapping[event_type(cls)] = shapes.json_schema(cls, schemas)["$ref"]
+    move_event = schemas.components[f"{p}MoveEvent"]["properties"]
+    move_event["seat"] = {**move_event["seat"], "maximum": b.spec.players.stop - 2}
+    move_event["move"] = {"allOf": [_ref(f"{p}Move")], "description": "the move, as sent"}
+    schemas.components[f"{p}Event"] = {
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping},
+        "description": f"What a {b.spec.name} move did; `type` is one of {', '.join(mapping)} "
+                       f"(docs/rules/{b.engine.game_id}.md).",
+    }
 
 
 def _game_components(b: GameBinding, p: str) -> tuple[dict[str, Json], dict[str, str]]:
@@ -427,8 +447,7 @@ def _game(b: GameBinding) -> tuple[dict[str, Json], dict[str, Json]]:
         "scores": scores,
         "outcome": _ref("Outcome"),
     }
-    events = {"type": "array", "items": {"type": "object", "additionalProperties": True},
-              "description": "what the move did, in order"}
+    events = {"type": "array", "items": _ref(f"{p}Event"), "description": "what the move did, in order"}
     components[f"{p}Envelope"] = {
         "type": "object", "description": f"A {e.name} state after a request, and its status",
         "required": ["state", "to_act", "round_over", "game_over", "options", "events"],
