@@ -552,12 +552,14 @@ class Option:
 @dataclass(frozen=True)
 class ScoreReport:
     """A score report (DESIGN 4.5): the round it scores, this round's ``points`` and the running
-    ``totals`` per seat (partners repeat their side's figure), the ``history`` of the finished
-    rounds before it (one row of per-seat points each), and a ``breakdown`` per seat naming every
+    ``totals`` per seat (partners repeat their side's figure), a ``breakdown`` per seat naming every
     item that scored, with its ``points`` (a declared dataclass of the game's). ``final`` is true
     once the round's points can no longer change; ``winners`` is non-empty only when the game is
     over.
 
+    A game gives ``history`` as the finished rounds *before* this one (one row of per-seat points
+    each); the report's JSON ``history`` has one row per finished round, so once ``final`` the
+    round just scored is its last row (:attr:`finished`): the one place that says so.
     """
 
     points: tuple[int, ...]
@@ -568,12 +570,17 @@ class ScoreReport:
     round: int | None = None
     history: tuple[tuple[int, ...], ...] = ()
 
+    @property
+    def finished(self) -> tuple[tuple[int, ...], ...]:
+        """One row per finished round: the earlier rounds, and this one once it is final."""
+        return (*self.history, self.points) if self.final else self.history
+
     def to_json(self) -> Json:
         return {
             "round": self.round,
             "points": list(self.points),
             "totals": list(self.totals),
-            "history": [list(row) for row in self.history],
+            "history": [list(row) for row in self.finished],
             "breakdown": [encode(b) for b in self.breakdown],
             "final": self.final,
             "winners": list(self.winners),

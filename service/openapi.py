@@ -130,7 +130,8 @@ SCORES_BASE = {
     "points": {"type": "array", "items": {"type": "integer"}, "description": "this round's points, per seat"},
     "totals": {"type": "array", "items": {"type": "integer"}, "description": "running totals, per seat"},
     "history": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}},
-                "description": "the finished rounds before this one: one row of per-seat points each"},
+                "description": "one row of per-seat points per finished round: once `final`, the round "
+                               "just scored is the last row (DESIGN 4.5)"},
     "final": {"type": "boolean", "description": "the round's scores can no longer change"},
     "winners": {"type": "array", "items": SEAT, "description": "set when the game is over"},
 }

@@ -644,7 +644,8 @@ class Backgammon(BaseEngine[State, Move]):
 
     def scores(self, state: State) -> ScoreReport:
         """This game's points, the match score as the totals (DESIGN 4.5). The state keeps the match
-        score, not each earlier game's points, so ``history`` is empty."""
+        score, not each earlier game's points, so ``history`` holds this game's row alone, once it is
+        over."""
         res = state.result
         rnd = [0, 0]
         if res is not None:
