@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
+from pathlib import Path
 from typing import Literal
 
 import pytest
@@ -73,3 +75,18 @@ def test_an_event_class_must_declare_its_type_as_the_literal_it_defaults_to() ->
         @event
         class NoType:
             seat: int
+
+
+@pytest.mark.parametrize("engine", ENGINES.values(), ids=list(ENGINES))
+def test_the_rules_page_names_each_event_and_its_fields(engine) -> None:
+    """docs/rules/<game>.md has an Events section with a row per own event: its `type` and each
+    field, in backticks."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{engine.game_id}.md").read_text()
+    section = re.search(r"^## \d+\. Events\n(.*?)(?=^## |\Z)", page, re.M | re.S)
+    assert section, f"docs/rules/{engine.game_id}.md has no Events section"
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `([a-z-]+)` \|.*$", section.group(1), re.M)}
+    rows.pop("type")  # the header
+    assert set(rows) == {event_type(cls) for cls in engine.spec.events}
+    for cls in engine.spec.events:
+        for f in dataclasses.fields(cls)[1:]:
+            assert f"`{f.name}`" in rows[event_type(cls)], (event_type(cls), f.name)
