@@ -44,9 +44,10 @@ def event(cls: type[T]) -> type[T]:
     values = get_args(get_type_hints(out, include_extras=True)["type"])
     if get_origin(get_type_hints(out)["type"]) is not Literal or values != (tag,):
         raise TypeError(f"{cls.__name__}.type must be Literal[{tag!r}], the value it defaults to")
-    if dataclasses.fields(out)[0].name != "type":
+    declared: Any = out
+    if dataclasses.fields(declared)[0].name != "type":
         raise TypeError(f"{cls.__name__}: `type` is its first field (written first)")
-    for f in dataclasses.fields(out):
+    for f in dataclasses.fields(declared):
         if f.default is not dataclasses.MISSING and f.name != "type" or f.default_factory is not dataclasses.MISSING:
             raise TypeError(f"{cls.__name__}.{f.name}: an event's fields are all given (no defaults)")
     return out

@@ -75,6 +75,21 @@ class GameBinding:
         out["events"] = list(events)
         return out
 
+    def logged(self, item: Json, seat: int | None, over: bool) -> tuple[Json, list[Json]]:
+        """A logged move ``{"seat", "move", "events"}`` as ``seat`` (``None``: a spectator) may see
+        it, all of it once the game is ``over``: the move (``None`` when hidden) and what it did,
+        whose ``move`` event shows the move as shown (and is left out when it is hidden)."""
+        e = self.engine
+        shown = item["move"] if over else e.move_view(e.move_from_json(item["move"]), item["seat"], seat)
+        events = []
+        for event in item.get("events", ()):  # a move logged before events were: none
+            if event["type"] == "move":
+                if shown is None:
+                    continue
+                event = {**event, "move": shown}
+            events.append(event)
+        return shown, events
+
     def status(self, state: Any) -> Json:
         e = self.engine
         outcome = e.outcome(state)

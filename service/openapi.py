@@ -357,7 +357,14 @@ def _event_components(b: GameBinding, p: str, schemas: shapes.Schemas) -> None:
         mapping[event_type(cls)] = shapes.json_schema(cls, schemas)["$ref"]
     move_event = schemas.components[f"{p}MoveEvent"]["properties"]
     move_event["seat"] = {**move_event["seat"], "maximum": b.spec.players.stop - 2}
-    move_event["move"] = _ref(f"{p}Move")  # a bare $ref: openapi-typescript reads allOf of a union as a subtype
+    # the move as the token may see it: whole, or (in a seat's stream and log) its kind and what it may see
+    # (a bare $ref: openapi-typescript reads allOf of a union as a subtype)
+    kinds = list(b.spec.move_kinds)
+    schemas.components[f"{p}MoveSeen"] = {
+        "type": "object", "required": ["kind"], "additionalProperties": True,
+        "properties": {"kind": {"type": "string", "enum": kinds}},
+        "description": f"A {b.spec.name} move part of which this token may not see: its `kind` and what it may see"}
+    move_event["move"] = {"anyOf": [_ref(f"{p}Move"), _ref(f"{p}MoveSeen")]}
     schemas.components[f"{p}Event"] = {
         "oneOf": [{"$ref": ref} for ref in mapping.values()],
         "discriminator": {"propertyName": "type", "mapping": mapping},
@@ -395,15 +402,26 @@ def _session_components(b: GameBinding, p: str, new_props: Json, status: Json, e
             "properties": {
                 **about, "seat": SEAT_OR_NULL,
                 "moves": {"type": "array", "items": _ref(f"{p}Move")}, "complete": {"type": "boolean"}}},
+        f"{p}SessionMoveEvent": {
+            "type": "object", "description": f"The data of a {b.engine.name} session's `event: move` (GET "
+                                             "/v1/sessions/{session_id}/events): the move as the token may see it, "
+                                             "the status after it, the token's view and what the move did",
+            "required": ["version", "seat", "move", "to_act", "round_over", "game_over", "state", "events"],
+            "properties": {
+                "version": VERSION_FIELD, "seat": SEAT, "move": _nullable({"anyOf": [_ref(f"{p}Move"), _ref(f"{p}MoveSeen")]}),
+                **{k: v for k, v in status.items() if k != "options"}, "state": _ref(f"{p}View"), "events": events}},
         f"{p}SessionLog": {
-            "type": "object", "required": ["id", "game", "version", "seeded", "new", "moves"], "properties": {
+            "type": "object", "required": ["id", "game", "version", "seeded", "new", "moves", "events"], "properties": {
                 **about,
                 "new": {"type": "object", "additionalProperties": True,
                         "description": "how the game was made (`players`, `options`; `seed` once the game is over)"},
                 "moves": {"type": "array", "items": {
                     "type": "object", "required": ["seat", "move"], "properties": {
-                        "seat": SEAT, "move": _nullable(_ref(f"{p}Move")),
-                        "hidden": {"type": "boolean", "description": "the move is hidden from this token"}}}}}},
+                        "seat": SEAT, "move": _nullable({"anyOf": [_ref(f"{p}Move"), _ref(f"{p}MoveSeen")]}),
+                        "hidden": {"type": "boolean", "description": "the move is hidden from this token"}}}},
+                "events": {"type": "array", "items": events,
+                           "description": "`events[i]`: what `moves[i]` did, as this token may see it (a hidden "
+                                          "move has no `move` event)"}}},
     }
 
 
@@ -688,7 +706,8 @@ def _common_paths() -> dict[str, Json]:
         "/v1/sessions/{session_id}/events": {"get": _op(
             "sessionEvents", "Live events: a snapshot, then each move as the token may see it (SSE)", None,
             (200, "`text/event-stream`: `event: snapshot` (as GET the session), then `event: move` with "
-                  "`{version, seat, move, to_act, round_over, game_over, scores?, state}`; a comment line every "
+                  "`{version, seat, move, to_act, round_over, game_over, scores?, outcome?, state, events}` (the "
+                  "game's `<Game>SessionMoveEvent`: `events` are its `<Game>Event`s); a comment line every "
                   "EVENTS_HEARTBEAT seconds", None),
             (401, 403, 404, 429, 503), ["sessions"], "DESIGN 4.2, 4.9. `Last-Event-ID` resumes after a version; "
             "at most MAX_STREAMS_PER_SESSION streams per session (429 `session.too-many-streams`).",
@@ -717,6 +736,10 @@ def _common_paths() -> dict[str, Json]:
     }
     paths["/problems/{code}"]["get"]["responses"]["200"]["content"]["text/html"] = {"schema": {"type": "string"}}
     paths["/metrics"]["get"]["responses"]["200"]["content"] = {"text/plain": {"schema": {"type": "string"}}}
+    # SSE: the body is text; the data of each `event: move` is the session's game's SessionMoveEvent
+    paths["/v1/sessions/{session_id}/events"]["get"]["responses"]["200"]["content"] = {"text/event-stream": {
+        "schema": {"oneOf": [_ref(f"{_prefix(b)}SessionMoveEvent") for b in BINDINGS.values()],
+                   "description": "the JSON `data:` of each `event: move`, of the session's game"}}}
     # createSession -> every session operation (OpenAPI links: generated clients and the stateful
     # contract tests follow them), with the owner's token and with seat 0's
     paths["/v1/sessions"]["post"]["responses"]["201"]["links"] = {
