@@ -106,8 +106,8 @@ def test_views_of_other_games_match_the_view_schemas():
 
 def test_each_games_events_are_the_union_of_its_declared_event_classes():
     """``<Game>Event`` lists exactly the game's declared classes, each its own component named
-    after it (``BackgammonOpeningRollEvent``), discriminated by ``type``; the apply answer and
-    the session answer carry a list of them."""
+    after it (``BackgammonOpeningRollEvent``), discriminated by ``type``; the apply answer, the
+    session answer and a stream's move event carry a list of them, the log one list per move."""
     from rules.events import event_type
     from service.games import BINDINGS
     from service.openapi import _prefix
@@ -123,8 +123,10 @@ def test_each_games_events_are_the_union_of_its_declared_event_classes():
         for cls, ref in zip(classes, refs, strict=True):
             component = schemas[ref.rsplit("/", 1)[1]]
             assert component["properties"]["type"]["enum"] == [event_type(cls)] and "type" in component["required"]
-        for answer in (f"{p}Envelope", f"{p}Session"):
+        for answer in (f"{p}Envelope", f"{p}Session", f"{p}SessionMoveEvent"):
             assert schemas[answer]["properties"]["events"]["items"] == {"$ref": f"#/components/schemas/{p}Event"}
+        assert schemas[f"{p}SessionLog"]["properties"]["events"]["items"]["items"] == {
+            "$ref": f"#/components/schemas/{p}Event"}
 
 
 def test_events_of_played_games_match_their_games_event_schema():
