@@ -32,3 +32,13 @@ def test_a_report_before_a_round_ends_has_no_row_for_it() -> None:
         state = engine.new(engine.players.start, 1)
         report = engine.scores(state).to_json()
         assert not report["final"] and report["history"] == [], (engine.game_id, report)
+
+
+@pytest.mark.parametrize("engine", [e for e in ENGINES.values() if e.spec.tally is not None],
+                         ids=[g for g, e in ENGINES.items() if e.spec.tally is not None])
+def test_a_score_sheets_report_lists_its_round_too(engine) -> None:
+    """A tally scores one finished round: its report's history ends with that round's row."""
+    assert engine.spec.tally_example is not None, engine.game_id
+    report = engine.score_tally(engine.spec.tally_example).to_json()
+    assert report["final"] and report["history"] and report["history"][-1] == report["points"], report
+    assert len(report["history"]) == report["round"], report
