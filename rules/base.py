@@ -56,6 +56,7 @@ from rules.errors import (
     illegal,
     invalid,
 )
+from rules.events import SHARED_EVENTS, GameOverEvent, MoveEvent, RoundOverEvent
 from rules.jsontypes import Json
 from rules.shapes import (
     Doc,
@@ -270,12 +271,14 @@ class Rng:
 @dataclass(frozen=True)
 class ScoreReport:
     """A score report (DESIGN 4.5): the round it scores, this round's ``points`` and the running
-    ``totals`` per seat (partners repeat their side's figure), the ``history`` of the finished
-    rounds before it (one row of per-seat points each), and a ``breakdown`` per seat naming every
+    ``totals`` per seat (partners repeat their side's figure), a ``breakdown`` per seat naming every
     item that scored, with its ``points`` (a declared dataclass of the game's). ``final`` is true
     once the round's points can no longer change; ``winners`` is non-empty only when the game is
     over.
 
+    A game gives ``history`` as the finished rounds *before* this one (one row of per-seat points
+    each); the report's JSON ``history`` has one row per finished round, so once ``final`` the
+    round just scored is its last row (:attr:`finished`): the one place that says so.
     """
 
     points: tuple[int, ...]
@@ -286,12 +289,17 @@ class ScoreReport:
     round: int | None = None
     history: tuple[tuple[int, ...], ...] = ()
 
+    @property
+    def finished(self) -> tuple[tuple[int, ...], ...]:
+        """One row per finished round: the earlier rounds, and this one once it is final."""
+        return (*self.history, self.points) if self.final else self.history
+
     def to_json(self) -> Json:
         return {
             "round": self.round,
             "points": list(self.points),
             "totals": list(self.totals),
-            "history": [list(row) for row in self.history],
+            "history": [list(row) for row in self.finished],
             "breakdown": [encode(b) for b in self.breakdown],
             "final": self.final,
             "winners": list(self.winners),
@@ -408,6 +416,7 @@ class BaseEngine(Generic[S, M]):
     _move_decoders: ClassVar[dict[str, Callable[[Json, str], Any]]]
     _move_encoders: ClassVar[dict[type, Callable[[Any], JsonObject]]]
     _encode_options: ClassVar[staticmethod[[Any], JsonObject]]
+    _event_writers: ClassVar[dict[type, Callable[[Any], JsonObject]]] = {c: shapes.shape_of(c).encode for c in SHARED_EVENTS}
     _round_over_phase: ClassVar[object] = None  # the game's phase members named "round-over" and "game-over"
     _game_over_phase: ClassVar[object] = None
 
@@ -427,6 +436,7 @@ class BaseEngine(Generic[S, M]):
         cls._move_decoders = {m.__dict__["kind"]: shapes.shape_of(m).decode for m in spec.moves}
         cls._move_encoders = {m: shapes.shape_of(m).encode for m in spec.moves}
         cls._encode_options = staticmethod(shapes.shape_of(spec.options).encode)
+        cls._event_writers = {c: shapes.shape_of(c).encode for c in spec.event_classes}
         phases = {p.value: p for p in spec.phases}
         cls._round_over_phase, cls._game_over_phase = phases.get("round-over"), phases.get("game-over")
 
@@ -523,12 +533,19 @@ class BaseEngine(Generic[S, M]):
         return True
 
     def events(self, before: S, seat: int, move: M, after: S) -> list[Json]:
-        """What happened, for clients' logs. Engines may add game-specific events."""
-        out: list[Json] = [{"type": "move", "seat": seat, "move": self.move_to_json(move)}]
+        """What the move did, as JSON: the events :meth:`emit` gives, each written by its declared
+        writer (an event class the game's ``GameSpec.events`` does not list raises KeyError)."""
+        writers = self._event_writers
+        return [writers[type(e)](e) for e in self.emit(before, seat, move, after)]
+
+    def emit(self, before: S, seat: int, move: M, after: S) -> list[Any]:
+        """What the move did (declared events, :mod:`rules.events`): the move, then the end of the
+        round and of the game. A game adds its own (``GameSpec.events`` lists their classes)."""
+        out: list[Any] = [MoveEvent(seat=seat, move=self.move_to_json(move))]
         if self.round_over(after) and not self.round_over(before):
-            out.append({"type": "round-over"})
+            out.append(RoundOverEvent())
         if self.outcome(after) is not None:
-            out.append({"type": "game-over"})
+            out.append(GameOverEvent())
         return out
 
     def carries_chance(self, move: M) -> bool:

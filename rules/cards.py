@@ -15,7 +15,6 @@ from enum import Enum, IntEnum
 from functools import cache, total_ordering
 from operator import attrgetter
 from threading import Lock
-from typing import Any
 
 from rules.shapes import Scalar, register_scalar
 

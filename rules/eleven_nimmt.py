@@ -50,7 +50,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from enum import Enum
 from types import MappingProxyType
-from typing import Annotated, ClassVar, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from rules.base import (
     BAD_TALLY,
@@ -70,6 +70,7 @@ from rules.base import (
     invalid,
     replace,
 )
+from rules.events import event
 from rules.jsontypes import Json
 from rules.shapes import Doc, Length, Range, Visibility, declared, field, option
 from rules.spec import GameSpec, Playout, phase_labels
@@ -452,6 +453,35 @@ class C(GameCodes, namespace=_GAME):
         "Pierwszą rundę zaczyna `start_player`, każdą następną gracz z największą liczbą punktów ujemnych.")
 
 
+@event
+class BullCardEvent:
+    """A seat that took a stack got a bull card: from the supply, or from another seat."""
+
+    type: Literal["bull-card"] = "bull-card"
+    seat: Seat
+    source: Seat | None = field(doc="the seat the bull card came from; null for the supply")
+
+
+@event
+class NewStacksEvent:
+    """Stacks were opened from the draw pile after a take: their first cards."""
+
+    type: Literal["new-stacks"] = "new-stacks"
+    cards: Annotated[tuple[Card, ...], Length(1, 100)] = field(doc="the first card of each new stack")
+
+
+@event
+class RoundScoresEvent:
+    """The round ended: each seat's minus points (heads) of the round."""
+
+    type: Literal["round-scores"] = "round-scores"
+    round: Annotated[int, Range(1, _MAX_ROUNDS)] = field(doc="the round scored")
+    points: Annotated[tuple[Heads, ...], PerSeat] = field(doc="per seat, the round's minus points")
+
+
+EVENTS = (BullCardEvent, NewStacksEvent, RoundScoresEvent)
+
+
 SPEC = GameSpec(
     id=_GAME,
     name="11 nimmt!",
@@ -473,6 +503,7 @@ SPEC = GameSpec(
     },
     playout=Playout(weights={"take": 0.02}, long_options={"rounds": 20}),
     tally_example={"hands": [[55, 10, 3, 100], [], [11, 12]], "previous": [5, 0, 1], "bulls": [2, 0, 3]},
+    events=EVENTS,
 )
 
 
@@ -552,8 +583,8 @@ class ElevenNimmt(BaseEngine[State, Move]):
             return _apply_new_stack(state, seat, move)
         return _apply_next_round(state)
 
-    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
-        out = super().events(before, seat, move, after)
+    def emit(self, before: State, seat: int, move: Move, after: State) -> list[Any]:
+        out = super().emit(before, seat, move, after)
         if isinstance(move, Take):
             gained = after.bulls[seat] - before.bulls[seat]
             if gained:
@@ -561,12 +592,12 @@ class ElevenNimmt(BaseEngine[State, Move]):
                 source = None if after.supply < before.supply else next(
                     s for s in range(before.players) if after.bulls[s] < before.bulls[s]
                 )
-                out.append({"type": "bull-card", "seat": seat, "source": source})
+                out.append(BullCardEvent(seat=seat, source=source))
             revealed = after.stacks[len(before.stacks) - 1:]
             if revealed:
-                out.append({"type": "new-stacks", "cards": [stack[0] for stack in revealed]})
+                out.append(NewStacksEvent(cards=tuple(stack[0] for stack in revealed)))
         if after.phase is not Phase.PLAY and before.phase is Phase.PLAY:
-            out.append({"type": "round-scores", "round": after.round, "points": list(after.history[-1])})
+            out.append(RoundScoresEvent(round=after.round, points=after.history[-1]))
         return out
 
     def move_from_json(self, data: Json) -> Move:

@@ -58,7 +58,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import Enum
 from functools import cache
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from rules.base import (
     BAD_TALLY,
@@ -78,7 +78,7 @@ from rules.base import (
     replace,
 )
 from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, missing_and_extra
-from rules.jsontypes import Json
+from rules.events import event
 from rules.shapes import Length, Range, Visibility, declared, field, option, partial
 from rules.spec import GameSpec, phase_labels
 from rules.tricks import PackCard, Play, TrickRules, check_play, next_seat, playable, trick_winner
@@ -500,6 +500,24 @@ _DEAL_LABELS = {
     Deal.TRUMPS: Label("Trumps", "Atuty"), Deal.LOTERYJKA: Label("Loteryjka", "Loteryjka"),
 }
 
+@event
+class TrickEvent:
+    """A trick was completed: its number in the deal and the seat that took it."""
+
+    type: Literal["trick"] = "trick"
+    number: Annotated[int, Range(1, 17)] = field(doc="the trick's number in the deal, 1-based")
+    winner: Seat = field(doc="the seat that took the trick (and leads the next)")
+
+
+@event
+class OutEvent:
+    """Loteryjka: a seat played its last card and is out, in that place."""
+
+    type: Literal["out"] = "out"
+    seat: Seat
+    place: Annotated[int, Range(1, 2)] = field(doc="1 for the first seat out, 2 for the second")
+
+
 SPEC = GameSpec(
     id=GAME_ID,
     name="Kierki (Polish multi-deal Hearts)",
@@ -530,6 +548,7 @@ SPEC = GameSpec(
                    "KS", "AS"], "tricks": [2, 5, 8, 11, 14, 17]},
         {"cards": ["9C", "10C", "JC", "5D", "6D", "7D", "AD", "2H", "3H", "10H", "JH", "QH", "6S", "7S", "8S"],
          "tricks": [3, 6, 9, 12, 15]}]},
+    events=(TrickEvent, OutEvent),
 )
 
 
@@ -645,12 +664,12 @@ class Kierki(BaseEngine[State, Move]):
             return _deal_over(new)
         return new
 
-    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
-        out = super().events(before, seat, move, after)
+    def emit(self, before: State, seat: int, move: Move, after: State) -> list[Any]:
+        out = super().emit(before, seat, move, after)
         if len(after.tricks) > len(before.tricks):
-            out.insert(1, {"type": "trick", "number": len(after.tricks), "winner": after.tricks[-1].winner})
+            out.insert(1, TrickEvent(number=len(after.tricks), winner=after.tricks[-1].winner))
         if len(after.finished) > len(before.finished):
-            out.insert(1, {"type": "out", "seat": after.finished[-1], "place": len(after.finished)})
+            out.insert(1, OutEvent(seat=after.finished[-1], place=len(after.finished)))
         return out
 
     # -- results -------------------------------------------------------------------

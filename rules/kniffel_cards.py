@@ -39,7 +39,7 @@ from enum import Enum
 from functools import cache
 from itertools import chain, combinations_with_replacement
 from operator import attrgetter
-from typing import Annotated, ClassVar, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from rules.base import (
     BAD_TALLY,
@@ -58,6 +58,7 @@ from rules.base import (
     invalid,
     replace,
 )
+from rules.events import event
 from rules.jsontypes import Json
 from rules.shapes import Doc, Length, Range, Visibility, declared, field, option
 from rules.spec import GameSpec, phase_labels
@@ -503,6 +504,31 @@ class C(GameCodes, namespace=_GAME):
         "Samo rozdanie pobiera z generatora 107 liczb; jego licznik jest mniejszy.")
 
 
+@event
+class ReshuffleEvent:
+    """The draw pile ran out: the discard pile was shuffled into a new one."""
+
+    type: Literal["reshuffle"] = "reshuffle"
+    stock: Annotated[int, Range(0, _DECK_SIZE)] = field(doc="the cards in the draw pile after the turn's draws")
+
+
+@event
+class MissedAnnouncementEvent:
+    """A seat scored a Kniffel it had not announced: the penalty goes on its sheet."""
+
+    type: Literal["missed-announcement"] = "missed-announcement"
+    seat: Seat
+    penalty: Annotated[int, Range(_MISSED_ANNOUNCEMENT, _MISSED_ANNOUNCEMENT)] = field(doc="the penalty points")
+
+
+@event
+class SheetCompleteEvent:
+    """A seat filled its sheet: the game ends once the round is played out."""
+
+    type: Literal["sheet-complete"] = "sheet-complete"
+    seat: Seat
+
+
 SPEC = GameSpec(
     id=_GAME,
     name="Karten-Kniffel (Feldkötter)",
@@ -534,6 +560,7 @@ SPEC = GameSpec(
     tally_example={"sheets": [
         {"boxes": {"ones": 2, "twos": 4, "full-house": 25, "kniffel": 50}, "penalties": {"ones": 4}},
         {"boxes": {"kniffel": 50}}]},
+    events=(ReshuffleEvent, MissedAnnouncementEvent, SheetCompleteEvent),
 )
 
 
@@ -696,14 +723,14 @@ class KniffelCards(BaseEngine[State, Move]):
             return replace(state, phase=Phase.TRIM)
         return _end_turn(state)
 
-    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
-        out = super().events(before, seat, move, after)
+    def emit(self, before: State, seat: int, move: Move, after: State) -> list[Any]:
+        out = super().emit(before, seat, move, after)
         if after.rng != before.rng:  # only a reshuffle draws from the rng
-            out.insert(1, {"type": "reshuffle", "stock": len(after.stock)})
+            out.insert(1, ReshuffleEvent(stock=len(after.stock)))
         if after.sheets[seat].missed_announcement and not before.sheets[seat].missed_announcement:
-            out.insert(1, {"type": "missed-announcement", "seat": seat, "penalty": _MISSED_ANNOUNCEMENT})
+            out.insert(1, MissedAnnouncementEvent(seat=seat, penalty=_MISSED_ANNOUNCEMENT))
         if after.end_triggered_by is not None and before.end_triggered_by is None:
-            out.insert(1, {"type": "sheet-complete", "seat": seat})
+            out.insert(1, SheetCompleteEvent(seat=seat))
         return out
 
     def move_from_json(self, data: Json) -> Move:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
-from typing import Annotated, ClassVar, Literal, cast, get_args
+from typing import Annotated, Any, ClassVar, Literal, cast, get_args
 
 from rules.base import (
     SETUP_UNSUPPORTED,
@@ -50,6 +50,7 @@ from rules.base import (
     replace,
 )
 from rules.boards import COLORS, square_name
+from rules.events import event
 from rules.jsontypes import Json
 from rules.shapes import Doc, Length, OneOf, Pattern, Range, Scalar, computed, declared, field, option, register_scalar
 from rules.spec import GameSpec, Playout, phase_labels
@@ -346,6 +347,15 @@ class C(GameCodes, namespace=_GAME):
         "wynik) dokładnie wtedy, gdy pozycja ją kończy, a wynik mówi, jak.")
 
 
+@event
+class CaptureEvent:
+    """The slide captured: the squares whose men were taken (custodian or intervention, §4)."""
+
+    type: Literal["capture"] = "capture"
+    seat: Seat = field(doc="the capturing seat")
+    squares: Annotated[tuple[Square, ...], Length(1, 16)] = field(doc="the squares emptied by the capture")
+
+
 SPEC = GameSpec(
     id=_GAME,
     name="Mak-yek (May-Yek)",
@@ -367,6 +377,7 @@ SPEC = GameSpec(
         "draw_offer": Label("Draw offered", "Propozycja remisu"),
     },
     playout=Playout(long_players=2),
+    events=(CaptureEvent,),
 )
 
 
@@ -467,15 +478,15 @@ class MakYek(BaseEngine[State, Move]):
                        turn=1 - seat if result is None else None, plies_since_capture=quiet, positions=positions,
                        draw_offer=offer, result=result)
 
-    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
-        out = super().events(before, seat, move, after)
+    def emit(self, before: State, seat: int, move: Move, after: State) -> list[Any]:
+        out = super().emit(before, seat, move, after)
         if not isinstance(move, Slide):
             return out
         frm, to = _SQUARE_INDEX[move.frm], _SQUARE_INDEX[move.to]
-        taken = [square_name(i % 8, i // 8) for i in range(64)
-                 if before.board[i] != after.board[i] and i not in (frm, to)]
+        taken = tuple(square_name(i % 8, i // 8) for i in range(64)
+                      if before.board[i] != after.board[i] and i not in (frm, to))
         if taken:
-            out.insert(1, {"type": "capture", "seat": seat, "squares": taken})
+            out.insert(1, CaptureEvent(seat=seat, squares=taken))
         return out
 
     # -- results -------------------------------------------------------------------

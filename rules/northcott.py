@@ -35,7 +35,7 @@ Scores: 1 for the winner, 0 for the loser.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, ClassVar, Literal, get_args
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from rules.base import (
     SETUP_UNSUPPORTED,
@@ -52,6 +52,7 @@ from rules.base import (
     replace,
 )
 from rules.boards import COLORS, FILES, square_name
+from rules.events import event
 from rules.jsontypes import Json
 from rules.shapes import Doc, Length, OneOf, Pattern, Range, Visibility, computed, declared, field, option
 from rules.spec import GameSpec, Playout, phase_labels
@@ -333,6 +334,15 @@ class C(GameCodes, namespace=_GAME):
         "powód.")
 
 
+@event
+class RngRollEvent:
+    """The server rolled the die from the state's rng (the roll itself is in the state)."""
+
+    type: Literal["rng-roll"] = "rng-roll"
+    seat: Seat
+    draws: int = field(doc="how many draws the roll took from the rng (its counter's advance)")
+
+
 SPEC = GameSpec(
     id=_GAME,
     name="Northcott's game (dice variant; classic as an option)",
@@ -354,6 +364,7 @@ SPEC = GameSpec(
     # dice game, and its classic game is what plays long (the benchmarks' 1,000-move replay)
     playout=Playout(options={"variant": "dice"}, endless={"variant": "classic"}, long_players=2,
                     long_options={"variant": "classic"}),
+    events=(RngRollEvent,),
 )
 
 
@@ -471,11 +482,11 @@ class Northcott(BaseEngine[State, Move]):
         file, _, to = _same_file(move)
         return _finish(replace(state, pawns=_moved(state.pawns, seat, file, to), turn=1 - seat))
 
-    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
-        out = super().events(before, seat, move, after)
+    def emit(self, before: State, seat: int, move: Move, after: State) -> list[Any]:
+        out = super().emit(before, seat, move, after)
         if isinstance(move, Roll) and move.dice is None:
             drawn = after.rng.counter - before.rng.counter
-            out.insert(1, {"type": "rng-roll", "seat": seat, "draws": drawn})
+            out.insert(1, RngRollEvent(seat=seat, draws=drawn))
         return out
 
     # -- results -------------------------------------------------------------------

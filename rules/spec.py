@@ -33,6 +33,7 @@ from typing import Any
 
 from rules import shapes
 from rules.errors import Codes, InvalidOption, Label
+from rules.events import SHARED_EVENTS, event_type
 from rules.jsontypes import Json
 from rules.shapes import excerpt, option
 
@@ -211,6 +212,7 @@ class GameSpec:
     terms: Mapping[str, Label] = field(default_factory=dict)
     playout: Playout = field(default_factory=Playout)
     tally_example: Json = None
+    events: tuple[type, ...] = ()  # the game's own event classes (rules.events), after the shared ones
 
     def __post_init__(self) -> None:
         kinds = [m.__dict__.get("kind") for m in self.moves]
@@ -219,6 +221,9 @@ class GameSpec:
         for m in self.moves:
             if not isinstance(m.__dict__.get("label"), Label):
                 raise TypeError(f"{self.id}: move class {m.__name__} needs a `label` (a Label)")
+        types = [event_type(e) for e in self.event_classes]
+        if len(set(types)) != len(types):
+            raise TypeError(f"{self.id}: every event class needs its own `type`, got {types}")
         # a service refusal needs its code: a game without a tally or setup positions says so
         for absent, code in ((self.tally is None, "tally_unsupported"), (self.setup is None, "setup_unsupported")):
             if absent and not hasattr(self.codes, code):
@@ -227,6 +232,12 @@ class GameSpec:
     @property
     def move_kinds(self) -> tuple[str, ...]:
         return tuple(m.__dict__["kind"] for m in self.moves)
+
+    @property
+    def event_classes(self) -> tuple[type, ...]:
+        """Every event the game emits: the shared ones (the move, the round's and the game's end),
+        then its own."""
+        return (*SHARED_EVENTS, *self.events)
 
     @property
     def option_map(self) -> Mapping[str, Option]:

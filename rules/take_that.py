@@ -62,7 +62,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from rules.base import (
     BAD_TALLY,
@@ -82,7 +82,7 @@ from rules.base import (
     invalid,
     replace,
 )
-from rules.jsontypes import Json
+from rules.events import event
 from rules.shapes import Doc, Length, OneOf, Range, Visibility, declared, field, option
 from rules.spec import GameSpec, Playout, phase_labels
 
@@ -368,6 +368,35 @@ class C(GameCodes, namespace=_GAME):
         "`history` ma jeden wiersz na każdą skończoną rundę, a ostatni to wynik z kart odłożonych.")
 
 
+@event
+class RowTakenEvent:
+    """A seat took the row: its cards, and how many more went face down unseen (§5)."""
+
+    type: Literal["row-taken"] = "row-taken"
+    seat: Seat
+    cards: Cards = field(doc="the row's cards, now the seat's")
+    extra_face_down: Annotated[int, Range(0, len(_CARDS))] = field(
+        doc="how many cards beside the row went face down unseen")
+
+
+@event
+class TwistedEvent:
+    """A seat twisted a pair: the card laid and its twin."""
+
+    type: Literal["twisted"] = "twisted"
+    seat: Seat
+    cards: Annotated[tuple[Card, ...], Length(2, 2)] = field(doc="the card and its twin")
+
+
+@event
+class DrewEvent:
+    """A seat drew a card (which one is private): the draw pile's size after it."""
+
+    type: Literal["drew"] = "drew"
+    seat: Seat
+    stock: Annotated[int, Range(0, len(_CARDS))] = field(doc="the cards left in the draw pile")
+
+
 SPEC = GameSpec(
     id=_GAME,
     name="Take That",
@@ -392,6 +421,7 @@ SPEC = GameSpec(
     tally_example={"seats": [{"face_up": [12, 21], "face_down": [33]}, {"face_up": [], "face_down": [14, 15]}],
                    "previous": [0, -1]},
     playout=Playout(long_options={"rounds": 20}),
+    events=(RowTakenEvent, TwistedEvent, DrewEvent),
 )
 
 
@@ -525,20 +555,20 @@ class TakeThat(BaseEngine[State, Move]):
             after = replace(after, history=(*state.history, _round_scores(after)))
         return after
 
-    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
+    def emit(self, before: State, seat: int, move: Move, after: State) -> list[Any]:
         """Adds what the table saw: the row taken (and how many extra cards went face down
         unseen), the twisted pair, and a draw (its card is private, so only the pile size)."""
-        out = super().events(before, seat, move, after)
-        extra: list[Json] = []
+        out = super().emit(before, seat, move, after)
+        extra: list[Any] = []
         if isinstance(move, Take):
             unseen = len(after.face_down[seat]) - len(before.face_down[seat]) - len(before.row)
-            extra.append({"type": "row-taken", "seat": seat, "cards": list(before.row), "extra_face_down": unseen})
+            extra.append(RowTakenEvent(seat=seat, cards=before.row, extra_face_down=unseen))
         elif isinstance(move, Twist):
-            extra.append({"type": "twisted", "seat": seat, "cards": [move.card, twin(move.card)]})
+            extra.append(TwistedEvent(seat=seat, cards=(move.card, twin(move.card))))
         if not isinstance(move, NextRound) and len(after.hands[seat]) == len(before.hands[seat]) and (
             isinstance(move, Lay | Twist) or move.card is not None
         ):
-            extra.append({"type": "drew", "seat": seat, "stock": len(after.stock)})
+            extra.append(DrewEvent(seat=seat, stock=len(after.stock)))
         return out[:1] + extra + out[1:]
 
     # -- scores --------------------------------------------------------------------

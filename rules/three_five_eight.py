@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Annotated, ClassVar, Literal, cast
+from typing import Annotated, Any, ClassVar, Literal, cast
 
 from rules.base import (
     BAD_TALLY,
@@ -61,6 +61,7 @@ from rules.base import (
     replace,
 )
 from rules.cards import Card, Suit, card_strs, deck, missing_and_extra
+from rules.events import event
 from rules.jsontypes import Json, as_object
 from rules.shapes import Length, Range, Visibility, computed, declared, field, option
 from rules.spec import GameSpec, phase_labels
@@ -448,6 +449,33 @@ class C(GameCodes, namespace=GAME_ID):
         "Wymiana jest tylko w rozgrywkach atutowych od drugiej, między graczami na plusie i na minusie.")
 
 
+@event
+class MusikRevealedEvent:
+    """The musik was shown to all (§3.3): its cards, and the chooser who takes them."""
+
+    type: Literal["musik-revealed"] = "musik-revealed"
+    cards: Annotated[Cards, Length(_MUSIK, _MUSIK)] = field(doc="the musik's cards")
+    to: Seat = field(doc="the chooser, who takes the musik")
+
+
+@event
+class TrickWonEvent:
+    """A trick was completed: the seat that took it and its cards in the order played."""
+
+    type: Literal["trick-won"] = "trick-won"
+    seat: Seat = field(doc="the seat that took the trick")
+    cards: Annotated[Cards, Length(_PLAYERS, _PLAYERS)] = field(doc="the trick's cards, in the order played")
+
+
+@event
+class DealScoredEvent:
+    """The deal ended: each seat's points for it (they sum to 0, §6)."""
+
+    type: Literal["deal-scored"] = "deal-scored"
+    scores: Annotated[tuple[Annotated[int, Range(-_TRICKS, _TRICKS)], ...], Length(_PLAYERS, _PLAYERS)] = field(
+        doc="per seat, the deal's points")
+
+
 SPEC = GameSpec(
     id=GAME_ID,
     name="3-5-8 (Trzy-pięć-osiem, Sergeant Major)",
@@ -473,6 +501,7 @@ SPEC = GameSpec(
         "contracts_used": Label("Contracts played", "Rozegrane rozgrywki"), "points": Label("Points", "Punkty"),
     },
     tally_example={"contract": "BL", "dealer": 0, "tricks": [8, 5, 3]},
+    events=(MusikRevealedEvent, TrickWonEvent, DealScoredEvent),
 )
 
 
@@ -662,16 +691,16 @@ class ThreeFiveEight(BaseEngine[State, Move]):
         shown: Json = self.move_to_json(move)
         return shown
 
-    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
-        out = super().events(before, seat, move, after)
+    def emit(self, before: State, seat: int, move: Move, after: State) -> list[Any]:
+        out = super().emit(before, seat, move, after)
         if _musik_revealed(after) and not _musik_revealed(before) and after.round == before.round:
-            out.append({"type": "musik-revealed", "cards": card_strs(after.musik), "to": after.chooser})
+            out.append(MusikRevealedEvent(cards=after.musik, to=after.chooser))
         if isinstance(move, PlayCard) and len(before.trick) == _PLAYERS - 1:
             plays = after.last_trick
-            out.append({"type": "trick-won", "seat": trick_winner(plays, before.contract.trump),  # type: ignore[union-attr]
-                        "cards": card_strs(p.card for p in plays)})
+            out.append(TrickWonEvent(seat=trick_winner(plays, before.contract.trump),  # type: ignore[union-attr]
+                                     cards=tuple(p.card for p in plays)))
         if self.round_over(after) and not self.round_over(before):
-            out.append({"type": "deal-scored", "scores": list(after.history[-1])})
+            out.append(DealScoredEvent(scores=after.history[-1]))
         return out
 
     # -- meaning ---------------------------------------------------------------------

@@ -281,7 +281,7 @@ def _sse(event: str | None, data: Json, event_id: int | None = None) -> bytes:
 
 def _event(binding: GameBinding, version: int, item: LogEntry, state: Any, seat: int | None, over: bool) -> bytes:
     engine = binding.engine
-    shown = item["move"] if over else engine.move_view(engine.move_from_json(item["move"]), item["seat"], seat)
+    shown, events = binding.logged(item, seat, over)
     data: JsonObject = {"version": version, "seat": item["seat"], "move": shown}
     status = binding.status(state)
     data.update(to_act=status["to_act"], round_over=status["round_over"], game_over=status["game_over"])
@@ -290,6 +290,7 @@ def _event(binding: GameBinding, version: int, item: LogEntry, state: Any, seat:
     if "outcome" in status:
         data["outcome"] = status["outcome"]
     data["state"] = engine.view(state, seat)
+    data["events"] = list[Json](events)
     return _sse("move", data, version)
 
 

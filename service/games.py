@@ -19,6 +19,7 @@ from rules.registry import ENGINES, canonical_id, get_engine
 from rules.spec import GameSpec
 from service.errors import problem_for
 from service.i18n import localize
+from service.sessions import LogEntry
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,22 @@ class GameBinding:
         out["state"] = e.to_json(state) if full else e.view(state, seat)
         out["events"] = list(events)
         return out
+
+    def logged(self, item: LogEntry, seat: int | None, over: bool) -> tuple[Json, list[JsonObject]]:
+        """A logged move ``{"seat", "move", "events"}`` as ``seat`` (``None``: a spectator) may see
+        it, all of it once the game is ``over``: the move (``None`` when hidden) and what it did,
+        whose ``move`` event shows the move as shown (and is left out when it is hidden)."""
+        e = self.engine
+        shown = item["move"] if over else e.move_view(e.move_from_json(item["move"]), item["seat"], seat)
+        events: list[JsonObject] = []
+        for logged in item.get("events", ()):  # a move logged before events were: none
+            event = as_object(logged)
+            if event["type"] == "move":
+                if shown is None:
+                    continue
+                event = {**event, "move": shown}
+            events.append(event)
+        return shown, events
 
     def status(self, state: Any) -> JsonObject:
         e = self.engine

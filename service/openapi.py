@@ -30,6 +30,7 @@ from typing import Any, TypedDict, cast
 from rules import shapes
 from rules.backgammon._records import MAX_RECORD_CHARS
 from rules.base import Option
+from rules.events import event_type
 from rules.jsontypes import Json, JsonObject, as_object, object_at
 from rules.registry import ALIASES
 from service.config import Config
@@ -104,14 +105,14 @@ PROBLEM: JsonObject = {
     "type": "object",
     "description": "RFC 9457 problem details. Rule errors carry a stable `code` (GET /v1/codes lists each, "
                    "`type` links its page) and the members their message quotes; other members may follow.",
-    "required": ["type", "title", "status", "detail"],
+    "required": ["type", "title", "status", "detail", "code"],
     "additionalProperties": True,
     "properties": {
         "type": {"type": "string", "format": "uri-reference", "description": "`/problems/<code>`: the code's page"},
         "title": {"type": "string", "description": "the code's title, in the answer's language"},
         "status": {"type": "integer", "minimum": 400, "maximum": 599},
         "detail": {"type": "string", "description": "what was wrong, quoting a short excerpt of the input"},
-        "code": {"type": "string", "description": "stable; GET /v1/codes lists every code"},
+        "code": {"type": "string", "description": "stable, always sent; GET /v1/codes lists every code"},
         "errors": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}},
                    "description": "request.invalid: the messages for each field, by its dotted path "
                                   "(`state.hands.1`), in the answer's language"},
@@ -131,7 +132,8 @@ SCORES_BASE: JsonObject = {
     "points": {"type": "array", "items": {"type": "integer"}, "description": "this round's points, per seat"},
     "totals": {"type": "array", "items": {"type": "integer"}, "description": "running totals, per seat"},
     "history": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}},
-                "description": "the finished rounds before this one: one row of per-seat points each"},
+                "description": "one row of per-seat points per finished round: once `final`, the round "
+                               "just scored is the last row (DESIGN 4.5)"},
     "final": {"type": "boolean", "description": "the round's scores can no longer change"},
     "winners": {"type": "array", "items": SEAT, "description": "set when the game is over"},
 }
@@ -366,6 +368,7 @@ def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, JsonObject],
     for cls in (*tallies, game.setup, game.breakdown):
         if cls is not None:
             shapes.json_schema(cls, schemas)
+    _event_components(b, p, schemas)
     if len(tallies) > 1:  # one closed shape each, told apart by their discriminator's values
         schemas.components[f"{p}Tally"] = {
             "oneOf": [shapes.json_schema(cls, schemas) for cls in tallies],
@@ -376,6 +379,31 @@ def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, JsonObject],
         "properties": {**SCORES_BASE, "breakdown": {"type": "array", "items": _ref(f"{p}Breakdown"),
                                                     "description": "per seat: what scored, and its points"}}}
     return schemas.components, kinds
+
+
+def _event_components(b: GameBinding, p: str, schemas: shapes.Schemas) -> None:
+    """``{p}Event``: the ``oneOf`` of the game's declared event classes (DESIGN 4.8), each a
+    component ``{p}<Class>`` (``BackgammonOpeningRollEvent``), told apart by ``type``; the shared
+    move event's ``move`` is the game's move and its ``seat`` one of the game's seats."""
+    mapping: dict[str, Json] = {}
+    for cls in b.spec.event_classes:
+        mapping[event_type(cls)] = shapes.json_schema(cls, schemas)["$ref"]
+    move_event = object_at(schemas.components[f"{p}MoveEvent"], "properties")
+    move_event["seat"] = {**as_object(move_event["seat"]), "maximum": b.spec.players.stop - 2}
+    # the move as the token may see it: whole, or (in a seat's stream and log) its kind and what it may see
+    # (a bare $ref: openapi-typescript reads allOf of a union as a subtype)
+    kinds: list[Json] = list(b.spec.move_kinds)
+    schemas.components[f"{p}MoveSeen"] = {
+        "type": "object", "required": ["kind"], "additionalProperties": True,
+        "properties": {"kind": {"type": "string", "enum": kinds}},
+        "description": f"A {b.spec.name} move part of which this token may not see: its `kind` and what it may see"}
+    move_event["move"] = {"anyOf": [_ref(f"{p}Move"), _ref(f"{p}MoveSeen")]}
+    schemas.components[f"{p}Event"] = {
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping},
+        "description": f"What a {b.spec.name} move did; `type` is one of {', '.join(mapping)} "
+                       f"(docs/rules/{b.engine.game_id}.md).",
+    }
 
 
 def _game_components(b: GameBinding, p: str) -> tuple[dict[str, JsonObject], dict[str, Json]]:
@@ -408,15 +436,26 @@ def _session_components(b: GameBinding, p: str, new_props: JsonObject, status: J
             "properties": {
                 **about, "seat": SEAT_OR_NULL,
                 "moves": {"type": "array", "items": _ref(f"{p}Move")}, "complete": {"type": "boolean"}}},
+        f"{p}SessionMoveEvent": {
+            "type": "object", "description": f"The data of a {b.engine.name} session's `event: move` (GET "
+                                             "/v1/sessions/{session_id}/events): the move as the token may see it, "
+                                             "the status after it, the token's view and what the move did",
+            "required": ["version", "seat", "move", "to_act", "round_over", "game_over", "state", "events"],
+            "properties": {
+                "version": VERSION_FIELD, "seat": SEAT, "move": _nullable({"anyOf": [_ref(f"{p}Move"), _ref(f"{p}MoveSeen")]}),
+                **{k: v for k, v in status.items() if k != "options"}, "state": _ref(f"{p}View"), "events": events}},
         f"{p}SessionLog": {
-            "type": "object", "required": ["id", "game", "version", "seeded", "new", "moves"], "properties": {
+            "type": "object", "required": ["id", "game", "version", "seeded", "new", "moves", "events"], "properties": {
                 **about,
                 "new": {"type": "object", "additionalProperties": True,
                         "description": "how the game was made (`players`, `options`; `seed` once the game is over)"},
                 "moves": {"type": "array", "items": {
                     "type": "object", "required": ["seat", "move"], "properties": {
-                        "seat": SEAT, "move": _nullable(_ref(f"{p}Move")),
-                        "hidden": {"type": "boolean", "description": "the move is hidden from this token"}}}}}},
+                        "seat": SEAT, "move": _nullable({"anyOf": [_ref(f"{p}Move"), _ref(f"{p}MoveSeen")]}),
+                        "hidden": {"type": "boolean", "description": "the move is hidden from this token"}}}},
+                "events": {"type": "array", "items": events,
+                           "description": "`events[i]`: what `moves[i]` did, as this token may see it (a hidden "
+                                          "move has no `move` event)"}}},
     }
 
 
@@ -461,8 +500,7 @@ def _game(b: GameBinding) -> tuple[dict[str, JsonObject], dict[str, Json]]:
         "scores": scores,
         "outcome": _ref("Outcome"),
     }
-    events: JsonObject = {"type": "array", "items": {"type": "object", "additionalProperties": True},
-              "description": "what the move did, in order"}
+    events: JsonObject = {"type": "array", "items": _ref(f"{p}Event"), "description": "what the move did, in order"}
     components[f"{p}Envelope"] = {
         "type": "object", "description": f"A {e.name} state after a request, and its status",
         "required": ["state", "to_act", "round_over", "game_over", "options", "events"],
@@ -703,7 +741,8 @@ def _common_paths() -> dict[str, Json]:
         "/v1/sessions/{session_id}/events": {"get": _op(
             "sessionEvents", "Live events: a snapshot, then each move as the token may see it (SSE)", None,
             (200, "`text/event-stream`: `event: snapshot` (as GET the session), then `event: move` with "
-                  "`{version, seat, move, to_act, round_over, game_over, scores?, state}`; a comment line every "
+                  "`{version, seat, move, to_act, round_over, game_over, scores?, outcome?, state, events}` (the "
+                  "game's `<Game>SessionMoveEvent`: `events` are its `<Game>Event`s); a comment line every "
                   "EVENTS_HEARTBEAT seconds", None),
             (401, 403, 404, 429, 503), ["sessions"], "DESIGN 4.2, 4.9. `Last-Event-ID` resumes after a version; "
             "at most MAX_STREAMS_PER_SESSION streams per session (429 `session.too-many-streams`).",
@@ -732,6 +771,10 @@ def _common_paths() -> dict[str, Json]:
     }
     object_at(paths, "/problems/{code}", "get", "responses", "200", "content")["text/html"] = {"schema": {"type": "string"}}
     object_at(paths, "/metrics", "get", "responses", "200")["content"] = {"text/plain": {"schema": {"type": "string"}}}
+    # SSE: the body is text; the data of each `event: move` is the session's game's SessionMoveEvent
+    object_at(paths, "/v1/sessions/{session_id}/events", "get", "responses", "200")["content"] = {"text/event-stream": {
+        "schema": {"oneOf": [_ref(f"{_prefix(b)}SessionMoveEvent") for b in BINDINGS.values()],
+                   "description": "the JSON `data:` of each `event: move`, of the session's game"}}}
     # createSession -> every session operation (OpenAPI links: generated clients and the stateful
     # contract tests follow them), with the owner's token and with seat 0's
     object_at(paths, "/v1/sessions", "post", "responses", "201")["links"] = {

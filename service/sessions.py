@@ -637,7 +637,7 @@ def move(store: SessionStore, bindings: Mapping[str, GameBinding], session_id: s
     record, seat, binding, state, move_value = _judge(store, bindings, session_id, token, req)
     version = record["version"]
     new, events = binding.apply(state, seat, move_value)
-    entry: LogEntry = {"seat": seat, "move": binding.engine.move_to_json(move_value)}
+    entry: LogEntry = {"seat": seat, "move": binding.engine.move_to_json(move_value), "events": events}
     updated: Record = {**record, "version": version + 1, "state": binding.engine.to_json(new), "last": entry}
     if not store.append(session_id, version, updated, entry):
         raise stale_version(version, version + 1)
@@ -658,20 +658,22 @@ def validate(store: SessionStore, bindings: Mapping[str, GameBinding], session_i
 
 
 def log(store: SessionStore, bindings: Mapping[str, GameBinding], session_id: str, token: str | None) -> JsonObject:
-    """The moves so far as the token's seat may see them (the owner: as a spectator); the seed
-    only once the game is over, when the log and ``new`` replay the game with ``/replay``."""
+    """The moves so far as the token's seat may see them (the owner: as a spectator), and beside
+    them what each did (``events[i]`` of ``moves[i]``; the moves stay ``/replay``'s input as they
+    are); the seed only once the game is over, when the log and ``new`` replay the game."""
     record, seat, binding, state = _open(store, bindings, session_id, token)
     over = binding.engine.outcome(state) is not None
-    engine = binding.engine
     entries: list[Json] = []
+    events: list[Json] = []
     for item in store.log(session_id):
-        shown = item["move"] if over else engine.move_view(engine.move_from_json(item["move"]), item["seat"], seat)
+        shown, did = binding.logged(item, seat, over)
         entries.append({"seat": item["seat"], "move": shown} if shown is not None
                        else {"seat": item["seat"], "move": None, "hidden": True})
+        events.append(list[Json](did))
     new = dict(record["new"])
     if not over:
         new.pop("seed")
-    return _about(session_id, record, new=new, moves=entries)
+    return _about(session_id, record, new=new, moves=entries, events=events)
 
 
 def log_record(store: SessionStore, bindings: Mapping[str, GameBinding], session_id: str, token: str | None) -> str:

@@ -50,18 +50,29 @@ def random_options(engine, rnd: random.Random) -> dict:
     return {**chosen, **PLAYOUT_OPTIONS.get(engine.game_id, {})}
 
 
-def random_states(engine, players: int, seed: int, *, every: int = 7, max_moves: int = 2000) -> Iterator:
-    """Every ``every``-th state (offset by the seed) of a seeded random game under random
-    options, from the first move to the end; the final state too. Nothing is checked here."""
+def random_steps(engine, players: int, seed: int, *, max_moves: int = 2000) -> Iterator[tuple]:
+    """``(before, seat, move, after)`` of each move of a seeded random game under random options,
+    from the first move to the end (or ``max_moves``). Nothing is checked here."""
     rnd = random.Random(seed)
     state = engine.new(players, seed, random_options(engine, rnd))
-    for step in range(max_moves):
+    for _ in range(max_moves):
         acting = engine.to_act(state)
-        if step % every == seed % every or not acting:
-            yield state
         if not acting:
             return
         seat = rnd.choice(sorted(acting))
         move = choose(rnd, engine.game_id, list(engine.legal_moves(state, seat)),
                       lambda m: engine.move_to_json(m)["kind"])
-        state = engine.apply(state, seat, move)
+        after = engine.apply(state, seat, move)
+        yield state, seat, move, after
+        state = after
+
+
+def random_states(engine, players: int, seed: int, *, every: int = 7, max_moves: int = 2000) -> Iterator:
+    """Every ``every``-th state (offset by the seed) of a seeded random game under random
+    options, from the first move to the end; the final state too. Nothing is checked here."""
+    last = None
+    for step, (before, _, _, last) in enumerate(random_steps(engine, players, seed, max_moves=max_moves)):  # noqa: B007
+        if step % every == seed % every:
+            yield before
+    if last is not None and not engine.to_act(last):
+        yield last

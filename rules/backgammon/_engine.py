@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Literal, cast
+from typing import Annotated, Any, Literal, cast
 
 from rules.base import (
     BaseEngine,
@@ -19,8 +19,9 @@ from rules.base import (
     ScoreReport,
     replace,
 )
+from rules.events import event
 from rules.jsontypes import Json, JsonObject, as_object
-from rules.shapes import ShapeError, encode, shape_of
+from rules.shapes import Length, Range, ShapeError, encode, field, shape_of
 from rules.spec import GameSpec, Playout, phase_labels
 
 from . import _notation as nt
@@ -32,6 +33,7 @@ from ._moves import generate, result_of
 from ._setup import DERIVED, apply_setup, check_derived, check_state, play_of, tally_report
 from ._state import (
     COLORS,
+    CUBE_LIMIT,
     GAME_ID,
     LEVELS,
     MAX_SCORE,
@@ -41,6 +43,7 @@ from ._state import (
     Beaver,
     Breakdown,
     Cube,
+    Die,
     Double,
     Drop,
     How,
@@ -54,6 +57,7 @@ from ._state import (
     Resign,
     Result,
     Roll,
+    Seat,
     Setup,
     State,
     Take,
@@ -61,6 +65,50 @@ from ._state import (
 )
 
 _START_POINTS = tuple(START[1:25])
+
+
+# --------------------------------------------------------------------------- events
+
+
+@event
+class OpeningRollEvent:
+    """The opening roll: one die each; the higher roller starts (with both dice, or rolling afresh)."""
+
+    type: Literal["opening-roll"] = "opening-roll"
+    dice: Annotated[tuple[Die, ...], Length(2, 2)] | None = field(
+        doc="the starter's dice to play: both opening dice, or null when he rolls afresh (option `opening`)")
+    starter: Seat | None = field(doc="the seat that plays first; null on a tie (both roll again)")
+
+
+@event
+class DiceEvent:
+    """A seat rolled its dice for the turn."""
+
+    type: Literal["dice"] = "dice"
+    seat: Seat
+    dice: Annotated[tuple[Die, ...], Length(2, 2)]
+
+
+@event
+class TurnForfeitedEvent:
+    """The roll could not be played at all: the turn passes."""
+
+    type: Literal["turn-forfeited"] = "turn-forfeited"
+    seat: Seat
+
+
+@event
+class GameResultEvent:
+    """The game ended: who won, how, and the points it scores."""
+
+    type: Literal["game-result"] = "game-result"
+    winner: Seat
+    result: Literal["single", "gammon", "backgammon", "drop"] = field(doc="the level won, or `drop` (a refused double)")
+    how: How
+    points: Annotated[int, Range(1, 3 * CUBE_LIMIT)] = field(doc="the game's points: the level's multiplier x cube")
+
+
+EVENTS = (OpeningRollEvent, DiceEvent, TurnForfeitedEvent, GameResultEvent)
 
 
 @lru_cache(maxsize=256)
@@ -252,6 +300,7 @@ SPEC = GameSpec(
     playout=Playout(weights={"resign": 0.02}, long_players=2, long_options={"match_length": 64}),
     tally_example={"winner": 0, "cube": 2, "owner": 1, "points": cast("Json", [[0] * 24, [0] * 11 + [14] + [0] * 12]),
                    "bar": [0, 1], "off": [15, 0]},
+    events=EVENTS,
 )
 
 
@@ -598,7 +647,8 @@ class Backgammon(BaseEngine[State, Move]):
 
     def scores(self, state: State) -> ScoreReport:
         """This game's points, the match score as the totals (DESIGN 4.5). The state keeps the match
-        score, not each earlier game's points, so ``history`` is empty."""
+        score, not each earlier game's points, so ``history`` holds this game's row alone, once it is
+        over."""
         res = state.result
         rnd = [0, 0]
         if res is not None:
@@ -649,20 +699,18 @@ class Backgammon(BaseEngine[State, Move]):
             raise C.malformed_move(f"malformed {kind!r} move: {exc.message}", field=exc.path) from None
         return play_of(move) if kind == "move" else move
 
-    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
-        out = super().events(before, seat, move, after)
+    def emit(self, before: State, seat: int, move: Move, after: State) -> list[Any]:
+        out = super().emit(before, seat, move, after)
         if move.kind == "roll":
             if before.phase is Phase.OPENING:
-                out.append({"type": "opening-roll", "dice": list(after.dice) if after.dice else None,
-                            "starter": after.turn})
+                out.append(OpeningRollEvent(dice=after.dice or None, starter=after.turn))
             else:
-                out.append({"type": "dice", "seat": seat, "dice": list(after.dice)})
+                out.append(DiceEvent(seat=seat, dice=after.dice))
         if isinstance(move, Play) and not move.steps:
-            out.append({"type": "turn-forfeited", "seat": seat})
+            out.append(TurnForfeitedEvent(seat=seat))
         if after.result is not None and before.result is None:
             r = after.result
-            out.append({"type": "game-result", "winner": r.winner, "result": _reason(r), "how": r.how,
-                        "points": r.points})
+            out.append(GameResultEvent(winner=r.winner, result=_reason(r), how=r.how, points=r.points))
         return out
 
 

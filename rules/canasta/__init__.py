@@ -49,11 +49,13 @@ Representation decisions:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TypeVar, cast
+from typing import Annotated, Any, Literal, TypeVar, cast
 
 from rules.base import BaseEngine, IllegalMove, Label, NextRound, Outcome, Rng, RulesError, ScoreReport, replace
 from rules.cards import Card, deck, sorted_cards
+from rules.events import event
 from rules.jsontypes import Json
+from rules.shapes import Length, Range, field
 from rules.spec import GameSpec, Playout, phase_labels
 
 from ._codes import C
@@ -88,17 +90,36 @@ from ._model import (
     Move,
     Options,
     Phase,
+    Seat,
     Side,
     State,
     TakeDiscard,
     TakeTop,
     Tally,
-    cards_json,
     check_state,
     sides_with,
 )
 from ._scoring import CANASTA_MINIMUM, opening_minimum, side_score
 from ._tally import score_tally
+
+
+@event
+class RedThreesLaidEvent:
+    """Red threes were laid out before a side (drawn or dealt; §6): the new ones."""
+
+    type: Literal["red-threes-laid"] = "red-threes-laid"
+    side: Annotated[int, Range(0, 3)] = field(doc="the side (its index in `sides`)")
+    cards: Annotated[tuple[Card, ...], Length(1, 4)] = field(doc="the red threes laid now")
+
+
+@event
+class WentOutEvent:
+    """A seat went out: the round ends (§9)."""
+
+    type: Literal["went-out"] = "went-out"
+    seat: Seat
+    concealed: bool = field(doc="the going out was from hand, with no meld before (§9.4)")
+
 
 SPEC = GameSpec(
     id="canasta",
@@ -139,6 +160,7 @@ SPEC = GameSpec(
     playout=Playout(weights={"ask-partner": 0.2}, options={"target_score": 5000}),
     tally_example={"ended": "stock", "sides": [
         {"melds": [{"rank": "7", "cards": ["7C", "7D", "7S", "7H", "7C", "2H", "JK"]}]}, {}]},
+    events=(RedThreesLaidEvent, WentOutEvent),
 )
 
 
@@ -228,15 +250,14 @@ class Kanasta(BaseEngine[State, Move]):
                                   f"{list(state.history[-1])}", expected=list(row))
         return state
 
-    def events(self, before: State, seat: int, move: Move, after: State) -> list[Json]:
-        out = super().events(before, seat, move, after)
+    def emit(self, before: State, seat: int, move: Move, after: State) -> list[Any]:
+        out = super().emit(before, seat, move, after)
         if before.sides is not after.sides and after.round == before.round:  # the same sides: no red three laid
             for side, (b, a) in enumerate(zip(before.sides, after.sides, strict=False)):
                 if len(a.red_threes) > len(b.red_threes):
-                    out.append({"type": "red-threes-laid", "side": side,
-                                "cards": cards_json(a.red_threes[len(b.red_threes):])})
+                    out.append(RedThreesLaidEvent(side=side, cards=a.red_threes[len(b.red_threes):]))
         if after.out_seat is not None and before.out_seat is None:
-            out.append({"type": "went-out", "seat": after.out_seat, "concealed": after.concealed_out})
+            out.append(WentOutEvent(seat=after.out_seat, concealed=after.concealed_out))
         return out
 
 

@@ -12,12 +12,14 @@ fails with the command that installs them.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from rules.events import event_type
 from service.games import BINDINGS
 from service.openapi import _prefix
 from tests.contract.conftest import SPEC_PATH
@@ -68,6 +70,7 @@ def test_typescript_types_compile_strict_with_real_values(tmp_path):
     start = generated.index("        Problem: {")
     problem = generated[start:generated.index("\n        };", start)]  # the component, to its closing brace
     assert "[key: string]: string[];" in problem and "seat?: number | null;" in problem, problem
+    assert "\n            code: string;" in problem, problem  # always sent: required, so not optional
     assert "Record<string, never>" not in problem, problem
 
     check = ['import type { components } from "./api";\n', 'type S = components["schemas"];\n']
@@ -88,6 +91,14 @@ def test_typescript_types_compile_strict_with_real_values(tmp_path):
         check.append(_typed(f"{name}Move", e.move_to_json(move), f'S["{p}Move"]'))
         check.append(_typed(f"{name}Envelope", b.result(after, events=events), f'S["{p}Envelope"]'))
         check.append(_typed(f"{name}Scores", e.scores(after).to_json(), f'S["{p}Scores"]'))
+        # a client switches on an event's `type` and reads that event's typed fields; the union is
+        # exactly the declared classes (a missing case would leave the function without a return)
+        cases = []
+        for cls in b.spec.event_classes:
+            read = " + ".join(f"JSON.stringify(e.{f.name})" for f in dataclasses.fields(cls)[1:]) or '""'
+            cases.append(f'case "{event_type(cls)}": return {read};')
+        check.append(f'export function {name}Event(e: S["{p}Event"]): string {{ switch (e.type) {{ '
+                     f'{" ".join(cases)} }} }}\n')
     (tmp_path / "check.ts").write_text("".join(check))
     done = _run(_tool("tsc"), "--strict", "--noEmit", "--target", "es2022", "--module", "es2022",
                 "--moduleResolution", "bundler", "check.ts", cwd=tmp_path)

@@ -102,3 +102,51 @@ def test_views_of_other_games_match_the_view_schemas():
                     break
                 seat = rnd.choice(acting)
                 state = e.apply(state, seat, rnd.choice(list(e.legal_moves(state, seat))))
+
+
+def test_each_games_events_are_the_union_of_its_declared_event_classes():
+    """``<Game>Event`` lists exactly the game's declared classes, each its own component named
+    after it (``BackgammonOpeningRollEvent``), discriminated by ``type``; the apply answer, the
+    session answer and a stream's move event carry a list of them, the log one list per move."""
+    from rules.events import event_type
+    from service.games import BINDINGS
+    from service.openapi import _prefix
+
+    schemas = build_spec()["components"]["schemas"]
+    for b in BINDINGS.values():
+        p, classes = _prefix(b), b.spec.event_classes
+        refs = [f"#/components/schemas/{p}{cls.__name__}" for cls in classes]
+        union = schemas[f"{p}Event"]
+        assert [item["$ref"] for item in union["oneOf"]] == refs
+        assert union["discriminator"] == {"propertyName": "type",
+                                          "mapping": dict(zip(map(event_type, classes), refs, strict=True))}
+        for cls, ref in zip(classes, refs, strict=True):
+            component = schemas[ref.rsplit("/", 1)[1]]
+            assert component["properties"]["type"]["enum"] == [event_type(cls)] and "type" in component["required"]
+        for answer in (f"{p}Envelope", f"{p}Session", f"{p}SessionMoveEvent"):
+            assert schemas[answer]["properties"]["events"]["items"] == {"$ref": f"#/components/schemas/{p}Event"}
+        assert schemas[f"{p}SessionLog"]["properties"]["events"]["items"]["items"] == {
+            "$ref": f"#/components/schemas/{p}Event"}
+
+
+def test_events_of_played_games_match_their_games_event_schema():
+    """Real events (random games of every game) are valid ``<Game>Event`` values: the contract's
+    bounds, the move event's move and seat included. OpenAPI 3.1's schemas are JSON Schema."""
+    import jsonschema_rs
+
+    from service.games import BINDINGS
+    from service.openapi import _prefix
+    from tests.playout import random_steps
+
+    components = {"schemas": build_spec()["components"]["schemas"]}
+    for gid, b in BINDINGS.items():
+        e = b.engine
+        check = jsonschema_rs.validator_for({"$ref": f"#/components/schemas/{_prefix(b)}Event",
+                                             "components": components})
+        types = set()
+        for before, seat, move, after in random_steps(e, e.players.stop - 1, 5, max_moves=600):
+            for event in e.events(before, seat, move, after):
+                errors = [str(err) for err in check.iter_errors(event)]
+                assert not errors, (gid, event, errors[:3])
+                types.add(event["type"])
+        assert len(types) > 1, (gid, types)

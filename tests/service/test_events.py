@@ -20,6 +20,23 @@ from tests.playout import PLAYOUT_OPTIONS
 GAMES = sorted(BINDINGS)
 
 
+class _Schemas(dict):
+    """Each game's ``<Game>Event`` schema of the contract, made when first asked for."""
+
+    def __missing__(self, game: str):
+        import jsonschema_rs
+
+        from service.openapi import _prefix, build_spec
+
+        components = {"schemas": build_spec()["components"]["schemas"]}
+        self[game] = jsonschema_rs.validator_for({"$ref": f"#/components/schemas/{_prefix(BINDINGS[game])}Event",
+                                                  "components": components})
+        return self[game]
+
+
+EVENT_SCHEMAS = _Schemas()
+
+
 def parse(chunks) -> list[dict]:
     """SSE bytes -> [{"event", "id", "data"}] (comments and retry lines dropped)."""
     out = []
@@ -92,10 +109,18 @@ def test_each_seat_sees_each_move_as_its_view_shows_it(app, game):
         gen = _stream(client, created, token, last_event_id="0")
         while len(events) < made:
             events += [e for e in parse([next(gen)]) if e["event"] == "move"]
-        log = client.get(f"/v1/sessions/{created['id']}/log", headers=_auth(token)).json["moves"]
+        answer = client.get(f"/v1/sessions/{created['id']}/log", headers=_auth(token)).json
+        log = answer["moves"]
         now = client.get(f"/v1/sessions/{created['id']}", headers=_auth(token)).json
         assert [e["data"]["version"] for e in events] == list(range(1, made + 1))
         assert [e["data"]["move"] for e in events] == [item["move"] for item in log]
+        # what each move did: the same in the stream and the log, its move event showing the move as shown
+        assert [e["data"]["events"] for e in events] == answer["events"]
+        for item, did in zip(log, answer["events"], strict=True):
+            shown = [] if item.get("hidden") else [{"type": "move", "seat": item["seat"], "move": item["move"]}]
+            assert [d for d in did if d["type"] == "move"] == shown
+            for d in did:
+                assert not [str(err) for err in EVENT_SCHEMAS[game].iter_errors(d)], (d, game)
         assert events[-1]["data"]["state"] == now["state"]
         assert events[-1]["data"]["to_act"] == now["to_act"]
         for e in events:

@@ -180,7 +180,8 @@ def test_move_lands_once_and_bumps_the_version(any_app, game):
     assert stale.status_code == 409 and stale.json["code"] == "session.stale-version"
     log = client.get(f"/v1/sessions/{s['id']}/log", headers=auth(token)).json
     assert log["version"] == 1 and [m["seat"] for m in log["moves"]] == [seat]
-    assert any_app.extensions["arbiter.store"].log(s["id"]) == [{"seat": seat, "move": move}]
+    assert any_app.extensions["arbiter.store"].log(s["id"]) == [{"seat": seat, "move": move, "events": r.json["events"]}]
+    assert log["events"] == [r.json["events"]]  # the mover sees its move's events as its answer gave them
 
 
 def test_a_move_without_version_is_422_and_changes_nothing(any_app, game):
