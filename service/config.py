@@ -20,6 +20,8 @@ Session limits (DESIGN 4.1), each an environment variable of the same name:
   worker of ``make run``; beyond it 429 and the connection closes).
 - ``TRUSTED_PROXIES``: comma-separated addresses of reverse proxies whose ``X-Forwarded-For``
   names the client (werkzeug's ``ProxyFix``); from any other peer the header is ignored.
+- ``REQUEST_CPU_SECONDS``: CPU seconds one request may spend (503 ``request.too-much-work``
+  beyond; 0: no bound), well inside gunicorn's 30 s worker timeout (``service.guard``).
 - ``REDIS_TIMEOUT``: seconds one Redis call may take; ``REDIS_BACKOFF``: after a failed call,
   seconds during which session endpoints answer 503 at once instead of asking Redis again.
 """
@@ -44,6 +46,7 @@ class Config:
     TRUSTED_PROXIES = os.environ.get("TRUSTED_PROXIES", "")
     REDIS_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", 2.0))
     REDIS_BACKOFF = float(os.environ.get("REDIS_BACKOFF", 5.0))
+    REQUEST_CPU_SECONDS = float(os.environ.get("REQUEST_CPU_SECONDS", 5.0))
     # moves one replay may apply; at ~34 bytes a move, 5,000 fit well inside MAX_BODY_BYTES
     MAX_REPLAY_MOVES = int(os.environ.get("MAX_REPLAY_MOVES", 5_000))
     # bytes a match record may have, on the record endpoints only (an analysed .sgf is megabytes)

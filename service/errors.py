@@ -66,6 +66,19 @@ def store_full(limit: int) -> ApiError:
                     headers={"Retry-After": "60"})
 
 
+def too_much_work(seconds: float) -> ApiError:
+    return ApiError(503, "request.too-much-work", "Too much work",
+                    f"the request needed more than {seconds:g} s of CPU (REQUEST_CPU_SECONDS) and was stopped; "
+                    "nothing was changed: send less at once (fewer moves, a shorter record)")
+
+
+def not_replicated(version: int) -> ApiError:
+    return ApiError(503, "session.not-replicated", "Move not replicated",
+                    f"the move was written as version {version}, but no replica confirmed it in time: GET the "
+                    f"session; at version {version} or later the move stands, before it the move was lost",
+                    headers={"Retry-After": "1"}, version=version)
+
+
 def too_deep(limit: int) -> ApiError:
     return ApiError(422, "request.too-deep", "Nested too deeply",
                     f"the body nests arrays and objects more than {limit} levels deep")

@@ -14,16 +14,23 @@
   ``request.body-timeout`` with ``Connection: close`` (each read of the body runs with the
   time left as the socket's timeout, which is reset once the app has read the request). (The gunicorn gevent worker already drops a connection whose
   headers do not arrive within its keep-alive time.)
+- ``REQUEST_CPU_SECONDS``: the CPU one request may spend in the app (``rules.deadline``), body
+  reading and a stream's later events not counted. Beyond it: 503 ``request.too-much-work``.
+  Under the gevent worker the CPU sampler (``SIGPROF``) interrupts the request wherever it is,
+  so no request blocks the worker's other connections (``/healthz`` included) for longer, and
+  none reaches gunicorn's worker timeout; under threads the long loops of the rules check it.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from rules import deadline
 from service import errors, i18n, ops
 from service.errors import ApiError
 
@@ -100,6 +107,9 @@ class Guard:
         self.body_timeout = float(config.get("BODY_TIMEOUT") or 0)
         self.timed = self.body_timeout > 0 and ops.gevent_patched("socket")
         self._open: dict[str, int] = {}
+        self.cpu_seconds = float(config.get("REQUEST_CPU_SECONDS") or 0)
+        self.sampled = self.cpu_seconds > 0 and ops.gevent_patched("threading")
+        self._sampler_pid = 0  # the process whose CPU timer is set (timers are not inherited by a fork)
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         address = peer = environ.get("REMOTE_ADDR", "")
@@ -118,8 +128,14 @@ class Guard:
             environ["wsgi.input"] = _TimedInput(environ["wsgi.input"], sock, time.monotonic() + self.body_timeout,
                                                 self.body_timeout)
         app = self.proxied if trusted else self.inner
+        if self.sampled and self._sampler_pid != os.getpid():
+            self._sampler_pid = os.getpid()
+            deadline.start_sampler()
         try:
-            body = app(environ, start_response)
+            with deadline.budget(self.cpu_seconds, self.sampled):
+                body = app(environ, start_response)
+        except deadline.DeadlineExceeded as exc:
+            body = self._answer(environ, start_response, errors.too_much_work(exc.seconds), "(too much work)")
         except BaseException:
             if self.limit:
                 self._release(address)
@@ -137,18 +153,22 @@ class Guard:
             self._open.pop(address, None)
 
     def _refuse(self, environ: dict, start_response: Callable, address: str) -> list[bytes]:
-        rid = ops.request_id(environ.get("HTTP_X_REQUEST_ID"))
         exc = ApiError(429, "request.too-many-connections", "Too many connections",
                        f"this client address already has {self.limit} requests in progress "
                        "(MAX_CONNECTIONS_PER_ADDRESS): finish or close one first",
                        headers={"Retry-After": "1", "Connection": "close"})
+        return self._answer(environ, start_response, exc, "(refused)")
+
+    def _answer(self, environ: dict, start_response: Callable, exc: ApiError, route: str) -> list[bytes]:
+        """A refusal made here, outside Flask: rendered, counted and logged as Flask's are."""
+        rid = ops.request_id(environ.get("HTTP_X_REQUEST_ID"))
         from werkzeug.datastructures import LanguageAccept
         from werkzeug.http import parse_accept_header
 
         lang = i18n.negotiate(parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept))
         resp = errors.response(exc, lang, request_id=rid)
         resp.headers["X-Request-ID"] = rid
-        ops.observe(self.app, environ.get("REQUEST_METHOD", ""), "(refused)", environ.get("PATH_INFO", ""), "",
-                    429, 0.0, rid)
+        ops.observe(self.app, environ.get("REQUEST_METHOD", ""), route, environ.get("PATH_INFO", ""), "",
+                    exc.status, 0.0, rid)
         start_response(resp.status, resp.headers.to_wsgi_list())
         return [resp.get_data()]
