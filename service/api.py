@@ -262,9 +262,16 @@ def _sessions_not_cached(response: Response) -> Response:
     return response
 
 
+@bp.before_request
+def _session_requests_limited() -> None:
+    """Every session request but a creation counts against ``SESSION_REQUESTS_PER_SECOND``."""
+    if request.path.startswith("/v1/sessions/"):
+        current_app.extensions["arbiter.limiter"].request(request.remote_addr)
+
+
 @bp.post("/v1/sessions")
 def create_session():
-    current_app.extensions["arbiter.limiter"].check(request.remote_addr)
+    current_app.extensions["arbiter.limiter"].creation(request.remote_addr)
     req = body(common.SessionCreateRequest)
     return sessions.create(store(), get_binding(req.pop("game")), req), 201
 

@@ -14,7 +14,7 @@ from service import api, errors, events, ops, play
 from service.config import Config
 from service.fastpath import FastPath
 from service.guard import Guard
-from service.ratelimit import CreationLimit
+from service.ratelimit import Limits
 from service.sessions import make_store
 from service.signing import StateSigner
 
@@ -34,7 +34,7 @@ def create_app(config: type | None = None, overrides: dict | None = None) -> Fla
     app.register_blueprint(api.bp)
     app.register_blueprint(_docs_assets())
     app.register_blueprint(play.bp)
-    app.extensions["arbiter.limiter"] = CreationLimit(app.config, store)
+    app.extensions["arbiter.limiter"] = Limits(app.config, store)
     app.wsgi_app = Guard(app, FastPath(app))  # type: ignore[method-assign]  # Guard outermost (DESIGN 4.9)
     return app
 

@@ -60,6 +60,12 @@ def store_unavailable(detail: str, retry_after: int = 1) -> ApiError:
                     headers={"Retry-After": str(max(1, retry_after))})
 
 
+def store_busy() -> ApiError:
+    return ApiError(503, "session.store-busy", "Session store busy",
+                    "every connection to the session store is in use (REDIS_MAX_CONNECTIONS): try again in a moment",
+                    headers={"Retry-After": "1"})
+
+
 def store_full(limit: int) -> ApiError:
     return ApiError(503, "session.store-full", "Too many sessions",
                     f"the server holds its maximum of {limit} live sessions (MAX_SESSIONS): try again later",

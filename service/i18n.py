@@ -186,6 +186,19 @@ SERVICE: Mapping[str, ServiceCode] = {
         "clients. Nothing was changed. Send less work at once: fewer moves to replay, a shorter record.",
         "Żądanie potrzebowało więcej czasu procesora, niż pozwala REQUEST_CPU_SECONDS, i zostało przerwane, by nie "
         "wstrzymywać innych klientów. Nic nie zmieniono. Wyślij mniej pracy naraz: mniej ruchów, krótszy zapis."),
+    "session.too-many-requests": _s(
+        429, "Too many session requests", "Zbyt wiele żądań sesji",
+        "z tego adresu wysłano za dużo żądań o sesje; spróbuj po chwili",
+        "This address sent more session requests than SESSION_REQUESTS_PER_SECOND allows. Retry after Retry-After.",
+        "Z tego adresu wysłano więcej żądań o sesje, niż pozwala SESSION_REQUESTS_PER_SECOND. Spróbuj po czasie "
+        "z Retry-After."),
+    "session.store-busy": _s(
+        503, "Session store busy", "Magazyn sesji zajęty",
+        "wszystkie połączenia z magazynem sesji są zajęte; spróbuj za chwilę",
+        "Every connection to the session store (REDIS_MAX_CONNECTIONS) stayed busy for REDIS_POOL_TIMEOUT "
+        "seconds. The store is up; nothing was changed. Retry after Retry-After.",
+        "Wszystkie połączenia z magazynem sesji (REDIS_MAX_CONNECTIONS) były zajęte przez REDIS_POOL_TIMEOUT "
+        "sekund. Magazyn działa; nic nie zmieniono. Spróbuj po czasie z Retry-After."),
     "session.not-replicated": _s(
         503, "Move not replicated", "Ruch niepotwierdzony przez replikę",
         "ruch zapisano jako wersję {version}, ale replika go nie potwierdziła; sprawdź wersję sesji",
