@@ -14,6 +14,11 @@
   ``request.body-timeout`` with ``Connection: close`` (each read of the body runs with the
   time left as the socket's timeout, which is reset once the app has read the request). (The gunicorn gevent worker already drops a connection whose
   headers do not arrive within its keep-alive time.)
+- Security headers on every answer: ``X-Content-Type-Options: nosniff``; on HTML pages (``/play``,
+  ``/docs``, ``/problems/<code>``) also a strict ``Content-Security-Policy`` (scripts, styles and
+  connections from this origin only, no inline script, ``frame-ancestors 'none'``),
+  ``X-Frame-Options: DENY`` (the playground's confirm button cannot be clickjacked) and
+  ``Referrer-Policy: no-referrer`` (its links carry seat tokens).
 - ``REQUEST_CPU_SECONDS``: the CPU one request may spend in the app (``rules.deadline``), body
   reading and a stream's later events not counted. Beyond it: 503 ``request.too-much-work``.
   Under the gevent worker the CPU sampler (``SIGPROF``) interrupts the request wherever it is,
@@ -33,6 +38,24 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from rules import deadline
 from service import errors, i18n, ops
 from service.errors import ApiError
+
+#: the policy of every HTML page: the playground and Swagger UI load everything from this origin;
+#: Swagger UI draws its icons from data: URIs and sets inline styles (React's style attributes)
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+_HTML_HEADERS = [("Content-Security-Policy", CSP), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer")]
+
+
+def _secured(start_response: Callable) -> Callable:
+    """``start_response`` adding the security headers: nosniff on every answer, the rest on HTML."""
+
+    def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        headers = [*headers, ("X-Content-Type-Options", "nosniff")]
+        if any(k.lower() == "content-type" and v.startswith("text/html") for k, v in headers):
+            headers += _HTML_HEADERS
+        return start_response(status, headers, exc_info) if exc_info is not None else start_response(status, headers)
+
+    return start
 
 
 class BodyTimeout(ApiError):
@@ -112,6 +135,7 @@ class Guard:
         self._sampler_pid = 0  # the process whose CPU timer is set (timers are not inherited by a fork)
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        start_response = _secured(start_response)
         address = peer = environ.get("REMOTE_ADDR", "")
         trusted = peer in self.trusted
         if trusted:  # the client: the last X-Forwarded-For entry, as the trusted proxy appended it

@@ -18,7 +18,7 @@ import pytest
 
 from service.app import create_app
 from service.config import TestConfig
-from tests.service.test_redis_cluster import GAME, auth, try_move
+from tests.service.test_redis_cluster import GAME, try_move
 
 pytestmark = pytest.mark.redis
 
