@@ -39,6 +39,15 @@ def create_app(config: type | None = None, overrides: dict | None = None) -> Fla
     return app
 
 
+def shutdown(app: Flask) -> None:
+    """Stop what the app started: its event listener thread and its Redis connections (a test's
+    teardown; a worker process simply exits)."""
+    app.extensions["arbiter.events"].stop()
+    close = getattr(app.extensions["arbiter.store"], "close", None)
+    if close is not None:
+        close()
+
+
 def worker_processes() -> int:
     """How many worker processes serve this app, as far as the process can tell.
 

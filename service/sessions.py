@@ -584,6 +584,11 @@ class RedisStore:
     def ping(self) -> None:
         self._call(self._redis.ping)
 
+    def close(self) -> None:
+        """Close every connection of the pool (the app is shutting down)."""
+        with contextlib.suppress(Exception):
+            self._redis.close()
+
     def hit(self, key: str, window: float) -> tuple[int, float]:
         """Count one hit on ``key`` in a fixed window of ``window`` seconds, atomically in Redis
         (one script: a burst on a cold key counts every hit), shared by every worker and host."""
