@@ -46,7 +46,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 _HTML_HEADERS = [("Content-Security-Policy", CSP), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer")]
 
 
-def _secured(start_response: Callable) -> Callable:
+def _secured(start_response: Callable[..., Any]) -> Callable[..., Any]:
     """``start_response`` adding the security headers: nosniff on every answer, the rest on HTML."""
 
     def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
@@ -183,7 +183,8 @@ class Guard:
                        headers={"Retry-After": "1", "Connection": "close"})
         return self._answer(environ, start_response, exc, "(refused)")
 
-    def _answer(self, environ: dict, start_response: Callable, exc: ApiError, route: str) -> list[bytes]:
+    def _answer(self, environ: dict[str, Any], start_response: Callable[..., Any], exc: ApiError,
+                route: str) -> list[bytes]:
         """A refusal made here, outside Flask: rendered, counted and logged as Flask's are."""
         rid = ops.request_id(environ.get("HTTP_X_REQUEST_ID"))
         from werkzeug.datastructures import LanguageAccept

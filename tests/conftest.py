@@ -1,6 +1,7 @@
 import os
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(autouse=True)
-def _stop_event_listeners():
+def _stop_event_listeners() -> Iterator[None]:
     """After each test, stop the event listeners its apps started: a listener left running keeps
     retrying a Redis the test has stopped, and logs to a closed stderr at exit."""
     yield
@@ -42,7 +43,7 @@ def _redis_children() -> list[int]:
     return found
 
 
-def pytest_sessionfinish(session, exitstatus):
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """The suite leaves nothing running: no thread but daemons and no redis-server of its own."""
     deadline = time.monotonic() + 5
     while True:

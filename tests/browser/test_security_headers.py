@@ -8,6 +8,7 @@ console errors are both recorded) and no other JavaScript error.
 from __future__ import annotations
 
 import urllib.request
+from typing import Any
 
 import pytest
 
@@ -44,7 +45,7 @@ def test_api_answers_are_nosniff(base_url: str) -> None:
     assert "content-security-policy" not in _headers(f"{base_url}/v1/games")
 
 
-def test_the_playground_plays_under_its_policy(context, base_url: str, errors) -> None:
+def test_the_playground_plays_under_its_policy(context: Any, base_url: str, errors: Any) -> None:
     context.add_init_script(RECORD_VIOLATIONS)
     page = errors.watch(context.new_page())
     page.goto(f"{base_url}/play")
@@ -62,7 +63,7 @@ def test_the_playground_plays_under_its_policy(context, base_url: str, errors) -
     assert not errors, "\n".join(errors)
 
 
-def test_swagger_ui_draws_the_contract_under_its_policy(context, base_url: str, errors) -> None:
+def test_swagger_ui_draws_the_contract_under_its_policy(context: Any, base_url: str, errors: Any) -> None:
     context.add_init_script(RECORD_VIOLATIONS)
     page = errors.watch(context.new_page())
     with page.expect_response(lambda r: r.url.endswith("/openapi.yaml"), timeout=30_000):

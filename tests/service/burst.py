@@ -7,10 +7,12 @@ import json
 import selectors
 import socket
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 
-def request_bytes(method: str, path: str, body: dict | None = None, headers: dict[str, str] | None = None) -> bytes:
+def request_bytes(method: str, path: str, body: dict[str, Any] | None = None,
+                  headers: dict[str, str] | None = None) -> bytes:
     data = b"" if body is None else json.dumps(body).encode()
     lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close",
              *(f"{k}: {v}" for k, v in (headers or {}).items())]
@@ -19,7 +21,7 @@ def request_bytes(method: str, path: str, body: dict | None = None, headers: dic
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + data
 
 
-def burst(url: str, raw: bytes, count: int, source: str = "127.0.0.1", timeout: float = 60) -> list[tuple[int, dict]]:
+def burst(url: str, raw: bytes, count: int, source: str = "127.0.0.1", timeout: float = 60) -> list[tuple[int, dict[str, Any]]]:
     """``count`` connections from ``source`` each sending ``raw`` at once; (status, JSON body) per
     answer (status 0: the connection closed without one)."""
     parts = urlsplit(url)
@@ -38,18 +40,18 @@ def burst(url: str, raw: bytes, count: int, source: str = "127.0.0.1", timeout: 
     open_socks, deadline = len(socks), time.monotonic() + timeout
     while open_socks and time.monotonic() < deadline:
         for key, _ in sel.select(timeout=1):
-            s = key.fileobj
+            conn: socket.socket = key.fileobj  # type: ignore[assignment]  # the sockets registered above
             try:
-                chunk = s.recv(65536)
+                chunk = conn.recv(65536)
             except BlockingIOError:
                 continue
             except OSError:
                 chunk = b""
             if chunk:
-                got[s] += chunk
+                got[conn] += chunk
             else:
-                sel.unregister(s)
-                s.close()
+                sel.unregister(conn)
+                conn.close()
                 open_socks -= 1
     out = []
     for s in socks:
@@ -61,7 +63,7 @@ def burst(url: str, raw: bytes, count: int, source: str = "127.0.0.1", timeout: 
     return out
 
 
-def _parse(data: bytes) -> tuple[int, dict]:
+def _parse(data: bytes) -> tuple[int, dict[str, Any]]:
     if not data.startswith(b"HTTP/1."):
         return 0, {}
     head, _, body = data.partition(b"\r\n\r\n")
@@ -69,7 +71,8 @@ def _parse(data: bytes) -> tuple[int, dict]:
     if b"transfer-encoding: chunked" in head.lower():
         body = _unchunk(body)
     try:
-        return status, json.loads(body) if body else {}
+        parsed = json.loads(body) if body else {}
+        return status, parsed if isinstance(parsed, dict) else {}
     except ValueError:
         return status, {}
 

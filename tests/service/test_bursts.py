@@ -12,8 +12,10 @@
 from __future__ import annotations
 
 import json
+import threading
 import urllib.request
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -24,11 +26,11 @@ from tests.service.burst import burst, request_bytes
 GAME = "mak-yek"
 
 
-def _post(url: str, body: dict, source: str = "127.0.0.1") -> tuple[int, dict]:
+def _post(url: str, body: dict[str, Any], source: str = "127.0.0.1") -> tuple[int, dict[str, Any]]:
     return burst(url, request_bytes("POST", "/v1/sessions", body), 1, source=source)[0]
 
 
-def _codes(answers: list[tuple[int, dict]]) -> Counter:
+def _codes(answers: list[tuple[int, dict[str, Any]]]) -> Counter[str]:
     return Counter(f"{status} {body.get('code', '')}".strip() for status, body in answers)
 
 
@@ -54,8 +56,7 @@ def test_a_burst_of_400_reads_from_one_address_leaves_redis_available_and_others
         status, made = _post(url, {"game": GAME, "players": 2})
         assert status == 201, made
         read = request_bytes("GET", f"/v1/sessions/{made['id']}", headers={"Authorization": f"Bearer {made['owner_token']}"})
-        other = []
-        import threading
+        other: list[tuple[int, dict[str, Any]]] = []
 
         def meanwhile() -> None:
             other.extend(burst(url, read, 1, source="127.0.0.2"))

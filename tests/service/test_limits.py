@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
+
+from typing import Any
 
 import pytest
 
@@ -21,7 +24,7 @@ from service.config import TestConfig
 from tests.live import make_run
 
 
-def _get(url: str, headers: dict[str, str] | None = None, timeout: float = 30) -> tuple[int, dict]:
+def _get(url: str, headers: dict[str, str] | None = None, timeout: float = 30) -> tuple[int, Any]:
     try:
         with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=timeout) as r:
             return r.status, json.loads(r.read())
@@ -55,16 +58,16 @@ def test_no_budget_no_bound() -> None:
     deadline.check()
 
 
-def long_replay(game: str = "backgammon", plies: int = 60) -> dict:
+def long_replay(game: str = "backgammon", plies: int = 60) -> dict[str, Any]:
     """A replay body of ``plies`` legal moves (each the first one listed), from a seeded start."""
     client = create_app(TestConfig).test_client()
     new = {"players": 2, "seed": 5}
-    out = client.post(f"/v1/games/{game}/new", json=new).json
-    played = []
+    out: Any = client.post(f"/v1/games/{game}/new", json=new).json
+    played: list[dict[str, Any]] = []
     while out["to_act"] and len(played) < plies:
         seat = out["to_act"][0]
-        listed = client.post(f"/v1/games/{game}/legal-moves", json={"state": out["state"], "seat": seat})
-        move = listed.json["moves"][0]
+        listed: Any = client.post(f"/v1/games/{game}/legal-moves", json={"state": out["state"], "seat": seat}).json
+        move = listed["moves"][0]
         out = client.post(f"/v1/games/{game}/apply", json={"state": out["state"], "seat": seat, "move": move}).json
         played.append({"seat": seat, "move": move})
     return {"new": new, "moves": played}
@@ -73,11 +76,12 @@ def long_replay(game: str = "backgammon", plies: int = 60) -> dict:
 def test_a_replay_past_the_budget_is_503_too_much_work_in_english_and_polish() -> None:
     client = create_app(TestConfig, {"REQUEST_CPU_SECONDS": 1e-6}).test_client()
     game, body = "backgammon", long_replay()
-    for lang, word in (("en", "CPU"), ("pl", "procesora")):
+    for lang, title in (("en", "Too much work"), ("pl", "Zbyt dużo pracy")):
         r = client.post(f"/v1/games/{game}/replay", json=body, headers={"Accept-Language": lang})
-        assert r.status_code == 503, r.json
-        assert r.json["code"] == "request.too-much-work"
-        assert word in r.json["detail"] or word in r.json["title"] or lang == "en"
+        problem: Any = r.json
+        assert r.status_code == 503, problem
+        assert problem["code"] == "request.too-much-work"
+        assert problem["title"] == title
         assert r.headers["Content-Language"] == lang
     ok = create_app(TestConfig).test_client().post(f"/v1/games/{game}/replay", json=body)
     assert ok.status_code == 200, "within the default budget the same replay is answered"
@@ -85,9 +89,11 @@ def test_a_replay_past_the_budget_is_503_too_much_work_in_english_and_polish() -
 
 def test_the_code_is_in_the_catalogue() -> None:
     client = create_app(TestConfig).test_client()
-    codes = {c["code"]: c for c in client.get("/v1/codes").json["codes"]}
+    listed: Any = client.get("/v1/codes").json
+    codes = {c["code"]: c for c in listed["codes"]}
     assert codes["request.too-much-work"]["status"] == 503
-    pl = {c["code"]: c for c in client.get("/v1/codes", headers={"Accept-Language": "pl"}).json["codes"]}
+    listed = client.get("/v1/codes", headers={"Accept-Language": "pl"}).json
+    pl = {c["code"]: c for c in listed["codes"]}
     assert pl["request.too-much-work"]["title"] == "Zbyt dużo pracy"
 
 
@@ -98,16 +104,17 @@ def test_under_make_run_a_request_that_never_yields_is_stopped_and_the_worker_li
     with make_run(env, APP="tests.service.cpu_hog_app:create()") as url:
         status, before = _get(f"{url}/test/pid")
         assert status == 200
-        out: dict[str, tuple[int, dict]] = {}
+        out: dict[str, tuple[int, Any]] = {}
         burner = threading.Thread(target=lambda: out.update(burn=_get(f"{url}/test/burn",
                                                                        {"Accept-Language": "pl"})))
         burner.start()
+        time.sleep(0.3)  # the burn has begun: /healthz waits behind it until the budget ends it
         health = _get(f"{url}/healthz")
         burner.join(30)
         assert not burner.is_alive()
         status, problem = out["burn"]
         assert status == 503, problem
         assert problem["code"] == "request.too-much-work"
-        assert "REQUEST_CPU_SECONDS" in problem["detail"] or problem["title"] == "Zbyt dużo pracy"
+        assert problem["title"] == "Zbyt dużo pracy"
         assert health == (200, {"status": "ok"})
         assert _get(f"{url}/test/pid") == (200, before), "the same worker answers: it was never killed"

@@ -13,32 +13,36 @@ import os
 import random
 import signal
 import time
+from typing import Any
 
 import pytest
 
 from service.app import create_app
 from service.config import TestConfig
+from tests.service.conftest import LocalCluster
 from tests.service.test_redis_cluster import GAME, try_move
 
 pytestmark = pytest.mark.redis
 
 
-def _replica_of(cluster, master: int) -> int:
+def _replica_of(cluster: LocalCluster, master: int) -> int:
     info = cluster.node(master).info("replication")
     return int(info["slave0"]["port"])
 
 
-def test_a_move_no_replica_confirmed_is_503_not_replicated_and_no_acknowledged_move_is_lost(own_cluster) -> None:
+def test_a_move_no_replica_confirmed_is_503_not_replicated_and_no_acknowledged_move_is_lost(
+        own_cluster: LocalCluster) -> None:
     app = create_app(TestConfig, {"REDIS_URL": own_cluster.url, "REDIS_CLUSTER": True, "REDIS_WAIT_MS": 100,
                                   "REDIS_TIMEOUT": 0.5, "REDIS_BACKOFF": 0.2})
     client = app.test_client()
     r = client.post("/v1/sessions", json={"game": GAME, "players": 2, "seed": 3})
     assert r.status_code == 201
-    session, rnd = r.json, random.Random(4)
-    acknowledged: dict[int, dict] = {}
+    session: Any = r.json
+    rnd = random.Random(4)
+    acknowledged: dict[int, Any] = {}
     for _ in range(10):
         status, move, out = try_move(client, session, rnd)
-        assert status == 200, out
+        assert status == 200 and out is not None, out
         acknowledged[out["version"]] = move
 
     key = f"arbiter:{{{session['id']}}}:head"
@@ -47,7 +51,7 @@ def test_a_move_no_replica_confirmed_is_503_not_replicated_and_no_acknowledged_m
     os.kill(own_cluster.procs[replica].pid, signal.SIGSTOP)
     try:
         status, move, out = try_move(client, session, rnd)
-        assert status == 503, out
+        assert status == 503 and out is not None, out
         assert out["code"] == "session.not-replicated"
         assert out["version"] == max(acknowledged) + 1, "the answer names the version the move would have made"
         own_cluster.kill(master)
@@ -59,7 +63,7 @@ def test_a_move_no_replica_confirmed_is_503_not_replicated_and_no_acknowledged_m
     while time.monotonic() < deadline:  # the replica takes over; moves are tried until one lands
         status, move, out = try_move(client, session, rnd)
         statuses.append(status)
-        if status == 200:
+        if status == 200 and out is not None:
             acknowledged[out["version"]] = move
             break
         assert status in (503, 409), out
