@@ -13,7 +13,6 @@ import threading
 import time
 import urllib.error
 import urllib.request
-
 from typing import Any
 
 import pytest
