@@ -1,4 +1,4 @@
-"""A bound on the CPU one request may spend (DESIGN 4.9); standard library only.
+"""A bound on the work of one request (DESIGN 4.9); standard library only.
 
 The service opens a ``budget`` around each request (``service.guard``); the long loops of the
 rules (replays, legal-move enumerations, record readers) call ``check()``, which raises
@@ -10,12 +10,15 @@ How a request's CPU is counted:
 - per thread (a threaded server, the test client): the thread's own CPU time since the budget
   opened (``time.thread_time``), read by ``check()``;
 - under gevent (``make run``: every request a greenlet of one thread, so the thread's CPU time
-  is everyone's): by sampling. ``start_sampler()`` sets a process CPU timer (``ITIMER_PROF``)
-  that raises ``SIGPROF`` every ``TICK`` seconds of CPU; its handler charges the tick to the
-  budget of the greenlet running then (each greenlet has its own context variables) and, once
-  that budget is spent, raises ``DeadlineExceeded`` in it, wherever it is: work that never
-  yields and never calls ``check()`` is interrupted too (a ``gevent.Timeout`` fires only at a
-  yield). A tick that finds the hub or a greenlet without a budget is charged to nobody.
+  is everyone's): by sampling. ``start_sampler()`` sets an interval timer (``ITIMER_REAL``,
+  ``SIGALRM``) that ticks every ``TICK`` seconds; its handler charges the tick to the budget of
+  the greenlet running then (each greenlet has its own context variables) and, once that budget
+  is spent, raises ``DeadlineExceeded`` in it, wherever it is: work that never yields and never
+  calls ``check()`` is interrupted too (a ``gevent.Timeout`` fires only at a yield). What is
+  counted is the time the request holds the worker's one thread, computing or waiting for a
+  core on a busy machine: what every other connection and gunicorn's heartbeat wait for. (A
+  CPU timer, ``ITIMER_PROF``, let a request with 5 s of CPU hold a loaded worker for 28 s.) A
+  tick that finds the hub or a greenlet without a budget is charged to nobody.
 
 ``DeadlineExceeded`` is a ``BaseException`` (as ``KeyboardInterrupt`` and ``gevent.Timeout``
 are): no ``except Exception`` on the way swallows it; the outermost layer answers it.
@@ -30,7 +33,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from types import FrameType
 
-TICK = 0.05  # seconds of process CPU between two samples under gevent
+TICK = 0.05  # seconds between two samples under gevent
 
 
 class DeadlineExceeded(BaseException):
@@ -97,16 +100,16 @@ def _tick(signum: int, frame: FrameType | None) -> None:
 
 
 def start_sampler() -> bool:
-    """Start the CPU sampler in this process (call from the main thread, after any fork:
-    interval timers are not inherited); False where there is no ``SIGPROF``."""
-    if not hasattr(signal, "setitimer") or not hasattr(signal, "SIGPROF"):  # pragma: no cover - not POSIX
+    """Start the sampler in this process (call from the main thread, after any fork: interval
+    timers are not inherited); False where there are no interval timers."""
+    if not hasattr(signal, "setitimer"):  # pragma: no cover - not POSIX
         return False
-    signal.signal(signal.SIGPROF, _tick)
-    signal.setitimer(signal.ITIMER_PROF, TICK, TICK)
+    signal.signal(signal.SIGALRM, _tick)
+    signal.setitimer(signal.ITIMER_REAL, TICK, TICK)
     return True
 
 
 def stop_sampler() -> None:
-    if hasattr(signal, "setitimer") and hasattr(signal, "SIGPROF"):
-        signal.setitimer(signal.ITIMER_PROF, 0, 0)
-        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, 0, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)

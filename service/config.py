@@ -21,8 +21,9 @@ Session limits (DESIGN 4.1), each an environment variable of the same name:
   worker of ``make run``; beyond it 429 and the connection closes).
 - ``TRUSTED_PROXIES``: comma-separated addresses of reverse proxies whose ``X-Forwarded-For``
   names the client (werkzeug's ``ProxyFix``); from any other peer the header is ignored.
-- ``REQUEST_CPU_SECONDS``: CPU seconds one request may spend (503 ``request.too-much-work``
-  beyond; 0: no bound), well inside gunicorn's 30 s worker timeout (``service.guard``).
+- ``REQUEST_CPU_SECONDS``: seconds one request may compute (503 ``request.too-much-work`` beyond;
+  0: no bound), well inside gunicorn's 30 s worker timeout; under the gevent worker, the time it
+  holds the worker's thread (``service.guard``, ``rules.deadline``).
 - ``REDIS_MAX_CONNECTIONS``: connections to Redis per process (per node on a cluster); a request
   waits up to ``REDIS_POOL_TIMEOUT`` seconds for a free one (503 ``session.store-busy`` after,
   which never opens the breaker below: Redis is up).

@@ -19,11 +19,12 @@
   connections from this origin only, no inline script, ``frame-ancestors 'none'``),
   ``X-Frame-Options: DENY`` (the playground's confirm button cannot be clickjacked) and
   ``Referrer-Policy: no-referrer`` (its links carry seat tokens).
-- ``REQUEST_CPU_SECONDS``: the CPU one request may spend in the app (``rules.deadline``), body
+- ``REQUEST_CPU_SECONDS``: the work one request may do in the app (``rules.deadline``), body
   reading and a stream's later events not counted. Beyond it: 503 ``request.too-much-work``.
-  Under the gevent worker the CPU sampler (``SIGPROF``) interrupts the request wherever it is,
-  so no request blocks the worker's other connections (``/healthz`` included) for longer, and
-  none reaches gunicorn's worker timeout; under threads the long loops of the rules check it.
+  Under the gevent worker a sampler (``SIGALRM``) counts the time the request holds the worker's
+  one thread and interrupts it wherever it is, so no request blocks the worker's other
+  connections (``/healthz`` included) for longer, and none reaches gunicorn's worker timeout;
+  under threads the long loops of the rules check the thread's CPU time.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 ``REQUEST_CPU_SECONDS`` bounds the CPU one request spends (``rules.deadline``, ``service.guard``):
 beyond it the answer is 503 ``request.too-much-work`` and the worker lives on. Under threads the
 rules' long loops check the budget; under the gevent worker of ``make run`` a CPU sampler
-(``SIGPROF``) interrupts even a loop that never yields and never checks.
+(``SIGALRM``) interrupts even a loop that never yields and never checks.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def _get(url: str, headers: dict[str, str] | None = None, timeout: float = 30) -
 
 
 def test_the_sampler_interrupts_a_loop_that_never_checks() -> None:
-    """No ``check()`` in the loop and no yield: the SIGPROF handler raises in it."""
+    """No ``check()`` in the loop and no yield: the SIGALRM handler raises in it."""
     assert deadline.start_sampler()
     try:
         n = 0
