@@ -28,28 +28,25 @@ class Limits:
         self._config = config
         self._store = store
 
-    def _over(self, kind: str, address: str | None, limit: int, window: float) -> int:
-        """Count one hit of ``kind`` by ``address``; the seconds to wait when it is past ``limit``, else 0."""
+    def _count(self, kind: str, address: str | None, limit: int, window: float, code: str, title: str,
+               rule: str) -> None:
+        """Count one hit of ``kind`` by ``address``; 429 ``code`` with ``Retry-After`` past ``limit``."""
         if limit <= 0:
-            return 0
+            return
         hits, left = self._store.hit(f"{kind}:{(address or 'unknown')[:64]}", window)
-        return 0 if hits <= limit else max(1, math.ceil(left))
+        if hits > limit:
+            retry = max(1, math.ceil(left))
+            raise ApiError(429, code, title, f"{rule}: wait {retry} s (Retry-After)", headers={"Retry-After": str(retry)})
 
     def creation(self, address: str | None) -> None:
         """One session creation by ``address``; 429 ``session.rate-limited`` past the limit."""
         per_minute = int(self._config["SESSIONS_PER_MINUTE"])
-        retry = self._over("create", address, per_minute, 60.0)
-        if retry:
-            raise ApiError(429, "session.rate-limited", "Too many new sessions",
-                           f"at most {per_minute} new sessions per minute from one client address: "
-                           f"wait {retry} s (Retry-After)", headers={"Retry-After": str(retry)})
+        self._count("create", address, per_minute, 60.0, "session.rate-limited", "Too many new sessions",
+                    f"at most {per_minute} new sessions per minute from one client address")
 
     def request(self, address: str | None) -> None:
         """One other session request by ``address``; 429 ``session.too-many-requests`` past the limit."""
         per_second = int(self._config["SESSION_REQUESTS_PER_SECOND"])
-        retry = self._over("session", address, per_second, 1.0)
-        if retry:
-            raise ApiError(429, "session.too-many-requests", "Too many session requests",
-                           f"at most {per_second} session requests per second from one client address "
-                           f"(SESSION_REQUESTS_PER_SECOND): wait {retry} s (Retry-After)",
-                           headers={"Retry-After": str(retry)})
+        self._count("session", address, per_second, 1.0, "session.too-many-requests", "Too many session requests",
+                    f"at most {per_second} session requests per second from one client address "
+                    "(SESSION_REQUESTS_PER_SECOND)")
