@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.request
 from collections import Counter
 from typing import Any
@@ -52,13 +53,17 @@ def test_an_exhausted_pool_is_busy_not_down(redis_url: str) -> None:
 
 
 def test_a_burst_of_400_reads_from_one_address_leaves_redis_available_and_others_answered() -> None:
-    with redis_server() as (redis_url, _, _), make_run({"REDIS_URL": redis_url}, WORKERS="1") as url:
+    """A pool of 4 connections for 256 requests in progress (the address's connection cap): they
+    wait for a connection in turn, none is told the store is unavailable."""
+    with redis_server() as (redis_url, _, _), \
+            make_run({"REDIS_URL": redis_url, "REDIS_MAX_CONNECTIONS": "4"}, WORKERS="1") as url:
         status, made = _post(url, {"game": GAME, "players": 2})
         assert status == 201, made
         read = request_bytes("GET", f"/v1/sessions/{made['id']}", headers={"Authorization": f"Bearer {made['owner_token']}"})
         other: list[tuple[int, dict[str, Any]]] = []
 
         def meanwhile() -> None:
+            time.sleep(0.1)  # the burst's connections are open and sent
             other.extend(burst(url, read, 1, source="127.0.0.2"))
 
         thread = threading.Thread(target=meanwhile)
