@@ -268,8 +268,7 @@ def failover(tree: Path) -> None:
             os.kill(cluster.procs[replica].pid, signal.SIGSTOP)
             status, move, out = try_move(client, session, rnd)
             paused = f"{status} {(out or {}).get('code', '')}".strip()
-            if status == 200:
-                acked[out["version"]] = move
+            paused_ack = (out["version"], move) if status == 200 else None
             cluster.kill(master)
             os.kill(cluster.procs[replica].pid, signal.SIGCONT)
             started, statuses = time.monotonic(), []
@@ -283,9 +282,16 @@ def failover(tree: Path) -> None:
             store = app.extensions["arbiter.store"]
             log = store.log(session["id"])
             lost = [v for v, m in acked.items() if v > len(log) or log[v - 1]["move"] != m]
+            if paused_ack is not None:
+                v, m = paused_ack
+                if v > len(log) or log[v - 1]["move"] != m:
+                    lost.append(v)
+                acked_count = len(acked) + 1
+            else:
+                acked_count = len(acked)
             print(f"failover: the move made with the replica paused: {paused}; first move after the master was killed "
                   f"landed after {time.monotonic() - started:.1f} s ({len(statuses)} tries); acknowledged moves lost: "
-                  f"{lost or 'none'} of {len(acked)}")
+                  f"{lost or 'none'} of {acked_count}")
         finally:
             cluster.stop()
 

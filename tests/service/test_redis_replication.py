@@ -3,8 +3,9 @@
 A move is acknowledged (200) only when ``WAIT 1`` says the shard's replica has it. With the
 replica paused (SIGSTOP on its own ``redis-server``), a move is written on the master but answered
 503 ``session.not-replicated`` with its version; the master is then killed, the resumed replica
-takes over without that move, and every acknowledged move is still in the log at its version:
-the unconfirmed move's fate is what ``GET`` says (here: lost, so the version is the one before).
+takes over, and every acknowledged move is still in the log at its version. The unconfirmed
+move's fate is what ``GET`` says: here it may survive (its bytes can sit in the paused replica's
+socket buffer) or not (a real partition loses it); either way no 200 was given for it.
 """
 
 from __future__ import annotations
