@@ -26,6 +26,7 @@ are): no ``except Exception`` on the way swallows it; the outermost layer answer
 
 from __future__ import annotations
 
+import atexit
 import signal
 import time
 from collections.abc import Iterator
@@ -106,10 +107,13 @@ def start_sampler() -> bool:
         return False
     signal.signal(signal.SIGALRM, _tick)
     signal.setitimer(signal.ITIMER_REAL, TICK, TICK)
+    # the timer stops before the interpreter puts SIGALRM back to its default, which ends the process
+    atexit.register(stop_sampler)
     return True
 
 
 def stop_sampler() -> None:
+    atexit.unregister(stop_sampler)
     if hasattr(signal, "setitimer"):
         signal.setitimer(signal.ITIMER_REAL, 0, 0)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
