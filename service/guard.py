@@ -133,7 +133,7 @@ class Guard:
         self._open: dict[str, int] = {}
         self.cpu_seconds = float(config.get("REQUEST_CPU_SECONDS") or 0)
         self.sampled = self.cpu_seconds > 0 and ops.gevent_patched("threading")
-        self._sampler_pid = 0  # the process whose CPU timer is set (timers are not inherited by a fork)
+        self._sampler_pid = 0  # the process whose sampler runs (interval timers are not inherited by a fork)
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         start_response = _secured(start_response)
