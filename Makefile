@@ -39,21 +39,32 @@ run: $(VENV)/.installed-run
 	$(BIN)/gunicorn $(GUNICORN_ARGS)
 
 # The contract tests lint openapi.yaml and compile the TypeScript generated from it with the tools
-# package.json pins (Node.js and npm: Debian's packages; .ci/run installs them when missing).
-node_modules/.package-lock.json: package.json package-lock.json
+# package.json pins (Node.js and npm: from anywhere on PATH; Debian's packages when missing).
+node_modules/.package-lock.json: package.json package-lock.json | browser-deps
 	npm ci --no-audit --no-fund --loglevel=error
 
-# The playground's browser tests drive Debian's chromium through Playwright (tests/browser) and its
-# unit tests run on Node (tests/js). Installed here when missing and we are root (as .ci/run does);
-# otherwise this stops with the one command that installs them. The tests never skip.
+# What the tests need from the system, each installed only when it is missing (as root, with apt):
+# Debian's chromium for the playground's browser tests (Playwright drives it), redis-server (and
+# redis-cli) for the Redis tests, and Node.js with npm for the contract and playground unit tests.
+# A Node.js from elsewhere (NodeSource, nvm) is used as it is: Debian's nodejs and npm would
+# conflict with it, so they are installed only when there is no node at all. Without root this
+# stops with the one command that installs what is missing. The tests never skip.
 CHROMIUM ?= /usr/bin/chromium
 browser-deps:
-	@if [ ! -x $(CHROMIUM) ] || ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+	@missing=""; \
+	[ -x $(CHROMIUM) ] || missing="$$missing chromium"; \
+	command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	if ! command -v node >/dev/null 2>&1; then missing="$$missing nodejs npm"; \
+	elif ! command -v npm >/dev/null 2>&1; then \
+	  echo "npm is missing beside $$(command -v node) ($$(node --version)); install npm from where that Node.js came from" >&2; exit 1; \
+	fi; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium nodejs npm >/dev/null; } || \
-	      { echo "Installing chromium failed; run: apt-get install -y chromium nodejs npm" >&2; exit 1; }; \
+	    echo "installing:$$missing"; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; } || \
+	      { echo "Installing$$missing failed; run: apt-get install -y$$missing" >&2; exit 1; }; \
 	  else \
-	    echo "The browser tests need Debian's chromium and nodejs; run: sudo apt-get install -y chromium nodejs npm" >&2; exit 1; \
+	    echo "The tests need$$missing; run: sudo apt-get install -y$$missing" >&2; exit 1; \
 	  fi; \
 	fi
 

@@ -265,9 +265,16 @@ def _sessions_not_cached(response: Response) -> Response:
     return response
 
 
+@bp.before_request
+def _session_requests_limited() -> None:
+    """Every session request but a creation counts against ``SESSION_REQUESTS_PER_SECOND``."""
+    if request.path.startswith("/v1/sessions/"):
+        current_app.extensions["arbiter.limiter"].request(request.remote_addr)
+
+
 @bp.post("/v1/sessions")
 def create_session() -> tuple[JsonObject, int]:
-    current_app.extensions["arbiter.limiter"].check(request.remote_addr)
+    current_app.extensions["arbiter.limiter"].creation(request.remote_addr)
     req = body(common.SessionCreateRequest)
     return sessions.create(store(), get_binding(req.pop("game")), req), 201
 
@@ -388,10 +395,17 @@ _DOCS = """<!doctype html>
 <link rel="stylesheet" href="/docs/static/swagger-ui.css"></head>
 <body><div id="ui"></div>
 <script src="/docs/static/swagger-ui-bundle.js"></script>
-<script>SwaggerUIBundle({url: "/openapi.yaml", dom_id: "#ui"});</script>
+<script src="/docs/init.js"></script>
 </body></html>"""
+# a file of its own, not an inline script: the page's Content-Security-Policy allows no inline script
+_DOCS_INIT = 'SwaggerUIBundle({url: "/openapi.yaml", dom_id: "#ui"});\n'
 
 
 @bp.get("/docs")
 def docs() -> Response:
     return Response(_DOCS, mimetype="text/html")
+
+
+@bp.get("/docs/init.js")
+def docs_init() -> Response:
+    return Response(_DOCS_INIT, mimetype="text/javascript")

@@ -16,7 +16,7 @@ from service import api, errors, events, ops, play
 from service.config import Config
 from service.fastpath import FastPath
 from service.guard import Guard
-from service.ratelimit import CreationLimit
+from service.ratelimit import Limits
 from service.sessions import make_store
 from service.signing import StateSigner
 
@@ -36,9 +36,18 @@ def create_app(config: type | None = None, overrides: Mapping[str, Any] | None =
     app.register_blueprint(api.bp)
     app.register_blueprint(_docs_assets())
     app.register_blueprint(play.bp)
-    app.extensions["arbiter.limiter"] = CreationLimit(app.config, store)
+    app.extensions["arbiter.limiter"] = Limits(app.config, store)
     app.wsgi_app = Guard(app, FastPath(app))  # type: ignore[method-assign]  # Guard outermost (DESIGN 4.9)
     return app
+
+
+def shutdown(app: Flask) -> None:
+    """Stop what the app started: its event listener thread and its Redis connections (a test's
+    teardown; a worker process simply exits)."""
+    app.extensions["arbiter.events"].stop()
+    close = getattr(app.extensions["arbiter.store"], "close", None)
+    if close is not None:
+        close()
 
 
 def worker_processes() -> int:

@@ -6,7 +6,8 @@ Session limits (DESIGN 4.1), each an environment variable of the same name:
   ``session.store-full``.
 - ``SESSIONS_PER_MINUTE``: session creations per client address per minute; beyond it 429
   ``session.rate-limited`` with ``Retry-After`` (counted in Redis with ``REDIS_URL``, so all
-  workers share the count; in process memory otherwise).
+  workers share the count; in process memory otherwise); ``SESSION_REQUESTS_PER_SECOND``: every
+  other session request per client address per second (429 ``session.too-many-requests``).
 - ``SESSION_TTL``: seconds a session lives after its last use; ``SESSION_SWEEP_SECONDS``: how
   often the memory store drops expired sessions.
 - ``MAX_RECORD_BYTES``: the body size of the match-record endpoints (DESIGN 4.3: ``/replay`` with a
@@ -20,6 +21,12 @@ Session limits (DESIGN 4.1), each an environment variable of the same name:
   worker of ``make run``; beyond it 429 and the connection closes).
 - ``TRUSTED_PROXIES``: comma-separated addresses of reverse proxies whose ``X-Forwarded-For``
   names the client (werkzeug's ``ProxyFix``); from any other peer the header is ignored.
+- ``REQUEST_CPU_SECONDS``: seconds one request may compute (503 ``request.too-much-work`` beyond;
+  0: no bound), well inside gunicorn's 30 s worker timeout; under the gevent worker, the time it
+  holds the worker's thread (``service.guard``, ``rules.deadline``).
+- ``REDIS_MAX_CONNECTIONS``: connections to Redis per process (per node on a cluster); a request
+  waits up to ``REDIS_POOL_TIMEOUT`` seconds for a free one (503 ``session.store-busy`` after,
+  which never opens the breaker below: Redis is up).
 - ``REDIS_TIMEOUT``: seconds one Redis call may take; ``REDIS_BACKOFF``: after a failed call,
   seconds during which session endpoints answer 503 at once instead of asking Redis again.
 """
@@ -36,6 +43,9 @@ class Config:
     SESSION_SWEEP_SECONDS = float(os.environ.get("SESSION_SWEEP_SECONDS", 60))
     MAX_SESSIONS = int(os.environ.get("MAX_SESSIONS", 10_000))
     SESSIONS_PER_MINUTE = int(os.environ.get("SESSIONS_PER_MINUTE", 30))
+    SESSION_REQUESTS_PER_SECOND = int(os.environ.get("SESSION_REQUESTS_PER_SECOND", 100))
+    REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", 64))
+    REDIS_POOL_TIMEOUT = float(os.environ.get("REDIS_POOL_TIMEOUT", 2.0))
     REDIS_CLUSTER = os.environ.get("REDIS_CLUSTER", "0") not in ("", "0")
     REDIS_WAIT_MS = int(os.environ.get("REDIS_WAIT_MS", 50))
     MAX_STREAMS_PER_SESSION = int(os.environ.get("MAX_STREAMS_PER_SESSION", 1000))
@@ -44,6 +54,7 @@ class Config:
     TRUSTED_PROXIES = os.environ.get("TRUSTED_PROXIES", "")
     REDIS_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", 2.0))
     REDIS_BACKOFF = float(os.environ.get("REDIS_BACKOFF", 5.0))
+    REQUEST_CPU_SECONDS = float(os.environ.get("REQUEST_CPU_SECONDS", 5.0))
     # moves one replay may apply; at ~34 bytes a move, 5,000 fit well inside MAX_BODY_BYTES
     MAX_REPLAY_MOVES = int(os.environ.get("MAX_REPLAY_MOVES", 5_000))
     # bytes a match record may have, on the record endpoints only (an analysed .sgf is megabytes)
@@ -67,4 +78,5 @@ class TestConfig(Config):
     REDIS_URL = None
     SESSION_TTL = 3600
     SESSIONS_PER_MINUTE = 100_000  # the tests create many sessions from one address
+    SESSION_REQUESTS_PER_SECOND = 1_000_000
     MAX_CONNECTIONS_PER_ADDRESS = 0  # off: the test client leaves responses open unless a test closes them

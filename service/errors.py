@@ -61,10 +61,29 @@ def store_unavailable(detail: str, retry_after: int = 1) -> ApiError:
                     headers={"Retry-After": str(max(1, retry_after))})
 
 
+def store_busy() -> ApiError:
+    return ApiError(503, "session.store-busy", "Session store busy",
+                    "every connection to the session store is in use (REDIS_MAX_CONNECTIONS): try again in a moment",
+                    headers={"Retry-After": "1"})
+
+
 def store_full(limit: int) -> ApiError:
     return ApiError(503, "session.store-full", "Too many sessions",
                     f"the server holds its maximum of {limit} live sessions (MAX_SESSIONS): try again later",
                     headers={"Retry-After": "60"})
+
+
+def too_much_work(seconds: float) -> ApiError:
+    return ApiError(503, "request.too-much-work", "Too much work",
+                    f"the request needed more than {seconds:g} s of CPU (REQUEST_CPU_SECONDS) and was stopped; "
+                    "nothing was changed: send less at once (fewer moves, a shorter record)")
+
+
+def not_replicated(version: int) -> ApiError:
+    return ApiError(503, "session.not-replicated", "Move not replicated",
+                    f"the move was written as version {version}, but no replica confirmed it in time: GET the "
+                    f"session; at version {version} or later the move stands, before it the move was lost",
+                    headers={"Retry-After": "1"}, version=version)
 
 
 def too_deep(limit: int) -> ApiError:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
@@ -154,7 +154,11 @@ class Notifier:
     """Wakes the streams of a session when it moves (in this process, and, with a Redis
     client, in every process subscribed to ``CHANNEL``), with the session's new head."""
 
+    live: weakref.WeakSet[Notifier] = weakref.WeakSet()  # every notifier of the process (``stop``)
+
     def __init__(self, redis_client: Any = None, fetch: Callable[[str], Record] | None = None) -> None:
+        self._stopped = threading.Event()
+        Notifier.live.add(self)
         self._lock = threading.Lock()
         self._watches: dict[str, dict[_Watch, None]] = {}  # session id -> its open streams, oldest first
         self._redis = redis_client
@@ -243,18 +247,27 @@ class Notifier:
         with self._lock:
             if self._listener is None or not self._listener.is_alive():
                 self._subscribed = threading.Event()
+                self._stopped.clear()
                 self._listener = threading.Thread(target=self._listen, name="arbiter-events", daemon=True)
                 self._listener.start()
             subscribed = self._subscribed
         subscribed.wait(timeout)
 
+    def stop(self, timeout: float = 5.0) -> None:
+        """End this process's listener, if any (an app shut down: ``service.app.shutdown``)."""
+        self._stopped.set()
+        listener = self._listener
+        if listener is not None and listener is not threading.current_thread():
+            listener.join(timeout)
+
     def _listen(self) -> None:
-        while True:
+        while not self._stopped.is_set():
+            pubsub = None
             try:
                 pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(CHANNEL)
                 self._subscribed.set()
-                while True:
+                while not self._stopped.is_set():
                     message = pubsub.get_message(timeout=1.0)
                     if message is None:
                         continue
@@ -266,7 +279,11 @@ class Notifier:
             except Exception as exc:  # noqa: BLE001 - Redis down: retry; streams still poll at heartbeats
                 self._subscribed.clear()
                 log.warning("event listener lost Redis (%s); retrying", type(exc).__name__)
-                time.sleep(1.0)
+                self._stopped.wait(1.0)
+            finally:
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        pubsub.close()
 
 
 def _sse(event: str | None, data: Json, event_id: int | None = None) -> bytes:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, cast
 
+from rules import deadline
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
 from rules.jsontypes import Json, JsonObject, as_object
 from rules.registry import ENGINES, canonical_id, get_engine
@@ -130,6 +131,7 @@ class GameBinding:
         """Apply ``[{"seat", "move"}, ...]`` in order; a refusal names the index of the move."""
         state = start
         for index, item in enumerate(moves):
+            deadline.check()  # a long replay stops at the request's CPU budget (DESIGN 4.9)
             try:
                 move = self.load_move(item["move"], where=f"moves.{index}.move")
                 state = self.engine.apply(state, item["seat"], move)

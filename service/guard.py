@@ -14,16 +14,29 @@
   ``request.body-timeout`` with ``Connection: close`` (each read of the body runs with the
   time left as the socket's timeout, which is reset once the app has read the request). (The gunicorn gevent worker already drops a connection whose
   headers do not arrive within its keep-alive time.)
+- Security headers on every answer: ``X-Content-Type-Options: nosniff``; on HTML pages (``/play``,
+  ``/docs``, ``/problems/<code>``) also a strict ``Content-Security-Policy`` (scripts, styles and
+  connections from this origin only, no inline script, ``frame-ancestors 'none'``),
+  ``X-Frame-Options: DENY`` (the playground's confirm button cannot be clickjacked) and
+  ``Referrer-Policy: no-referrer`` (its links carry seat tokens).
+- ``REQUEST_CPU_SECONDS``: the work one request may do in the app (``rules.deadline``), body
+  reading and a stream's later events not counted. Beyond it: 503 ``request.too-much-work``.
+  Under the gevent worker a sampler (``SIGALRM``) counts the time the request holds the worker's
+  one thread and interrupts it wherever it is, so no request blocks the worker's other
+  connections (``/healthz`` included) for longer, and none reaches gunicorn's worker timeout;
+  under threads the long loops of the rules check the thread's CPU time.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from rules import deadline
 from service import errors, i18n, ops
 from service.errors import ApiError
 
@@ -32,6 +45,24 @@ if TYPE_CHECKING:
     from flask import Flask
 
 T = TypeVar("T")
+
+#: the policy of every HTML page: the playground and Swagger UI load everything from this origin;
+#: Swagger UI draws its icons from data: URIs and sets inline styles (React's style attributes)
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+_HTML_HEADERS = [("Content-Security-Policy", CSP), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer")]
+
+
+def _secured(start_response: StartResponse) -> StartResponse:
+    """``start_response`` adding the security headers: nosniff on every answer, the rest on HTML."""
+
+    def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        headers = [*headers, ("X-Content-Type-Options", "nosniff")]
+        if any(k.lower() == "content-type" and v.startswith("text/html") for k, v in headers):
+            headers += _HTML_HEADERS
+        return start_response(status, headers, exc_info) if exc_info is not None else start_response(status, headers)
+
+    return start
 
 
 class BodyTimeout(ApiError):
@@ -106,8 +137,12 @@ class Guard:
         self.body_timeout = float(config.get("BODY_TIMEOUT") or 0)
         self.timed = self.body_timeout > 0 and ops.gevent_patched("socket")
         self._open: dict[str, int] = {}
+        self.cpu_seconds = float(config.get("REQUEST_CPU_SECONDS") or 0)
+        self.sampled = self.cpu_seconds > 0 and ops.gevent_patched("threading")
+        self._sampler_pid = 0  # the process whose sampler runs (interval timers are not inherited by a fork)
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        start_response = _secured(start_response)
         address = peer = environ.get("REMOTE_ADDR", "")
         trusted = peer in self.trusted
         if trusted:  # the client: the last X-Forwarded-For entry, as the trusted proxy appended it
@@ -124,8 +159,14 @@ class Guard:
             environ["wsgi.input"] = _TimedInput(environ["wsgi.input"], sock, time.monotonic() + self.body_timeout,
                                                 self.body_timeout)
         app = self.proxied if trusted else self.inner
+        if self.sampled and self._sampler_pid != os.getpid():
+            self._sampler_pid = os.getpid()
+            deadline.start_sampler()
         try:
-            body = app(environ, start_response)
+            with deadline.budget(self.cpu_seconds, self.sampled):
+                body = app(environ, start_response)
+        except deadline.DeadlineExceeded as exc:
+            body = self._answer(environ, start_response, errors.too_much_work(exc.seconds), "(too much work)")
         except BaseException:
             if self.limit:
                 self._release(address)
@@ -143,18 +184,23 @@ class Guard:
             self._open.pop(address, None)
 
     def _refuse(self, environ: WSGIEnvironment, start_response: StartResponse, address: str) -> list[bytes]:
-        rid = ops.request_id(environ.get("HTTP_X_REQUEST_ID"))
         exc = ApiError(429, "request.too-many-connections", "Too many connections",
                        f"this client address already has {self.limit} requests in progress "
                        "(MAX_CONNECTIONS_PER_ADDRESS): finish or close one first",
                        headers={"Retry-After": "1", "Connection": "close"})
+        return self._answer(environ, start_response, exc, "(refused)")
+
+    def _answer(self, environ: dict[str, Any], start_response: Callable[..., Any], exc: ApiError,
+                route: str) -> list[bytes]:
+        """A refusal made here, outside Flask: rendered, counted and logged as Flask's are."""
+        rid = ops.request_id(environ.get("HTTP_X_REQUEST_ID"))
         from werkzeug.datastructures import LanguageAccept
         from werkzeug.http import parse_accept_header
 
         lang = i18n.negotiate(parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept))
         resp = errors.response(exc, lang, request_id=rid)
         resp.headers["X-Request-ID"] = rid
-        ops.observe(self.app, environ.get("REQUEST_METHOD", ""), "(refused)", environ.get("PATH_INFO", ""), "",
-                    429, 0.0, rid)
+        ops.observe(self.app, environ.get("REQUEST_METHOD", ""), route, environ.get("PATH_INFO", ""), "",
+                    exc.status, 0.0, rid)
         start_response(resp.status, resp.headers.to_wsgi_list())
         return [resp.get_data()]

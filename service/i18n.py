@@ -177,6 +177,35 @@ SERVICE: Mapping[str, ServiceCode] = {
         "Ten adres ma już MAX_CONNECTIONS_PER_ADDRESS żądań w toku; nowe zostaje od razu odrzucone bez czytania "
         "treści, a odpowiedź prosi klienta o zamknięcie połączenia. Używaj połączeń ponownie (keep-alive) albo "
         "zamknij część."),
+    "request.too-much-work": _s(
+        503, "Too much work", "Zbyt dużo pracy",
+        "żądanie zużyło więcej czasu procesora, niż pozwala REQUEST_CPU_SECONDS, i zostało przerwane",
+        "The request needed more CPU than REQUEST_CPU_SECONDS allows and was stopped, so it cannot hold up other "
+        "clients. Nothing was changed. Send less work at once: fewer moves to replay, a shorter record.",
+        "Żądanie potrzebowało więcej czasu procesora, niż pozwala REQUEST_CPU_SECONDS, i zostało przerwane, by nie "
+        "wstrzymywać innych klientów. Nic nie zmieniono. Wyślij mniej pracy naraz: mniej ruchów, krótszy zapis."),
+    "session.too-many-requests": _s(
+        429, "Too many session requests", "Zbyt wiele żądań sesji",
+        "z tego adresu wysłano za dużo żądań o sesje; spróbuj po chwili",
+        "This address sent more session requests than SESSION_REQUESTS_PER_SECOND allows. Retry after Retry-After.",
+        "Z tego adresu wysłano więcej żądań o sesje, niż pozwala SESSION_REQUESTS_PER_SECOND. Spróbuj po czasie "
+        "z Retry-After."),
+    "session.store-busy": _s(
+        503, "Session store busy", "Magazyn sesji zajęty",
+        "wszystkie połączenia z magazynem sesji są zajęte; spróbuj za chwilę",
+        "Every connection to the session store (REDIS_MAX_CONNECTIONS) stayed busy for REDIS_POOL_TIMEOUT "
+        "seconds. The store is up; nothing was changed. Retry after Retry-After.",
+        "Wszystkie połączenia z magazynem sesji (REDIS_MAX_CONNECTIONS) były zajęte przez REDIS_POOL_TIMEOUT "
+        "sekund. Magazyn działa; nic nie zmieniono. Spróbuj po czasie z Retry-After."),
+    "session.not-replicated": _s(
+        503, "Move not replicated", "Ruch niepotwierdzony przez replikę",
+        "ruch zapisano jako wersję {version}, ale replika go nie potwierdziła; sprawdź wersję sesji",
+        "The move was written as `version` on the shard's master, but no replica confirmed it within "
+        "REDIS_WAIT_MS, so it is not acknowledged: a failover now could lose it. GET the session: at that "
+        "version (or later) the move stands; at an earlier one it was lost and may be sent again.",
+        "Ruch zapisano jako `version` na głównym węźle, ale żadna replika nie potwierdziła go w REDIS_WAIT_MS, "
+        "więc nie jest potwierdzony: awaria węzła mogłaby go utracić. Pobierz sesję: w tej wersji (lub późniejszej) "
+        "ruch obowiązuje, we wcześniejszej przepadł i można go wysłać ponownie."),
     "server.internal": _s(
         500, "Internal Server Error", "Błąd serwera", "serwer zawiódł; błąd został zapisany",
         "A fault of the server, logged with the request id (X-Request-ID). Please report it with that id.",

@@ -705,16 +705,16 @@ def _common_paths() -> dict[str, Json]:
         "/v1/sessions/{session_id}": {
             "get": _op("getSession", "The session as the token's seat sees it", None,
                        (200, "the view, version and who acts", session, ex_session),
-                       (401, 403, 404, 422, 503), ["sessions"], parameters=[sid], security=BEARER),
+                       (401, 403, 404, 422, 429, 503), ["sessions"], parameters=[sid], security=BEARER),
             "delete": _op("deleteSession", "End a session (owner token)", None, (204, "deleted", None),
-                          (401, 403, 404, 503), ["sessions"], parameters=[sid], security=BEARER)},
+                          (401, 403, 404, 429, 503), ["sessions"], parameters=[sid], security=BEARER)},
         "/v1/sessions/{session_id}/moves": {"post": _op(
             "sessionMove", "Make a move as the token's seat",
             _json(_obj(["move", "version"], move=any_move, version={
                 "type": "integer", "minimum": 0, "maximum": 2**31, "description": "the version the move answers"}),
                 {"move": ex_move, "version": 0}),
             (200, "as apply, with the acting seat's view", session),
-            (400, 401, 403, 404, 409, 413, 415, 422, 503), ["sessions"], parameters=[sid], security=BEARER)},
+            (400, 401, 403, 404, 409, 413, 415, 422, 429, 503), ["sessions"], parameters=[sid], security=BEARER)},
         "/v1/sessions/{session_id}/validate": {"post": _op(
             "sessionValidate", "Judge a move as the token's seat without making it",
             _json(_obj(["move", "version"], move=any_move, version={
@@ -724,18 +724,18 @@ def _common_paths() -> dict[str, Json]:
              _obj(["legal", "version"], legal={"type": "boolean", "const": True},
                   version={"type": "integer", "minimum": 0}, id={"type": "string"}, game={"type": "string"},
                   seeded={"type": "boolean"})),
-            (400, 401, 403, 404, 409, 413, 415, 422, 503), ["sessions"],
+            (400, 401, 403, 404, 409, 413, 415, 422, 429, 503), ["sessions"],
             "Same body and token as a session move; an illegal move gets the very problem the move would get. "
             "Never changes the session.", parameters=[sid], security=BEARER)},
         "/v1/sessions/{session_id}/legal-moves": {"get": _op(
             "sessionLegalMoves", "The token's seat's legal moves now", None,
             (200, "the moves", _by_game("SessionLegalMoves", "the seat's legal moves")),
-            (401, 403, 404, 422, 503), ["sessions"], parameters=[sid], security=BEARER)},
+            (401, 403, 404, 422, 429, 503), ["sessions"], parameters=[sid], security=BEARER)},
         "/v1/sessions/{session_id}/log": {"get": _op(
             "sessionLog", "The move history, replayable with /replay", None,
             (200, "the log; a seat's log hides what its view hides (`?format=mat`: a backgammon match record "
                   "as text/plain)", _by_game("SessionLog", "the move history")),
-            (401, 403, 404, 422, 503), ["sessions"], security=BEARER,
+            (401, 403, 404, 422, 429, 503), ["sessions"], security=BEARER,
             parameters=[sid, {"name": "format", "in": "query", "required": False,
                               "schema": {"type": "string", "enum": ["json", "mat"], "default": "json"}}])},
         "/v1/sessions/{session_id}/events": {"get": _op(

@@ -25,13 +25,18 @@ or last move; reads and open event streams do not keep it alive.
   Live sessions are counted in 16 bucket sorted sets, each in a slot of its own spread over the
   slot space (``arbiter:{<bucket tag>}:live`` by expiry, ``:fresh`` by creation for sessions
   without a move), summed at creation: no cross-slot index. The count is not atomic with the
-  creation, so concurrent creations on several hosts may pass ``MAX_SESSIONS`` by how many race.
-  On a cluster a move is acknowledged after ``WAIT 1 REDIS_WAIT_MS`` on the shard's master when
-  the shard has a replica, so a failover loses no acknowledged move (a replica that does not
-  answer within ``REDIS_WAIT_MS`` lets the move through: a shard left without a working replica
-  keeps playing, and then only such moves can be lost). A Redis that times out opens a circuit
-  breaker: for ``REDIS_BACKOFF`` seconds every session call answers 503 at once, then one call
-  probes whether Redis is back.
+  creation, so concurrent creations on several hosts may pass ``MAX_SESSIONS`` by how many race;
+  each creation that finds the store full evicts one session, picked atomically (``ZPOPMIN``), so
+  racing creations never fight over one candidate and a store of unplayed sessions is never full.
+  On a cluster a move is acknowledged only once ``WAIT 1 REDIS_WAIT_MS`` on the shard's master
+  says a replica has it, when the shard has a replica: a failover loses no acknowledged move. A
+  move no replica confirmed in time is written on the master but answered 503
+  ``session.not-replicated`` with its version (GET the session to learn whether it stands); a
+  shard whose replica is gone (``connected_slaves`` 0) keeps playing. A Redis that times out
+  opens a circuit breaker: for ``REDIS_BACKOFF`` seconds every session call answers 503 at once,
+  then one call probes whether Redis is back. Connections come from a pool that waits for a free
+  one (``WaitingPool``); a pool exhausted for its timeout is 503 ``session.store-busy``, which
+  opens no breaker (Redis is up).
 """
 
 from __future__ import annotations
@@ -49,8 +54,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict, TypeVar, cast
 
+import redis
+
 from rules.jsontypes import Json, JsonObject
-from service.errors import ApiError, session_not_found, stale_version, store_full, store_unavailable
+from service.errors import (
+    ApiError,
+    not_replicated,
+    session_not_found,
+    stale_version,
+    store_busy,
+    store_full,
+    store_unavailable,
+)
 
 if TYPE_CHECKING:
     from service.games import GameBinding
@@ -117,6 +132,7 @@ class SessionStore(Protocol):
     def count(self) -> int: ...
     def ping(self) -> None: ...  # raises 503 ApiError when the store is down
     def unavailable(self) -> bool: ...  # known down right now (no call made)
+    def hit(self, key: str, window: float) -> tuple[int, float]: ...  # (hits in the window, seconds left)
 
 
 class _Session:
@@ -137,6 +153,7 @@ class MemoryStore:
         self._fresh: OrderedDict[str, None] = OrderedDict()  # sessions without a move, oldest first
         self._lock = threading.Lock()
         self._next_sweep = time.monotonic() + sweep_every
+        self._hits: dict[str, tuple[int, float]] = {}  # rate-limit key -> (hits, end of its window)
         _Sweeper.watch(self)
 
     def __len__(self) -> int:
@@ -156,6 +173,8 @@ class MemoryStore:
         expired = [sid for sid, s in self._data.items() if s.until < now]
         for sid in expired:
             self._drop(sid)
+        for key in [k for k, (_, end) in self._hits.items() if end <= now]:
+            del self._hits[key]
         return len(expired)
 
     def _drop(self, session_id: str) -> None:
@@ -236,6 +255,16 @@ class MemoryStore:
     def unavailable(self) -> bool:
         return False
 
+    def hit(self, key: str, window: float) -> tuple[int, float]:
+        """Count one hit on ``key`` in a fixed window of ``window`` seconds from its first hit."""
+        now = time.monotonic()
+        with self._lock:
+            hits, end = self._hits.get(key, (0, 0.0))
+            if end <= now:
+                hits, end = 0, now + window
+            self._hits[key] = (hits + 1, end)
+        return hits + 1, end - now
+
 
 class _Sweeper:
     """One daemon thread for the process that sweeps every live MemoryStore when it is due
@@ -306,6 +335,16 @@ redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 return 1
 """
 
+# KEYS = one rate-limit counter; ARGV = window ms. {hits in this window, ms until it ends}: the
+# increment and the window's expiry in one step, so a burst on a cold counter is counted exactly.
+_HIT = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); left = tonumber(ARGV[1]) end
+return {n, left}
+"""
+
 
 def _bucket_tags(n: int = 16) -> list[str]:
     """``n`` hash tags whose slots lie in ``n`` equal parts of the slot space, so the buckets
@@ -331,36 +370,56 @@ def _bucket(session_id: str) -> str:
     return BUCKETS[key_slot(session_id.encode()) * len(BUCKETS) // REDIS_CLUSTER_HASH_SLOTS]
 
 
+class PoolBusy(redis.exceptions.RedisError):
+    """Every connection of this process's pool stayed in use for the pool's timeout: Redis is up."""
+
+
+class WaitingPool(redis.BlockingConnectionPool):
+    """redis-py's blocking pool (a request waits up to ``timeout`` seconds for a free connection,
+    never more than ``max_connections`` are opened), whose exhaustion raises ``PoolBusy`` instead
+    of the ``ConnectionError`` that means a Redis that does not answer."""
+
+    def get_connection(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().get_connection(*args, **kwargs)  # type: ignore[no-untyped-call]  # redis-py's own signature is untyped
+        except redis.exceptions.ConnectionError as exc:
+            if str(exc) == "No connection available.":  # the pool's queue stayed empty: not a socket error
+                raise PoolBusy(str(exc)) from None
+            raise
+
+
 class RedisStore:
     """Sessions in Redis (or a Redis Cluster) under ``arbiter:{<id>}:head|log|ckpt``."""
 
     def __init__(self, url: str, ttl: int, max_sessions: int, timeout: float = 2.0, backoff: float = 5.0,
-                 cluster: bool = False, wait_ms: int = 50) -> None:
-        import redis
+                 cluster: bool = False, wait_ms: int = 50, pool_size: int = 64, pool_timeout: float = 2.0) -> None:
         from redis.backoff import NoBackoff
         from redis.retry import Retry
 
         self._errors = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
                         redis.exceptions.ClusterDownError, redis.exceptions.TryAgainError,
                         redis.exceptions.RedisClusterException, redis.exceptions.ReadOnlyError)
-        options = dict(socket_timeout=timeout, socket_connect_timeout=timeout, decode_responses=True)
+        # a pool that waits up to pool_timeout for a free connection (never more than pool_size
+        # connections per node), and says "busy" rather than "down" when none came free
+        options = dict(socket_timeout=timeout, socket_connect_timeout=timeout, decode_responses=True,
+                       max_connections=pool_size, timeout=pool_timeout)
         self.cluster = cluster
         self._redis: Any
         if cluster:
             from redis.cluster import RedisCluster
 
-            self._redis = RedisCluster.from_url(url, **options)
+            self._redis = RedisCluster.from_url(url, connection_pool_class=WaitingPool, **options)
         else:
-            self._redis = redis.Redis.from_url(
+            self._redis = redis.Redis(connection_pool=WaitingPool.from_url(
                 url, **options,
                 # one quick retry for a dropped connection (a restarted Redis); never wait out a timeout twice
                 retry=Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,)),
-            )
+            ))
         self._ttl, self._max, self._timeout, self._backoff = float(ttl), max_sessions, timeout, backoff
         self._wait_ms = int(wait_ms)
         self._replicas: dict[str, tuple[bool, float]] = {}  # master -> (has a replica, when asked)
         self._scripts = {name: self._redis.register_script(src) for name, src in
-                         (("create", _CREATE), ("append", _APPEND), ("evict", _EVICT))}
+                         (("create", _CREATE), ("append", _APPEND), ("evict", _EVICT), ("hit", _HIT))}
         self._open_until = 0.0  # circuit breaker: no call to Redis before this (monotonic) time
         self._breaker = threading.Lock()
 
@@ -386,6 +445,8 @@ class RedisStore:
                 self._open_until = now + self._timeout + 1
         try:
             out = fn(*args, **kwargs)
+        except PoolBusy:  # Redis is up, this process has every connection in use: not a failure of Redis
+            raise store_busy() from None
         except self._errors as exc:
             with self._breaker:
                 self._open_until = time.monotonic() + self._backoff
@@ -413,29 +474,34 @@ class RedisStore:
         return self._call(self._prune_and_count)
 
     def _evict_one(self) -> bool:
-        """Drop the session created longest ago that has no move; False when there is none."""
-        pipe = self._redis.pipeline(transaction=False)
-        for tag in BUCKETS:
-            pipe.zrange(self._bucket_keys(tag)[1], 0, 0, withscores=True)
-        oldest = sorted((score, sid) for found in pipe.execute() for sid, score in found)
-        for _, sid in oldest:
-            evicted = self._scripts["evict"](keys=self.keys(sid), args=[])
-            live, fresh = self._bucket_keys(_bucket(sid))
+        """Drop the session created longest ago that has no move; False when there is none.
+
+        The candidate is taken out of its bucket's ``fresh`` set by ``ZPOPMIN``, one atomic step:
+        concurrent creations never pick the same session, so none gives up for another. A popped
+        session that has had a move meanwhile (or expired) is left alone, and the next is taken."""
+        while True:
             pipe = self._redis.pipeline(transaction=False)
-            pipe.zrem(fresh, sid)
-            if evicted:
-                pipe.zrem(live, sid)
-            pipe.execute()
-            if evicted:
-                return True
-        return False
+            for tag in BUCKETS:
+                pipe.zrange(self._bucket_keys(tag)[1], 0, 0, withscores=True)
+            heads = sorted((found[0][1], tag) for tag, found in zip(BUCKETS, pipe.execute(), strict=True) if found)
+            if not heads:
+                return False
+            for _, tag in heads:
+                live, fresh = self._bucket_keys(tag)
+                popped = self._redis.zpopmin(fresh, 1)
+                if not popped:
+                    continue  # another creation emptied this bucket first: the next oldest bucket
+                sid = popped[0][0]
+                if self._scripts["evict"](keys=self.keys(sid), args=[]):
+                    self._redis.zrem(live, sid)
+                    return True
+                break  # played or expired: look at the buckets again
 
     def _create(self, session_id: str, head: Record) -> None:
-        count = self._prune_and_count()
-        while count >= self._max:
-            if not self._evict_one():
-                raise store_full(self._max)
-            count -= 1
+        # One eviction per creation: concurrent creations each see the others in the count, and
+        # evicting for all of them would drain the candidates (a full store answering store-full).
+        if self._prune_and_count() >= self._max and not self._evict_one():
+            raise store_full(self._max)
         self._scripts["create"](keys=self.keys(session_id), args=[json.dumps(head), max(1, int(self._ttl * 1000))])
         now = time.time()
         live, fresh = self._bucket_keys(_bucket(session_id))
@@ -470,19 +536,31 @@ class RedisStore:
         keys = self.keys(session_id)
         if not self.cluster:
             return int(self._scripts["append"](keys=keys, args=args))
-        # On a cluster: the script and WAIT on one connection to the shard's master, so WAIT
-        # counts this write; a moved slot or a lost master retries once through the cluster client
-        # (the nonce makes the retry of a move that did land answer 2, not a stale version).
+        # On a cluster a moved slot or a lost master retries once through a fresh view of the
+        # cluster (the nonce makes the retry of a move that did land answer 2, not a stale version).
         try:
-            node = self._redis.get_node_from_key(keys[0])
-            pipe = node.redis_connection.pipeline(transaction=False)
-            self._scripts["append"](keys=keys, args=args, client=pipe)
-            if self._has_replica(node):
-                pipe.execute_command("WAIT", 1, self._wait_ms)
-            return int(pipe.execute()[0])
+            return self._append_on_master(keys, version, args)
+        except (PoolBusy, ApiError):
+            raise
         except Exception:  # noqa: BLE001 - moved slot, failed master: learn the cluster again, retry once
             self._redis.nodes_manager.initialize()
-            return int(self._scripts["append"](keys=keys, args=args))
+            return self._append_on_master(keys, version, args)
+
+    def _append_on_master(self, keys: list[str], version: int, args: list[object]) -> int:
+        """The script and ``WAIT 1`` on one connection to the shard's master, so ``WAIT`` counts
+        this write; 503 ``session.not-replicated`` when the shard has a replica and none confirmed
+        the move within ``REDIS_WAIT_MS`` (the move stays written: its version tells its fate)."""
+        node = self._redis.get_node_from_key(keys[0])
+        pipe = node.redis_connection.pipeline(transaction=False)
+        self._scripts["append"](keys=keys, args=args, client=pipe)
+        replicated = self._has_replica(node)
+        if replicated:
+            pipe.execute_command("WAIT", 1, self._wait_ms)
+        out = pipe.execute()
+        done = int(out[0])
+        if replicated and done > 0 and int(out[1]) < 1:
+            raise not_replicated(version + 1)
+        return done
 
     def _has_replica(self, node: Any) -> bool:
         """Whether a master has a connected replica (its ``INFO replication``, asked at most
@@ -497,7 +575,13 @@ class RedisStore:
     def append(self, session_id: str, version: int, head: Record, entry: LogEntry) -> bool:
         checkpoint = json.dumps(head["state"]) if (version + 1) % CHECKPOINT_EVERY == 0 else ""
         args: list[object] = [version, json.dumps(head), json.dumps(entry), max(1, int(self._ttl * 1000)), checkpoint, secrets.token_hex(8)]
-        done = self._call(self._append, session_id, version, args)
+        unconfirmed: ApiError | None = None
+        try:
+            done = self._call(self._append, session_id, version, args)
+        except ApiError as exc:
+            if exc.code != "session.not-replicated":
+                raise
+            done, unconfirmed = 1, exc  # written on the master: the bookkeeping below still applies
         if done == -1:
             raise session_not_found(session_id)
         if done <= 0:
@@ -512,6 +596,8 @@ class RedisStore:
         # eviction checks against the stored version before it deletes anything.
         with contextlib.suppress(ApiError):
             self._call(pipe.execute)
+        if unconfirmed is not None:
+            raise unconfirmed
         return True
 
     def _delete(self, session_id: str) -> int:
@@ -530,12 +616,27 @@ class RedisStore:
     def ping(self) -> None:
         self._call(self._redis.ping)
 
+    def close(self) -> None:
+        """Close every connection of the pool (the app is shutting down)."""
+        with contextlib.suppress(Exception):
+            self._redis.close()
+
+    def hit(self, key: str, window: float) -> tuple[int, float]:
+        """Count one hit on ``key`` in a fixed window of ``window`` seconds, atomically in Redis
+        (one script: a burst on a cold key counts every hit), shared by every worker and host."""
+        hits, left_ms = self._call(self._scripts["hit"], keys=[f"arbiter:{{limit:{key}}}"],
+                                   args=[max(1, int(window * 1000))])
+        return int(hits), int(left_ms) / 1000
+
+
 
 def make_store(config: Mapping[str, Any]) -> SessionStore:
     if config.get("REDIS_URL"):
         return RedisStore(config["REDIS_URL"], config["SESSION_TTL"], config["MAX_SESSIONS"],
                           config["REDIS_TIMEOUT"], config["REDIS_BACKOFF"],
-                          cluster=bool(config.get("REDIS_CLUSTER")), wait_ms=config.get("REDIS_WAIT_MS", 50))
+                          cluster=bool(config.get("REDIS_CLUSTER")), wait_ms=config.get("REDIS_WAIT_MS", 50),
+                          pool_size=config.get("REDIS_MAX_CONNECTIONS", 64),
+                          pool_timeout=config.get("REDIS_POOL_TIMEOUT", 2.0))
     return MemoryStore(config["SESSION_TTL"], config["MAX_SESSIONS"], config["SESSION_SWEEP_SECONDS"])
 
 

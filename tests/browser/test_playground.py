@@ -40,9 +40,9 @@ def start(page, game: str, players: int, modes: dict[int, str] | None = None, se
     page.locator("#seed").fill(str(seed))
     page.get_by_test_id("start").click()
     if modes and all(m == "bot" for m in modes.values()) and len(modes) == players:  # the bots may be on already
-        page.wait_for_function("document.querySelector('[data-testid=version]').textContent !== ''")
+        page.wait_for_function("() => document.querySelector('[data-testid=version]').textContent !== ''")
     else:
-        page.wait_for_function("document.querySelector('[data-testid=version]').textContent === '0'")
+        page.wait_for_function("() => document.querySelector('[data-testid=version]').textContent === '0'")
     page.wait_for_selector("[data-testid=board] > *, [data-testid=handover]:not([hidden])")
 
 
@@ -60,7 +60,7 @@ def version(page) -> int:
 
 
 def wait_version(page, at_least: int) -> None:
-    page.wait_for_function(f"Number(document.querySelector('[data-testid=version]').textContent) >= {at_least}")
+    page.wait_for_function(f"() => Number(document.querySelector('[data-testid=version]').textContent) >= {at_least}")
 
 
 def legal_moves(page) -> list[dict]:
@@ -161,7 +161,7 @@ def test_illegal_move_shows_its_code_in_english_and_polish(open_page, base_url):
         page.get_by_test_id("language").select_option(lang)
         page.get_by_test_id("move-input").fill('{"kind": "move", "from": "a1", "to": "a8"}')
         page.get_by_test_id("submit-move").click()
-        page.wait_for_function(f"document.documentElement.lang === '{lang}' && "
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}' && "
                                "document.querySelector('[data-testid=problem]').dataset.code")
         assert problem.get_attribute("data-code") == "mak-yek.target-occupied"
         assert "mak-yek.target-occupied" in problem.text_content()
@@ -173,7 +173,7 @@ def test_illegal_move_shows_its_code_in_english_and_polish(open_page, base_url):
     page.get_by_test_id("move-input").fill('{"kind": "fly"}')
     page.get_by_test_id("submit-move").click()
     page.wait_for_function(
-        "document.querySelector('[data-testid=problem]').dataset.code === 'mak-yek.malformed-move'")
+        "() => document.querySelector('[data-testid=problem]').dataset.code === 'mak-yek.malformed-move'")
     assert _codes(base_url, "pl")["mak-yek.malformed-move"] in problem.text_content()
     assert version(page) == 0
     page.get_by_test_id("language").select_option("en")
@@ -186,7 +186,7 @@ def test_another_window_follows_the_move(open_page, context):
     link = page.get_by_test_id("seat-link")
     href = link.get_attribute("href")
     other = open_page(href.split("#", 1)[1])
-    other.wait_for_function("document.querySelector('[data-testid=version]').textContent === '0'")
+    other.wait_for_function("() => document.querySelector('[data-testid=version]').textContent === '0'")
     assert "Seat 1 (you)" in other.get_by_test_id("board").text_content()
     assert other.get_by_test_id("legal-move").count() == 0  # seat 0 acts first
     click_legal(page)
@@ -265,9 +265,9 @@ def test_check_a_mat_record(open_page, artifacts):
     if page.get_by_test_id("step-prev").is_visible():
         at = page.get_by_test_id("step-at").text_content()
         page.get_by_test_id("step-first").click()
-        page.wait_for_function("document.querySelector('[data-testid=step-at]').textContent.startsWith('0 /')")
+        page.wait_for_function("() => document.querySelector('[data-testid=step-at]').textContent.startsWith('0 /')")
         page.get_by_test_id("step-next").click()
-        page.wait_for_function("document.querySelector('[data-testid=step-at]').textContent.startsWith('1 /')")
+        page.wait_for_function("() => document.querySelector('[data-testid=step-at]').textContent.startsWith('1 /')")
         assert at.split("/")[0].strip() == at.split("/")[1].strip()
     page.screenshot(path=str(artifacts / "check-mat.png"), full_page=True)
 
@@ -332,7 +332,7 @@ def test_score_sheet_form(open_page, base_url, artifacts, game):
             field.fill(value)
     page.get_by_test_id("tally-compute").click()
     result = page.get_by_test_id("tally-result")
-    page.wait_for_function("document.querySelector('[data-testid=tally-result]').children.length > 0")
+    page.wait_for_function("() => document.querySelector('[data-testid=tally-result]').children.length > 0")
     assert not result.locator(".problem").count(), result.text_content()
     totals = result.locator("[data-testid=pad-total]").all_text_contents()
     sent = page.evaluate("window.__lastTally")
@@ -563,9 +563,9 @@ def test_the_whole_page_follows_the_language(open_page, artifacts, game):
     pairs = page_words(page)
     for lang in ("pl", "en"):
         page.get_by_test_id("language").select_option(lang)
-        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
         if lone:
-            page.wait_for_function("!document.querySelector('[data-testid=problem]').hidden")
+            page.wait_for_function("() => !document.querySelector('[data-testid=problem]').hidden")
         text = page.evaluate("document.body.innerText")
         assert not foreign_words(text, pairs, lang), (lang, foreign_words(text, pairs, lang))
         page.screenshot(path=str(artifacts / f"lang-{game}-{lang}.png"), full_page=True)
@@ -581,7 +581,7 @@ def test_score_pad_fills_during_the_game_and_matches_score(open_page, artifacts,
     page = open_page("bot_delay=0")
     n = PAD_GAMES[game]
     start(page, game, n, modes={i: "bot" for i in range(n)}, seed=5)
-    page.wait_for_function("document.body.dataset.scoreTotals", timeout=90_000)
+    page.wait_for_function("() => document.body.dataset.scoreTotals", timeout=90_000)
     pad = page.get_by_test_id("score-sheet").locator("[data-testid=pad]")
     filled = pad.locator("tbody td").all_text_contents()
     assert any(x.strip() for x in filled), filled
