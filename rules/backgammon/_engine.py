@@ -26,7 +26,7 @@ from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
 from ._codes import C
 from ._cube import effective_max, game_points, next_crawford
-from ._moves import generate, result_of
+from ._moves import every_die, generate, result_of
 from ._setup import DERIVED, apply_setup, check_derived, check_state, play_of, tally_report
 from ._state import (
     COLORS,
@@ -163,6 +163,28 @@ def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: Sequence[tuple[in
         raise C.cannot_bear_off(f"step {_hop(*bear_off)} in {nt.show(_text(move))}: "
                           "not all your checkers are home", point=bear_off[0])
     return m, hits
+
+
+def _uses_every_die(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int, move: Play) -> bool:
+    """True when ``move`` is a legal play that uses every die, so that ``check`` need not list
+    every play: single-die sub-moves, each legal in turn, make its hops with every die
+    (:func:`every_die`), hitting what ``_replay`` would hit (the blots on the hops' landing
+    points), and its hit marks are such hits. Then ``_replay`` takes the hops (the sub-moves show
+    each hop's checker there, the bar emptied first, no landing blocked and every checker home
+    before one bears off), and the play's result is one of the listed results. False (a
+    refusal, or a play that leaves dice unused) leaves the verdict, and its code, to the list."""
+    hops = move.steps
+    assert hops is not None, "play_of gives a play its steps"
+    if not all(1 <= src <= 25 and 0 <= dst < src for src, dst in hops):
+        return False
+    m, o = mover_lists(me, other)
+    hits = 0
+    for _, dst in hops:
+        if o[dst] == 1:
+            hits |= 1 << dst
+    if move.notation is not None and not all(hits >> p & 1 for p in nt.parse_play(move.notation)[1]):
+        return False
+    return every_die(m, o, sorted(hops, reverse=True), (d1,) * 4 if d1 == d2 else (d1, d2), hits)
 
 
 def _dice_fit(hops: tuple[tuple[int, int], ...], dice: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -424,6 +446,8 @@ class Backgammon(BaseEngine[State, Move]):
     def _check_play(self, state: State, move: Play) -> None:
         me, other = _mover(state)
         d1, d2 = state.dice
+        if move.steps and _uses_every_die(me, other, d1, d2, move):
+            return  # legal without listing every play; anything else is judged against the list
         used, plays = _plays(me, other, d1, d2)
         if not plays:
             if move.steps:

@@ -20,6 +20,8 @@ point <= 6); a die larger than the distance bears off only from the highest poin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 BAR = 25
 OFF = 0
 
@@ -263,3 +265,58 @@ def _doubles(me: list[int], opp: list[int], d: int, far0: int, occ0: list[int]) 
     if found:
         return 4, found
     return partial[0], partial[1]
+
+
+def every_die(me: list[int], opp: list[int], hops: Sequence[tuple[int, int]], dice: tuple[int, ...],
+              hits: int) -> bool:
+    """Whether ``hops`` (highest source first) can be played as single-die sub-moves, each legal
+    in turn (the sub-move legality above), that use every die of ``dice`` and hit exactly the
+    points of the bitmask ``hits`` (a hop spanning several dice may land on a blot on its way).
+
+    Such a play is legal without listing the others: a play that uses every die uses as many
+    dice as possible, and with two numbers both of them (docs/rules/backgammon.md §4.4-§4.5).
+    False says nothing about legality (another order of the hops, or a play that must leave
+    dice unused, is for :func:`generate` to judge). ``me``/``opp`` are scratch lists, restored.
+    """
+    last = len(hops)
+
+    def step(i: int, at: int, left: tuple[int, ...], hit: int) -> bool:
+        if i == last:
+            return not left and hit == hits
+        src, dst = hops[i]
+        if at < 0:
+            at = src
+            if not me[at]:
+                return False
+        if me[BAR] and at != BAR:
+            return False
+        for j, d in enumerate(left):
+            if d in left[:j]:
+                continue
+            t = at - d
+            if t > 0:
+                if t < dst or opp[t] > 1:
+                    continue
+                was = opp[t]
+            else:
+                if dst:
+                    continue
+                far = BAR
+                while not me[far]:
+                    far -= 1
+                if far > 6 or (t < 0 and at != far):
+                    continue
+                t = was = 0
+            me[at] -= 1
+            me[t] += 1
+            opp[t] = 0
+            done = step(i + 1, -1, left[:j] + left[j + 1:], hit | 1 << t if was else hit) if t == dst else \
+                step(i, t, left[:j] + left[j + 1:], hit | 1 << t if was else hit)
+            opp[t] = was
+            me[t] -= 1
+            me[at] += 1
+            if done:
+                return True
+        return False
+
+    return step(0, -1, dice, 0)
