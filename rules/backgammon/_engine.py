@@ -16,6 +16,7 @@ from rules.base import (
     NextRound,
     Outcome,
     Rng,
+    RulesError,
     ScoreReport,
     replace,
 )
@@ -175,11 +176,11 @@ def _uses_every_die(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: in
     refusal, or a play that leaves dice unused) leaves the verdict, and its code, to the list."""
     hops = move.steps
     assert hops is not None, "play_of gives a play its steps"
-    if not all(1 <= src <= 25 and 0 <= dst < src for src, dst in hops):
-        return False
     m, o = mover_lists(me, other)
     hits = 0
-    for _, dst in hops:
+    for src, dst in hops:
+        if not (0 <= dst < src <= 25):
+            return False
         if o[dst] == 1:
             hits |= 1 << dst
     if move.notation is not None and not all(hits >> p & 1 for p in nt.parse_play(move.notation)[1]):
@@ -436,10 +437,30 @@ class Backgammon(BaseEngine[State, Move]):
                               f"got {nt.show(kind)}", got=kind)
         self._check_play(state, move)
 
+    def roll_and_play(self, state: State, seat: int, roll: Roll, play: Play) -> State | None:
+        """``apply`` of ``roll`` (physical dice) and then ``play`` by ``seat``, with one state made
+        instead of two, when the roll is legal now (not the opening roll) and the play uses every
+        die (``_uses_every_die``): so a record is replayed. None otherwise: apply the two moves,
+        which judge them (and give any refusal its code)."""
+        if state.phase is not Phase.ROLL or roll.dice is None or not play.steps:
+            return None
+        try:
+            self.check(state, seat, roll)
+        except RulesError:
+            return None
+        me, other = _mover(state)
+        d1, d2 = roll.dice
+        if not _uses_every_die(me, other, d1, d2, play):
+            return None
+        # what ``_roll`` changes (the phase and the dice; physical dice leave the rng as it is) the
+        # play changes back, so the play applied to the state before the roll is the same state
+        return self._play(state, play)
+
     @staticmethod
     def _check_dice(move: Roll) -> None:
-        if move.dice is not None and not (
-                len(move.dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in move.dice)):
+        dice = move.dice
+        if dice is not None and not (len(dice) == 2 and isinstance(dice[0], int) and isinstance(dice[1], int)
+                                     and 1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
             raise C.bad_dice(f"dice must be two numbers 1-6, got {nt.show(list(move.dice))}",
                               got=list(move.dice))
 

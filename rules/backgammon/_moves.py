@@ -281,17 +281,15 @@ def every_die(me: list[int], opp: list[int], hops: Sequence[tuple[int, int]], di
     last = len(hops)
 
     def step(i: int, at: int, left: tuple[int, ...], hit: int) -> bool:
-        if i == last:
-            return not left and hit == hits
         src, dst = hops[i]
-        if at < 0:
+        if at < 0:  # the hop's first sub-move: its checker must be there
             at = src
             if not me[at]:
                 return False
         if me[BAR] and at != BAR:
             return False
         for j, d in enumerate(left):
-            if d in left[:j]:
+            if j and d == left[0]:  # doubles, or two different dice: each value tried once
                 continue
             t = at - d
             if t > 0:
@@ -307,11 +305,16 @@ def every_die(me: list[int], opp: list[int], hops: Sequence[tuple[int, int]], di
                 if far > 6 or (t < 0 and at != far):
                     continue
                 t = was = 0
+            rest = left[1:] if j == 0 else left[:j] + left[j + 1:]
+            now = hit | 1 << t if was else hit
+            if t == dst and i + 1 == last:  # the last sub-move: no need to make it
+                if not rest and now == hits:
+                    return True
+                continue
             me[at] -= 1
             me[t] += 1
             opp[t] = 0
-            done = step(i + 1, -1, left[:j] + left[j + 1:], hit | 1 << t if was else hit) if t == dst else \
-                step(i, t, left[:j] + left[j + 1:], hit | 1 << t if was else hit)
+            done = step(i + 1, -1, rest, now) if t == dst else step(i, t, rest, now)
             opp[t] = was
             me[t] -= 1
             me[at] += 1

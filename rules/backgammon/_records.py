@@ -471,6 +471,22 @@ class _Run:
         self.moves.append({"seat": seat, "move": move})
         self.count += 1
 
+    def roll_and_play(self, seat: int, roll: Json, rolled: Any, play: Json) -> bool:
+        """Both moves applied at once when the engine finds the play legal without listing every
+        play (``roll_and_play``); False changes nothing (push them one by one, for the verdict)."""
+        if self.count + 2 > self.max_moves:
+            return False
+        try:
+            after = self.engine.roll_and_play(self.state, seat, rolled, self.engine.move_from_json(play))
+        except RulesError:
+            return False
+        if after is None:
+            return False
+        self.state = after
+        self.moves += ({"seat": seat, "move": roll}, {"seat": seat, "move": play})
+        self.count += 2
+        return True
+
     def legal(self, seat: int, move: Json) -> bool:
         try:
             self.engine.check(self.state, seat, self.engine.move_from_json(move))
@@ -569,6 +585,8 @@ def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: C
         move, decoded = run.roll(max(a, b), min(a, b)) if cell.seat == 0 else run.roll(min(a, b), max(a, b))
     else:
         move, decoded = run.roll(a, b)
+        if cell.play and not cell.unknown and run.roll_and_play(cell.seat, move, decoded, _written(cell)):
+            return
     run.push(cell.seat, move, game, cell.number, k, cell.line, decoded)
     if cell.unknown:  # eXtreme Gammon's ``????``: the roller resigned (GNU BG reads it so)
         if not cell.play and following is not None and following.kind == "win" and following.seat != cell.seat:
@@ -592,8 +610,8 @@ def _play(run: _Run, game: GameRecord, k: int, cell: Cell, dice: tuple[int, int]
     """The play as an Arbiter move: the notation as written when the engine takes it; else, when
     a hop spans several dice, the same hops cut at the dice in some order the engine takes; else
     the engine's refusal of the play as written."""
-    text = cell.play.lower().replace("*(", "(")
-    written = {"kind": "move", "notation": text}
+    written = _written(cell)
+    text = written["notation"]
     try:
         run.push(cell.seat, written, game, cell.number, k, cell.line)
         return
@@ -604,6 +622,11 @@ def _play(run: _Run, game: GameRecord, k: int, cell: Cell, dice: tuple[int, int]
                 run.push(cell.seat, candidate, game, cell.number, k, cell.line)
                 return
         raise refusal from None
+
+
+def _written(cell: Cell) -> Json:
+    """A cell's play as written, as an Arbiter move."""
+    return {"kind": "move", "notation": cell.play.lower().replace("*(", "(")}
 
 
 _TOKEN = re.compile(r"^(bar|\d{1,2})((?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?$")

@@ -115,3 +115,38 @@ def _state(me: dict, opp: dict, dice: tuple[int, int]):
         data["points"][who], data["bar"][who], data["off"][who] = points, 0, 15 - sum(counts.values())
     data.update(turn=0, phase="move", dice=list(dice))
     return E.from_json(data)
+
+
+def test_roll_and_play_is_the_two_moves_applied() -> None:
+    """``roll_and_play`` (how a record is replayed) gives the very state that ``apply`` of the roll
+    and then of the play gives, whenever it answers; it answers for every play using every die
+    after a roll in the roll phase, and leaves the rest (the opening roll, a roll not allowed
+    now, a play leaving dice unused, an illegal play) to the two moves."""
+    answered = declined = 0
+    for seed in range(GAMES):
+        rnd = random.Random(seed)
+        state = E.new(2, f"pair-{seed}", {"match_length": 3})
+        while state.phase is not Phase.GAME_OVER:
+            seat = state.turn
+            if state.phase is not Phase.ROLL or seat is None:
+                move = rnd.choice([m for m in E.legal_moves(state, min(E.to_act(state))) if m.kind != "resign"])
+                state = E.apply(state, min(E.to_act(state)), move)
+                continue
+            dice = (rnd.randint(1, 6), rnd.randint(1, 6))
+            roll = E.move_from_json({"kind": "roll", "dice": list(dice)})
+            rolled = E.apply(state, seat, roll)
+            plays = [m for m in E.legal_moves(rolled, seat) if m.kind == "move"]
+            play = rnd.choice(plays)
+            wrong = Play(((24, 24 - dice[0] - dice[1] - 1),), None) if dice[0] + dice[1] < 23 else play
+            assert E.roll_and_play(state, 1 - seat, roll, play) is None  # not this seat's roll
+            for candidate in (wrong, play):
+                both = E.roll_and_play(state, seat, roll, candidate)
+                if both is None:
+                    declined += 1
+                    continue
+                answered += 1
+                assert E.to_json(both) == E.to_json(E.apply(rolled, seat, candidate))
+            every = 4 if dice[0] == dice[1] else 2
+            assert (E.roll_and_play(state, seat, roll, play) is not None) == (len(play.steps) == every)
+            state = E.apply(rolled, seat, play)
+    assert answered > 500 and declined > 500, (answered, declined)
