@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Literal
@@ -21,13 +21,14 @@ from rules.base import (
     replace,
 )
 from rules.shapes import ShapeError, encode, shape_of
-from rules.spec import GameSpec, Playout, phase_labels
+from rules.spec import GameSpec, Playout, RecordFormat, phase_labels
 
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
 from ._codes import C
 from ._cube import effective_max, game_points, next_crawford
 from ._moves import every_die, generate, result_of
+from ._records import MAX_RECORD_CHARS, RECORD_WARNINGS, parse_mat, parse_sgf, replay_record, write_mat
 from ._setup import DERIVED, apply_setup, check_derived, check_state, play_of, tally_report
 from ._state import (
     COLORS,
@@ -238,6 +239,28 @@ _ONE = (frozenset((0,)), frozenset((1,)))
 _CENTRED = Cube(1, None, False, False, False)
 
 
+_SEAT_OR_NONE = {"type": ["integer", "null"], "minimum": 0, "maximum": 1}
+#: what a record's replay adds to the answer (DESIGN 4.3), beside the final state
+_RECORD_SUMMARY: Mapping[str, Json] = MappingProxyType({
+    "games": {"type": "array", "description": "record replay: each game of the match", "items": {
+        "type": "object", "required": ["number", "winner", "points", "score_after"], "properties": {
+            "number": {"type": "integer"}, "winner": _SEAT_OR_NONE, "points": {"type": "integer"},
+            "resigned": {"type": "boolean"}, "score_after": {"type": "array", "items": {"type": "integer"}}}}},
+    "match": {"type": "object", "description": "record replay: the match", "properties": {
+        "length": {"type": "integer"}, "players": {"type": "array", "items": {"type": "string"}},
+        "score": {"type": "array", "items": {"type": "integer"}}}},
+})
+
+
+def _record_format(read: Callable[[str], Json], write: Callable[..., str] | None = None) -> RecordFormat:
+    return RecordFormat(read=read, replay=replay_record, write=write, warnings=RECORD_WARNINGS,
+                        summary=_RECORD_SUMMARY, max_chars=MAX_RECORD_CHARS)
+
+
+#: Jellyfish ``.mat`` (read and written: what GNU BG, eXtreme Gammon, BGBlitz... exchange) and GNU BG's ``.sgf`` (read)
+RECORDS = {"mat": _record_format(parse_mat, write_mat), "sgf": _record_format(parse_sgf)}
+
+
 SPEC = GameSpec(
     id=GAME_ID,
     name="Backgammon",
@@ -258,6 +281,7 @@ SPEC = GameSpec(
     tally=Tally,
     setup=Setup,
     legal_moves_complete=True,
+    records=RECORDS,
     terms={
         "points": Label("Points", "Punkty"), "bar": Label("Bar", "Banda"), "off": Label("Borne off", "Zdjęte"),
         "cube": Label("Doubling cube", "Kostka dublująca"), "pips": Label("Pip count", "Liczba oczek"),
@@ -461,8 +485,8 @@ class Backgammon(BaseEngine[State, Move]):
         dice = move.dice
         if dice is not None and not (len(dice) == 2 and isinstance(dice[0], int) and isinstance(dice[1], int)
                                      and 1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
-            raise C.bad_dice(f"dice must be two numbers 1-6, got {nt.show(list(move.dice))}",
-                              got=list(move.dice))
+            raise C.bad_dice(f"dice must be two numbers 1-6, got {nt.show(list(dice))}",
+                              got=list(dice))
 
     def _check_play(self, state: State, move: Play) -> None:
         me, other = _mover(state)
