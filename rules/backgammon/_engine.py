@@ -385,9 +385,14 @@ class Backgammon(BaseEngine[State, Move]):
         self.check_turn(state, seat)
         kind = move.kind
         phase = state.phase
-        if phase is Phase.MOVE and isinstance(move, Play) and not state.resign:  # the hot path first
+        if phase is Phase.MOVE and isinstance(move, Play) and not state.resign:  # the hot paths first
             self._check_play(state, move)
             return
+        if phase is Phase.ROLL and type(move) is Roll:  # nothing pending: the chain below comes to the dice
+            cube = state.cube
+            if not (cube.offered or cube.beaver or cube.raccoon or state.resign):
+                self._check_dice(move)
+                return
         if phase in OVER:
             if kind != "next-round":
                 raise C.round_over(f"game {state.round} of the match is over; only 'next-round' is possible, got "
