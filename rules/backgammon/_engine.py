@@ -186,7 +186,8 @@ def _uses_every_die(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: in
             hits |= 1 << dst
     if move.notation is not None and not all(hits >> p & 1 for p in nt.parse_play(move.notation)[1]):
         return False
-    return every_die(m, o, sorted(hops, reverse=True), (d1,) * 4 if d1 == d2 else (d1, d2), hits)
+    return every_die(m, o, hops if len(hops) == 1 else sorted(hops, reverse=True),
+                     (d1,) * 4 if d1 == d2 else (d1, d2), hits)
 
 
 def _dice_fit(hops: tuple[tuple[int, int], ...], dice: tuple[int, ...]) -> tuple[int, ...] | None:

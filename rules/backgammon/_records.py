@@ -432,6 +432,10 @@ def _turn_to(engine, state, seat: int):
     return engine.from_json(data)
 
 
+_READ: dict[str, Any] = {}
+_READ_LIMIT = 1 << 15
+
+
 class _Run:
     """The engine state being replayed and the Arbiter moves so far."""
 
@@ -477,7 +481,7 @@ class _Run:
         if self.count + 2 > self.max_moves:
             return False
         try:
-            after = self.engine.roll_and_play(self.state, seat, rolled, self.engine.move_from_json(play))
+            after = self.engine.roll_and_play(self.state, seat, rolled, self._read(play))
         except RulesError:
             return False
         if after is None:
@@ -486,6 +490,18 @@ class _Run:
         self.moves += ({"seat": seat, "move": roll}, {"seat": seat, "move": play})
         self.count += 2
         return True
+
+    def _read(self, play: Json) -> Any:
+        """The engine's reading of a written play, kept by its notation for the process (a play
+        is a frozen value; the same texts recur in every record): ``_READ`` holds at most
+        ``_READ_LIMIT`` of them."""
+        text = play["notation"]
+        read = _READ.get(text)
+        if read is None:
+            if len(_READ) >= _READ_LIMIT:
+                _READ.clear()
+            read = _READ[text] = self.engine.move_from_json(play)
+        return read
 
     def legal(self, seat: int, move: Json) -> bool:
         try:
