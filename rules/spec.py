@@ -180,14 +180,25 @@ class Playout:
 
 @dataclass(frozen=True)
 class RecordFormat:
-    """A match-record format a game reads (and perhaps writes): ``read(text)`` gives the
-    record's parts, ``replay(engine, parsed, max_moves)`` checks them, ``write(engine, start,
-    moves, players)`` writes one."""
+    """A match-record format a game reads (and perhaps writes), DESIGN 4.3: the service reads
+    records only through these (``GameSpec.records``, by the format's name: ``mat``, ``sgf``).
+
+    ``read(text)`` gives the record's parts (or raises the game's unreadable-record code with a
+    ``line``); ``replay(engine, parsed, max_moves)`` checks every move of them through the engine
+    and gives the outcome: ``state`` (the final state), ``applied``, ``moves``, ``warnings`` and
+    the members ``summary`` declares; ``write(engine, start, moves, players)`` writes a game in
+    the format (None: read only). ``warnings``: the codes of the writers' conventions a replay
+    may note, by code, each with its ``title`` (a Label) and ``detail_pl`` (the Polish detail,
+    a template over the warning's ``context``). ``summary``: the JSON Schema of each member a
+    replay adds to the answer (``games``, ``match``...). ``max_chars``: the longest text read."""
 
     read: Callable[[str], Any]
     replay: Callable[..., Any]
     write: Callable[..., str] | None = None
     media_type: str = "text/plain"
+    warnings: Mapping[str, Any] = field(default_factory=dict)
+    summary: Mapping[str, Json] = field(default_factory=dict)
+    max_chars: int = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)

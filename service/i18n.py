@@ -251,8 +251,36 @@ def catalogue() -> dict[str, Entry]:
     return out
 
 
+@dataclass(frozen=True)
+class WarningEntry:
+    """A writer's convention a record replay reads and notes (DESIGN 4.3): not an error (the
+    answer is 200), listed beside the codes so a client can tell each one apart."""
+
+    code: str
+    text: Code  # ``detail_pl``: the Polish detail, a template over the warning's ``context``
+    games: tuple[str, ...]
+
+    def to_json(self, lang: str) -> JsonObject:
+        return {"code": self.code, "title": self.text.title_pl if lang == "pl" else self.text.title,
+                "games": list(self.games)}
+
+
+@cache
+def warning_catalogue() -> dict[str, WarningEntry]:
+    """Every warning a record replay may note, by code: from each game's record formats (``GameSpec.records``)."""
+    out: dict[str, WarningEntry] = {}
+    for gid, engine in ENGINES.items():
+        for record in engine.spec.records.values():
+            for code, declared in record.warnings.items():
+                games = out[code].games if code in out else ()
+                text = Code(declared.title.en, declared.title.pl, declared.detail_pl)
+                out[code] = WarningEntry(code, text, games if gid in games else (*games, gid))
+    return out
+
+
 def codes_json(lang: str) -> JsonObject:
-    return {"codes": [e.to_json(lang) for e in sorted(catalogue().values(), key=lambda e: e.code)]}
+    return {"codes": [e.to_json(lang) for e in sorted(catalogue().values(), key=lambda e: e.code)],
+            "warnings": [w.to_json(lang) for w in sorted(warning_catalogue().values(), key=lambda w: w.code)]}
 
 
 def negotiate(header_values: Iterable[tuple[str, float]] | Any) -> str:

@@ -28,16 +28,16 @@ from functools import cache
 from typing import Any, TypedDict, cast
 
 from rules import shapes
-from rules.backgammon._records import MAX_RECORD_CHARS
 from rules.base import Option
 from rules.events import event_type
 from rules.jsontypes import Json, JsonObject, as_object, object_at
 from rules.registry import ALIASES
+from rules.spec import RecordFormat
 from service.config import Config
 from service.errors import problem_for
 from service.games import BINDINGS, GameBinding
 from service.i18n import catalogue
-from service.records import READERS
+from service.records import FORMATS
 from service.schemas import common
 
 VERSION = "1.0.0"
@@ -74,30 +74,34 @@ SEAT_OR_NULL: JsonObject = {"type": ["integer", "null"], "minimum": 0, "maximum"
 SIGNATURE: JsonObject = {"type": "string", "minLength": 1, "maxLength": 64,
              "description": "the service's signature of `state` (service/signing.py): sent back beside the state, "
                             "a state the service made skips the re-check; anything else gets the full check"}
-RECORD_GAMES = frozenset(READERS)
-RECORD: JsonObject = {"type": "object", "additionalProperties": False, "required": ["format", "text"],
-          "description": "a recorded match in the format other tools write (DESIGN 4.3)",
-          "properties": {"format": {"type": "string", "enum": ["mat", "sgf"]},
-                         "text": {"type": "string", "minLength": 1, "maxLength": MAX_RECORD_CHARS,
-                                  "description": "the file's text; the body may be up to MAX_RECORD_BYTES "
-                                                 "(default 4 MiB)"}}}
-RECORD_SUMMARY: JsonObject = {
-    "games": {"type": "array", "description": "record replay: each game of the match", "items": {
-        "type": "object", "required": ["number", "winner", "points", "score_after"], "properties": {
-            "number": {"type": "integer"}, "winner": SEAT_OR_NULL, "points": {"type": "integer"},
-            "resigned": {"type": "boolean"}, "score_after": {"type": "array", "items": {"type": "integer"}}}}},
-    "match": {"type": "object", "description": "record replay: the match", "properties": {
-        "length": {"type": "integer"}, "players": {"type": "array", "items": {"type": "string"}},
-        "score": {"type": "array", "items": {"type": "integer"}}}},
-    "moves": {"type": "array", "description": "record replay: the record's moves as Arbiter moves",
-              "items": {"type": "object", "required": ["seat", "move"], "properties": {
-                  "seat": SEAT, "move": {"type": "object"}}}},
-    "warnings": {"type": "array", "description": "record replay: each writer's convention read as GNU BG reads it "
-                 "(XG's `????`, Galaxy's `Losses`, a capped last `Wins`, a mid-match start...), by line",
-                 "items": {"type": "object", "required": ["line", "code", "detail"], "properties": {
-                     "line": {"type": "integer", "minimum": 1}, "code": {"type": "string"},
-                     "detail": {"type": "string"}, "context": {"type": "object"}}}},
-}
+
+
+def _record(formats: Mapping[str, RecordFormat]) -> JsonObject:
+    """The ``record`` a game's ``replay`` takes: one of its formats (``GameSpec.records``)."""
+    return {"type": "object", "additionalProperties": False, "required": ["format", "text"],
+            "description": "a recorded match in the format other tools write (DESIGN 4.3)",
+            "properties": {"format": {"type": "string", "enum": sorted(formats)},
+                           "text": {"type": "string", "minLength": 1,
+                                    "maxLength": max(f.max_chars for f in formats.values()),
+                                    "description": "the file's text; the body may be up to MAX_RECORD_BYTES "
+                                                   "(default 4 MiB)"}}}
+
+
+def _record_summary(formats: Mapping[str, RecordFormat]) -> JsonObject:
+    """What a record's replay adds to the envelope: the members its formats declare, its moves and warnings."""
+    return {
+        **{name: schema for f in formats.values() for name, schema in f.summary.items()},
+        "moves": {"type": "array", "description": "record replay: the record's moves as Arbiter moves",
+                  "items": {"type": "object", "required": ["seat", "move"], "properties": {
+                      "seat": SEAT, "move": {"type": "object"}}}},
+        "warnings": {"type": "array", "description": "record replay: each writer's convention read and noted "
+                     "(GET /v1/codes lists them under `warnings`), by line",
+                     "items": {"type": "object", "required": ["line", "code", "detail"], "properties": {
+                         "line": {"type": "integer", "minimum": 1}, "code": {"type": "string"},
+                         "detail": {"type": "string"}, "context": {"type": "object"}}}},
+    }
+
+
 LABEL: JsonObject = {"type": "object", "additionalProperties": False, "required": ["en", "pl"],
          "description": "a text in English and Polish",
          "properties": {"en": {"type": "string"}, "pl": {"type": "string"}}}
@@ -191,6 +195,9 @@ CODE_ENTRY = _obj(["code", "status", "title", "games"], code={"type": "string"},
                   title={"type": "string", "description": "in the language of Accept-Language (en or pl)"},
                   description={"type": "string", "description": "when it happens and what to do"},
                   games={"type": "array", "items": {"type": "string"}})
+WARNING_ENTRY = _obj(["code", "title", "games"], code={"type": "string"},
+                     title={"type": "string", "description": "in the language of Accept-Language (en or pl)"},
+                     games={"type": "array", "items": {"type": "string"}})
 PUBLIC: list[Json] = []  # an operation anyone may call
 BEARER: list[Json] = [{"bearer": []}]  # a session's seat or owner token
 
@@ -507,7 +514,7 @@ def _game(b: GameBinding) -> tuple[dict[str, JsonObject], dict[str, Json]]:
         "properties": {"state": state, **status, "events": events,
                        "signature": SIGNATURE,
                        "applied": {"type": "integer", "description": "replay: the number of moves applied"},
-                       **(RECORD_SUMMARY if gid in RECORD_GAMES else {})}}
+                       **(_record_summary(FORMATS[gid]) if gid in FORMATS else {})}}
     result = _ref(f"{p}Envelope")
     components.update(_session_components(b, p, new_props, status, events))
     ref = ex["refusals"]
@@ -524,8 +531,8 @@ def _game(b: GameBinding) -> tuple[dict[str, JsonObject], dict[str, Json]]:
              "(default shown)", "items": _obj(["seat", "move"], seat=SEAT, move=move)}
     replay_from: list[Json] = [_obj(["state", "moves"], state=state, signature=SIGNATURE, moves=moves),
                    _obj(["new", "moves"], new=new_req, moves=moves)]
-    if gid in RECORD_GAMES:
-        replay_from.append(_obj(["record"], record=RECORD))
+    if gid in FORMATS:
+        replay_from.append(_obj(["record"], record=_record(FORMATS[gid])))
     tally: JsonObject = _ref(f"{p}Tally") if f"{p}Tally" in components else {"type": "object"}
     base = f"/v1/games/{gid}"
     oid = p[0].lower() + p[1:]
@@ -558,7 +565,7 @@ def _game(b: GameBinding) -> tuple[dict[str, JsonObject], dict[str, Json]]:
             f"{oid}Replay", f"Replay a recorded {e.name} game",
             _json({"oneOf": replay_from,
                    "description": "`state` or `new`, with `moves`" + (", or a match `record` alone"
-                                                                      if gid in RECORD_GAMES else "")},
+                                                                      if gid in FORMATS else "")},
                   {"new": {"players": ex["players"], "seed": 1}, "moves": [{"seat": ex["seat"], "move": ex["move"]}]}),
             (200, "the final state and scores", result), (400, 413, 415, 422), tags,
             "The first illegal move answers 422; the problem's `index` names it.", **errs(ref["move"]))},
@@ -577,19 +584,21 @@ def _game(b: GameBinding) -> tuple[dict[str, JsonObject], dict[str, Json]]:
                 "properties": {"seat": SEAT_OR_NULL, "state": _ref(f"{p}View")}}, ex["view"]),
             (400, 413, 415, 422), tags, **errs(ref["seat"]))},
     }
-    if gid in RECORD_GAMES:
+    written = [fmt for fmt, f in FORMATS.get(gid, {}).items() if f.write is not None]
+    if written:
         players: JsonObject = {"type": ["array", "null"], "minItems": 2, "maxItems": 2, "description": "the two players' names "
                    "for the record's header (default: Player 0, Player 1)",
                    "items": {"type": "string", "minLength": 1, "maxLength": 40}}
         paths[f"{base}/record"] = {"post": _op(
-            f"{oid}Record", f"Write a {e.name} game as a match record (.mat)",
+            f"{oid}Record", f"Write a {e.name} game as a match record (.{written[0]})",
             _json({"oneOf": [_obj(["state", "moves"], state=state, moves=moves, players=players),
                              _obj(["new", "moves"], new=new_req, moves=moves, players=players)],
                    "description": "`state` or `new`, with `moves`"},
                   {"new": {"players": ex["players"], "seed": 1}, "moves": [{"seat": ex["seat"], "move": ex["move"]}]}),
-            (200, "the Jellyfish .mat text, which GNU BG imports and `replay` reads back", None),
+            (200, f"the record's .{written[0]} text, which `replay` reads back", None),
             (400, 413, 415, 422), tags, **errs(ref["move"]))}
         object_at(paths, f"{base}/record", "post", "responses", "200")["content"] = {"text/plain": {"schema": {"type": "string"}}}
+    if gid in FORMATS:
         paths[f"{base}/records"] = {"post": _op(
             f"{oid}RecordFile", f"Check a {e.name} match record file",
             None, (200, "as `replay` with a `record`: the final envelope, `games`, `match` and `warnings`", result),
@@ -603,7 +612,7 @@ def _game(b: GameBinding) -> tuple[dict[str, JsonObject], dict[str, Json]]:
         object_at(paths, f"{base}/records", "post")["parameters"] = [{
             "name": "format", "in": "query", "required": False, "description": "the record's format; left out, "
             "an `.sgf` is known by its `(;` and anything else is read as `.mat`",
-            "schema": {"type": "string", "enum": ["mat", "sgf"]}}]
+            "schema": {"type": "string", "enum": sorted(FORMATS[gid])}}]
     return components, paths
 
 
@@ -733,8 +742,8 @@ def _common_paths() -> dict[str, Json]:
             (401, 403, 404, 422, 429, 503), ["sessions"], parameters=[sid], security=BEARER)},
         "/v1/sessions/{session_id}/log": {"get": _op(
             "sessionLog", "The move history, replayable with /replay", None,
-            (200, "the log; a seat's log hides what its view hides (`?format=mat`: a backgammon match record "
-                  "as text/plain)", _by_game("SessionLog", "the move history")),
+            (200, "the log; a seat's log hides what its view hides (`?format=mat`: a match record as "
+                  "text/plain, for a game whose `records` write `mat`)", _by_game("SessionLog", "the move history")),
             (401, 403, 404, 422, 429, 503), ["sessions"], security=BEARER,
             parameters=[sid, {"name": "format", "in": "query", "required": False,
                               "schema": {"type": "string", "enum": ["json", "mat"], "default": "json"}}])},
@@ -754,7 +763,10 @@ def _common_paths() -> dict[str, Json]:
         "/v1/codes": {"get": _op(
             "listCodes", "Every error code: its status, title, when it happens and what to do, and its games", None,
             (200, "the catalogue (titles and descriptions in the language of Accept-Language: en or pl)",
-             _obj(["codes"], codes={"type": "array", "items": _ref("CodeEntry")})), (), ["catalogue"])},
+             _obj(["codes", "warnings"], codes={"type": "array", "items": _ref("CodeEntry")},
+                  warnings={"type": "array", "items": WARNING_ENTRY,
+                            "description": "the writers' conventions a record replay reads and notes (not errors: "
+                                           "they come in a 200 answer's `warnings`)"})), (), ["catalogue"])},
         "/problems/{code}": {"get": _op(
             "describeProblem", "The page of one error code (a problem's `type` links it)", None,
             (200, "the code's catalogue entry (JSON for `Accept: application/json`, else an HTML page)",

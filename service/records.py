@@ -1,21 +1,21 @@
-"""HTTP glue for recorded matches (DESIGN 4.3): which game reads and writes which record formats.
-
-The views stay game-free: ``replay`` and ``write`` look the game up here. Today only
-backgammon has records (Jellyfish ``.mat`` read and written, GNU BG ``.sgf`` read); the
-formatting and the checks live in ``rules/backgammon/_records.py``.
+"""HTTP glue for recorded matches (DESIGN 4.3, 4.8): each game's record formats come from its
+declaration (``GameSpec.records``: reader, replayer, writer, warning codes, summary); nothing
+here names a game. The views stay game-free; a game without records answers ``game.no-records``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from flask import current_app, request
 from marshmallow import ValidationError
 
-from rules.backgammon import _records as backgammon_records
 from rules.base import Engine
 from rules.jsontypes import Json, JsonObject, as_object
+from rules.registry import ENGINES
+from rules.spec import RecordFormat
 from service import i18n
 from service.errors import ApiError
 
@@ -23,47 +23,63 @@ if TYPE_CHECKING:
     from service.games import GameBinding
     from service.sessions import RecordWithLog
 
-READERS = {
-    "backgammon": {"mat": backgammon_records.parse_mat, "sgf": backgammon_records.parse_sgf},
-}
-_WRITERS = {"backgammon": backgammon_records.write_mat}
-_REPLAYERS = {"backgammon": backgammon_records.replay_record}
+#: every game's record formats, by game id (the games with none left out)
+FORMATS: Mapping[str, Mapping[str, RecordFormat]] = MappingProxyType(
+    {gid: engine.spec.records for gid, engine in ENGINES.items() if engine.spec.records})
+#: each game's readers by format (``arbiter check`` picks the game that reads a file's format)
+READERS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
+    {gid: {fmt: f.read for fmt, f in formats.items()} for gid, formats in FORMATS.items()})
+#: the longest record text any game reads (the request schemas' bound)
+MAX_RECORD_CHARS = max((f.max_chars for formats in FORMATS.values() for f in formats.values()), default=0)
 
 
-def check_text(engine: Engine[Any, Any], fmt: str, text: str, max_moves: int) -> backgammon_records.Replayed:
+def formats_of(engine: Engine[Any, Any]) -> Mapping[str, RecordFormat]:
+    """The game's record formats, or ``game.no-records``."""
+    formats = FORMATS.get(engine.game_id)
+    if formats is None:
+        raise _no_records(f"{engine.game_id!r} has no match-record format (records exist for {sorted(FORMATS)})")
+    return formats
+
+
+def _no_records(detail: str) -> ApiError:
+    return ApiError(404, "game.no-records", "No match records", detail)
+
+
+def _format(engine: Engine[Any, Any], fmt: str) -> RecordFormat:
+    formats = formats_of(engine)
+    if fmt not in formats:
+        raise ValidationError({"format": [f"{engine.game_id} records are {sorted(formats)}, not {fmt[:10]!r}"]})
+    return formats[fmt]
+
+
+def check_text(engine: Engine[Any, Any], fmt: str, text: str, max_moves: int) -> Any:
     """A record's text read in ``fmt`` and replayed through ``engine`` (its game must read ``fmt``)."""
-    game_id = engine.game_id
-    return _REPLAYERS[game_id](engine, READERS[game_id][fmt](text), max_moves)
-
-
-def _no_records(game_id: str) -> ApiError:
-    return ApiError(404, "game.no-records", "No match records",
-                    f"{game_id!r} has no match-record format (records exist for {sorted(READERS)})")
+    record = _format(engine, fmt)
+    return record.replay(engine, record.read(text), max_moves)
 
 
 def replay(binding: GameBinding, record: Mapping[str, Any]) -> JsonObject:
-    """``/replay`` with ``{"record": {"format", "text"}}``: the final envelope, ``games`` and ``match``."""
-    readers = READERS.get(binding.engine.game_id)
-    if readers is None:
-        raise _no_records(binding.engine.game_id)
+    """``/replay`` with ``{"record": {"format", "text"}}``: the final envelope, ``moves``,
+    ``warnings`` and the members the format's ``summary`` declares (``games``, ``match``)."""
     done = check_text(binding.engine, record["format"], record["text"], current_app.config["MAX_REPLAY_MOVES"])
     lang = i18n.negotiate(request.accept_languages)
-    return {**binding.result(done.state), "applied": done.applied, "games": done.games, "match": done.match,
-            "moves": done.moves, "warnings": [_warning_in(w, lang) for w in done.warnings]}
+    summary = {name: getattr(done, name) for name in _format(binding.engine, record["format"]).summary}
+    return {**binding.result(done.state), "applied": done.applied, **summary, "moves": done.moves,
+            "warnings": [_warning_in(w, lang) for w in done.warnings]}
 
 
 def _warning_in(warning: Json, lang: str) -> Json:
     """A record's warning with its ``detail`` in the answer's language (``Accept-Language: pl``)."""
     members = as_object(warning)
     code = members["code"]
-    declared = backgammon_records.RECORD_WARNINGS.get(code) if isinstance(code, str) else None
+    declared = i18n.warning_catalogue().get(code) if isinstance(code, str) else None
     if lang != "pl" or declared is None:
         return warning
-    return {**members, "detail": declared.detail_pl.format(**as_object(members.get("context", {})))}
+    return {**members, "detail": declared.text.detail_pl.format(**as_object(members.get("context", {})))}
 
 
 def sniff(text: str) -> str:
-    """A record's format from its text: GNU BG's ``.sgf`` opens with ``(;``, anything else is read as ``.mat``."""
+    """A record's format from its text: an ``.sgf`` opens with ``(;``, anything else is read as ``.mat``."""
     return "sgf" if text.lstrip("\ufeff \t\r\n").startswith("(;") else "mat"
 
 
@@ -78,29 +94,36 @@ def decode(raw: bytes) -> str:
 
 def replay_file(binding: GameBinding, raw: bytes, fmt: str | None) -> JsonObject:
     """``POST /v1/games/{game}/records``: the file itself, answered as ``replay`` with a record."""
-    if fmt is not None and fmt not in ("mat", "sgf"):
-        raise ValidationError({"format": [f"'mat' or 'sgf' (or leave it out to sniff), not {fmt[:10]!r}"]})
+    formats = formats_of(binding.engine)
+    if fmt is not None and fmt not in formats:
+        raise ValidationError({"format": [f"one of {sorted(formats)} (or leave it out to sniff), not {fmt[:10]!r}"]})
     if not raw.strip():
         raise ValidationError({"_schema": ["the body is the record file itself, and it is empty"]})
     text = decode(raw)
     return replay(binding, {"format": fmt or sniff(text), "text": text})
 
 
+def _writer(engine: Engine[Any, Any]) -> tuple[str, Callable[..., str]]:
+    """The game's record writer (the first format that writes) and its format."""
+    for fmt, record in formats_of(engine).items():
+        if record.write is not None:
+            return fmt, record.write
+    raise _no_records(f"{engine.game_id!r} writes no match-record format")
+
+
 def write(binding: GameBinding, req: Mapping[str, Any]) -> str:
-    """``POST /v1/games/{game}/record``: ``{"new" or "state", "moves"}`` as ``.mat`` text."""
-    writer = _WRITERS.get(binding.engine.game_id)
-    if writer is None:
-        raise _no_records(binding.engine.game_id)
+    """``POST /v1/games/{game}/record``: ``{"new" or "state", "moves"}`` as record text."""
+    _, writer = _writer(binding.engine)
     start = binding.load_state(req["state"]) if "state" in req else binding.new(req["new"])
-    moves: list[backgammon_records.SeatMove] = [{"seat": m["seat"], "move": binding.engine.move_to_json(binding.load_move(m["move"], f"moves.{i}.move"))}
+    moves: list[JsonObject] = [{"seat": m["seat"], "move": binding.engine.move_to_json(binding.load_move(m["move"], f"moves.{i}.move"))}
              for i, m in enumerate(req["moves"])]
-    return writer(binding.engine, start, moves, req.get("players") or ("Player 0", "Player 1"))
+    return str(writer(binding.engine, start, moves, req.get("players") or ("Player 0", "Player 1")))
 
 
 def session_log_mat(binding: GameBinding, session: RecordWithLog) -> str:
     """The hook for ``GET /v1/sessions/{id}/log?format=mat``: a session record's ``new`` and
     ``log`` written as ``.mat`` (``service.sessions`` calls it with the stored record)."""
-    writer = _WRITERS.get(binding.engine.game_id)
-    if writer is None:
-        raise _no_records(binding.engine.game_id)
-    return writer(binding.engine, binding.new(session["new"]), session["log"], ("Seat 0", "Seat 1"))
+    record = formats_of(binding.engine).get("mat")
+    if record is None or record.write is None:
+        raise _no_records(f"{binding.engine.game_id!r} writes no .mat record")
+    return str(record.write(binding.engine, binding.new(session["new"]), session["log"], ("Seat 0", "Seat 1")))

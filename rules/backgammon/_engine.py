@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Annotated, Any, Literal, cast
@@ -16,20 +16,22 @@ from rules.base import (
     NextRound,
     Outcome,
     Rng,
+    RulesError,
     ScoreReport,
     replace,
 )
 from rules.events import event
 from rules.jsontypes import Json, JsonObject, as_object
 from rules.shapes import Length, Range, ShapeError, encode, field, shape_of
-from rules.spec import GameSpec, Playout, phase_labels
+from rules.spec import GameSpec, Playout, RecordFormat, phase_labels
 
 from . import _notation as nt
 from ._board import BAR, CHECKERS, OFF, START, gammon_level, mover_lists, pips
 from ._codes import C
 from ._cube import effective_max, game_points, next_crawford
 from ._moves import Play as Steps
-from ._moves import generate, result_of
+from ._moves import every_die, generate, result_of
+from ._records import MAX_RECORD_CHARS, RECORD_WARNINGS, parse_mat, parse_sgf, replay_record, write_mat
 from ._setup import DERIVED, apply_setup, check_derived, check_state, play_of, tally_report
 from ._state import (
     COLORS,
@@ -215,6 +217,29 @@ def _replay(me: tuple[int, ...], other: tuple[int, ...], hops: Sequence[tuple[in
     return m, hits
 
 
+def _uses_every_die(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int, move: Play) -> bool:
+    """True when ``move`` is a legal play that uses every die, so that ``check`` need not list
+    every play: single-die sub-moves, each legal in turn, make its hops with every die
+    (:func:`every_die`), hitting what ``_replay`` would hit (the blots on the hops' landing
+    points), and its hit marks are such hits. Then ``_replay`` takes the hops (the sub-moves show
+    each hop's checker there, the bar emptied first, no landing blocked and every checker home
+    before one bears off), and the play's result is one of the listed results. False (a
+    refusal, or a play that leaves dice unused) leaves the verdict, and its code, to the list."""
+    hops = move.steps
+    assert hops is not None, "play_of gives a play its steps"
+    m, o = mover_lists(me, other)
+    hits = 0
+    for src, dst in hops:
+        if not (0 <= dst < src <= 25):
+            return False
+        if o[dst] == 1:
+            hits |= 1 << dst
+    if move.notation is not None and not all(hits >> p & 1 for p in nt.parse_play(move.notation)[1]):
+        return False
+    return every_die(m, o, hops if len(hops) == 1 else sorted(hops, reverse=True),
+                     (d1,) * 4 if d1 == d2 else (d1, d2), hits)
+
+
 def _dice_fit(hops: tuple[tuple[int, int], ...], dice: tuple[int, ...]) -> tuple[int, ...] | None:
     """The dice a play's hops would use, fewest first, or None when the rolled dice cannot make them.
 
@@ -265,6 +290,28 @@ _ONE = (frozenset((0,)), frozenset((1,)))
 _CENTRED = Cube(1, None, False, False, False)
 
 
+_SEAT_OR_NONE = {"type": ["integer", "null"], "minimum": 0, "maximum": 1}
+#: what a record's replay adds to the answer (DESIGN 4.3), beside the final state
+_RECORD_SUMMARY: Mapping[str, Json] = MappingProxyType({
+    "games": {"type": "array", "description": "record replay: each game of the match", "items": {
+        "type": "object", "required": ["number", "winner", "points", "score_after"], "properties": {
+            "number": {"type": "integer"}, "winner": _SEAT_OR_NONE, "points": {"type": "integer"},
+            "resigned": {"type": "boolean"}, "score_after": {"type": "array", "items": {"type": "integer"}}}}},
+    "match": {"type": "object", "description": "record replay: the match", "properties": {
+        "length": {"type": "integer"}, "players": {"type": "array", "items": {"type": "string"}},
+        "score": {"type": "array", "items": {"type": "integer"}}}},
+})
+
+
+def _record_format(read: Callable[[str], Json], write: Callable[..., str] | None = None) -> RecordFormat:
+    return RecordFormat(read=read, replay=replay_record, write=write, warnings=RECORD_WARNINGS,
+                        summary=_RECORD_SUMMARY, max_chars=MAX_RECORD_CHARS)
+
+
+#: Jellyfish ``.mat`` (read and written: what GNU BG, eXtreme Gammon, BGBlitz... exchange) and GNU BG's ``.sgf`` (read)
+RECORDS = {"mat": _record_format(parse_mat, write_mat), "sgf": _record_format(parse_sgf)}
+
+
 SPEC = GameSpec(
     id=GAME_ID,
     name="Backgammon",
@@ -285,6 +332,7 @@ SPEC = GameSpec(
     tally=Tally,
     setup=Setup,
     legal_moves_complete=True,
+    records=RECORDS,
     terms={
         "points": Label("Points", "Punkty"), "bar": Label("Bar", "Banda"), "off": Label("Borne off", "Zdjęte"),
         "cube": Label("Doubling cube", "Kostka dublująca"), "pips": Label("Pip count", "Liczba oczek"),
@@ -389,9 +437,14 @@ class Backgammon(BaseEngine[State, Move]):
         self.check_turn(state, seat)
         kind = move.kind
         phase = state.phase
-        if phase is Phase.MOVE and isinstance(move, Play) and not state.resign:  # the hot path first
+        if phase is Phase.MOVE and isinstance(move, Play) and not state.resign:  # the hot paths first
             self._check_play(state, move)
             return
+        if phase is Phase.ROLL and type(move) is Roll:  # nothing pending: the chain below comes to the dice
+            cube = state.cube
+            if not (cube.offered or cube.beaver or cube.raccoon or state.resign):
+                self._check_dice(move)
+                return
         if phase in OVER:
             if kind != "next-round":
                 raise C.round_over(f"game {state.round} of the match is over; only 'next-round' is possible, got "
@@ -465,16 +518,38 @@ class Backgammon(BaseEngine[State, Move]):
                               f"got {nt.show(kind)}", got=kind)
         self._check_play(state, move)
 
+    def roll_and_play(self, state: State, seat: int, roll: Roll, play: Play) -> State | None:
+        """``apply`` of ``roll`` (physical dice) and then ``play`` by ``seat``, with one state made
+        instead of two, when the roll is legal now (not the opening roll) and the play uses every
+        die (``_uses_every_die``): so a record is replayed. None otherwise: apply the two moves,
+        which judge them (and give any refusal its code)."""
+        if state.phase is not Phase.ROLL or roll.dice is None or not play.steps:
+            return None
+        try:
+            self.check(state, seat, roll)
+        except RulesError:
+            return None
+        me, other = _mover(state)
+        d1, d2 = roll.dice
+        if not _uses_every_die(me, other, d1, d2, play):
+            return None
+        # what ``_roll`` changes (the phase and the dice; physical dice leave the rng as it is) the
+        # play changes back, so the play applied to the state before the roll is the same state
+        return self._play(state, play)
+
     @staticmethod
     def _check_dice(move: Roll) -> None:
-        if move.dice is not None and not (
-                len(move.dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in move.dice)):
-            raise C.bad_dice(f"dice must be two numbers 1-6, got {nt.show(list(move.dice))}",
-                              got=list(move.dice))
+        dice = move.dice
+        if dice is not None and not (len(dice) == 2 and isinstance(dice[0], int) and isinstance(dice[1], int)
+                                     and 1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
+            raise C.bad_dice(f"dice must be two numbers 1-6, got {nt.show(list(dice))}",
+                              got=list(dice))
 
     def _check_play(self, state: State, move: Play) -> None:
         me, other = _mover(state)
         d1, d2 = state.dice
+        if move.steps and _uses_every_die(me, other, d1, d2, move):
+            return  # legal without listing every play; anything else is judged against the list
         used, plays = _plays(me, other, d1, d2)
         if not plays:
             if move.steps:

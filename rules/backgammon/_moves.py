@@ -268,3 +268,61 @@ def _doubles(me: list[int], opp: list[int], d: int, far0: int, occ0: list[int]) 
     if found:
         return 4, found
     return partial[0], partial[1]
+
+
+def every_die(me: list[int], opp: list[int], hops: Sequence[tuple[int, int]], dice: tuple[int, ...],
+              hits: int) -> bool:
+    """Whether ``hops`` (highest source first) can be played as single-die sub-moves, each legal
+    in turn (the sub-move legality above), that use every die of ``dice`` and hit exactly the
+    points of the bitmask ``hits`` (a hop spanning several dice may land on a blot on its way).
+
+    Such a play is legal without listing the others: a play that uses every die uses as many
+    dice as possible, and with two numbers both of them (docs/rules/backgammon.md §4.4-§4.5).
+    False says nothing about legality (another order of the hops, or a play that must leave
+    dice unused, is for :func:`generate` to judge). ``me``/``opp`` are scratch lists, restored.
+    """
+    last = len(hops)
+
+    def step(i: int, at: int, left: tuple[int, ...], hit: int) -> bool:
+        src, dst = hops[i]
+        if at < 0:  # the hop's first sub-move: its checker must be there
+            at = src
+            if not me[at]:
+                return False
+        if me[BAR] and at != BAR:
+            return False
+        for j, d in enumerate(left):
+            if j and d == left[0]:  # doubles, or two different dice: each value tried once
+                continue
+            t = at - d
+            if t > 0:
+                if t < dst or opp[t] > 1:
+                    continue
+                was = opp[t]
+            else:
+                if dst:
+                    continue
+                far = BAR
+                while not me[far]:
+                    far -= 1
+                if far > 6 or (t < 0 and at != far):
+                    continue
+                t = was = 0
+            rest = left[1:] if j == 0 else left[:j] + left[j + 1:]
+            now = hit | 1 << t if was else hit
+            if t == dst and i + 1 == last:  # the last sub-move: no need to make it
+                if not rest and now == hits:
+                    return True
+                continue
+            me[at] -= 1
+            me[t] += 1
+            opp[t] = 0
+            done = step(i + 1, -1, rest, now) if t == dst else step(i, t, rest, now)
+            opp[t] = was
+            me[t] -= 1
+            me[at] += 1
+            if done:
+                return True
+        return False
+
+    return step(0, -1, dice, 0)

@@ -68,6 +68,42 @@ def parse_play(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]:
 
 @lru_cache(maxsize=1 << 14)
 def _parse_play(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]:
+    """Each path read once per process (:func:`_path`): a record's plays are new texts of old paths."""
+    hops: list[tuple[int, int]] = []
+    marks: list[int] = []
+    for token in text.lower().split():
+        path = _path(token)
+        if path is None:
+            return _parse_play_checked(text)
+        hops += path[0]
+        marks += path[1]
+    if len(hops) > 4:
+        return _parse_play_checked(text)
+    return tuple(hops), frozenset(marks)
+
+
+@lru_cache(maxsize=1 << 12)
+def _path(token: str) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]] | None:
+    """One path's hops (repeated as ``(n)`` says) and hit marks; None when it is not a readable
+    path, which :func:`_parse_play_checked` then names."""
+    m = _PATH.match(token)
+    if not m or m.group(2):
+        return None
+    path = [25 if m.group(1) == "bar" else int(m.group(1))]
+    marks = []
+    for hop in _HOP.finditer(m.group(3)):
+        name = hop.group(1)
+        point = 25 if name == "bar" else 0 if name == "off" else int(name)
+        path.append(point)
+        if hop.group(2):
+            marks.append(point)
+    times = int(m.group(4)) if m.group(4) else 1
+    if not 1 <= times <= 4 or not all(0 <= p <= 25 for p in path):
+        return None
+    return tuple(zip(path, path[1:], strict=False)) * times, tuple(marks)
+
+
+def _parse_play_checked(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]:
     if not isinstance(text, str) or len(text) > 200:
         raise C.malformed_move(f"notation must be a string of at most 200 characters, got {show(text)}", field="notation")
     hops: list[tuple[int, int]] = []

@@ -39,15 +39,16 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Any, TypedDict, cast
+from typing import Any, ClassVar, TypedDict, cast
 
 from rules.base import Codes, Engine, ErrorCode, Label, RulesError, illegal, invalid
 from rules.jsontypes import Json, JsonObject, as_object
+from rules.shapes import encode
 
-from ._state import Move, State
+from ._state import Move, Phase, State
 
 GAME_ID = "backgammon"
 MAX_RECORD_CHARS = 4 * 1024 * 1024  # the service caps the bytes (MAX_RECORD_BYTES)
@@ -656,6 +657,10 @@ def _turn_to(engine: Engine[State, Move], state: State, seat: int) -> State:
     return engine.from_json(data)
 
 
+_READ: dict[str, Any] = {}
+_READ_LIMIT = 1 << 15
+
+
 class _Run:
     """The engine state being replayed and the Arbiter moves so far."""
 
@@ -666,9 +671,21 @@ class _Run:
         self.warnings: list[Json] = []
         self.totals: list[int] = [0, 0]  # the match score before the game being replayed
         self.length = 0
+        self._rolls: dict[tuple[int, int], tuple[Json, Any]] = {}  # each roll's move, read once
+
+    def roll(self, a: int, b: int) -> tuple[Json, Any]:
+        """The move that rolls ``a``-``b`` (the dice in that order): its JSON and the engine's reading."""
+        made = self._rolls.get((a, b))
+        if made is None:
+            move = {"kind": "roll", "dice": [a, b]}
+            made = self._rolls[a, b] = (move, self.engine.move_from_json(move))
+        return made
 
     def push(self, seat: int | None, move: Json, game: GameRecord, row: int | None, k: int | None = None,
-             line: int | None = None) -> None:
+             line: int | None = None, decoded: Any = None) -> None:
+        """Apply ``move`` (JSON; ``decoded``, when given, is the engine's reading of it) for ``seat``
+        (None: the lowest acting seat); a refusal gets the record's place (``index``, ``game``,
+        ``move``, ``line``)."""
         if self.count >= self.max_moves:
             raise _bad(game.line, f"the record has more than {self.max_moves} moves (MAX_REPLAY_MOVES)")
         if self.count and not self.count % 64:
@@ -677,13 +694,41 @@ class _Run:
             acting = self.engine.to_act(self.state)
             seat = min(acting) if acting else 0
         try:
-            self.state = self.engine.apply(self.state, seat, self.engine.move_from_json(move))
+            self.state = self.engine.apply(self.state, seat, decoded or self.engine.move_from_json(move))
         except RulesError as exc:
             exc.context.update(index=self.count, game=k if k is not None else None, move=row,
                                line=line if line is not None else game.line)
             raise
         self.moves.append({"seat": seat, "move": move})
         self.count += 1
+
+    def roll_and_play(self, seat: int, roll: Json, rolled: Any, play: Json) -> bool:
+        """Both moves applied at once when the engine finds the play legal without listing every
+        play (``roll_and_play``); False changes nothing (push them one by one, for the verdict)."""
+        if self.count + 2 > self.max_moves:
+            return False
+        try:
+            after = self.engine.roll_and_play(self.state, seat, rolled, self._read(play))
+        except RulesError:
+            return False
+        if after is None:
+            return False
+        self.state = after
+        self.moves += ({"seat": seat, "move": roll}, {"seat": seat, "move": play})
+        self.count += 2
+        return True
+
+    def _read(self, play: Json) -> Any:
+        """The engine's reading of a written play, kept by its notation for the process (a play
+        is a frozen value; the same texts recur in every record): ``_READ`` holds at most
+        ``_READ_LIMIT`` of them."""
+        text = play["notation"]
+        read = _READ.get(text)
+        if read is None:
+            if len(_READ) >= _READ_LIMIT:
+                _READ.clear()
+            read = _READ[text] = self.engine.move_from_json(play)
+        return read
 
     def legal(self, seat: int, move: Json) -> bool:
         try:
@@ -693,7 +738,48 @@ class _Run:
         return True
 
     def view(self) -> _StateJson:
-        return _state_json(self.engine, self.state)
+        """The state's JSON, each member made when it is read (:class:`_View`)."""
+        return cast("_StateJson", _View(self.engine, self.state))
+
+    def result(self) -> Json | None:
+        """The game's result as the state's JSON writes it (``winner``, ``how``, ``points``...), or None."""
+        result = self.state.result
+        return None if result is None else encode(result)
+
+
+class _View(Mapping[str, Json]):
+    """``engine.to_json(state)``, each member made when it is read: the replay reads the phase, the
+    turn, the cube and the result of a few states a game, and never needs their position IDs,
+    match IDs and XGIDs (the costliest members), which are made only if asked for."""
+
+    _CHEAP: ClassVar[dict[str, Callable[[State], Json]]] = {
+        "phase": lambda state: state.phase.value,
+        "turn": lambda state: state.turn,
+        "cube": lambda state: encode(state.cube),
+        "match": lambda state: encode(state.match),
+        "result": lambda state: None if state.result is None else encode(state.result),
+    }
+
+    def __init__(self, engine: Any, state: State) -> None:
+        self._engine, self._state = engine, state
+        self._whole: Json = None
+
+    def __getitem__(self, key: str) -> Json:
+        cheap = self._CHEAP.get(key)
+        if cheap is not None:
+            return cheap(self._state)
+        return self._json()[key]
+
+    def _json(self) -> Json:
+        if self._whole is None:
+            self._whole = self._engine.to_json(self._state)
+        return self._whole
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._json())
+
+    def __len__(self) -> int:
+        return len(self._json())
 
 
 def _replay_game(run: _Run, game: GameRecord, k: int) -> _Result | None:
@@ -710,8 +796,7 @@ def _replay_game(run: _Run, game: GameRecord, k: int) -> _Result | None:
             _roll_and_play(run, game, k, cell, cells[i + 1] if i + 1 < len(cells) else None)
         else:
             _cube(run, game, k, cell)
-    over = run.view()["result"]
-    return None if over is None else over
+    return run.result()
 
 
 def _results_read(run: _Run, game: GameRecord, k: int) -> list[Cell]:
@@ -739,11 +824,13 @@ def _results_read(run: _Run, game: GameRecord, k: int) -> list[Cell]:
 def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: Cell | None) -> None:
     assert cell.dice is not None, "a play cell is read with its dice"
     a, b = cell.dice
-    if run.view()["phase"] == "opening":
-        dice: list[Json] = [max(a, b), min(a, b)] if cell.seat == 0 else [min(a, b), max(a, b)]
-        run.push(cell.seat, {"kind": "roll", "dice": dice}, game, cell.number, k, cell.line)
+    if run.state.phase is Phase.OPENING:
+        move, decoded = run.roll(max(a, b), min(a, b)) if cell.seat == 0 else run.roll(min(a, b), max(a, b))
     else:
-        run.push(cell.seat, {"kind": "roll", "dice": [a, b]}, game, cell.number, k, cell.line)
+        move, decoded = run.roll(a, b)
+        if cell.play and not cell.unknown and run.roll_and_play(cell.seat, move, decoded, _written(cell)):
+            return
+    run.push(cell.seat, move, game, cell.number, k, cell.line, decoded)
     if cell.unknown:  # eXtreme Gammon's ``????``: the roller resigned (GNU BG reads it so)
         if not cell.play and following is not None and following.kind == "win" and following.seat != cell.seat:
             run.warnings.append(W.resigned_unknown(
@@ -759,21 +846,30 @@ def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: C
             return  # the record ends between a roll and its play (a game in progress, as a session exports it)
         run.push(cell.seat, forfeit, game, cell.number, k, cell.line)
         return
-    run.push(cell.seat, _play_json(run, cell, cell.dice), game, cell.number, k, cell.line)
+    _play(run, game, k, cell, cell.dice)
 
 
-def _play_json(run: _Run, cell: Cell, dice: tuple[int, int]) -> Json:
+def _play(run: _Run, game: GameRecord, k: int, cell: Cell, dice: tuple[int, int]) -> None:
     """The play as an Arbiter move: the notation as written when the engine takes it; else, when
-    a hop spans several dice, the same hops cut at the dice in some order the engine takes."""
-    text = cell.play.lower().replace("*(", "(")
-    written: JsonObject = {"kind": "move", "notation": text}
-    if run.legal(cell.seat, written):
-        return written
-    for steps in _split_hops(text, dice):
-        candidate: JsonObject = {"kind": "move", "steps": cast("list[Json]", steps)}
-        if run.legal(cell.seat, candidate):
-            return candidate
-    return written  # the engine refuses it and says why
+    a hop spans several dice, the same hops cut at the dice in some order the engine takes; else
+    the engine's refusal of the play as written."""
+    written = _written(cell)
+    text = written["notation"]
+    try:
+        run.push(cell.seat, written, game, cell.number, k, cell.line)
+        return
+    except RulesError as refusal:
+        for steps in _split_hops(text, dice):
+            candidate = {"kind": "move", "steps": steps}
+            if run.legal(cell.seat, candidate):
+                run.push(cell.seat, candidate, game, cell.number, k, cell.line)
+                return
+        raise refusal from None
+
+
+def _written(cell: Cell) -> Json:
+    """A cell's play as written, as an Arbiter move."""
+    return {"kind": "move", "notation": cell.play.lower().replace("*(", "(")}
 
 
 _TOKEN = re.compile(r"^(bar|\d{1,2})((?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?$")
@@ -818,7 +914,7 @@ def _point(text: str) -> int:
 
 def _cube(run: _Run, game: GameRecord, k: int, cell: Cell) -> None:
     if cell.kind == "double":
-        cube = run.view()["cube"]["value"]
+        cube = run.state.cube.value
         run.push(cell.seat, {"kind": "double"}, game, cell.number, k, cell.line)
         if cell.value and cell.value != cube * 2:
             raise RecordCodes.record_result_mismatch(

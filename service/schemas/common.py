@@ -8,7 +8,7 @@ from typing import Any
 from flask import current_app
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from rules.backgammon._records import MAX_RECORD_CHARS
+from service.records import FORMATS, MAX_RECORD_CHARS
 
 MAX_SEAT = 15
 SEED_MAX = 2**63 - 1
@@ -120,8 +120,9 @@ def _seat_move_problem(item: object) -> dict[str, list[str]] | None:
 class RecordText(Schema):
     """A recorded match in a format other tools write (DESIGN 4.3)."""
 
-    format = fields.String(required=True, validate=validate.OneOf(["mat", "sgf"]),
-                           metadata={"description": "Jellyfish .mat, or GNU Backgammon .sgf"})
+    format = fields.String(required=True, validate=validate.OneOf(sorted({f for fs in FORMATS.values() for f in fs})),
+                           metadata={"description": "the record's format: one of the game's `records` "
+                                                    "(GET /v1/games/{game})"})
     text = fields.String(required=True, validate=validate.Length(1, MAX_RECORD_CHARS),
                          metadata={"description": "the file's text; the body may be up to MAX_RECORD_BYTES"})
 
