@@ -390,7 +390,7 @@ def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, JsonObject],
 
 def _event_components(b: GameBinding, p: str, schemas: shapes.Schemas) -> None:
     """``{p}Event``: the ``oneOf`` of the game's declared event classes (DESIGN 4.8), each a
-    component ``{p}<Class>`` (``BackgammonOpeningRollEvent``), told apart by ``type``; the shared
+    component ``{p}<Class>`` (the game's prefix, then the event class's name), told apart by ``type``; the shared
     move event's ``move`` is the game's move and its ``seat`` one of the game's seats."""
     mapping: dict[str, Json] = {}
     for cls in b.spec.event_classes:
