@@ -80,7 +80,7 @@ def _record(formats: Mapping[str, RecordFormat]) -> JsonObject:
     """The ``record`` a game's ``replay`` takes: one of its formats (``GameSpec.records``)."""
     return {"type": "object", "additionalProperties": False, "required": ["format", "text"],
             "description": "a recorded match in the format other tools write (DESIGN 4.3)",
-            "properties": {"format": {"type": "string", "enum": sorted(formats)},
+            "properties": {"format": {"type": "string", "enum": cast("list[Json]", sorted(formats))},
                            "text": {"type": "string", "minLength": 1,
                                     "maxLength": max(f.max_chars for f in formats.values()),
                                     "description": "the file's text; the body may be up to MAX_RECORD_BYTES "
@@ -612,7 +612,7 @@ def _game(b: GameBinding) -> tuple[dict[str, JsonObject], dict[str, Json]]:
         object_at(paths, f"{base}/records", "post")["parameters"] = [{
             "name": "format", "in": "query", "required": False, "description": "the record's format; left out, "
             "an `.sgf` is known by its `(;` and anything else is read as `.mat`",
-            "schema": {"type": "string", "enum": sorted(FORMATS[gid])}}]
+            "schema": {"type": "string", "enum": cast("list[Json]", sorted(FORMATS[gid]))}}]
     return components, paths
 
 
