@@ -80,7 +80,7 @@ def _record(formats: Mapping[str, RecordFormat]) -> JsonObject:
     """The ``record`` a game's ``replay`` takes: one of its formats (``GameSpec.records``)."""
     return {"type": "object", "additionalProperties": False, "required": ["format", "text"],
             "description": "a recorded match in the format other tools write (DESIGN 4.3)",
-            "properties": {"format": {"type": "string", "enum": sorted(formats)},
+            "properties": {"format": {"type": "string", "enum": cast("list[Json]", sorted(formats))},
                            "text": {"type": "string", "minLength": 1,
                                     "maxLength": max(f.max_chars for f in formats.values()),
                                     "description": "the file's text; the body may be up to MAX_RECORD_BYTES "
@@ -390,7 +390,7 @@ def _declared_components(b: GameBinding, p: str) -> tuple[dict[str, JsonObject],
 
 def _event_components(b: GameBinding, p: str, schemas: shapes.Schemas) -> None:
     """``{p}Event``: the ``oneOf`` of the game's declared event classes (DESIGN 4.8), each a
-    component ``{p}<Class>`` (``BackgammonOpeningRollEvent``), told apart by ``type``; the shared
+    component ``{p}<Class>`` (the game's prefix, then the event class's name), told apart by ``type``; the shared
     move event's ``move`` is the game's move and its ``seat`` one of the game's seats."""
     mapping: dict[str, Json] = {}
     for cls in b.spec.event_classes:
@@ -612,7 +612,7 @@ def _game(b: GameBinding) -> tuple[dict[str, JsonObject], dict[str, Json]]:
         object_at(paths, f"{base}/records", "post")["parameters"] = [{
             "name": "format", "in": "query", "required": False, "description": "the record's format; left out, "
             "an `.sgf` is known by its `(;` and anything else is read as `.mat`",
-            "schema": {"type": "string", "enum": sorted(FORMATS[gid])}}]
+            "schema": {"type": "string", "enum": cast("list[Json]", sorted(FORMATS[gid]))}}]
     return components, paths
 
 

@@ -31,7 +31,7 @@ from ._codes import C
 from ._cube import effective_max, game_points, next_crawford
 from ._moves import Play as Steps
 from ._moves import every_die, generate, result_of
-from ._records import MAX_RECORD_CHARS, RECORD_WARNINGS, parse_mat, parse_sgf, replay_record, write_mat
+from ._records import MAX_RECORD_CHARS, RECORD_WARNINGS, MatchRecord, parse_mat, parse_sgf, replay_record, write_mat
 from ._setup import DERIVED, apply_setup, check_derived, check_state, play_of, tally_report
 from ._state import (
     COLORS,
@@ -290,7 +290,7 @@ _ONE = (frozenset((0,)), frozenset((1,)))
 _CENTRED = Cube(1, None, False, False, False)
 
 
-_SEAT_OR_NONE = {"type": ["integer", "null"], "minimum": 0, "maximum": 1}
+_SEAT_OR_NONE: JsonObject = {"type": ["integer", "null"], "minimum": 0, "maximum": 1}
 #: what a record's replay adds to the answer (DESIGN 4.3), beside the final state
 _RECORD_SUMMARY: Mapping[str, Json] = MappingProxyType({
     "games": {"type": "array", "description": "record replay: each game of the match", "items": {
@@ -303,7 +303,7 @@ _RECORD_SUMMARY: Mapping[str, Json] = MappingProxyType({
 })
 
 
-def _record_format(read: Callable[[str], Json], write: Callable[..., str] | None = None) -> RecordFormat:
+def _record_format(read: Callable[[str], MatchRecord], write: Callable[..., str] | None = None) -> RecordFormat:
     return RecordFormat(read=read, replay=replay_record, write=write, warnings=RECORD_WARNINGS,
                         summary=_RECORD_SUMMARY, max_chars=MAX_RECORD_CHARS)
 

@@ -42,13 +42,16 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Any, ClassVar, TypedDict, cast
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, cast
 
 from rules.base import Codes, Engine, ErrorCode, Label, RulesError, illegal, invalid
 from rules.jsontypes import Json, JsonObject, as_object
 from rules.shapes import encode
 
-from ._state import Move, Phase, State
+from ._state import Move, Phase, Play, Roll, State
+
+if TYPE_CHECKING:  # _engine imports this module: the engine's class is named for the checker only
+    from ._engine import Backgammon
 
 GAME_ID = "backgammon"
 MAX_RECORD_CHARS = 4 * 1024 * 1024  # the service caps the bytes (MAX_RECORD_BYTES)
@@ -569,7 +572,7 @@ def options_of(record: MatchRecord) -> dict[str, Json]:
     return options
 
 
-def replay_record(engine: Engine[State, Move], record: MatchRecord, max_moves: int = 10_000) -> Replayed:
+def replay_record(engine: Backgammon, record: MatchRecord, max_moves: int = 10_000) -> Replayed:
     """Replay ``record`` through ``engine``; raises the first refusal with ``index``, ``game`` and ``move``."""
     options = options_of(record)
     try:
@@ -657,32 +660,32 @@ def _turn_to(engine: Engine[State, Move], state: State, seat: int) -> State:
     return engine.from_json(data)
 
 
-_READ: dict[str, Any] = {}
+_READ: dict[str, Play] = {}
 _READ_LIMIT = 1 << 15
 
 
 class _Run:
     """The engine state being replayed and the Arbiter moves so far."""
 
-    def __init__(self, engine: Engine[State, Move], state: State, max_moves: int) -> None:
+    def __init__(self, engine: Backgammon, state: State, max_moves: int) -> None:
         self.engine, self.state, self.max_moves = engine, state, max_moves
         self.count = 0
         self.moves: list[Json] = []
         self.warnings: list[Json] = []
         self.totals: list[int] = [0, 0]  # the match score before the game being replayed
         self.length = 0
-        self._rolls: dict[tuple[int, int], tuple[Json, Any]] = {}  # each roll's move, read once
+        self._rolls: dict[tuple[int, int], tuple[Json, Roll]] = {}  # each roll's move, read once
 
-    def roll(self, a: int, b: int) -> tuple[Json, Any]:
+    def roll(self, a: int, b: int) -> tuple[Json, Roll]:
         """The move that rolls ``a``-``b`` (the dice in that order): its JSON and the engine's reading."""
         made = self._rolls.get((a, b))
         if made is None:
-            move = {"kind": "roll", "dice": [a, b]}
-            made = self._rolls[a, b] = (move, self.engine.move_from_json(move))
+            move: Json = {"kind": "roll", "dice": [a, b]}
+            made = self._rolls[a, b] = (move, cast("Roll", self.engine.move_from_json(move)))
         return made
 
     def push(self, seat: int | None, move: Json, game: GameRecord, row: int | None, k: int | None = None,
-             line: int | None = None, decoded: Any = None) -> None:
+             line: int | None = None, decoded: Move | None = None) -> None:
         """Apply ``move`` (JSON; ``decoded``, when given, is the engine's reading of it) for ``seat``
         (None: the lowest acting seat); a refusal gets the record's place (``index``, ``game``,
         ``move``, ``line``)."""
@@ -702,7 +705,7 @@ class _Run:
         self.moves.append({"seat": seat, "move": move})
         self.count += 1
 
-    def roll_and_play(self, seat: int, roll: Json, rolled: Any, play: Json) -> bool:
+    def roll_and_play(self, seat: int, roll: Json, rolled: Roll, play: JsonObject) -> bool:
         """Both moves applied at once when the engine finds the play legal without listing every
         play (``roll_and_play``); False changes nothing (push them one by one, for the verdict)."""
         if self.count + 2 > self.max_moves:
@@ -718,16 +721,16 @@ class _Run:
         self.count += 2
         return True
 
-    def _read(self, play: Json) -> Any:
+    def _read(self, play: JsonObject) -> Play:
         """The engine's reading of a written play, kept by its notation for the process (a play
         is a frozen value; the same texts recur in every record): ``_READ`` holds at most
         ``_READ_LIMIT`` of them."""
-        text = play["notation"]
+        text = cast("str", play["notation"])  # as _written makes it
         read = _READ.get(text)
         if read is None:
             if len(_READ) >= _READ_LIMIT:
                 _READ.clear()
-            read = _READ[text] = self.engine.move_from_json(play)
+            read = _READ[text] = cast("Play", self.engine.move_from_json(play))
         return read
 
     def legal(self, seat: int, move: Json) -> bool:
@@ -741,10 +744,10 @@ class _Run:
         """The state's JSON, each member made when it is read (:class:`_View`)."""
         return cast("_StateJson", _View(self.engine, self.state))
 
-    def result(self) -> Json | None:
+    def result(self) -> _Result | None:
         """The game's result as the state's JSON writes it (``winner``, ``how``, ``points``...), or None."""
         result = self.state.result
-        return None if result is None else encode(result)
+        return None if result is None else cast("_Result", encode(result))
 
 
 class _View(Mapping[str, Json]):
@@ -760,9 +763,9 @@ class _View(Mapping[str, Json]):
         "result": lambda state: None if state.result is None else encode(state.result),
     }
 
-    def __init__(self, engine: Any, state: State) -> None:
+    def __init__(self, engine: Engine[State, Move], state: State) -> None:
         self._engine, self._state = engine, state
-        self._whole: Json = None
+        self._whole: JsonObject | None = None
 
     def __getitem__(self, key: str) -> Json:
         cheap = self._CHEAP.get(key)
@@ -770,9 +773,9 @@ class _View(Mapping[str, Json]):
             return cheap(self._state)
         return self._json()[key]
 
-    def _json(self) -> Json:
+    def _json(self) -> JsonObject:
         if self._whole is None:
-            self._whole = self._engine.to_json(self._state)
+            self._whole = cast("JsonObject", self._engine.to_json(self._state))  # a state's JSON is an object
         return self._whole
 
     def __iter__(self) -> Iterator[str]:
@@ -854,20 +857,20 @@ def _play(run: _Run, game: GameRecord, k: int, cell: Cell, dice: tuple[int, int]
     a hop spans several dice, the same hops cut at the dice in some order the engine takes; else
     the engine's refusal of the play as written."""
     written = _written(cell)
-    text = written["notation"]
+    text = cast("str", written["notation"])  # as _written makes it
     try:
         run.push(cell.seat, written, game, cell.number, k, cell.line)
         return
     except RulesError as refusal:
         for steps in _split_hops(text, dice):
-            candidate = {"kind": "move", "steps": steps}
+            candidate: Json = {"kind": "move", "steps": cast("list[Json]", steps)}
             if run.legal(cell.seat, candidate):
                 run.push(cell.seat, candidate, game, cell.number, k, cell.line)
                 return
         raise refusal from None
 
 
-def _written(cell: Cell) -> Json:
+def _written(cell: Cell) -> JsonObject:
     """A cell's play as written, as an Arbiter move."""
     return {"kind": "move", "notation": cell.play.lower().replace("*(", "(")}
 
@@ -1026,7 +1029,7 @@ def _note_capped(run: _Run, game: GameRecord, k: int, cell: Cell, points: int) -
         game=k, got=cell.value, expected=points))
 
 
-def check_mat(engine: Engine[State, Move], text: str, max_moves: int = 10_000) -> Replayed:
+def check_mat(engine: Backgammon, text: str, max_moves: int = 10_000) -> Replayed:
     return replay_record(engine, parse_mat(text), max_moves)
 
 
