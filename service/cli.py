@@ -23,7 +23,6 @@ UTF-16 without its mark) are refused, as ``file.encoding``.
 from __future__ import annotations
 
 import argparse
-import codecs
 import gc
 import json
 import os
@@ -89,22 +88,15 @@ def read_file(path: str, limit: int) -> bytes:
 
 
 def decode(raw: bytes) -> str:
-    """A record file's text: UTF-16 by its byte-order mark, else UTF-8 (its mark is the reader's to
-    note), else Latin-1; NUL bytes without a UTF-16 mark are refused (binary, or UTF-16 unmarked)."""
-    for bom, encoding in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
-        if raw.startswith(bom) and not raw.startswith(codecs.BOM_UTF32_LE):
-            try:
-                return raw[len(bom):].decode(encoding)
-            except UnicodeDecodeError as exc:
-                raise FileRefused("file.encoding", f"UTF-16 by its byte-order mark, but byte {exc.start + 2} "
-                                                   "is no UTF-16 text") from None
-    if b"\0" in raw:
-        raise FileRefused("file.encoding", "NUL bytes and no UTF-16 byte-order mark: not a text file "
-                                           "(UTF-8, or UTF-16 with its byte-order mark)")
+    """A record file's text, read as the HTTP endpoints read it (:func:`service.records.decode`);
+    bytes that are no text are ``file.encoding``."""
+    from service.records import NotText
+    from service.records import decode as decode_record
+
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
+        return decode_record(raw)
+    except NotText as exc:
+        raise FileRefused("file.encoding", str(exc)) from None
 
 
 def check_file(path: str) -> JsonObject:

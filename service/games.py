@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rules import deadline
 from rules.base import Engine, IllegalMove, RulesError, UnknownGame
@@ -20,7 +20,9 @@ from rules.registry import ENGINES, canonical_id, get_engine
 from rules.spec import GameSpec
 from service.errors import problem_for
 from service.i18n import localize
-from service.sessions import LogEntry
+
+if TYPE_CHECKING:
+    from service.sessions import LogEntry
 
 
 @dataclass(frozen=True)

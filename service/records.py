@@ -5,6 +5,7 @@ here names a game. The views stay game-free; a game without records answers ``ga
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -83,9 +84,24 @@ def sniff(text: str) -> str:
     return "sgf" if text.lstrip("\ufeff \t\r\n").startswith("(;") else "mat"
 
 
+class NotText(ValueError):
+    """Bytes that are no record's text: NUL bytes without a UTF-16 byte-order mark (binary, or
+    UTF-16 written without its mark), or UTF-16 by its mark that does not decode."""
+
+
 def decode(raw: bytes) -> str:
-    """A record file's bytes as text: UTF-8 (a byte-order mark is the reader's to note), else
-    Latin-1, which older Windows writers use for names (every byte is a character: never fails)."""
+    """A record file's bytes as text, the one reading of them for the HTTP endpoints and ``arbiter
+    check``: UTF-16 by its byte-order mark, else UTF-8 (its own mark is the reader's to note), else
+    Latin-1, which older Windows writers use for names; :class:`NotText` for anything else."""
+    for bom, encoding in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
+        if raw.startswith(bom) and not raw.startswith(codecs.BOM_UTF32_LE):
+            try:
+                return raw[len(bom):].decode(encoding)
+            except UnicodeDecodeError as exc:
+                raise NotText(f"UTF-16 by its byte-order mark, but byte {exc.start + 2} is no UTF-16 text") from None
+    if b"\0" in raw:
+        raise NotText("NUL bytes and no UTF-16 byte-order mark: not a text file (UTF-8, or UTF-16 with its "
+                      "byte-order mark)")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -99,7 +115,10 @@ def replay_file(binding: GameBinding, raw: bytes, fmt: str | None) -> JsonObject
         raise ValidationError({"format": [f"one of {sorted(formats)} (or leave it out to sniff), not {fmt[:10]!r}"]})
     if not raw.strip():
         raise ValidationError({"_schema": ["the body is the record file itself, and it is empty"]})
-    text = decode(raw)
+    try:
+        text = decode(raw)
+    except NotText as exc:
+        raise ValidationError({"_schema": [str(exc)]}) from None
     return replay(binding, {"format": fmt or sniff(text), "text": text})
 
 

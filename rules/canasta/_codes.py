@@ -112,14 +112,14 @@ class C(GameCodes, namespace=G):
         "Wyłożona kanasta w wysokości wierzchniej karty ({card}) blokuje stos.",
         "A canasta of the top card's rank blocks the discard pile (for its own side, or for everyone by option "
         "`canasta_blocks_discard`, K-3). Draw from the stock.",
-        "Kanasta w wysokości wierzchniej karty blokuje stos (dla własnej strony albo dla wszystkich według "
+        "Kanasta w wysokości wierzchniej karty blokuje stos (dla własnej drużyny albo dla wszystkich według "
         "opcji `canasta_blocks_discard`, K-3). Dobierz z talonu.")
     discard_closed = illegal(
         Label("The discard pile is closed", "Stos zamknięty"),
         "Stos jest zamknięty: można go kupić tylko na dwie naturalne karty w wysokości {card} z ręki.",
         "The pile is closed (the side has not opened, or a wild card lies in it): show two natural cards of the "
         "top card's rank from the hand.",
-        "Stos jest zamknięty (strona nie otworzyła gry albo leży w nim dżoker): pokaż z ręki dwie naturalne "
+        "Stos jest zamknięty (drużyna nie otworzyła gry albo leży w nim dżoker): pokaż z ręki dwie naturalne "
         "karty w wysokości wierzchniej karty.")
     discard_needs_match = illegal(
         Label("Nothing matches the top card", "Brak kart do stosu"),
@@ -150,19 +150,19 @@ class C(GameCodes, namespace=G):
         "Każdy gracz przed skończeniem gry musi mieć w ręku co najmniej jedną kartę, a teraz nie może jeszcze "
         "skończyć.",
         "The move would leave one card to discard as going out, but the side may not go out yet. Keep more cards.",
-        "Ruch zostawiłby jedną kartę do zrzucenia na skończenie, a strona nie może jeszcze skończyć. Zostaw "
+        "Ruch zostawiłby jedną kartę do zrzucenia na skończenie, a drużyna nie może jeszcze skończyć. Zostaw "
         "więcej kart.")
     # -- melds
     below_minimum = illegal(
         Label("Below the opening minimum", "Za mało do otwarcia"),
         "Pierwsze wyłożenie nie osiąga minimum punktowego dla otwarcia ({expected}).",
         "A side's first melds in a round must reach the opening minimum for its total (§6). Meld more points.",
-        "Pierwsze wyłożenie strony w rozdaniu musi osiągnąć minimum dla jej wyniku (§6). Wyłóż więcej punktów.")
+        "Pierwsze wyłożenie drużyny w rozdaniu musi osiągnąć minimum dla jej wyniku (§6). Wyłóż więcej punktów.")
     no_canasta = illegal(
         Label("No canasta", "Brak kanasty"),
         "Skończyć grę można tylko z wyłożoną kanastą (potrzeba {expected}, jest {got}).",
         "Going out needs a canasta on the side's table (two with two or three players). Keep a card.",
-        "Skończyć można tylko z kanastą na stole strony (dwiema w grze dwu- i trzyosobowej). Zostaw kartę.")
+        "Skończyć można tylko z kanastą na stole drużyny (dwiema w grze dwu- i trzyosobowej). Zostaw kartę.")
     empty_meld = illegal(
         Label("Nothing to meld", "Nic do wyłożenia"), "Wykładając, trzeba położyć co najmniej jeden układ.",
         "A `meld` move lists at least one group.", "Ruch `meld` zawiera co najmniej jeden układ.")
@@ -177,10 +177,10 @@ class C(GameCodes, namespace=G):
         "`using`). Połącz układy.")
     one_meld_per_rank = illegal(
         Label("One meld per rank", "Jeden układ na wysokość"),
-        "Strona ma już układ w wysokości {expected}: wolno mieć tylko jeden.",
+        "Drużyna ma już układ w wysokości {expected}: wolno mieć tylko jeden.",
         "A side holds one meld per rank (K-6, option `one_meld_per_rank`): add the cards to it instead of "
         "marking the group `new`.",
-        "Strona ma jeden układ danej wysokości (K-6, opcja `one_meld_per_rank`): dołóż karty do niego zamiast "
+        "Drużyna ma jeden układ danej wysokości (K-6, opcja `one_meld_per_rank`): dołóż karty do niego zamiast "
         "oznaczać układ jako `new`.")
     not_of_rank = illegal(
         Label("Card of another rank", "Karta innej wysokości"), "Karta {card} nie pasuje do układu w wysokości {expected}.",
@@ -221,19 +221,19 @@ class C(GameCodes, namespace=G):
         "`double-go-out` wykłada wszystkie karty partnera; inaczej wyślij `decline-double`.")
     # -- states: the checks of meaning (the shape is `bad-state`)
     bad_sides = invalid(
-        Label("Wrong sides", "Złe strony"), "Stan musi zawierać {expected} stron (par lub graczy).",
+        Label("Wrong sides", "Złe drużyny"), "Stan musi zawierać {expected} drużyn (par lub graczy).",
         "`sides` lists one entry per side: two pairs with four players, one per player otherwise." + _STATE_EN,
-        "`sides` ma jeden wpis na stronę: dwie pary przy czterech graczach, inaczej jeden na gracza." + _STATE_PL)
+        "`sides` ma jeden wpis na drużynę: dwie pary przy czterech graczach, inaczej jeden na gracza." + _STATE_PL)
     bad_meld = invalid(
         Label("Impossible meld", "Niemożliwy układ"), "Układ na stole jest niezgodny z zasadami.",
         "A meld on the table breaks the meld rules, repeats a rank, or shows black threes of a side that did not "
         "go out." + _STATE_EN,
-        "Układ na stole łamie zasady układów, powtarza wysokość albo pokazuje czarne trójki strony, która nie "
+        "Układ na stole łamie zasady układów, powtarza wysokość albo pokazuje czarne trójki drużyny, która nie "
         "skończyła." + _STATE_PL)
     bad_red_threes = invalid(
-        Label("Not a red three", "To nie czerwona trójka"), "Przed stroną leżą tylko czerwone trójki.",
+        Label("Not a red three", "To nie czerwona trójka"), "Przed drużyną leżą tylko czerwone trójki.",
         "A side's `red_threes` holds red threes only." + _STATE_EN,
-        "`red_threes` strony zawiera tylko czerwone trójki." + _STATE_PL)
+        "`red_threes` drużyny zawiera tylko czerwone trójki." + _STATE_PL)
     cards_not_conserved = invalid(
         Label("Cards not conserved", "Karty się nie zgadzają"),
         "W grze jest 108 kart, każda dokładnie raz; nie zgadza się między innymi {card}.",
@@ -262,17 +262,17 @@ class C(GameCodes, namespace=G):
         + _STATE_PL)
     bad_laid = invalid(
         Label("Laid cards disagree with the table", "Wyłożone karty nie zgadzają się ze stołem"),
-        "Znacznik wykładania gracza {seat} nie zgadza się z układami jego strony.",
+        "Znacznik wykładania gracza {seat} nie zgadza się z układami jego drużyny.",
         "`laid` says a seat laid cards exactly when its side has melds one of its players laid." + _STATE_EN,
-        "`laid` mówi, że gracz wykładał, dokładnie wtedy, gdy jego strona ma układy wyłożone przez jej "
+        "`laid` mówi, że gracz wykładał, dokładnie wtedy, gdy jego drużyna ma układy wyłożone przez jej "
         "graczy." + _STATE_PL)
     bad_total = invalid(
         Label("Impossible score", "Niemożliwy wynik"),
-        "Wyniki stron nie zgadzają się z przebiegiem gry (oczekiwano: {expected}).",
+        "Wyniki drużyn nie zgadzają się z przebiegiem gry (oczekiwano: {expected}).",
         "The sides' totals are the sums of `history`, one row per finished round, the last what the table "
         "scores; the game is over exactly when one side alone reached the target." + _STATE_EN,
-        "Wyniki stron to sumy wierszy `history`, po jednym na skończone rozdanie, a ostatni to wynik ze stołu; "
-        "gra kończy się dokładnie wtedy, gdy jedna strona sama osiągnęła cel." + _STATE_PL)
+        "Wyniki drużyn to sumy wierszy `history`, po jednym na skończone rozdanie, a ostatni to wynik ze stołu; "
+        "gra kończy się dokładnie wtedy, gdy jedna drużyna sama osiągnęła cel." + _STATE_PL)
     bad_discard = invalid(
         Label("Impossible discard pile", "Niemożliwy stos"),
         "Stos jest niezgodny z zasadami: zamyka go tylko leżący w nim dżoker, a na wierzchu nie leży czerwona "
@@ -292,9 +292,9 @@ class C(GameCodes, namespace=G):
         "Czerwone trójki liczy się w `red_threes`, nigdy w ręku." + _SHEET_PL)
     tally_black_threes_without_going_out = invalid(
         Label("Black threes without going out", "Czarne trójki bez skończenia"),
-        "Czarne trójki wykłada tylko strona, która kończy grę.",
+        "Czarne trójki wykłada tylko drużyna, która kończy grę.",
         "Only the side that went out may show a black-three set." + _SHEET_EN,
-        "Układ czarnych trójek może mieć tylko strona, która skończyła." + _SHEET_PL)
+        "Układ czarnych trójek może mieć tylko drużyna, która skończyła." + _SHEET_PL)
     tally_bonus_without_going_out = invalid(
         Label("Bonus without going out", "Premia bez skończenia"),
         "Premia za podwójne skończenie lub skończenie z ręki wymaga skończenia gry.",
@@ -304,25 +304,25 @@ class C(GameCodes, namespace=G):
         Label("Going out after the stock ran out", "Skończenie po wyczerpaniu talonu"),
         "Gdy skończył się talon, nikt nie kończy gry i nie ma premii za skończenie.",
         "A round that ended by the stock (`ended: stock`) has no side that went out." + _SHEET_EN,
-        "Rozdanie zakończone wyczerpaniem talonu (`ended: stock`) nie ma strony, która skończyła." + _SHEET_PL)
+        "Rozdanie zakończone wyczerpaniem talonu (`ended: stock`) nie ma drużyny, która skończyła." + _SHEET_PL)
     tally_out_without_canasta = invalid(
-        Label("Going out without a canasta", "Skończenie bez kanasty"), "Strona skończyła grę bez wymaganej kanasty.",
+        Label("Going out without a canasta", "Skończenie bez kanasty"), "Drużyna skończyła grę bez wymaganej kanasty.",
         "The side that went out shows the canasta(s) going out needs." + _SHEET_EN,
-        "Strona, która skończyła, musi mieć wymaganą kanastę (lub dwie)." + _SHEET_PL)
+        "Drużyna, która skończyła, musi mieć wymaganą kanastę (lub dwie)." + _SHEET_PL)
     tally_out_with_cards = invalid(
         Label("Going out with cards in hand", "Skończenie z kartami w ręku"),
-        "Strona, która skończyła grę, ma gracza bez kart w ręku.",
+        "Drużyna, która skończyła grę, ma gracza bez kart w ręku.",
         "The side that went out has a player with an empty hand." + _SHEET_EN,
-        "Strona, która skończyła, ma gracza z pustą ręką." + _SHEET_PL)
+        "Drużyna, która skończyła, ma gracza z pustą ręką." + _SHEET_PL)
     tally_double = invalid(
         Label("Impossible double going out", "Niemożliwe podwójne skończenie"),
         "Podwójne skończenie opróżnia ręce obu partnerów.",
         "A double going out (four players only) empties both partners' hands." + _SHEET_EN,
         "Podwójne skończenie (tylko w grze czteroosobowej) opróżnia ręce obu partnerów." + _SHEET_PL)
     tally_who_went_out = invalid(
-        Label("Who went out", "Kto skończył"), "Gdy rozdanie kończy się skończeniem gry, kończy dokładnie jedna strona.",
+        Label("Who went out", "Kto skończył"), "Gdy rozdanie kończy się skończeniem gry, kończy dokładnie jedna drużyna.",
         "A round ended by going out (`ended: out`) has exactly one side with `went_out`." + _SHEET_EN,
-        "Rozdanie zakończone skończeniem (`ended: out`) ma dokładnie jedną stronę z `went_out`." + _SHEET_PL)
+        "Rozdanie zakończone skończeniem (`ended: out`) ma dokładnie jedną drużynę z `went_out`." + _SHEET_PL)
     tally_cards = invalid(
         Label("Too many cards", "Za dużo kart"), "Zapis wyniku liczy więcej kart, niż mają dwie talie.",
         "The sheet counts more cards (or red threes) than two packs and four jokers hold." + _SHEET_EN,

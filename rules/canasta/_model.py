@@ -64,7 +64,7 @@ class Options:
         label=Label("A canasta blocks the discard pile", "Kanasta blokuje stos"),
         help=Label("Whom a canasta of the top card's rank stops from taking the discard pile.",
                    "Komu kanasta w wysokości wierzchniej karty nie pozwala kupić stosu."),
-        choices={"own-side": Label("Its own side", "Własną stronę"), "everyone": Label("Everyone", "Wszystkich")})
+        choices={"own-side": Label("Its own side", "Własną drużynę"), "everyone": Label("Everyone", "Wszystkich")})
     one_card_rule: Literal["one-card-discard", "any-discard"] = option(
         default="one-card-discard",
         description="K-4: a player holding one card may not take a discard pile of one card (or: no discard pile "
@@ -83,7 +83,7 @@ class Options:
         description="K-6: a side holds at most one meld of each rank (false: a group marked \"new\" starts another "
                     "meld of a rank the side already has); docs/rules/canasta.md §8",
         label=Label("One meld per rank", "Jeden układ na wysokość"),
-        help=Label("A side holds one meld of each rank.", "Strona ma najwyżej jeden układ każdej wysokości."))
+        help=Label("A side holds one meld of each rank.", "Drużyna ma najwyżej jeden układ każdej wysokości."))
     last_discard_buyable: bool = option(
         default=False,
         description="K-7: after the last stock card, the next player may still take the discard pile and finish "
@@ -113,7 +113,7 @@ class Options:
                     "(15/30/60/90/120/150/180); docs/rules/canasta.md §6",
         label=Label("Opening minimum table", "Tabela minimum otwarcia"),
         help=Label("How many points a side's first melds need, by its score.",
-                   "Ile punktów potrzebuje pierwsze wyłożenie strony, zależnie od jej wyniku."),
+                   "Ile punktów potrzebuje pierwsze wyłożenie drużyny, zależnie od jej wyniku."),
         choices={"5000": Label("Game to 5000", "Gra do 5000"), "7500": Label("Game to 7500", "Gra do 7500"),
                  "10000": Label("Game to 10000", "Gra do 10000")})
     target_score: Annotated[int, Range(50, 100000)] = option(
@@ -122,7 +122,7 @@ class Options:
                     "table's length (5000, 7500 or 10000); docs/rules/canasta.md §11",
         label=Label("Target score", "Wynik do osiągnięcia"),
         help=Label("The game ends after the round in which a side reaches this score.",
-                   "Gra kończy się po rozdaniu, w którym strona osiągnie ten wynik."))
+                   "Gra kończy się po rozdaniu, w którym drużyna osiągnie ten wynik."))
     from_hand_after_buying: bool = option(
         default=True,
         description="a player who had laid nothing, buys the discard pile and lays his whole hand in that turn "

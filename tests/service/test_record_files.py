@@ -99,3 +99,16 @@ def test_warnings_speak_polish_when_asked(client):
     conceded = r.json["warnings"][2]
     assert conceded["code"] == "backgammon.record-conceded-out-of-turn"
     assert conceded["detail"] == "Partia 1: gracz 0 poddał partię zaraz po swoim ruchu, przed rzutem przeciwnika."
+
+
+def test_a_utf16_file_reads_as_its_utf8_twin_and_bytes_that_are_no_text_are_refused(client):
+    """One decoder for the endpoints and ``arbiter check``: UTF-16 by its byte-order mark (either
+    order) is the same record as UTF-8; NUL bytes without the mark are refused, saying why."""
+    utf8 = post_file(client, MAT)
+    for bom, encoding in ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        r = post_file(client, bom + MAT.decode().encode(encoding))
+        assert r.status_code == 200, r.json
+        assert r.json == utf8.json
+    unmarked = post_file(client, MAT.decode().encode("utf-16-le"))
+    assert unmarked.status_code == 422 and unmarked.json["code"] == "request.invalid"
+    assert "byte-order mark" in unmarked.json["errors"]["_schema"][0]
