@@ -522,6 +522,16 @@ SPEC = GameSpec(
         "tricks_won": Label("Tricks won", "Wzięte lewy"), "prize": Label("Prize", "Nagroda"),
         "rows": Label("Rows", "Rzędy"), "stock": Label("Undealt cards", "Karty nierozdane"),
         "points": Label("Points", "Punkty"), "NT": Label("no trumps", "bez atu"),
+        "round": Label("Deal", "Rozdanie"), "last_trick": Label("Last trick", "Ostatnia lewa"),
+        "dealer": Label("Dealer", "Rozdający"), "took_it": Label("took it", "bierze lewę"),
+        "cards": Label("Cards", "Karty"),
+        # the log's sentences (service/static/play/log.js fills the {names})
+        "move:play": Label("{seat} played {card}", "{seat} zagrywa {card}"),
+        "move:name-trump": Label("{seat} named trumps: {suit}", "{seat} wybiera atut: {suit}"),
+        "move:pass": Label("{seat} passed", "{seat} pasuje"),
+        "move:next-round": Label("{seat} dealt the next deal", "{seat} rozdaje następne rozdanie"),
+        "event:trick": Label("{winner} took trick {number}", "{winner} bierze lewę {number}"),
+        "event:out": Label("{seat} is out of cards (place {place})", "{seat} wykłada ostatnią kartę (miejsce {place})"),
     },
     tally_example={"contract": "no-tricks", "players": 3, "seats": [
         {"cards": ["3C", "4C", "5C", "QC", "KC", "AC", "8D", "9D", "10D", "4H", "5H", "6H", "KH", "AH", "2S", "9S",

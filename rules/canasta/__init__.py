@@ -120,9 +120,9 @@ SPEC = GameSpec(
     legal_moves_complete=False,
     terms={
         "stock": Label("Stock", "Talon"), "discard": Label("Discard pile", "Stos"),
-        "discard_closed": Label("Discard pile closed", "Stos zamknięty"), "sides": Label("Sides", "Strony"),
-        "side": Label("Side", "Strona"), "melds": Label("Melds", "Układy"), "canasta": Label("Canasta", "Kanasta"),
-        "red_threes": Label("Red threes", "Czerwone trójki"), "total": Label("Total", "Wynik"),
+        "discard_closed": Label("Discard pile closed", "Stos zamknięty"), "sides": Label("Sides", "Drużyny"),
+        "side": Label("Side", "Drużyna"), "melds": Label("Melds", "Układy"), "canasta": Label("Canasta", "Kanasta"),
+        "red_threes": Label("Red threes", "Czerwone trójki"),
         "meld_cards": Label("Melded cards", "Karty w układach"),
         "natural_canastas": Label("Natural canastas", "Kanasty czyste"),
         "natural_canasta_bonus": Label("Natural canasta bonus", "Premia za kanasty czyste"),
@@ -134,6 +134,15 @@ SPEC = GameSpec(
         "double_going_out": Label("Double going out", "Podwójne skończenie"),
         "going_out_from_hand": Label("Going out from hand", "Skończenie z ręki"),
         "cards_in_hand": Label("Cards in hand", "Karty w ręku"), "points": Label("Points", "Punkty"),
+        "cards": Label("Cards", "Karty"), "round": Label("Round", "Rozdanie"),
+        # the log's sentences (service/static/play/log.js fills the {names})
+        "move:draw": Label("{seat} drew from the stock", "{seat} dobiera z talonu"),
+        "move:take-discard": Label("{seat} took the discard pile", "{seat} kupuje stos"),
+        "move:take-top-to-go-out": Label("{seat} took the top card to go out", "{seat} bierze wierzchnią kartę i kończy"),
+        "move:meld": Label("{seat} melded {melds}", "{seat} wykłada: {melds}"),
+        "move:discard": Label("{seat} discarded {card}", "{seat} zrzuca {card}"),
+        "event:red-threes-laid": Label("Side {side} laid red threes: {cards}", "Drużyna {side} wykłada czerwone trójki: {cards}"),
+        "event:went-out": Label("{seat} went out", "{seat} kończy rozdanie"),
     },
     playout=Playout(weights={"ask-partner": 0.2}, options={"target_score": 5000}),
     tally_example={"ended": "stock", "sides": [

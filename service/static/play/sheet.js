@@ -1,7 +1,7 @@
 // Draws a score pad (pads.js's model) as the printed sheet: one column per seat (or side), sections of
 // rows, the totals line, and the winners when the game is over. Used by the table and the calculator.
 import { h } from "./dom.js";
-import { word } from "./words.js";
+import { seatWord, word } from "./words.js";
 
 export function drawPad(model, lang, { title } = {}) {
   const cols = model.columns;
@@ -13,7 +13,7 @@ export function drawPad(model, lang, { title } = {}) {
   const total = h("tbody", {}, h("tr", { class: "total" }, h("th", { scope: "row" }, word("total", lang)),
     model.totals.map((v) => h("td", { "data-testid": "pad-total" }, v))));
   const winners = model.final
-    ? h("p", { class: "pad-final" }, `${word("final", lang)} · ${word("winners", lang)}: ${(model.winners || []).map((w) => `${word("seat", lang)} ${w}`).join(", ") || "—"}`)
+    ? h("p", { class: "pad-final" }, `${word("final", lang)} · ${word("winners", lang)}: ${(model.winners || []).map((w) => seatWord(w, lang)).join(", ") || "—"}`)
     : null;
   return h("div", { class: ["pad", `pad-${model.game}`], "data-testid": "pad", "data-game": model.game },
     h("table", { class: "pad-table" }, h("thead", {}, head), bodies, total), winners,

@@ -151,7 +151,7 @@ export default {
     if (targets.has(0)) clickable(tray, () => choose(0), "bear off");
     svg.append(tray);
     // dice in the viewer's right half; clicking them rolls when a roll is legal
-    const dice = st.dice || [];
+    const dice = diceShown(ctx);
     const roll = ctx.moves.find((m) => m.kind === "roll");
     const dg = s("g", { class: "dice", "data-testid": "dice" }, dice.map((v, i) => die(X0 + 6 * PW + BAR + 2 * PW + i * 36, TOP + HEIGHT / 2, v)));
     if (roll) {
@@ -166,8 +166,8 @@ export default {
     const steps = pick.segments.map(([a, b]) => `${a === 25 ? "bar" : a}/${b === 0 ? "off" : b}`).join(" ");
     return h("div", { class: "bg" },
       h("div", { class: "bg-info" },
-        h("span", { class: `who c${me}` }, `${ctx.t("seat")} ${me} (${ctx.t(colors[me])}) · ${ctx.t("pips")} ${pips[me] ?? "?"}`),
-        h("span", { class: `who c${opp}` }, `${ctx.t("seat")} ${opp} (${ctx.t(colors[opp])}) · ${ctx.t("pips")} ${pips[opp] ?? "?"}`),
+        h("span", { class: `who c${me}` }, `${ctx.seatWord(me)} (${ctx.t(colors[me])}) · ${ctx.t("pips")} ${pips[me] ?? "?"}`),
+        h("span", { class: `who c${opp}` }, `${ctx.seatWord(opp)} (${ctx.t(colors[opp])}) · ${ctx.t("pips")} ${pips[opp] ?? "?"}`),
         h("span", {}, `${ctx.t("turn")}: ${st.turn ?? "—"} · ${ctx.phase ? ctx.phase(st.phase) : st.phase ?? ""}`),
         match.length ? h("span", {}, `${ctx.t("match")} ${match.length}: ${(match.score || []).join("–")}${match.crawford ? " (Crawford)" : ""}`) : null,
         st.resign ? h("span", { class: "warn" }, `${ctx.moveWords ? ctx.moveWords({ kind: "resign", level: st.resign.level }) : st.resign}`) : null,
@@ -175,6 +175,13 @@ export default {
       svg,
       section(ctx.t("picked"), h("code", { class: "picked" }, steps || (pick.from !== null ? `${pick.from === 25 ? ctx.t("bar") : pick.from}/…` : "—")),
         pick.segments.length || pick.from !== null ? h("button", { type: "button", class: "small-btn", on: { click: () => { pick.segments = []; pick.from = null; ctx.redraw(); } } }, ctx.t("clear")) : null),
-      st.xgid ? h("div", { class: "ids" }, h("code", {}, st.xgid), " ", st.position_id ? h("code", {}, `Position ID ${st.position_id}`) : null) : null);
+      st.xgid ? h("div", { class: "ids" }, h("code", {}, st.xgid), " ", st.position_id ? h("code", {}, `${ctx.term("position_id")} ${st.position_id}`) : null) : null);
   },
 };
+
+/** The dice on the board: the roll being played, else the last roll (the opponent's dice stay on the
+ * board until the next roll, DESIGN 4.7), read from the log's events. */
+function diceShown(ctx) {
+  if (Array.isArray(ctx.state.dice) && ctx.state.dice.length) return ctx.state.dice;
+  return ctx.lastRoll?.dice ?? [];
+}

@@ -29,10 +29,10 @@ export default {
     const mySide = ctx.seat === null || ctx.seat === undefined ? null : ctx.seat % nSides;
     const sides = (st.sides || []).map((side, k) => {
       const seats = Array.from({ length: ctx.players }, (_, s) => s).filter((s) => s % nSides === k);
-      const title = `${ctx.t("side")} ${k + 1}: ${seats.map((s) => `${ctx.t("seat")} ${s}`).join(", ")}${k === mySide ? ` (${ctx.t("you")})` : ""}`;
+      const title = `${ctx.t("side")} ${k + 1}: ${seats.map((s) => ctx.seatWord(s)).join(", ")}${k === mySide ? ` (${ctx.t("you")})` : ""}`;
       return h("div", { class: ["side-zone", k === mySide && "mine"] }, section(title,
         h("div", { class: "melds" }, (side.melds || []).map((m) => h("div", { class: ["meld", m.cards.length >= 7 && "canasta"] },
-          h("small", {}, m.rank), m.cards.map((c) => frenchCard(c, { small: true, label: ctx.cardWord(c) }))))),
+          h("small", {}, ctx.rankWord(m.rank)), m.cards.map((c) => frenchCard(c, { small: true, label: ctx.cardWord(c) }))))),
         Array.isArray(side.red_threes) && side.red_threes.length
           ? h("div", { class: "row-cards" }, side.red_threes.map((c) => frenchCard(c, { small: true }))) : null));
     });
