@@ -7,9 +7,9 @@ import { padFilled, padModel, padSeatTotals, reportPoints } from "../../service/
 // every game's catalogue entry, as GET /v1/games/{game} answers it (tests/js/test_node.py writes it)
 const CATALOGUE = process.env.ARBITER_CATALOGUE ? JSON.parse(readFileSync(process.env.ARBITER_CATALOGUE, "utf8")) : null;
 
-test("a rounds pad: one row per finished round, totals from the report when there is one", () => {
+test("a rounds pad: one row per finished round (the game's word for a round), totals from the report when there is one", { skip: !CATALOGUE }, () => {
   const state = { history: [[3, 0], [1, 4]] };
-  const live = padModel("11-nimmt", { state, players: 2, lang: "pl" });
+  const live = padModel("11-nimmt", { state, players: 2, lang: "pl", entry: CATALOGUE["11-nimmt"] });
   assert.deepEqual(live.sections[0].rows.map((r) => r.label), ["Runda 1", "Runda 2"]);
   assert.deepEqual(live.totals, ["4", "4"]);
   assert.ok(padFilled(live));
