@@ -530,6 +530,7 @@ SPEC = GameSpec(
         "move:name-trump": Label("{seat} named trumps: {suit}", "{seat} wybiera atut: {suit}"),
         "move:pass": Label("{seat} passed", "{seat} pasuje"),
         "move:next-round": Label("{seat} dealt the next deal", "{seat} rozdaje następne rozdanie"),
+        "next-round": Label("Next deal", "Następne rozdanie"),
         "event:trick": Label("{winner} took trick {number}", "{winner} bierze lewę {number}"),
         "event:out": Label("{seat} is out of cards (place {place})", "{seat} wykłada ostatnią kartę (miejsce {place})"),
     },

@@ -481,6 +481,7 @@ SPEC = GameSpec(
         "move:discard": Label("{seat} discarded a card", "{seat} odrzuca kartę"),
         "move:play": Label("{seat} played {card}", "{seat} zagrywa {card}"),
         "move:next-round": Label("{seat} dealt the next deal", "{seat} rozdaje następne rozdanie"),
+        "next-round": Label("Next deal", "Następne rozdanie"),
         "event:musik-revealed": Label("{to} takes the musik", "{to} bierze musik"),
         "event:trick-won": Label("{seat} took the trick", "{seat} bierze lewę"),
         "event:deal-scored": Label("The deal scored {scores}", "Wynik rozdania: {scores}"),

@@ -27,7 +27,7 @@ const WORDS = {
   refused: ["Refused", "Odrzucono"], selected: ["Selected", "Zaznaczone"], clear: ["Clear", "Wyczyść"],
   total: ["Total", "Razem"], "this-round": ["This round", "Ta runda"],
   final: ["Final result", "Wynik końcowy"], running: ["Running totals", "Wynik bieżący"],
-  "no-rounds": ["No finished rounds yet.", "Żadna runda jeszcze się nie skończyła."],
+  "no-rounds": ["Nothing written yet.", "Jeszcze nic nie zapisano."],
   "seat-links": ["Seat links (open each in its own window): ", "Linki graczy (każdy w osobnym oknie): "],
   "mode-hot": ["a person at this screen", "osoba przy tym ekranie"], "mode-bot": ["random bot", "losowy bot"],
   "mode-window": ["another window", "inne okno"], "bad-json": ["Not valid JSON", "To nie jest poprawny JSON"],

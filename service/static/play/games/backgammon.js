@@ -168,7 +168,7 @@ export default {
       h("div", { class: "bg-info" },
         h("span", { class: `who c${me}` }, `${ctx.seatWord(me)} (${ctx.t(colors[me])}) · ${ctx.t("pips")} ${pips[me] ?? "?"}`),
         h("span", { class: `who c${opp}` }, `${ctx.seatWord(opp)} (${ctx.t(colors[opp])}) · ${ctx.t("pips")} ${pips[opp] ?? "?"}`),
-        h("span", {}, `${ctx.t("turn")}: ${st.turn ?? "—"} · ${ctx.phase ? ctx.phase(st.phase) : st.phase ?? ""}`),
+        h("span", {}, `${ctx.t("turn")}: ${st.turn === null || st.turn === undefined ? "—" : ctx.seatWord(st.turn)} · ${ctx.phase ? ctx.phase(st.phase) : st.phase ?? ""}`),
         match.length ? h("span", {}, `${ctx.t("match")} ${match.length}: ${(match.score || []).join("–")}${match.crawford ? " (Crawford)" : ""}`) : null,
         st.resign ? h("span", { class: "warn" }, `${ctx.moveWords ? ctx.moveWords({ kind: "resign", level: st.resign.level }) : st.resign}`) : null,
         cube.offered ? h("span", { class: "warn" }, `${ctx.t("double")} → ${cube.value * 2}`) : null),
