@@ -86,7 +86,7 @@ function roundsPad({ game, state, report, players, lang, me, contracts, entry })
   const body = rows.map((r, k) => ({ label: label(k), cells: r.map(String), cls: "round" }));
   const sections = [{ title: roundWord, rows: body }];
   const items = breakdownRows(report, n, lang, entry);
-  if (items.length) sections.push({ title: `${word("this-round", lang)}${report?.round && typeof report.round === "number" ? ` (${report.round})` : ""}`, rows: items });
+  if (items.length) sections.push({ title: typeof report?.round === "number" ? `${roundWord} ${report.round}` : word("this-round", lang), rows: items });
   const totals = report?.totals ?? Array.from({ length: n }, (_, i) => sum(rows.map((r) => r[i])));
   return { game, columns: seatColumns(n, lang, me), sections, totals: totals.map(String), final: !!report?.final, winners: report?.winners ?? null };
 }
