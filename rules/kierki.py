@@ -515,7 +515,7 @@ SPEC = GameSpec(
     tally=(TrickTally, LotteryTally),
     terms={
         **{d.value: label for d, label in _DEAL_LABELS.items()},
-        "contract": Label("Deal", "Rozdanie"), "trump": Label("Trumps", "Atut"), "trick": Label("Trick", "Lewa"),
+        "contract": Label("Deal type", "Rodzaj rozdania"), "trump": Label("Trumps", "Atut"), "trick": Label("Trick", "Lewa"),
         "tricks": Label("Tricks", "Lewy"), "hearts": Label("Hearts", "Kiery"), "queens": Label("Queens", "Damy"),
         "kings_jacks": Label("Kings and jacks", "Panowie"), "king_of_hearts": Label("King of hearts", "Król kier"),
         **{f"trick_{n}": Label(f"Trick {n}", f"Lewa {n}") for n in (3, 7, 8, 12, 13, 16, 17)},

@@ -530,10 +530,10 @@ SPEC = GameSpec(
         "upper": Label("Upper section", "Górna część"), "upper_bonus": Label("Upper bonus", "Premia za górną część"),
         **{b.value: Label(en, pl) for b, (en, pl) in zip(_BOXES[6:], (
             ("Three of a kind", "Trzy jednakowe"), ("Four of a kind", "Cztery jednakowe"), ("Full House", "Full"),
-            ("Small Straight", "Mały strit"), ("Large Straight", "Duży strit"), ("Kniffel", "Kniffel")), strict=True)},
+            ("Small Straight", "Mały strit"), ("Large Straight", "Duży strit"), ("Kniffel", "Knyf")), strict=True)},
         "lower": Label("Lower section", "Dolna część"), "card_penalties": Label("Card penalties", "Karne za karty"),
         "announcement_penalty": Label("Missed announcement", "Brak zapowiedzi"),
-        "extra_penalties": Label("Second-Kniffel penalties", "Karne za drugiego Kniffla"),
+        "extra_penalties": Label("Second-Kniffel penalties", "Karne za drugi knyf"),
         "points": Label("Points", "Punkty"),
         # the log's sentences (service/static/play/log.js fills the {names})
         "move:score": Label("{seat} scored {cards} in {box}", "{seat} zapisuje {cards} w polu {box}"),

@@ -35,7 +35,7 @@ test("a sheet of boxes lists the game's terms in their declared order: upper box
   const live = padModel("kniffel-cards", { state: { sheets }, players: 2, lang: "pl", entry });
   const labels = live.sections.flatMap((s) => s.rows.map((r) => r.label));
   assert.deepEqual(labels.slice(0, 8), ["Jedynki", "Dwójki", "Trójki", "Czwórki", "Piątki", "Szóstki", "Górna część", "Premia za górną część"]);
-  assert.equal(labels[13], "Kniffel");
+  assert.equal(labels[13], "Knyf", "the rulebook's word, as its refusals say");
   assert.equal(live.sections[0].rows[1].cells[0], "−4");
   assert.equal(live.sections[0].rows[6].cells[0], "11", "the upper sum before any report: the boxes above it");
   assert.ok(padFilled(live));
