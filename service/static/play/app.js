@@ -228,7 +228,7 @@ function ctxFor(data) {
     playable: playableCards(data.moves || []),
     t: (key) => anyWord(entry, key, lang), term: (name) => term(entry, name, lang), phase: (p) => phaseLabel(entry, p, lang),
     seatWord: (i) => seatWord(i, lang), rankWord: (r) => rankWord(r, lang),
-    last: lastMarks((data.log || []).at(-1)), lastRoll: lastRoll(data.log), log: data.log || [],
+    last: lastMarks((data.log || []).at(-1)), lastRoll: lastRoll(data.log),
     moveWords: (m) => moveWords(m, entry, lang), cardWord: (c) => cardWord(c, lang),
     play, redraw: draw,
     pickCard(i) {

@@ -5,7 +5,9 @@
 // ctx = { game, entry (catalogue), lang, state, seat (whose view, or null), players, moves (legal now),
 //         selected (hand indices), picked (those cards), targets (moves the selection can make), pending,
 //         pickCard(i), choose(moves) (a board element standing for these moves: selects, or plays a target),
-//         play(move), offer(moves), redraw(), t(key), term(name), phase(p), moveWords(move), cardWord(card) }.
+//         play(move), offer(moves), redraw(), t(key) (the page's word, else the game's), term(name) (the game's
+//         word: its terms, move kinds, phases), phase(p), moveWords(move), cardWord(card), rankWord(rank),
+//         seatWord(seat) (counted from 1), last (log.js lastMarks of the last move), lastRoll (the latest dice) }.
 
 import { getLanguage } from "../api.js";
 import { h } from "../dom.js";
