@@ -79,7 +79,7 @@ from rules.base import (
     replace,
 )
 from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, missing_and_extra
-from rules.shapes import Length, Range, Visibility, declared, field, option, partial
+from rules.shapes import Length, Range, Visibility, computed, declared, field, option, partial
 from rules.spec import GameSpec, phase_labels
 from rules.tricks import PackCard, Play, TrickRules, check_play, next_seat, playable, trick_winner
 
@@ -276,6 +276,11 @@ class State:
         doc="the points of each finished deal (this one too once it is over), one row per deal, in the sign of "
             "`score_sign`")
     rng: Rng = field(visibility=Visibility.SECRET)
+
+    @computed(view_only=True)
+    def deals(self) -> tuple[Deal, ...]:
+        """the match's deals in their fixed order (KI-6): a score pad lists them in advance, as a printed one does"""
+        return deal_list(self.options, self.players)
 
 
 @declared

@@ -52,3 +52,15 @@ test("Kanasta's pad has one column per side (its word from the catalogue), namin
   assert.deepEqual(m.totals, ["855", "960"]);
   assert.deepEqual(padSeatTotals(m, 4), [855, 960, 855, 960]);
 });
+
+test("Kierki's pad lists every deal of the match in advance, as a printed sheet does", { skip: !CATALOGUE }, () => {
+  const deals = ["no-tricks", "no-hearts", "robber", "trumps", "loteryjka"];
+  const m = padModel("kierki", { state: { history: [[-20, 0, -20, 0]], deals }, players: 4, lang: "pl", entry: CATALOGUE.kierki });
+  const rows = m.sections[0].rows;
+  assert.deepEqual(rows.map((r) => r.label), ["Rozdanie 1 · Bez lew", "Rozdanie 2 · Bez kierów", "Rozdanie 3 · Rozbójnik",
+    "Rozdanie 4 · Atuty", "Rozdanie 5 · Loteryjka"]);
+  assert.deepEqual(rows[0].cells, ["-20", "0", "-20", "0"]);
+  assert.deepEqual(rows[4].cells, ["", "", "", ""]);
+  assert.equal(rows[4].cls, "round to-come");
+});
+

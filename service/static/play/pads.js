@@ -9,7 +9,8 @@
 //   boxes:          state.sheets[seat].boxes / .penalties (or breakdown[].boxes): the rows are the game's terms in
 //                   their declared order from the first box on (a box, or a sum of the breakdown)
 //   sides:          state.sides (one per side; seat s plays for side s % sides), or breakdown[].side
-//   a contract:     state.contract (the deal's contract, remembered per round by the page: `contracts`)
+//   a contract:     state.deals (every deal of the match, in order: listed in advance) or state.contract (the deal's
+//                   contract, remembered per round by the page: `contracts`)
 
 import { cardWord, contractWord, seatWord, term, word } from "./words.js";
 
@@ -79,11 +80,14 @@ function roundsPad({ game, state, report, players, lang, me, contracts, entry })
   const rows = historyRows(state);
   const n = players ?? report?.totals?.length ?? rows[0]?.length ?? 2;
   const roundWord = term(entry, "round", lang);
+  // a game whose view lists its deals in advance (`deals`: Kierki) gets the printed sheet's every row
+  const deals = Array.isArray(state?.deals) ? state.deals : null;
   const label = (k) => {
-    const c = contracts?.[k + 1];
+    const c = deals?.[k] ?? contracts?.[k + 1];
     return `${roundWord} ${k + 1}${c ? ` · ${contractWord(entry, c, lang)}` : ""}`;
   };
-  const body = rows.map((r, k) => ({ label: label(k), cells: r.map(String), cls: "round" }));
+  const body = Array.from({ length: Math.max(rows.length, deals?.length ?? 0) }, (_, k) => ({ label: label(k),
+    cells: rows[k] ? rows[k].map(String) : Array.from({ length: n }, () => ""), cls: rows[k] ? "round" : "round to-come" }));
   const sections = [{ title: roundWord, rows: body }];
   const items = breakdownRows(report, n, lang, entry);
   if (items.length) sections.push({ title: typeof report?.round === "number" ? `${roundWord} ${report.round}` : word("this-round", lang), rows: items });
