@@ -23,7 +23,8 @@ test("a rounds pad: one row per finished round (the game's word for a round), to
 test("Kierki's deal table names each deal and its contract in the catalogue's words (a deal: rozdanie)", { skip: !CATALOGUE }, () => {
   const m = padModel("kierki", { state: { history: [[-100, -60, -40, -60]] }, players: 4, lang: "pl", contracts: { 1: "no-tricks" },
     entry: CATALOGUE.kierki });
-  assert.equal(m.sections[0].rows[0].label, "Rozdanie 1 · Bez lew");
+  assert.equal(m.sections[0].title, "Rozdanie");
+  assert.equal(m.sections[0].rows[0].label, "1. Bez lew");
   assert.deepEqual(m.columns, ["Gracz 1", "Gracz 2", "Gracz 3", "Gracz 4"]);
 });
 
@@ -57,8 +58,7 @@ test("Kierki's pad lists every deal of the match in advance, as a printed sheet 
   const deals = ["no-tricks", "no-hearts", "robber", "trumps", "loteryjka"];
   const m = padModel("kierki", { state: { history: [[-20, 0, -20, 0]], deals }, players: 4, lang: "pl", entry: CATALOGUE.kierki });
   const rows = m.sections[0].rows;
-  assert.deepEqual(rows.map((r) => r.label), ["Rozdanie 1 · Bez lew", "Rozdanie 2 · Bez kierów", "Rozdanie 3 · Rozbójnik",
-    "Rozdanie 4 · Atuty", "Rozdanie 5 · Loteryjka"]);
+  assert.deepEqual(rows.map((r) => r.label), ["1. Bez lew", "2. Bez kierów", "3. Rozbójnik", "4. Atuty", "5. Loteryjka"]);
   assert.deepEqual(rows[0].cells, ["-20", "0", "-20", "0"]);
   assert.deepEqual(rows[4].cells, ["", "", "", ""]);
   assert.equal(rows[4].cls, "round to-come");

@@ -84,7 +84,7 @@ function roundsPad({ game, state, report, players, lang, me, contracts, entry })
   const deals = Array.isArray(state?.deals) ? state.deals : null;
   const label = (k) => {
     const c = deals?.[k] ?? contracts?.[k + 1];
-    return `${roundWord} ${k + 1}${c ? ` · ${contractWord(entry, c, lang)}` : ""}`;
+    return c ? `${k + 1}. ${contractWord(entry, c, lang)}` : `${roundWord} ${k + 1}`; // under the section's title: "1. Bez lew"
   };
   const body = Array.from({ length: Math.max(rows.length, deals?.length ?? 0) }, (_, k) => ({ label: label(k),
     cells: rows[k] ? rows[k].map(String) : Array.from({ length: n }, () => ""), cls: rows[k] ? "round" : "round to-come" }));
