@@ -3,11 +3,14 @@
 //
 // The catalogue (`GET /v1/games/{game}`) is the one source of a game's words: `label`,
 // `move_kinds[].label`, `phases[].label`, `terms`, option `label`/`help`/`choice_labels` (each game
-// declares them once, in its GameSpec: DESIGN 4.8). Nothing here names a game's moves or phases.
+// declares them once, in its GameSpec: DESIGN 4.8). Nothing here names a game's moves, phases or
+// things (piles, boxes, contracts, its word for a round): WORDS is the page's own list, and
+// tests/js/log.test.mjs fails if it holds a name or a term's words that a game declares. Cards are
+// named as drawn (3♦; the Polish deck's W and D for the jack and queen); seats from 1 for people.
 
 export const LANGUAGES = ["en", "pl"];
 
-/** The page's own strings, each word once with its English and Polish: `key: [en, pl]`. */
+/** The page's own strings (never a game's), each word once with its English and Polish: `key: [en, pl]`. */
 const WORDS = {
   playground: ["Playground", "Stół do gry"], "tab-play": ["Play", "Graj"],
   "tab-check": ["Check a position", "Sprawdź pozycję"], "tab-sheets": ["Score pads", "Tabele wyników"],
@@ -43,7 +46,7 @@ const WORDS = {
   "handover-ready": ["Ready: show my cards", "Gotowe: pokaż moje karty"],
   "handover-note": ["Everyone else, please look away.", "Pozostali gracze niech nie patrzą na ekran."],
   yes: ["yes", "tak"], no: ["no", "nie"], on: ["on", "na"], with: ["with", "z"], to: ["to", "do"],
-  bonus: ["Bonus", "Premia"], print: ["Print", "Drukuj"], "you-are": ["you play", "grasz jako"],
+  print: ["Print", "Drukuj"], "you-are": ["you play", "grasz jako"],
   "pad-of": ["Score pad", "Tabela wyników"], "new-game": ["New game", "Nowa gra"], "for-developers": ["For developers", "Dla programistów"],
   "step-first": ["first move", "pierwszy ruch"], "step-prev": ["previous move", "poprzedni ruch"],
   "step-next": ["next move", "następny ruch"], "step-last": ["last move", "ostatni ruch"],
@@ -53,7 +56,7 @@ const WORDS = {
   "no-moves-yet": ["No move yet.", "Jeszcze nie było ruchu."],
   "log-hidden": ["{seat} made a move you may not see", "{seat}: ruch niewidoczny dla ciebie"],
   "log-move": ["{seat}: {move}", "{seat}: {move}"],
-  "last-roll": ["last roll", "ostatni rzut"], joker: ["Joker", "Dżoker"],
+  joker: ["Joker", "Dżoker"],
 };
 
 /** The same, by language (`PAGE.pl.start`). */
