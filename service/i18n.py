@@ -253,13 +253,29 @@ def localize(problem: Json, lang: str) -> Json:
         return problem
     if lang != "pl":
         return {**problem, "title": entry.text.title}
-    context = _Missing({k: _short(v) for k, v in problem.items()})
+    context = _Missing({k: _short(_drawn(v)) for k, v in problem.items()})
     context.setdefault("game", problem.get("code", "").split(".")[0])
     out = {**problem, "title": entry.text.title_pl, "detail": entry.text.detail_pl.format_map(context)}
     if isinstance(problem.get("errors"), dict):
         out["errors"] = {path: [error_message_pl(str(m)) for m in messages]
                          for path, messages in problem["errors"].items()}
     return out
+
+
+#: a French-deck card as the API writes it ("10H", "QS", "JK"), and as a Polish player reads it
+_CARD = re.compile(r"(?:10|[2-9JQKA])[CDHS]|JK")
+_SUIT = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+_RANK_PL = {"J": "W", "Q": "D"}
+
+
+def _drawn(value: Any) -> Any:
+    """A card (or a list of cards) in a Polish detail as drawn on the table: "3D" -> "3♦", "JS" -> "W♠"
+    (DESIGN 4.7: card names as drawn, never the API's codes); anything else as it is."""
+    if isinstance(value, str) and _CARD.fullmatch(value):
+        return "dżoker" if value == "JK" else _RANK_PL.get(value[:-1], value[:-1]) + _SUIT[value[-1]]
+    if isinstance(value, list | tuple) and value and all(isinstance(c, str) and _CARD.fullmatch(c) for c in value):
+        return " ".join(_drawn(c) for c in value)
+    return value
 
 
 def _short(value: Any) -> str:

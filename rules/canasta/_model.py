@@ -83,7 +83,7 @@ class Options:
         description="K-6: a side holds at most one meld of each rank (false: a group marked \"new\" starts another "
                     "meld of a rank the side already has); docs/rules/canasta.md §8",
         label=Label("One meld per rank", "Jeden układ na wysokość"),
-        help=Label("A side holds one meld of each rank.", "Strona ma najwyżej jeden układ każdej wysokości."))
+        help=Label("A side holds one meld of each rank.", "Drużyna ma najwyżej jeden układ każdej wysokości."))
     last_discard_buyable: bool = option(
         default=False,
         description="K-7: after the last stock card, the next player may still take the discard pile and finish "

@@ -187,7 +187,7 @@ def test_another_window_follows_the_move(open_page, context):
     href = link.get_attribute("href")
     other = open_page(href.split("#", 1)[1])
     other.wait_for_function("document.querySelector('[data-testid=version]').textContent === '0'")
-    assert "Seat 1 (you)" in other.get_by_test_id("board").text_content()
+    assert "Seat 2 (you)" in other.get_by_test_id("board").text_content()
     assert other.get_by_test_id("legal-move").count() == 0  # seat 0 acts first
     click_legal(page)
     wait_version(other, 1)
@@ -496,12 +496,12 @@ def test_hot_seat_hands_over_between_seats(open_page, artifacts):
     handover.wait_for(state="visible")
     assert page.get_by_test_id("hand-card").count() == 0
     assert page.get_by_test_id("legal-move").count() == 0
-    assert "1" in handover.text_content()
+    assert "Seat 2" in handover.text_content()  # seat 1, counted from 1 for people
     page.screenshot(path=str(artifacts / "handover.png"))
     page.get_by_test_id("handover-ready").click()
     page.wait_for_selector("[data-testid=hand-card]")
     assert hand_cards(page) != seat0
-    assert "Seat 1 (you)" in page.get_by_test_id("board").text_content()
+    assert "Seat 2 (you)" in page.get_by_test_id("board").text_content()
 
 
 def page_words(page) -> dict:
