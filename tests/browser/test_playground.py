@@ -184,6 +184,7 @@ def test_another_window_follows_the_move(open_page, context):
     page = open_page()
     start(page, "take-that", 2, modes={1: "window"})
     link = page.get_by_test_id("seat-link")
+    assert link.text_content() == "Seat 2"  # seat 1, counted from 1 as everywhere on the page
     href = link.get_attribute("href")
     other = open_page(href.split("#", 1)[1])
     other.wait_for_function("document.querySelector('[data-testid=version]').textContent === '0'")

@@ -488,7 +488,7 @@ async function startSession(ev) {
   links.hidden = !windows.length;
   links.replaceChildren(h("b", {}, t("seat-links")), ...windows.map((x) => {
     const href = `${location.pathname}#session=${created.id}&token=${x.token}`;
-    return h("a", { href, target: "_blank", rel: "noopener", "data-testid": "seat-link", "data-seat": x.seat }, `${t("seat")} ${x.seat}`);
+    return h("a", { href, target: "_blank", rel: "noopener", "data-testid": "seat-link", "data-seat": x.seat }, seatWord(x.seat, getLanguage()));
   }));
   $("setup-box").open = false;
 }
