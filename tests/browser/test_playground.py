@@ -387,6 +387,13 @@ def test_cards_selected_for_a_multi_card_move(open_page):
     assert box.get_attribute("data-testid") == "legal-target"
     box.click()
     wait_version(page, before + 1)
+    pass_handover(page)
+    # one pad: the boxes are on the score sheet only (the board draws none), the box just filled marked there
+    assert page.locator("[data-testid=pad]").count() == 1
+    assert page.locator("[data-testid=board] table").count() == 0
+    marked = page.locator("[data-testid=score-sheet] [data-last=box]")
+    assert marked.count() == 1
+    assert marked.locator("xpath=ancestor::tr").get_attribute("data-row") == move["box"]
 
 
 # --------------------------------------------------------------------------- select then act (issue 20)
