@@ -79,7 +79,7 @@ from rules.base import (
 )
 from rules.cards import SUITS, Card, Rank, Suit, card_strs, deck, missing_and_extra
 from rules.events import event
-from rules.shapes import Length, Range, Visibility, declared, field, option, partial
+from rules.shapes import Length, Range, Visibility, computed, declared, field, option, partial
 from rules.spec import GameSpec, phase_labels
 from rules.tricks import PackCard, Play, TrickRules, check_play, next_seat, playable, trick_winner
 
@@ -276,6 +276,11 @@ class State:
         doc="the points of each finished deal (this one too once it is over), one row per deal, in the sign of "
             "`score_sign`")
     rng: Rng = field(visibility=Visibility.SECRET)
+
+    @computed(view_only=True)
+    def deals(self) -> tuple[Deal, ...]:
+        """the match's deals in their fixed order (KI-6): a score pad lists them in advance, as a printed one does"""
+        return deal_list(self.options, self.players)
 
 
 @declared
@@ -533,13 +538,24 @@ SPEC = GameSpec(
     tally=(TrickTally, LotteryTally),
     terms={
         **{d.value: label for d, label in _DEAL_LABELS.items()},
-        "contract": Label("Deal", "Rozdanie"), "trump": Label("Trumps", "Atut"), "trick": Label("Trick", "Lewa"),
+        "contract": Label("Deal type", "Rodzaj rozdania"), "trump": Label("Trumps", "Atut"), "trick": Label("Trick", "Lewa"),
         "tricks": Label("Tricks", "Lewy"), "hearts": Label("Hearts", "Kiery"), "queens": Label("Queens", "Damy"),
         "kings_jacks": Label("Kings and jacks", "Panowie"), "king_of_hearts": Label("King of hearts", "Król kier"),
         **{f"trick_{n}": Label(f"Trick {n}", f"Lewa {n}") for n in (3, 7, 8, 12, 13, 16, 17)},
         "tricks_won": Label("Tricks won", "Wzięte lewy"), "prize": Label("Prize", "Nagroda"),
         "rows": Label("Rows", "Rzędy"), "stock": Label("Undealt cards", "Karty nierozdane"),
         "points": Label("Points", "Punkty"), "NT": Label("no trumps", "bez atu"),
+        "round": Label("Deal", "Rozdanie"), "last_trick": Label("Last trick", "Ostatnia lewa"),
+        "dealer": Label("Dealer", "Rozdający"), "took_it": Label("took it", "bierze lewę"),
+        "cards": Label("Cards", "Karty"),
+        # the log's sentences (service/static/play/log.js fills the {names})
+        "move:play": Label("{seat} played {card}", "{seat} zagrywa {card}"),
+        "move:name-trump": Label("{seat} named trumps: {suit}", "{seat} wybiera atut: {suit}"),
+        "move:pass": Label("{seat} passed", "{seat} pasuje"),
+        "move:next-round": Label("{seat} dealt the next deal", "{seat} rozdaje następne rozdanie"),
+        "next-round": Label("Next deal", "Następne rozdanie"),
+        "event:trick": Label("{winner} took trick {number}", "{winner} bierze lewę {number}"),
+        "event:out": Label("{seat} is out of cards (place {place})", "{seat} wykłada ostatnią kartę (miejsce {place})"),
     },
     tally_example={"contract": "no-tricks", "players": 3, "seats": [
         {"cards": ["3C", "4C", "5C", "QC", "KC", "AC", "8D", "9D", "10D", "4H", "5H", "6H", "KH", "AH", "2S", "9S",

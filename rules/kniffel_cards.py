@@ -543,19 +543,32 @@ SPEC = GameSpec(
     codes=C,
     breakdown=Breakdown,
     tally=Tally,
+    # the score pad's rows follow this order: the upper boxes, their sum and bonus, the lower boxes, their
+    # sum, the penalties (service/static/play/pads.js walks the terms)
     terms={
         "stock": Label("Stock", "Stos do dobierania"), "discard": Label("Discard pile", "Stos kart odrzuconych"),
-        "sheets": Label("Score sheets", "Karty punktów"), "boxes": Label("Boxes", "Pola"),
+        "sheets": Label("Score sheets", "Karty punktów"), "boxes": Label("Boxes", "Pola"), "box": Label("Box", "Pole"),
+        "turns": Label("Turns", "Tury"), "cards": Label("Cards", "Karty"), "announced": Label("announced", "zapowiedziane"),
         "penalties": Label("Penalty points", "Punkty karne"),
-        "extra_penalties": Label("Second-Kniffel penalties", "Punkty karne za drugi knyf"),
-        "upper": Label("Upper section", "Górna część"), "upper_bonus": Label("Upper bonus", "Premia za górną część"),
-        "lower": Label("Lower section", "Dolna część"), "card_penalties": Label("Card penalties", "Punkty karne"),
-        "announcement_penalty": Label("Missed announcement", "Nieogłoszenie"), "points": Label("Points", "Punkty"),
-        **{b.value: Label(en, pl) for b, (en, pl) in zip(_BOXES, (
+        **{b.value: Label(en, pl) for b, (en, pl) in zip(_BOXES[:6], (
             ("Ones", "Jedynki"), ("Twos", "Dwójki"), ("Threes", "Trójki"), ("Fours", "Czwórki"),
-            ("Fives", "Piątki"), ("Sixes", "Szóstki"), ("Three of a kind", "Trzy jednakowe"),
-            ("Four of a kind", "Cztery jednakowe"), ("Full House", "Full"), ("Small Straight", "Mały strit"),
-            ("Large Straight", "Duży strit"), ("Kniffel", "Knyf")), strict=True)},
+            ("Fives", "Piątki"), ("Sixes", "Szóstki")), strict=True)},
+        "upper": Label("Upper section", "Górna część"), "upper_bonus": Label("Upper bonus", "Premia za górną część"),
+        **{b.value: Label(en, pl) for b, (en, pl) in zip(_BOXES[6:], (
+            ("Three of a kind", "Trzy jednakowe"), ("Four of a kind", "Cztery jednakowe"), ("Full House", "Full"),
+            ("Small Straight", "Mały strit"), ("Large Straight", "Duży strit"), ("Kniffel", "Knyf")), strict=True)},
+        "lower": Label("Lower section", "Dolna część"), "card_penalties": Label("Card penalties", "Karne za karty"),
+        "announcement_penalty": Label("Missed announcement", "Brak zapowiedzi"),
+        "extra_penalties": Label("Second-Kniffel penalties", "Karne za drugi knyf"),
+        "points": Label("Points", "Punkty"),
+        # the log's sentences (service/static/play/log.js fills the {names})
+        "move:score": Label("{seat} scored {cards} in {box}", "{seat} zapisuje {cards} w polu {box}"),
+        "move:discard": Label("{seat} discarded {card}", "{seat} odrzuca {card}"),
+        "move:draw": Label("{seat} drew {count}", "{seat} dobiera kart: {count}"),
+        "event:reshuffle": Label("The discard pile was shuffled into the stock", "Odrzucone karty przetasowano na nowy stos"),
+        "event:missed-announcement": Label("{seat} did not announce: {penalty} penalty points",
+                                           "{seat} bez zapowiedzi: {penalty} punktów karnych"),
+        "event:sheet-complete": Label("{seat} filled the sheet", "{seat} ma pełną kartę punktów"),
     },
     tally_example={"sheets": [
         {"boxes": {"ones": 2, "twos": 4, "full-house": 25, "kniffel": 50}, "penalties": {"ones": 4}},

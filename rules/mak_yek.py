@@ -374,7 +374,12 @@ SPEC = GameSpec(
         "result": Label("Result", "Wynik"), "win": Label("Win", "Wygrana"), "loss": Label("Loss", "Przegrana"),
         "draw": Label("Draw", "Remis"), "points": Label("Points", "Punkty"),
         "plies_since_capture": Label("Moves without a capture", "Ruchy bez bicia"),
-        "draw_offer": Label("Draw offered", "Propozycja remisu"),
+        "draw_offer": Label("Draw offered", "Propozycja remisu"), "round": Label("Game", "Partia"),
+        # the log's sentences (service/static/play/log.js fills the {names})
+        "move:move": Label("{seat} moved {from}–{to}", "{seat} przesuwa pionek {from}–{to}"),
+        "move:offer-draw": Label("{seat} offered a draw", "{seat} proponuje remis"),
+        "move:accept-draw": Label("{seat} accepted the draw", "{seat} przyjmuje remis"),
+        "event:capture": Label("captured on {squares}", "zbite: {squares}"),
     },
     playout=Playout(long_players=2),
     events=(CaptureEvent,),

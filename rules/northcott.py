@@ -358,7 +358,12 @@ SPEC = GameSpec(
     terms={
         "white": Label("White", "Białe"), "black": Label("Black", "Czarne"), "pawn": Label("Pawn", "Pionek"),
         "die": Label("Die", "Kostka"), "result": Label("Result", "Wynik"), "win": Label("Win", "Wygrana"),
-        "loss": Label("Loss", "Przegrana"), "points": Label("Points", "Punkty"),
+        "loss": Label("Loss", "Przegrana"), "points": Label("Points", "Punkty"), "file": Label("File", "Kolumna"),
+        "round": Label("Game", "Partia"),
+        # the log's sentences (service/static/play/log.js fills the {names})
+        "move:roll": Label("{seat} rolled the die", "{seat} rzuca kostką"),
+        "move:place": Label("{seat} placed a pawn on file {file}", "{seat} stawia pionek w kolumnie {file}"),
+        "move:move": Label("{seat} moved {from}–{to}", "{seat} przesuwa pionek {from}–{to}"),
     },
     # classic Northcott (pawns may retreat) never ends under random play: the playouts use the
     # dice game, and its classic game is what plays long (the benchmarks' 1,000-move replay)

@@ -307,7 +307,7 @@ def localize(problem: JsonObject, lang: str) -> JsonObject:
         return problem
     if lang != "pl":
         return {**problem, "title": entry.text.title}
-    context = _Missing({k: _short(v) for k, v in problem.items()})
+    context = _Missing({k: _short(_drawn(v)) for k, v in problem.items()})
     context.setdefault("game", code.split(".")[0])
     out: JsonObject = {**problem, "title": entry.text.title_pl, "detail": entry.text.detail_pl.format_map(context)}
     errors = problem.get("errors")
@@ -315,6 +315,26 @@ def localize(problem: JsonObject, lang: str) -> JsonObject:
         out["errors"] = {path: [error_message_pl(str(m)) for m in cast("list[Json]", messages)]
                          for path, messages in errors.items()}
     return out
+
+
+#: a French-deck card as the API writes it ("10H", "QS", "JK"), and as a Polish player reads it
+_CARD = re.compile(r"(?:10|[2-9JQKA])[CDHS]|JK")
+_SUIT = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+_RANK_PL = {"J": "W", "Q": "D"}
+
+
+def _drawn(value: Json) -> Json:
+    """A card (or a list of cards) in a Polish detail as drawn on the table: "3D" -> "3♦", "JS" -> "W♠"
+    (DESIGN 4.7: card names as drawn, never the API's codes); anything else as it is."""
+    if isinstance(value, str) and _CARD.fullmatch(value):
+        return _card_pl(value)
+    if isinstance(value, list | tuple) and value and all(isinstance(c, str) and _CARD.fullmatch(c) for c in value):
+        return " ".join(_card_pl(str(c)) for c in value)
+    return value
+
+
+def _card_pl(card: str) -> str:
+    return "dżoker" if card == "JK" else _RANK_PL.get(card[:-1], card[:-1]) + _SUIT[card[-1]]
 
 
 def _short(value: Json) -> str:

@@ -341,7 +341,17 @@ SPEC = GameSpec(
         "match_score": Label("Match score", "Wynik meczu"), "single": Label("Single game", "Pojedyncza partia"),
         "gammon": Label("Gammon", "Gammon"), "backgammon": Label("Backgammon", "Backgammon"),
         "drop": Label("Double dropped", "Odrzucone dublowanie"), "bear-off": Label("Bore off", "Zdjęcie pionków"),
-        "resign": Label("Resignation", "Poddanie"),
+        "resign": Label("Resignation", "Poddanie"), "double": Label("Double offered", "Propozycja dublowania"),
+        "position_id": Label("Position ID", "ID pozycji"), "round": Label("Game", "Partia"),
+        # the log's sentences (service/static/play/log.js fills the {names})
+        "move:roll": Label("{seat} rolled {dice_dice}{opening_roll_dice}", "{seat} rzuca: {dice_dice}{opening_roll_dice}"),
+        "move:move": Label("{seat} played {steps}", "{seat} gra {steps}"),
+        "move:double": Label("{seat} doubled", "{seat} dubluje"), "move:take": Label("{seat} took", "{seat} przyjmuje"),
+        "move:drop": Label("{seat} dropped", "{seat} odrzuca dublowanie"),
+        "move:resign": Label("{seat} offered to resign: {level}", "{seat} proponuje poddanie: {level}"),
+        "event:opening-roll": Label("{starter} starts", "Zaczyna: {starter}"),
+        "event:turn-forfeited": Label("{seat} cannot move", "{seat} nie ma ruchu"),
+        "event:game-result": Label("{winner} won: {result} ({points})", "Wygrywa {winner}: {result} ({points})"),
         **{c: Label(c.title(), {"white": "Białe", "black": "Czarne"}[c]) for c in COLORS},
     },
     # resigning is always legal: a uniform random player would end most games in a few moves

@@ -184,10 +184,11 @@ def test_another_window_follows_the_move(open_page, context):
     page = open_page()
     start(page, "take-that", 2, modes={1: "window"})
     link = page.get_by_test_id("seat-link")
+    assert link.text_content() == "Seat 2"  # seat 1, counted from 1 as everywhere on the page
     href = link.get_attribute("href")
     other = open_page(href.split("#", 1)[1])
     other.wait_for_function("() => document.querySelector('[data-testid=version]').textContent === '0'")
-    assert "Seat 1 (you)" in other.get_by_test_id("board").text_content()
+    assert "Seat 2 (you)" in other.get_by_test_id("board").text_content()
     assert other.get_by_test_id("legal-move").count() == 0  # seat 0 acts first
     click_legal(page)
     wait_version(other, 1)
@@ -386,6 +387,13 @@ def test_cards_selected_for_a_multi_card_move(open_page):
     assert box.get_attribute("data-testid") == "legal-target"
     box.click()
     wait_version(page, before + 1)
+    pass_handover(page)
+    # one pad: the boxes are on the score sheet only (the board draws none), the box just filled marked there
+    assert page.locator("[data-testid=pad]").count() == 1
+    assert page.locator("[data-testid=board] table").count() == 0
+    marked = page.locator("[data-testid=score-sheet] [data-last=box]")
+    assert marked.count() == 1
+    assert marked.locator("xpath=ancestor::tr").get_attribute("data-row") == move["box"]
 
 
 # --------------------------------------------------------------------------- select then act (issue 20)
@@ -496,12 +504,12 @@ def test_hot_seat_hands_over_between_seats(open_page, artifacts):
     handover.wait_for(state="visible")
     assert page.get_by_test_id("hand-card").count() == 0
     assert page.get_by_test_id("legal-move").count() == 0
-    assert "1" in handover.text_content()
+    assert "Seat 2" in handover.text_content()  # seat 1, counted from 1 for people
     page.screenshot(path=str(artifacts / "handover.png"))
     page.get_by_test_id("handover-ready").click()
     page.wait_for_selector("[data-testid=hand-card]")
     assert hand_cards(page) != seat0
-    assert "Seat 1 (you)" in page.get_by_test_id("board").text_content()
+    assert "Seat 2 (you)" in page.get_by_test_id("board").text_content()
 
 
 def page_words(page) -> dict:

@@ -24,7 +24,7 @@ test("every page string exists in both languages, and the Polish ones are transl
   }
   const same = Object.keys(PAGE.en).filter((k) => PAGE.en[k] === PAGE.pl[k] && /[a-z]{4,}/.test(PAGE.en[k]));
   // names that are the same in both languages
-  assert.deepEqual(same.filter((k) => !["kniffel", "musik", "gammon", "backgammon", "playground"].includes(k) && PAGE.en[k] !== "Kniffel"), []);
+  assert.deepEqual(same.filter((k) => !["log-move"].includes(k)), []);
 });
 
 test("moves are named by the catalogue's labels, in the chosen language", () => {
@@ -35,7 +35,7 @@ test("moves are named by the catalogue's labels, in the chosen language", () => 
 
 test("11 nimmt!'s moves in words from its catalogue; stacks count from 1", { skip: !CATALOGUE }, () => {
   assert.equal(moveWords({ kind: "take", stack: 0 }, NIMMT, "en"), "Take a stack: stack 1");
-  assert.equal(moveWords({ kind: "play", plays: [{ stack: 2, cards: [56] }] }, NIMMT, "pl"), "Dołóż karty: 56 na rząd 3");
+  assert.equal(moveWords({ kind: "play", plays: [{ stack: 2, cards: [56] }] }, NIMMT, "pl"), "Dołóż karty: 56 na stos 3");
 });
 
 test("every declared move kind and phase of every game has words in both languages", { skip: !CATALOGUE }, () => {

@@ -315,6 +315,17 @@ def test_a_problem_in_polish_uses_the_catalogue(client):
     assert "5" in body["detail"]
 
 
+def test_a_card_in_a_polish_detail_is_drawn_as_on_the_table():
+    """DESIGN 4.7: card names as drawn (3♦, W♠), never the API's codes, in what a player reads."""
+    from service.i18n import localize
+
+    one = localize({"code": "kierki.must-follow-suit", "card": "3D", "detail": "you must follow suit, not 3D"}, "pl")
+    assert one["detail"].endswith("nie 3♦.") and "3D" not in one["detail"], one["detail"]
+    jack = localize({"code": "kierki.must-follow-suit", "card": "JS", "detail": "x"}, "pl")
+    assert "W♠" in jack["detail"] and "JS" not in jack["detail"]
+    assert localize({"code": "kierki.must-follow-suit", "card": "3D", "detail": "x"}, "en")["detail"] == "x"
+
+
 
 def declared_codes_referenced(game: str) -> set[str]:
     """The codes of a declared game that its source raises: every ``C.<name>`` (its codes class,

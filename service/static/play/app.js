@@ -12,7 +12,8 @@ import { analyse, cardsUsed, guessMove, localProblem, needsHandover, playableCar
 import { SessionSource, playersOf } from "./session.js";
 import { drawPad } from "./sheet.js";
 import { tallyForm } from "./tally.js";
-import { cardWord, gameName, kindLabel, moveWords, optionWords, phaseLabel, problemWords, term, word } from "./words.js";
+import { lastMarks, lastRoll, logEntry } from "./log.js";
+import { anyWord, cardWord, gameName, kindLabel, moveWords, optionWords, phaseLabel, problemWords, rankWord, seatWord, term, word } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.hash.slice(1));
@@ -112,10 +113,45 @@ function renderProblem() {
   el.replaceChildren();
   if (!p) { delete el.dataset.code; return; }
   el.dataset.code = p.code || "";
-  el.append(...[h("strong", {}, p.title || t("refused")), " ",
-    p.code ? h("code", { "data-testid": "problem-code" }, p.code) : null,
+  el.append(...[h("strong", {}, p.title || t("refused")),
     p.detail ? h("p", {}, p.detail) : null,
-    p.errors ? h("pre", {}, JSON.stringify(p.errors, null, 1)) : null].filter((x) => x !== null));
+    developerDetails(p)].filter((x) => x !== null));
+}
+
+/** A refusal's code (and the checks' JSON) for developers: folded away, not shown to players. */
+function developerDetails(p) {
+  if (!p.code && !p.errors) return null;
+  return h("details", { class: "dev", "data-testid": "for-developers" }, h("summary", {}, t("for-developers")),
+    p.code ? h("code", { "data-testid": "problem-code" }, p.code) : null,
+    p.errors ? h("pre", {}, JSON.stringify(p.errors, null, 1)) : null);
+}
+
+/** The last move, in words and marked (`last-move`: its seat, from and to, cards, the trick's winner). */
+function lastMoveView(data) {
+  const item = (data.log || []).at(-1);
+  if (!item) return h("p", { class: "last-move none" }, t("no-moves-yet"));
+  const marks = lastMarks(item) || {};
+  const lang = getLanguage();
+  return h("p", { class: "last-move", "data-testid": "last-move", "data-seat": marks.seat ?? undefined,
+    "data-from": marks.from, "data-to": marks.to, "data-cards": marks.cards?.join(" "),
+    "data-winner": marks.winner ?? undefined }, h("b", {}, `${t("last-move")}: `), logEntry(item, entryOf(table.source.game), lang));
+}
+
+/** The log in words (`move-log`, one `move-log-entry` per move, newest last), beside the board. */
+function renderLog(data) {
+  let box = $("move-log");
+  if (!box) {
+    box = h("section", { id: "move-log", class: "move-log" }, h("h3", {}, t("move-log")),
+      h("ol", { "data-testid": "move-log", "aria-live": "polite" }));
+    $("problem").after(box);
+  }
+  box.querySelector("h3").textContent = t("move-log");
+  const lang = getLanguage();
+  const entry = entryOf(table.source.game);
+  const list = box.querySelector("ol");
+  list.replaceChildren(...(data.log || []).map((item) => h("li", { "data-testid": "move-log-entry", "data-seat": item.seat ?? undefined },
+    logEntry(item, entry, lang))));
+  list.scrollTop = list.scrollHeight;
 }
 
 /** Why a selection is refused: the server's dry run when it has one, else the local reason (shown at once). */
@@ -197,7 +233,9 @@ function ctxFor(data) {
     moves: data.moves || [], selected: table.selected, picked, targets, pending: table.pending,
     groups, groupIndices: table.groups.flat(), addGroup, dropGroup: (k) => { table.groups.splice(k, 1); draw(); },
     playable: playableCards(data.moves || []),
-    t, term: (name, key) => term(entry, name, lang, key), phase: (p) => phaseLabel(entry, p, lang),
+    t: (key) => anyWord(entry, key, lang), term: (name) => term(entry, name, lang), phase: (p) => phaseLabel(entry, p, lang),
+    seatWord: (i) => seatWord(i, lang), rankWord: (r) => rankWord(r, lang),
+    last: lastMarks((data.log || []).at(-1)), lastRoll: lastRoll(data.log),
     moveWords: (m) => moveWords(m, entry, lang), cardWord: (c) => cardWord(c, lang),
     play, redraw: draw, cancel,
     pickCard(i) {
@@ -280,10 +318,10 @@ function draw() {
   const lang = getLanguage();
   const entry = entryOf(src.game);
   const game = drawing(src.game);
-  $("title").textContent = `${gameName(entry, lang)}${src.joinedSeat !== undefined && src.joinedSeat !== null ? ` · ${t("seat")} ${src.joinedSeat}` : ""}`;
+  $("title").textContent = `${gameName(entry, lang)}${src.joinedSeat !== undefined && src.joinedSeat !== null ? ` · ${seatWord(src.joinedSeat, lang)}` : ""}`;
   $("version").textContent = String(data.version);
   $("phase").textContent = data.state?.phase ? phaseLabel(entry, data.state.phase, lang) : "";
-  $("to-act").textContent = `${t("to-act")}: ${data.toAct.length ? data.toAct.map((i) => `${t("seat")} ${i}`).join(", ") : "—"}`;
+  $("to-act").textContent = `${t("to-act")}: ${data.toAct.length ? data.toAct.map((i) => seatWord(i, lang)).join(", ") : "—"}`;
   $("viewing").replaceChildren(...viewingControls(data));
 
   const board = $("board");
@@ -292,14 +330,14 @@ function draw() {
   handover.hidden = table.handover === null;
   if (table.handover !== null) {
     handover.replaceChildren(
-      h("p", { class: "handover-to" }, `${t("handover")} ${t("seat")} ${table.handover}`),
+      h("p", { class: "handover-to" }, `${t("handover")} ${seatWord(table.handover, lang)}`),
       h("p", { class: "note" }, t("handover-note")),
       h("button", { type: "button", "data-testid": "handover-ready", class: "primary", on: { click: () => {
         table.shownSeat = table.handover;
         table.handover = null;
         draw();
       } } }, t("handover-ready")));
-    board.replaceChildren();
+    board.replaceChildren(lastMoveView(data)); // what just happened is public: it stays while the hands hide
     $("selection").hidden = true;
     $("ending-box").hidden = true;
     $("confirm-dialog").hidden = true;
@@ -308,16 +346,18 @@ function draw() {
     $("moves-note").textContent = "";
     renderSheet(data);
     renderWinners(data);
+    renderLog(data);
     handover.querySelector("button").focus();
     return;
   }
   const ctx = ctxFor(data);
-  board.replaceChildren(game.render(ctx));
+  board.replaceChildren(lastMoveView(data), game.render(ctx));
   board.classList.toggle("dim-unplayable", data.complete !== false && (data.moves || []).some((m) => cardsUsed(m).length > 0));
+  renderLog(data);
   renderSelection(ctx);
 
   renderMoves(ctx, game);
-  $("moves-note").textContent = data.gameOver ? t("game-over") : !data.moves.length ? (data.seat === null ? t("spectator") : t("not-your-turn"))
+  $("moves-note").textContent = data.gameOver ? phaseLabel(entry, "game-over", lang) : !data.moves.length ? (data.seat === null ? t("spectator") : t("not-your-turn"))
     : data.complete === false ? t("incomplete") : "";
   renderSheet(data, ctx);
   renderWinners(data);
@@ -396,10 +436,10 @@ function viewingControls(data) {
   const src = table.source;
   if (!(src instanceof SessionSource)) return [];
   const hot = src.hotSeats();
-  if (hot.length < 2) return [`${t("viewing")}: ${data.seat === null ? t("spectator") : `${t("seat")} ${data.seat}`}`];
+  if (hot.length < 2) return [`${t("viewing")}: ${data.seat === null ? t("spectator") : seatWord(data.seat, getLanguage())}`];
   return [`${t("viewing")}: `, ...hot.map((i) => h("button", { type: "button", class: ["small-btn", i === data.seat && "on"],
     "data-testid": "view-seat", "aria-pressed": String(i === data.seat),
-    on: { click: () => { src.pinned = i; src.current = i; refresh(); } } }, `${t("seat")} ${i}`))];
+    on: { click: () => { src.pinned = i; src.current = i; refresh(); } } }, seatWord(i, getLanguage())))];
 }
 
 /** `game-result`: said only when the game is over (DESIGN 4.7); before, the pad says the standing. */
@@ -407,7 +447,7 @@ function renderWinners(data) {
   const el = $("winners");
   const winners = data.outcome?.winners ?? data.scores?.winners;
   el.hidden = !data.gameOver;
-  el.textContent = data.gameOver ? `${t("game-over")} · ${t("winners")}: ${(winners || []).map((w) => `${t("seat")} ${w}`).join(", ") || "—"}` : "";
+  el.textContent = data.gameOver ? `${phaseLabel(entryOf(table.source.game), "game-over", getLanguage())} · ${t("winners")}: ${(winners || []).map((w) => seatWord(w, getLanguage())).join(", ") || "—"}` : "";
 }
 
 function renderSheet(data, ctx = null) {
@@ -448,7 +488,7 @@ async function startSession(ev) {
   links.hidden = !windows.length;
   links.replaceChildren(h("b", {}, t("seat-links")), ...windows.map((x) => {
     const href = `${location.pathname}#session=${created.id}&token=${x.token}`;
-    return h("a", { href, target: "_blank", rel: "noopener", "data-testid": "seat-link", "data-seat": x.seat }, `${t("seat")} ${x.seat}`);
+    return h("a", { href, target: "_blank", rel: "noopener", "data-testid": "seat-link", "data-seat": x.seat }, seatWord(x.seat, getLanguage()));
   }));
   $("setup-box").open = false;
 }
@@ -541,7 +581,7 @@ function buildSeats() {
   const box = $("seats");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
   box.replaceChildren(h("legend", {}, t("seats")), ...Array.from({ length: n }, (_, i) => h("label", { class: "seat" },
-    h("span", {}, `${t("seat")} ${i}`),
+    h("span", {}, seatWord(i, getLanguage())),
     h("select", { "data-testid": "seat-mode", "data-seat": i },
       ["hot", "bot", "window"].map((v) => h("option", { value: v, selected: (old[i] ?? "hot") === v }, t(`mode-${v}`)))))));
 }
@@ -580,12 +620,19 @@ class CheckSource {
     return {
       state: this.state, seat: lm.seat, version: this.index, toAct: info.to_act ?? (lm.seat === null ? [] : [lm.seat]),
       moves: lm.moves, complete: lm.complete, scores, gameOver: info.game_over ?? !!scores?.final, outcome: info.outcome,
-      players: playersOf(this.state, scores?.totals?.length),
+      players: playersOf(this.state, scores?.totals?.length), log: this.history(),
     };
   }
 
+  /** The moves made from the shown position on: [{ seat, move, events }]. */
+  history() {
+    return (this.log || []).slice(0, this.index);
+  }
+
   async send(move) {
-    const r = await post(`/v1/games/${this.game}/apply`, { state: this.state, seat: table.data.seat, move });
+    const seat = table.data.seat;
+    const r = await post(`/v1/games/${this.game}/apply`, { state: this.state, seat, move });
+    this.log = [...this.history(), { seat, move, events: r.events }];
     this.setState(r.state, r);
     this.states = this.states.slice(0, this.index);
     this.states.push(r.state);
@@ -623,6 +670,7 @@ class RecordSource extends CheckSource {
       this.states.push(r.state);
     }
     this.index = k;
+    this.log = this.moves.map((m) => ({ seat: m.seat, move: m.move || m }));
     this.state = this.states[k];
     this.info = null;
     $("step-at").textContent = `${k} / ${this.moves.length}`;
@@ -681,7 +729,7 @@ async function checkMat() {
     const r = await post("/v1/games/backgammon/replay", { record: { format: "mat", text: $("check-input").value } });
     const summary = $("record-summary");
     summary.replaceChildren(h("p", {}, `${(r.match?.players || []).join(" – ")} · ${t("match")} ${r.match?.length ?? 0} · ${(r.match?.score || []).join("–")}`),
-      h("ul", {}, (r.games || []).map((g) => h("li", {}, `${t("game")} ${g.number}: ${t("winner")} ${t("seat")} ${g.winner ?? "—"}, +${g.points} → ${(g.score_after || []).join("–")}`))));
+      h("ul", {}, (r.games || []).map((g) => h("li", {}, `${term(entryOf("backgammon"), "round", getLanguage())} ${g.number}: ${t("winner")} ${g.winner === null || g.winner === undefined ? "—" : seatWord(g.winner, getLanguage())}, +${g.points} → ${(g.score_after || []).join("–")}`))));
     if (Array.isArray(r.moves) && r.moves.length) {
       const start = (await post("/v1/games/backgammon/new", { players: 2, seed: 0, options: r.options })).state;
       const src = new RecordSource("backgammon", start, r.moves, ".mat");

@@ -19,6 +19,31 @@ export class SessionSource {
     this.botBusy = false;
     this.lastScores = null;
     this.toAct = [];
+    this.seenEvents = {}; // version -> the `events` of the move that made it (this page's and its bots' moves)
+    this.logCache = null;
+  }
+
+  /** What a move's answer said happened, kept for the log in words. */
+  noteEvents(answer) {
+    if (answer && typeof answer.version === "number" && Array.isArray(answer.events)) this.seenEvents[answer.version] = answer.events;
+  }
+
+  /**
+   * The moves so far as `seat` may see them (`GET /v1/sessions/{id}/log`), each with the events its
+   * answer carried where this page saw it: [{ seat, move, hidden?, events? }], oldest first.
+   */
+  async history(seat, version) {
+    const key = `${seat}|${version}`;
+    if (this.logCache?.key !== key) {
+      let moves = [];
+      try {
+        moves = (await this.api.get(`/v1/sessions/${this.id}/log`, { token: this.tokenOf(seat) }))?.moves || [];
+      } catch (err) {
+        if (!(err instanceof this.api.Problem)) throw err;
+      }
+      this.logCache = { key, moves };
+    }
+    return this.logCache.moves.map((m, i) => ({ ...m, events: this.seenEvents[i + 1] ?? null }));
   }
 
   hotSeats() {
@@ -43,10 +68,11 @@ export class SessionSource {
     if (s.scores) this.lastScores = s.scores;
     const lm = seat !== null && s.to_act.includes(seat) && !s.game_over
       ? await get(`/v1/sessions/${this.id}/legal-moves`, { token: this.tokenOf(seat) }) : { moves: [], complete: true };
+    const log = await this.history(seat, s.version);
     return {
       state: s.state, seat, version: s.version, toAct: s.to_act, gameOver: s.game_over, roundOver: s.round_over,
       scores: s.scores ?? this.lastScores, outcome: s.outcome, moves: lm.moves, complete: lm.complete,
-      players: this.players ?? playersOf(s.state), session: true,
+      players: this.players ?? playersOf(s.state), session: true, log,
     };
   }
 
@@ -55,6 +81,7 @@ export class SessionSource {
     if (seat === null) throw new this.api.Problem({ title: "spectator", code: "play.spectator" }, 0);
     const r = await this.api.post(`/v1/sessions/${this.id}/moves`, { move, version: this.version }, { token: this.tokens[seat] });
     if (r?.scores) this.lastScores = r.scores;
+    this.noteEvents(r);
     return r;
   }
 
@@ -94,6 +121,7 @@ export class SessionSource {
       if (move) {
         const r = await post(`/v1/sessions/${this.id}/moves`, { move, version: this.version }, { token: this.tokens[seat] });
         if (r?.scores) this.lastScores = r.scores;
+        this.noteEvents(r);
       }
     } catch (err) {
       if (!(err instanceof Problem)) throw err; // a lost race (409) or a move made elsewhere: look again

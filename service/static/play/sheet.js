@@ -1,7 +1,7 @@
 // Draws a score pad (pads.js's model) as the printed sheet: one column per seat (or side), sections of
 // rows, the totals line, and the winners when the game is over. Used by the table and the calculator.
 import { h } from "./dom.js";
-import { word } from "./words.js";
+import { seatWord, word } from "./words.js";
 
 /**
  * `over`: the game is over (the result is said), false: it goes on (the standing is said), undefined: a
@@ -27,7 +27,7 @@ export function drawPad(model, lang, { title, over, cell } = {}) {
  */
 function padFoot(model, lang, over) {
   if (over) {
-    return h("p", { class: "pad-final" }, `${word("final", lang)} · ${word("winners", lang)}: ${(model.winners || []).map((w) => `${word("seat", lang)} ${w}`).join(", ") || "—"}`);
+    return h("p", { class: "pad-final" }, `${word("final", lang)} · ${word("winners", lang)}: ${(model.winners || []).map((w) => seatWord(w, lang)).join(", ") || "—"}`);
   }
   if (over === undefined) return null;
   const rounds = model.sections.find((sec) => sec.rows.some((r) => r.cls === "round"))?.rows.filter((r) => r.cls === "round").length ?? 0;

@@ -124,7 +124,7 @@ function field(schemas, raw, path, name, required, t, words) {
     const choices = schema.enum || [true, false];
     const input = h("select", { id, "data-path": path },
       required && schema.enum ? null : h("option", { value: "" }, "—"),
-      choices.map((c, i) => h("option", { value: String(i) }, String(c))));
+      choices.map((c, i) => h("option", { value: String(i) }, typeof c === "boolean" ? t(c ? "yes" : "no") : typeof c === "string" && words ? words(c) : String(c))));
     return { el: label(input), value: () => (input.value === "" ? (schema.nullable ? null : undefined) : choices[Number(input.value)]) };
   }
 

@@ -89,7 +89,7 @@ function die(x, y, v) {
 
 /** Who acts and what for: the seat that must answer a double or a resignation is named, not the turn's owner. */
 function toActWords(ctx, st, cube) {
-  const who = ctx.toAct.map((i) => `${ctx.t("seat")} ${i}`).join(", ") || "—";
+  const who = ctx.toAct.map((i) => ctx.seatWord(i)).join(", ") || "—";
   if (cube.offered) return `${who} ${ctx.t("must-answer-double")}`;
   if (st.resign) return `${who} ${ctx.t("must-answer-resign")}`;
   return `${ctx.t("to-act")}: ${who} · ${ctx.phase ? ctx.phase(st.phase) : st.phase ?? ""}`;
@@ -180,7 +180,7 @@ export default {
     if (targets.has(0)) clickable(tray, () => choose(0), "bear off");
     svg.append(tray);
     // dice in the viewer's right half; clicking them rolls when a roll is legal
-    const dice = st.dice || [];
+    const dice = diceShown(ctx);
     const roll = ctx.moves.find((m) => m.kind === "roll");
     const dg = s("g", { class: "dice", "data-testid": "dice" }, dice.map((v, i) => die(X0 + 6 * PW + BAR + 2 * PW + i * 36, TOP + HEIGHT / 2, v)));
     if (roll) {
@@ -195,8 +195,8 @@ export default {
     const steps = pick.segments.map(([a, b]) => `${a === 25 ? "bar" : a}/${b === 0 ? "off" : b}`).join(" ");
     return h("div", { class: "bg" },
       h("div", { class: "bg-info" },
-        h("span", { class: `who c${me}` }, `${ctx.t("seat")} ${me} (${ctx.t(colors[me])}) · ${ctx.t("pips")} ${pips[me] ?? "?"}`),
-        h("span", { class: `who c${opp}` }, `${ctx.t("seat")} ${opp} (${ctx.t(colors[opp])}) · ${ctx.t("pips")} ${pips[opp] ?? "?"}`),
+        h("span", { class: `who c${me}` }, `${ctx.seatWord(me)} (${ctx.t(colors[me])}) · ${ctx.t("pips")} ${pips[me] ?? "?"}`),
+        h("span", { class: `who c${opp}` }, `${ctx.seatWord(opp)} (${ctx.t(colors[opp])}) · ${ctx.t("pips")} ${pips[opp] ?? "?"}`),
         h("span", { "data-testid": "bg-to-act", "data-seats": ctx.toAct.join(" ") }, toActWords(ctx, st, cube)),
         match.length ? h("span", {}, `${ctx.t("match")} ${match.length}: ${(match.score || []).join("–")}${match.crawford ? " (Crawford)" : ""}`) : null,
         st.resign ? h("span", { class: "warn" }, `${ctx.moveWords ? ctx.moveWords({ kind: "resign", level: st.resign.level }) : st.resign}`) : null,
@@ -204,6 +204,13 @@ export default {
       svg,
       section(ctx.t("picked"), h("code", { class: "picked" }, steps || (pick.from !== null ? `${pick.from === 25 ? ctx.t("bar") : pick.from}/…` : "—")),
         pick.segments.length || pick.from !== null ? h("button", { type: "button", "data-testid": "undo-turn", on: { click: () => ctx.cancel() } }, ctx.t("undo-turn")) : null),
-      st.xgid ? h("div", { class: "ids" }, h("code", {}, st.xgid), " ", st.position_id ? h("code", {}, `Position ID ${st.position_id}`) : null) : null);
+      st.xgid ? h("div", { class: "ids" }, h("code", {}, st.xgid), " ", st.position_id ? h("code", {}, `${ctx.term("position_id")} ${st.position_id}`) : null) : null);
   },
 };
+
+/** The dice on the board: the roll being played, else the last roll (the opponent's dice stay on the
+ * board until the next roll, DESIGN 4.7), read from the log's events. */
+function diceShown(ctx) {
+  if (Array.isArray(ctx.state.dice) && ctx.state.dice.length) return ctx.state.dice;
+  return ctx.lastRoll?.dice ?? [];
+}

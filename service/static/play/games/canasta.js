@@ -38,7 +38,7 @@ export default {
         "aria-label": `${ctx.t("remove")} ${g.cards.map((x) => ctx.cardWord(x)).join(" ")}`, on: { click: () => ctx.dropGroup(k) } }, "×") : null)),
       h("b", { class: ["opening-total", c.opening && c.problem?.key === "opening-short" && "short"], "data-testid": "opening-total",
         "data-points": c.points, "data-need": c.need ?? "" },
-      c.opening ? `${ctx.t("opening")}: ${c.points} / ${c.need === "canasta" ? ctx.term("canasta") : c.need}` : `${ctx.t("melded")}: ${c.points}`),
+      c.opening ? `${ctx.t("meld-opening")}: ${c.points} / ${c.need === "canasta" ? ctx.term("canasta") : c.need}` : `${ctx.t("melded")}: ${c.points}`),
       reason ? h("span", { class: "meld-reason", "data-testid": "meld-reason", role: "status" }, reason) : null);
     // a closed group must be a meld in itself (a short opening is fine: more groups may follow)
     const canAdd = !!closing && ctx.picked.length > 0 && (!closing.problem || closing.problem.key.startsWith("opening"))
@@ -57,10 +57,10 @@ export default {
     const mySide = ctx.seat === null || ctx.seat === undefined ? null : ctx.seat % nSides;
     const sides = (st.sides || []).map((side, k) => {
       const seats = Array.from({ length: ctx.players }, (_, s) => s).filter((s) => s % nSides === k);
-      const title = `${ctx.t("side")} ${k + 1}: ${seats.map((s) => `${ctx.t("seat")} ${s}`).join(", ")}${k === mySide ? ` (${ctx.t("you")})` : ""}`;
+      const title = `${ctx.t("side")} ${k + 1}: ${seats.map((s) => ctx.seatWord(s)).join(", ")}${k === mySide ? ` (${ctx.t("you")})` : ""}`;
       return h("div", { class: ["side-zone", k === mySide && "mine"] }, section(title,
         h("div", { class: "melds" }, (side.melds || []).map((m) => h("div", { class: ["meld", m.cards.length >= 7 && "canasta"] },
-          h("small", {}, m.rank), m.cards.map((c) => frenchCard(c, { small: true, label: ctx.cardWord(c) }))))),
+          h("small", {}, ctx.rankWord(m.rank)), m.cards.map((c) => frenchCard(c, { small: true, label: ctx.cardWord(c) }))))),
         Array.isArray(side.red_threes) && side.red_threes.length
           ? h("div", { class: "row-cards" }, side.red_threes.map((c) => frenchCard(c, { small: true }))) : null));
     });

@@ -5,10 +5,13 @@
 // ctx = { game, entry (catalogue), lang, state, seat (whose view, or null), players, moves (legal now),
 //         selected (hand indices), picked (those cards), targets (moves the selection can make), pending,
 //         pickCard(i), choose(moves) (a board element standing for these moves: selects, or plays a target),
-//         play(move), offer(moves), redraw(), t(key), term(name), phase(p), moveWords(move), cardWord(card) }.
+//         play(move), offer(moves), redraw(), t(key) (the page's word, else the game's), term(name) (the game's
+//         word: its terms, move kinds, phases), phase(p), moveWords(move), cardWord(card), rankWord(rank),
+//         seatWord(seat) (counted from 1), last (log.js lastMarks of the last move), lastRoll (the latest dice) }.
 
 import { getLanguage } from "../api.js";
 import { h } from "../dom.js";
+import { rankWord } from "../words.js";
 
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
@@ -18,11 +21,11 @@ export { cardsUsed, holds, sameCards } from "../selection.js";
 export function frenchCard(code, { onClick, selected, small, label } = {}) {
   const joker = code === "JK";
   const face = code.slice(0, -1);
-  const rank = joker ? "★" : getLanguage() === "pl" ? { J: "W", Q: "D" }[face] ?? face : face;
+  const rank = joker ? "★" : rankWord(face, getLanguage());
   const suit = joker ? "" : code.slice(-1);
   const red = suit === "H" || suit === "D";
   const cls = ["card", "french", red && "red", joker && "joker", selected && "selected", small && "small"];
-  const body = [h("span", { class: "rank" }, rank), h("span", { class: "suit" }, joker ? "JK" : SUITS[suit])];
+  const body = [h("span", { class: "rank" }, rank), h("span", { class: "suit" }, joker ? "" : SUITS[suit])];
   const attrs = { class: cls, "data-card": code, title: label || code, "aria-pressed": onClick ? String(!!selected) : undefined };
   if (!onClick) return h("span", attrs, body);
   return h("button", { ...attrs, type: "button", on: { click: onClick } }, body);
@@ -78,8 +81,20 @@ export function seatsBar(ctx, extra) {
 }
 
 export function seatName(ctx, i) {
-  const base = `${ctx.t("seat")} ${i}`;
+  const base = ctx.seatWord(i);
   return i === ctx.seat ? `${base} · ${ctx.t("you")}` : base;
+}
+
+/** Mark an element as part of the last move (the card laid, a square it left or reached): `last-mark`. */
+export function lastMark(el, what) {
+  el.classList.add("last-mark");
+  el.dataset.last = what;
+  return el;
+}
+
+/** Whether `card` is one the last move laid. */
+export function laidLast(ctx, card) {
+  return !!ctx.last?.cards?.includes(String(card));
 }
 
 /** Hand sizes of every seat from the view (new `hand_sizes`, old int-for-hidden hands). */

@@ -4,7 +4,7 @@
 // Select cards, then click the stack they go on (a `legal-target`); with nothing selected a click on a
 // stack you may take selects taking it, and confirm takes it.
 import { h } from "../dom.js";
-import { hand, handSizes, numberCard, ownHand, pile, seatsBar, section, target } from "./common.js";
+import { hand, handSizes, laidLast, lastMark, numberCard, ownHand, pile, seatsBar, section, target } from "./common.js";
 
 export function heads(n) {
   if (n === 55) return 7;
@@ -33,19 +33,20 @@ export default {
     const stacks = (st.stacks || []).map((whole, i) => {
       const stack = whole ?? (st.stacks_tops || [])[i]; // a view shows each stack's top card only
       const here = ctx.picked.length ? ctx.targets.filter((m) => onStack(m, i)) : ctx.moves.filter((m) => m.kind === "take" && m.stack === i);
-      const el = card(top(stack), { onClick: () => ctx.choose(here), label: `${ctx.t("stack")} ${i + 1}: ${top(stack)}` });
+      const el = card(top(stack), { onClick: () => ctx.choose(here), label: `${ctx.term("stack")} ${i + 1}: ${top(stack)}` });
+      if (laidLast(ctx, top(stack)) || ctx.last?.stack === i) lastMark(el, "card");
       const marked = ctx.picked.length ? (here.length === 1 ? here[0] : null)
         : [ctx.pending, ...ctx.targets].find((m) => m && m.kind === "take" && m.stack === i);
       if (marked) target(el, ctx, marked);
-      return h("div", { class: "stack" }, el, h("small", {}, `${ctx.t("stack")} ${i + 1}${Array.isArray(stack) ? ` · ${stack.length}` : ""}`));
+      return h("div", { class: "stack" }, el, h("small", {}, `${ctx.term("stack")} ${i + 1}${Array.isArray(stack) ? ` · ${stack.length}` : ""}`));
     });
     const newStack = ctx.targets.find((m) => m.kind === "new-stack");
     return h("div", { class: "cards-table" },
-      seatsBar(ctx, (i) => `${ctx.t("cards")}: ${sizes[i] ?? "?"} · ${ctx.t("supply")}: ${(st.bulls || [])[i] ?? 0}`),
+      seatsBar(ctx, (i) => `${ctx.t("cards")}: ${sizes[i] ?? "?"} · ${ctx.term("bulls")}: ${(st.bulls || [])[i] ?? 0}`),
       h("div", { class: "zones" },
-        section(ctx.t("stock"), pile(st.stock_size)),
-        section(ctx.t("supply"), pile(st.supply))),
-      section(ctx.t("stacks"), h("div", { class: "row-cards" }, stacks,
+        section(ctx.term("stock"), pile(st.stock_size)),
+        section(ctx.term("supply"), pile(st.supply))),
+      section(ctx.term("stacks"), h("div", { class: "row-cards" }, stacks,
         newStack ? target(h("button", { type: "button", class: "card new-stack", on: { click: () => ctx.play(newStack) } }, "+"), ctx, newStack) : null)),
       mine ? section(ctx.t("your-hand"), hand(ctx, mine, card)) : null);
   },

@@ -20,7 +20,7 @@ export default {
       seatsBar(ctx, (i) => h("span", { class: "men-count" }, h("span", { class: `man-badge c${i}`, "aria-hidden": "true" }), ` ${count(i === 0 ? "W" : "B")}`)),
       squareBoard(ctx, { files, ranks, pieceAt, key: `${rows.join("/")}|${ctx.version}` }),
       h("div", { class: "zones" },
-        section(ctx.t("no-capture"), h("b", {}, st.plies_since_capture ?? 0)),
-        st.draw_offer !== null && st.draw_offer !== undefined ? section(ctx.t("draw-offer"), h("b", {}, `${ctx.t("seat")} ${st.draw_offer}`)) : null));
+        section(ctx.term("plies_since_capture"), h("b", {}, st.plies_since_capture ?? 0)),
+        st.draw_offer !== null && st.draw_offer !== undefined ? section(ctx.term("draw_offer"), h("b", {}, ctx.seatWord(st.draw_offer))) : null));
   },
 };

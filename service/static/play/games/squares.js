@@ -17,8 +17,9 @@ export function squareBoard(ctx, { files, ranks, pieceAt, key }) {
     for (let f = 0; f < files; f++) {
       const name = squareName(f, r);
       const x = 20 + f * SQ, y = (ranks - r) * SQ;
-      const g = s("g", { "data-testid": targets.has(name) ? "legal-target" : undefined, class: ["sq", (f + r) % 2 ? "light" : "dark", pick.from === name && "from", targets.has(name) && "target"]
-        .filter(Boolean).join(" "), "data-square": name });
+      const last = ctx.last?.from === name ? "from" : ctx.last?.to === name ? "to" : null;
+      const g = s("g", { "data-testid": targets.has(name) ? "legal-target" : undefined, class: ["sq", (f + r) % 2 ? "light" : "dark", pick.from === name && "from", targets.has(name) && "target",
+        last && "last-mark"].filter(Boolean).join(" "), "data-square": name, "data-last": last ?? undefined });
       g.append(s("rect", { x, y, width: SQ, height: SQ }));
       const piece = pieceAt(f, r);
       if (piece) g.append(s("circle", { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.36, class: `man ${piece}` }));

@@ -1,7 +1,7 @@
 // Take That: the row, the hand, each seat's face-up (twisted) and face-down (taken) cards.
 // Select a hand card, then confirm (or click the row to take it); click a row card to twist it out, then confirm.
 import { h } from "../dom.js";
-import { hand, handSizes, numberCard, ownHand, pile, seatsBar, section, size, target } from "./common.js";
+import { hand, handSizes, laidLast, lastMark, numberCard, ownHand, pile, seatsBar, section, size, target } from "./common.js";
 
 const card = (n, opts = {}) => numberCard(n, { ...opts, cls: "tt" });
 
@@ -14,6 +14,7 @@ export default {
     const row = (st.row || []).map((c) => {
       const twists = ctx.moves.filter((m) => m.kind === "twist" && m.card === c);
       const el = card(c, { onClick: twists.length ? () => ctx.choose(twists) : undefined, label: `${ctx.term("row")}: ${c}` });
+      if (laidLast(ctx, c)) lastMark(el, "card");
       const marked = [...ctx.targets, ctx.pending].find((m) => m && m.kind === "twist" && m.card === c);
       return marked ? target(el, ctx, marked) : el;
     });
@@ -26,7 +27,7 @@ export default {
       h("div", { class: "zones" }, section(ctx.term("stock"), pile(st.stock_size ?? size(st.stock)))),
       section(ctx.term("row"), rowZone),
       h("div", { class: "zones" }, Array.from({ length: ctx.players }, (_, i) => section(
-        `${ctx.t("seat")} ${i}${i === ctx.seat ? ` (${ctx.t("you")})` : ""}`,
+        `${ctx.seatWord(i)}${i === ctx.seat ? ` (${ctx.t("you")})` : ""}`,
         h("div", { class: "row-cards", title: ctx.term("face_up") }, ((st.face_up || [])[i] || []).map((c) => card(c, { small: true }))),
         pile(downSizes[i], ctx.term("face_down"))))),
       mine ? section(ctx.t("your-hand"), hand(ctx, mine, card)) : null);
