@@ -50,11 +50,13 @@ def random_options(engine, rnd: random.Random) -> dict:
     return {**chosen, **PLAYOUT_OPTIONS.get(engine.game_id, {})}
 
 
-def random_steps(engine, players: int, seed: int, *, max_moves: int = 2000) -> Iterator[tuple]:
-    """``(before, seat, move, after)`` of each move of a seeded random game under random options,
-    from the first move to the end (or ``max_moves``). Nothing is checked here."""
+def random_steps(engine, players: int, seed: int, *, max_moves: int = 2000,
+                 options: dict | None = None) -> Iterator[tuple]:
+    """``(before, seat, move, after)`` of each move of a seeded random game under random options
+    (``options`` set over them), from the first move to the end (or ``max_moves``). Nothing is
+    checked here."""
     rnd = random.Random(seed)
-    state = engine.new(players, seed, random_options(engine, rnd))
+    state = engine.new(players, seed, {**random_options(engine, rnd), **(options or {})})
     for _ in range(max_moves):
         acting = engine.to_act(state)
         if not acting:

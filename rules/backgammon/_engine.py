@@ -710,7 +710,8 @@ class Backgammon(BaseEngine[State, Move]):
                                        m.crawford, m.post_crawford)
         return replace(
             state, points=(_START_POINTS, _START_POINTS), bar=(0, 0), off=(0, 0), phase=Phase.OPENING, turn=None,
-            dice=(), cube=_CENTRED, resign=None, match=Match(m.length, m.score, crawford, post),
+            dice=(), cube=_CENTRED, resign=None,
+            match=Match(m.length, m.score, crawford, post, (*m.history, _game_points(state.result))),
             round=state.round + 1, result=None,
         )
 
@@ -731,13 +732,10 @@ class Backgammon(BaseEngine[State, Move]):
         return Outcome((winner,), reason, points=state.score)
 
     def scores(self, state: State) -> ScoreReport:
-        """This game's points, the match score as the totals (DESIGN 4.5). The state keeps the match
-        score, not each earlier game's points, so ``history`` holds this game's row alone, once it is
-        over."""
+        """This game's points, the match score as the totals, the earlier games' points as the
+        history (``match.history``; DESIGN 4.5)."""
         res = state.result
-        rnd = [0, 0]
-        if res is not None:
-            rnd[res.winner] = res.points
+        rnd = _game_points(res)
         sides, score, cube = state.sides, state.score, state.cube.value
         breakdown = tuple(
             Breakdown(result=_reason(res) if res is not None and res.winner == seat else None,
@@ -746,8 +744,8 @@ class Backgammon(BaseEngine[State, Move]):
                       pips=pips(sides[seat]), borne_off=sides[seat][OFF], match_score=score[seat], points=rnd[seat])
             for seat in (0, 1))
         out = self.outcome(state)
-        return ScoreReport(tuple(rnd), score, breakdown, res is not None, out.winners if out else (),
-                           round=state.round, history=())
+        return ScoreReport(rnd, score, breakdown, res is not None, out.winners if out else (),
+                           round=state.round, history=state.match.history)
 
     def options_of(self, state: State) -> Mapping[str, Json]:
         return _options_json(state.options)
@@ -807,6 +805,13 @@ _DOUBLE_REFUSALS = {
     "not-cube-owner": "the cube ({cube}) is owned by seat {owner}: only its owner may redouble",
     "max-cube": "the cube is at {cube}: doubling would pass the maximum cube",
 }
+
+
+def _game_points(res: Result | None) -> tuple[int, int]:
+    """The points a game gave each seat: the winner's, 0 for the loser (0, 0 while it is played)."""
+    if res is None:
+        return 0, 0
+    return (res.points, 0) if res.winner == 0 else (0, res.points)
 
 
 def _reason(res: Result) -> Literal["single", "gammon", "backgammon", "drop"]:

@@ -258,6 +258,30 @@ def check_consistency(state: State) -> None:
         raise C.bad_crawford("Crawford flags belong to match play")
     elif state.round != 1:
         raise C.bad_round(f"money play is a single game: round 1, got {state.round}", expected=1, got=state.round)
+    check_history(state)
+
+
+def check_history(state: State) -> None:
+    """``match.history`` (§7): one row per earlier game of this match, the winner's points and 0;
+    per seat the rows make the score at most (a match set up or read at a written score starts
+    with no rows, so its score is greater; a record's forfeit writes the match's end as the score)."""
+    rows = state.match.history
+    if not rows:
+        return
+    if not state.match.length:
+        raise C.bad_state("money play is a single game: match.history is empty", field="match.history")
+    if len(rows) >= state.round:
+        raise C.bad_state(f"match.history lists {len(rows)} earlier game(s), but this is game {state.round}",
+                          field="match.history")
+    for k, row in enumerate(rows):
+        if min(row) or not max(row):
+            raise C.bad_state(f"match.history[{k}] is {list(row)}: a game gives points to its winner alone",
+                              field=f"match.history.{k}")
+    for seat in (0, 1):
+        made = sum(row[seat] for row in rows)
+        if min(MAX_SCORE, made) > state.score[seat]:
+            raise C.bad_state(f"seat {seat}'s games in match.history make {made} points, more than the score "
+                              f"{state.score[seat]}", field="match.history")
 
 
 # --------------------------------------------------------------------------- moves

@@ -22,6 +22,7 @@ CUBE_LIMIT = 1 << 15  # the Match ID stores log2(cube) in 4 bits
 MAX_MATCH = 64
 MAX_SCORE = 9999
 MAX_ROUND = 10**6
+MAX_GAMES = 2 * MAX_MATCH  # a match to N ends within 2N - 1 games: each game scores a point at least
 Level = Literal["single", "gammon", "backgammon"]
 How = Literal["bear-off", "drop", "resign"]
 Color = Literal["white", "black"]
@@ -37,6 +38,7 @@ Die = Annotated[int, Range(1, 6)]
 Point = Annotated[int, Range(0, 25), Doc("a point in the mover's numbering: 1..24, the bar 25, off 0")]
 CubeValue = Annotated[int, OneOf(tuple(1 << k for k in range(16))), Doc("a power of two, 1..32768")]
 Score = Annotated[int, Range(0, MAX_SCORE)]
+GamePoints = Annotated[int, Range(0, 3 * CUBE_LIMIT)]
 Board = Annotated[tuple[Annotated[tuple[Count, ...], Length(24, 24)], ...], Length(2, 2)]
 PerSeat = Annotated[tuple[Count, ...], Length(2, 2)]
 PipCount = Annotated[int, Range(0, 375)]
@@ -148,13 +150,19 @@ class Cube:
 
 @declared
 class Match:
-    """The match: its length (0: a money game), the score, and the Crawford flags."""
+    """The match: its length (0: a money game), the score, the Crawford flags, and the points each
+    earlier game of the match gave each seat."""
 
     length: Annotated[int, Range(0, MAX_MATCH)] = field(doc="the match length; 0 in money play (the option)")
     score: Annotated[tuple[Score, ...], Length(2, 2)] = field(
         doc="the match score per seat (the session score in money play)")
     crawford: bool = field(doc="this game is the Crawford game (no cube)")
     post_crawford: bool = field(doc="the Crawford game has been played")
+    history: Annotated[tuple[Annotated[tuple[GamePoints, ...], Length(2, 2)], ...], Length(0, MAX_GAMES)] = field(
+        default=(), doc="per earlier game of the match played here, the points it gave each seat ([0, 2]: a gammon "
+                        "won by seat 1); empty in money play and where a match starts at a written score. Per seat "
+                        "the rows add up to the score at most (with this game's points, exactly when the match "
+                        "started at 0-0), docs/rules/backgammon.md §7")
 
 
 @declared
