@@ -67,7 +67,7 @@ def play_some(page, n):
         moves = [json.loads(x) for x in page.eval_on_selector_all("[data-testid=legal-move]", "els => els.map(e => e.dataset.move)")]
         i = next((k for k, m in enumerate(moves) if m["kind"] not in ENDING), 0)
         page.get_by_test_id("legal-move").nth(i).click()
-        page.wait_for_function(f"Number(document.querySelector('[data-testid=version]').textContent) > {before}")
+        page.wait_for_function(f"() => Number(document.querySelector('[data-testid=version]').textContent) > {before}")
     ready(page)
 
 
@@ -105,7 +105,7 @@ def shoot(base, browser, game, lang):
     page.wait_for_selector("body[data-ready='1']")
     start(page, game, mode="bot", seed=5)
     with contextlib.suppress(Exception):  # a board game the bots have not finished: its pad as it stands
-        page.wait_for_function("document.body.dataset.scoreTotals", timeout=PAD_WAIT * 1000)
+        page.wait_for_function("() => document.body.dataset.scoreTotals", timeout=PAD_WAIT * 1000)
     both_widths(page, "[data-testid=score-sheet]", f"{game}-pad-{lang}", 80)
     ctx.close()
 

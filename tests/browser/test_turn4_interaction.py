@@ -141,7 +141,7 @@ def test_kanasta_selection_short_of_a_meld_says_why(open_page: Callable[..., Pag
     assert page.get_by_test_id("add-meld").is_disabled()
     assert page.get_by_test_id("confirm-move").is_disabled()
     page.get_by_test_id("language").select_option("pl")
-    page.wait_for_function("document.documentElement.lang === 'pl'")
+    page.wait_for_function("() => document.documentElement.lang === 'pl'")
     assert page.get_by_test_id("meld-reason").text_content() == "Nowy układ wymaga co najmniej 3 kart (na razie 2)."
     page.get_by_test_id("language").select_option("en")
     # a closed group taken back: its cards are in the hand again, free to be selected

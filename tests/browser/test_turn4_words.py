@@ -41,7 +41,7 @@ def start(page, game: str, players: int, lang: str) -> None:
     page.get_by_test_id("players").dispatch_event("change")
     page.locator("#seed").fill("3")
     page.get_by_test_id("start").click()
-    page.wait_for_function("document.querySelector('[data-testid=version]').textContent === '0'")
+    page.wait_for_function("() => document.querySelector('[data-testid=version]').textContent === '0'")
 
 
 def version(page) -> int:
@@ -58,8 +58,8 @@ def play_one(page) -> None:
     moves = [json.loads(x) for x in page.eval_on_selector_all("[data-testid=legal-move]", "els => els.map(e => e.dataset.move)")]
     index = next((i for i, m in enumerate(moves) if m["kind"] not in ENDING), 0)
     page.get_by_test_id("legal-move").nth(index).click()
-    page.wait_for_function(f"Number(document.querySelector('[data-testid=version]').textContent) > {before}")
-    page.wait_for_function(f"document.querySelectorAll('[data-testid=move-log-entry]').length === {before + 1}")
+    page.wait_for_function(f"() => Number(document.querySelector('[data-testid=version]').textContent) > {before}")
+    page.wait_for_function(f"() => document.querySelectorAll('[data-testid=move-log-entry]').length === {before + 1}")
 
 
 def players_text(page) -> str:
