@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, cast
+from typing import Any, ClassVar, Protocol, TypedDict, cast
 
 from rules.base import Codes, Engine, ErrorCode, Label, RulesError, illegal, invalid
 from rules.jsontypes import Json, JsonObject, as_object
@@ -50,8 +50,13 @@ from rules.shapes import encode
 
 from ._state import Move, Phase, Play, Roll, State
 
-if TYPE_CHECKING:  # _engine imports this module: the engine's class is named for the checker only
-    from ._engine import Backgammon
+
+class Backgammon(Engine[State, Move], Protocol):
+    """What a replay asks of backgammon's engine: the engine protocol, and a roll and its play
+    applied as one step (``_engine.Backgammon.roll_and_play``). A protocol, not the class: the
+    engine's module imports this one, and the rules' modules import one way (tests/rules/test_imports.py)."""
+
+    def roll_and_play(self, state: State, seat: int, roll: Roll, play: Play) -> State | None: ...
 
 GAME_ID = "backgammon"
 MAX_RECORD_CHARS = 4 * 1024 * 1024  # the service caps the bytes (MAX_RECORD_BYTES)
