@@ -34,8 +34,9 @@ SESSION_OPERATIONS = r"^/v1/sessions|^/healthz$|^/readyz$"
 # Statuses that refuse a request outside the schema: as test_openapi.py, plus the token refusals,
 # which come before the body is read.
 REFUSALS = [400, 401, 403, 404, 405, 413, 415, 422]
-# The server answers many creations from one address in these runs (the limit has its own tests).
-SERVER_ENV = {"SESSIONS_PER_MINUTE": "1000000"}
+# The server answers many creations and session requests from one address in these runs (the
+# limits have their own tests: tests/service/test_bursts.py, test_limits.py).
+SERVER_ENV = {"SESSIONS_PER_MINUTE": "1000000", "SESSION_REQUESTS_PER_SECOND": "0"}
 
 
 CONFIG = f"""
