@@ -298,6 +298,12 @@ def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+def fill_pl(template: str, values: Mapping[str, Json]) -> str:
+    """A Polish detail template filled from a refusal's or a warning's fields: each value short and
+    its cards drawn; a field the values lack stays ``{name}`` (never a KeyError)."""
+    return template.format_map(_Missing({k: _short(_drawn(v)) for k, v in values.items()}))
+
+
 def localize(problem: JsonObject, lang: str) -> JsonObject:
     """``problem`` with the code's ``title`` and, in Polish, its ``detail`` (the English detail
     is the message given where the error was raised)."""
@@ -307,9 +313,8 @@ def localize(problem: JsonObject, lang: str) -> JsonObject:
         return problem
     if lang != "pl":
         return {**problem, "title": entry.text.title}
-    context = _Missing({k: _short(_drawn(v)) for k, v in problem.items()})
-    context.setdefault("game", code.split(".")[0])
-    out: JsonObject = {**problem, "title": entry.text.title_pl, "detail": entry.text.detail_pl.format_map(context)}
+    detail = fill_pl(entry.text.detail_pl, {"game": code.split(".")[0], **problem})
+    out: JsonObject = {**problem, "title": entry.text.title_pl, "detail": detail}
     errors = problem.get("errors")
     if isinstance(errors, dict):  # request.invalid's messages by path (errors.flat_errors)
         out["errors"] = {path: [error_message_pl(str(m)) for m in cast("list[Json]", messages)]

@@ -76,7 +76,7 @@ def _warning_in(warning: Json, lang: str) -> Json:
     declared = i18n.warning_catalogue().get(code) if isinstance(code, str) else None
     if lang != "pl" or declared is None:
         return warning
-    return {**members, "detail": declared.text.detail_pl.format(**as_object(members.get("context", {})))}
+    return {**members, "detail": i18n.fill_pl(declared.text.detail_pl, as_object(members.get("context", {})))}
 
 
 def sniff(text: str) -> str:
