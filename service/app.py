@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from types import FrameType
 from typing import Any, cast
 
@@ -96,11 +97,13 @@ class OrjsonProvider(JSONProvider):
 
 
 def _docs_assets() -> Blueprint:
-    """Swagger UI's files from the ``swagger-ui-bundle`` package: /docs works offline."""
-    import swagger_ui_bundle
+    """Swagger UI's files from the ``flask-swagger-ui`` package (Swagger UI 5, which reads OpenAPI
+    3.1; the package is kept at Swagger UI's releases): /docs works offline. Only its files are
+    used: the page and its start-up script are ours (``service.api``), under our Content-Security-Policy."""
+    import flask_swagger_ui
 
-    return Blueprint("docs_assets", __name__, static_folder=swagger_ui_bundle.swagger_ui_path,
-                     static_url_path="/docs/static")
+    dist = Path(flask_swagger_ui.__file__).parent / "dist"
+    return Blueprint("docs_assets", __name__, static_folder=str(dist), static_url_path="/docs/static")
 
 
 if __name__ == "__main__":  # pragma: no cover - for `python -m service.app`
