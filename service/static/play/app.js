@@ -311,9 +311,20 @@ function addGroup() {
 
 /** Keyboard (DESIGN 4.7): after a card is picked, focus stays on it, or moves to confirm-move when the move is settled. */
 function keepFocus(i, settled) {
+  const card = document.querySelectorAll("[data-testid=hand-card]")[i];
   const confirm = document.querySelector("[data-testid=confirm-move]:not([disabled])");
-  if (settled && confirm) { confirm.focus(); return; }
-  document.querySelectorAll("[data-testid=hand-card]")[i]?.focus();
+  if (settled && confirm) confirm.focus();
+  else card?.focus();
+  clearOfBar(card);
+}
+
+/** On a phone the selection's bar is fixed over the bottom of the screen: the card just picked is scrolled
+ * clear of it, so the player sees what they picked (it sat under the bar, the row of cards hidden). */
+function clearOfBar(el) {
+  const bar = $("selection");
+  if (!el || bar.hidden || getComputedStyle(bar).position !== "fixed") return;
+  const over = el.getBoundingClientRect().bottom - bar.getBoundingClientRect().top + 8;
+  if (over > 0) window.scrollBy(0, over);
 }
 
 function draw() {
