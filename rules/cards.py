@@ -8,6 +8,7 @@ repeats); identity is the (rank, suit) pair.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -32,6 +33,11 @@ class Suit(Enum):
     @property
     def is_red(self) -> bool:
         return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+    @property
+    def sign(self) -> str:
+        """The suit as drawn: ♣ ♦ ♥ ♠ (in words a player reads, never the API's letter)."""
+        return _SUIT_SIGN[self]
 
 
 class Rank(IntEnum):
@@ -60,6 +66,8 @@ _RANK_SYMBOL = {r: str(int(r)) for r in Rank if r <= 10} | {
 }
 _SYMBOL_RANK = {sym: rank for rank, sym in _RANK_SYMBOL.items() if rank is not Rank.JOKER} | {"T": Rank.TEN}
 SUITS: tuple[Suit, ...] = tuple(Suit)
+#: a suit as drawn on the table and in what a player reads (DESIGN 4.7: card names as drawn, never the API's codes)
+_SUIT_SIGN = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
 _SUIT_ORDER = {suit: 1 + i for i, suit in enumerate(sorted(Suit, key=lambda x: x.value))}  # by letter, as before
 RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r is not Rank.JOKER)
 
@@ -162,6 +170,30 @@ CARD_PATTERN = r"^(JK|(10|[2-9TJQKA])[CDHS])$"
 register_scalar(Scalar(Card, {"type": "string", "pattern": CARD_PATTERN,
                               "description": "a French-deck card: rank then suit ('QH', '10S', '2C'), or 'JK'"},
                        write=str, parse=parse_card, attr="_name", table=CARDS_BY_NAME))
+
+
+#: a court rank as a Polish player names it (walet, dama; the king and the ace keep K, A)
+_RANK_PL = {Rank.JACK: "W", Rank.QUEEN: "D"}
+_JOKER_WORD = {"en": "joker", "pl": "dżoker"}
+
+
+def drawn(card: Card, lang: str = "en") -> str:
+    """A card as a player reads it, in ``lang`` (``en`` or ``pl``): 3D -> "3♦", JS -> "J♠" (Polish "W♠"),
+    10H -> "10♥", the joker "joker" ("dżoker")."""
+    if card.suit is None:
+        return _JOKER_WORD.get(lang, "joker")
+    rank = _RANK_PL.get(card.rank, card.rank.symbol) if lang == "pl" else card.rank.symbol
+    return rank + card.suit.sign
+
+
+#: a card's name standing alone in a text ("not 3D", "J: JD JS"), never inside a word or a number;
+#: fixed-width look-arounds and no repetition: linear on any text
+_CARD_IN_TEXT = re.compile(r"(?<![\w])(?:10|[2-9TJQKA])[CDHS](?!\w)|(?<!\w)JK(?!\w)")
+
+
+def drawn_in(text: str, lang: str = "en") -> str:
+    """``text`` with every card named in it drawn (:func:`drawn`): "J: JD JS is 30" -> "J: J♦ J♠ is 30"."""
+    return _CARD_IN_TEXT.sub(lambda m: drawn(CARDS_BY_NAME[m.group()], lang), text)
 
 
 def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:

@@ -334,12 +334,19 @@ class C(GameCodes, namespace=_GAME):
         "powód.")
 
 
+Die = Annotated[int, Range(1, 6), Doc("a die's face, 1..6")]
+
+
 @event
 class RngRollEvent:
-    """The server rolled the die from the state's rng (the roll itself is in the state)."""
+    """The server rolled the die from the state's rng: what it showed, so a log can say it (a pawn's
+    rank does not: 1 and 5 both give rank 1, §3.2)."""
 
     type: Literal["rng-roll"] = "rng-roll"
     seat: Seat
+    dice: Annotated[tuple[Die, ...], Length(1, 2)] = field(
+        doc="the die for a pawn; in the first-player roll seat 0's and seat 1's, the pair that decided (ties are "
+            "rolled again)")
     draws: int = field(doc="how many draws the roll took from the rng (its counter's advance)")
 
 
@@ -364,6 +371,7 @@ SPEC = GameSpec(
         "move:roll": Label("{seat} rolled the die", "{seat} rzuca kostką"),
         "move:place": Label("{seat} placed a pawn on file {file}", "{seat} stawia pionek w kolumnie {file}"),
         "move:move": Label("{seat} moved {from}–{to}", "{seat} przesuwa pionek {from}–{to}"),
+        "event:rng-roll": Label("Rolled: {dice}", "Wypadło: {dice}"),
     },
     # classic Northcott (pawns may retreat) never ends under random play: the playouts use the
     # dice game, and its classic game is what plays long (the benchmarks' 1,000-move replay)
@@ -374,6 +382,20 @@ SPEC = GameSpec(
 
 
 # --------------------------------------------------------------------------- engine
+
+
+def _rolled(state: State, roll: Roll) -> tuple[tuple[int, ...], Rng]:
+    """The dice a roll shows and the rng after it: the physical dice sent, else drawn from the state's
+    rng (the first-player pair drawn again while tied). The same draws every time, so ``emit`` can
+    say what ``_apply`` rolled."""
+    if state.phase is Phase.FIRST_ROLL:
+        dice, rng = roll.dice, state.rng
+        while dice is None or dice[0] == dice[1]:
+            dice, rng = rng.dice(2)
+        return dice, rng
+    if roll.dice is not None:
+        return roll.dice[:1], state.rng
+    return state.rng.dice(1)
 
 
 class Northcott(BaseEngine[State, Move]):
@@ -468,15 +490,10 @@ class Northcott(BaseEngine[State, Move]):
 
     def _apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, Roll):
+            dice, rng = _rolled(state, move)
             if state.phase is Phase.FIRST_ROLL:
-                dice, rng = move.dice, state.rng
-                while dice is None or dice[0] == dice[1]:
-                    dice, rng = rng.dice(2)
                 return _finish(replace(state, rng=rng, phase=Phase.PLAY, turn=0 if dice[0] > dice[1] else 1))
-            if move.dice is not None:
-                die, rng = move.dice[0], state.rng
-            else:
-                (die,), rng = state.rng.dice(1)
+            die = dice[0]
             state = replace(state, rng=rng)
             if state.options.choose_file:
                 return replace(state, die=die)
@@ -491,7 +508,7 @@ class Northcott(BaseEngine[State, Move]):
         out = super().emit(before, seat, move, after)
         if isinstance(move, Roll) and move.dice is None:
             drawn = after.rng.counter - before.rng.counter
-            out.insert(1, RngRollEvent(seat=seat, draws=drawn))
+            out.insert(1, RngRollEvent(seat=seat, dice=_rolled(before, move)[0], draws=drawn))
         return out
 
     # -- results -------------------------------------------------------------------

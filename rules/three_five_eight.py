@@ -876,7 +876,7 @@ def _check_exchange(state: State, seat: int, move: ExchangeCard) -> None:
                                seat=move.to)
     _require_in_hand(state, seat, move.card)
     if move.card not in _offerable(state):
-        raise C.trump_offered(f"{move.card} is a trump ({state.contract.value}): trump cards may not be offered",  # type: ignore[union-attr]
+        raise C.trump_offered(f"{move.card} is a trump ({state.contract.trump.sign}): trump cards may not be offered",  # type: ignore[union-attr]
                               card=str(move.card))
 
 

@@ -78,13 +78,13 @@ def check_play(codes: Any, hand: Sequence[Card], plays: Sequence[PlayLike], card
         return
     if not plays:
         raise codes.lead_forbidden(
-            f"you may not lead {card}: {card.suit.name.lower() if card.suit else card} may not be led while you hold another suit",
+            f"you may not lead {card}: {card.suit.sign if card.suit else card} may not be led while you hold another suit",
             card=str(card))
     led = led_suit(plays)
     if any(c.suit is led for c in hand):
-        raise codes.must_follow_suit(f"{card} does not follow the led suit {led.value}", card=str(card))  # type: ignore[union-attr]
+        raise codes.must_follow_suit(f"{card} does not follow the led suit {led.sign}", card=str(card))  # type: ignore[union-attr]
     raise codes.must_trump(
-        f"{card} is not a trump: with no {led.value} you must play a trump ({rules.trump.value})",  # type: ignore[union-attr]
+        f"{card} is not a trump: with no {led.sign} you must play a trump ({rules.trump.sign})",  # type: ignore[union-attr]
         card=str(card))
 
 

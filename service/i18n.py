@@ -20,6 +20,7 @@ from functools import cache
 from typing import Any, cast
 
 from rules.base import Code, Label
+from rules.cards import CARDS_BY_NAME, drawn, drawn_in
 from rules.jsontypes import Json, JsonObject
 from rules.registry import ENGINES
 
@@ -311,8 +312,9 @@ def localize(problem: JsonObject, lang: str) -> JsonObject:
     entry = catalogue().get(code) if isinstance(code, str) else None
     if entry is None or not isinstance(code, str):
         return problem
-    if lang != "pl":
-        return {**problem, "title": entry.text.title}
+    if lang != "pl":  # the English detail as raised, its cards drawn as the Polish ones are
+        detail = problem.get("detail")
+        return {**problem, "title": entry.text.title, **({"detail": drawn_in(detail)} if isinstance(detail, str) else {})}
     detail = fill_pl(entry.text.detail_pl, {"game": code.split(".")[0], **problem})
     out: JsonObject = {**problem, "title": entry.text.title_pl, "detail": detail}
     errors = problem.get("errors")
@@ -322,24 +324,14 @@ def localize(problem: JsonObject, lang: str) -> JsonObject:
     return out
 
 
-#: a French-deck card as the API writes it ("10H", "QS", "JK"), and as a Polish player reads it
-_CARD = re.compile(r"(?:10|[2-9JQKA])[CDHS]|JK")
-_SUIT = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-_RANK_PL = {"J": "W", "Q": "D"}
-
-
 def _drawn(value: Json) -> Json:
     """A card (or a list of cards) in a Polish detail as drawn on the table: "3D" -> "3♦", "JS" -> "W♠"
-    (DESIGN 4.7: card names as drawn, never the API's codes); anything else as it is."""
-    if isinstance(value, str) and _CARD.fullmatch(value):
-        return _card_pl(value)
-    if isinstance(value, list | tuple) and value and all(isinstance(c, str) and _CARD.fullmatch(c) for c in value):
-        return " ".join(_card_pl(str(c)) for c in value)
+    (DESIGN 4.7: card names as drawn, never the API's codes; rules.cards.drawn draws them); anything else as it is."""
+    if isinstance(value, str):
+        return drawn_in(value, "pl")
+    if isinstance(value, list | tuple) and value and all(isinstance(c, str) and c in CARDS_BY_NAME for c in value):
+        return " ".join(drawn(CARDS_BY_NAME[str(c)], "pl") for c in value)
     return value
-
-
-def _card_pl(card: str) -> str:
-    return "dżoker" if card == "JK" else _RANK_PL.get(card[:-1], card[:-1]) + _SUIT[card[-1]]
 
 
 def _short(value: Json) -> str:

@@ -86,7 +86,18 @@ def both_widths(page, element: str, name: str, quality: int) -> None:
     for suffix, size in WIDTHS.items():
         page.set_viewport_size(size)
         page.wait_for_timeout(150)
-        page.locator(element).screenshot(path=str(OUT / f"{name}{suffix}.jpg"), type="jpeg", quality=quality)
+        el = page.locator(element)
+        if not suffix:
+            el.screenshot(path=str(OUT / f"{name}{suffix}.jpg"), type="jpeg", quality=quality)
+            continue
+        # on the phone the board runs to the screen's edges (past the element's box): the shot is the
+        # screen's whole width, so nothing at its left edge is cut off
+        el.scroll_into_view_if_needed()
+        box = el.bounding_box()
+        assert box, element
+        top = box["y"] + page.evaluate("() => window.scrollY")
+        page.screenshot(path=str(OUT / f"{name}{suffix}.jpg"), type="jpeg", quality=quality, full_page=True,
+                        clip={"x": 0, "y": top, "width": size["width"], "height": box["height"]})
 
 
 def shoot(base, browser, game, lang):

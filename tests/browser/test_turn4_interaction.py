@@ -341,8 +341,8 @@ SELECTING = [g for g in GAMES if g not in ("mak-yek", "northcott")]  # board gam
 
 @pytest.mark.parametrize("game", SELECTING)
 def test_phone_keeps_the_selection_actions_in_reach(browser: Browser, base_url: str, errors: Any, artifacts: Path, game: str) -> None:
-    """375x740: after selecting, confirm-move and cancel-move are on screen without scrolling, 44x44 px at
-    least, and not covered; the page does not scroll sideways; the buttons, selects and hand cards are
+    """375x740: after selecting, the picked card is in sight above the selection bar; confirm-move and
+    cancel-move are on screen without scrolling, 44x44 px at least, and not covered; the page does not scroll sideways; the buttons, selects and hand cards are
     tappable (44 px high; cards 44 px wide); backgammon's board fills the width with points 25 px wide."""
     ctx, page = phone_page(browser, base_url, errors)
     try:
@@ -351,6 +351,10 @@ def test_phone_keeps_the_selection_actions_in_reach(browser: Browser, base_url: 
         start(page, game, GAMES[game])
         pass_handover(page)
         assert select_something(page, game), f"{game}: nothing to select"
+        if game != "backgammon":  # the card just picked is in sight, clear of the bar fixed over the screen's bottom
+            picked = rect(page.locator("[data-testid=hand-card][aria-pressed=true]").first)
+            bar = rect(page.locator("#selection"))
+            assert picked["y"] >= 0 and picked["y"] + picked["height"] <= bar["y"], (picked, bar)
         page.evaluate("window.scrollTo(0, 0)")
         for testid in ("confirm-move", "cancel-move"):
             assert_in_reach(page, testid)

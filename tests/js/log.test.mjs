@@ -47,6 +47,17 @@ test("backgammon's log: the roll's dice from its events, steps in words; the las
   assert.equal(lastRoll([play]), null);
 });
 
+test("Northcott's roll says the die that fell, in both languages (its rng-roll event carries it)", { skip: !CATALOGUE }, () => {
+  const nc = CATALOGUE.northcott;
+  const roll = { seat: 1, move: { kind: "roll" }, events: [{ type: "move", seat: 1, move: { kind: "roll" } }, { type: "rng-roll", seat: 1, dice: [4], draws: 1 }] };
+  assert.equal(logEntry(roll, nc, "en"), "Seat 2 rolled the die. Rolled: 4");
+  assert.equal(logEntry(roll, nc, "pl"), "Gracz 2 rzuca kostką. Wypadło: 4");
+  const first = { seat: 0, move: { kind: "roll" }, events: [{ type: "rng-roll", seat: 0, dice: [5, 2], draws: 2 }] };
+  assert.equal(logEntry(first, nc, "pl"), "Gracz 1 rzuca kostką. Wypadło: 5–2");
+  // a roll this page did not see (the session's log after a reload) still reads as a sentence
+  assert.equal(logEntry({ seat: 1, move: { kind: "roll" } }, nc, "en"), "Seat 2 rolled the die");
+});
+
 test("a square board's move names its from and to; a capture is told", { skip: !CATALOGUE }, () => {
   const item = { seat: 0, move: { kind: "move", from: "a3", to: "a5" }, events: [{ type: "capture", seat: 0, squares: ["b5"] }] };
   assert.equal(logEntry(item, CATALOGUE["mak-yek"], "pl"), "Gracz 1 przesuwa pionek a3–a5. zbite: b5");

@@ -227,3 +227,17 @@ def test_rules_import_nothing_but_the_standard_library() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_games_own_moves_keep_their_labels_in_the_catalogue() -> None:
+    """A term named like one of the game's own moves is a thing, not the move (Kanasta's discard pile,
+    backgammon's resignation): the move buttons said "Stos: 5♠" and "Poddanie: Gammon". Only the shared
+    next-round takes the game's words for it."""
+    for game_id, engine in ENGINES.items():
+        described = {m["kind"]: m["label"] for m in engine.spec.describe()["move_kinds"]}
+        for move in engine.spec.moves:
+            kind, label = move.__dict__["kind"], move.__dict__["label"]
+            if move.__module__ != "rules.base":
+                assert described[kind] == label.to_json(), (game_id, kind)
+            elif kind in engine.spec.terms:
+                assert described[kind] == engine.spec.terms[kind].to_json(), (game_id, kind)

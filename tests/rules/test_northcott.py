@@ -309,7 +309,10 @@ def test_black_places_on_its_own_ranks_and_rng_rolls_are_chance_steps():
         assert ENGINE.to_json(b)["pawns"][1][0] == 9 - rank
     drawn = ENGINE.apply(state, 0, roll())
     assert drawn.rng.counter > state.rng.counter and drawn.pawns[0][0] in (1, 2, 3)
-    assert ENGINE.events(state, 0, roll(), drawn)[1]["type"] == "rng-roll"
+    event = ENGINE.events(state, 0, roll(), drawn)[1]
+    assert event["type"] == "rng-roll" and event["seat"] == 0 and len(event["dice"]) == 1
+    # the die the event names is the one that placed the pawn (issue 27: a log says what was rolled)
+    assert ENGINE.apply(state, 0, roll(event["dice"][0])).pawns == drawn.pawns
     assert code_of(state, 0, roll(7)) == "northcott.bad-dice"
     assert code_of(state, 0, roll(2, 3)) == "northcott.bad-dice"
     assert code_of(state, 0, mv("a1", "a2")) == "northcott.wrong-phase"
@@ -354,6 +357,8 @@ def test_higher_roll_decides_who_moves_first():
     assert ENGINE.to_act(ENGINE.apply(state, 1, roll(6, 5))) == {0}
     drawn = ENGINE.apply(state, 0, roll())
     assert ENGINE.to_act(drawn) in ({0}, {1}) and drawn.rng.counter >= state.rng.counter + 2
+    white, black = ENGINE.events(state, 0, roll(), drawn)[1]["dice"]  # the pair that decided: never a tie
+    assert white != black and ENGINE.to_act(drawn) == ({0} if white > black else {1})
 
 
 def test_larger_board_places_black_near_its_own_edge():

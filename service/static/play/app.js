@@ -40,6 +40,7 @@ const table = {
   attempt: null,  // the move the problem is about (to ask again in another language)
   shownSeat: null,
   handover: null, // the seat the screen is being handed to
+  handoverLog: null, // the log as a spectator reads it, shown behind the hand-over screen
   contracts: {},  // round -> contract, as seen (Kierki, 3-5-8 pads)
   seq: 0,
 };
@@ -63,7 +64,12 @@ async function refresh() {
     const src = table.source;
     if (src instanceof SessionSource && Array.isArray(data.state?.hands)
         && needsHandover(src.controllers, table.shownSeat, data.seat) && !data.gameOver) {
+      // behind the screen the table sees what everyone may see: the log as a spectator reads it, not
+      // the next seat's (its own hidden moves: 3-5-8's discards, ...)
+      const open = await src.history(null, data.version);
+      if (seq !== table.seq) return;
       table.handover = data.seat;
+      table.handoverLog = open;
     } else if (table.handover === null) {
       table.shownSeat = data.seat;
     }
@@ -305,9 +311,20 @@ function addGroup() {
 
 /** Keyboard (DESIGN 4.7): after a card is picked, focus stays on it, or moves to confirm-move when the move is settled. */
 function keepFocus(i, settled) {
+  const card = document.querySelectorAll("[data-testid=hand-card]")[i];
   const confirm = document.querySelector("[data-testid=confirm-move]:not([disabled])");
-  if (settled && confirm) { confirm.focus(); return; }
-  document.querySelectorAll("[data-testid=hand-card]")[i]?.focus();
+  if (settled && confirm) confirm.focus();
+  else card?.focus();
+  clearOfBar(card);
+}
+
+/** On a phone the selection's bar is fixed over the bottom of the screen: the card just picked is scrolled
+ * clear of it, so the player sees what they picked (it sat under the bar, the row of cards hidden). */
+function clearOfBar(el) {
+  const bar = $("selection");
+  if (!el || bar.hidden || getComputedStyle(bar).position !== "fixed") return;
+  const over = el.getBoundingClientRect().bottom - bar.getBoundingClientRect().top + 8;
+  if (over > 0) window.scrollBy(0, over);
 }
 
 function draw() {
@@ -337,7 +354,8 @@ function draw() {
         table.handover = null;
         draw();
       } } }, t("handover-ready")));
-    board.replaceChildren(lastMoveView(data)); // what just happened is public: it stays while the hands hide
+    const open = { ...data, log: table.handoverLog ?? [] }; // what just happened is public: it stays while the hands hide
+    board.replaceChildren(lastMoveView(open));
     $("selection").hidden = true;
     $("ending-box").hidden = true;
     $("confirm-dialog").hidden = true;
@@ -346,7 +364,7 @@ function draw() {
     $("moves-note").textContent = "";
     renderSheet(data);
     renderWinners(data);
-    renderLog(data);
+    renderLog(open);
     handover.querySelector("button").focus();
     return;
   }
@@ -439,7 +457,7 @@ function viewingControls(data) {
   if (hot.length < 2) return [`${t("viewing")}: ${data.seat === null ? t("spectator") : seatWord(data.seat, getLanguage())}`];
   return [`${t("viewing")}: `, ...hot.map((i) => h("button", { type: "button", class: ["small-btn", i === data.seat && "on"],
     "data-testid": "view-seat", "aria-pressed": String(i === data.seat),
-    on: { click: () => { src.pinned = i; src.current = i; refresh(); } } }, seatWord(i, getLanguage())))];
+    on: { click: () => { if (i !== data.seat) { src.look(i); refresh(); } } } }, seatWord(i, getLanguage())))];
 }
 
 /** `game-result`: said only when the game is over (DESIGN 4.7); before, the pad says the standing. */

@@ -16,6 +16,7 @@ export class SessionSource {
     this.version = 0;
     this.current = null;
     this.pinned = null;
+    this.peek = null; // { seat, version }: a seat shown while it waits (look), until the next move
     this.botBusy = false;
     this.lastScores = null;
     this.toAct = [];
@@ -52,15 +53,29 @@ export class SessionSource {
 
   tokenOf(seat) { return seat === null ? this.owner : this.tokens[seat]; }
 
+  /**
+   * Show `seat` (a person at this screen) from now until the next move, even while it waits for its
+   * turn; then the seat to act is shown again. The page hands the screen over first where hands are hidden.
+   */
+  look(seat) {
+    this.pinned = seat;
+    this.current = seat;
+    this.peek = { seat, version: this.version };
+  }
+
   /** The view of the seat this screen shows, its legal moves, and the last score report seen. */
   async load() {
     const { get } = this.api;
-    let seat = pickSeat(this.controllers, this.toAct, this.pinned, this.current);
+    const peeking = () => this.peek && this.peek.version === this.version;
+    let seat = peeking() ? this.peek.seat : pickSeat(this.controllers, this.toAct, this.pinned, this.current);
     let s = await get(`/v1/sessions/${this.id}`, { token: this.tokenOf(seat) });
-    const better = pickSeat(this.controllers, s.to_act, this.pinned, this.current);
-    if (better !== seat) {
-      seat = better;
-      s = await get(`/v1/sessions/${this.id}`, { token: this.tokenOf(seat) });
+    if (!(peeking() && s.version === this.peek.version && seat === this.peek.seat)) {
+      this.peek = null; // a move was made since: the seat to act is shown
+      const better = pickSeat(this.controllers, s.to_act, this.pinned, this.current);
+      if (better !== seat) {
+        seat = better;
+        s = await get(`/v1/sessions/${this.id}`, { token: this.tokenOf(seat) });
+      }
     }
     this.current = seat;
     this.version = s.version;

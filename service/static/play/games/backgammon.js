@@ -175,8 +175,11 @@ export default {
     const off = moved.home;
     const tray = s("g", { class: ["tray", targets.has(0) && "target"].filter(Boolean).join(" "), "data-point": 0 });
     tray.append(s("rect", { x: TRAY, y: TOP, width: 40, height: HEIGHT, class: "tray-bg" }));
-    tray.append(s("text", { x: TRAY + 20, y: TOP + HEIGHT - 10, "text-anchor": "middle", class: "off-n" }, `${off[me]} ${ctx.t("off")}`));
-    tray.append(s("text", { x: TRAY + 20, y: TOP + 20, "text-anchor": "middle", class: "off-n" }, `${off[opp]} ${ctx.t("off")}`));
+    // the count over its word, each within the tray's width ("0 Zdjęte" on one line ran past the board's edge)
+    tray.append(s("text", { x: TRAY + 20, y: TOP + HEIGHT - 24, "text-anchor": "middle", class: "off-n" }, String(off[me])));
+    tray.append(s("text", { x: TRAY + 20, y: TOP + HEIGHT - 10, "text-anchor": "middle", class: "off-w" }, ctx.t("off")));
+    tray.append(s("text", { x: TRAY + 20, y: TOP + 20, "text-anchor": "middle", class: "off-n" }, String(off[opp])));
+    tray.append(s("text", { x: TRAY + 20, y: TOP + 34, "text-anchor": "middle", class: "off-w" }, ctx.t("off")));
     if (targets.has(0)) clickable(tray, () => choose(0), "bear off");
     svg.append(tray);
     // dice in the viewer's right half; clicking them rolls when a roll is legal
