@@ -225,9 +225,14 @@ def _uses_every_die(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: in
     each hop's checker there, the bar emptied first, no landing blocked and every checker home
     before one bears off), and the play's result is one of the listed results. False (a
     refusal, or a play that leaves dice unused) leaves the verdict, and its code, to the list."""
+    m, o = mover_lists(me, other)
+    return _every_die_on(m, o, d1, d2, move)
+
+
+def _every_die_on(m: list[int], o: list[int], d1: int, d2: int, move: Play) -> bool:
+    """:func:`_uses_every_die` on the scratch lists of :func:`mover_lists` (restored)."""
     hops = move.steps
     assert hops is not None, "play_of gives a play its steps"
-    m, o = mover_lists(me, other)
     hits = 0
     for src, dst in hops:
         if not (0 <= dst < src <= 25):
@@ -528,24 +533,48 @@ class Backgammon(BaseEngine[State, Move]):
                               f"got {nt.show(kind)}", got=kind)
         self._check_play(state, move)
 
-    def roll_and_play(self, state: State, seat: int, roll: Roll, play: Play) -> State | None:
-        """``apply`` of ``roll`` (physical dice) and then ``play`` by ``seat``, with one state made
-        instead of two, when the roll is legal now (not the opening roll) and the play uses every
-        die (``_uses_every_die``): so a record is replayed. None otherwise: apply the two moves,
-        which judge them (and give any refusal its code)."""
-        if state.phase is not Phase.ROLL or roll.dice is None or not play.steps:
-            return None
-        try:
-            self.check(state, seat, roll)
-        except RulesError:
-            return None
-        me, other = _mover(state)
-        d1, d2 = roll.dice
-        if not _uses_every_die(me, other, d1, d2, play):
-            return None
-        # what ``_roll`` changes (the phase and the dice; physical dice leave the rng as it is) the
-        # play changes back, so the play applied to the state before the roll is the same state
-        return self._play(state, play)
+    def play_run(self, state: State, plays: Sequence[tuple[int, int, int, Play]]) -> tuple[State, int]:
+        """``apply`` of a roll of ``d1``-``d2`` (physical dice) and then of ``play`` by ``seat``, for
+        each ``(seat, d1, d2, play)`` in turn while the engine can tell without listing every play
+        that both are legal: the state after the first ``n`` and ``n`` (0: ``state`` itself). So a
+        record is replayed. A roll is legal here in the roll phase with nothing pending, by the
+        seat on roll; a play, when it uses every die (:func:`_uses_every_die`). The run stops at
+        anything else (the opening roll, a play leaving dice unused, an illegal one...) and before
+        a play that bears off the last checker (the game's end is ``_play``'s to score): the
+        caller applies that one as two moves, which judge it and give any refusal its code.
+
+        One state is made for the whole run: in between, the two sides are count lists (what
+        ``_roll`` changes, the phase and the dice, the play changes back; physical dice leave the
+        rng as it is)."""
+        cube = state.cube
+        if state.phase is not Phase.ROLL or state.resign or cube.offered or cube.beaver or cube.raccoon:
+            return state, 0
+        t = state.turn
+        p, b, o = state.points, state.bar, state.off
+        sides = [o[0], *p[0], b[0]], [o[1], *p[1], b[1]]
+        done = 0
+        for seat, d1, d2, play in plays:
+            hops = play.steps
+            if seat != t or not hops or not (0 < d1 < 7 and 0 < d2 < 7):
+                break
+            me, him = sides[t], sides[1 - t]
+            if not _every_die_on(me, [0, *him[24:0:-1], 0], d1, d2, play):
+                break
+            if me[OFF] + sum(1 for _, dst in hops if not dst) >= CHECKERS:
+                break
+            for src, dst in hops:
+                me[src] -= 1
+                me[dst] += 1
+                if dst and him[25 - dst] == 1:
+                    him[25 - dst] = 0
+                    him[BAR] += 1
+            t = 1 - t
+            done += 1
+        if not done:
+            return state, 0
+        a, z = sides
+        return replace(state, points=(tuple(a[1:25]), tuple(z[1:25])), bar=(a[BAR], z[BAR]), off=(a[OFF], z[OFF]),
+                       dice=(), phase=Phase.ROLL, turn=t), done
 
     @staticmethod
     def _check_dice(move: Roll) -> None:

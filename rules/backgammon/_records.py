@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Any, ClassVar, Protocol, TypedDict, cast
+from typing import Any, ClassVar, NamedTuple, Protocol, TypedDict, cast
 
 from rules.base import Codes, Engine, ErrorCode, Label, RulesError, illegal, invalid
 from rules.jsontypes import Json, JsonObject, as_object
@@ -53,10 +53,10 @@ from ._state import Move, Phase, Play, Roll, State
 
 class Backgammon(Engine[State, Move], Protocol):
     """What a replay asks of backgammon's engine: the engine protocol, and a roll and its play
-    applied as one step (``_engine.Backgammon.roll_and_play``). A protocol, not the class: the
+    applied as one step, a run of them at a time (``_engine.Backgammon.play_run``). A protocol, not the class: the
     engine's module imports this one, and the rules' modules import one way (tests/rules/test_imports.py)."""
 
-    def roll_and_play(self, state: State, seat: int, roll: Roll, play: Play) -> State | None: ...
+    def play_run(self, state: State, plays: Sequence[tuple[int, int, int, Play]]) -> tuple[State, int]: ...
 
 GAME_ID = "backgammon"
 MAX_RECORD_CHARS = 4 * 1024 * 1024  # the service caps the bytes (MAX_RECORD_BYTES)
@@ -185,9 +185,9 @@ def _bad(line: int, message: str) -> RulesError:
 # --------------------------------------------------------------------------- the record
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One entry of a record: a roll with its play, a cube action, or a result."""
+class Cell(NamedTuple):
+    """One entry of a record: a roll with its play, a cube action, or a result (a named tuple:
+    a record holds thousands, and a tuple is made at a fraction of a frozen dataclass's cost)."""
 
     seat: int
     kind: str  # "play", "double", "take", "drop", "beaver", "resign", "win", "loss" (Galaxy's ``Losses N points``)
@@ -339,20 +339,22 @@ def parse_mat(text: str) -> MatchRecord:
         if len(raw) > MAX_LINE_CHARS:
             raise _bad(number, f"a line of {len(raw)} characters (a .mat line has at most {MAX_LINE_CHARS})")
         line = raw.rstrip().replace("\t", "    ")
-        if not line.strip():
+        if not line:
             continue
-        if line.lstrip().startswith(";"):
+        head = line.lstrip()[:4].lower()
+        if head[:1] == ";":
             tag = _tag(line)
             if tag:
                 tags[tag[0]] = tag[1]
             continue
-        words = _words(line, "#", "point", "match")
+        # the words of a match or game line are looked for only in lines that could be one
+        words = _words(line, "#", "point", "match") if line[-5:].lower() == "match" else None
         if words:
             if games or length is not None:
                 raise _bad(number, "a second 'point match' line")
             length = int(words[0])
             continue
-        words = _words(line, "game", "#")
+        words = _words(line, "game", "#") if head == "game" else None
         if words:
             if length is None:
                 raise _bad(number, "'Game' before the 'N point match' line")
@@ -438,7 +440,10 @@ def _row_cells(line: str, number: int, boundary: int, warnings: list[Json]) -> l
         if 0 < close <= 4 and _digits(first[:close], 4):
             row = int(first[:close])
             words[:1] = [(at + close + 1, first[close + 1:])] if first[close + 1:] else []
-    again = next((k for k, (_, w) in enumerate(words) if k and row is not None and w == f"{row})"), None)
+    again = None
+    if row is not None:
+        mark = f"{row})"
+        again = next((k for k, (_, w) in enumerate(words) if k and w == mark), None)
     if again is None:
         return _cells_of(words, number, boundary, row)
     warnings.append(W.row_repeated(number, f"the row number {row}) again inside the line: a second row", row=row))
@@ -449,54 +454,74 @@ def _row_cells(line: str, number: int, boundary: int, warnings: list[Json]) -> l
 def _cells_of(words: list[tuple[int, str]], number: int, boundary: int, row: int | None) -> list[Cell]:
     """One row's cells from its words: two cells are the left and the right column; one is placed
     by its column (right when it starts past ``boundary``)."""
-    found: list[tuple[int, dict[str, Any]]] = []
-    i = 0
-    while i < len(words):
+    found: list[tuple[int, tuple[str, tuple[int, int] | None, str, int, str]]] = []
+    i, count = 0, len(words)
+    while i < count:
         start = words[i][0]
         cell, i = _cell_at(words, i, number)
         found.append((start, cell))
     if len(found) > 2:
         raise _bad(number, f"a row has at most two entries (left and right), got {len(found)}")
-    cells = []
-    for k, (start, cell) in enumerate(found):
-        seat = k if len(found) == 2 else int(start >= boundary)
-        cells.append(Cell(seat, line=number, number=row, **cell))
-    if len(cells) == 2 and cells[0].seat == cells[1].seat:
-        raise _bad(number, "two entries in one column")
-    return cells
+    if len(found) == 2:
+        return [Cell(seat, kind, number, row, dice, play, value, unknown)
+                for seat, (_, (kind, dice, play, value, unknown)) in enumerate(found)]
+    return [Cell(int(start >= boundary), kind, number, row, dice, play, value, unknown)
+            for start, (kind, dice, play, value, unknown) in found]
 
 
-def _cell_at(words: list[tuple[int, str]], i: int, line: int) -> tuple[dict[str, Any], int]:
-    """The cell that starts at ``words[i]`` (its fields but the seat) and the index past it."""
+#: each blank-free token read as a hop or not (``_HOP``), kept for the process: at most _HOPS_KEPT
+_HOPS: dict[str, bool] = {}
+_HOPS_KEPT = 1 << 12
+
+
+def _is_hop(token: str) -> bool:
+    known = _HOPS.get(token)
+    if known is None:
+        known = len(token) <= 64 and _HOP.fullmatch(token.lower()) is not None
+        if len(_HOPS) < _HOPS_KEPT and len(token) <= 16:
+            _HOPS[token] = known
+    return known
+
+
+_NO_DICE: tuple[int, int] | None = None
+
+
+def _cell_at(words: list[tuple[int, str]], i: int,
+             line: int) -> tuple[tuple[str, tuple[int, int] | None, str, int, str], int]:
+    """The cell that starts at ``words[i]`` (its kind, dice, play, value and unknown: its fields
+    but the seat, the line and the row) and the index past it."""
     word = words[i][1]
-    low = word.lower()
-    after = [w.lower() for _, w in words[i + 1:i + 4]]
+    count = len(words)
     if len(word) == 3 and word[2] == ":" and word[0] in "123456" and word[1] in "123456":
         j = i + 1
-        while j < len(words) and j - i <= MAX_PLAY_WORDS and len(words[j][1]) <= 64 \
-                and _HOP.fullmatch(words[j][1].lower()):
+        last = min(count, i + 1 + MAX_PLAY_WORDS)
+        while j < last and _is_hop(words[j][1]):
             j += 1
-        play = " ".join(w for _, w in words[i + 1:j])
+        play = " ".join([w for _, w in words[i + 1:j]])
         unknown = ""
-        rest = [w.lower() for _, w in words[j:j + 2]]
-        if rest[:2] in (["cannot", "move"], ["no", "move"]):
-            j += 2
-        elif rest and 2 <= len(rest[0]) <= 4 and rest[0] == "?" * len(rest[0]):
-            unknown, j = words[j][1], j + 1
-        return {"kind": "play", "dice": (int(word[0]), int(word[1])), "play": play, "unknown": unknown}, j
+        if j < count:
+            after = words[j][1]
+            if after.lower() in ("cannot", "no") and j + 1 < count and words[j + 1][1].lower() == "move":
+                j += 2
+            elif 2 <= len(after) <= 4 and after == "?" * len(after):
+                unknown, j = after, j + 1
+        return ("play", (int(word[0]), int(word[1])), play, 0, unknown), j
+    low = word.lower()
     if low[:7] in _CUBE_WORDS:  # ``Doubles => 2``, ``Doubles=>2``
         offer, j = low[7:], i + 1
-        while not (offer[:2] == "=>" and _digits(offer[2:], 5)) and j < len(words) and j <= i + 2:
+        while not (offer[:2] == "=>" and _digits(offer[2:], 5)) and j < count and j <= i + 2:
             offer, j = offer + words[j][1], j + 1
         if offer[:2] == "=>" and _digits(offer[2:], 5):
-            return {"kind": _CUBE_WORDS[low[:7]], "value": int(offer[2:])}, j
+            return (_CUBE_WORDS[low[:7]], _NO_DICE, "", int(offer[2:]), ""), j
     elif low in _ACTION_WORDS:
-        return {"kind": _ACTION_WORDS[low]}, i + 1
-    elif low in _RESULT_WORDS and after[:1] and _digits(after[0], 5) and after[1:2] in (["point"], ["points"]):
-        j = i + 3
-        if [w.lower() for _, w in words[j:j + 3]] == ["and", "the", "match"]:
-            j += 3
-        return {"kind": _RESULT_WORDS[low], "value": int(after[0])}, j
+        return (_ACTION_WORDS[low], _NO_DICE, "", 0, ""), i + 1
+    elif low in _RESULT_WORDS:
+        points = [w.lower() for _, w in words[i + 1:i + 3]]
+        if points[:1] and _digits(points[0], 5) and points[1:2] in (["point"], ["points"]):
+            j = i + 3
+            if [w.lower() for _, w in words[j:j + 3]] == ["and", "the", "match"]:
+                j += 3
+            return (_RESULT_WORDS[low], _NO_DICE, "", int(points[0]), ""), j
     raise _bad(line, f"cannot read {_cut(' '.join(w for _, w in words[i:i + 8]))!r}")
 
 
@@ -665,8 +690,9 @@ def _turn_to(engine: Engine[State, Move], state: State, seat: int) -> State:
     return engine.from_json(data)
 
 
-_READ: dict[str, Play] = {}
+_READ: dict[str, tuple[JsonObject, Play]] = {}
 _READ_LIMIT = 1 << 15
+RUN_PLAYS = 32  # plays checked in one engine call (``play_run``): 64 moves, as often as ``push`` pauses
 
 
 class _Run:
@@ -710,32 +736,45 @@ class _Run:
         self.moves.append({"seat": seat, "move": move})
         self.count += 1
 
-    def roll_and_play(self, seat: int, roll: Json, rolled: Roll, play: JsonObject) -> bool:
-        """Both moves applied at once when the engine finds the play legal without listing every
-        play (``roll_and_play``); False changes nothing (push them one by one, for the verdict)."""
-        if self.count + 2 > self.max_moves:
-            return False
-        try:
-            after = self.engine.roll_and_play(self.state, seat, rolled, self._read(play))
-        except RulesError:
-            return False
-        if after is None:
-            return False
-        self.state = after
-        self.moves += ({"seat": seat, "move": roll}, {"seat": seat, "move": play})
-        self.count += 2
-        return True
+    def play_run(self, cells: Sequence[Cell], i: int) -> int:
+        """The plays of ``cells[i:]``, each a roll and its play, applied by the engine in one call
+        for as long as it finds them legal without listing every play (``play_run``): how many
+        it applied (0: none; the caller pushes the next one move by move, for the verdict). At
+        most RUN_PLAYS at a time, with a pause after each run, as ``push`` pauses."""
+        batch: list[tuple[int, int, int, Play]] = []
+        written: list[tuple[int, Json, JsonObject]] = []
+        most = min(RUN_PLAYS, (self.max_moves - self.count) // 2)
+        for cell in cells[i:i + most]:
+            if cell.kind != "play" or not cell.play or cell.unknown or cell.dice is None:
+                break
+            try:
+                move, play = self._read(cell.play)
+            except RulesError:
+                break
+            a, b = cell.dice
+            batch.append((cell.seat, a, b, play))
+            written.append((cell.seat, self.roll(a, b)[0], move))
+        if not batch:
+            return 0
+        self.state, done = self.engine.play_run(self.state, batch)
+        moves = self.moves
+        for seat, roll, move in written[:done]:
+            moves += ({"seat": seat, "move": roll}, {"seat": seat, "move": move})
+        self.count += 2 * done
+        if done:
+            _pause()
+        return done
 
-    def _read(self, play: JsonObject) -> Play:
-        """The engine's reading of a written play, kept by its notation for the process (a play
-        is a frozen value; the same texts recur in every record): ``_READ`` holds at most
-        ``_READ_LIMIT`` of them."""
-        text = cast("str", play["notation"])  # as _written makes it
+    def _read(self, text: str) -> tuple[JsonObject, Play]:
+        """A play as written: its Arbiter move (:func:`_written`) and the engine's reading of it,
+        kept by its text for the process (both are used read-only; the same texts recur in
+        every record): ``_READ`` holds at most ``_READ_LIMIT`` of them."""
         read = _READ.get(text)
         if read is None:
             if len(_READ) >= _READ_LIMIT:
                 _READ.clear()
-            read = _READ[text] = cast("Play", self.engine.move_from_json(play))
+            move = _written(text)
+            read = _READ[text] = (move, cast("Play", self.engine.move_from_json(move)))
         return read
 
     def legal(self, seat: int, move: Json) -> bool:
@@ -791,19 +830,29 @@ class _View(Mapping[str, Json]):
 
 
 def _replay_game(run: _Run, game: GameRecord, k: int) -> _Result | None:
-    """Apply one game's cells; the engine's result (winner, points, how) or None when unfinished."""
+    """Apply one game's cells; the engine's result (winner, points, how) or None when unfinished.
+    Plays after the opening roll go to the engine a run at a time (``_Run.play_run``); a play it
+    does not take so is applied move by move, which judges it."""
     cells = _results_read(run, game, k)
-    for i, cell in enumerate(cells):
-        if cell.kind == "win":
+    i, count = 0, len(cells)
+    while i < count:
+        cell = cells[i]
+        if cell.kind == "play" and run.state.phase is not Phase.OPENING:
+            done = run.play_run(cells, i)
+            if done:
+                i += done
+                continue
+            _roll_and_play(run, game, k, cell, cells[i + 1] if i + 1 < count else None)
+        elif cell.kind == "win":
             return _finish(run, game, k, cell, i + 1 < len(cells) and cells[i + 1:])
-        if cell.kind == "resign":  # ``Resigns``: the other side's ``Wins`` must follow (it scores the resignation)
+        elif cell.kind == "resign":  # ``Resigns``: the other side's ``Wins`` must follow (it scores the resignation)
             if not (i + 1 < len(cells) and cells[i + 1].kind == "win" and cells[i + 1].seat != cell.seat):
                 raise _bad(cell.line, "'Resigns' is not followed by the other side's 'Wins'")
-            continue
-        if cell.kind == "play":
-            _roll_and_play(run, game, k, cell, cells[i + 1] if i + 1 < len(cells) else None)
+        elif cell.kind == "play":
+            _roll_and_play(run, game, k, cell, cells[i + 1] if i + 1 < count else None)
         else:
             _cube(run, game, k, cell)
+        i += 1
     return run.result()
 
 
@@ -834,10 +883,8 @@ def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: C
     a, b = cell.dice
     if run.state.phase is Phase.OPENING:
         move, decoded = run.roll(max(a, b), min(a, b)) if cell.seat == 0 else run.roll(min(a, b), max(a, b))
-    else:
+    else:  # the engine did not take the play in a run (``play_run``): move by move
         move, decoded = run.roll(a, b)
-        if cell.play and not cell.unknown and run.roll_and_play(cell.seat, move, decoded, _written(cell)):
-            return
     run.push(cell.seat, move, game, cell.number, k, cell.line, decoded)
     if cell.unknown:  # eXtreme Gammon's ``????``: the roller resigned (GNU BG reads it so)
         if not cell.play and following is not None and following.kind == "win" and following.seat != cell.seat:
@@ -861,7 +908,7 @@ def _play(run: _Run, game: GameRecord, k: int, cell: Cell, dice: tuple[int, int]
     """The play as an Arbiter move: the notation as written when the engine takes it; else, when
     a hop spans several dice, the same hops cut at the dice in some order the engine takes; else
     the engine's refusal of the play as written."""
-    written = _written(cell)
+    written = _written(cell.play)
     text = cast("str", written["notation"])  # as _written makes it
     try:
         run.push(cell.seat, written, game, cell.number, k, cell.line)
@@ -875,9 +922,9 @@ def _play(run: _Run, game: GameRecord, k: int, cell: Cell, dice: tuple[int, int]
         raise refusal from None
 
 
-def _written(cell: Cell) -> JsonObject:
+def _written(play: str) -> JsonObject:
     """A cell's play as written, as an Arbiter move."""
-    return {"kind": "move", "notation": cell.play.lower().replace("*(", "(")}
+    return {"kind": "move", "notation": play.lower().replace("*(", "(")}
 
 
 _TOKEN = re.compile(r"^(bar|\d{1,2})((?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?$")
