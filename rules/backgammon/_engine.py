@@ -278,6 +278,35 @@ def _hop(src: int, dst: int) -> str:
     return f"{nt._name(src)}/{nt._name(dst)}"
 
 
+#: the die values a roll plays, in order: ``_DICE[d1][d2]`` (four of a double)
+_DICE = [[tuple(sorted((a,) * 4 if a == b else (a, b))) for b in range(7)] for a in range(7)]
+#: each play's form (:func:`_form`) by its notation, for the process: at most _FORMS_KEPT
+_FORMS: dict[str, tuple[tuple[tuple[int, int], ...], tuple[int, ...], int, int]] = {}
+_FORMS_KEPT = 1 << 14
+
+
+def _form(move: Play) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], int, int]:
+    """What ``play_run`` reads of a play, the same for every position: its hops, the highest
+    source first; their distances in order when none bears off (else ``()``); the bitmask of the
+    points marked hit; the checkers borne off. Kept by the notation (which gives the hops)."""
+    text = move.notation
+    if text is not None:
+        known = _FORMS.get(text)
+        if known is not None:
+            return known
+    hops = move.steps
+    assert hops is not None, "play_of gives a play its steps"
+    order = tuple(sorted(hops, reverse=True))
+    marks = 0
+    for point in nt.parse_play(text)[1] if text is not None else ():
+        marks |= 1 << point
+    offs = sum(1 for _, dst in order if not dst)
+    form = order, (() if offs else tuple(sorted(src - dst for src, dst in order))), marks, offs
+    if text is not None and len(_FORMS) < _FORMS_KEPT:
+        _FORMS[text] = form
+    return form
+
+
 @lru_cache(maxsize=1 << 16)
 def _play_of(steps: tuple[tuple[int, int, bool], ...]) -> Play:
     """The listed move of a generated play (frozen, so shared safely)."""
@@ -554,15 +583,34 @@ class Backgammon(BaseEngine[State, Move]):
         sides = [o[0], *p[0], b[0]], [o[1], *p[1], b[1]]
         done = 0
         for seat, d1, d2, play in plays:
-            hops = play.steps
-            if seat != t or not hops or not (0 < d1 < 7 and 0 < d2 < 7):
+            if seat != t or not play.steps or not (0 < d1 < 7 and 0 < d2 < 7):
                 break
+            order, distances, marks, offs = _form(play)
             me, him = sides[t], sides[1 - t]
-            if not _every_die_on(me, [0, *him[24:0:-1], 0], d1, d2, play):
+            if distances == _DICE[d1][d2]:
+                # a die a hop, none bearing off: played in this order (the highest source first, as
+                # every_die would try it, the only way these hops use these dice), each legal in turn
+                mine, theirs = me[:], him[:]
+                hits = 0
+                for src, dst in order:
+                    if not mine[src] or (mine[BAR] and src != BAR) or theirs[25 - dst] > 1:
+                        break
+                    mine[src] -= 1
+                    mine[dst] += 1
+                    if theirs[25 - dst]:
+                        theirs[25 - dst] = 0
+                        theirs[BAR] += 1
+                        hits |= 1 << dst
+                else:
+                    if not marks & ~hits:  # every hit marked is made
+                        sides = (mine, theirs) if t == 0 else (theirs, mine)
+                        t = 1 - t
+                        done += 1
+                        continue
                 break
-            if me[OFF] + sum(1 for _, dst in hops if not dst) >= CHECKERS:
+            if not _every_die_on(me, [0, *him[24:0:-1], 0], d1, d2, play) or me[OFF] + offs >= CHECKERS:
                 break
-            for src, dst in hops:
+            for src, dst in order:
                 me[src] -= 1
                 me[dst] += 1
                 if dst and him[25 - dst] == 1:
