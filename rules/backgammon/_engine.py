@@ -564,17 +564,18 @@ class Backgammon(BaseEngine[State, Move]):
 
     def play_run(self, state: State, plays: Sequence[tuple[int, int, int, Play]]) -> tuple[State, int]:
         """``apply`` of a roll of ``d1``-``d2`` (physical dice) and then of ``play`` by ``seat``, for
-        each ``(seat, d1, d2, play)`` in turn while the engine can tell without listing every play
-        that both are legal: the state after the first ``n`` and ``n`` (0: ``state`` itself). So a
-        record is replayed. A roll is legal here in the roll phase with nothing pending, by the
-        seat on roll; a play, when it uses every die (:func:`_uses_every_die`). The run stops at
-        anything else (the opening roll, a play leaving dice unused, an illegal one...) and before
-        a play that bears off the last checker (the game's end is ``_play``'s to score): the
-        caller applies that one as two moves, which judge it and give any refusal its code.
+        each ``(seat, d1, d2, play)`` in turn while both are legal: the state after the first ``n``
+        and ``n`` (0: ``state`` itself). So a record is replayed. A roll is legal here in the roll
+        phase with nothing pending, by the seat on roll; a play as ``check`` judges it (an empty
+        play too: a forced pass). The run stops at anything else (the opening roll, an illegal
+        play...) and before a play that bears off the last checker (the game's end is
+        ``_play``'s to score): the caller applies that one as two moves, which judge it and give
+        any refusal its code.
 
         One state is made for the whole run: in between, the two sides are count lists (what
         ``_roll`` changes, the phase and the dice, the play changes back; physical dice leave the
-        rng as it is)."""
+        rng as it is). A play of one die a hop is played hop by hop; any other is judged by
+        ``_judge`` (:func:`_uses_every_die`, else the list of plays)."""
         cube = state.cube
         if state.phase is not Phase.ROLL or state.resign or cube.offered or cube.beaver or cube.raccoon:
             return state, 0
@@ -583,7 +584,7 @@ class Backgammon(BaseEngine[State, Move]):
         sides = [o[0], *p[0], b[0]], [o[1], *p[1], b[1]]
         done = 0
         for seat, d1, d2, play in plays:
-            if seat != t or not play.steps or not (0 < d1 < 7 and 0 < d2 < 7):
+            if seat != t or not (0 < d1 < 7 and 0 < d2 < 7):
                 break
             order, distances, marks, offs = _form(play)
             me, him = sides[t], sides[1 - t]
@@ -608,7 +609,11 @@ class Backgammon(BaseEngine[State, Move]):
                         done += 1
                         continue
                 break
-            if not _every_die_on(me, [0, *him[24:0:-1], 0], d1, d2, play) or me[OFF] + offs >= CHECKERS:
+            try:
+                self._judge(tuple(me), tuple(him), d1, d2, play)
+            except IllegalMove:
+                break
+            if me[OFF] + offs >= CHECKERS:
                 break
             for src, dst in order:
                 me[src] -= 1
@@ -635,6 +640,11 @@ class Backgammon(BaseEngine[State, Move]):
     def _check_play(self, state: State, move: Play) -> None:
         me, other = _mover(state)
         d1, d2 = state.dice
+        self._judge(me, other, d1, d2, move)
+
+    def _judge(self, me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int, move: Play) -> None:
+        """Raises the refusal of ``move`` by the mover ``me`` against ``other`` (each side's 26
+        counts in its own numbering) with the dice ``d1``-``d2``."""
         if move.steps and _uses_every_die(me, other, d1, d2, move):
             return  # legal without listing every play; anything else is judged against the list
         used, plays = _plays(me, other, d1, d2)
@@ -662,13 +672,12 @@ class Backgammon(BaseEngine[State, Move]):
                     raise C.no_hit_there(f"{nt.show(_text(move))} marks a hit on {wrong} but no blot is hit there", got=wrong)
         if (tuple(m), hits) in _results(me, other, d1, d2):
             return
-        code, message, context = self._diagnose(state, move.steps, used, plays, _text(move), m)
+        code, message, context = self._diagnose(d1, d2, move.steps, used, plays, _text(move), m)
         raise code(message, **context)
 
-    def _diagnose(self, state: State, hops: tuple[tuple[int, int], ...], used: int, plays: list[Steps], text: str,
+    def _diagnose(self, d1: int, d2: int, hops: tuple[tuple[int, int], ...], used: int, plays: list[Steps], text: str,
                   end: list[int]) -> tuple[ErrorCode, str, JsonObject]:
         """The code of a refused play: dice it cannot be made of, the larger die, too few dice, or other."""
-        d1, d2 = state.dice
         dice = [d1] * 4 if d1 == d2 else [d1, d2]
         legal = sorted(nt.format_play(v) for v in plays)
         shown = ", ".join(legal[:6]) + (" ..." if len(legal) > 6 else "")

@@ -693,6 +693,10 @@ def _turn_to(engine: Engine[State, Move], state: State, seat: int) -> State:
 _READ: dict[str, tuple[JsonObject, Play]] = {}
 _READ_LIMIT = 1 << 15
 RUN_PLAYS = 32  # plays checked in one engine call (``play_run``): 64 moves, as often as ``push`` pauses
+_PASS = Play((), None)  # the empty play of a forced pass, and its move
+_PASSED: JsonObject = {"kind": "move", "steps": []}
+#: a cell as a run takes it: the engine's ``(seat, d1, d2, play)``, and the roll and the play as the replay's moves
+_Entry = tuple[tuple[int, int, int, Play], JsonObject, JsonObject]
 
 
 class _Run:
@@ -736,30 +740,48 @@ class _Run:
         self.moves.append({"seat": seat, "move": move})
         self.count += 1
 
-    def play_run(self, cells: Sequence[Cell], i: int) -> int:
-        """The plays of ``cells[i:]``, each a roll and its play, applied by the engine in one call
-        for as long as it finds them legal without listing every play (``play_run``): how many
-        it applied (0: none; the caller pushes the next one move by move, for the verdict). At
-        most RUN_PLAYS at a time, with a pause after each run, as ``push`` pauses."""
-        batch: list[tuple[int, int, int, Play]] = []
-        written: list[tuple[int, Json, JsonObject]] = []
-        most = min(RUN_PLAYS, (self.max_moves - self.count) // 2)
-        for cell in cells[i:i + most]:
-            if cell.kind != "play" or not cell.play or cell.unknown or cell.dice is None:
+    def runs(self, cells: Sequence[Cell]) -> list[_Entry | None]:
+        """Each cell as ``play_run`` takes it (None: a cell a run cannot hold): a roll and its
+        play as written, or a roll and an empty play (a forced pass) when a cell follows that is
+        not the other side's ``Wins`` (then the empty play is a resignation after rolling, and
+        at the record's end a game in progress: :func:`_roll_and_play` reads those)."""
+        entries: list[_Entry | None] = []
+        last = len(cells) - 1
+        for k, cell in enumerate(cells):
+            entry: _Entry | None = None
+            if cell.kind == "play" and not cell.unknown and cell.dice is not None:
+                a, b = cell.dice
+                play, written = _PASS, cast("JsonObject | None", _PASSED)
+                if cell.play:
+                    try:
+                        written, play = self._read(cell.play)
+                    except RulesError:
+                        written = None
+                elif k == last or (cells[k + 1].kind == "win" and cells[k + 1].seat != cell.seat):
+                    written = None
+                if written is not None:
+                    entry = ((cell.seat, a, b, play), {"seat": cell.seat, "move": self.roll(a, b)[0]},
+                             {"seat": cell.seat, "move": written})
+            entries.append(entry)
+        return entries
+
+    def play_run(self, entries: Sequence[_Entry | None], i: int) -> int:
+        """The plays of ``entries[i:]`` (:meth:`runs`), each a roll and its play, applied by the
+        engine in one call for as long as it finds them legal (``play_run``): how many it applied
+        (0: none; the caller pushes the next one move by move, for the verdict). At most
+        RUN_PLAYS at a time, with a pause after each run, as ``push`` pauses."""
+        end = min(len(entries), i + RUN_PLAYS, i + (self.max_moves - self.count) // 2)
+        batch = []
+        for entry in entries[i:end]:
+            if entry is None:
                 break
-            try:
-                move, play = self._read(cell.play)
-            except RulesError:
-                break
-            a, b = cell.dice
-            batch.append((cell.seat, a, b, play))
-            written.append((cell.seat, self.roll(a, b)[0], move))
+            batch.append(entry[0])
         if not batch:
             return 0
         self.state, done = self.engine.play_run(self.state, batch)
         moves = self.moves
-        for seat, roll, move in written[:done]:
-            moves += ({"seat": seat, "move": roll}, {"seat": seat, "move": move})
+        for _, roll, play in cast("list[_Entry]", entries[i:i + done]):
+            moves += (roll, play)
         self.count += 2 * done
         if done:
             _pause()
@@ -834,11 +856,12 @@ def _replay_game(run: _Run, game: GameRecord, k: int) -> _Result | None:
     Plays after the opening roll go to the engine a run at a time (``_Run.play_run``); a play it
     does not take so is applied move by move, which judges it."""
     cells = _results_read(run, game, k)
+    entries = run.runs(cells)
     i, count = 0, len(cells)
     while i < count:
         cell = cells[i]
         if cell.kind == "play" and run.state.phase is not Phase.OPENING:
-            done = run.play_run(cells, i)
+            done = run.play_run(entries, i) if entries[i] is not None else 0
             if done:
                 i += done
                 continue
