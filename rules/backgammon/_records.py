@@ -432,41 +432,67 @@ def _row_cells(line: str, number: int, boundary: int, warnings: list[Json]) -> l
     """A numbered row's cells (a roll and its play, a cube action, a result), left or right column.
     The row number written again inside the line (`` 24) 43: 21/18    24)  Losses 2 point    Wins 2
     point``: BackgammonGalaxy) starts a second row there, noted."""
-    words = [(m.start(), m.group()) for m in _WORD.finditer(line)]
+    words = line.split()
     row = None
     if words:
-        at, first = words[0]
+        first = words[0]
         close = first.find(")")
         if 0 < close <= 4 and _digits(first[:close], 4):
             row = int(first[:close])
-            words[:1] = [(at + close + 1, first[close + 1:])] if first[close + 1:] else []
-    again = None
-    if row is not None:
-        mark = f"{row})"
-        again = next((k for k, (_, w) in enumerate(words) if k and w == mark), None)
-    if again is None:
-        return _cells_of(words, number, boundary, row)
+            words[:1] = [first[close + 1:]] if first[close + 1:] else []
+            if f"{row})" in words[1:]:
+                return _row_repeated(line, number, boundary, warnings, row)
+    found = _cells_in(words, number)
+    if len(found) == 2:
+        return [Cell(seat, kind, number, row, dice, play, value, unknown)
+                for seat, (kind, dice, play, value, unknown) in enumerate(found)]
+    if not found:
+        return []
+    # one cell: its column is where it starts, the first word after the row number
+    at = line.index(")") + 1 if row is not None else 0
+    start = len(line) - len(line[at:].lstrip())
+    kind, dice, play, value, unknown = found[0]
+    return [Cell(int(start >= boundary), kind, number, row, dice, play, value, unknown)]
+
+
+def _row_repeated(line: str, number: int, boundary: int, warnings: list[Json], row: int) -> list[Cell]:
+    """A row whose number is written again inside it: two rows, the second with its columns from
+    where the number is written again."""
+    words = [(m.start(), m.group()) for m in _WORD.finditer(line)]
+    at, first = words[0]
+    close = first.find(")")
+    words[:1] = [(at + close + 1, first[close + 1:])] if first[close + 1:] else []
+    mark = f"{row})"
+    again = next(k for k, (_, w) in enumerate(words) if k and w == mark)
     warnings.append(W.row_repeated(number, f"the row number {row}) again inside the line: a second row", row=row))
     return (_cells_of(words[:again], number, boundary, row)
             + _cells_of(words[again + 1:], number, boundary + words[again][0], row))
 
 
-def _cells_of(words: list[tuple[int, str]], number: int, boundary: int, row: int | None) -> list[Cell]:
-    """One row's cells from its words: two cells are the left and the right column; one is placed
-    by its column (right when it starts past ``boundary``)."""
-    found: list[tuple[int, tuple[str, tuple[int, int] | None, str, int, str]]] = []
+_Fields = tuple[str, tuple[int, int] | None, str, int, str]  # a cell's kind, dice, play, value and unknown
+
+
+def _cells_in(words: list[str], number: int) -> list[_Fields]:
+    """The cells a row's words make (at most two: the left and the right column)."""
+    found: list[_Fields] = []
     i, count = 0, len(words)
     while i < count:
-        start = words[i][0]
         cell, i = _cell_at(words, i, number)
-        found.append((start, cell))
+        found.append(cell)
     if len(found) > 2:
         raise _bad(number, f"a row has at most two entries (left and right), got {len(found)}")
+    return found
+
+
+def _cells_of(words: list[tuple[int, str]], number: int, boundary: int, row: int | None) -> list[Cell]:
+    """One row's cells from its words and their columns: two cells are the left and the right
+    column; one is placed by its column (right when it starts past ``boundary``)."""
+    found = _cells_in([w for _, w in words], number)
     if len(found) == 2:
         return [Cell(seat, kind, number, row, dice, play, value, unknown)
-                for seat, (_, (kind, dice, play, value, unknown)) in enumerate(found)]
-    return [Cell(int(start >= boundary), kind, number, row, dice, play, value, unknown)
-            for start, (kind, dice, play, value, unknown) in found]
+                for seat, (kind, dice, play, value, unknown) in enumerate(found)]
+    return [Cell(int(words[0][0] >= boundary), kind, number, row, dice, play, value, unknown)
+            for kind, dice, play, value, unknown in found]
 
 
 #: each blank-free token read as a hop or not (``_HOP``), kept for the process: at most _HOPS_KEPT
@@ -486,22 +512,21 @@ def _is_hop(token: str) -> bool:
 _NO_DICE: tuple[int, int] | None = None
 
 
-def _cell_at(words: list[tuple[int, str]], i: int,
-             line: int) -> tuple[tuple[str, tuple[int, int] | None, str, int, str], int]:
-    """The cell that starts at ``words[i]`` (its kind, dice, play, value and unknown: its fields
-    but the seat, the line and the row) and the index past it."""
-    word = words[i][1]
+def _cell_at(words: list[str], i: int, line: int) -> tuple[_Fields, int]:
+    """The cell that starts at ``words[i]`` (its fields but the seat, the line and the row) and
+    the index past it."""
+    word = words[i]
     count = len(words)
     if len(word) == 3 and word[2] == ":" and word[0] in "123456" and word[1] in "123456":
         j = i + 1
         last = min(count, i + 1 + MAX_PLAY_WORDS)
-        while j < last and _is_hop(words[j][1]):
+        while j < last and _is_hop(words[j]):
             j += 1
-        play = " ".join([w for _, w in words[i + 1:j]])
+        play = " ".join(words[i + 1:j])
         unknown = ""
         if j < count:
-            after = words[j][1]
-            if after.lower() in ("cannot", "no") and j + 1 < count and words[j + 1][1].lower() == "move":
+            after = words[j]
+            if after.lower() in ("cannot", "no") and j + 1 < count and words[j + 1].lower() == "move":
                 j += 2
             elif 2 <= len(after) <= 4 and after == "?" * len(after):
                 unknown, j = after, j + 1
@@ -510,19 +535,19 @@ def _cell_at(words: list[tuple[int, str]], i: int,
     if low[:7] in _CUBE_WORDS:  # ``Doubles => 2``, ``Doubles=>2``
         offer, j = low[7:], i + 1
         while not (offer[:2] == "=>" and _digits(offer[2:], 5)) and j < count and j <= i + 2:
-            offer, j = offer + words[j][1], j + 1
+            offer, j = offer + words[j], j + 1
         if offer[:2] == "=>" and _digits(offer[2:], 5):
             return (_CUBE_WORDS[low[:7]], _NO_DICE, "", int(offer[2:]), ""), j
     elif low in _ACTION_WORDS:
         return (_ACTION_WORDS[low], _NO_DICE, "", 0, ""), i + 1
     elif low in _RESULT_WORDS:
-        points = [w.lower() for _, w in words[i + 1:i + 3]]
+        points = [w.lower() for w in words[i + 1:i + 3]]
         if points[:1] and _digits(points[0], 5) and points[1:2] in (["point"], ["points"]):
             j = i + 3
-            if [w.lower() for _, w in words[j:j + 3]] == ["and", "the", "match"]:
+            if [w.lower() for w in words[j:j + 3]] == ["and", "the", "match"]:
                 j += 3
             return (_RESULT_WORDS[low], _NO_DICE, "", int(points[0]), ""), j
-    raise _bad(line, f"cannot read {_cut(' '.join(w for _, w in words[i:i + 8]))!r}")
+    raise _bad(line, f"cannot read {_cut(' '.join(words[i:i + 8]))!r}")
 
 
 # --------------------------------------------------------------------------- replay
