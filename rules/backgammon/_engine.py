@@ -16,7 +16,6 @@ from rules.base import (
     NextRound,
     Outcome,
     Rng,
-    RulesError,
     ScoreReport,
     replace,
 )

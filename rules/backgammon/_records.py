@@ -84,6 +84,18 @@ class RecordCodes(Codes, namespace=GAME_ID):
         "Partia {game}: zapis podaje {got}, a z przebiegu gry wynika {expected}",
         "A `Wins N points` (or `Doubles => N`) is not what the game's moves and cube give.",
         "`Wins N points` (albo `Doubles => N`) nie zgadza się z ruchami i kostką dublującą tej partii.")
+    record_illegal_play = illegal(
+        Label("The record itself marks a play illegal", "Zapis sam oznacza ruch jako niedozwolony"),
+        "Wiersz {line}: program, który zapisał mecz, oznaczył ruch po rzucie {dice} jako niedozwolony "
+        "(„Illegal play”); zapisu nie da się sprawdzić dalej.",
+        "The program that wrote the record marks the play of a roll as illegal: GNU Backgammon writes "
+        "`52: Illegal play (...)` (Snowie text: the position after it) where a player's move broke the "
+        "rules and the position was edited to it. The match is refused at that `line`: what came after "
+        "was played from a position no legal play reaches, so nothing after it can be checked.",
+        "Program, który zapisał mecz, oznaczył ruch po rzucie jako niedozwolony: GNU Backgammon pisze "
+        "`52: Illegal play (...)` (tekst Snowie: pozycja po ruchu), gdy ruch gracza złamał zasady, a pozycję "
+        "ustawiono ręcznie. Mecz jest odrzucany w tym wierszu (`line`): dalsza gra toczyła się z pozycji, do "
+        "której nie prowadzi żaden dozwolony ruch, więc nie da się jej sprawdzić.")
 
 
 #: every refusal code of this module, by code (backgammon's codes class answers them too)
@@ -190,7 +202,8 @@ class Cell(NamedTuple):
     a record holds thousands, and a tuple is made at a fraction of a frozen dataclass's cost)."""
 
     seat: int
-    kind: str  # "play", "double", "take", "drop", "beaver", "resign", "win", "loss" (Galaxy's ``Losses N points``)
+    kind: str  # "play", "double", "take", "drop", "beaver", "resign", "win", "loss" (Galaxy's ``Losses N points``),
+    # "illegal-play" (GNU BG's ``52: Illegal play (...)``: the writer marks the play of the roll illegal)
     line: int
     number: int | None  # the record's row number
     dice: tuple[int, int] | None = None
@@ -510,6 +523,19 @@ def _is_hop(token: str) -> bool:
 
 
 _NO_DICE: tuple[int, int] | None = None
+_SNOWIE_WORDS = 16  # the words of a Snowie position text (its names may hold blanks)
+
+
+def _illegal_play(words: list[str], j: int) -> int:
+    """GNU BG's ``Illegal play (7;0;0;0;1;Ann;Bob;...;5;2;)`` from ``words[j]`` (export.c writes it
+    for a play entered against the rules, with the position after it in Snowie text): the index
+    past it, or 0 when it is not that."""
+    if not (j + 2 < len(words) and words[j + 1].lower() == "play" and words[j + 2][:1] == "("):
+        return 0
+    for k in range(j + 2, min(len(words), j + 2 + _SNOWIE_WORDS)):
+        if words[k][-1:] == ")":
+            return k + 1
+    return 0
 
 
 def _cell_at(words: list[str], i: int, line: int) -> tuple[_Fields, int]:
@@ -530,6 +556,10 @@ def _cell_at(words: list[str], i: int, line: int) -> tuple[_Fields, int]:
                 j += 2
             elif 2 <= len(after) <= 4 and after == "?" * len(after):
                 unknown, j = after, j + 1
+            elif not play and after.lower() == "illegal":
+                end = _illegal_play(words, j)
+                if end:
+                    return ("illegal-play", (int(word[0]), int(word[1])), "", 0, ""), end
         return ("play", (int(word[0]), int(word[1])), play, 0, unknown), j
     low = word.lower()
     if low[:7] in _CUBE_WORDS:  # ``Doubles => 2``, ``Doubles=>2``
@@ -893,6 +923,8 @@ def _replay_game(run: _Run, game: GameRecord, k: int) -> _Result | None:
             _roll_and_play(run, game, k, cell, cells[i + 1] if i + 1 < count else None)
         elif cell.kind == "win":
             return _finish(run, game, k, cell, i + 1 < len(cells) and cells[i + 1:])
+        elif cell.kind == "illegal-play":
+            _refuse_illegal_play(run, game, k, cell)
         elif cell.kind == "resign":  # ``Resigns``: the other side's ``Wins`` must follow (it scores the resignation)
             if not (i + 1 < len(cells) and cells[i + 1].kind == "win" and cells[i + 1].seat != cell.seat):
                 raise _bad(cell.line, "'Resigns' is not followed by the other side's 'Wins'")
@@ -926,14 +958,32 @@ def _results_read(run: _Run, game: GameRecord, k: int) -> list[Cell]:
     return cells
 
 
-def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: Cell | None) -> None:
+def _roll(run: _Run, game: GameRecord, k: int, cell: Cell) -> tuple[int, int]:
+    """Push a cell's roll (the opening roll: seat 0's die first); its dice as written."""
     assert cell.dice is not None, "a play cell is read with its dice"
     a, b = cell.dice
     if run.state.phase is Phase.OPENING:
         move, decoded = run.roll(max(a, b), min(a, b)) if cell.seat == 0 else run.roll(min(a, b), max(a, b))
-    else:  # the engine did not take the play in a run (``play_run``): move by move
+    else:
         move, decoded = run.roll(a, b)
     run.push(cell.seat, move, game, cell.number, k, cell.line, decoded)
+    return a, b
+
+
+def _refuse_illegal_play(run: _Run, game: GameRecord, k: int, cell: Cell) -> None:
+    """GNU BG's ``Illegal play (...)``: the roll is checked (it may be refused first), then the
+    record is refused at that line (``record-illegal-play``): the writer says the play broke the
+    rules, and the game went on from an edited position no legal play reaches."""
+    a, b = _roll(run, game, k, cell)
+    raise RecordCodes.record_illegal_play(
+        f"line {cell.line}: the record marks the play of {a}{b} by seat {cell.seat} as illegal ('Illegal play "
+        f"(...)', as GNU Backgammon writes a play entered against the rules); nothing after it can be checked",
+        index=run.count, game=k, move=cell.number, line=cell.line, dice=f"{a}{b}", seat=cell.seat)
+
+
+def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: Cell | None) -> None:
+    """A roll and its play, move by move (the engine did not take it in a run: ``play_run``)."""
+    a, b = _roll(run, game, k, cell)
     if cell.unknown:  # eXtreme Gammon's ``????``: the roller resigned (GNU BG reads it so)
         if not cell.play and following is not None and following.kind == "win" and following.seat != cell.seat:
             run.warnings.append(W.resigned_unknown(
@@ -949,7 +999,7 @@ def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: C
             return  # the record ends between a roll and its play (a game in progress, as a session exports it)
         run.push(cell.seat, forfeit, game, cell.number, k, cell.line)
         return
-    _play(run, game, k, cell, cell.dice)
+    _play(run, game, k, cell, (a, b))
 
 
 def _play(run: _Run, game: GameRecord, k: int, cell: Cell, dice: tuple[int, int]) -> None:
