@@ -1192,14 +1192,18 @@ _SGF_MOVE = re.compile(r"([1-6])([1-6])([a-z]{0,8})")
 _SGF_READ = frozenset(("GM", "MI", "PW", "PB", "RE", "W", "B"))
 # The lexer cannot backtrack: a value ``[...]`` is read by one possessive loop whose two classes
 # do not overlap (``\\`` escapes one character), a property name only starts after a non-letter
-# and is taken whole (``++``), and a run of ``;`` is one token. What matches none of the
-# alternatives (``)``, blanks, stray characters) is skipped.
+# and is taken whole (``++``), and a run of ``;`` is one token. What no token starts with (``)``,
+# blanks, stray characters), letters that start no property and ``(`` before another ``(`` are
+# matched a run at a time and skipped.
 _SGF_VALUE_TEXT = r"\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\]"
 _SGF_LEX = re.compile(rf"(?<![A-Za-z])([A-Za-z]++)\s*+((?:{_SGF_VALUE_TEXT}\s*+)++)"  # a property and its values
                       rf"|{_SGF_VALUE_TEXT}"  # a value with no property: skipped
                       r"|(\()(?=\s*+;)"  # a game tree
-                      r"|(;)(?:\s*+;)*+"  # a node (a run of empty nodes is one)
-                      r"|(\[)", re.S)  # a value never closed
+                      r"|(;)(?:\s*+;){0,1024}+"  # a node (a run of empty nodes is one token, or a few)
+                      r"|(\[)"  # a value never closed
+                      # the rest is skipped a run at a time, each run one match of at most 1,024 (so
+                      # the reader pauses between them: 4 MiB of them in one search held the worker 0.5 s)
+                      r"|[^A-Za-z\[(;]{1,1024}+|[A-Za-z]{1,1024}+|(?:\((?=\()){1,1024}+", re.S)
 _SGF_VALUE = re.compile(r"\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]", re.S)
 
 #: a game tree: its line and the properties read, each (the node's line, key, values)
