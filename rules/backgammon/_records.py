@@ -250,14 +250,24 @@ _ACTION_WORDS = {"takes": "take", "accepts": "take", "resigns": "resign", "drops
 
 def _pause() -> None:
     """Let other requests run: a long record is read in one request, and under gunicorn's gevent
-    worker (``time`` patched) ``sleep(0)`` hands the worker to the others for a moment. The
-    standard ``time.sleep`` is not called (on a loaded machine it gives the CPU away to other
-    processes). Called every KiB of .mat lines, PAUSE_EVERY SGF tokens and 64 replayed moves."""
+    worker (``time`` patched) ``sleep`` hands the worker to the others for a moment. ``sleep(0)``
+    runs only the greenlets already ready; at least every POLL_EVERY seconds a timed sleep lets
+    the event loop poll for I/O too (a new connection, a request that has arrived: without it
+    ``/healthz`` waited for a whole 4 MiB record). The standard ``time.sleep`` is not called (on
+    a loaded machine it gives the CPU away to other processes). Called every KiB of .mat lines,
+    PAUSE_EVERY SGF tokens and 64 replayed moves."""
     sleep = time.sleep
     if getattr(sleep, "__module__", "time") != "time":  # gevent's sleep, patched in
-        sleep(0)
+        now = time.perf_counter()
+        if now - _polled[0] >= POLL_EVERY:
+            _polled[0] = now
+            sleep(0.0001)
+        else:
+            sleep(0)
 
 
+POLL_EVERY = 0.01
+_polled = [0.0]  # when _pause last let the event loop poll
 PAUSE_EVERY = 256
 
 
