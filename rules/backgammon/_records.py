@@ -1205,7 +1205,12 @@ _SGF_READ = frozenset(("GM", "MI", "PW", "PB", "RE", "W", "B"))
 # and is taken whole (``++``), and a run of ``;`` is one token. What no token starts with (``)``,
 # blanks, stray characters), letters that start no property and ``(`` before another ``(`` are
 # matched a run at a time and skipped.
-_SGF_VALUE_TEXT = r"\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\]"
+#: a value: at most MAX_SGF_SEGMENT characters between escapes and MAX_SGF_ESCAPES escapes (so one
+#: match reads at most about a MiB, and the reader pauses between matches; the longest value of the
+#: corpus is 261 characters); a longer one reads as never closed
+MAX_SGF_SEGMENT, MAX_SGF_ESCAPES = 16384, 64
+_SGF_VALUE_BODY = rf"[^\]\\]{{0,{MAX_SGF_SEGMENT}}}+(?:\\.[^\]\\]{{0,{MAX_SGF_SEGMENT}}}+){{0,{MAX_SGF_ESCAPES}}}+"
+_SGF_VALUE_TEXT = rf"\[{_SGF_VALUE_BODY}\]"
 _SGF_LEX = re.compile(rf"(?<![A-Za-z])([A-Za-z]++)\s*+((?:{_SGF_VALUE_TEXT}\s*+)++)"  # a property and its values
                       rf"|{_SGF_VALUE_TEXT}"  # a value with no property: skipped
                       r"|(\()(?=\s*+;)"  # a game tree
@@ -1214,7 +1219,7 @@ _SGF_LEX = re.compile(rf"(?<![A-Za-z])([A-Za-z]++)\s*+((?:{_SGF_VALUE_TEXT}\s*+)
                       # the rest is skipped a run at a time, each run one match of at most 1,024 (so
                       # the reader pauses between them: 4 MiB of them in one search held the worker 0.5 s)
                       r"|[^A-Za-z\[(;]{1,1024}+|[A-Za-z]{1,1024}+|(?:\((?=\()){1,1024}+", re.S)
-_SGF_VALUE = re.compile(r"\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]", re.S)
+_SGF_VALUE = re.compile(rf"\[({_SGF_VALUE_BODY})\]", re.S)
 
 #: a game tree: its line and the properties read, each (the node's line, key, values)
 SgfTree = tuple[int, list[tuple[int, str, list[str]]]]
@@ -1247,7 +1252,9 @@ def _sgf_trees(text: str) -> list[SgfTree]:
                 raise _bad(line_at(m.start()), f"more than {MAX_RECORD_GAMES} games in one record")
             trees.append((line_at(m.start()), []))
         elif unclosed:
-            raise _bad(line_at(m.start()), "an SGF value '[' is never closed")
+            raise _bad(line_at(m.start()), f"an SGF value '[' is never closed (or is longer than "
+                                            f"{MAX_SGF_SEGMENT} characters without an escape, or holds more "
+                                            f"than {MAX_SGF_ESCAPES} escapes)")
         elif key and trees and (key in _SGF_READ or not key.isupper()):
             key = "".join(c for c in key if c.isupper())  # FF[3]'s long names: ``AddBlack`` is ``AB``
             if key not in _SGF_READ:
