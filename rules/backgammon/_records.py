@@ -759,7 +759,6 @@ _READ: dict[str, tuple[JsonObject, Play]] = {}
 _READ_LIMIT = 1 << 15
 RUN_PLAYS = 32  # plays checked in one engine call (``play_run``): 64 moves, as often as ``push`` pauses
 _PASS = Play((), None)  # the empty play of a forced pass, and its move
-_PASSED: JsonObject = {"kind": "move", "steps": []}
 #: a cell as a run takes it: the engine's ``(seat, d1, d2, play)``, and the roll and the play as the replay's moves
 _Entry = tuple[tuple[int, int, int, Play], JsonObject, JsonObject]
 
@@ -816,10 +815,11 @@ class _Run:
             entry: _Entry | None = None
             if cell.kind == "play" and not cell.unknown and cell.dice is not None:
                 a, b = cell.dice
-                play, written = _PASS, cast("JsonObject | None", _PASSED)
+                play, written = _PASS, cast("JsonObject | None", {"kind": "move", "steps": []})
                 if cell.play:
                     try:
                         written, play = self._read(cell.play)
+                        written = dict(written)  # the answer's own (the one read is kept for the process)
                     except RulesError:
                         written = None
                 elif k == last or (cells[k + 1].kind == "win" and cells[k + 1].seat != cell.seat):
