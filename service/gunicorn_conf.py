@@ -16,3 +16,14 @@ def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> N
         import gevent  # type: ignore[import-untyped]  # only under that worker, which has patched the stdlib
 
         gevent.sleep(0)
+
+
+def post_worker_init(worker: Any) -> None:
+    """The app loaded (every game's rules, specs and schemas), frozen out of the cyclic garbage
+    collector: they live as long as the worker, and each full collection walked them again, a
+    pause of 100-200 ms for everyone on the worker while a large record made new objects
+    (bench/healthz_during_records.py; ``arbiter check`` freezes its start-up the same way)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()

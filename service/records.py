@@ -1,6 +1,9 @@
 """HTTP glue for recorded matches (DESIGN 4.3, 4.8): each game's record formats come from its
 declaration (``GameSpec.records``: reader, replayer, writer, warning codes, summary); nothing
 here names a game. The views stay game-free; a game without records answers ``game.no-records``.
+
+Flask, the error classes and the catalogues are imported by the functions that answer requests:
+``arbiter check`` reads records through this module and starts faster without them.
 """
 
 from __future__ import annotations
@@ -10,17 +13,15 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from flask import current_app, request
 from marshmallow import ValidationError
 
 from rules.base import Engine
 from rules.jsontypes import Json, JsonObject, as_object
 from rules.registry import ENGINES
 from rules.spec import RecordFormat
-from service import i18n
-from service.errors import ApiError
 
 if TYPE_CHECKING:
+    from service.errors import ApiError
     from service.games import GameBinding
     from service.sessions import RecordWithLog
 
@@ -43,6 +44,8 @@ def formats_of(engine: Engine[Any, Any]) -> Mapping[str, RecordFormat]:
 
 
 def _no_records(detail: str) -> ApiError:
+    from service.errors import ApiError
+
     return ApiError(404, "game.no-records", "No match records", detail)
 
 
@@ -62,6 +65,10 @@ def check_text(engine: Engine[Any, Any], fmt: str, text: str, max_moves: int) ->
 def replay(binding: GameBinding, record: Mapping[str, Any]) -> JsonObject:
     """``/replay`` with ``{"record": {"format", "text"}}``: the final envelope, ``moves``,
     ``warnings`` and the members the format's ``summary`` declares (``games``, ``match``)."""
+    from flask import current_app, request
+
+    from service import i18n
+
     done = check_text(binding.engine, record["format"], record["text"], current_app.config["MAX_REPLAY_MOVES"])
     lang = i18n.negotiate(request.accept_languages)
     summary = {name: getattr(done, name) for name in _format(binding.engine, record["format"]).summary}
@@ -71,6 +78,8 @@ def replay(binding: GameBinding, record: Mapping[str, Any]) -> JsonObject:
 
 def _warning_in(warning: Json, lang: str) -> Json:
     """A record's warning with its ``detail`` in the answer's language (``Accept-Language: pl``)."""
+    from service import i18n
+
     members = as_object(warning)
     code = members["code"]
     declared = i18n.warning_catalogue().get(code) if isinstance(code, str) else None

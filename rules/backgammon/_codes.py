@@ -270,3 +270,4 @@ class C(GameCodes, namespace=GAME_ID):
     bad_record = RecordCodes.bad_record
     record_score_mismatch = RecordCodes.record_score_mismatch
     record_result_mismatch = RecordCodes.record_result_mismatch
+    record_illegal_play = RecordCodes.record_illegal_play

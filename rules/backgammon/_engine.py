@@ -16,7 +16,6 @@ from rules.base import (
     NextRound,
     Outcome,
     Rng,
-    RulesError,
     ScoreReport,
     replace,
 )
@@ -225,9 +224,14 @@ def _uses_every_die(me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: in
     each hop's checker there, the bar emptied first, no landing blocked and every checker home
     before one bears off), and the play's result is one of the listed results. False (a
     refusal, or a play that leaves dice unused) leaves the verdict, and its code, to the list."""
+    m, o = mover_lists(me, other)
+    return _every_die_on(m, o, d1, d2, move)
+
+
+def _every_die_on(m: list[int], o: list[int], d1: int, d2: int, move: Play) -> bool:
+    """:func:`_uses_every_die` on the scratch lists of :func:`mover_lists` (restored)."""
     hops = move.steps
     assert hops is not None, "play_of gives a play its steps"
-    m, o = mover_lists(me, other)
     hits = 0
     for src, dst in hops:
         if not (0 <= dst < src <= 25):
@@ -271,6 +275,35 @@ def _dice_fit(hops: tuple[tuple[int, int], ...], dice: tuple[int, ...]) -> tuple
 
 def _hop(src: int, dst: int) -> str:
     return f"{nt._name(src)}/{nt._name(dst)}"
+
+
+#: the die values a roll plays, in order: ``_DICE[d1][d2]`` (four of a double)
+_DICE = [[tuple(sorted((a,) * 4 if a == b else (a, b))) for b in range(7)] for a in range(7)]
+#: each play's form (:func:`_form`) by its notation, for the process: at most _FORMS_KEPT
+_FORMS: dict[str, tuple[tuple[tuple[int, int], ...], tuple[int, ...], int, int]] = {}
+_FORMS_KEPT = 1 << 14
+
+
+def _form(move: Play) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], int, int]:
+    """What ``play_run`` reads of a play, the same for every position: its hops, the highest
+    source first; their distances in order when none bears off (else ``()``); the bitmask of the
+    points marked hit; the checkers borne off. Kept by the notation (which gives the hops)."""
+    text = move.notation
+    if text is not None:
+        known = _FORMS.get(text)
+        if known is not None:
+            return known
+    hops = move.steps
+    assert hops is not None, "play_of gives a play its steps"
+    order = tuple(sorted(hops, reverse=True))
+    marks = 0
+    for point in nt.parse_play(text)[1] if text is not None else ():
+        marks |= 1 << point
+    offs = sum(1 for _, dst in order if not dst)
+    form = order, (() if offs else tuple(sorted(src - dst for src, dst in order))), marks, offs
+    if text is not None and len(_FORMS) < _FORMS_KEPT:
+        _FORMS[text] = form
+    return form
 
 
 @lru_cache(maxsize=1 << 16)
@@ -528,24 +561,72 @@ class Backgammon(BaseEngine[State, Move]):
                               f"got {nt.show(kind)}", got=kind)
         self._check_play(state, move)
 
-    def roll_and_play(self, state: State, seat: int, roll: Roll, play: Play) -> State | None:
-        """``apply`` of ``roll`` (physical dice) and then ``play`` by ``seat``, with one state made
-        instead of two, when the roll is legal now (not the opening roll) and the play uses every
-        die (``_uses_every_die``): so a record is replayed. None otherwise: apply the two moves,
-        which judge them (and give any refusal its code)."""
-        if state.phase is not Phase.ROLL or roll.dice is None or not play.steps:
-            return None
-        try:
-            self.check(state, seat, roll)
-        except RulesError:
-            return None
-        me, other = _mover(state)
-        d1, d2 = roll.dice
-        if not _uses_every_die(me, other, d1, d2, play):
-            return None
-        # what ``_roll`` changes (the phase and the dice; physical dice leave the rng as it is) the
-        # play changes back, so the play applied to the state before the roll is the same state
-        return self._play(state, play)
+    def play_run(self, state: State, plays: Sequence[tuple[int, int, int, Play]]) -> tuple[State, int]:
+        """``apply`` of a roll of ``d1``-``d2`` (physical dice) and then of ``play`` by ``seat``, for
+        each ``(seat, d1, d2, play)`` in turn while both are legal: the state after the first ``n``
+        and ``n`` (0: ``state`` itself). So a record is replayed. A roll is legal here in the roll
+        phase with nothing pending, by the seat on roll; a play as ``check`` judges it (an empty
+        play too: a forced pass). The run stops at anything else (the opening roll, an illegal
+        play...) and before a play that bears off the last checker (the game's end is
+        ``_play``'s to score): the caller applies that one as two moves, which judge it and give
+        any refusal its code.
+
+        One state is made for the whole run: in between, the two sides are count lists (what
+        ``_roll`` changes, the phase and the dice, the play changes back; physical dice leave the
+        rng as it is). A play of one die a hop is played hop by hop; any other is judged by
+        ``_judge`` (:func:`_uses_every_die`, else the list of plays)."""
+        cube = state.cube
+        if state.phase is not Phase.ROLL or state.resign or cube.offered or cube.beaver or cube.raccoon:
+            return state, 0
+        t = state.turn
+        p, b, o = state.points, state.bar, state.off
+        sides = [o[0], *p[0], b[0]], [o[1], *p[1], b[1]]
+        done = 0
+        for seat, d1, d2, play in plays:
+            if seat != t or not (0 < d1 < 7 and 0 < d2 < 7):
+                break
+            order, distances, marks, offs = _form(play)
+            me, him = sides[t], sides[1 - t]
+            if distances == _DICE[d1][d2]:
+                # a die a hop, none bearing off: played in this order (the highest source first, as
+                # every_die would try it, the only way these hops use these dice), each legal in turn
+                mine, theirs = me[:], him[:]
+                hits = 0
+                for src, dst in order:
+                    if not mine[src] or (mine[BAR] and src != BAR) or theirs[25 - dst] > 1:
+                        break
+                    mine[src] -= 1
+                    mine[dst] += 1
+                    if theirs[25 - dst]:
+                        theirs[25 - dst] = 0
+                        theirs[BAR] += 1
+                        hits |= 1 << dst
+                else:
+                    if not marks & ~hits:  # every hit marked is made
+                        sides = (mine, theirs) if t == 0 else (theirs, mine)
+                        t = 1 - t
+                        done += 1
+                        continue
+                break
+            try:
+                self._judge(tuple(me), tuple(him), d1, d2, play)
+            except IllegalMove:
+                break
+            if me[OFF] + offs >= CHECKERS:
+                break
+            for src, dst in order:
+                me[src] -= 1
+                me[dst] += 1
+                if dst and him[25 - dst] == 1:
+                    him[25 - dst] = 0
+                    him[BAR] += 1
+            t = 1 - t
+            done += 1
+        if not done:
+            return state, 0
+        a, z = sides
+        return replace(state, points=(tuple(a[1:25]), tuple(z[1:25])), bar=(a[BAR], z[BAR]), off=(a[OFF], z[OFF]),
+                       dice=(), phase=Phase.ROLL, turn=t), done
 
     @staticmethod
     def _check_dice(move: Roll) -> None:
@@ -558,6 +639,11 @@ class Backgammon(BaseEngine[State, Move]):
     def _check_play(self, state: State, move: Play) -> None:
         me, other = _mover(state)
         d1, d2 = state.dice
+        self._judge(me, other, d1, d2, move)
+
+    def _judge(self, me: tuple[int, ...], other: tuple[int, ...], d1: int, d2: int, move: Play) -> None:
+        """Raises the refusal of ``move`` by the mover ``me`` against ``other`` (each side's 26
+        counts in its own numbering) with the dice ``d1``-``d2``."""
         if move.steps and _uses_every_die(me, other, d1, d2, move):
             return  # legal without listing every play; anything else is judged against the list
         used, plays = _plays(me, other, d1, d2)
@@ -585,13 +671,12 @@ class Backgammon(BaseEngine[State, Move]):
                     raise C.no_hit_there(f"{nt.show(_text(move))} marks a hit on {wrong} but no blot is hit there", got=wrong)
         if (tuple(m), hits) in _results(me, other, d1, d2):
             return
-        code, message, context = self._diagnose(state, move.steps, used, plays, _text(move), m)
+        code, message, context = self._diagnose(d1, d2, move.steps, used, plays, _text(move), m)
         raise code(message, **context)
 
-    def _diagnose(self, state: State, hops: tuple[tuple[int, int], ...], used: int, plays: list[Steps], text: str,
+    def _diagnose(self, d1: int, d2: int, hops: tuple[tuple[int, int], ...], used: int, plays: list[Steps], text: str,
                   end: list[int]) -> tuple[ErrorCode, str, JsonObject]:
         """The code of a refused play: dice it cannot be made of, the larger die, too few dice, or other."""
-        d1, d2 = state.dice
         dice = [d1] * 4 if d1 == d2 else [d1, d2]
         legal = sorted(nt.format_play(v) for v in plays)
         shown = ", ".join(legal[:6]) + (" ..." if len(legal) > 6 else "")

@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Any, ClassVar, Protocol, TypedDict, cast
+from typing import Any, ClassVar, NamedTuple, Protocol, TypedDict, cast
 
 from rules.base import Codes, Engine, ErrorCode, Label, RulesError, illegal, invalid
 from rules.jsontypes import Json, JsonObject, as_object
@@ -53,10 +53,10 @@ from ._state import Move, Phase, Play, Roll, State
 
 class Backgammon(Engine[State, Move], Protocol):
     """What a replay asks of backgammon's engine: the engine protocol, and a roll and its play
-    applied as one step (``_engine.Backgammon.roll_and_play``). A protocol, not the class: the
+    applied as one step, a run of them at a time (``_engine.Backgammon.play_run``). A protocol, not the class: the
     engine's module imports this one, and the rules' modules import one way (tests/rules/test_imports.py)."""
 
-    def roll_and_play(self, state: State, seat: int, roll: Roll, play: Play) -> State | None: ...
+    def play_run(self, state: State, plays: Sequence[tuple[int, int, int, Play]]) -> tuple[State, int]: ...
 
 GAME_ID = "backgammon"
 MAX_RECORD_CHARS = 4 * 1024 * 1024  # the service caps the bytes (MAX_RECORD_BYTES)
@@ -84,6 +84,18 @@ class RecordCodes(Codes, namespace=GAME_ID):
         "Partia {game}: zapis podaje {got}, a z przebiegu gry wynika {expected}",
         "A `Wins N points` (or `Doubles => N`) is not what the game's moves and cube give.",
         "`Wins N points` (albo `Doubles => N`) nie zgadza się z ruchami i kostką dublującą tej partii.")
+    record_illegal_play = illegal(
+        Label("The record itself marks a play illegal", "Zapis sam oznacza ruch jako niedozwolony"),
+        "Wiersz {line}: program, który zapisał mecz, oznaczył ruch po rzucie {dice} jako niedozwolony "
+        "(„Illegal play”); zapisu nie da się sprawdzić dalej.",
+        "The program that wrote the record marks the play of a roll as illegal: GNU Backgammon writes "
+        "`52: Illegal play (...)` (Snowie text: the position after it) where a player's move broke the "
+        "rules and the position was edited to it. The match is refused at that `line`: what came after "
+        "was played from a position no legal play reaches, so nothing after it can be checked.",
+        "Program, który zapisał mecz, oznaczył ruch po rzucie jako niedozwolony: GNU Backgammon pisze "
+        "`52: Illegal play (...)` (tekst Snowie: pozycja po ruchu), gdy ruch gracza złamał zasady, a pozycję "
+        "ustawiono ręcznie. Mecz jest odrzucany w tym wierszu (`line`): dalsza gra toczyła się z pozycji, do "
+        "której nie prowadzi żaden dozwolony ruch, więc nie da się jej sprawdzić.")
 
 
 #: every refusal code of this module, by code (backgammon's codes class answers them too)
@@ -185,12 +197,13 @@ def _bad(line: int, message: str) -> RulesError:
 # --------------------------------------------------------------------------- the record
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One entry of a record: a roll with its play, a cube action, or a result."""
+class Cell(NamedTuple):
+    """One entry of a record: a roll with its play, a cube action, or a result (a named tuple:
+    a record holds thousands, and a tuple is made at a fraction of a frozen dataclass's cost)."""
 
     seat: int
-    kind: str  # "play", "double", "take", "drop", "beaver", "resign", "win", "loss" (Galaxy's ``Losses N points``)
+    kind: str  # "play", "double", "take", "drop", "beaver", "resign", "win", "loss" (Galaxy's ``Losses N points``),
+    # "illegal-play" (GNU BG's ``52: Illegal play (...)``: the writer marks the play of the roll illegal)
     line: int
     number: int | None  # the record's row number
     dice: tuple[int, int] | None = None
@@ -237,14 +250,24 @@ _ACTION_WORDS = {"takes": "take", "accepts": "take", "resigns": "resign", "drops
 
 def _pause() -> None:
     """Let other requests run: a long record is read in one request, and under gunicorn's gevent
-    worker (``time`` patched) ``sleep(0)`` hands the worker to the others for a moment. The
-    standard ``time.sleep`` is not called (on a loaded machine it gives the CPU away to other
-    processes). Called every KiB of .mat lines, PAUSE_EVERY SGF tokens and 64 replayed moves."""
+    worker (``time`` patched) ``sleep`` hands the worker to the others for a moment. ``sleep(0)``
+    runs only the greenlets already ready; at least every POLL_EVERY seconds a timed sleep lets
+    the event loop poll for I/O too (a new connection, a request that has arrived: without it
+    ``/healthz`` waited for a whole 4 MiB record). The standard ``time.sleep`` is not called (on
+    a loaded machine it gives the CPU away to other processes). Called every KiB of .mat lines,
+    PAUSE_EVERY SGF tokens and 64 replayed moves."""
     sleep = time.sleep
     if getattr(sleep, "__module__", "time") != "time":  # gevent's sleep, patched in
-        sleep(0)
+        now = time.perf_counter()
+        if now - _polled[0] >= POLL_EVERY:
+            _polled[0] = now
+            sleep(0.0001)
+        else:
+            sleep(0)
 
 
+POLL_EVERY = 0.01
+_polled = [0.0]  # when _pause last let the event loop poll
 PAUSE_EVERY = 256
 
 
@@ -339,20 +362,22 @@ def parse_mat(text: str) -> MatchRecord:
         if len(raw) > MAX_LINE_CHARS:
             raise _bad(number, f"a line of {len(raw)} characters (a .mat line has at most {MAX_LINE_CHARS})")
         line = raw.rstrip().replace("\t", "    ")
-        if not line.strip():
+        if not line:
             continue
-        if line.lstrip().startswith(";"):
+        head = line.lstrip()[:4].lower()
+        if head[:1] == ";":
             tag = _tag(line)
             if tag:
                 tags[tag[0]] = tag[1]
             continue
-        words = _words(line, "#", "point", "match")
+        # the words of a match or game line are looked for only in lines that could be one
+        words = _words(line, "#", "point", "match") if line[-5:].lower() == "match" else None
         if words:
             if games or length is not None:
                 raise _bad(number, "a second 'point match' line")
             length = int(words[0])
             continue
-        words = _words(line, "game", "#")
+        words = _words(line, "game", "#") if head == "game" else None
         if words:
             if length is None:
                 raise _bad(number, "'Game' before the 'N point match' line")
@@ -430,74 +455,139 @@ def _row_cells(line: str, number: int, boundary: int, warnings: list[Json]) -> l
     """A numbered row's cells (a roll and its play, a cube action, a result), left or right column.
     The row number written again inside the line (`` 24) 43: 21/18    24)  Losses 2 point    Wins 2
     point``: BackgammonGalaxy) starts a second row there, noted."""
-    words = [(m.start(), m.group()) for m in _WORD.finditer(line)]
+    words = line.split()
     row = None
     if words:
-        at, first = words[0]
+        first = words[0]
         close = first.find(")")
         if 0 < close <= 4 and _digits(first[:close], 4):
             row = int(first[:close])
-            words[:1] = [(at + close + 1, first[close + 1:])] if first[close + 1:] else []
-    again = next((k for k, (_, w) in enumerate(words) if k and row is not None and w == f"{row})"), None)
-    if again is None:
-        return _cells_of(words, number, boundary, row)
+            words[:1] = [first[close + 1:]] if first[close + 1:] else []
+            if f"{row})" in words[1:]:
+                return _row_repeated(line, number, boundary, warnings, row)
+    found = _cells_in(words, number)
+    if len(found) == 2:
+        return [Cell(seat, kind, number, row, dice, play, value, unknown)
+                for seat, (kind, dice, play, value, unknown) in enumerate(found)]
+    if not found:
+        return []
+    # one cell: its column is where it starts, the first word after the row number
+    at = line.index(")") + 1 if row is not None else 0
+    start = len(line) - len(line[at:].lstrip())
+    kind, dice, play, value, unknown = found[0]
+    return [Cell(int(start >= boundary), kind, number, row, dice, play, value, unknown)]
+
+
+def _row_repeated(line: str, number: int, boundary: int, warnings: list[Json], row: int) -> list[Cell]:
+    """A row whose number is written again inside it: two rows, the second with its columns from
+    where the number is written again."""
+    words = [(m.start(), m.group()) for m in _WORD.finditer(line)]
+    at, first = words[0]
+    close = first.find(")")
+    words[:1] = [(at + close + 1, first[close + 1:])] if first[close + 1:] else []
+    mark = f"{row})"
+    again = next(k for k, (_, w) in enumerate(words) if k and w == mark)
     warnings.append(W.row_repeated(number, f"the row number {row}) again inside the line: a second row", row=row))
     return (_cells_of(words[:again], number, boundary, row)
             + _cells_of(words[again + 1:], number, boundary + words[again][0], row))
 
 
-def _cells_of(words: list[tuple[int, str]], number: int, boundary: int, row: int | None) -> list[Cell]:
-    """One row's cells from its words: two cells are the left and the right column; one is placed
-    by its column (right when it starts past ``boundary``)."""
-    found: list[tuple[int, dict[str, Any]]] = []
-    i = 0
-    while i < len(words):
-        start = words[i][0]
+_Fields = tuple[str, tuple[int, int] | None, str, int, str]  # a cell's kind, dice, play, value and unknown
+
+
+def _cells_in(words: list[str], number: int) -> list[_Fields]:
+    """The cells a row's words make (at most two: the left and the right column)."""
+    found: list[_Fields] = []
+    i, count = 0, len(words)
+    while i < count:
         cell, i = _cell_at(words, i, number)
-        found.append((start, cell))
+        found.append(cell)
     if len(found) > 2:
         raise _bad(number, f"a row has at most two entries (left and right), got {len(found)}")
-    cells = []
-    for k, (start, cell) in enumerate(found):
-        seat = k if len(found) == 2 else int(start >= boundary)
-        cells.append(Cell(seat, line=number, number=row, **cell))
-    if len(cells) == 2 and cells[0].seat == cells[1].seat:
-        raise _bad(number, "two entries in one column")
-    return cells
+    return found
 
 
-def _cell_at(words: list[tuple[int, str]], i: int, line: int) -> tuple[dict[str, Any], int]:
-    """The cell that starts at ``words[i]`` (its fields but the seat) and the index past it."""
-    word = words[i][1]
-    low = word.lower()
-    after = [w.lower() for _, w in words[i + 1:i + 4]]
+def _cells_of(words: list[tuple[int, str]], number: int, boundary: int, row: int | None) -> list[Cell]:
+    """One row's cells from its words and their columns: two cells are the left and the right
+    column; one is placed by its column (right when it starts past ``boundary``)."""
+    found = _cells_in([w for _, w in words], number)
+    if len(found) == 2:
+        return [Cell(seat, kind, number, row, dice, play, value, unknown)
+                for seat, (kind, dice, play, value, unknown) in enumerate(found)]
+    return [Cell(int(words[0][0] >= boundary), kind, number, row, dice, play, value, unknown)
+            for kind, dice, play, value, unknown in found]
+
+
+#: each blank-free token read as a hop or not (``_HOP``), kept for the process: at most _HOPS_KEPT
+_HOPS: dict[str, bool] = {}
+_HOPS_KEPT = 1 << 12
+
+
+def _is_hop(token: str) -> bool:
+    known = _HOPS.get(token)
+    if known is None:
+        known = len(token) <= 64 and _HOP.fullmatch(token.lower()) is not None
+        if len(_HOPS) < _HOPS_KEPT and len(token) <= 16:
+            _HOPS[token] = known
+    return known
+
+
+_NO_DICE: tuple[int, int] | None = None
+_SNOWIE_WORDS = 16  # the words of a Snowie position text (its names may hold blanks)
+
+
+def _illegal_play(words: list[str], j: int) -> int:
+    """GNU BG's ``Illegal play (7;0;0;0;1;Ann;Bob;...;5;2;)`` from ``words[j]`` (export.c writes it
+    for a play entered against the rules, with the position after it in Snowie text): the index
+    past it, or 0 when it is not that."""
+    if not (j + 2 < len(words) and words[j + 1].lower() == "play" and words[j + 2][:1] == "("):
+        return 0
+    for k in range(j + 2, min(len(words), j + 2 + _SNOWIE_WORDS)):
+        if words[k][-1:] == ")":
+            return k + 1
+    return 0
+
+
+def _cell_at(words: list[str], i: int, line: int) -> tuple[_Fields, int]:
+    """The cell that starts at ``words[i]`` (its fields but the seat, the line and the row) and
+    the index past it."""
+    word = words[i]
+    count = len(words)
     if len(word) == 3 and word[2] == ":" and word[0] in "123456" and word[1] in "123456":
         j = i + 1
-        while j < len(words) and j - i <= MAX_PLAY_WORDS and len(words[j][1]) <= 64 \
-                and _HOP.fullmatch(words[j][1].lower()):
+        last = min(count, i + 1 + MAX_PLAY_WORDS)
+        while j < last and _is_hop(words[j]):
             j += 1
-        play = " ".join(w for _, w in words[i + 1:j])
+        play = " ".join(words[i + 1:j])
         unknown = ""
-        rest = [w.lower() for _, w in words[j:j + 2]]
-        if rest[:2] in (["cannot", "move"], ["no", "move"]):
-            j += 2
-        elif rest and 2 <= len(rest[0]) <= 4 and rest[0] == "?" * len(rest[0]):
-            unknown, j = words[j][1], j + 1
-        return {"kind": "play", "dice": (int(word[0]), int(word[1])), "play": play, "unknown": unknown}, j
+        if j < count:
+            after = words[j]
+            if after.lower() in ("cannot", "no") and j + 1 < count and words[j + 1].lower() == "move":
+                j += 2
+            elif 2 <= len(after) <= 4 and after == "?" * len(after):
+                unknown, j = after, j + 1
+            elif not play and after.lower() == "illegal":
+                end = _illegal_play(words, j)
+                if end:
+                    return ("illegal-play", (int(word[0]), int(word[1])), "", 0, ""), end
+        return ("play", (int(word[0]), int(word[1])), play, 0, unknown), j
+    low = word.lower()
     if low[:7] in _CUBE_WORDS:  # ``Doubles => 2``, ``Doubles=>2``
         offer, j = low[7:], i + 1
-        while not (offer[:2] == "=>" and _digits(offer[2:], 5)) and j < len(words) and j <= i + 2:
-            offer, j = offer + words[j][1], j + 1
+        while not (offer[:2] == "=>" and _digits(offer[2:], 5)) and j < count and j <= i + 2:
+            offer, j = offer + words[j], j + 1
         if offer[:2] == "=>" and _digits(offer[2:], 5):
-            return {"kind": _CUBE_WORDS[low[:7]], "value": int(offer[2:])}, j
+            return (_CUBE_WORDS[low[:7]], _NO_DICE, "", int(offer[2:]), ""), j
     elif low in _ACTION_WORDS:
-        return {"kind": _ACTION_WORDS[low]}, i + 1
-    elif low in _RESULT_WORDS and after[:1] and _digits(after[0], 5) and after[1:2] in (["point"], ["points"]):
-        j = i + 3
-        if [w.lower() for _, w in words[j:j + 3]] == ["and", "the", "match"]:
-            j += 3
-        return {"kind": _RESULT_WORDS[low], "value": int(after[0])}, j
-    raise _bad(line, f"cannot read {_cut(' '.join(w for _, w in words[i:i + 8]))!r}")
+        return (_ACTION_WORDS[low], _NO_DICE, "", 0, ""), i + 1
+    elif low in _RESULT_WORDS:
+        points = [w.lower() for w in words[i + 1:i + 3]]
+        if points[:1] and _digits(points[0], 5) and points[1:2] in (["point"], ["points"]):
+            j = i + 3
+            if [w.lower() for w in words[j:j + 3]] == ["and", "the", "match"]:
+                j += 3
+            return (_RESULT_WORDS[low], _NO_DICE, "", int(points[0]), ""), j
+    raise _bad(line, f"cannot read {_cut(' '.join(words[i:i + 8]))!r}")
 
 
 # --------------------------------------------------------------------------- replay
@@ -665,8 +755,12 @@ def _turn_to(engine: Engine[State, Move], state: State, seat: int) -> State:
     return engine.from_json(data)
 
 
-_READ: dict[str, Play] = {}
+_READ: dict[str, tuple[JsonObject, Play]] = {}
 _READ_LIMIT = 1 << 15
+RUN_PLAYS = 32  # plays checked in one engine call (``play_run``): 64 moves, as often as ``push`` pauses
+_PASS = Play((), None)  # the empty play of a forced pass, and its move
+#: a cell as a run takes it: the engine's ``(seat, d1, d2, play)``, and the roll and the play as the replay's moves
+_Entry = tuple[tuple[int, int, int, Play], JsonObject, JsonObject]
 
 
 class _Run:
@@ -710,32 +804,64 @@ class _Run:
         self.moves.append({"seat": seat, "move": move})
         self.count += 1
 
-    def roll_and_play(self, seat: int, roll: Json, rolled: Roll, play: JsonObject) -> bool:
-        """Both moves applied at once when the engine finds the play legal without listing every
-        play (``roll_and_play``); False changes nothing (push them one by one, for the verdict)."""
-        if self.count + 2 > self.max_moves:
-            return False
-        try:
-            after = self.engine.roll_and_play(self.state, seat, rolled, self._read(play))
-        except RulesError:
-            return False
-        if after is None:
-            return False
-        self.state = after
-        self.moves += ({"seat": seat, "move": roll}, {"seat": seat, "move": play})
-        self.count += 2
-        return True
+    def runs(self, cells: Sequence[Cell]) -> list[_Entry | None]:
+        """Each cell as ``play_run`` takes it (None: a cell a run cannot hold): a roll and its
+        play as written, or a roll and an empty play (a forced pass) when a cell follows that is
+        not the other side's ``Wins`` (then the empty play is a resignation after rolling, and
+        at the record's end a game in progress: :func:`_roll_and_play` reads those)."""
+        entries: list[_Entry | None] = []
+        last = len(cells) - 1
+        for k, cell in enumerate(cells):
+            entry: _Entry | None = None
+            if cell.kind == "play" and not cell.unknown and cell.dice is not None:
+                a, b = cell.dice
+                play, written = _PASS, cast("JsonObject | None", {"kind": "move", "steps": []})
+                if cell.play:
+                    try:
+                        written, play = self._read(cell.play)
+                        written = dict(written)  # the answer's own (the one read is kept for the process)
+                    except RulesError:
+                        written = None
+                elif k == last or (cells[k + 1].kind == "win" and cells[k + 1].seat != cell.seat):
+                    written = None
+                if written is not None:
+                    entry = ((cell.seat, a, b, play), {"seat": cell.seat, "move": self.roll(a, b)[0]},
+                             {"seat": cell.seat, "move": written})
+            entries.append(entry)
+        return entries
 
-    def _read(self, play: JsonObject) -> Play:
-        """The engine's reading of a written play, kept by its notation for the process (a play
-        is a frozen value; the same texts recur in every record): ``_READ`` holds at most
-        ``_READ_LIMIT`` of them."""
-        text = cast("str", play["notation"])  # as _written makes it
+    def play_run(self, entries: Sequence[_Entry | None], i: int) -> int:
+        """The plays of ``entries[i:]`` (:meth:`runs`), each a roll and its play, applied by the
+        engine in one call for as long as it finds them legal (``play_run``): how many it applied
+        (0: none; the caller pushes the next one move by move, for the verdict). At most
+        RUN_PLAYS at a time, with a pause after each run, as ``push`` pauses."""
+        end = min(len(entries), i + RUN_PLAYS, i + (self.max_moves - self.count) // 2)
+        batch = []
+        for entry in entries[i:end]:
+            if entry is None:
+                break
+            batch.append(entry[0])
+        if not batch:
+            return 0
+        self.state, done = self.engine.play_run(self.state, batch)
+        moves = self.moves
+        for _, roll, play in cast("list[_Entry]", entries[i:i + done]):
+            moves += (roll, play)
+        self.count += 2 * done
+        if done:
+            _pause()
+        return done
+
+    def _read(self, text: str) -> tuple[JsonObject, Play]:
+        """A play as written: its Arbiter move (:func:`_written`) and the engine's reading of it,
+        kept by its text for the process (both are used read-only; the same texts recur in
+        every record): ``_READ`` holds at most ``_READ_LIMIT`` of them."""
         read = _READ.get(text)
         if read is None:
             if len(_READ) >= _READ_LIMIT:
                 _READ.clear()
-            read = _READ[text] = cast("Play", self.engine.move_from_json(play))
+            move = _written(text)
+            read = _READ[text] = (move, cast("Play", self.engine.move_from_json(move)))
         return read
 
     def legal(self, seat: int, move: Json) -> bool:
@@ -791,19 +917,32 @@ class _View(Mapping[str, Json]):
 
 
 def _replay_game(run: _Run, game: GameRecord, k: int) -> _Result | None:
-    """Apply one game's cells; the engine's result (winner, points, how) or None when unfinished."""
+    """Apply one game's cells; the engine's result (winner, points, how) or None when unfinished.
+    Plays after the opening roll go to the engine a run at a time (``_Run.play_run``); a play it
+    does not take so is applied move by move, which judges it."""
     cells = _results_read(run, game, k)
-    for i, cell in enumerate(cells):
-        if cell.kind == "win":
+    entries = run.runs(cells)
+    i, count = 0, len(cells)
+    while i < count:
+        cell = cells[i]
+        if cell.kind == "play" and run.state.phase is not Phase.OPENING:
+            done = run.play_run(entries, i) if entries[i] is not None else 0
+            if done:
+                i += done
+                continue
+            _roll_and_play(run, game, k, cell, cells[i + 1] if i + 1 < count else None)
+        elif cell.kind == "win":
             return _finish(run, game, k, cell, i + 1 < len(cells) and cells[i + 1:])
-        if cell.kind == "resign":  # ``Resigns``: the other side's ``Wins`` must follow (it scores the resignation)
+        elif cell.kind == "illegal-play":
+            _refuse_illegal_play(run, game, k, cell)
+        elif cell.kind == "resign":  # ``Resigns``: the other side's ``Wins`` must follow (it scores the resignation)
             if not (i + 1 < len(cells) and cells[i + 1].kind == "win" and cells[i + 1].seat != cell.seat):
                 raise _bad(cell.line, "'Resigns' is not followed by the other side's 'Wins'")
-            continue
-        if cell.kind == "play":
-            _roll_and_play(run, game, k, cell, cells[i + 1] if i + 1 < len(cells) else None)
+        elif cell.kind == "play":
+            _roll_and_play(run, game, k, cell, cells[i + 1] if i + 1 < count else None)
         else:
             _cube(run, game, k, cell)
+        i += 1
     return run.result()
 
 
@@ -829,16 +968,32 @@ def _results_read(run: _Run, game: GameRecord, k: int) -> list[Cell]:
     return cells
 
 
-def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: Cell | None) -> None:
+def _roll(run: _Run, game: GameRecord, k: int, cell: Cell) -> tuple[int, int]:
+    """Push a cell's roll (the opening roll: seat 0's die first); its dice as written."""
     assert cell.dice is not None, "a play cell is read with its dice"
     a, b = cell.dice
     if run.state.phase is Phase.OPENING:
         move, decoded = run.roll(max(a, b), min(a, b)) if cell.seat == 0 else run.roll(min(a, b), max(a, b))
     else:
         move, decoded = run.roll(a, b)
-        if cell.play and not cell.unknown and run.roll_and_play(cell.seat, move, decoded, _written(cell)):
-            return
     run.push(cell.seat, move, game, cell.number, k, cell.line, decoded)
+    return a, b
+
+
+def _refuse_illegal_play(run: _Run, game: GameRecord, k: int, cell: Cell) -> None:
+    """GNU BG's ``Illegal play (...)``: the roll is checked (it may be refused first), then the
+    record is refused at that line (``record-illegal-play``): the writer says the play broke the
+    rules, and the game went on from an edited position no legal play reaches."""
+    a, b = _roll(run, game, k, cell)
+    raise RecordCodes.record_illegal_play(
+        f"line {cell.line}: the record marks the play of {a}{b} by seat {cell.seat} as illegal ('Illegal play "
+        f"(...)', as GNU Backgammon writes a play entered against the rules); nothing after it can be checked",
+        index=run.count, game=k, move=cell.number, line=cell.line, dice=f"{a}{b}", seat=cell.seat)
+
+
+def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: Cell | None) -> None:
+    """A roll and its play, move by move (the engine did not take it in a run: ``play_run``)."""
+    a, b = _roll(run, game, k, cell)
     if cell.unknown:  # eXtreme Gammon's ``????``: the roller resigned (GNU BG reads it so)
         if not cell.play and following is not None and following.kind == "win" and following.seat != cell.seat:
             run.warnings.append(W.resigned_unknown(
@@ -854,14 +1009,14 @@ def _roll_and_play(run: _Run, game: GameRecord, k: int, cell: Cell, following: C
             return  # the record ends between a roll and its play (a game in progress, as a session exports it)
         run.push(cell.seat, forfeit, game, cell.number, k, cell.line)
         return
-    _play(run, game, k, cell, cell.dice)
+    _play(run, game, k, cell, (a, b))
 
 
 def _play(run: _Run, game: GameRecord, k: int, cell: Cell, dice: tuple[int, int]) -> None:
     """The play as an Arbiter move: the notation as written when the engine takes it; else, when
     a hop spans several dice, the same hops cut at the dice in some order the engine takes; else
     the engine's refusal of the play as written."""
-    written = _written(cell)
+    written = _written(cell.play)
     text = cast("str", written["notation"])  # as _written makes it
     try:
         run.push(cell.seat, written, game, cell.number, k, cell.line)
@@ -875,9 +1030,9 @@ def _play(run: _Run, game: GameRecord, k: int, cell: Cell, dice: tuple[int, int]
         raise refusal from None
 
 
-def _written(cell: Cell) -> JsonObject:
+def _written(play: str) -> JsonObject:
     """A cell's play as written, as an Arbiter move."""
-    return {"kind": "move", "notation": cell.play.lower().replace("*(", "(")}
+    return {"kind": "move", "notation": play.lower().replace("*(", "(")}
 
 
 _TOKEN = re.compile(r"^(bar|\d{1,2})((?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?$")
@@ -1047,15 +1202,24 @@ _SGF_MOVE = re.compile(r"([1-6])([1-6])([a-z]{0,8})")
 _SGF_READ = frozenset(("GM", "MI", "PW", "PB", "RE", "W", "B"))
 # The lexer cannot backtrack: a value ``[...]`` is read by one possessive loop whose two classes
 # do not overlap (``\\`` escapes one character), a property name only starts after a non-letter
-# and is taken whole (``++``), and a run of ``;`` is one token. What matches none of the
-# alternatives (``)``, blanks, stray characters) is skipped.
-_SGF_VALUE_TEXT = r"\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\]"
+# and is taken whole (``++``), and a run of ``;`` is one token. What no token starts with (``)``,
+# blanks, stray characters), letters that start no property and ``(`` before another ``(`` are
+# matched a run at a time and skipped.
+#: a value: at most MAX_SGF_SEGMENT characters between escapes and MAX_SGF_ESCAPES escapes (so one
+#: match reads at most about a MiB, and the reader pauses between matches; the longest value of the
+#: corpus is 261 characters); a longer one reads as never closed
+MAX_SGF_SEGMENT, MAX_SGF_ESCAPES = 16384, 64
+_SGF_VALUE_BODY = rf"[^\]\\]{{0,{MAX_SGF_SEGMENT}}}+(?:\\.[^\]\\]{{0,{MAX_SGF_SEGMENT}}}+){{0,{MAX_SGF_ESCAPES}}}+"
+_SGF_VALUE_TEXT = rf"\[{_SGF_VALUE_BODY}\]"
 _SGF_LEX = re.compile(rf"(?<![A-Za-z])([A-Za-z]++)\s*+((?:{_SGF_VALUE_TEXT}\s*+)++)"  # a property and its values
                       rf"|{_SGF_VALUE_TEXT}"  # a value with no property: skipped
                       r"|(\()(?=\s*+;)"  # a game tree
-                      r"|(;)(?:\s*+;)*+"  # a node (a run of empty nodes is one)
-                      r"|(\[)", re.S)  # a value never closed
-_SGF_VALUE = re.compile(r"\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]", re.S)
+                      r"|(;)(?:\s*+;){0,1024}+"  # a node (a run of empty nodes is one token, or a few)
+                      r"|(\[)"  # a value never closed
+                      # the rest is skipped a run at a time, each run one match of at most 1,024 (so
+                      # the reader pauses between them: 4 MiB of them in one search held the worker 0.5 s)
+                      r"|[^A-Za-z\[(;]{1,1024}+|[A-Za-z]{1,1024}+|(?:\((?=\()){1,1024}+", re.S)
+_SGF_VALUE = re.compile(rf"\[({_SGF_VALUE_BODY})\]", re.S)
 
 #: a game tree: its line and the properties read, each (the node's line, key, values)
 SgfTree = tuple[int, list[tuple[int, str, list[str]]]]
@@ -1088,7 +1252,9 @@ def _sgf_trees(text: str) -> list[SgfTree]:
                 raise _bad(line_at(m.start()), f"more than {MAX_RECORD_GAMES} games in one record")
             trees.append((line_at(m.start()), []))
         elif unclosed:
-            raise _bad(line_at(m.start()), "an SGF value '[' is never closed")
+            raise _bad(line_at(m.start()), f"an SGF value '[' is never closed (or is longer than "
+                                            f"{MAX_SGF_SEGMENT} characters without an escape, or holds more "
+                                            f"than {MAX_SGF_ESCAPES} escapes)")
         elif key and trees and (key in _SGF_READ or not key.isupper()):
             key = "".join(c for c in key if c.isupper())  # FF[3]'s long names: ``AddBlack`` is ``AB``
             if key not in _SGF_READ:

@@ -1217,7 +1217,7 @@ def _bare(data: dict) -> dict:
 def _triggers() -> dict:
     """One real raise of every catalogued code: code -> the error."""
     from service.games import BINDINGS
-    from tests.rules.test_backgammon_records import MINI, check_mat
+    from tests.rules.test_backgammon_records import GNUBG_ILLEGAL_LEFT, MINI, check_mat
 
     s = position(START, START, (6, 4))
     roll = position(START, START)
@@ -1311,6 +1311,7 @@ def _triggers() -> dict:
         "record-score-mismatch": lambda: check_mat(E, MINI.replace(" Ann : 0                        Bob : 1",
                                                                    " Ann : 1                        Bob : 0")),
         "record-result-mismatch": lambda: check_mat(E, MINI.replace("Wins 1 point", "Wins 2 points")),
+        "record-illegal-play": lambda: check_mat(E, GNUBG_ILLEGAL_LEFT),
     }
     return {f"backgammon.{name}": _raise(fn) for name, fn in cases.items()}
 

@@ -117,36 +117,48 @@ def _state(me: dict, opp: dict, dice: tuple[int, int]):
     return E.from_json(data)
 
 
-def test_roll_and_play_is_the_two_moves_applied() -> None:
-    """``roll_and_play`` (how a record is replayed) gives the very state that ``apply`` of the roll
-    and then of the play gives, whenever it answers; it answers for every play using every die
-    after a roll in the roll phase, and leaves the rest (the opening roll, a roll not allowed
-    now, a play leaving dice unused, an illegal play) to the two moves."""
-    answered = declined = 0
+def test_play_run_is_the_moves_applied() -> None:
+    """``play_run`` (how a record is replayed) gives the very state that ``apply`` of each roll and
+    then of its play gives, whenever it answers; it answers for every legal play (a forced pass
+    too) after a roll in the roll phase that does not end the game, and leaves the rest (the
+    opening roll, a roll not allowed now, an illegal play, the game's last play) to the two
+    moves. A run of several plays stops at the first it does not take."""
+    answered = declined = runs = passes = 0
     for seed in range(GAMES):
         rnd = random.Random(seed)
         state = E.new(2, f"pair-{seed}", {"match_length": 3})
+        run_from, run = state, []  # the plays since the last move a run cannot hold
         while state.phase is not Phase.GAME_OVER:
             seat = state.turn
             if state.phase is not Phase.ROLL or seat is None:
                 move = rnd.choice([m for m in E.legal_moves(state, min(E.to_act(state))) if m.kind != "resign"])
-                state = E.apply(state, min(E.to_act(state)), move)
+                assert E.play_run(state, [(min(E.to_act(state)), 3, 1, Play(((8, 5), (6, 5)), None))]) == (state, 0)
+                state = run_from = E.apply(state, min(E.to_act(state)), move)
+                run = []
                 continue
             dice = (rnd.randint(1, 6), rnd.randint(1, 6))
-            roll = E.move_from_json({"kind": "roll", "dice": list(dice)})
-            rolled = E.apply(state, seat, roll)
-            plays = [m for m in E.legal_moves(rolled, seat) if m.kind == "move"]
-            play = rnd.choice(plays)
+            rolled = E.apply(state, seat, E.move_from_json({"kind": "roll", "dice": list(dice)}))
+            play = rnd.choice([m for m in E.legal_moves(rolled, seat) if m.kind == "move"])
             wrong = Play(((24, 24 - dice[0] - dice[1] - 1),), None) if dice[0] + dice[1] < 23 else play
-            assert E.roll_and_play(state, 1 - seat, roll, play) is None  # not this seat's roll
+            assert E.play_run(state, [(1 - seat, *dice, play)]) == (state, 0)  # not this seat's roll
             for candidate in (wrong, play):
-                both = E.roll_and_play(state, seat, roll, candidate)
-                if both is None:
+                after, done = E.play_run(state, [(seat, *dice, candidate)])
+                if not done:
+                    assert after is state
                     declined += 1
                     continue
                 answered += 1
-                assert E.to_json(both) == E.to_json(E.apply(rolled, seat, candidate))
-            every = 4 if dice[0] == dice[1] else 2
-            assert (E.roll_and_play(state, seat, roll, play) is not None) == (len(play.steps) == every)
-            state = E.apply(rolled, seat, play)
-    assert answered > 500 and declined > 500, (answered, declined)
+                assert done == 1 and E.to_json(after) == E.to_json(E.apply(rolled, seat, candidate))
+            before, state = state, E.apply(rolled, seat, play)
+            taken = state.phase is Phase.ROLL
+            passes += taken and not play.steps
+            assert (E.play_run(before, [(seat, *dice, play)])[1] == 1) == taken
+            run.append((seat, *dice, play))
+            after, done = E.play_run(run_from, run)
+            if taken:
+                assert done == len(run) and E.to_json(after) == E.to_json(state)
+                runs += len(run) > 1
+            else:  # the run stops at the first play it does not take
+                assert done == len(run) - 1
+                run_from, run = state, []
+    assert answered > 500 and declined > 500 and runs > 500 and passes > 20, (answered, declined, runs, passes)

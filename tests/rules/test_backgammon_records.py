@@ -188,7 +188,8 @@ def test_unreadable_text_is_a_bad_record_with_its_line(text, line):
 def test_record_codes_are_catalogued_and_their_polish_details_format():
     raised = {"backgammon.bad-record": {"line": 3, "excerpt": "'x'"},
               "backgammon.record-score-mismatch": {"game": 2, "got": [0, 1], "expected": [1, 0]},
-              "backgammon.record-result-mismatch": {"game": 1, "got": 2, "expected": 1}}
+              "backgammon.record-result-mismatch": {"game": 1, "got": 2, "expected": 1},
+              "backgammon.record-illegal-play": {"line": 5, "dice": "52"}}
     assert set(raised) == set(RECORD_CODES)
     for code, ctx in raised.items():
         assert RECORD_CODES[code].detail_pl.format(**ctx)
@@ -410,6 +411,40 @@ def test_a_real_illegal_move_among_conventions_is_still_refused_with_its_line():
     err = refusal("\ufeff" + text.replace("\n", "\r\n"), IllegalMove)
     assert err.code in ("backgammon.illegal-play", "backgammon.must-use-all-dice", "backgammon.dice-mismatch")
     assert (err.context["line"], err.context["game"], err.context["move"]) == (9, 1, 2)
+
+
+# GNU Backgammon 1.07.001's ``export match snowietxt`` of a game where the left player's play of 4-2
+# was entered against the rules (``set board`` to 13/7 13/10): the right column's cell follows on the line
+GNUBG_ILLEGAL_LEFT = """ 3 point match
+
+ Game 1
+ gnubg : 0                      root : 0
+  1) 31: 8/5 6/5                 52: 13/8 13/11
+  2) 42: Illegal play (3;0;0;0;0;root;gnubg;0;0;0;1;0;0;-2;0;0;0;2;4;1;2;0;1;0;-3;3;-1;0;0;-4;0;-5;0;0;0;0;2;0;6;6;) \
+66: 24/18 24/18 13/7 13/7
+"""  # the backslash joins the two halves of line 6 (as GNU BG wrote it, one line)
+
+
+def test_gnubgs_illegal_play_is_refused_at_its_line_in_either_column():
+    """``42: Illegal play (<Snowie position>)``: the writer's own mark of a play entered against
+    the rules. The roll is checked, then the record is refused there (``record-illegal-play``, a
+    refusal, not an unreadable line); the left column's is read as its cell, the right column's
+    cell after it on the line is not reached. The right column's case is the corpus file
+    ``gnubg-illegal-play-3p.mat``."""
+    err = refusal(GNUBG_ILLEGAL_LEFT, IllegalMove)
+    assert err.code == "backgammon.record-illegal-play"
+    assert (err.context["line"], err.context["game"], err.context["move"], err.context["seat"]) == (6, 1, 2, 0)
+    assert err.context["dice"] == "42" and err.context["index"] == 5  # after its roll (index 4) was applied
+    record = parse_mat(GNUBG_ILLEGAL_LEFT)
+    assert [c.kind for c in record.games[0].cells] == ["play", "play", "illegal-play", "play"]
+    # out of turn, the roll is refused first, by the engine's own code
+    out_of_turn = GNUBG_ILLEGAL_LEFT.replace("  2) 42: Illegal", "  2)                             42: Illegal")
+    assert refusal(out_of_turn.replace(") 66: 24/18 24/18 13/7 13/7", ")"), IllegalMove).code == \
+        "backgammon.not-your-turn"
+    # not closed within a Snowie text's words, or not followed by one: unreadable, as before
+    for broken in (GNUBG_ILLEGAL_LEFT.replace(";6;6;)", ";6;6;"), GNUBG_ILLEGAL_LEFT.replace("play (3;", "play 3;")):
+        err = refusal(broken, InvalidState)
+        assert (err.code, err.context["line"]) == ("backgammon.bad-record", 6)
 
 
 def test_every_warning_code_has_english_and_polish_texts_that_format():
