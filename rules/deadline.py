@@ -31,7 +31,7 @@ import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from types import FrameType
 
 TICK = 0.05  # seconds between two samples under gevent
@@ -76,12 +76,22 @@ def budget(seconds: float, sampled: bool = False) -> Iterator[Budget | None]:
     if seconds <= 0:
         yield None
         return
-    held = Budget(seconds, sampled)
-    token = _current.set(held)
+    token = opened(seconds, sampled)
     try:
-        yield held
+        yield _current.get()
     finally:
-        _current.reset(token)
+        closed(token)
+
+
+def opened(seconds: float, sampled: bool) -> Token[Budget | None]:
+    """What ``budget`` opens (``seconds`` > 0), without a generator and a context manager per
+    call: the service opens one around every request (``service.guard``). Open until ``closed``
+    is given the token returned."""
+    return _current.set(Budget(seconds, sampled))
+
+
+def closed(token: Token[Budget | None]) -> None:
+    _current.reset(token)
 
 
 def check() -> None:

@@ -50,6 +50,7 @@ T = TypeVar("T")
 #: Swagger UI draws its icons from data: URIs and sets inline styles (React's style attributes)
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+_NOSNIFF = ("X-Content-Type-Options", "nosniff")
 _HTML_HEADERS = [("Content-Security-Policy", CSP), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer")]
 
 
@@ -57,9 +58,12 @@ def _secured(start_response: StartResponse) -> StartResponse:
     """``start_response`` adding the security headers: nosniff on every answer, the rest on HTML."""
 
     def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-        headers = [*headers, ("X-Content-Type-Options", "nosniff")]
-        if any(k.lower() == "content-type" and v.startswith("text/html") for k, v in headers):
-            headers += _HTML_HEADERS
+        headers = [*headers, _NOSNIFF]
+        for k, v in headers:  # one Content-Type, first in every answer of ours: the loop ends at once
+            if k.lower() == "content-type":
+                if v.startswith("text/html"):
+                    headers += _HTML_HEADERS
+                break
         return start_response(status, headers, exc_info) if exc_info is not None else start_response(status, headers)
 
     return start
@@ -163,8 +167,13 @@ class Guard:
             self._sampler_pid = os.getpid()
             deadline.start_sampler()
         try:
-            with deadline.budget(self.cpu_seconds, self.sampled):
+            # the request's CPU budget (rules.deadline), closed before a refusal is written
+            token = deadline.opened(self.cpu_seconds, self.sampled) if self.cpu_seconds > 0 else None
+            try:
                 body = app(environ, start_response)
+            finally:
+                if token is not None:
+                    deadline.closed(token)
         except deadline.DeadlineExceeded as exc:
             body = self._answer(environ, start_response, errors.too_much_work(exc.seconds), "(too much work)")
         except BaseException:
