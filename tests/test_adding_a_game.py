@@ -36,23 +36,20 @@ def applied() -> bool:
     return any((ROOT / path).exists() for kind, path, _ in blocks() if kind == "file")
 
 
-@pytest.fixture(scope="module")
-def tenth(tmp_path_factory) -> Path:
-    """A copy of the repository's tracked files as they are now, with the page's blocks applied."""
-    where = tmp_path_factory.mktemp("tenth")
+def copy_tracked(where: Path) -> dict[str, bytes]:
+    """Copies the repository's tracked files as they are now into `where`; returns them by name."""
     tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    files = {}
     for name in filter(None, tracked.decode().split("\0")):
         if (ROOT / name).is_file():
             (where / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, where / name)
-    if applied():  # this repository is itself such a copy (its whole `make test`): take the page out first
-        for kind, path, text in reversed(blocks()):
-            if kind == "file":
-                assert (where / path).read_text() == text, f"{path} is not the page's block"
-                (where / path).unlink()
-            else:
-                subprocess.run(["git", "apply", "-R", "-"], cwd=where, input=text.encode(), check=True,
-                               capture_output=True)
+            files[name] = (ROOT / name).read_bytes()
+    return files
+
+
+def put_in(where: Path) -> None:
+    """The page's blocks applied to `where`, as a reader applies them."""
     for kind, path, text in blocks():
         if kind == "file":
             assert not (where / path).exists(), f"{path}: a `# file:` block makes a new file"
@@ -61,6 +58,27 @@ def tenth(tmp_path_factory) -> Path:
         else:
             subprocess.run(["git", "apply", "--verbose", "-"], cwd=where, input=text.encode(), check=True,
                            capture_output=True)
+
+
+def take_out(where: Path) -> None:
+    """The page's blocks taken out of a copy that holds exactly them (its new files gone, its diffs reversed)."""
+    for kind, path, text in reversed(blocks()):
+        if kind == "file":
+            assert (where / path).read_text() == text, f"{path} is not the page's block"
+            (where / path).unlink()
+        else:
+            subprocess.run(["git", "apply", "-R", "-"], cwd=where, input=text.encode(), check=True,
+                           capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def tenth(tmp_path_factory) -> Path:
+    """A copy of the repository's tracked files as they are now, with the page's blocks applied."""
+    where = tmp_path_factory.mktemp("tenth")
+    copy_tracked(where)
+    if applied():  # this repository is itself such a copy (its whole `make test`): take the page out first
+        take_out(where)
+    put_in(where)
     return where
 
 
@@ -92,6 +110,19 @@ def test_the_page_has_new_files_and_diffs_and_the_game_is_in_the_registry_only_w
 
     assert ("nim" in ENGINES) == applied()  # Nim lives only on the page and in copies made from it
     assert re.search(r"^```sh\nmake openapi\n", DOC.read_text(), re.M), "the page's steps include `make openapi`"
+
+
+def test_taking_the_page_out_and_putting_it_back_gives_the_same_files(tmp_path):
+    """What lets these tests (and test_turn4_words' tenth game) run in a copy with the page applied,
+    whose whole `make test` runs them too: taking the blocks out of such a copy gives the clean
+    repository, to which the page applies again."""
+    files = copy_tracked(tmp_path)
+    first, then = (take_out, put_in) if applied() else (put_in, take_out)
+    first(tmp_path)
+    then(tmp_path)
+    now = {str(p.relative_to(tmp_path)): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert now.keys() == files.keys(), sorted(now.keys() ^ files.keys())
+    assert [name for name in files if now[name] != files[name]] == []
 
 
 def test_the_tenth_game_is_listed_and_plays_to_its_end_over_http(tenth):
@@ -144,3 +175,10 @@ def test_the_tenth_game_passes_the_conformance_suite_and_its_own_tests(tenth):
               "tests/rules/test_score_history.py", "-k", "nim and not nimmt")
     assert re.search(r"(\d+) passed", out) and " failed" not in out, out
     assert int(re.search(r"(\d+) passed", out).group(1)) >= 10, out
+
+
+def test_the_tenth_games_module_passes_mypy_strict(tenth, tmp_path):
+    """The copy's whole `make test` holds rules/ to `mypy --strict` (tests/test_typing.py, an empty
+    baseline); the page's module is checked alone here, with the copy's pyproject settings."""
+    out = run(tenth, "-m", "mypy", "--cache-dir", str(tmp_path / "mypy-cache"), "--no-color-output", "rules/nim.py")
+    assert out.startswith("Success"), out
