@@ -37,8 +37,10 @@ def applied() -> bool:
 
 
 def copy_tracked(where: Path) -> dict[str, bytes]:
-    """Copies the repository's tracked files as they are now into `where`; returns them by name."""
-    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    """Copies the repository's files as they are now into `where` (tracked ones, and new ones git does
+    not ignore: a reader runs `make test` before committing the page's files); returns them by name."""
+    tracked = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                             capture_output=True, check=True).stdout
     files = {}
     for name in filter(None, tracked.decode().split("\0")):
         if (ROOT / name).is_file():
@@ -73,7 +75,7 @@ def take_out(where: Path) -> None:
 
 @pytest.fixture(scope="module")
 def tenth(tmp_path_factory) -> Path:
-    """A copy of the repository's tracked files as they are now, with the page's blocks applied."""
+    """A copy of the repository's files as they are now, with the page's blocks applied."""
     where = tmp_path_factory.mktemp("tenth")
     copy_tracked(where)
     if applied():  # this repository is itself such a copy (its whole `make test`): take the page out first
