@@ -5,7 +5,9 @@ current, Redocly, TypeScript under --strict, the event unions and the views and 
 games against it) and that passes the conformance suite.
 
 The copy's whole ``make test`` is not run here (it is the whole suite again), nor its schemathesis
-run and generated Python client (minutes each, and they iterate the same registry)."""
+run and generated Python client (minutes each, and they iterate the same registry). It has been run
+by hand (a copy with the blocks applied, `make openapi`, then `make test`); in such a copy these tests
+run too: they take the page's blocks out of it and put them back."""
 
 from __future__ import annotations
 
@@ -28,15 +30,28 @@ def blocks() -> list[tuple[str, str, str]]:
     return [(m.group(1), m.group(2), m.group(3)) for m in BLOCK.finditer(DOC.read_text())]
 
 
-@pytest.fixture(scope="module")
-def tenth(tmp_path_factory) -> Path:
-    """A copy of the repository's tracked files as they are now, with the page's blocks applied."""
-    where = tmp_path_factory.mktemp("tenth")
-    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+def applied() -> bool:
+    """Whether this repository already holds the page's game: a copy with the page applied, whose
+    whole ``make test`` runs these tests too."""
+    return any((ROOT / path).exists() for kind, path, _ in blocks() if kind == "file")
+
+
+def copy_tracked(where: Path) -> dict[str, bytes]:
+    """Copies the repository's files as they are now into `where` (tracked ones, and new ones git does
+    not ignore: a reader runs `make test` before committing the page's files); returns them by name."""
+    tracked = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                             capture_output=True, check=True).stdout
+    files = {}
     for name in filter(None, tracked.decode().split("\0")):
         if (ROOT / name).is_file():
             (where / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, where / name)
+            files[name] = (ROOT / name).read_bytes()
+    return files
+
+
+def put_in(where: Path) -> None:
+    """The page's blocks applied to `where`, as a reader applies them."""
     for kind, path, text in blocks():
         if kind == "file":
             assert not (where / path).exists(), f"{path}: a `# file:` block makes a new file"
@@ -45,6 +60,27 @@ def tenth(tmp_path_factory) -> Path:
         else:
             subprocess.run(["git", "apply", "--verbose", "-"], cwd=where, input=text.encode(), check=True,
                            capture_output=True)
+
+
+def take_out(where: Path) -> None:
+    """The page's blocks taken out of a copy that holds exactly them (its new files gone, its diffs reversed)."""
+    for kind, path, text in reversed(blocks()):
+        if kind == "file":
+            assert (where / path).read_text() == text, f"{path} is not the page's block"
+            (where / path).unlink()
+        else:
+            subprocess.run(["git", "apply", "-R", "-"], cwd=where, input=text.encode(), check=True,
+                           capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def tenth(tmp_path_factory) -> Path:
+    """A copy of the repository's files as they are now, with the page's blocks applied."""
+    where = tmp_path_factory.mktemp("tenth")
+    copy_tracked(where)
+    if applied():  # this repository is itself such a copy (its whole `make test`): take the page out first
+        take_out(where)
+    put_in(where)
     return where
 
 
@@ -68,14 +104,27 @@ def run(where: Path, *args: str, timeout: int = 900) -> str:
     return done.stdout
 
 
-def test_the_page_has_new_files_and_diffs_and_the_game_is_not_in_this_registry():
+def test_the_page_has_new_files_and_diffs_and_the_game_is_in_the_registry_only_where_the_page_is_applied():
     found = blocks()
     assert {kind for kind, _, _ in found} == {"file", "diff"} and len(found) >= 4
     assert "rules/registry.py" in {path for kind, path, _ in found if kind == "diff"}
     from rules.registry import ENGINES
 
-    assert "nim" not in ENGINES
+    assert ("nim" in ENGINES) == applied()  # Nim lives only on the page and in copies made from it
     assert re.search(r"^```sh\nmake openapi\n", DOC.read_text(), re.M), "the page's steps include `make openapi`"
+
+
+def test_taking_the_page_out_and_putting_it_back_gives_the_same_files(tmp_path):
+    """What lets these tests (and test_turn4_words' tenth game) run in a copy with the page applied,
+    whose whole `make test` runs them too: taking the blocks out of such a copy gives the clean
+    repository, to which the page applies again."""
+    files = copy_tracked(tmp_path)
+    first, then = (take_out, put_in) if applied() else (put_in, take_out)
+    first(tmp_path)
+    then(tmp_path)
+    now = {str(p.relative_to(tmp_path)): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert now.keys() == files.keys(), sorted(now.keys() ^ files.keys())
+    assert [name for name in files if now[name] != files[name]] == []
 
 
 def test_the_tenth_game_is_listed_and_plays_to_its_end_over_http(tenth):
@@ -128,3 +177,10 @@ def test_the_tenth_game_passes_the_conformance_suite_and_its_own_tests(tenth):
               "tests/rules/test_score_history.py", "-k", "nim and not nimmt")
     assert re.search(r"(\d+) passed", out) and " failed" not in out, out
     assert int(re.search(r"(\d+) passed", out).group(1)) >= 10, out
+
+
+def test_the_tenth_games_module_passes_mypy_strict(tenth, tmp_path):
+    """The copy's whole `make test` holds rules/ to `mypy --strict` (tests/test_typing.py, an empty
+    baseline); the page's module is checked alone here, with the copy's pyproject settings."""
+    out = run(tenth, "-m", "mypy", "--cache-dir", str(tmp_path / "mypy-cache"), "--no-color-output", "rules/nim.py")
+    assert out.startswith("Success"), out

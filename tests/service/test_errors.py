@@ -1,4 +1,4 @@
-"""Bad input of every kind gets a clear 4xx problem+json, never a 500: for all nine games."""
+"""Bad input of every kind gets a clear 4xx problem+json, never a 500: for every game of the registry."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hostile input never gets a 5xx and costs little (issue 10 §2), for all nine games.
+"""Hostile input never gets a 5xx and costs little (issue 10 §2), for every game of the registry.
 
 A nesting limit checked before any validator; the validators' own failures answered as
 422; validation that stops at the first problem and quotes a short excerpt; bodies over

@@ -1,4 +1,4 @@
-"""Sessions are the referee (DESIGN 4.1), for all nine games, in memory and in a real Redis.
+"""Sessions are the referee (DESIGN 4.1), for every game of the registry, in memory and in a real Redis.
 
 Server-held state, seat tokens and views; chance drawn by the server only; the seed secret
 until the game is over; ``version`` required and compared; limits on how many sessions live
