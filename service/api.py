@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
-from functools import cache, partial
+from functools import partial
 from itertools import accumulate
 from typing import Any, cast
 
 import orjson
-import yaml
 from flask import Blueprint, Response, current_app, request
 from markupsafe import escape
 from marshmallow import Schema, ValidationError
@@ -23,7 +22,7 @@ from rules.jsontypes import JsonObject, as_object
 from service import errors, events, i18n, records, sessions
 from service.errors import ApiError
 from service.games import BINDINGS, GameBinding, get_binding
-from service.openapi import build_spec
+from service.openapi import contract_yaml
 from service.schemas import common
 from service.schemas.fast import compile_validator
 from service.signing import StateSigner, load_state, signed, signer
@@ -380,14 +379,9 @@ def readyz() -> JsonObject:
     return {"status": "ready", "store": type(store()).__name__}
 
 
-@cache
-def _spec_yaml() -> str:
-    return cast(str, yaml.safe_dump(build_spec(), sort_keys=False, allow_unicode=True))
-
-
 @bp.get("/openapi.yaml")
 def openapi_yaml() -> Response:
-    return Response(_spec_yaml(), mimetype="application/yaml")
+    return Response(contract_yaml(), mimetype="application/yaml")
 
 
 _DOCS = """<!doctype html>
