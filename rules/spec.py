@@ -262,11 +262,11 @@ class GameSpec:
             "label": self.label.to_json(),
             "players": {"min": self.players.start, "max": self.players.stop - 1},
             "options": {name: opt.to_json() for name, opt in self.option_map.items()},
-            # a shared move (``next-round``, declared in rules.base) takes the game's own words for it where its
+            # a shared move (``next-round``: ``shared`` in rules.base) takes the game's own words for it where its
             # terms have them; a game's own move keeps its label (a term of the same name is a thing: Kanasta's
             # "discard" is the pile, backgammon's "resign" the resignation on the board)
             "move_kinds": [{"kind": m.__dict__["kind"], "label": (self.terms.get(m.__dict__["kind"], m.__dict__["label"])
-                                                                  if m.__module__ == "rules.base" else m.__dict__["label"]).to_json()}
+                                                                  if getattr(m, "shared", False) else m.__dict__["label"]).to_json()}
                            for m in self.moves],
             "phases": [{"phase": p.value, "label": label.to_json()} for p, label in self.phases.items()],
             "terms": {term: label.to_json() for term, label in self.terms.items()},
