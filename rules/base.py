@@ -202,6 +202,10 @@ def _below(key: bytes, counter: int, n: int) -> tuple[int, int]:
             return x % n, counter
 
 
+#: a die's face, as :meth:`Rng.dice` rolls it (declared once for every game with dice)
+Die = Annotated[int, Range(1, 6)]
+
+
 @declared
 class Rng:
     """Counter-based generator; its output is specified, not left to ``random``.

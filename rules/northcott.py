@@ -41,6 +41,7 @@ from rules.base import (
     SETUP_UNSUPPORTED,
     TALLY_UNSUPPORTED,
     BaseEngine,
+    Die,
     GameCodes,
     Label,
     Outcome,
@@ -160,7 +161,7 @@ class State:
     turn: Seat | None = field(doc="the seat to act; null in the first-player roll (both act) and once the game is over")
     pawns: Annotated[tuple[Row, ...], Length(2, 2)] = field(
         doc="for seat 0, then seat 1: the rank of its pawn in files a..h, or null before that pawn is placed")
-    die: Annotated[int, Range(1, 6)] | None = field(
+    die: Die | None = field(
         doc="a die rolled and awaiting its place move (choose-file placement), or null")
     result: Result | None = field(doc="null while the game runs, then how it ended")
     rng: Rng = field(visibility=Visibility.SECRET, doc="the seeded generator of the rolls")
@@ -332,9 +333,6 @@ class C(GameCodes, namespace=_GAME):
         "`phase`, `turn` i `result` muszą zgadzać się z pozycją: gra jest skończona (faza 'game-over', turn null, "
         "wynik) dokładnie wtedy, gdy gracz na ruchu nie może się ruszyć, a wynik podaje właściwego zwycięzcę i "
         "powód.")
-
-
-Die = Annotated[int, Range(1, 6), Doc("a die's face, 1..6")]
 
 
 @event

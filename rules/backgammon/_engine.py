@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal, cast
 
 from rules.base import (
     BaseEngine,
+    Die,
     ErrorCode,
     IllegalMove,
     Label,
@@ -44,7 +45,6 @@ from ._state import (
     Beaver,
     Breakdown,
     Cube,
-    Die,
     Double,
     Drop,
     How,

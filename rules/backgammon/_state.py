@@ -13,7 +13,7 @@ from enum import Enum
 from operator import mul
 from typing import Annotated, Any, ClassVar, Literal
 
-from rules.base import Label, NextRound, Rng
+from rules.base import Die, Label, NextRound, Rng
 from rules.shapes import Doc, Length, OneOf, Range, Visibility, computed, declared, field, option
 
 GAME_ID = "backgammon"
@@ -34,7 +34,6 @@ _POINT_NUMBERS = tuple(range(1, 25))
 
 Seat = Annotated[int, Range(0, 1)]
 Count = Annotated[int, Range(0, CHECKERS)]
-Die = Annotated[int, Range(1, 6)]
 Point = Annotated[int, Range(0, 25), Doc("a point in the mover's numbering: 1..24, the bar 25, off 0")]
 CubeValue = Annotated[int, OneOf(tuple(1 << k for k in range(16))), Doc("a power of two, 1..32768")]
 Score = Annotated[int, Range(0, MAX_SCORE)]
