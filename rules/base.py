@@ -337,7 +337,7 @@ class NextRound:
     kind: ClassVar[str] = "next-round"
     label: ClassVar[Label] = Label("Next round", "Następna runda")
     #: a shared move: the catalogue names it with the game's own term of the same name where the
-    #: game declares one (``GameSpec.catalogue_entry``); a game's own moves keep their labels
+    #: game declares one (``GameSpec.describe``); a game's own moves keep their labels
     shared: ClassVar[bool] = True
 
 
