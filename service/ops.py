@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import json
 import logging
@@ -18,11 +19,13 @@ import random
 import re
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from flask import Flask, Response, g, request
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Gauge, generate_latest
+from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.utils import floatToGoString
 
 from rules.registry import ENGINES, canonical_id
 
@@ -89,29 +92,74 @@ def configure_logging() -> None:
         logger.propagate = False
 
 
+def unpatched_lock() -> Any:
+    """A plain lock, even under the gevent worker, which makes ``threading.Lock`` a lock of Python
+    code: for the few sections of every request that never yield (a count, a cache's entry), where
+    a greenlet can never wait on it."""
+    from gevent import monkey  # a dependency of the service
+
+    return monkey.get_original("_thread", "allocate_lock")()
+
+
+#: the latency histogram's buckets, in seconds
+BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5)
+
+
+class RequestCounts:
+    """``arbiter_requests_total`` (by method, route, game and status) and ``arbiter_request_seconds``
+    (by method and route): counted in plain numbers under one plain lock, written out by
+    prometheus-client's exposition when ``/metrics`` is read (a custom collector, as its docs
+    describe). Its own ``Counter`` and ``Histogram`` take a lock per increment, three a request,
+    each of Python code under the gevent worker: 4 µs of every request's 40."""
+
+    def __init__(self) -> None:
+        self._lock = unpatched_lock()
+        self._requests: dict[tuple[str, str, str, str], int] = {}
+        self._latency: dict[tuple[str, str], list[float]] = {}  # per bucket and +Inf, then the sum
+
+    def count(self, method: str, route: str, game: str, status: int, seconds: float) -> None:
+        key = (method, route, game, str(status))
+        with self._lock:
+            self._requests[key] = self._requests.get(key, 0) + 1
+            row = self._latency.get((method, route))
+            if row is None:
+                row = self._latency[(method, route)] = [0.0] * (len(BUCKETS) + 2)
+            row[bisect.bisect_left(BUCKETS, seconds)] += 1
+            row[-1] += seconds
+
+    def collect(self) -> Iterator[Metric]:
+        with self._lock:
+            requests, latency = dict(self._requests), {k: list(v) for k, v in self._latency.items()}
+        counter = CounterMetricFamily("arbiter_requests", "HTTP requests by route, game and status",
+                                      labels=["method", "route", "game", "status"])
+        for key, n in requests.items():
+            counter.add_metric(list(key), n)
+        yield counter
+        histogram = HistogramMetricFamily("arbiter_request_seconds", "Request latency by route",
+                                          labels=["method", "route"])
+        bounds = [*map(floatToGoString, BUCKETS), "+Inf"]
+        for route, row in latency.items():
+            total, cumulative = 0.0, []  # (bound, observations at or under it)
+            for bound, seen in zip(bounds, row, strict=False):
+                total += seen
+                cumulative.append((bound, total))
+            histogram.add_metric(list(route), cumulative, row[-1])
+        yield histogram
+
+
 class Metrics:
     """The app's Prometheus collectors, in a registry of its own (one per app)."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
-        self.requests = Counter("arbiter_requests_total", "HTTP requests by route, game and status",
-                                ["method", "route", "game", "status"], registry=self.registry)
-        self.latency = Histogram("arbiter_request_seconds", "Request latency by route", ["method", "route"],
-                                 registry=self.registry,
-                                 buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5))
+        self.requests = RequestCounts()
+        self.registry.register(self.requests)
         self.sessions = Gauge("arbiter_live_sessions", "Live sessions in the store", registry=self.registry)
         self.streams = Gauge("arbiter_open_event_streams", "Open event streams in this process",
                              registry=self.registry)
-        self._children: dict[tuple[str, str, str, int], tuple[Counter, Histogram]] = {}  # labels() looks its child up under a lock: once per label set
 
     def count(self, method: str, route: str, game: str, status: int, seconds: float) -> None:
-        key = (method, route, game, status)
-        children = self._children.get(key)
-        if children is None:
-            children = self._children[key] = (self.requests.labels(method, route, game, str(status)),
-                                              self.latency.labels(method, route))
-        children[0].inc()
-        children[1].observe(seconds)
+        self.requests.count(method, route, game, status, seconds)
 
 
 def request_id(given: str | None) -> str:

@@ -16,7 +16,6 @@ import base64
 import hashlib
 import hmac
 import secrets
-import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
@@ -25,6 +24,7 @@ import orjson
 from flask import current_app
 
 from rules.jsontypes import Json, JsonObject
+from service.ops import unpatched_lock
 
 if TYPE_CHECKING:
     from service.games import GameBinding
@@ -35,7 +35,7 @@ class StateSigner:
         self._key = hashlib.sha256((key or secrets.token_hex(32)).encode()).digest()  # BLAKE2b takes 64 bytes at most
         self._size = cache_size
         self._cache: OrderedDict[str, Any] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lock = unpatched_lock()  # held for a dict's entry, never across a yield
 
     def _mac(self, game: str, raw: bytes) -> str:
         """The signature of a state whose JSON is ``raw`` (``orjson.dumps`` of it)."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import logging
 
+import pytest
+
 from service.app import create_app
 from service.config import TestConfig
 
@@ -71,3 +73,27 @@ def test_made_up_game_ids_share_one_metrics_label(client):
         assert client.post(f"/v1/games/{gid}/new", json={"players": 2}).status_code == 404
     text = client.get("/metrics").get_data(as_text=True)
     assert "nope-1" not in text and 'game="(unknown)"' in text
+
+
+def test_latency_histogram_counts_each_request_in_its_bucket_and_above():
+    """The histogram is counted by the app's own collector (service.ops.RequestCounts): each
+    bucket holds the requests at or under its bound, +Inf all of them, and the sum their seconds."""
+    from prometheus_client import CollectorRegistry, generate_latest
+
+    from service.ops import RequestCounts
+
+    counts = RequestCounts()
+    registry = CollectorRegistry()
+    registry.register(counts)
+    for seconds in (0.0005, 0.003, 3.0):  # on a bound, between two, beyond the last
+        counts.count("POST", "/r", "take-that", 200, seconds)
+    counts.count("POST", "/r", "take-that", 422, 0.001)
+    lines = dict(line.rsplit(" ", 1) for line in generate_latest(registry).decode().splitlines()
+                 if not line.startswith("#"))
+    bucket = 'arbiter_request_seconds_bucket{le="%s",method="POST",route="/r"}'
+    assert [float(lines[bucket % le]) for le in ("0.0005", "0.001", "0.0025", "0.005", "2.5", "+Inf")] == [
+        1, 2, 2, 3, 3, 4]
+    assert float(lines['arbiter_request_seconds_count{method="POST",route="/r"}']) == 4
+    assert float(lines['arbiter_request_seconds_sum{method="POST",route="/r"}']) == pytest.approx(3.0045)
+    total = 'arbiter_requests_total{game="take-that",method="POST",route="/r",status="%d"}'
+    assert float(lines[total % 200]) == 3 and float(lines[total % 422]) == 1
