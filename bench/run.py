@@ -22,6 +22,7 @@ import os
 import random
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -151,10 +152,15 @@ def replay_vs_apply(port: int, game: str, rounds: int = 3) -> tuple[int, float]:
     return len(moves), sorted(ratios)[len(ratios) // 2]
 
 
-def http_bench(games: list[str], seconds: int, connections: int) -> None:
+def http_bench(games: list[str], seconds: int, connections: int, rounds: int = 3) -> None:
     """Per game: apply (signed and unsigned) and the orjson echo of the same body, each served as
     `make run` serves it (gunicorn, gevent worker) and pinned to the same core, side by side in
-    one run; and replay against applies."""
+    one run; and replay against applies.
+
+    The three are measured in turn, ``rounds`` times (echo, signed, unsigned, echo, ...), and each
+    ratio is the median of the rounds' ratios to the echo of the same round: on a shared machine
+    one 5 s figure of the same server swings by a fifth from one run to the next, and a slow
+    moment then lands on one of the three alone."""
     if shutil.which("wrk") is None:
         print("wrk is not installed (apt-get install wrk): skipping the HTTP benchmark")
         return
@@ -170,32 +176,40 @@ def http_bench(games: list[str], seconds: int, connections: int) -> None:
             url, echo_url = f"http://127.0.0.1:{p_app}/v1/games/{game}/apply", f"http://127.0.0.1:{p_echo}/echo"
             wrk(url, text, 1, connections)
             wrk(echo_url, text, 1, connections)
-            e1 = wrk(echo_url, text, seconds, connections)
-            a = wrk(url, text, seconds, connections)
-            u = wrk(url, unsigned, seconds, connections)
-            e2 = wrk(echo_url, text, seconds, connections)
-            e = {**e1, "rps": (e1["rps"] + e2["rps"]) / 2}  # before and after the app: the machine drifts
+            runs: dict[str, list[dict]] = {"echo": [], "signed": [], "unsigned": []}
+            for _ in range(rounds):
+                runs["echo"].append(wrk(echo_url, text, seconds, connections))
+                runs["signed"].append(wrk(url, text, seconds, connections))
+                runs["unsigned"].append(wrk(url, unsigned, seconds, connections))
             n, ratio = replay_vs_apply(p_app, game)
         finally:
             stop(app)
             stop(echo)
-        rows.append((game, a, u, e, n, ratio))
-        print(f"  {game}: apply {a['rps']:.0f}/s (unsigned {u['rps']:.0f}/s), echo {e['rps']:.0f}/s, "
-              f"replay x{ratio:.1f} over {n} moves", flush=True)
+        rows.append((game, runs, n, ratio))
+        print(f"  {game}: " + "; ".join(f"{kind} " + " ".join(f"{r['rps']:.0f}" for r in rs) for kind, rs in runs.items())
+              + f" req/s; replay x{ratio:.1f} over {n} moves", flush=True)
     print(f"\nHTTP, wrk -t1 -c{connections} -d{seconds}s on loopback (core 1); the app and the echo each served as "
           "`make run` serves them (gunicorn, gevent worker) on core 0. apply: a mid-game state sent back with its "
-          "signature; unsigned: the same request without it; echo: Flask + orjson sending the same body back (the "
-          "mean of a run before and one after the app's); replay/apply: the same moves as one replay request "
-          "against apply requests on one keep-alive connection, the median of 3 rounds\n")
+          "signature; unsigned: the same request without it; echo: Flask + orjson sending the same body back. "
+          f"{rounds} rounds of the three in turn: req/s and ms are the rounds' medians, each ratio the median of the "
+          "rounds' ratios to that round's echo. replay/apply: the same moves as one replay request against apply "
+          "requests on one keep-alive connection, the median of 3 rounds\n")
     print("| game | signed req/s | p50 ms | p99 ms | unsigned req/s | echo req/s | signed/echo | unsigned/echo "
           "| moves | replay/apply |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     signed_r, unsigned_r = [], []
-    for game, a, u, e, n, ratio in rows:
-        signed_r.append(a["rps"] / e["rps"])
-        unsigned_r.append(u["rps"] / e["rps"])
-        print(f"| {game} | {a['rps']:.0f} | {a['p50_ms']:.2f} | {a['p99_ms']:.2f} | {u['rps']:.0f} | {e['rps']:.0f} "
-              f"| {a['rps'] / e['rps']:.2f} | {u['rps'] / e['rps']:.2f} | {n} | {ratio:.1f} |")
+    for game, runs, n, ratio in rows:
+        def med(kind: str, key: str, runs: dict[str, list[dict]] = runs) -> float:
+            return statistics.median(r[key] for r in runs[kind])
+
+        def ratio_of(kind: str, runs: dict[str, list[dict]] = runs) -> float:
+            return statistics.median(a["rps"] / e["rps"] for a, e in zip(runs[kind], runs["echo"], strict=True))
+
+        signed_r.append(ratio_of("signed"))
+        unsigned_r.append(ratio_of("unsigned"))
+        print(f"| {game} | {med('signed', 'rps'):.0f} | {med('signed', 'p50_ms'):.2f} | {med('signed', 'p99_ms'):.2f} "
+              f"| {med('unsigned', 'rps'):.0f} | {med('echo', 'rps'):.0f} | {signed_r[-1]:.2f} | {unsigned_r[-1]:.2f} "
+              f"| {n} | {ratio:.1f} |")
     for name, r in (("signed/echo", signed_r), ("unsigned/echo", unsigned_r)):
         r.sort()
         print(f"{name}: min {r[0]:.2f}, median {r[len(r) // 2]:.2f}")
@@ -314,11 +328,12 @@ def main() -> None:
     parser.add_argument("--game", default="all", help="a game id, or 'all'")
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of echo, signed and unsigned in turn")
     parser.add_argument("--skip-http", action="store_true")
     args = parser.parse_args()
     games = list(ENGINES) if args.game == "all" else [args.game]
     if not args.skip_http:
-        http_bench(games, args.seconds, args.connections)
+        http_bench(games, args.seconds, args.connections, args.rounds)
     stages(games[0])
     replay_per_move(games)
     engine_throughput()
