@@ -326,9 +326,9 @@ def engine_throughput(seconds: float = 2.0) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="all", help="a game id, or 'all'")
-    parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--seconds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=16)
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of echo, signed and unsigned in turn")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of echo, signed and unsigned in turn")
     parser.add_argument("--skip-http", action="store_true")
     args = parser.parse_args()
     games = list(ENGINES) if args.game == "all" else [args.game]

@@ -1193,7 +1193,9 @@ def _check_meaning(state: State) -> State:
     for row in state.rows:
         if suits.count(row.suit) > 1 or row.low > row.high:
             raise C.bad_row(f"a bad or repeated loteryjka row: {row.suit.value} {row.low}..{row.high}")
-    state = replace(state, rows=tuple(sorted(state.rows, key=lambda r: _SUIT_INDEX[r.suit])))
+    rows = tuple(sorted(state.rows, key=lambda r: _SUIT_INDEX[r.suit]))
+    if rows != state.rows:  # a state this service wrote has them in order: no copy of the state
+        state = replace(state, rows=rows)
     kind = deals[state.round - 1]
     phase = state.phase
     named = kind is Deal.TRUMPS and phase is not Phase.NAME_TRUMP

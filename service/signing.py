@@ -8,6 +8,11 @@ engine value made from it is taken from a bounded in-process cache (``STATE_CACH
 instead of running the engine's ``from_json`` (which re-checks the meaning of the whole state:
 conservation, turn, history) again. An unsigned, altered or uncached state gets the full check,
 so the referee is exactly as strict; only the repeated work goes.
+
+The cache keeps, beside each engine state, the JSON bytes it was signed as: a state sent back is
+trusted when its JSON is those bytes, one comparison (a signature is only ever trusted through
+this process's cache, so the comparison proves what verifying the MAC again would, at a
+fraction of a keyed hash's cost).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ class StateSigner:
     def __init__(self, key: str | None, cache_size: int) -> None:
         self._key = hashlib.sha256((key or secrets.token_hex(32)).encode()).digest()  # BLAKE2b takes 64 bytes at most
         self._size = cache_size
-        self._cache: OrderedDict[str, Any] = OrderedDict()
+        self._cache: OrderedDict[str, tuple[str, Any, bytes]] = OrderedDict()  # signature -> (game, state, its JSON)
         self._lock = unpatched_lock()  # held for a dict's entry, never across a yield
 
     def _mac(self, game: str, raw: bytes) -> str:
@@ -48,21 +53,22 @@ class StateSigner:
         signature = self._mac(game, raw)
         if self._size:
             with self._lock:
-                self._cache[signature] = state
+                self._cache[signature] = (game, state, raw)
                 self._cache.move_to_end(signature)
                 while len(self._cache) > self._size:
                     self._cache.popitem(last=False)
         return signature
 
     def trusted(self, game: str, state_json: Json, signature: Json) -> Any | None:
-        """The engine state for a verified signature still in the cache, else ``None``."""
+        """The engine state for a signature still in the cache whose state's JSON is ``state_json``
+        and whose game is ``game``, else ``None``."""
         if not isinstance(signature, str) or len(signature) != 43:
             return None
         with self._lock:
-            state = self._cache.get(signature)
-        if state is None or not hmac.compare_digest(self._mac(game, orjson.dumps(state_json)), signature):
+            entry = self._cache.get(signature)
+        if entry is None or entry[0] != game or not hmac.compare_digest(orjson.dumps(state_json), entry[2]):
             return None
-        return state
+        return entry[1]
 
 
 def signer() -> StateSigner:
