@@ -65,7 +65,7 @@ class Config:
     EVENTS_RESUME_LIMIT = int(os.environ.get("EVENTS_RESUME_LIMIT", 100))  # further behind: a fresh snapshot
     # HMAC key of state signatures, the same on every host (service/signing.py); unset: one per process
     STATE_SIGNING_KEY = os.environ.get("STATE_SIGNING_KEY") or None
-    STATE_CACHE_SIZE = int(os.environ.get("STATE_CACHE_SIZE", 4096))  # signed states kept, 0 turns the cache off
+    STATE_CACHE_SIZE = int(os.environ.get("STATE_CACHE_SIZE", 4096))  # signed states kept with their JSON, 0 turns the cache off
     # apply, validate, legal-moves and view answered without Flask's per-request work (service/fastpath.py)
     FAST_PATH = os.environ.get("FAST_PATH", "1") != "0"
     JSON_SORT_KEYS = False
