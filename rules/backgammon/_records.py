@@ -466,16 +466,10 @@ def _row_cells(line: str, number: int, boundary: int, warnings: list[Json]) -> l
             if f"{row})" in words[1:]:
                 return _row_repeated(line, number, boundary, warnings, row)
     found = _cells_in(words, number)
-    if len(found) == 2:
-        return [Cell(seat, kind, number, row, dice, play, value, unknown)
-                for seat, (kind, dice, play, value, unknown) in enumerate(found)]
-    if not found:
-        return []
-    # one cell: its column is where it starts, the first word after the row number
-    at = line.index(")") + 1 if row is not None else 0
-    start = len(line) - len(line[at:].lstrip())
-    kind, dice, play, value, unknown = found[0]
-    return [Cell(int(start >= boundary), kind, number, row, dice, play, value, unknown)]
+    if len(found) != 1:
+        return _placed(found, number, row, right=False)
+    at = line.index(")") + 1 if row is not None else 0  # the cell starts at the first word after the row number
+    return _placed(found, number, row, right=len(line) - len(line[at:].lstrip()) >= boundary)
 
 
 def _row_repeated(line: str, number: int, boundary: int, warnings: list[Json], row: int) -> list[Cell]:
@@ -511,10 +505,16 @@ def _cells_of(words: list[tuple[int, str]], number: int, boundary: int, row: int
     """One row's cells from its words and their columns: two cells are the left and the right
     column; one is placed by its column (right when it starts past ``boundary``)."""
     found = _cells_in([w for _, w in words], number)
+    return _placed(found, number, row, right=bool(words) and words[0][0] >= boundary)
+
+
+def _placed(found: list[_Fields], number: int, row: int | None, right: bool) -> list[Cell]:
+    """A row's cells: two are the left and the right column; one is the right column's when
+    ``right`` (it starts past the columns' boundary), else the left's."""
     if len(found) == 2:
         return [Cell(seat, kind, number, row, dice, play, value, unknown)
                 for seat, (kind, dice, play, value, unknown) in enumerate(found)]
-    return [Cell(int(words[0][0] >= boundary), kind, number, row, dice, play, value, unknown)
+    return [Cell(int(right), kind, number, row, dice, play, value, unknown)
             for kind, dice, play, value, unknown in found]
 
 
