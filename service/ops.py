@@ -158,8 +158,6 @@ class Metrics:
         self.streams = Gauge("arbiter_open_event_streams", "Open event streams in this process",
                              registry=self.registry)
 
-    def count(self, method: str, route: str, game: str, status: int, seconds: float) -> None:
-        self.requests.count(method, route, game, status, seconds)
 
 
 def request_id(given: str | None) -> str:
@@ -176,7 +174,7 @@ def observe(app: Flask, method: str, route: str, path: str, game: str, status: i
         method = "OTHER"
     if game and canonical_id(game) not in ENGINES:
         game = "(unknown)"  # a label per made-up game id would let any client grow the metrics without bound
-    app.extensions["arbiter.metrics"].count(method, route, game, status, seconds)
+    app.extensions["arbiter.metrics"].requests.count(method, route, game, status, seconds)
     if app.config.get("ACCESS_LOG", True):
         access_log.info("request", extra={"request_id": rid, "method": method, "route": route, "path": path,
                                           "status": status, "ms": round(seconds * 1000, 2), "game": game or None})
