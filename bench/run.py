@@ -199,16 +199,12 @@ def http_bench(games: list[str], seconds: int, connections: int, rounds: int = 3
     print("|---|---|---|---|---|---|---|---|---|---|")
     signed_r, unsigned_r = [], []
     for game, runs, n, ratio in rows:
-        def med(kind: str, key: str, runs: dict[str, list[dict]] = runs) -> float:
-            return statistics.median(r[key] for r in runs[kind])
-
-        def ratio_of(kind: str, runs: dict[str, list[dict]] = runs) -> float:
-            return statistics.median(a["rps"] / e["rps"] for a, e in zip(runs[kind], runs["echo"], strict=True))
-
-        signed_r.append(ratio_of("signed"))
-        unsigned_r.append(ratio_of("unsigned"))
-        print(f"| {game} | {med('signed', 'rps'):.0f} | {med('signed', 'p50_ms'):.2f} | {med('signed', 'p99_ms'):.2f} "
-              f"| {med('unsigned', 'rps'):.0f} | {med('echo', 'rps'):.0f} | {signed_r[-1]:.2f} | {unsigned_r[-1]:.2f} "
+        med = {kind: {key: statistics.median(r[key] for r in rs) for key in ("rps", "p50_ms", "p99_ms")}
+               for kind, rs in runs.items()}
+        signed_r.append(statistics.median(a["rps"] / e["rps"] for a, e in zip(runs["signed"], runs["echo"], strict=True)))
+        unsigned_r.append(statistics.median(a["rps"] / e["rps"] for a, e in zip(runs["unsigned"], runs["echo"], strict=True)))
+        print(f"| {game} | {med['signed']['rps']:.0f} | {med['signed']['p50_ms']:.2f} | {med['signed']['p99_ms']:.2f} "
+              f"| {med['unsigned']['rps']:.0f} | {med['echo']['rps']:.0f} | {signed_r[-1]:.2f} | {unsigned_r[-1]:.2f} "
               f"| {n} | {ratio:.1f} |")
     for name, r in (("signed/echo", signed_r), ("unsigned/echo", unsigned_r)):
         r.sort()
