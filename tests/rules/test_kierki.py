@@ -1198,3 +1198,14 @@ def test_from_json_judges_the_last_play_of_the_trick_as_the_rules_do(seed: int, 
                 assert err.value.code == "kierki.bad-trick"
             checked += 1
     assert checked > 50
+
+
+def test_loteryjka_rows_written_out_of_suit_order_are_read_in_suit_order() -> None:
+    """The state's rows are kept in suit order (C, D, H, S) whatever order a client writes them in;
+    a state already in order is read as it is."""
+    state = lottery_position(hands={S: "7S 9S 2C 3C"}, rows={"S": (8, 8), "H": (7, 9), "C": (6, 8)}, turn=S)
+    assert [r.suit.value for r in state.rows] == ["C", "H", "S"]
+    data = ENGINE.to_json(state)
+    shuffled = {**data, "rows": list(reversed(data["rows"]))}
+    assert [r.suit.value for r in ENGINE.from_json(shuffled).rows] == ["C", "H", "S"]
+    assert ENGINE.from_json(data) == state and ENGINE.to_json(ENGINE.from_json(shuffled)) == data
