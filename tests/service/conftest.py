@@ -15,6 +15,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -231,12 +232,31 @@ class LocalCluster:
             time.sleep(0.1)
         pytest.fail("the local Redis Cluster never reached cluster_state:ok")
 
+    #: how long a move waits for its shard's replica in the tests' apps (``REDIS_WAIT_MS``): ``WAIT``
+    #: answers as soon as the replica has the move, but on a two-core machine running the whole
+    #: suite a healthy replica took longer than the default 50 ms, and the move was refused as
+    #: not replicated. Below the shortest ``REDIS_TIMEOUT`` the tests give (0.5 s), so a ``WAIT``
+    #: never outlasts its socket; the test that pauses a replica sets its own.
+    WAIT_MS = 400
+
+    def config(self) -> dict[str, Any]:
+        """An app's settings for this cluster."""
+        return {"REDIS_URL": self.url, "REDIS_CLUSTER": True, "REDIS_WAIT_MS": self.WAIT_MS}
+
     def master_of(self, key: str) -> int:
         slot = self.node(self.live_ports()[0]).execute_command("CLUSTER KEYSLOT", key)
         for start, end, master, *_ in self.node(self.live_ports()[0]).execute_command("CLUSTER SLOTS"):
             if start <= slot <= end:
                 return int(master[1])
         raise LookupError(key)
+
+    def master_after(self, key: str, lost: int, seconds: float = 30) -> int:
+        """``key``'s master once the node asked no longer names ``lost`` (it learns of a promotion by
+        gossip, perhaps after a move has already landed on the new master); ``lost`` if it never does."""
+        deadline = time.monotonic() + seconds
+        while (master := self.master_of(key)) == lost and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return master
 
     def kill(self, port: int) -> None:
         proc = self.procs[port]
@@ -275,4 +295,4 @@ def own_cluster(tmp_path):
 
 @pytest.fixture
 def cluster_app(redis_cluster):
-    return create_app(TestConfig, {"REDIS_URL": redis_cluster.url, "REDIS_CLUSTER": True})
+    return create_app(TestConfig, redis_cluster.config())

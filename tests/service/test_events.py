@@ -82,7 +82,7 @@ def app(request):
     """The memory store, and a real local Redis Cluster (DESIGN 4.9)."""
     config = {"EVENTS_HEARTBEAT": 0.05}
     if request.param == "cluster":
-        config.update(REDIS_URL=request.getfixturevalue("redis_cluster").url, REDIS_CLUSTER=True)
+        config.update(request.getfixturevalue("redis_cluster").config())
     return create_app(TestConfig, config)
 
 
@@ -394,7 +394,7 @@ def test_two_servers_on_one_redis_a_move_on_one_is_an_event_on_the_other():
 @pytest.mark.redis
 def test_two_servers_on_one_redis_cluster_a_move_on_one_is_an_event_on_the_other(redis_cluster):
     """DESIGN 4.9: the same across two `make run` instances on a Redis Cluster."""
-    env = {"REDIS_URL": redis_cluster.url, "REDIS_CLUSTER": "1"}
+    env = {"REDIS_URL": redis_cluster.url, "REDIS_CLUSTER": "1", "REDIS_WAIT_MS": str(redis_cluster.WAIT_MS)}
     with make_run(env, WORKERS="1") as a, make_run(env, WORKERS="1") as b:
         _move_seen_by_other_seat(a, b, a)  # asserts the move arrives
 

@@ -70,7 +70,7 @@ def test_a_move_no_replica_confirmed_is_503_not_replicated_and_no_acknowledged_m
         assert status in (503, 409), out
         time.sleep(0.2)
     assert statuses[-1] == 200, f"no move landed within 60 s of the failover: {statuses[-10:]}"
-    assert own_cluster.master_of(key) == replica
+    assert own_cluster.master_after(key, master) == replica
 
     store = app.extensions["arbiter.store"]
     head, log = store.get(session["id"]), store.log(session["id"])
