@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import Enum
-from itertools import chain
+from operator import attrgetter
 from typing import Annotated, ClassVar, Literal
 
 from rules.base import ErrorCode, IllegalMove, Label, NextRound, Rng, RulesError, excerpt, replace
@@ -18,6 +18,7 @@ from ._melds import RANK_NAMES, Group, Meld, MeldRank, check_meld_shape, is_red_
 
 FULL_DECK = Counter(deck(packs=2, jokers=4))
 _RED_THREES = frozenset(c for c in FULL_DECK if is_red_three(c))
+_BY_RANK = attrgetter("rank")
 _TOTAL = 10**7
 _MAX_ROUNDS = 10**6
 
@@ -395,36 +396,42 @@ def check_state(s: State, reachable: bool = True) -> State:
     108 cards, the turn and this turn's flags, the hand sizes, the totals. Hands and melds are sorted."""
     players = s.players
     nsides = 2 if players == 4 else players
-    for name in ("hands", "laid", "pending"):
-        got = len(getattr(s, name))
-        if got != players:
-            key = "red_threes_pending" if name == "pending" else name
-            raise C.seat_count(f"{key} must have one entry per seat ({players}), got {got}", field=key,
-                               expected=players, got=got)
+    for key, entries in (("hands", s.hands), ("laid", s.laid), ("red_threes_pending", s.pending)):
+        if len(entries) != players:
+            raise C.seat_count(f"{key} must have one entry per seat ({players}), got {len(entries)}", field=key,
+                               expected=players, got=len(entries))
     for row in s.history:
         if len(row) != players:
             raise C.seat_count(f"a history row lists {players} seats' points, got {list(row)}", field="history",
                                expected=players, got=len(row))
     if len(s.sides) != nsides:
         raise C.bad_sides(f"sides must list {nsides} sides", expected=nsides)
-    for name in ("dealer", "turn", "out_seat"):
-        seat = getattr(s, name)
+    for name, seat in (("dealer", s.dealer), ("turn", s.turn), ("out_seat", s.out_seat)):
         if seat is not None and seat >= players:
             raise C.bad_turn(f"{name} must be a seat 0..{players - 1}, got {seat}", seat=seat)
     if s.phase in LIVE and s.turn is None:
         raise C.bad_turn(f"a round being played ({s.phase.value}) has a seat to act: turn is null", seat=0)
     cap3, one_per_rank = s.options.max_three_wilds, s.options.one_meld_per_rank
+    # the 108 cards, gathered as one tuple (concatenation is C speed) while the sides are checked
+    cards = s.stock + s.discard
     sides = []
     for i, side in enumerate(s.sides):
-        check_side_melds(side.melds, i, cap3, one_per_rank, C.bad_meld)
-        if not all(is_red_three(c) for c in side.red_threes):
+        if side.melds:
+            check_side_melds(side.melds, i, cap3, one_per_rank, C.bad_meld)
+            melds = tuple(sorted(side.melds, key=_BY_RANK))  # stable: a rank's melds keep their order
+            if melds != side.melds:
+                side = replace(side, melds=melds)
+            for m in melds:
+                cards += m.cards
+        if not _RED_THREES.issuperset(side.red_threes):
             raise C.bad_red_threes(f"sides.{i}.red_threes holds a card that is not a red three: "
                                    f"{cards_json(side.red_threes)}")
-        melds = tuple(sorted(side.melds, key=lambda m: m.rank))  # stable: a rank's melds keep their order
-        sides.append(side if melds == side.melds else replace(side, melds=melds))
-    hands = tuple(tuple(sorted_cards(h)) for h in s.hands)
-    seen_cards = Counter(chain(s.stock, s.discard, *hands,
-                               *(m.cards for side in sides for m in side.melds), *(side.red_threes for side in sides)))
+        cards += side.red_threes
+        sides.append(side)
+    hands = tuple([tuple(sorted_cards(h)) for h in s.hands])
+    for h in hands:
+        cards += h
+    seen_cards = Counter(cards)
     # every count is positive in both: a plain dict comparison (C speed) is the Counter's
     if dict.__ne__(seen_cards, FULL_DECK):
         missing = sorted((FULL_DECK - seen_cards).elements())
@@ -432,7 +439,7 @@ def check_state(s: State, reachable: bool = True) -> State:
         raise C.cards_not_conserved(
             f"the state must hold the 108 cards exactly once each; missing {excerpt(cards_json(missing))}, "
             f"extra {excerpt(cards_json(extra))}", card=str((missing or extra)[0]))
-    if hands != s.hands or any(a is not b for a, b in zip(sides, s.sides, strict=True)):
+    if hands != s.hands or any([a is not b for a, b in zip(sides, s.sides, strict=True)]):
         s = replace(s, hands=hands, sides=tuple(sides))
     if reachable:
         _check_reachable(s)
@@ -502,7 +509,7 @@ def _check_reachable(s: State) -> None:
                                   expected=0)
     out_side = None if s.out_seat is None else _side_of(s, s.out_seat)
     for side, table in enumerate(melds):
-        if side != out_side and any(r == 3 for r, _ in table):
+        if table and side != out_side and any(r == 3 for r, _ in table):
             raise C.bad_meld(f"sides[{side}] shows black threes, which only the side going out melds (§8)")
     if s.discard and is_red_three(s.discard[-1]):
         raise C.bad_discard("a red three never lies on top of the pile: turned up, it is covered (§3)")
@@ -520,16 +527,15 @@ def _check_reachable(s: State) -> None:
         if s.meld_moves > 1 or (s.drew == "stock" and s.meld_moves != 1):
             raise turn_error("going out from hand lays the hand at once: one meld move")
     # -- the table and the hands
-    for seat in range(s.players):
-        side = _side_of(s, seat)
-        reds_in_hand = not _RED_THREES.isdisjoint(s.hands[seat])
-        if reds_in_hand != s.pending[seat]:
+    nsides = 2 if s.players == 4 else s.players
+    for seat, (hand, pending, laid) in enumerate(zip(s.hands, s.pending, s.laid, strict=True)):  # one each: checked
+        if _RED_THREES.isdisjoint(hand) == pending:  # red threes in the hand, not pending, or the other way
             raise C.red_three_in_hand(f"seat {seat}: red threes wait in a hand exactly while "
                                       "red_threes_pending says so (K-9)", seat=seat)
-        if s.pending[seat] and (s.laid[seat] or opts.red_threes_laid != "first-turn"):
+        if pending and (laid or opts.red_threes_laid != "first-turn"):
             raise C.red_three_in_hand(f"seat {seat}: dealt red threes are laid out before anything else",
                                       seat=seat)
-        if s.laid[seat] and not melds[side]:
+        if laid and not melds[seat % nsides]:
             raise C.bad_laid(f"seat {seat} has laid cards, but the side has no meld", seat=seat)
     for side, table in enumerate(melds):
         seats = (side, side + 2) if s.players == 4 else (side,)
@@ -550,15 +556,16 @@ def _check_reachable(s: State) -> None:
         if any(x % 5 for x in row) or any(row[seat] != row[seat % 2] for seat in range(s.players) if s.players == 4):
             raise C.bad_total(f"a round scores multiples of 5, the same for partners; got {list(row)}",
                               expected=5)
-    for side, total in enumerate(s.totals):
+    totals = s.totals
+    for side, total in enumerate(totals):
         if total != sum(row[side] for row in s.history):
             raise C.bad_total(f"side {side}'s total {total} is not the sum of its rounds in the history",
                               expected=sum(row[side] for row in s.history))
-    best = max(s.totals)
-    won = best >= opts.target_score and s.totals.count(best) == 1
+    best = max(totals)
+    won = best >= opts.target_score and totals.count(best) == 1
     if won != (s.phase is Phase.GAME_OVER):
         raise C.bad_total(f"the game is over exactly when one side alone has the best total and "
-                          f"{opts.target_score} or more; totals {list(s.totals)}, phase {s.phase.value}",
+                          f"{opts.target_score} or more; totals {list(totals)}, phase {s.phase.value}",
                           expected=opts.target_score)
 
 
