@@ -200,10 +200,17 @@ def declared(cls: type[T]) -> type[T]:
     generated code (:func:`generated_function`)."""
     own_init = "__init__" in cls.__dict__  # a class's own __init__ is kept, as dataclass keeps it
     out = dataclass(frozen=True, slots=True)(cls)
-    init = None if own_init else _slot_init(out)
+    return out if own_init else slot_init(out)
+
+
+def slot_init(cls: type[T]) -> type[T]:
+    """``cls``, a frozen slotted dataclass, with the ``__init__`` that :func:`declared` gives: each
+    field stored through its slot (its own ``__init__`` is kept where that cannot be made). Declared
+    events (:mod:`rules.events`, keyword-only fields) get theirs here too."""
+    init = _slot_init(cls)
     if init is not None:
-        setattr(out, "__init__", init)  # noqa: B010  # assigning to a method, which mypy refuses
-    return out
+        setattr(cls, "__init__", init)  # noqa: B010  # assigning to a method, which mypy refuses
+    return cls
 
 
 def _init_fields(cls: type) -> list[dataclasses.Field[Any]] | None:
@@ -222,7 +229,13 @@ def _slot_init(cls: type) -> Callable[..., None] | None:
     """An ``__init__`` for the frozen slotted dataclass ``cls`` storing each field through its slot's
     descriptor (what the dataclass's ``object.__setattr__(self, name, value)`` ends in), or ``None``
     where ``cls`` is not that plain (a ``__post_init__``, a field without a slot of its own ...)."""
-    every = _init_fields(cls)
+    every, keyword_only = _init_fields(cls), False
+    if every is None and is_dataclass(cls):  # every field keyword-only (an event's), in __init__'s order
+        every = list(fields(cls))
+        keyword_only = all(f.init and f.kw_only is True for f in every) and list(
+            inspect.signature(cls).parameters) == [f.name for f in every]
+        if not keyword_only:
+            return None
     if every is None or hasattr(cls, "__post_init__"):
         return None
     scope: dict[str, Any] = {"_FACTORY": _FACTORY}
@@ -243,7 +256,8 @@ def _slot_init(cls: type) -> Callable[..., None] | None:
         else:
             params.append(f.name)
         body.append(f"    _set{n}(self, {value})")
-    source = "\n".join([f"def __init__(self, {', '.join(params)}):", *body] if body else
+    star = "*, " if keyword_only else ""
+    source = "\n".join([f"def __init__(self, {star}{', '.join(params)}):", *body] if body else
                        ["def __init__(self):", "    pass"])
     init = generated_function(source, "__init__", scope, f"__init__ {cls.__module__}.{cls.__qualname__}")
     init.__qualname__ = f"{cls.__qualname__}.__init__"
@@ -803,35 +817,14 @@ def _decode_value(g: _Gen, t: _T, src: str, path: str, indent: int) -> str:
     if k == "list":
         cond = f"type({src}) is not list" + _outside(t, f"len({src})", length=True)
         g.emit(indent, f"if {cond}: {err}")
-        item = t.inner[0]
-        i, x = g.name("i"), g.name("x")
-        item_path = f"{path} + '.' + str({i})"
-        if item.kind == "scalar" and item.scalar is not None and item.scalar.table is not None:
-            # one look-up a card, in C; the loop below runs only to name the bad item
-            table = g.const(item.scalar.table)
-            g.emit(indent, "try:")
-            g.emit(indent + 1, f"{out} = tuple([{table}[{x}] for {x} in {src}])")
-            g.emit(indent, "except (KeyError, TypeError):")
-            g.emit(indent + 1, f"for {i}, {x} in enumerate({src}):")
-            g.emit(indent + 2, f"if type({x}) is not str or {x} not in {table}: "
-                               f"raise _E({item_path}, {g.const(_expected(item))}, {x})")
-            g.emit(indent + 1, "raise AssertionError('unreachable')")
-            return out
-        probe = _Gen("")
-        if _check_leaf(probe, item, "x", "p", 0) is not None:  # items checked in place
-            g.emit(indent, f"for {i}, {x} in enumerate({src}):")
-            _check_leaf(g, item, x, item_path, indent + 1)
-            g.emit(indent, f"{out} = tuple({src})")
-            return out
-        # an object's decoder is called as it is (no function around it); anything else gets one.
-        # Items are read without their paths, which only a refusal needs: on a refusal they are read
-        # again with them, and the same item refuses the same way, now naming where (readers are pure)
-        fn = g.nested(item.cls, "decode") if item.kind == "object" else _item_decoder(g, item)
-        g.emit(indent, "try:")
-        g.emit(indent + 1, f"{out} = tuple([{fn}({x}, '') for {x} in {src}])")
-        g.emit(indent, "except _E:")
-        g.emit(indent + 1, f"{out} = tuple([{fn}({x}, {path} + '.' + str({i})) for {i}, {x} in enumerate({src})])")
-        return out
+        if t.lo:  # never empty
+            return _decode_items(g, t, src, path, indent, out)
+        # an empty list (a state has many: no melds yet, no finished round ...) is () at once, without
+        # the comprehension's call (a function of its own before Python 3.12)
+        g.emit(indent, f"if not {src}:")
+        g.emit(indent + 1, f"{out} = ()")
+        g.emit(indent, "else:")
+        return _decode_items(g, t, src, path, indent + 1, out)
     if k == "fixed":
         g.emit(indent, f"if type({src}) is not list or len({src}) != {len(t.inner)}: {err}")
         parts = []
@@ -848,6 +841,40 @@ def _decode_value(g: _Gen, t: _T, src: str, path: str, indent: int) -> str:
         g.emit(indent, f"{out} = {{{kk}: {fn}({vv}, {path} + '.' + str({kk})) for {kk}, {vv} in {src}.items()}}")
         return out
     raise TypeError(f"cannot read {t.kind}")
+
+
+def _decode_items(g: _Gen, t: _T, src: str, path: str, indent: int, out: str) -> str:
+    """Statements that read the items of the list ``src`` (its type and length checked) into the
+    tuple ``out``; returns ``out``."""
+    item = t.inner[0]
+    i, x = g.name("i"), g.name("x")
+    item_path = f"{path} + '.' + str({i})"
+    if item.kind == "scalar" and item.scalar is not None and item.scalar.table is not None:
+        # one look-up a card, in C; the loop below runs only to name the bad item
+        table = g.const(item.scalar.table)
+        g.emit(indent, "try:")
+        g.emit(indent + 1, f"{out} = tuple([{table}[{x}] for {x} in {src}])")
+        g.emit(indent, "except (KeyError, TypeError):")
+        g.emit(indent + 1, f"for {i}, {x} in enumerate({src}):")
+        g.emit(indent + 2, f"if type({x}) is not str or {x} not in {table}: "
+                           f"raise _E({item_path}, {g.const(_expected(item))}, {x})")
+        g.emit(indent + 1, "raise AssertionError('unreachable')")
+        return out
+    probe = _Gen("")
+    if _check_leaf(probe, item, "x", "p", 0) is not None:  # items checked in place
+        g.emit(indent, f"for {i}, {x} in enumerate({src}):")
+        _check_leaf(g, item, x, item_path, indent + 1)
+        g.emit(indent, f"{out} = tuple({src})")
+        return out
+    # an object's decoder is called as it is (no function around it); anything else gets one.
+    # Items are read without their paths, which only a refusal needs: on a refusal they are read
+    # again with them, and the same item refuses the same way, now naming where (readers are pure)
+    fn = g.nested(item.cls, "decode") if item.kind == "object" else _item_decoder(g, item)
+    g.emit(indent, "try:")
+    g.emit(indent + 1, f"{out} = tuple([{fn}({x}, '') for {x} in {src}])")
+    g.emit(indent, "except _E:")
+    g.emit(indent + 1, f"{out} = tuple([{fn}({x}, {path} + '.' + str({i})) for {i}, {x} in enumerate({src})])")
+    return out
 
 
 def _item_decoder(g: _Gen, t: _T) -> str:
@@ -944,7 +971,10 @@ def _encode_value(g: _Gen, t: _T, src: str) -> str:
         if k == "fixed":
             elements = [_encode_value(g, item, f"{src}[{n}]") for n, item in enumerate(items)]
             return f"[{', '.join(elements)}]"
-        return f"[{encoded[0]} for {x} in {src}]"
+        comprehension = f"[{encoded[0]} for {x} in {src}]"
+        # an empty tuple is [] without the comprehension's call (a function of its own before Python
+        # 3.12), where ``src`` is a name or an attribute that may be read twice
+        return f"({comprehension} if {src} else [])" if src.replace(".", "").isidentifier() else comprehension
     if k == "mapping":
         kk, vv = g.name("k"), g.name("w")
         value = _encode_value(g, t.inner[0], vv)
