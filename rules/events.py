@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated, Any, Literal, TypeVar, dataclass_transform, get_args, get_origin, get_type_hints
 
-from rules.shapes import Doc, Range, field
+from rules.shapes import Doc, Range, field, slot_init
 
 __all__ = ["SHARED_EVENTS", "GameOverEvent", "MoveEvent", "RoundOverEvent", "event", "event_type"]
 
@@ -40,7 +40,7 @@ def event(cls: type[T]) -> type[T]:
     if not isinstance(tag, str) or hint is None:
         raise TypeError(f"{cls.__name__}: an event declares `type: Literal[{tag!r}] = {tag!r}` first")
     setattr(cls, "type", field(default=tag, required=True, doc="what happened (the discriminator)"))  # noqa: B010
-    out = dataclasses.dataclass(frozen=True, slots=True, kw_only=True)(cls)
+    out = slot_init(dataclasses.dataclass(frozen=True, slots=True, kw_only=True)(cls))
     values = get_args(get_type_hints(out, include_extras=True)["type"])
     if get_origin(get_type_hints(out)["type"]) is not Literal or values != (tag,):
         raise TypeError(f"{cls.__name__}.type must be Literal[{tag!r}], the value it defaults to")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import re
 from collections import Counter
 from pathlib import Path
@@ -75,6 +76,26 @@ def test_an_event_class_must_declare_its_type_as_the_literal_it_defaults_to() ->
         @event
         class NoType:
             seat: int
+
+
+def test_an_event_is_made_by_a_generated_keyword_only_init_and_stays_frozen() -> None:
+    """An event stores its fields through its slots as a declared shape does (one is made on every
+    move): the generated ``__init__`` is readable, keyword-only and refuses what the dataclass's did."""
+    @event
+    class Took:
+        type: Literal["took"] = "took"
+        seat: int
+        cards: tuple[int, ...]
+
+    assert inspect.getsource(Took.__init__).startswith("def __init__(self, *, type=_default0, seat, cards):")
+    took = Took(seat=1, cards=(2, 3))
+    assert (took.type, took.seat, took.cards) == ("took", 1, (2, 3)) and took == Took(seat=1, cards=(2, 3))
+    with pytest.raises(TypeError, match="positional"):
+        Took(1, (2, 3))  # type: ignore[misc]
+    with pytest.raises(TypeError, match="cards"):
+        Took(seat=1)  # type: ignore[call-arg]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        took.seat = 2  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("engine", ENGINES.values(), ids=list(ENGINES))
