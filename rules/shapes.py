@@ -936,8 +936,10 @@ def _compile_decoder(shape: Shape) -> Callable[[Json, str], Any]:
             g.emit(1, f"if {src} is _M: raise _E({path}, 'given', reason='missing')")
         g.emit(1, f"if {src} is not _M:")
         got = _decode_value(g, c.type, src, path, 2)
-        encoded = _encode_value(g, c.type, f"obj.{c.name}")
-        g.emit(2, f"if {got} != obj.{c.name} and {src} != {encoded}:")
+        derived = g.name("d")  # its function called once, as ``obj.<name>`` would, without the descriptor's frame
+        g.emit(2, f"{derived} = {g.const(getattr(shape.cls, c.name).fn)}(obj)")
+        encoded = _encode_value(g, c.type, derived)
+        g.emit(2, f"if {got} != {derived} and {src} != {encoded}:")
         if c.mismatch is not None:
             g.emit(3, f"raise {g.const(c.mismatch)}({g.const(c.name)}, {src}, {encoded})")
         else:
