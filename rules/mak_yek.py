@@ -487,11 +487,13 @@ class MakYek(BaseEngine[State, Move]):
         out = super().emit(before, seat, move, after)
         if not isinstance(move, Slide):
             return out
+        opponent = _MAN[1 - seat]
+        if after.board.count(opponent) == before.board.count(opponent):
+            return out  # no man taken: the slide changed its two squares only (most moves; counted in C)
         frm, to = _SQUARE_INDEX[move.frm], _SQUARE_INDEX[move.to]
         taken = tuple(square_name(i % 8, i // 8) for i in range(64)
                       if before.board[i] != after.board[i] and i not in (frm, to))
-        if taken:
-            out.insert(1, CaptureEvent(seat=seat, squares=taken))
+        out.insert(1, CaptureEvent(seat=seat, squares=taken))
         return out
 
     # -- results -------------------------------------------------------------------
