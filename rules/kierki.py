@@ -1169,6 +1169,11 @@ def _plainly_allowed(tricks: list[tuple[int, tuple[Card, ...]]], forbidden: froz
 def _check_seats(state: State) -> None:
     """Every seat named in the state is one of the table's (the shape allows 0..3)."""
     n = state.players
+    seats = [state.dealer, state.leader, state.turn, *state.finished]
+    for t in state.tricks:
+        seats += (t.leader, t.winner)
+    if max([-1 if seat is None else seat for seat in seats]) < n:
+        return  # the usual state: no field names are made
     named = [("dealer", state.dealer), ("leader", state.leader), ("turn", state.turn)]
     named += [(f"finished.{i}", s) for i, s in enumerate(state.finished)]
     for i, t in enumerate(state.tricks):
@@ -1287,7 +1292,7 @@ def _check_meaning(state: State) -> State:
     for number, t in enumerate(state.tricks, 1):
         if len(t.cards) != n or t.leader != leader:
             raise C.bad_trick(f"trick {number} must have {n} cards and be led by seat {leader}")
-        won = trick_winner(tuple(map(Play, _seats_from(t.leader, n), t.cards)), trump)
+        won = trick_winner(tuple(map(Play, _SEATS_FROM[n][t.leader], t.cards)), trump)
         if won != t.winner:
             raise C.bad_trick(f"trick {number} is won by seat {won}, not {t.winner}")
         leader = t.winner
@@ -1298,7 +1303,7 @@ def _check_meaning(state: State) -> State:
         raise C.bad_trick("too many cards in the trick or too many tricks")
     if phase is Phase.PLAY and state.turn != (leader + len(state.trick)) % n:
         raise C.bad_turn(f"seat {(leader + len(state.trick)) % n} is to play, not {state.turn}")
-    played = set(_seats_from(leader, n)[: len(state.trick)])
+    played = set(_SEATS_FROM[n][leader][: len(state.trick)])
     for s, h in enumerate(state.hands):
         if len(h) != per_deal - len(state.tricks) - (s in played):
             raise C.bad_hand_size(f"seat {s} holds {len(h)} cards after {len(state.tricks)} tricks")
