@@ -1172,15 +1172,13 @@ def _check_seats(state: State) -> None:
     seats = [state.dealer, state.leader, state.turn, *state.finished]
     for t in state.tricks:
         seats += (t.leader, t.winner)
-    if max([-1 if seat is None else seat for seat in seats]) < n:
-        return  # the usual state: no field names are made
-    named = [("dealer", state.dealer), ("leader", state.leader), ("turn", state.turn)]
-    named += [(f"finished.{i}", s) for i, s in enumerate(state.finished)]
-    for i, t in enumerate(state.tricks):
-        named += [(f"tricks.{i}.leader", t.leader), (f"tricks.{i}.winner", t.winner)]
-    for where, seat in named:
-        if seat is not None and seat >= n:
-            raise C.bad_state(f"{where} must be a seat 0..{n - 1}, got {seat}", field=where)
+    bad = next((i for i, seat in enumerate(seats) if seat is not None and seat >= n), None)
+    if bad is None:
+        return
+    # the field's name, in the order of ``seats``, written only for a refusal
+    names = ["dealer", "leader", "turn", *(f"finished.{i}" for i in range(len(state.finished))),
+             *(f"tricks.{i}.{part}" for i in range(len(state.tricks)) for part in ("leader", "winner"))]
+    raise C.bad_state(f"{names[bad]} must be a seat 0..{n - 1}, got {seats[bad]}", field=names[bad])
 
 
 def _check_meaning(state: State) -> State:

@@ -788,6 +788,20 @@ def tampered_code(mutate) -> str:
     return err.value.code
 
 
+def test_from_json_refuses_a_seat_the_table_lacks_and_names_its_field() -> None:
+    """The shape allows seats 0..3; with three players seat 3 is refused wherever it is named."""
+    state = advance(ENGINE.new(3, 21), lambda s: len(s.tricks) == 2)
+    for where, mutate in (("dealer", lambda d: d.update(dealer=3)),
+                          ("tricks.1.winner", lambda d: d["tricks"][1].update(winner=3)),
+                          ("tricks.0.leader", lambda d: d["tricks"][0].update(leader=3))):
+        data = ENGINE.to_json(state)
+        mutate(data)
+        with pytest.raises(InvalidState) as err:
+            ENGINE.from_json(data)
+        assert err.value.code == "kierki.bad-state" and err.value.context["field"] == where, err.value
+        check_raise(ENGINE, "kierki.bad-state", err.value)
+
+
 def test_from_json_rejects_a_lost_card() -> None:
     assert tampered_code(lambda d: d["hands"][0].pop()) == "kierki.card-conservation"
 
