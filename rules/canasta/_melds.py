@@ -142,7 +142,7 @@ def max_wilds(naturals: int, cap3: bool) -> int:
     return min(naturals, 3) if cap3 else naturals
 
 
-_RANK = attrgetter("rank")
+BY_RANK = attrgetter("rank")  # a meld's or group's rank: the sort key of a side's melds
 
 
 def group_text(rank: int, cards: Sequence[Card]) -> str:
@@ -254,7 +254,7 @@ def apply_groups(
             started.append(meld)
         else:
             table[at] = check_meld_shape(rank, cards, table[at], cap3)
-    table.sort(key=_RANK)  # stable: a rank's melds keep their order
+    table.sort(key=BY_RANK)  # stable: a rank's melds keep their order
     return tuple(table), tuple(started)
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import Enum
-from operator import attrgetter
 from typing import Annotated, ClassVar, Literal
 
 from rules.base import ErrorCode, IllegalMove, Label, NextRound, Rng, RulesError, excerpt, replace
@@ -14,11 +13,10 @@ from rules.cards import Card, deck, sorted_cards
 from rules.shapes import Length, Range, Visibility, computed, declared, field, option
 
 from ._codes import C
-from ._melds import RANK_NAMES, Group, Meld, MeldRank, check_meld_shape, is_red_three, is_wild
+from ._melds import BY_RANK, RANK_NAMES, Group, Meld, MeldRank, check_meld_shape, is_red_three, is_wild
 
 FULL_DECK = Counter(deck(packs=2, jokers=4))
 _RED_THREES = frozenset(c for c in FULL_DECK if is_red_three(c))
-_BY_RANK = attrgetter("rank")
 _TOTAL = 10**7
 _MAX_ROUNDS = 10**6
 
@@ -412,25 +410,25 @@ def check_state(s: State, reachable: bool = True) -> State:
     if s.phase in LIVE and s.turn is None:
         raise C.bad_turn(f"a round being played ({s.phase.value}) has a seat to act: turn is null", seat=0)
     cap3, one_per_rank = s.options.max_three_wilds, s.options.one_meld_per_rank
-    # the 108 cards, gathered as one tuple (concatenation is C speed) while the sides are checked
-    cards = s.stock + s.discard
+    # the 108 cards, gathered in one list while the sides are checked (a state may hold thousands)
+    cards = [*s.stock, *s.discard]
     sides = []
     for i, side in enumerate(s.sides):
         if side.melds:
             check_side_melds(side.melds, i, cap3, one_per_rank, C.bad_meld)
-            melds = tuple(sorted(side.melds, key=_BY_RANK))  # stable: a rank's melds keep their order
+            melds = tuple(sorted(side.melds, key=BY_RANK))  # stable: a rank's melds keep their order
             if melds != side.melds:
                 side = replace(side, melds=melds)
             for m in melds:
-                cards += m.cards
+                cards.extend(m.cards)
         if not _RED_THREES.issuperset(side.red_threes):
             raise C.bad_red_threes(f"sides.{i}.red_threes holds a card that is not a red three: "
                                    f"{cards_json(side.red_threes)}")
-        cards += side.red_threes
+        cards.extend(side.red_threes)
         sides.append(side)
     hands = tuple([tuple(sorted_cards(h)) for h in s.hands])
     for h in hands:
-        cards += h
+        cards.extend(h)
     seen_cards = Counter(cards)
     # every count is positive in both: a plain dict comparison (C speed) is the Counter's
     if dict.__ne__(seen_cards, FULL_DECK):
@@ -527,7 +525,6 @@ def _check_reachable(s: State) -> None:
         if s.meld_moves > 1 or (s.drew == "stock" and s.meld_moves != 1):
             raise turn_error("going out from hand lays the hand at once: one meld move")
     # -- the table and the hands
-    nsides = 2 if s.players == 4 else s.players
     for seat, (hand, pending, laid) in enumerate(zip(s.hands, s.pending, s.laid, strict=True)):  # one each: checked
         if _RED_THREES.isdisjoint(hand) == pending:  # red threes in the hand, not pending, or the other way
             raise C.red_three_in_hand(f"seat {seat}: red threes wait in a hand exactly while "
@@ -535,7 +532,7 @@ def _check_reachable(s: State) -> None:
         if pending and (laid or opts.red_threes_laid != "first-turn"):
             raise C.red_three_in_hand(f"seat {seat}: dealt red threes are laid out before anything else",
                                       seat=seat)
-        if laid and not melds[seat % nsides]:
+        if laid and not melds[_side_of(s, seat)]:
             raise C.bad_laid(f"seat {seat} has laid cards, but the side has no meld", seat=seat)
     for side, table in enumerate(melds):
         seats = (side, side + 2) if s.players == 4 else (side,)
