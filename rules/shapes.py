@@ -213,13 +213,14 @@ def slot_init(cls: type[T]) -> type[T]:
     return cls
 
 
-def _init_fields(cls: type) -> list[dataclasses.Field[Any]] | None:
+def _init_fields(cls: type, keyword_only: bool = False) -> list[dataclasses.Field[Any]] | None:
     """The fields of ``cls`` in ``__init__``'s order, when ``__init__`` takes exactly them, each by
-    position (no ``InitVar``, ``init=False`` or keyword-only field); else ``None``."""
+    position (no ``InitVar``, ``init=False`` or keyword-only field), or with ``keyword_only`` each by
+    keyword (an event's); else ``None``."""
     if not is_dataclass(cls):
         return None
     every = fields(cls)
-    if any(not f.init or f.kw_only is True for f in every):
+    if any(not f.init or (f.kw_only is True) != keyword_only for f in every):
         return None
     params = list(inspect.signature(cls).parameters)
     return list(every) if params == [f.name for f in every] else None
@@ -230,12 +231,8 @@ def _slot_init(cls: type) -> Callable[..., None] | None:
     descriptor (what the dataclass's ``object.__setattr__(self, name, value)`` ends in), or ``None``
     where ``cls`` is not that plain (a ``__post_init__``, a field without a slot of its own ...)."""
     every, keyword_only = _init_fields(cls), False
-    if every is None and is_dataclass(cls):  # every field keyword-only (an event's), in __init__'s order
-        every = list(fields(cls))
-        keyword_only = all(f.init and f.kw_only is True for f in every) and list(
-            inspect.signature(cls).parameters) == [f.name for f in every]
-        if not keyword_only:
-            return None
+    if every is None:
+        every, keyword_only = _init_fields(cls, keyword_only=True), True
     if every is None or hasattr(cls, "__post_init__"):
         return None
     scope: dict[str, Any] = {"_FACTORY": _FACTORY}
