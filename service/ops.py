@@ -140,7 +140,7 @@ class RequestCounts:
         bounds = [*map(floatToGoString, BUCKETS), "+Inf"]
         for route, row in latency.items():
             total, cumulative = 0.0, []  # (bound, observations at or under it)
-            for bound, seen in zip(bounds, row, strict=False):
+            for bound, seen in zip(bounds, row[:-1], strict=True):  # the last is the sum
                 total += seen
                 cumulative.append((bound, total))
             histogram.add_metric(list(route), cumulative, row[-1])
@@ -157,7 +157,6 @@ class Metrics:
         self.sessions = Gauge("arbiter_live_sessions", "Live sessions in the store", registry=self.registry)
         self.streams = Gauge("arbiter_open_event_streams", "Open event streams in this process",
                              registry=self.registry)
-
 
 
 def request_id(given: str | None) -> str:
