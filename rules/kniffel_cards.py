@@ -796,24 +796,26 @@ class KniffelCards(BaseEngine[State, Move]):
         if opts.start_player >= players:
             raise C.bad_state(f"start_player {opts.start_player} is not a seat of {players}",
                               field="options.start_player")
-        hands = tuple(tuple(sorted(h)) for h in state.hands)
-        counts = Counter(chain(state.stock, state.discard, *hands))
-        wrong = {v: counts[v] for v in _VALUES if counts[v] != _COPIES}
+        hands = tuple([tuple(sorted(h)) for h in state.hands])
+        # the values are 1-6 (the shape's), so the cards fit in bytes, which count in C
+        cards = bytes(state.stock) + bytes(state.discard) + bytes(chain.from_iterable(hands))
+        wrong = {v: count for v in _VALUES if (count := cards.count(v)) != _COPIES}
         if wrong:
             card = max(wrong, key=lambda v: (wrong[v] > _COPIES, v))
             code = C.duplicate_card if wrong[card] > _COPIES else C.missing_card
             raise code(f"each value 1-6 must appear {_COPIES} times over hands and piles ({_DECK_SIZE} cards); "
                        f"wrong: {wrong}", card=card, expected=_COPIES, got=wrong[card])
+        boxes = [_values(sheet.boxes) for sheet in state.sheets]
+        pens = [_values(sheet.penalties) for sheet in state.sheets]
         for p, sheet in enumerate(state.sheets):
-            boxes, pens = _values(sheet.boxes), _values(sheet.penalties)
-            _check_sheet(boxes, pens, sheet.extra_penalties, sheet.missed_announcement, f"sheets[{p}]", seat=p)
+            _check_sheet(boxes[p], pens[p], sheet.extra_penalties, sheet.missed_announcement, f"sheets[{p}]", seat=p)
             if sheet.missed_announcement and opts.auto_announce:
                 raise C.bad_announcement(f"sheets[{p}] records a missed announcement under auto_announce", seat=p)
-            if sheet.extra_penalties and not (opts.second_kniffel_play and boxes[_BOX_INDEX[Box.KNIFFEL]] is not None):
+            if sheet.extra_penalties and not (opts.second_kniffel_play and boxes[p][_BOX_INDEX[Box.KNIFFEL]] is not None):
                 raise C.bad_penalties(f"sheets[{p}] has extra penalties {sheet.extra_penalties}: they come only from "
                                       "a second Kniffel (second_kniffel_play)", seat=p)
         state = state if hands == state.hands else replace(state, hands=hands)
-        _check_reachable(state)
+        _check_reachable(state, boxes, pens)
         return state
 
 
@@ -844,18 +846,22 @@ def _end_turn(state: State) -> State:
     return replace(state, turns=turns, phase=Phase.ACTION, discarded=0, turn=(seat + 1) % state.players)
 
 
-def _check_reachable(s: State) -> None:
+def _check_reachable(s: State, boxes: Sequence[tuple[int | None, ...]], pens: Sequence[tuple[int, ...]]) -> None:
     """Refuse a state that conserves its 108 cards but that no sequence of moves reaches
     (docs/rules/kniffel-cards.md §8): turns out of order, a seat to act that is not next, hand
     sizes, penalties or fills that the seat's turns cannot explain, an end that is not the
-    round of the first full sheet."""
+    round of the first full sheet. ``boxes`` and ``pens`` are each seat's sheet as tuples in
+    sheet order, the penalties already checked even (``_check_sheet``)."""
     n, start, total = s.players, s.options.start_player, sum(s.turns)
     if s.rng.counter < _DECK_SIZE - 1:
         raise C.bad_rng(
             f"the deal alone draws {_DECK_SIZE - 1} numbers from the rng; its counter is {s.rng.counter}",
             got=s.rng.counter,
         )
-    expected = tuple(total // n + ((p - start) % n < total % n) for p in range(n))
+    # the first total % n seats from the start seat have had one turn more than the others
+    rounds, extra = divmod(total, n)
+    from_start = (rounds + 1,) * extra + (rounds,) * (n - extra)
+    expected = from_start[n - start:] + from_start[:n - start]
     if s.turns != expected:
         raise C.bad_turn(
             f"turns {list(s.turns)} are not a consistent round from start seat {start} (expected {list(expected)})",
@@ -888,11 +894,11 @@ def _check_reachable(s: State) -> None:
                 f"scoring hand ({held} left, excess ruling {s.options.excess_after_score!r})",
                 got=held,
             )
-    sheets = [_boxes(s, p) for p in range(n)]
-    complete = [p for p in range(n) if None not in sheets[p]]
+    complete = [p for p in range(n) if None not in boxes[p]]
+    discard_excess = s.options.excess_after_score == "discard"
     for p in range(n):
         trimming = in_trim and p == acting
-        fills = len(sheets[p]) - sheets[p].count(None)
+        fills = len(_BOXES) - boxes[p].count(None)
         if fills > s.turns[p] + trimming:
             raise C.bad_turn(
                 f"seat {p} has {fills} boxes filled in {s.turns[p]} turns",
@@ -908,9 +914,10 @@ def _check_reachable(s: State) -> None:
                 seat=p, got=size,
             )
         excess = 0 if trimming else size - _HAND
-        paid = [x // _PENALTY_PER_CARD for x in _values(s.sheets[p].penalties)]
-        paid.append(s.sheets[p].extra_penalties // _PENALTY_PER_CARD)
-        grown = excess + sum(paid) if s.options.excess_after_score == "discard" else max(excess, *paid)
+        # cards paid for: penalty points over 2 per card, box by box (each even), and extra
+        extra_paid = s.sheets[p].extra_penalties
+        grown = (excess + (sum(pens[p]) + extra_paid) // _PENALTY_PER_CARD if discard_excess
+                 else max(excess, max(pens[p]) // _PENALTY_PER_CARD, extra_paid // _PENALTY_PER_CARD))
         if grown > exchanges:
             raise C.bad_penalties(
                 f"seat {p}'s penalty points and hand need {grown} exchange turns that drew one more card; "
@@ -926,7 +933,6 @@ def _check_reachable(s: State) -> None:
             expected=dealt_stock - _MAX_DRAW * total, got=len(s.stock),
         )
     e = s.end_triggered_by
-    pos = [(p - start) % n for p in range(n)]
     if e is None:
         if complete or over:
             raise C.bad_end(
@@ -934,6 +940,7 @@ def _check_reachable(s: State) -> None:
                 got=complete,
             )
         return
+    pos = [(p - start) % n for p in range(n)]
     if not (e in complete and all(pos[c] > pos[e] for c in complete if c != e)):
         raise C.bad_end(
             f"end_triggered_by {e} must be the first seat of the last round to fill its sheet; full sheets: {complete}",
@@ -1099,10 +1106,27 @@ def _possible_all() -> tuple[frozenset[int], ...]:
     return tuple(_possible_values(box) for box in _BOXES)
 
 
+@cache
+def _possible_or_empty() -> tuple[frozenset[int | None], ...]:
+    """``_possible_all`` with ``None`` (an empty box) added to each: a sheet without penalties
+    whose every box is in these is one ``_check_sheet`` accepts without a loop."""
+    return tuple(possible | {None} for possible in _possible_all())
+
+
 def _check_sheet(boxes: Sequence[int | None], pens: Sequence[int], extra: int, missed: bool, where: str,
                  seat: int) -> None:
     """A sheet's meaning (its shape is declared): possible box values, even penalties beside
     filled boxes, even extra penalties, a missed announcement only after 11 fills."""
+    if any(pens) or not all(map(frozenset.__contains__, _possible_or_empty(), boxes)):
+        _check_boxes(boxes, pens, where, seat)
+    if extra % 2:
+        raise C.bad_penalties(f"{where}: extra_penalties {extra} must be an even number >= 0", seat=seat, got=extra)
+    if missed and sum(v is not None for v in boxes) < len(_BOXES) - 1:
+        raise C.bad_announcement(f"{where}: a missed announcement needs at least 11 filled boxes", seat=seat)
+
+
+def _check_boxes(boxes: Sequence[int | None], pens: Sequence[int], where: str, seat: int) -> None:
+    """``_check_sheet``'s box by box part, for a sheet with penalties or a box no combination makes."""
     for box, value, pen, possible in zip(_BOXES, boxes, pens, _possible_all(), strict=True):
         if not pen and (value is None or value in possible):
             continue  # the usual box: nothing to refuse
@@ -1115,10 +1139,6 @@ def _check_sheet(boxes: Sequence[int | None], pens: Sequence[int], extra: int, m
         if value is None and pen:
             raise C.bad_penalties(f"{where}: penalty {pen} beside the empty box {box.value}", seat=seat,
                                   box=box.value, got=pen)
-    if extra % 2:
-        raise C.bad_penalties(f"{where}: extra_penalties {extra} must be an even number >= 0", seat=seat, got=extra)
-    if missed and sum(v is not None for v in boxes) < len(_BOXES) - 1:
-        raise C.bad_announcement(f"{where}: a missed announcement needs at least 11 filled boxes", seat=seat)
 
 
 def _breakdown(boxes: Sequence[int | None], pens: Sequence[int], extra: int, missed: bool) -> Breakdown:
