@@ -210,7 +210,45 @@ def slot_init(cls: type[T]) -> type[T]:
     init = _slot_init(cls)
     if init is not None:
         setattr(cls, "__init__", init)  # noqa: B010  # assigning to a method, which mypy refuses
+        every = _init_fields(cls)
+        make = _filling_maker(cls, every) if every is not None else None
+        if make is not None:
+            _MAKERS[cls] = make
     return cls
+
+
+#: per wide declared class, a function making an instance from every field by position, as the
+#: class's generated ``__init__`` does, for the readers and :func:`replace` (:func:`_filling_maker`)
+_MAKERS: dict[type, Callable[..., Any]] = {}
+
+_WIDE_CLASS = 8  # below this, the __class__ assignment costs more than the stores save
+
+
+def maker(cls: type[T]) -> Callable[..., T]:
+    """What makes an instance of ``cls`` from every field by position: ``cls`` itself, or for a wide
+    declared class the faster function of :func:`_filling_maker` (the same object in the end)."""
+    return _MAKERS.get(cls, cls)
+
+
+def _filling_maker(cls: type, every: list[dataclasses.Field[Any]]) -> Callable[..., Any] | None:
+    """A function ``make(*fields)`` giving what ``cls(*fields)`` gives, for a frozen slotted class
+    with many fields, or ``None``.
+
+    The frozen class's ``__setattr__`` refuses every store, so its ``__init__`` stores each field
+    through the slot's descriptor, a call each. Here the fields are stored with plain attribute
+    stores (which Python runs without a call) into an instance of a twin class with the same
+    slots and no ``__setattr__``, whose ``__class__`` is then set to ``cls``: Python allows that
+    assignment between classes of the same layout (the language reference, "object.__class__"),
+    checking it. Only for a class whose only base is ``object`` and whose slots are its fields."""
+    names = tuple(f.name for f in every)
+    if (len(names) < _WIDE_CLASS or cls.__bases__ != (object,) or cls.__dict__.get("__slots__") != names
+            or {"_o_", "_Twin", "_cls"} & set(names)):
+        return None
+    twin = type(cls.__name__, (), {"__slots__": names, "__module__": cls.__module__,
+                                   "__qualname__": f"{cls.__qualname__}.<being made>"})
+    source = "\n".join([f"def make({', '.join(names)}):", "    _o_ = _Twin()",
+                        *(f"    _o_.{name} = {name}" for name in names), "    _o_.__class__ = _cls", "    return _o_"])
+    return generated_function(source, "make", {"_Twin": twin, "_cls": cls}, f"make {cls.__module__}.{cls.__qualname__}")
 
 
 def _init_fields(cls: type, keyword_only: bool = False) -> list[dataclasses.Field[Any]] | None:
@@ -301,7 +339,7 @@ def _copier(cls: type, changed: tuple[str, ...]) -> Callable[[Any, dict[str, Any
     if every is None or not {f.name for f in every}.issuperset(changed):
         return _slow_replace
     args = ", ".join(f"_c_[{f.name!r}]" if f.name in changed else f"_o_.{f.name}" for f in every)
-    return generated_function(f"def replace(_o_, _c_):\n    return _cls({args})\n", "replace", {"_cls": cls},
+    return generated_function(f"def replace(_o_, _c_):\n    return _cls({args})\n", "replace", {"_cls": maker(cls)},
                               f"replace {cls.__module__}.{cls.__qualname__} {', '.join(changed) or '(a copy)'}")
 
 
@@ -919,7 +957,7 @@ def _compile_decoder(shape: Shape) -> Callable[[Json, str], Any]:
         args.append((f.name, value))
     every = _init_fields(shape.cls)
     if every is not None and [f.name for f in every] == [name for name, _ in args]:  # by position: faster
-        g.emit(1, f"obj = {g.const(shape.cls, '_cls')}({', '.join(value for _, value in args)})")
+        g.emit(1, f"obj = {g.const(maker(shape.cls), '_cls')}({', '.join(value for _, value in args)})")
     else:
         g.emit(1, f"obj = {g.const(shape.cls, '_cls')}({', '.join(f'{name}={value}' for name, value in args)})")
     for c in shape.computed:
