@@ -458,8 +458,9 @@ def _draw(state: State, seat: int) -> State:
     side = _side(state, seat)
     stock, hand, reds = list(state.stock), list(state.hands[seat]), list(state.sides[side].red_threes)
     _draw_cards(stock, hand, reds, 1, state.options.red_three_replacement == "dealt-and-drawn")
+    laid_reds = len(reds) > len(state.sides[side].red_threes)  # a red three drawn is laid: the side changes
     state = replace(
-        state, sides=sides_with(state, side, red_threes=tuple(reds)), stock=tuple(stock),
+        state, sides=sides_with(state, side, red_threes=tuple(reds)) if laid_reds else state.sides, stock=tuple(stock),
         hands=_set(state.hands, seat, tuple(sorted_cards(hand))), phase=Phase.PLAY, drew="stock",
     )
     if len(hand) == 1 and _go_out_problem(state, seat, state.sides[side].melds) is not None:

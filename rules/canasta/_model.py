@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import Enum
+from operator import attrgetter
 from typing import Annotated, ClassVar, Literal
 
 from rules.base import ErrorCode, IllegalMove, Label, NextRound, Rng, RulesError, excerpt, replace
@@ -188,20 +189,27 @@ class State:
     @computed(doc="the side each seat plays on (an index into `sides`): seat % 2 with four players, the seat "
                   "itself otherwise")
     def seat_sides(self) -> tuple[Annotated[int, Range(0, 2)], ...]:
-        return tuple(s % 2 for s in range(4)) if self.players == 4 else tuple(range(self.players))
+        return _SEAT_SIDES[self.players]
 
     # the engine reads the sides' parts as one tuple per side
     @property
     def melds(self) -> tuple[tuple[Meld, ...], ...]:
-        return tuple(side.melds for side in self.sides)
+        return tuple(map(_MELDS, self.sides))
 
     @property
     def red_threes(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(side.red_threes for side in self.sides)
+        return tuple(map(_RED_THREES_OF, self.sides))
 
     @property
     def totals(self) -> tuple[int, ...]:
-        return tuple(side.total for side in self.sides)
+        return tuple(map(_TOTAL_OF, self.sides))
+
+
+#: per table size, the side each seat plays on: seat % 2 with four players (partners), the seat
+#: itself otherwise (State.seat_sides, written in every state's JSON)
+_SEAT_SIDES = {players: tuple(s % 2 for s in range(4)) if players == 4 else tuple(range(players))
+               for players in (2, 3, 4)}
+_MELDS, _RED_THREES_OF, _TOTAL_OF = attrgetter("melds"), attrgetter("red_threes"), attrgetter("total")
 
 
 def sides_with(state: State, side: int, **changes: object) -> tuple[Side, ...]:
