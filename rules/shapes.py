@@ -885,10 +885,11 @@ def _decode_items(g: _Gen, t: _T, src: str, path: str, indent: int, out: str) ->
     i, x = g.name("i"), g.name("x")
     item_path = f"{path} + '.' + str({i})"
     if item.kind == "scalar" and item.scalar is not None and item.scalar.table is not None:
-        # one look-up a card, in C; the loop below runs only to name the bad item
+        # one look-up a card, in C (map over the table's bound __getitem__: no comprehension
+        # function made per list); the loop below runs only to name the bad item
         table = g.const(item.scalar.table)
         g.emit(indent, "try:")
-        g.emit(indent + 1, f"{out} = tuple([{table}[{x}] for {x} in {src}])")
+        g.emit(indent + 1, f"{out} = tuple(map({g.const(item.scalar.table.__getitem__)}, {src}))")
         g.emit(indent, "except (KeyError, TypeError):")
         g.emit(indent + 1, f"for {i}, {x} in enumerate({src}):")
         g.emit(indent + 2, f"if type({x}) is not str or {x} not in {table}: "

@@ -127,6 +127,7 @@ def test_a_move_writes_its_kind_first_and_reads_it_back():
     (lambda d: d.update(word="ABC"), "word"),
     (lambda d: d.update(word="abcdef"), "word"),
     (lambda d: d.update(cards=["QH", "1X"]), "cards.1"),
+    (lambda d: d.update(cards=["QH", ["QH"]]), "cards.1"),  # unhashable: the look-up's TypeError, then named
     (lambda d: d.update(cards=["QH"] * 4), "cards"),
     (lambda d: d["hands"][1].append(14), "hands.1.1"),
     (lambda d: d.update(hands=[[]]), "hands"),
