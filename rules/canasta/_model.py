@@ -562,10 +562,11 @@ def _check_reachable(s: State) -> None:
             raise C.bad_total(f"a round scores multiples of 5, the same for partners; got {list(row)}",
                               expected=5)
     totals = s.totals
+    summed = tuple(map(sum, zip(*s.history, strict=True))) if s.history else (0,) * s.players  # per seat
     for side, total in enumerate(totals):
-        if total != sum(row[side] for row in s.history):
+        if total != summed[side]:
             raise C.bad_total(f"side {side}'s total {total} is not the sum of its rounds in the history",
-                              expected=sum(row[side] for row in s.history))
+                              expected=summed[side])
     best = max(totals)
     won = best >= opts.target_score and totals.count(best) == 1
     if won != (s.phase is Phase.GAME_OVER):

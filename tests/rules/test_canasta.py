@@ -1129,6 +1129,24 @@ def test_turn_names_the_one_seat_to_act_and_nobody_is_null():
     assert nxt["round"] == 2 and nxt["history"] == [row] and nxt["turn"] is not None
 
 
+def test_a_sides_total_is_the_sum_of_its_rounds_in_the_history():
+    """§13: each side's ``total`` is what the history's rows give it, round by round: a state read
+    back after a scored round is accepted, and one whose total differs from its column by 5 (still
+    a multiple of 5) is refused as bad-total, naming the sum it should be."""
+    melds = [{"K": "KC KD KS KH KC KD KS"}, {}]
+    s = build(["9C 9D 9S 5C", "4H 4S", "AC AD", "6C 6D"], turn=0, phase="play", melds=melds)
+    s = E.apply(E.apply(s, 0, MeldMove((group("9", "9C 9D 9S"),))), 0, Discard(C("5C")))
+    data = E.to_json(s)
+    assert len(data["history"]) == 1 and E.from_json(data) == s
+    row = data["history"][0]
+    for side in (0, 1):
+        changed = E.to_json(s)
+        changed["sides"][side]["total"] += 5
+        with pytest.raises(RulesError) as err:
+            E.from_json(changed)
+        assert err.value.code == "canasta.bad-total" and err.value.context["expected"] == row[side]
+
+
 # --------------------------------------------------------------------------- the code catalogue (DESIGN 4.4)
 
 
