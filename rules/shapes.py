@@ -32,6 +32,8 @@ expected, and a short excerpt of what came): the caller turns it into its game's
 
 :func:`declared` makes the class a frozen dataclass with slots (its ``__init__`` generated to store
 them), and :func:`replace` copies an instance with some fields changed, as every engine's moves do.
+The readers and :func:`replace` make a class of many fields through :func:`maker` (a generated
+function giving what ``__init__`` gives, without a descriptor call per field).
 This module imports nothing of Arbiter's but the JSON type: the rest of the core builds on it.
 """
 
