@@ -887,7 +887,7 @@ def _check_reachable(s: State, boxes: Sequence[tuple[int | None, ...]], pens: Se
         raise C.bad_phase(f"{s.discarded} cards counted as discarded outside an exchange", got=s.discarded)
     if in_trim:
         sheet = s.sheets[acting]  # type: ignore[index]  # a seat is acting in a trim
-        played = max(max(_values(sheet.penalties)), sheet.extra_penalties) // _PENALTY_PER_CARD + _HAND
+        played = max(max(pens[acting]), sheet.extra_penalties) // _PENALTY_PER_CARD + _HAND  # type: ignore[index]
         if not (s.options.excess_after_score == "discard" and _HAND < held < played and bool(s.discard)):
             raise C.bad_phase(
                 f"discarding down to {_HAND} after a score needs the 'discard' excess ruling and fewer cards than the "
