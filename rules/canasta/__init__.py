@@ -97,6 +97,7 @@ from ._model import (
     TakeTop,
     Tally,
     check_state,
+    side_of,
     sides_with,
 )
 from ._scoring import CANASTA_MINIMUM, opening_minimum, side_score
@@ -232,9 +233,9 @@ class Kanasta(BaseEngine[State, Move]):
     def scores(self, state: State) -> ScoreReport:
         per_side = _hand_scores(state)
         final = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
-        points = tuple(per_side[_side(state, s)][0] for s in range(state.players))
-        totals = tuple(state.sides[_side(state, s)].total for s in range(state.players))
-        breakdown = tuple(_breakdown(_side(state, s), per_side[_side(state, s)][1]) for s in range(state.players))
+        points = tuple(per_side[side_of(state, s)][0] for s in range(state.players))
+        totals = tuple(state.sides[side_of(state, s)].total for s in range(state.players))
+        breakdown = tuple(_breakdown(side_of(state, s), per_side[side_of(state, s)][1]) for s in range(state.players))
         outcome = self.outcome(state)
         return ScoreReport(points, totals, breakdown, final, outcome.winners if outcome else (), round=state.round,
                            history=state.history[:-1] if final else state.history)
@@ -243,10 +244,10 @@ class Kanasta(BaseEngine[State, Move]):
         if state.phase is not Phase.GAME_OVER:
             return None
         best = max(state.totals)
-        winners = tuple(s for s in range(state.players) if state.sides[_side(state, s)].total == best)
+        winners = tuple(s for s in range(state.players) if state.sides[side_of(state, s)].total == best)
         return Outcome(
             winners, f"a side reached {state.options.target_score} with the highest total",
-            points=tuple(state.sides[_side(state, s)].total for s in range(state.players)),
+            points=tuple(state.sides[side_of(state, s)].total for s in range(state.players)),
         )
 
     def tally_scores(self, tally: Tally) -> ScoreReport:
@@ -260,7 +261,7 @@ class Kanasta(BaseEngine[State, Move]):
         if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
             # §13: the finished round's row of the history is what its table scores
             scored = _hand_scores(state)
-            row = tuple(scored[_side(state, seat)][0] for seat in range(state.players))
+            row = tuple(scored[side_of(state, seat)][0] for seat in range(state.players))
             if state.history[-1] != row:
                 raise C.bad_total(f"the last round's table scores {list(row)}, the history says "
                                   f"{list(state.history[-1])}", expected=list(row))
@@ -286,10 +287,6 @@ def _breakdown(side: int, items: Mapping[str, int]) -> Breakdown:
 
 def _nsides(players: int) -> int:
     return 2 if players == 4 else players
-
-
-def _side(state: State, seat: int) -> int:
-    return seat % 2 if state.players == 4 else seat
 
 
 def _side_seats(state: State, side: int) -> tuple[int, ...]:
@@ -370,7 +367,7 @@ def _draw_cards(stock: list[Card], hand: list[Card], reds: list[Card], count: in
 def _lay_red_threes(state: State, seat: int) -> State:
     """§5, K-9: dealt red threes go on the table, each replaced from the stock."""
     hand = [c for c in state.hands[seat] if not is_red_three(c)]
-    side = _side(state, seat)
+    side = side_of(state, seat)
     reds = list(state.sides[side].red_threes) + [c for c in state.hands[seat] if is_red_three(c)]
     stock = list(state.stock)
     _draw_cards(stock, hand, reds, len(state.hands[seat]) - len(hand), True)
@@ -455,7 +452,7 @@ _ALLOWED = {
 def _draw(state: State, seat: int) -> State:
     if not state.stock:
         raise C.stock_empty("the stock is empty: take the pile or end the round (end-round)")
-    side = _side(state, seat)
+    side = side_of(state, seat)
     stock, hand, reds = list(state.stock), list(state.hands[seat]), list(state.sides[side].red_threes)
     _draw_cards(stock, hand, reds, 1, state.options.red_three_replacement == "dealt-and-drawn")
     laid_reds = len(reds) > len(state.sides[side].red_threes)  # a red three drawn is laid: the side changes
@@ -506,7 +503,7 @@ def _take(state: State, seat: int, move: TakeDiscard | TakeTop) -> State:
     """§7: taking the pile (or only its top card to go out)."""
     pile = state.discard
     hand = state.hands[seat]
-    side = _side(state, seat)
+    side = side_of(state, seat)
     if not pile:
         raise C.discard_empty("the discard pile is empty")
     if len(hand) == 1 and (len(pile) == 1 or state.options.one_card_rule == "any-discard"):
@@ -597,7 +594,7 @@ def _meld(state: State, seat: int, move: MeldMove) -> State:
     groups = move.melds
     if not groups:
         raise C.empty_meld("a meld move lays at least one group")
-    side = _side(state, seat)
+    side = side_of(state, seat)
     melds = state.sides[side].melds
     options = state.options
     rest = remove_cards(state.hands[seat], [c for g in groups for c in g.cards])
@@ -648,7 +645,7 @@ def _from_hand(state: State, melds_after: Sequence[Meld]) -> bool:
 
 def _discard(state: State, seat: int, card: Card) -> State:
     rest = remove_cards(state.hands[seat], (card,))
-    side = _side(state, seat)
+    side = side_of(state, seat)
     if not rest:
         problem = _go_out_problem(state, seat, state.sides[side].melds)
         if problem:
@@ -671,7 +668,7 @@ def _discard(state: State, seat: int, card: Card) -> State:
 
 def _go_out_plan(state: State, seat: int) -> MeldMove | None:
     """A legal going-out meld for ``seat`` now (play phase), or None."""
-    side = _side(state, seat)
+    side = side_of(state, seat)
     found = go_out_groups(state.hands[seat], state.sides[side].melds, state.options.max_three_wilds,
                           _need_canastas(state), allow_discard=True)
     if found is None or not found[0]:
@@ -685,7 +682,7 @@ def _go_out_plan(state: State, seat: int) -> MeldMove | None:
 
 
 def _double_plan(state: State, partner: int) -> DoubleGoOut | None:
-    side = _side(state, partner)
+    side = side_of(state, partner)
     hand = state.hands[partner]
     if not hand:
         return None
@@ -701,7 +698,7 @@ def _lay_waiting_red_threes(state: State) -> State:
     hands, reds = list(state.hands), [list(r) for r in state.red_threes]
     for seat in range(state.players):
         if state.pending[seat]:
-            reds[_side(state, seat)].extend(c for c in hands[seat] if is_red_three(c))
+            reds[side_of(state, seat)].extend(c for c in hands[seat] if is_red_three(c))
             hands[seat] = tuple(c for c in hands[seat] if not is_red_three(c))
     sides = tuple(replace(side, red_threes=tuple(r)) for side, r in zip(state.sides, reds, strict=True))
     return replace(state, hands=tuple(hands), sides=sides, pending=(False,) * state.players)
@@ -716,7 +713,7 @@ def _go_out(state: State, seat: int, concealed: bool) -> State:
 
 def _double(state: State, seat: int, move: DoubleGoOut) -> State:
     """§9.3 double going out: the partner melds all his cards, or none."""
-    side = _side(state, seat)
+    side = side_of(state, seat)
     rest = remove_cards(state.hands[seat], (c for _, cs in move.melds for c in cs))
     if rest:
         raise C.double_not_all(f"double going out melds every card, all or nothing; left: "
@@ -734,7 +731,7 @@ def _hand_scores(state: State) -> list[tuple[int, dict[str, int]]]:
     out = []
     ended = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER, Phase.DOUBLE)
     for side in range(len(state.melds)):
-        went = ended and state.out_seat is not None and _side(state, state.out_seat) == side
+        went = ended and state.out_seat is not None and side_of(state, state.out_seat) == side
         hands = [state.hands[s] for s in _side_seats(state, side)]
         out.append(side_score(
             state.sides[side].melds, len(state.sides[side].red_threes), hands,
@@ -752,7 +749,7 @@ def _end_round(state: State, ending: str) -> State:
     totals = tuple(t + s for t, (s, _) in zip(state.totals, scores, strict=True))
     best = max(totals)
     over = best >= state.options.target_score and totals.count(best) == 1
-    row = tuple(scores[_side(state, seat)][0] for seat in range(state.players))
+    row = tuple(scores[side_of(state, seat)][0] for seat in range(state.players))
     sides = tuple(replace(side, total=t) for side, t in zip(state.sides, totals, strict=True))
     return replace(state, sides=sides, history=state.history + (row,),
                    phase=Phase.GAME_OVER if over else Phase.ROUND_OVER, buying=False,
@@ -777,7 +774,7 @@ def _candidates(state: State, seat: int) -> Iterator[Move]:
             yield plan
         yield DeclineDouble()
         return
-    side = _side(state, seat)
+    side = side_of(state, seat)
     hand = state.hands[seat]
     melds = state.sides[side].melds
     cap3 = state.options.max_three_wilds

@@ -205,10 +205,13 @@ class State:
         return tuple(map(_TOTAL_OF, self.sides))
 
 
+def _seat_side(players: int, seat: int) -> int:
+    return seat % 2 if players == 4 else seat
+
+
 #: per table size, the side each seat plays on: seat % 2 with four players (partners), the seat
 #: itself otherwise (State.seat_sides, written in every state's JSON)
-_SEAT_SIDES = {players: tuple(s % 2 for s in range(4)) if players == 4 else tuple(range(players))
-               for players in (2, 3, 4)}
+_SEAT_SIDES = {players: tuple(_seat_side(players, seat) for seat in range(players)) for players in (2, 3, 4)}
 _MELDS, _RED_THREES_OF, _TOTAL_OF = attrgetter("melds"), attrgetter("red_threes"), attrgetter("total")
 
 
@@ -465,8 +468,10 @@ def check_side_melds(melds: Sequence[Meld], i: int, cap3: bool, one_per_rank: bo
         except IllegalMove as exc:  # any meld rule
             raise code(f"sides.{i}: {exc.message}") from None
 
-def _side_of(s: State, seat: int) -> int:
-    return seat % 2 if s.players == 4 else seat
+def side_of(s: State, seat: int) -> int:
+    """The side ``seat`` plays on: seat % 2 with four players (partners), the seat itself otherwise."""
+    return _seat_side(s.players, seat)
+
 
 
 def _check_reachable(s: State) -> None:
@@ -513,7 +518,7 @@ def _check_reachable(s: State) -> None:
         if s.hands[(s.out_seat + 2) % 4]:
             raise C.bad_hand_size("a double going out empties the partner's hand too", seat=(s.out_seat + 2) % 4,
                                   expected=0)
-    out_side = None if s.out_seat is None else _side_of(s, s.out_seat)
+    out_side = None if s.out_seat is None else side_of(s, s.out_seat)
     for side, table in enumerate(melds):
         if table and side != out_side and any(r == 3 for r, _ in table):
             raise C.bad_meld(f"sides[{side}] shows black threes, which only the side going out melds (§8)")
@@ -527,7 +532,7 @@ def _check_reachable(s: State) -> None:
         raise turn_error("taking the pile or melding lays cards: the player has laid")
     if s.concealed_melds is not None:
         assert player is not None, "checked just above: concealed_melds needs a player who has laid"
-        side_ranks = {r for r, _ in melds[_side_of(s, player)]}
+        side_ranks = {r for r, _ in melds[side_of(s, player)]}
         if s.phase is Phase.DRAW or not s.drew or not set(s.concealed_melds) <= side_ranks:
             raise turn_error("concealed_melds names melds of the side started in this turn after drawing")
         if s.meld_moves > 1 or (s.drew == "stock" and s.meld_moves != 1):
@@ -540,7 +545,7 @@ def _check_reachable(s: State) -> None:
         if pending and (laid or opts.red_threes_laid != "first-turn"):
             raise C.red_three_in_hand(f"seat {seat}: dealt red threes are laid out before anything else",
                                       seat=seat)
-        if laid and not melds[_side_of(s, seat)]:
+        if laid and not melds[side_of(s, seat)]:
             raise C.bad_laid(f"seat {seat} has laid cards, but the side has no meld", seat=seat)
     for side, table in enumerate(melds):
         seats = (side, side + 2) if s.players == 4 else (side,)
